@@ -1,0 +1,15 @@
+/** Tests run the TypeScript sources directly through SWC (fast, no type-check; `npm run build` type-checks).
+ * The ESM-only dependencies are transformed to CommonJS for jest's module system. */
+const esmOnly = ['@marcbachmann/cel-js', 'execa', 'commander', 'fast-check', '@kubernetes-models', 'pure-rand',
+  'is-plain-obj', 'strip-final-newline', 'npm-run-path', 'path-key', 'unicorn-magic', 'human-signals', 'is-stream',
+  'figures', 'get-stream', 'yoctocolors', '@sec-ant', 'parse-ms', 'pretty-ms', 'is-unicode-supported', '@sindresorhus'];
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  transform: {
+    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],
+};

@@ -1,0 +1,32 @@
+/** Options shared by the commands that read inputs and platform values. */
+import type { Command } from 'commander';
+import type { CliContext } from '../cli';
+import { readInputs, readValuesFiles } from '../io/inputs';
+import type { KObject } from '../model';
+
+export function collect(v: string, prev: string[]): string[] {
+  return [...prev, v];
+}
+
+export function addInputOptions(cmd: Command): Command {
+  return cmd
+    .option('-f, --filename <path>', 'input file, directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable', collect, [])
+    .option('--values <file>', 'platform values file (publishing.*, gateway.*); repeatable, merged left to right like helm -f', collect, []);
+}
+
+export interface InputOptions {
+  filename: string[];
+  values: string[];
+}
+
+export interface LoadedInputs {
+  objects: KObject[];
+  values: { file: string; values: Record<string, unknown> }[];
+}
+
+/** Read -f and --values. Throws FindingsError (every problem at once) on bad input. */
+export function loadInputs(opts: InputOptions, ctx: CliContext): LoadedInputs {
+  const objects = readInputs(opts.filename ?? [], { readStdin: ctx.io.readStdin });
+  const values = readValuesFiles(opts.values ?? []);
+  return { objects, values };
+}

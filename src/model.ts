@@ -1,0 +1,135 @@
+/**
+ * The object model shared by every module: Kubernetes objects as plain data, their identity,
+ * a stable order, and structural equality. Pure: no I/O, no clock.
+ */
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid?: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface Metadata {
+  name: string;
+  namespace?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  uid?: string;
+  generation?: number;
+  ownerReferences?: OwnerReference[];
+  [key: string]: unknown;
+}
+
+/** A Kubernetes object. Everything but apiVersion/kind/metadata is left open. */
+export interface KObject {
+  apiVersion: string;
+  kind: string;
+  metadata: Metadata;
+  [key: string]: unknown;
+}
+
+/** How an object is named in messages, results and deletions. */
+export interface ObjRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+export function refOf(o: KObject): ObjRef {
+  const r: ObjRef = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata?.name ?? '' };
+  if (o.metadata?.namespace) r.namespace = o.metadata.namespace;
+  return r;
+}
+
+/** `Kind namespace/name` (or `Kind name` for cluster-scoped objects), as kubectl users read it. */
+export function describe(o: KObject | ObjRef): string {
+  const r = 'metadata' in o ? refOf(o as KObject) : (o as ObjRef);
+  return r.namespace ? `${r.kind} ${r.namespace}/${r.name}` : `${r.kind} ${r.name}`;
+}
+
+export function groupOf(apiVersion: string): string {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? '' : apiVersion.slice(0, i);
+}
+
+/** Identity of an object: group, kind, namespace and name (the version is not part of it). */
+export function keyOf(o: KObject | ObjRef): string {
+  const r = 'metadata' in o ? refOf(o as KObject) : (o as ObjRef);
+  return `${groupOf(r.apiVersion)}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The stable output order: apiVersion, kind, namespace, name (byte order), as kpt's SDK keeps it. */
+export function compareObjects(a: KObject, b: KObject): number {
+  return (
+    cmp(a.apiVersion, b.apiVersion) ||
+    cmp(a.kind, b.kind) ||
+    cmp(a.metadata?.namespace ?? '', b.metadata?.namespace ?? '') ||
+    cmp(a.metadata?.name ?? '', b.metadata?.name ?? '')
+  );
+}
+
+export function sortObjects<T extends KObject>(objs: T[]): T[] {
+  return [...objs].sort(compareObjects);
+}
+
+export function clone<T>(x: T): T {
+  return x === undefined ? x : (JSON.parse(JSON.stringify(x)) as T);
+}
+
+/** Structural equality over JSON data (key order ignored, array order significant). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
+  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
+  return ak.length === bk.length && ak.every((k) => deepEqual(ao[k], bo[k]));
+}
+
+export function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** Read a dotted path (`spec.apex`) out of plain data. */
+export function getPath(o: unknown, path: string | string[]): unknown {
+  const parts = Array.isArray(path) ? path : path.split('.');
+  let cur: unknown = o;
+  for (const p of parts) {
+    if (!isObject(cur) && !Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  return cur;
+}
+
+/** Helm's merge of values files: maps merge recursively, anything else replaces, null deletes. */
+export function mergeValues(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    if (v === null) delete out[k];
+    else if (isObject(v) && isObject(out[k])) out[k] = mergeValues(out[k] as Record<string, unknown>, v);
+    else out[k] = clone(v);
+  }
+  return out;
+}
+
+export function labelsOf(o: KObject): Record<string, string> {
+  return o.metadata?.labels ?? {};
+}
+
+export function annotationsOf(o: KObject): Record<string, string> {
+  return o.metadata?.annotations ?? {};
+}
