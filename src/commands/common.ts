@@ -26,7 +26,8 @@ export interface LoadedInputs {
 
 /** Read -f and --values. Throws FindingsError (every problem at once) on bad input. */
 export function loadInputs(opts: InputOptions, ctx: CliContext): LoadedInputs {
-  const objects = readInputs(opts.filename ?? [], { readStdin: ctx.io.readStdin });
-  const values = readValuesFiles(opts.values ?? []);
+  const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd };
+  const objects = readInputs(opts.filename ?? [], ro);
+  const values = readValuesFiles(opts.values ?? [], ro);
   return { objects, values };
 }

@@ -145,13 +145,13 @@ function lineAt(file: string, doc: number, p: (string | number)[]): number | und
   return lineOf(probe);
 }
 
-function listFiles(p: string): string[] {
-  const st = fs.statSync(p);
+function listFiles(p: string, cwd: string): string[] {
+  const st = fs.statSync(path.resolve(cwd, p));
   if (!st.isDirectory()) return [p];
   const out: string[] = [];
-  for (const e of fs.readdirSync(p, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const e of fs.readdirSync(path.resolve(cwd, p), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(p, e.name);
-    if (e.isDirectory()) out.push(...listFiles(full));
+    if (e.isDirectory()) out.push(...listFiles(full, cwd));
     else if (/\.(ya?ml|json)$/i.test(e.name)) out.push(full);
   }
   return out;
@@ -160,6 +160,8 @@ function listFiles(p: string): string[] {
 export interface ReadOptions {
   /** Reads all of standard input; injected so the core stays testable. */
   readStdin?: () => string;
+  /** Directory relative paths are resolved against (messages keep the path as given). */
+  cwd?: string;
 }
 
 export function readStdinSync(): string {
@@ -188,14 +190,15 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): KObject[] {
     }
     let files: string[];
     try {
-      files = listFiles(p);
+      files = listFiles(p, opts.cwd ?? process.cwd());
     } catch {
       findings.push(error(`cannot read ${p}: no such file or directory`, { file: p, rule: 'input.missing', hint: 'check the -f path' }));
       continue;
     }
     for (const f of files) {
       try {
-        const text = fs.readFileSync(f, 'utf8');
+        const text = fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
+        rememberText(f, text);
         objs.push(...objectsOf(parseDocuments(text, f), f, findings));
       } catch (e) {
         if (e instanceof FindingsError) findings.push(...e.findings);
@@ -208,13 +211,13 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): KObject[] {
 }
 
 /** Read `--values` files (each one mapping), in order; merging is the platform values module's job. */
-export function readValuesFiles(files: string[]): { file: string; values: Record<string, unknown> }[] {
+export function readValuesFiles(files: string[], opts: ReadOptions = {}): { file: string; values: Record<string, unknown> }[] {
   const findings: Finding[] = [];
   const out: { file: string; values: Record<string, unknown> }[] = [];
   for (const f of files) {
     let text: string;
     try {
-      text = f === '-' ? readStdinSync() : fs.readFileSync(f, 'utf8');
+      text = f === '-' ? (opts.readStdin ?? readStdinSync)() : fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
     } catch {
       findings.push(error(`cannot read values file ${f}`, { file: f, rule: 'values.missing', hint: 'check the --values path' }));
       continue;

@@ -1,0 +1,34 @@
+/** Runs the CLI in-process with captured standard streams (no child process: fast tests). */
+import * as path from 'node:path';
+import { run, type CliIO } from '../../src/cli';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  stdin?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  isTTY?: boolean;
+}
+
+export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIO = {
+    stdout: (s) => void (stdout += s),
+    stderr: (s) => void (stderr += s),
+    readStdin: () => opts.stdin ?? '',
+    env: opts.env ?? {},
+    isTTY: opts.isTTY ?? false,
+    cwd: opts.cwd ?? process.cwd(),
+  };
+  const code = await run(args, io);
+  return { code, stdout, stderr };
+}
+
+export const ROOT = path.resolve(__dirname, '..', '..');
+export const TESTDATA = path.join(ROOT, 'testdata');
