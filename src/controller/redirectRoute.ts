@@ -1,0 +1,44 @@
+/**
+ * The controller-owned http-to-https redirect HTTPRoute `<tgw>-http-redirect` (reference-facts
+ * §5.5). Every mode but edge renders it; edge deletes an owned one ("Mints no Issuer, no
+ * Certificate and no http-to-https redirect route (the edge redirects itself)").
+ */
+import type { KObject } from '../model';
+import type { Store } from '../store';
+import { GROUPS } from '../store';
+import { apexOf, certModeOf } from './acmeSolvers';
+import { redirectRouteName } from './names';
+import { applyOwned, deleteOwned, ownedMetadata } from './ownedObjects';
+
+/**
+ * The redirect's spec. It selects the plain-HTTP listener by sectionName `http` with no namespace
+ * (reference-facts §5.5), so it claims no hostname and takes no part in the hostname race
+ * (decisions.md §5). It still names the apex and its wildcard, because the route-hostname policy
+ * requires every route to name its own hostnames (tenant-gateway.md, layer 7).
+ */
+export function redirectRouteSpec(tgw: KObject): Record<string, unknown> {
+  const apex = apexOf(tgw);
+  return {
+    parentRefs: [{ group: GROUPS.gateway, kind: 'Gateway', name: tgw.metadata.name, sectionName: 'http' }],
+    hostnames: [apex, `*.${apex}`],
+    rules: [{ filters: [{ type: 'RequestRedirect', requestRedirect: { scheme: 'https', statusCode: 301 } }] }],
+  };
+}
+
+export function reconcileRedirectRoute(store: Store, tgw: KObject): void {
+  const mode = certModeOf(tgw);
+  const name = redirectRouteName(tgw.metadata.name);
+  if (mode === 'edge') {
+    const existing = store.get(GROUPS.gateway, 'HTTPRoute', tgw.metadata.namespace, name);
+    deleteOwned(store, tgw, existing, 'garbage-collected: mode switched to edge, which redirects at the edge');
+    return;
+  }
+  const desired: KObject = {
+    apiVersion: `${GROUPS.gateway}/v1`,
+    kind: 'HTTPRoute',
+    metadata: ownedMetadata(tgw, name),
+    spec: redirectRouteSpec(tgw),
+  };
+  const apex = apexOf(tgw);
+  applyOwned(store, tgw, desired, `http-to-https redirect (301) for ${apex} and *.${apex}`);
+}
