@@ -1,0 +1,210 @@
+/**
+ * CEL as Kubernetes evaluates it (ValidatingAdmissionPolicy expressions and CRD
+ * x-kubernetes-validations), on top of @marcbachmann/cel-js.
+ *
+ * Two differences from the bare engine matter here:
+ * - JSON data reaches the engine with integers as JS numbers, which it reads as doubles, so
+ *   `port + 1` fails and `port == 80` compares a double. Kubernetes decodes whole JSON numbers
+ *   as int64: `toCel` converts every whole number to a BigInt (a CEL int) before evaluating.
+ * - Kubernetes adds its CEL libraries (strings, lists, regex); the engine has most of the
+ *   strings ones (lowerAscii, upperAscii, trim, split, join, indexOf, substring, ...) and the
+ *   standard macros (has, all, exists, exists_one, map, filter). The ones it lacks and the
+ *   platform's expressions or users may reach for are registered below.
+ *
+ * Pure: compiled programs are cached per expression text, nothing else is kept.
+ */
+import { Environment } from '@marcbachmann/cel-js';
+
+export class CelError extends Error {
+  constructor(
+    message: string,
+    readonly expression: string,
+  ) {
+    super(message);
+    this.name = 'CelError';
+  }
+}
+
+/** JSON data → CEL values: whole numbers become ints (BigInt); undefined members are dropped. */
+export function toCel(v: unknown): unknown {
+  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
+  if (Array.isArray(v)) return v.map(toCel);
+  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof Date) && !(v instanceof Map)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== undefined) out[k] = toCel(x);
+    return out;
+  }
+  return v;
+}
+
+/** CEL values → JSON data: ints back to numbers (safe range), lists and maps recursively. */
+export function fromCel(v: unknown): unknown {
+  if (typeof v === 'bigint') return Number(v);
+  if (Array.isArray(v)) return v.map(fromCel);
+  if (v instanceof Map) return Object.fromEntries([...v.entries()].map(([k, x]) => [String(k), fromCel(x)]));
+  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof Date)) {
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, fromCel(x)]));
+  }
+  return v;
+}
+
+type Handler = (...args: any[]) => unknown; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function listOf(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+function cmpCel(a: unknown, b: unknown): number {
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  const x = typeof a === 'bigint' ? a : BigInt(Math.trunc(Number(a)));
+  const y = typeof b === 'bigint' ? b : BigInt(Math.trunc(Number(b)));
+  if (typeof a === 'number' || typeof b === 'number') return Number(a) - Number(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function celEquals(a: unknown, b: unknown): boolean {
+  if (typeof a === 'bigint' || typeof b === 'bigint') return typeof a === typeof b ? a === b : Number(a) === Number(b);
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Kubernetes CEL library functions the engine lacks (k8s.io/apiserver/pkg/cel/library, cel-go ext). */
+const EXTRA_FUNCTIONS: [string, Handler][] = [
+  // strings ext
+  ['string.charAt(int): string', (s: string, i: bigint) => {
+    const n = Number(i);
+    if (n < 0 || n > s.length) throw new Error(`index out of range: ${n}`);
+    return s.charAt(n);
+  }],
+  ['string.replace(string, string): string', (s: string, a: string, b: string) => s.split(a).join(b)],
+  ['string.replace(string, string, int): string', (s: string, a: string, b: string, n: bigint) => {
+    let left = Number(n);
+    if (left < 0) return s.split(a).join(b);
+    let out = '';
+    let rest = s;
+    while (left > 0) {
+      const i = rest.indexOf(a);
+      if (i < 0) break;
+      out += rest.slice(0, i) + b;
+      rest = rest.slice(i + a.length);
+      left--;
+      if (a === '') break;
+    }
+    return out + rest;
+  }],
+  ['string.reverse(): string', (s: string) => [...s].reverse().join('')],
+  ['strings.quote(string): string', (s: string) => JSON.stringify(s)],
+  // regex library
+  ['string.find(string): string', (s: string, re: string) => new RegExp(re).exec(s)?.[0] ?? ''],
+  ['string.findAll(string): list<string>', (s: string, re: string) => [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0])],
+  ['string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) => {
+    const all = [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0]);
+    return Number(n) < 0 ? all : all.slice(0, Number(n));
+  }],
+  // lists library
+  ['list.isSorted(): bool', (l: unknown[]) => listOf(l).every((x, i, a) => i === 0 || cmpCel(a[i - 1], x) <= 0)],
+  ['list.indexOf(dyn): int', (l: unknown[], x: unknown) => BigInt(listOf(l).findIndex((y) => celEquals(x, y)))],
+  ['list.lastIndexOf(dyn): int', (l: unknown[], x: unknown) => {
+    const a = listOf(l);
+    for (let i = a.length - 1; i >= 0; i--) if (celEquals(x, a[i])) return BigInt(i);
+    return -1n;
+  }],
+  ['list.sum(): dyn', (l: unknown[]) => {
+    const a = listOf(l);
+    if (a.length === 0) return 0n;
+    return a.reduce((s: unknown, x) => (typeof s === 'bigint' && typeof x === 'bigint' ? s + x : Number(s) + Number(x)));
+  }],
+  ['list.min(): dyn', (l: unknown[]) => {
+    const a = listOf(l);
+    if (a.length === 0) throw new Error('min called on empty list');
+    return a.reduce((m, x) => (cmpCel(x, m) < 0 ? x : m));
+  }],
+  ['list.max(): dyn', (l: unknown[]) => {
+    const a = listOf(l);
+    if (a.length === 0) throw new Error('max called on empty list');
+    return a.reduce((m, x) => (cmpCel(x, m) > 0 ? x : m));
+  }],
+];
+
+function buildEnv(): Environment {
+  const env = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false, enableOptionalTypes: true });
+  for (const [sig, fn] of EXTRA_FUNCTIONS) {
+    try {
+      env.registerFunction(sig, fn as never);
+    } catch {
+      // The engine already provides this overload (newer releases): keep its own.
+    }
+  }
+  return env;
+}
+
+let ENV: Environment | undefined;
+function env(): Environment {
+  if (!ENV) ENV = buildEnv();
+  return ENV;
+}
+
+type Program = (ctx: Record<string, unknown>) => unknown;
+const cache = new Map<string, Program>();
+
+function firstLine(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  return m.split('\n')[0];
+}
+
+/** Parse (and cache) an expression. Throws CelError for a syntax error. */
+export function compile(expression: string): Program {
+  let p = cache.get(expression);
+  if (!p) {
+    try {
+      p = env().parse(expression) as unknown as Program;
+    } catch (e) {
+      throw new CelError(`compile error: ${firstLine(e)}`, expression);
+    }
+    cache.set(expression, p);
+  }
+  return p;
+}
+
+/** Check that an expression compiles; the error message, or undefined. */
+export function compileError(expression: string): string | undefined {
+  try {
+    compile(expression);
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/**
+ * Evaluate an expression over an activation whose values are already CEL values (see toCel).
+ * Throws CelError for a compile or an evaluation error (no such key, no such overload, ...).
+ */
+export function evalCel(expression: string, activation: Record<string, unknown>): unknown {
+  const p = compile(expression);
+  try {
+    return p(activation);
+  } catch (e) {
+    throw new CelError(firstLine(e), expression);
+  }
+}
+
+/** Evaluate an expression over JSON data (converted with toCel); the result as JSON data. */
+export function evaluate(expression: string, vars: Record<string, unknown> = {}): unknown {
+  const act: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(vars)) act[k] = toCel(v);
+  return fromCel(evalCel(expression, act));
+}
+
+/** Evaluate a boolean expression; a non-bool result is an error, as in Kubernetes. */
+export function evalBool(expression: string, activation: Record<string, unknown>): boolean {
+  const v = evalCel(expression, activation);
+  if (typeof v !== 'boolean') throw new CelError(`expression must evaluate to a bool, got ${typeof v === 'bigint' ? 'int' : typeof v}`, expression);
+  return v;
+}
+
+/** Evaluate a string expression (messageExpression); a non-string result is an error. */
+export function evalString(expression: string, activation: Record<string, unknown>): string {
+  const v = evalCel(expression, activation);
+  if (typeof v !== 'string') throw new CelError(`messageExpression must evaluate to a string, got ${typeof v === 'bigint' ? 'int' : typeof v}`, expression);
+  return v;
+}

@@ -1,0 +1,189 @@
+/**
+ * The TenantGateway CRD (schemas/tenantgateway.crd.yaml, reference-facts §4) applied offline, as
+ * the apiserver applies it to a write: defaults first, then the structural schema (with ajv),
+ * then the x-kubernetes-validations CEL rules (with src/cel.ts; `self` is the node the rule sits
+ * on). Ratcheting does not apply: every object is judged as a CREATE.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { asset } from './assets';
+import { CelError, evalBool, evalString, toCel } from './cel';
+import { error, type Finding } from './diagnostics';
+import { clone, isObject, refOf, type KObject } from './model';
+
+export const CRD_FILE = 'schemas/tenantgateway.crd.yaml';
+
+type Schema = Record<string, unknown>;
+
+interface CelRule {
+  rule: string;
+  message?: string;
+  messageExpression?: string;
+  fieldPath?: string;
+  reason?: string;
+}
+
+/** The CRD object as embedded. */
+export function tenantGatewayCrd(): KObject {
+  return asset<KObject>(CRD_FILE);
+}
+
+/** The v1alpha1 openAPIV3Schema of the CRD. */
+export function tenantGatewaySchema(): Schema {
+  const crd = tenantGatewayCrd() as unknown as { spec: { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] } };
+  return crd.spec.versions.find((v) => v.name === 'v1alpha1')!.schema.openAPIV3Schema;
+}
+
+/**
+ * Structural schema → JSON Schema for ajv: x-kubernetes-* keywords dropped, `default` dropped
+ * (defaults are applied before validation, as the apiserver does), int32/int64 formats dropped
+ * (the bounds say it), and every object with properties closed (`additionalProperties: false`)
+ * unless it preserves unknown fields: kubectl's strict field validation refuses unknown fields.
+ * `metadata` is left open (the apiserver validates ObjectMeta itself).
+ */
+export function toJsonSchema(s: Schema): Schema {
+  const out: Schema = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (k.startsWith('x-kubernetes-') || k === 'default' || k === 'description') continue;
+    if (k === 'format' && (v === 'int32' || v === 'int64')) continue;
+    if (k === 'properties' && isObject(v)) {
+      out.properties = Object.fromEntries(Object.entries(v).map(([p, ps]) => [p, toJsonSchema(ps as Schema)]));
+    } else if (k === 'items' && isObject(v)) {
+      out.items = toJsonSchema(v as Schema);
+    } else if (k === 'additionalProperties' && isObject(v)) {
+      out.additionalProperties = toJsonSchema(v as Schema);
+    } else out[k] = v;
+  }
+  if (out.type === 'object' && out.properties && out.additionalProperties === undefined && !s['x-kubernetes-preserve-unknown-fields']) {
+    out.additionalProperties = false;
+  }
+  return out;
+}
+
+let validator: ValidateFunction | undefined;
+function ajvValidator(): ValidateFunction {
+  if (!validator) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    // date-time (status conditions) is the only format left; check it loosely, as RFC 3339.
+    ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i);
+    validator = ajv.compile(toJsonSchema(tenantGatewaySchema()));
+  }
+  return validator;
+}
+
+/** `/spec/tlsPassthroughListeners/0/port` → `spec.tlsPassthroughListeners[0].port`. */
+export function fieldPath(pointer: string | (string | number)[]): string {
+  const parts = Array.isArray(pointer)
+    ? pointer
+    : pointer
+        .split('/')
+        .slice(1)
+        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  let out = '';
+  for (const p of parts) out += typeof p === 'number' ? `[${p}]` : out === '' ? p : `.${p}`;
+  return out;
+}
+
+function ajvMessage(e: ErrorObject): { field: string; message: string } {
+  let field = fieldPath(e.instancePath);
+  const p = e.params as Record<string, unknown>;
+  let message = e.message ?? 'is invalid';
+  switch (e.keyword) {
+    case 'required':
+      field = field ? `${field}.${p.missingProperty}` : String(p.missingProperty);
+      message = 'Required value';
+      break;
+    case 'additionalProperties':
+      field = field ? `${field}.${p.additionalProperty}` : String(p.additionalProperty);
+      message = 'unknown field';
+      break;
+    case 'enum':
+      message = `Unsupported value: supported values: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      break;
+    case 'pattern':
+      message = `must match the pattern ${p.pattern}`;
+      break;
+  }
+  return { field, message };
+}
+
+/** CRD defaults (`default:` in the schema) applied to absent fields of present objects, recursively. */
+export function applyDefaults(value: unknown, s: Schema): unknown {
+  if (isObject(value) && isObject(s.properties)) {
+    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>)) {
+      if (value[k] === undefined && ps.default !== undefined) value[k] = clone(ps.default);
+      if (value[k] !== undefined) value[k] = applyDefaults(value[k], ps);
+    }
+  } else if (Array.isArray(value) && isObject(s.items)) {
+    for (let i = 0; i < value.length; i++) value[i] = applyDefaults(value[i], s.items as Schema);
+  }
+  return value;
+}
+
+/** The object with the CRD's defaults applied (a copy), as the apiserver stores it. */
+export function applyTenantGatewayDefaults<T extends KObject>(obj: T): T {
+  return applyDefaults(clone(obj), tenantGatewaySchema()) as T;
+}
+
+/** Every x-kubernetes-validations rule on a node that is present, with `self` = that node. */
+function celFindings(value: unknown, s: Schema, path: (string | number)[], obj: KObject, out: Finding[]): void {
+  if (value === undefined || value === null) return;
+  const rules = (s['x-kubernetes-validations'] ?? []) as CelRule[];
+  if (rules.length) {
+    const act = { self: toCel(value) };
+    for (const r of rules) {
+      const field = fieldPath([...path]) + (r.fieldPath ?? '');
+      try {
+        if (evalBool(r.rule, act)) continue;
+        let message = r.message ?? `failed rule: ${r.rule}`;
+        if (r.messageExpression) {
+          try {
+            message = evalString(r.messageExpression, act);
+          } catch {
+            // Kubernetes falls back to message (or the rule) when messageExpression fails.
+          }
+        }
+        out.push(error(message, { rule: 'tenantgateway.cel', object: refOf(obj), field: field.replace(/^\./, '') }));
+      } catch (e) {
+        const m = e instanceof CelError ? e.message : String(e);
+        out.push(error(`rule ${r.rule} could not be evaluated: ${m}`, { rule: 'tenantgateway.cel', object: refOf(obj), field: fieldPath(path) }));
+      }
+    }
+  }
+  if (isObject(value) && isObject(s.properties)) {
+    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>)) celFindings(value[k], ps, [...path, k], obj, out);
+  } else if (Array.isArray(value) && isObject(s.items)) {
+    value.forEach((x, i) => celFindings(x, s.items as Schema, [...path, i], obj, out));
+  }
+}
+
+/**
+ * Validate a TenantGateway as the apiserver validates a CREATE: defaults, the openAPIV3Schema
+ * (every violation, each naming its field path), then the CEL rules. Every failure is reported;
+ * a rule that cannot be evaluated because the schema already failed (a value of the wrong type)
+ * is not reported twice.
+ */
+export function validateTenantGateway(obj: KObject): Finding[] {
+  const o = applyTenantGatewayDefaults(obj);
+  const ref = refOf(obj);
+  const findings: Finding[] = [];
+  if (o.apiVersion !== 'gateway.cozystack.io/v1alpha1') {
+    findings.push(error(`TenantGateway apiVersion must be gateway.cozystack.io/v1alpha1, got ${o.apiVersion}`, { rule: 'tenantgateway.schema', object: ref, field: 'apiVersion' }));
+  }
+  const validate = ajvValidator();
+  if (!validate(o)) {
+    const seen = new Set<string>();
+    for (const e of validate.errors ?? []) {
+      const { field, message } = ajvMessage(e);
+      const key = `${field}|${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      findings.push(error(message, { rule: 'tenantgateway.schema', object: ref, field }));
+    }
+  }
+  const cel: Finding[] = [];
+  celFindings(o, tenantGatewaySchema(), [], obj, cel);
+  const schemaFailed = findings.length > 0;
+  findings.push(...cel.filter((f) => !(schemaFailed && f.message.includes('could not be evaluated'))));
+  return findings;
+}
