@@ -1,0 +1,18 @@
+'use strict';
+/**
+ * Preloaded into every measured child (`node -r bench/maxrss.js ...`): at exit, writes the
+ * process's peak resident set size (process.resourceUsage().maxRSS, in KiB) to the file named by
+ * BENCH_RSS_FILE. Portable (no /usr/bin/time needed) and costs nothing while the command runs.
+ */
+const fs = require('node:fs');
+
+const file = process.env.BENCH_RSS_FILE;
+if (file) {
+  process.on('exit', () => {
+    try {
+      fs.writeFileSync(file, String(process.resourceUsage().maxRSS));
+    } catch {
+      /* the measurement is lost, not the command */
+    }
+  });
+}

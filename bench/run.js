@@ -1,0 +1,267 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * `npm run bench`: for each size, generate a synthetic platform (bench/generate.js) into a
+ * temporary folder, then measure, alternating and repeated, each as a child process:
+ *
+ *   floor        node bench/floor.js snapshot.yaml         (js-yaml read + write of reconcile's input)
+ *   reconcile    cozy-gw reconcile --all -o yaml -f snapshot.yaml --values values.yaml --now ...
+ *   render-floor node bench/floor.js render-output.yaml    (js-yaml read + write of render's output)
+ *   render       cozy-gw render -f tenants.yaml --values values.yaml
+ *
+ * Prints medians, the ratio to the floor, objects per second and peak RSS as a table, and the
+ * same as JSON with --json FILE. Needs `npm run build` (runs dist/ through bin/cozy-gw.js).
+ *
+ * Options: --sizes S,M,L,XL  --repeat N (default 3)  --json FILE  --seed N  --keep (keep the
+ * generated folders)  --dir DIR (generate under DIR instead of a temporary folder)
+ * --only floor,reconcile,render-floor,render
+ */
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const { SIZES, DEFAULT_SEED, writePlatform } = require('./generate');
+
+const ROOT = path.resolve(__dirname, '..');
+const BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
+const FLOOR = path.join(__dirname, 'floor.js');
+const HOOK = path.join(__dirname, 'maxrss.js');
+const NOW = '2026-01-01T00:00:00Z';
+const COMMANDS = ['floor', 'reconcile', 'render-floor', 'render'];
+
+function parseArgs(argv) {
+  const o = { sizes: Object.keys(SIZES), repeat: 3, json: undefined, seed: DEFAULT_SEED, keep: false, dir: undefined, only: COMMANDS };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const val = () => {
+      const v = argv[++i];
+      if (v === undefined) usage(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--sizes') o.sizes = val().split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+    else if (a === '--repeat') o.repeat = Number(val());
+    else if (a === '--json') o.json = val();
+    else if (a === '--seed') o.seed = Number(val());
+    else if (a === '--dir') o.dir = val();
+    else if (a === '--only') o.only = val().split(',').map((s) => s.trim());
+    else if (a === '--keep') o.keep = true;
+    else if (a === '-h' || a === '--help') usage();
+    else usage(`unknown option ${a}`);
+  }
+  for (const s of o.sizes) if (!SIZES[s]) usage(`unknown size ${s} (expected ${Object.keys(SIZES).join(', ')})`);
+  for (const c of o.only) if (!COMMANDS.includes(c)) usage(`unknown command ${c} (expected ${COMMANDS.join(', ')})`);
+  if (!Number.isInteger(o.repeat) || o.repeat < 1) usage('--repeat must be a positive integer');
+  if (!Number.isFinite(o.seed)) usage('--seed must be a number');
+  return o;
+}
+
+function usage(msg) {
+  if (msg) process.stderr.write(`bench: ${msg}\n`);
+  process.stderr.write('usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render]\n');
+  process.exit(msg ? 2 : 0);
+}
+
+/** Run one child: wall time (ms), peak RSS (KiB, from the preloaded hook), exit code, stderr. */
+function measure(args, outFile, rssFile) {
+  const fd = fs.openSync(outFile, 'w');
+  try {
+    try { fs.unlinkSync(rssFile); } catch { /* first run */ }
+    const t0 = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, ['-r', HOOK, ...args], {
+      cwd: ROOT, stdio: ['ignore', fd, 'pipe'], env: { ...process.env, BENCH_RSS_FILE: rssFile }, maxBuffer: 64 << 20,
+    });
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    let rssKiB;
+    try { rssKiB = Number(fs.readFileSync(rssFile, 'utf8')); } catch { rssKiB = undefined; }
+    return { ms, rssKiB, code: r.status, stderr: r.stderr ? r.stderr.toString() : String(r.error ?? '') };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function countDocs(file) {
+  // Documents in a js-yaml stream written by cozy-gw or floor.js: one `---` line between each.
+  const text = fs.readFileSync(file, 'utf8');
+  if (!text.trim()) return 0;
+  let n = 1;
+  for (let i = text.indexOf('\n---\n'); i >= 0; i = text.indexOf('\n---\n', i + 1)) n++;
+  return n;
+}
+
+function fmtMs(ms) {
+  return ms >= 10000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+}
+function fmtMB(bytes) {
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
+function machine() {
+  let cpu = 'unknown';
+  try {
+    const m = /model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'));
+    if (m) cpu = m[1].trim();
+  } catch { cpu = os.cpus()[0]?.model ?? 'unknown'; }
+  return { nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length, cpu, node: process.version, platform: `${os.platform()} ${os.release()}`, memGiB: +(os.totalmem() / 2 ** 30).toFixed(1) };
+}
+
+function main() {
+  const o = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) {
+    process.stderr.write('bench: dist/cli.js is missing: run `npm run build` first\n');
+    process.exit(1);
+  }
+  const m = machine();
+  process.stderr.write(`machine: ${m.nproc} cpu, ${m.cpu}, ${m.memGiB} GiB, node ${m.node}\n`);
+  const base = o.dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-bench-'));
+  // Baseline: an empty node process (startup time and RSS every child pays).
+  const scratch = path.join(base, 'scratch');
+  fs.mkdirSync(scratch, { recursive: true });
+  const baseRuns = [];
+  for (let i = 0; i < 5; i++) baseRuns.push(measure(['-e', '0'], path.join(scratch, 'out'), path.join(scratch, 'rss')));
+  const baseline = { ms: median(baseRuns.map((r) => r.ms)), rssKiB: Math.max(...baseRuns.map((r) => r.rssKiB ?? 0)) };
+  process.stderr.write(`baseline (node -e 0): ${fmtMs(baseline.ms)}, ${fmtMB(baseline.rssKiB * 1024)} RSS\n`);
+
+  const results = [];
+  for (const size of o.sizes) {
+    const dir = path.join(base, size);
+    const t0 = Date.now();
+    const { files, meta } = writePlatform(dir, size, o.seed);
+    process.stderr.write(`${size}: generated ${meta.tenants} tenants, ${meta.snapshotObjects} snapshot objects (${fmtMB(meta.snapshotBytes)}) in ${Date.now() - t0} ms -> ${dir}\n`);
+    const out = (n) => path.join(dir, `${n}.out.yaml`);
+    const rss = path.join(dir, 'rss');
+    const renderOut = path.join(dir, 'render-output.yaml');
+    const argv = {
+      floor: [FLOOR, files.snapshot],
+      reconcile: [BIN, 'reconcile', '--all', '-o', 'yaml', '--now', NOW, '--values', files.values, '-f', files.snapshot],
+      'render-floor': [FLOOR, renderOut],
+      render: [BIN, 'render', '--values', files.values, '-f', files.tenants],
+    };
+    // A first, unmeasured render produces the render floor's input (and proves render works).
+    const status = {};
+    const first = measure(argv.render, renderOut, rss);
+    status.render = first.code === 0 ? 'ok' : `exit ${first.code}: ${first.stderr.split('\n')[0].slice(0, 200)}`;
+    status['render-floor'] = status.render;
+    const rec = measure(argv.reconcile, out('reconcile'), rss);
+    status.reconcile = rec.code === 0 ? 'ok' : `exit ${rec.code}: ${rec.stderr.split('\n')[0].slice(0, 200)}`;
+    status.floor = 'ok';
+    const cmds = o.only.filter((c) => status[c] === 'ok');
+    for (const c of o.only) if (status[c] !== 'ok') process.stderr.write(`${size}: ${c} skipped (${status[c]})\n`);
+    const runs = Object.fromEntries(cmds.map((c) => [c, []]));
+    for (let r = 0; r < o.repeat; r++) {
+      // Alternate, and rotate the order each round so no command always runs after the same one.
+      for (let j = 0; j < cmds.length; j++) {
+        const c = cmds[(j + r) % cmds.length];
+        const res = measure(argv[c], out(c), rss);
+        if (res.code !== 0) {
+          process.stderr.write(`${size}: ${c} failed (exit ${res.code}): ${res.stderr.slice(0, 500)}\n`);
+          process.exit(1);
+        }
+        runs[c].push(res);
+        process.stderr.write(`${size} ${r + 1}/${o.repeat} ${c}: ${fmtMs(res.ms)}, ${fmtMB((res.rssKiB ?? 0) * 1024)}\n`);
+      }
+    }
+    const inputs = {
+      floor: { objects: meta.snapshotObjects, bytes: meta.snapshotBytes },
+      reconcile: { objects: meta.snapshotObjects, bytes: meta.snapshotBytes },
+      render: { objects: meta.tenants, bytes: meta.tenantsBytes },
+    };
+    if (status.render === 'ok') {
+      const n = countDocs(renderOut);
+      inputs['render-floor'] = { objects: n, bytes: fs.statSync(renderOut).size };
+    }
+    const row = { size, meta, dir, commands: {} };
+    for (const c of cmds) {
+      const ms = median(runs[c].map((x) => x.ms));
+      const outBytes = fs.statSync(out(c)).size;
+      const outObjects = countDocs(out(c));
+      // Objects per second counts the larger side: reconcile's input, render's output.
+      const objects = Math.max(inputs[c].objects, outObjects);
+      row.commands[c] = {
+        medianMs: +ms.toFixed(1), runsMs: runs[c].map((x) => +x.ms.toFixed(1)),
+        peakRssKiB: Math.max(...runs[c].map((x) => x.rssKiB ?? 0)),
+        inputObjects: inputs[c].objects, inputBytes: inputs[c].bytes, outputObjects: outObjects, outputBytes: outBytes,
+        objectsPerSecond: Math.round(objects / (ms / 1000)), usPerObject: +((ms * 1000) / objects).toFixed(2),
+      };
+    }
+    const C = row.commands;
+    if (C.reconcile && C.floor) C.reconcile.ratioToFloor = +(C.reconcile.medianMs / C.floor.medianMs).toFixed(2);
+    if (C.render && C['render-floor']) C.render.ratioToFloor = +(C.render.medianMs / C['render-floor'].medianMs).toFixed(2);
+    for (const c of Object.keys(C)) C[c].rssOverInput = +((C[c].peakRssKiB * 1024) / Math.max(C[c].inputBytes, C[c].outputBytes)).toFixed(2);
+    row.status = status;
+    results.push(row);
+    if (!o.keep && !o.dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+  if (!o.keep && !o.dir) fs.rmSync(base, { recursive: true, force: true });
+
+  const report = { machine: m, seed: o.seed, repeat: o.repeat, baseline, results, checks: checks(results) };
+  process.stdout.write(table(report));
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2) + '\n');
+}
+
+/** The targets of issue 5, measured (not asserted). */
+function checks(results) {
+  const out = [];
+  const L = results.find((r) => r.size === 'L');
+  if (L?.commands.reconcile?.ratioToFloor !== undefined) out.push({ target: 'reconcile --all on L within 1.5x the floor', value: L.commands.reconcile.ratioToFloor, ok: L.commands.reconcile.ratioToFloor <= 1.5 });
+  if (L?.commands.render?.ratioToFloor !== undefined) out.push({ target: 'render on L within 1.5x its render floor', value: L.commands.render.ratioToFloor, ok: L.commands.render.ratioToFloor <= 1.5 });
+  const first = results[0];
+  const last = results[results.length - 1];
+  if (first && last && first !== last) {
+    for (const c of ['reconcile', 'render', 'floor']) {
+      if (!first.commands[c] || !last.commands[c]) continue;
+      const v = +(last.commands[c].usPerObject / first.commands[c].usPerObject).toFixed(2);
+      out.push({ target: `${c}: time per object ${first.size} -> ${last.size} within 1.3x`, value: v, ok: v <= 1.3 });
+    }
+  }
+  if (L?.commands.reconcile) {
+    const v = +((L.commands.reconcile.peakRssKiB * 1024) / L.meta.snapshotBytes).toFixed(2);
+    out.push({ target: 'reconcile on L: peak RSS at most 6x the input size', value: v, ok: v <= 6 });
+  }
+  return out;
+}
+
+function pad(s, n, right) {
+  s = String(s);
+  return right ? s.padStart(n) : s.padEnd(n);
+}
+
+function table(report) {
+  const lines = [];
+  const m = report.machine;
+  lines.push(`cozy-gw benchmark — ${m.nproc} cpu ${m.cpu}, ${m.memGiB} GiB, node ${m.node}; seed ${report.seed}, median of ${report.repeat}`);
+  lines.push(`baseline: node startup ${fmtMs(report.baseline.ms)}, ${fmtMB(report.baseline.rssKiB * 1024)} RSS (included in every figure)`);
+  lines.push('');
+  const head = ['size', 'command', 'objects', 'input', 'median', 'x floor', 'objects/s', 'us/object', 'peak RSS', 'RSS/input'];
+  const w = [4, 12, 8, 9, 9, 7, 10, 9, 9, 9];
+  lines.push(head.map((h, i) => pad(h, w[i], i > 1)).join('  '));
+  lines.push(w.map((n) => '-'.repeat(n)).join('  '));
+  for (const r of report.results) {
+    for (const c of COMMANDS) {
+      const x = r.commands[c];
+      if (!x) {
+        if (r.status?.[c] && r.status[c] !== 'ok') lines.push(`${pad(r.size, w[0])}  ${pad(c, w[1])}  (skipped: ${r.status[c]})`);
+        continue;
+      }
+      const objs = Math.max(x.inputObjects, x.outputObjects);
+      lines.push([r.size, c, objs, fmtMB(Math.max(x.inputBytes, x.outputBytes)), fmtMs(x.medianMs), x.ratioToFloor ?? '', x.objectsPerSecond, x.usPerObject, fmtMB(x.peakRssKiB * 1024), x.rssOverInput]
+        .map((v, i) => pad(v, w[i], i > 1)).join('  '));
+    }
+  }
+  lines.push('');
+  lines.push('floor = js-yaml reading and writing every document of reconcile\'s input; render-floor = the same over render\'s output.');
+  lines.push('objects = the larger of input and output documents; input = the larger of input and output bytes.');
+  if (report.checks.length) {
+    lines.push('');
+    lines.push('targets (measured, not asserted):');
+    for (const c of report.checks) lines.push(`  ${c.ok ? 'met   ' : 'MISSED'}  ${c.target}: ${c.value}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+main();
