@@ -264,7 +264,7 @@ function namespaceLabelPolicy(): KObject[] {
 /**
  * Layer 7, cozystack-route-hostname-policy: HTTPRoute, TLSRoute and GRPCRoute in every version
  * the bundle serves, in tenant-* namespaces. Fail-closed: no namespaceObject or no host label
- * denies; spec.hostnames must be present and non-empty (a route without hostnames inherits every
+ * denies (an empty label too: no hostname can be within it); spec.hostnames must be present and non-empty (a route without hostnames inherits every
  * hostname of the listeners it attaches to); every hostname must be in(·, L).
  */
 function routePolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
@@ -285,15 +285,15 @@ function routePolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
     [L_VAR],
     [
       validation(
-        HAS_L,
-        `request.kind.kind + ' in namespace ' + request.namespace + ' is denied: the namespace has no ${HOST_LABEL} label, so no hostname can be checked'`,
+        `variables.host != ''`,
+        `request.kind.kind + ' in namespace ' + request.namespace + ' is denied: the namespace has no (or an empty) ${HOST_LABEL} label, so no hostname can be checked'`,
       ),
       validation(
         hasHostnames,
         `request.kind.kind + ' must name its own hostnames in spec.hostnames: a route without hostnames inherits every hostname of the listeners it attaches to'`,
       ),
       validation(
-        `!(${hasHostnames}) || object.spec.hostnames.all(h, ${within('h', 'variables.host')})`,
+        `variables.host == '' || !(${hasHostnames}) || object.spec.hostnames.all(h, ${within('h', 'variables.host')})`,
         `request.kind.kind + ' hostnames ' + object.spec.hostnames.filter(h, !${within('h', 'variables.host')}).join(', ') + ` +
           `' must equal ' + variables.host + ' or be a subdomain of it (the ${HOST_LABEL} label of namespace ' + request.namespace + ')'`,
       ),
@@ -317,10 +317,10 @@ function ingressPolicy(rootHost: string): KObject[] {
     POLICY_NAMES.ingress,
     [rule('networking.k8s.io', ['v1'], 'ingresses')],
     [TENANT_NS],
-    [L_VAR],
+    [L_VAR, { name: 'hasHost', expression: HAS_L }],
     [
       validation(
-        HAS_L,
+        `variables.hasHost`,
         `'Ingress in namespace ' + request.namespace + ' is denied: the namespace has no ${HOST_LABEL} label, so no hostname can be checked'`,
       ),
       validation(
@@ -328,12 +328,12 @@ function ingressPolicy(rootHost: string): KObject[] {
         `'Ingress spec.defaultBackend is a catch-all for unmatched traffic and is not allowed in tenant namespaces; name hosts in spec.rules instead'`,
       ),
       validation(
-        `!has(object.spec) || !has(object.spec.rules) || object.spec.rules.all(r, ${ok(ruleHost)})`,
+        `!variables.hasHost || !has(object.spec) || !has(object.spec.rules) || object.spec.rules.all(r, ${ok(ruleHost)})`,
         `'Ingress rules need a host (a rule without one is a catch-all), and host(s) ' + ` +
           `object.spec.rules.filter(r, !${ok(ruleHost)}).map(r, ${ruleHost} == '' ? '<none>' : ${ruleHost}).join(', ') + ${tail}`,
       ),
       validation(
-        `!has(object.spec) || !has(object.spec.tls) || object.spec.tls.all(t, !has(t.hosts) || t.hosts.all(h, ${ok('h')}))`,
+        `!variables.hasHost || !has(object.spec) || !has(object.spec.tls) || object.spec.tls.all(t, !has(t.hosts) || t.hosts.all(h, ${ok('h')}))`,
         `'Ingress spec.tls host(s) ' + object.spec.tls.filter(t, has(t.hosts)).map(t, t.hosts.filter(h, !${ok('h')}).map(h, h == '' ? '<empty>' : h).join(', ')).filter(s, s != '').join(', ') + ${tail}`,
       ),
     ],
