@@ -1,0 +1,79 @@
+/**
+ * One controller pass over a cluster state (cli-contract `cozy-gw reconcile`): the TenantGateway
+ * controller, then the wildcard-Secret replication controller (which reads the TenantGateways'
+ * certMode the first left in place), then the Cilium-version hazards over the resulting Gateways.
+ * Pure orchestration: objects and the clock in, the store with its changes and the findings out.
+ * Used by `reconcile`, the KRM function, the Helm post-renderer and `render --with-controller`.
+ */
+import { error, type Finding } from './diagnostics';
+import { describe, keyOf, refOf, type KObject } from './model';
+import { Store, type Change } from './store';
+import { wildcardChannel, reconcileWildcardSecrets } from './wildcardSecrets';
+import { ciliumHazards, SHIPPED_CILIUM_VERSION } from './ciliumHazards';
+// TODO(controller helper): enable once src/controller/tenantGatewayController.ts lands.
+// import { reconcileTenantGateways } from './controller/tenantGatewayController';
+
+export interface ReconcileInput {
+  objects: KObject[];
+  valuesFiles?: { file: string; values: Record<string, unknown> }[];
+}
+
+export interface ReconcileOptions {
+  /** RFC 3339; the only clock (decisions §8). */
+  now: string;
+  /** The Cilium version the hazards are judged for (default: the shipped one). */
+  ciliumVersion?: string;
+  /** The operator image is upstream Cilium, without the platform's patches (default false). */
+  upstreamCilium?: boolean;
+}
+
+export interface ReconcileResult {
+  store: Store;
+  changes: Change[];
+  findings: Finding[];
+  /** Where the wildcard-Secret channel came from (for `-o plan`). */
+  channelOrigin?: string;
+  /** The Cilium version the hazards were judged for. */
+  ciliumVersion?: string;
+}
+
+/** Two input objects with one identity cannot both be the cluster state. */
+function duplicateFindings(objects: KObject[]): Finding[] {
+  const seen = new Map<string, KObject>();
+  const out: Finding[] = [];
+  for (const o of objects) {
+    const k = keyOf(o);
+    if (seen.has(k)) out.push(error(`${describe(o)} is given more than once in the inputs`, { rule: 'input.duplicate', object: refOf(o), hint: 'keep one copy of each object' }));
+    else seen.set(k, o);
+  }
+  return out;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export function isRfc3339(s: string): boolean {
+  return RFC3339.test(s) && !Number.isNaN(Date.parse(s));
+}
+
+export function reconcile(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
+  const findings: Finding[] = [];
+  if (!isRfc3339(opts.now)) findings.push(error(`--now ${JSON.stringify(opts.now)} is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`, { rule: 'input.now' }));
+  findings.push(...duplicateFindings(input.objects));
+  const store = new Store(input.objects);
+  if (findings.length) return { store, changes: [], findings };
+
+  // 1. The TenantGateway controller (reference-facts §5).
+  // TODO(controller helper): findings.push(...reconcileTenantGateways(store, { now: opts.now }));
+
+  // 2. Wildcard-Secret replication (reference-facts §6), after the TenantGateway pass: its
+  //    targets read each TenantGateway's certMode (the edge exception).
+  const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
+  findings.push(...ch.findings);
+  if (!ch.findings.some((f) => f.severity === 'error')) findings.push(...reconcileWildcardSecrets(store, ch.channel));
+
+  // 3. What the chosen Cilium does with the Gateways the pass leaves.
+  const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;
+  findings.push(...ciliumHazards(store, version, !opts.upstreamCilium));
+
+  return { store, changes: store.changes(), findings, channelOrigin: ch.origin, ciliumVersion: version.replace(/^v/, '') };
+}
