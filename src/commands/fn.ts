@@ -1,9 +1,87 @@
+/**
+ * `cozy-gw fn`: the KRM function edge (cli-contract "cozy-gw fn"). Reads standard input,
+ * writes standard output, prints findings on standard error. The protocol is src/krm.ts.
+ *
+ * Two protocols:
+ * - ResourceList (kpt fn eval --exec / kpt fn render --allow-exec, kustomize --enable-exec):
+ *   `cozy-gw fn`, a ResourceList in and out; the output is written even on failure.
+ * - kustomize's legacy exec plugin (what `kubectl kustomize --enable-alpha-plugins` runs):
+ *   `cozy-gw fn CONFIG` or `cozy-gw fn --kustomize-plugin CONFIG`, the plugin's config file as
+ *   the argument and a manifest stream on stdin and stdout; nothing on stdout on failure.
+ * Standard output carries the protocol alone: console output is sent to stderr meanwhile.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli';
+import { error, FindingsError } from '../diagnostics';
+import { DEFAULT_NOW, processKustomizeStream, processResourceListText, type TextRun } from '../krm';
+
+/** The clock when the config names none: SOURCE_DATE_EPOCH (reproducible builds) or the epoch. */
+export function defaultNow(env: Record<string, string | undefined>): string {
+  const s = env.SOURCE_DATE_EPOCH;
+  if (s && /^\d+$/.test(s)) return new Date(Number(s) * 1000).toISOString().replace(/\.000Z$/, 'Z');
+  return DEFAULT_NOW;
+}
+
+/** Send console.log/info/debug to stderr while a protocol owns stdout; returns the undo. */
+export function rebindConsole(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  return () => Object.assign(console, saved);
+}
+
+interface FnOpts {
+  kustomizePlugin?: string;
+}
 
 export function register(program: Command, ctx: CliContext): Command {
-  return program.command('fn').description('(in progress)').action(() => {
-    ctx.io.stderr('error: fn is not implemented yet\n');
-    ctx.exitCode = 1;
-  });
+  return program
+    .command('fn')
+    .summary('KRM function: render (and reconcile) inside kpt and kustomize pipelines')
+    .description(
+      'A KRM function: reads a config.kubernetes.io/v1 ResourceList on stdin and writes it back with the rendered objects added.\n' +
+        'functionConfig: a fn.cozystack.io/v1alpha1 CozyGateway (spec.values = platform values; spec.reconcile, now,\n' +
+        'gatewayApiVersion, ciliumVersion, includeSecretData), or a ConfigMap as `kpt fn eval -- key=value` makes one\n' +
+        '(dotted keys such as publishing.host=example.org, `values` holding YAML, and the same option names).\n' +
+        'With a CONFIG argument it runs as a kustomize legacy exec plugin: CONFIG is the plugin config, manifests on stdin and stdout.',
+    )
+    .argument('[config]', 'kustomize exec plugin mode: the plugin config file kustomize passes')
+    .argument('[args...]', 'further plugin arguments (ignored)')
+    .option('--kustomize-plugin <config>', 'kustomize exec plugin mode with this config file')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  kpt fn eval ./pkg --exec "cozy-gw fn" -- publishing.host=example.org gateway.enabled=true reconcile=true\n' +
+        '  kpt fn render ./pkg --allow-exec        # Kptfile: pipeline.mutators[].exec: cozy-gw-fn, configPath: cozygateway.yaml\n' +
+        '  kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw fn CONFIG`\n',
+    )
+    .action((config: string | undefined, _args: string[], opts: FnOpts) => {
+      const restore = rebindConsole();
+      try {
+        const now = defaultNow(ctx.io.env);
+        const pluginConfig = opts.kustomizePlugin ?? config;
+        let run: TextRun;
+        if (pluginConfig !== undefined || ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING !== undefined) {
+          let configText: string;
+          if (pluginConfig !== undefined) {
+            try {
+              configText = fs.readFileSync(path.resolve(ctx.io.cwd, pluginConfig), 'utf8');
+            } catch {
+              throw new FindingsError([error(`cannot read plugin config ${pluginConfig}`, { file: pluginConfig, rule: 'fn.config', hint: 'kustomize passes the transformer config file as the first argument' })]);
+            }
+          } else configText = ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING ?? '';
+          run = processKustomizeStream(ctx.io.readStdin(), configText, { defaultNow: now });
+        } else {
+          run = processResourceListText(ctx.io.readStdin(), { defaultNow: now });
+        }
+        if (run.stdout) ctx.io.stdout(run.stdout);
+        ctx.report(run.findings);
+        ctx.exitCode = run.exitCode;
+      } finally {
+        restore();
+      }
+    });
 }
