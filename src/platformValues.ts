@@ -24,6 +24,20 @@ export function isPlatformPackage(o: KObject): boolean {
   return o.kind === 'Package' && o.apiVersion.startsWith('cozystack.io/');
 }
 
+/**
+ * The Package that carries the platform values: the first `cozystack.io` Package with a
+ * `spec.components.platform` entry (cli-contract "Inputs"), else the first `cozystack.io` Package.
+ */
+export function findPlatformPackage(objects: KObject[]): KObject | undefined {
+  const pkgs = objects.filter(isPlatformPackage);
+  return pkgs.find((p) => isObject(getPath(p, ['spec', 'components', 'platform']))) ?? pkgs[0];
+}
+
+/** The publishing tenant's namespace: `_cluster.expose-ingress`, empty meaning tenant-root (reference-facts §3 guard 5). */
+export function exposeIngress(cluster: ClusterMap): string {
+  return (cluster['expose-ingress'] ?? '').trim() || 'tenant-root';
+}
+
 export interface ValuesSources {
   /** `--values` files, in order. */
   files: { file: string; values: Record<string, unknown> }[];
@@ -44,7 +58,7 @@ export interface ResolvedValues {
 export function resolvePlatformValues(src: ValuesSources): ResolvedValues {
   let values = platformDefaults();
   let given = false;
-  const pkg = src.objects.find(isPlatformPackage);
+  const pkg = findPlatformPackage(src.objects);
   if (pkg) {
     const pv = getPath(pkg, ['spec', 'components', 'platform', 'values']);
     if (isObject(pv)) values = mergeValues(values, pv);

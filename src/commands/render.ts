@@ -1,9 +1,59 @@
-import type { Command } from 'commander';
+/**
+ * `cozy-gw render` (cli-contract "cozy-gw render"): read -f and --values, run the pure core
+ * (src/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
+ * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import * as semver from 'semver';
 import type { CliContext } from '../cli';
+import { FindingsError, hasErrors } from '../diagnostics';
+import { toJsonList, toYamlStream } from '../io/output';
+import { writeOutputDir } from '../io/outputDir';
+import { DEFAULT_GATEWAY_API_VERSION } from '../policies';
+import { render } from '../render';
+import { addInputOptions, loadInputs, type InputOptions } from './common';
+
+interface RenderCliOptions extends InputOptions {
+  output: 'yaml' | 'json';
+  outputDir?: string;
+  gatewayApiVersion: string;
+}
+
+function parseVersion(v: string): string {
+  if (!semver.valid(semver.coerce(v)) || !/^v?\d+(\.\d+){0,2}([-+].*)?$/.test(v)) {
+    throw new InvalidArgumentError(`"${v}" is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
+  }
+  return v;
+}
 
 export function register(program: Command, ctx: CliContext): Command {
-  return program.command('render').description('(in progress)').action(() => {
-    ctx.io.stderr('error: render is not implemented yet\n');
-    ctx.exitCode = 1;
-  });
+  const cmd = program
+    .command('render')
+    .description(
+      'Render the platform, apps/tenant and extra/gateway charts and the admission policies: for tenant-root and every Tenant ' +
+        'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +
+        'ValidatingAdmissionPolicies with their bindings.',
+    );
+  addInputOptions(cmd)
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
+    .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
+    .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', parseVersion, DEFAULT_GATEWAY_API_VERSION)
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
+    )
+    .action((opts: RenderCliOptions) => {
+      const inputs = loadInputs(opts, ctx);
+      const result = render({ objects: inputs.objects, valuesFiles: inputs.values }, { gatewayApiVersion: opts.gatewayApiVersion });
+      if (hasErrors(result.findings)) throw new FindingsError(result.findings);
+      if (opts.outputDir) {
+        const n = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects);
+        ctx.report(result.findings);
+        ctx.io.stderr(`wrote ${n} files (${result.objects.length} objects and kustomization.yaml) to ${opts.outputDir}\n`);
+        return;
+      }
+      ctx.io.stdout(opts.output === 'json' ? toJsonList(result.objects) : toYamlStream(result.objects));
+      ctx.report(result.findings);
+    });
+  return cmd;
 }
