@@ -92,7 +92,6 @@ const EXTRA_FUNCTIONS: [string, Handler][] = [
     return out + rest;
   }],
   ['string.reverse(): string', (s: string) => [...s].reverse().join('')],
-  ['strings.quote(string): string', (s: string) => JSON.stringify(s)],
   // regex library
   ['string.find(string): string', (s: string, re: string) => new RegExp(re).exec(s)?.[0] ?? ''],
   ['string.findAll(string): list<string>', (s: string, re: string) => [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0])],
