@@ -1,9 +1,102 @@
-import type { Command } from 'commander';
+/**
+ * `cozy-gw reconcile` (cli-contract): runs the controllers once over the given cluster state and
+ * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
+ * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
+ * the clock, prints; the pass itself is src/reconcile.ts.
+ */
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../cli';
+import { FindingsError, hasErrors } from '../diagnostics';
+import { describe, type KObject } from '../model';
+import { toJson, toYamlStream } from '../io/output';
+import { addInputOptions, loadInputs, type InputOptions } from './common';
+import { isRfc3339, reconcile, type ReconcileResult } from '../reconcile';
+import { renderPlan } from '../plan';
+import { redactSecrets, redactionNotice } from '../secretRedaction';
+import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../ciliumHazards';
+
+interface ReconcileOptions extends InputOptions {
+  output: 'yaml' | 'json' | 'plan';
+  all?: boolean;
+  now?: string;
+  includeSecretData?: boolean;
+  ciliumVersion: string;
+  upstreamCilium?: boolean;
+}
+
+/** The current time at second precision, read here at the edge (decisions §8: --now is the only clock in the core). */
+function currentTime(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export interface ReconcileOutput {
+  stdout: string;
+  /** Lines for standard error besides the findings. */
+  notes: string[];
+}
+
+/** The output of one pass in the chosen format (pure: used by the command and its tests). */
+export function formatReconcile(result: ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
+  const notes: string[] = [];
+  const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
+  if (opts.output === 'plan') {
+    return { stdout: renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion }), notes };
+  }
+  const changed = redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData));
+  const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
+  const redacted = (all ?? changed).redacted;
+  if (redacted) notes.push(redactionNotice(redacted));
+  if (opts.output === 'json') {
+    const doc: Record<string, unknown> = {
+      changed: changed.objects,
+      deleted: deleted.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name })),
+    };
+    if (all) doc.objects = all.objects;
+    return { stdout: toJson(doc), notes };
+  }
+  if (deleted.length) notes.push(`note: the pass deletes ${deleted.length} object${deleted.length === 1 ? '' : 's'}: ${deleted.map((r) => describe(r)).join(', ')}${opts.all ? ' (absent from the output)' : ''}`);
+  if (!result.changes.length && !opts.all) notes.push('note: nothing to create, change or delete');
+  return { stdout: toYamlStream((all ?? changed).objects), notes };
+}
 
 export function register(program: Command, ctx: CliContext): Command {
-  return program.command('reconcile').description('(in progress)').action(() => {
-    ctx.io.stderr('error: reconcile is not implemented yet\n');
-    ctx.exitCode = 1;
+  const cmd = program
+    .command('reconcile')
+    .description('Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete')
+    .addOption(new Option('-o, --output <format>', 'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader').choices(['yaml', 'json', 'plan']).default('yaml'))
+    .option('--all', 'print the whole state after the pass (every input object and every created one) instead of only what changed')
+    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output')
+    .option('--include-secret-data', 'print Secret data (key material); by default every Secret is printed without it')
+    .option('--cilium-version <semver>', 'the Cilium version whose Gateway hazards are reported', SHIPPED_CILIUM_VERSION)
+    .option('--upstream-cilium', "judge hazards for the upstream Cilium operator image, without the platform's patches")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cozy-gw reconcile --values platform.yaml -f cluster/ --now 2026-01-01T00:00:00Z
+  cozy-gw reconcile -f state.yaml -o plan
+  cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml
+  cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5`,
+    );
+  addInputOptions(cmd);
+  cmd.action((opts: ReconcileOptions) => {
+    const now = opts.now ?? currentTime();
+    const pre: string[] = [];
+    if (!isRfc3339(now)) pre.push(`--now ${JSON.stringify(now)} is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`);
+    if (!parseCiliumVersion(opts.ciliumVersion)) pre.push(`--cilium-version ${JSON.stringify(opts.ciliumVersion)} is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
+    if (pre.length) throw new FindingsError(pre.map((message) => ({ severity: 'error' as const, message })));
+    const inputs = loadInputs(opts, ctx);
+    const result = reconcile(
+      { objects: inputs.objects, valuesFiles: inputs.values },
+      { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
+    );
+    if (hasErrors(result.findings)) throw new FindingsError(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')));
+    const out = formatReconcile(result, inputs.objects, { output: opts.output, all: opts.all, includeSecretData: opts.includeSecretData, now });
+    // In a plan the findings are part of stdout; elsewhere they go to stderr.
+    if (opts.output !== 'plan') ctx.report(result.findings);
+    else ctx.report(result.findings.filter((f) => f.severity === 'warning'));
+    for (const n of out.notes) ctx.io.stderr(n + '\n');
+    ctx.io.stdout(out.stdout);
   });
+  return cmd;
 }
