@@ -1,0 +1,248 @@
+/**
+ * Hostname claims under HTTP-01 (reference-facts §5.8; tenant-gateway.md "Default — HTTP-01",
+ * "Layer-4 TLS passthrough on native ports" and the layer-7 controller paragraph): which routes
+ * attach, which (route, parentRef) pairs claim which hostnames, the passthrough reservation,
+ * SNI overlap, which hostnames earn a per-app listener and certificate, and the hostname race.
+ */
+import type { KObject } from '../model';
+import { isObject } from '../model';
+import type { Store } from '../store';
+import { GROUPS } from '../store';
+import { passthroughListenerName, passthroughServiceListenerName, redirectRouteName } from './names';
+import type { TenantGatewayView } from './tenantGatewaySpec';
+
+export type RouteKind = 'HTTPRoute' | 'TLSRoute';
+export const ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
+
+const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export function isWildcardHostname(h: string): boolean {
+  return h.startsWith('*.');
+}
+
+/** Gateway API's Hostname: an optional leading `*.` then a lowercase DNS name, at most 253 characters. */
+export function isValidHostname(h: string): boolean {
+  if (h.length === 0 || h.length > 253) return false;
+  const rest = isWildcardHostname(h) ? h.slice(2) : h;
+  return DNS_NAME.test(rest) && rest.split('.').every((l) => l.length <= 63);
+}
+
+/**
+ * SNI overlap (reference-facts §5.8): equal, or one is `*.S` and the other ends with `.S`. A
+ * multi-label match and a wildcard covering a narrower wildcard both count; `*.S` does not match S.
+ */
+export function hostnamesOverlap(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x === y) return true;
+  if (isWildcardHostname(x) && y.endsWith(x.slice(1))) return true;
+  if (isWildcardHostname(y) && x.endsWith(y.slice(1))) return true;
+  return false;
+}
+
+/** A passthrough listener the TenantGateway declares: `tls-<svc>` on 443, or a native-port `tls-<name>`. */
+export interface PassthroughListener {
+  listenerName: string;
+  hostname: string;
+  port: number;
+  /** From tlsPassthroughListeners: admits routes from the TenantGateway's own namespace only. */
+  native: boolean;
+}
+
+/**
+ * The passthrough listeners, services first then native-port entries, in spec order. None under
+ * edge: an HTTP-only edge renders no TLS listener ("TLSPassthroughServices are not rendered").
+ * Call after validation (the entries are then well-formed).
+ */
+export function passthroughListenersOf(v: TenantGatewayView): PassthroughListener[] {
+  if (v.certMode === 'edge') return [];
+  const out: PassthroughListener[] = [];
+  for (const svc of v.passthroughServices) {
+    out.push({ listenerName: passthroughServiceListenerName(svc), hostname: `${svc}.${v.apex}`, port: 443, native: false });
+  }
+  for (const l of v.passthroughListeners) {
+    out.push({ listenerName: passthroughListenerName(String(l.name)), hostname: String(l.hostname), port: Number(l.port), native: true });
+  }
+  return out;
+}
+
+/**
+ * The passthrough hostname that reserves h, the lexicographically smallest overlapping one
+ * (reference-facts §5.9 cause 4), or undefined. "A hostname a TLS-passthrough listener answers
+ * earns neither [listener nor certificate] ... a name beneath a wildcard entry is reserved the same way."
+ */
+export function reservingHostname(h: string, passthrough: readonly PassthroughListener[]): string | undefined {
+  let best: string | undefined;
+  for (const p of passthrough) if (hostnamesOverlap(h, p.hostname) && (best === undefined || p.hostname < best)) best = p.hostname;
+  return best;
+}
+
+/** A parentRef as the route wrote it. */
+export type ParentRef = Record<string, unknown>;
+
+/**
+ * Does a parentRef name this TenantGateway's Gateway (reference-facts §5.8)? Group empty or
+ * gateway.networking.k8s.io, kind absent or Gateway, namespace (defaulting to the route's) the
+ * TenantGateway's, and name the TenantGateway's.
+ */
+export function parentRefMatches(ref: unknown, routeNamespace: string, v: TenantGatewayView): boolean {
+  if (!isObject(ref)) return false;
+  const group = ref.group ?? '';
+  const kind = ref.kind ?? 'Gateway';
+  const ns = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : routeNamespace;
+  return (group === '' || group === GROUPS.gateway) && kind === 'Gateway' && ns === v.namespace && ref.name === v.name;
+}
+
+/** One (route, parentRef) pair that claims every hostname of the route (reference-facts §5.8). */
+export interface Claimant {
+  route: KObject;
+  kind: RouteKind;
+  namespace: string;
+  name: string;
+  /** Index of the parentRef in spec.parentRefs. */
+  refIndex: number;
+  parentRef: ParentRef;
+  sectionName?: string;
+  port?: number;
+  /** spec.hostnames, de-duplicated, in the route's order. */
+  hostnames: string[];
+}
+
+export function routeHostnames(route: KObject): string[] {
+  const spec = isObject(route.spec) ? route.spec : {};
+  const hs = Array.isArray(spec.hostnames) ? spec.hostnames : [];
+  const out: string[] = [];
+  for (const h of hs) if (typeof h === 'string' && !out.includes(h)) out.push(h);
+  return out;
+}
+
+export function routeParentRefs(route: KObject): unknown[] {
+  const spec = isObject(route.spec) ? route.spec : {};
+  return Array.isArray(spec.parentRefs) ? spec.parentRefs : [];
+}
+
+/**
+ * The controller's own redirect route is not judged: it is written by this pass after route
+ * statuses (reference-facts §5.1), selects the plain-HTTP listener and claims nothing
+ * (decisions.md §5), so judging it would only make a second pass differ from the first.
+ */
+export function isOwnRedirect(route: KObject, v: TenantGatewayView): boolean {
+  return route.kind === 'HTTPRoute' && route.metadata.namespace === v.namespace && route.metadata.name === redirectRouteName(v.name);
+}
+
+/**
+ * Every route of the attach set with a parentRef naming this Gateway (GRPCRoute never: it
+ * "takes no part in that race"), sorted by kind, namespace and name. Routes are read per
+ * namespace of the attach set, so the cost follows the attach set, not the cluster.
+ */
+export function attachedRoutes(store: Store, v: TenantGatewayView, attachSet: readonly string[]): KObject[] {
+  const out: KObject[] = [];
+  for (const kind of ROUTE_KINDS) {
+    for (const ns of attachSet) {
+      for (const r of store.list(GROUPS.gateway, kind, ns)) {
+        if (isOwnRedirect(r, v)) continue;
+        if (routeParentRefs(r).some((p) => parentRefMatches(p, ns, v))) out.push(r);
+      }
+    }
+  }
+  return out;
+}
+
+/** The claimants among attached routes. "A route with no hostnames gets no claim and no status." */
+export function collectClaimants(routes: readonly KObject[], v: TenantGatewayView): Claimant[] {
+  const out: Claimant[] = [];
+  for (const route of routes) {
+    const hostnames = routeHostnames(route);
+    if (hostnames.length === 0) continue;
+    const ns = route.metadata.namespace ?? '';
+    routeParentRefs(route).forEach((p, i) => {
+      if (!parentRefMatches(p, ns, v)) return;
+      const ref = p as ParentRef;
+      const c: Claimant = { route, kind: route.kind as RouteKind, namespace: ns, name: route.metadata.name, refIndex: i, parentRef: ref, hostnames };
+      if (typeof ref.sectionName === 'string' && ref.sectionName !== '') c.sectionName = ref.sectionName;
+      if (typeof ref.port === 'number') c.port = ref.port;
+      out.push(c);
+    });
+  }
+  return out;
+}
+
+/** sectionName `http`, or port 80 with no sectionName: the plain-HTTP listener (decisions.md §5). */
+export function selectsPlainHttp(c: Pick<Claimant, 'sectionName' | 'port'>): boolean {
+  return c.sectionName === 'http' || (c.sectionName === undefined && c.port === 80);
+}
+
+/**
+ * "Wants termination" (reference-facts §5.8): no sectionName or one other than `http`/`tls-*`,
+ * and port absent or 443.
+ */
+export function wantsTermination(c: Claimant): boolean {
+  if (c.kind !== 'HTTPRoute') return false;
+  if (c.sectionName !== undefined && (c.sectionName === 'http' || c.sectionName.startsWith('tls-'))) return false;
+  return c.port === undefined || c.port === 443;
+}
+
+/**
+ * The hostnames that earn a per-app HTTPS listener and Certificate, sorted: claimed by an
+ * HTTPRoute claimant that wants termination, valid, not a wildcard (HTTP-01 issues no wildcard
+ * certificate) and not SNI-overlapping any passthrough hostname (the reservation is read off the
+ * spec alone). "The race does not matter here." A TLSRoute-only hostname earns nothing.
+ */
+export function servedHostnames(claimants: readonly Claimant[], passthrough: readonly PassthroughListener[]): string[] {
+  const served = new Set<string>();
+  const seen = new Set<string>();
+  for (const c of claimants) {
+    if (!wantsTermination(c)) continue;
+    for (const h of c.hostnames) {
+      if (seen.has(h)) continue;
+      seen.add(h);
+      if (!isValidHostname(h) || isWildcardHostname(h)) continue;
+      if (reservingHostname(h, passthrough) !== undefined) continue;
+      served.add(h);
+    }
+  }
+  return [...served].sort();
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Race rank (reference-facts §5.8): cozy-* namespaces first, then namespace, then name (byte order). */
+export function compareRaceRank(a: Pick<Claimant, 'namespace' | 'name'>, b: Pick<Claimant, 'namespace' | 'name'>): number {
+  const ca = a.namespace.startsWith('cozy-') ? 0 : 1;
+  const cb = b.namespace.startsWith('cozy-') ? 0 : 1;
+  return ca - cb || cmp(a.namespace, b.namespace) || cmp(a.name, b.name);
+}
+
+/** For each losing claimant, the hostnames it lost and the route that holds each. */
+export type RaceLosses = Map<Claimant, Map<string, Claimant>>;
+
+/**
+ * The hostname race among the claimants that claim hostnames: per hostname the best-ranked
+ * claimant wins, claimants in the winner's namespace never lose, everyone else loses it.
+ * The race decides status only.
+ */
+export function runRace(participants: readonly Claimant[]): RaceLosses {
+  const byHost = new Map<string, Claimant[]>();
+  for (const c of participants) {
+    for (const h of c.hostnames) {
+      let l = byHost.get(h);
+      if (!l) byHost.set(h, (l = []));
+      l.push(c);
+    }
+  }
+  const losses: RaceLosses = new Map();
+  for (const [h, cs] of byHost) {
+    if (cs.length < 2) continue;
+    let winner = cs[0];
+    for (const c of cs) if (compareRaceRank(c, winner) < 0) winner = c;
+    for (const c of cs) {
+      if (c.namespace === winner.namespace) continue;
+      let m = losses.get(c);
+      if (!m) losses.set(c, (m = new Map()));
+      m.set(h, winner);
+    }
+  }
+  return losses;
+}

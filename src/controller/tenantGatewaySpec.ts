@@ -1,0 +1,87 @@
+/**
+ * A read-only view of a TenantGateway's spec with the CRD defaults applied (reference-facts §4):
+ * certMode http01, gatewayClassName cilium, metadata.generation 1 when missing (decisions.md §8).
+ * Reading never throws: malformed values are kept as they are and judged by
+ * tenantGatewayValidation.ts, so the pass reports them as Ready=False instead of crashing.
+ */
+import type { KObject } from '../model';
+import { isObject } from '../model';
+import { DEFAULT_CLASS } from './names';
+
+export type CertMode = 'http01' | 'dns01' | 'existingSecret' | 'edge';
+
+/** One tlsPassthroughListeners entry, as written (validation checks the types). */
+export interface NativeListenerSpec {
+  name: unknown;
+  port: unknown;
+  hostname: unknown;
+}
+
+export interface TenantGatewayView {
+  obj: KObject;
+  name: string;
+  namespace: string;
+  /** `<namespace>/<name>`, as messages name the TenantGateway. */
+  id: string;
+  apex: string;
+  /** The raw certMode ('' when unset means http01). */
+  certModeRaw: string;
+  certMode: CertMode;
+  gatewayClassName: string;
+  wildcardSecretName: string;
+  /** Non-empty attachedNamespaces entries, de-duplicated, in spec order. */
+  attachedNamespaces: string[];
+  /** tlsPassthroughServices as written (strings only; duplicates kept so that validation can name them). */
+  passthroughServices: string[];
+  passthroughListeners: NativeListenerSpec[];
+  generation: number;
+}
+
+const CERT_MODES: readonly string[] = ['http01', 'dns01', 'existingSecret', 'edge'];
+
+function str(x: unknown): string {
+  return typeof x === 'string' ? x : '';
+}
+
+export function viewOf(tgw: KObject): TenantGatewayView {
+  const spec = isObject(tgw.spec) ? tgw.spec : {};
+  const namespace = tgw.metadata.namespace ?? '';
+  const certModeRaw = str(spec.certMode);
+  const mode = certModeRaw || 'http01';
+  const attached: string[] = [];
+  for (const n of Array.isArray(spec.attachedNamespaces) ? spec.attachedNamespaces : []) {
+    const s = str(n).trim();
+    if (s && !attached.includes(s)) attached.push(s);
+  }
+  const services = (Array.isArray(spec.tlsPassthroughServices) ? spec.tlsPassthroughServices : []).map((s) => (typeof s === 'string' ? s : String(s)));
+  const listeners = (Array.isArray(spec.tlsPassthroughListeners) ? spec.tlsPassthroughListeners : []).map((l) =>
+    isObject(l) ? { name: l.name, port: l.port, hostname: l.hostname } : { name: undefined, port: undefined, hostname: undefined },
+  );
+  const wsr = isObject(spec.wildcardSecretRef) ? spec.wildcardSecretRef : {};
+  const gen = tgw.metadata.generation;
+  return {
+    obj: tgw,
+    name: tgw.metadata.name,
+    namespace,
+    id: `${namespace}/${tgw.metadata.name}`,
+    apex: str(spec.apex),
+    certModeRaw,
+    certMode: (CERT_MODES.includes(mode) ? mode : 'http01') as CertMode,
+    gatewayClassName: str(spec.gatewayClassName).trim() || DEFAULT_CLASS,
+    wildcardSecretName: str(wsr.name),
+    attachedNamespaces: attached,
+    passthroughServices: services,
+    passthroughListeners: listeners,
+    generation: typeof gen === 'number' && Number.isFinite(gen) ? gen : 1,
+  };
+}
+
+/** Whether the raw certMode is one the controller knows. */
+export function certModeKnown(v: TenantGatewayView): boolean {
+  return CERT_MODES.includes(v.certModeRaw || 'http01');
+}
+
+/** The modes that terminate (or edge-serve) the whole apex with one wildcard listener. */
+export function isApexWide(mode: CertMode): boolean {
+  return mode !== 'http01';
+}

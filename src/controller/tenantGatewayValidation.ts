@@ -1,0 +1,119 @@
+/**
+ * Controller-side validation of a TenantGateway spec (reference-facts §5.11; tenant-gateway.md
+ * "Layer-4 TLS passthrough on native ports"): the rules the controller checks rather than
+ * admission, each of which makes the pass stop with Ready=False / ReconcileError. The listener
+ * budget (64) is counted later, on the assembled listeners (gatewayRendering.ts).
+ * Returns every problem found, in spec order; an empty list means the spec is acceptable.
+ */
+import { hostnamesOverlap, isValidHostname } from './hostnameClaims';
+import { passthroughListenerName, passthroughServiceListenerName } from './names';
+import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';
+
+export const MAX_NAME_LENGTH = 253;
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export function isDns1123Label(s: string): boolean {
+  return s.length >= 1 && s.length <= 63 && DNS1123_LABEL.test(s);
+}
+
+export function isDns1123Subdomain(s: string): boolean {
+  return s.length >= 1 && s.length <= MAX_NAME_LENGTH && DNS1123_SUBDOMAIN.test(s) && s.split('.').every((l) => l.length <= 63);
+}
+
+function q(x: unknown): string {
+  return JSON.stringify(x);
+}
+
+export function validateTenantGateway(v: TenantGatewayView): string[] {
+  const problems: string[] = [];
+  // certMode is an enum on the CRD; a value the controller does not know cannot be rendered.
+  if (!certModeKnown(v)) {
+    problems.push(`unsupported certMode ${q(v.certModeRaw)} (supported: http01, dns01, existingSecret, edge)`);
+    return problems;
+  }
+  // apex is required: every listener hostname and certificate is composed from it.
+  if (!v.apex) problems.push('spec.apex is empty');
+
+  // The cert-mode rule (reference-facts §4 CEL rule 5 [S]): tlsPassthroughListeners is refused
+  // under edge, which renders no TLS listener for a passthrough entry to sit beside.
+  if (v.certMode === 'edge' && v.passthroughListeners.length > 0) {
+    problems.push(
+      'tlsPassthroughListeners is not supported under certMode edge: an edge-terminated class renders no TLS listener; remove the entries before moving to edge',
+    );
+    return problems;
+  }
+  // Under edge tlsPassthroughServices are not rendered at all, so nothing more to judge.
+  if (v.certMode === 'edge') return problems;
+
+  // tlsPassthroughServices: a repeated entry, a non-DNS-1123-subdomain entry, and an entry whose
+  // composed listener name (tls-<svc>) or hostname (<svc>.<apex>) runs past 253 characters.
+  const seenSvc = new Set<string>();
+  for (const svc of v.passthroughServices) {
+    if (seenSvc.has(svc)) {
+      problems.push(`tlsPassthroughServices entry ${q(svc)} is repeated`);
+      continue;
+    }
+    seenSvc.add(svc);
+    if (!isDns1123Subdomain(svc)) {
+      problems.push(`tlsPassthroughServices entry ${q(svc)} is not a DNS-1123 subdomain`);
+      continue;
+    }
+    const ln = passthroughServiceListenerName(svc);
+    if (ln.length > MAX_NAME_LENGTH) problems.push(`tlsPassthroughServices entry ${q(svc)}: listener name ${ln} is longer than ${MAX_NAME_LENGTH} characters`);
+    const host = `${svc}.${v.apex}`;
+    if (host.length > MAX_NAME_LENGTH) problems.push(`tlsPassthroughServices entry ${q(svc)}: hostname ${host} is longer than ${MAX_NAME_LENGTH} characters`);
+  }
+
+  const listeners = v.passthroughListeners;
+  if (listeners.length > 0) {
+    // "An apex no listener hostname can sit within is checked by the controller as well."
+    if (v.apex && !isDns1123Subdomain(v.apex)) {
+      problems.push(`apex ${q(v.apex)} is not a lowercase DNS-1123 subdomain, so no tlsPassthroughListeners hostname can sit within it`);
+    }
+    const names = new Set<string>();
+    const ports = new Set<number>();
+    listeners.forEach((l, i) => {
+      const at = `tlsPassthroughListeners[${i}]`;
+      if (typeof l.name !== 'string' || !isDns1123Label(l.name)) {
+        problems.push(`${at}: name ${q(l.name)} is not a DNS-1123 label (1-63 characters)`);
+      } else {
+        if (names.has(l.name)) problems.push(`${at}: name ${q(l.name)} is repeated`);
+        names.add(l.name);
+        if (seenSvc.has(l.name)) problems.push(`${at}: name ${q(l.name)} clashes with the tlsPassthroughServices entry of the same name (both render listener ${passthroughListenerName(l.name)})`);
+      }
+      const port = l.port;
+      if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
+        problems.push(`${at}: port ${q(port)} is out of range (1-65535)`);
+      } else if (port === 80 || port === 443) {
+        problems.push(`${at}: port ${port} belongs to the Gateway's own listeners`);
+      } else {
+        if (ports.has(port)) problems.push(`${at}: port ${port} is used by another entry`);
+        ports.add(port);
+      }
+      if (typeof l.hostname !== 'string' || !isValidHostname(l.hostname)) {
+        problems.push(`${at}: hostname ${q(l.hostname)} is not a lowercase DNS name with an optional leading "*."`);
+      } else if (v.apex && !(l.hostname === v.apex || l.hostname.endsWith(`.${v.apex}`))) {
+        problems.push(`${at}: hostname ${l.hostname} is outside the apex ${v.apex}`);
+      }
+    });
+  }
+  if (problems.length > 0) return problems;
+
+  // No two passthrough listeners may match the same SNI, wildcards included (services first,
+  // then listeners; both are named).
+  const pts: { listener: string; hostname: string }[] = [
+    ...v.passthroughServices.map((s) => ({ listener: passthroughServiceListenerName(s), hostname: `${s}.${v.apex}` })),
+    ...listeners.map((l) => ({ listener: passthroughListenerName(String(l.name)), hostname: String(l.hostname) })),
+  ];
+  for (let i = 0; i < pts.length; i++) {
+    for (let j = i + 1; j < pts.length; j++) {
+      if (hostnamesOverlap(pts[i].hostname, pts[j].hostname)) {
+        problems.push(
+          `passthrough listeners ${pts[i].listener} (${pts[i].hostname}) and ${pts[j].listener} (${pts[j].hostname}) overlap by SNI; no two passthrough listeners may match the same SNI`,
+        );
+      }
+    }
+  }
+  return problems;
+}
