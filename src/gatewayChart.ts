@@ -109,7 +109,10 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
   const selected = chosen.trim() !== '';
 
   // 1. An empty host.
-  if (host === '') fail('gateway.empty-host', 'the tenant has no host (_namespace.host is empty)', 'spec.host', 'set tenant.spec.host, or inherit one from a parent tenant that has a host');
+  if (host === '') {
+    fail('gateway.empty-host', 'the tenant has no host (_namespace.host is empty)', 'spec.host',
+      T === 'tenant-root' ? "set publishing.host: tenant-root's host is the platform's" : 'set tenant.spec.host, or inherit one from a parent tenant that has a host');
+  }
   // 2. A whitespace-only platform class.
   if (platformClass !== '' && platformClass.trim() === '') fail('gateway.class-whitespace', '_cluster.gateway-class-name is whitespace-only', undefined, 'set gateway.className to a GatewayClass name, or leave it empty for cilium');
   // 3. A whitespace-only tenant class.

@@ -107,7 +107,7 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
   if (validate(dropNulls(values))) return [];
   return (validate.errors ?? []).map((e) => {
     const { field, message } = explain(e);
-    return error(`platform value ${field || '(root)'} ${message}`, { ...locateValue(where, field), rule: 'input.values-schema' });
+    return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema' });
   });
 }
 
@@ -125,7 +125,7 @@ export function validateTenant(o: KObject): Finding[] {
   if (!validate(o)) {
     for (const e of validate.errors ?? []) {
       const { field, message } = explain(e);
-      out.push(error(`${field || 'Tenant'} ${message}`, { file, line: lineOf(o, field), object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : undefined }));
+      out.push(error(field ? message : `Tenant ${message}`, { file, line: lineOf(o, field), object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : undefined }));
     }
   }
   const spec = o.spec;

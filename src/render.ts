@@ -82,6 +82,24 @@ function placeValueFinding(f: Finding, sources: ValuesWhere[]): Finding {
   return { ...f, ...locate(sources, field) };
 }
 
+/** The platform value each gateway-chart guard reads (reference-facts §3). */
+const GUARD_VALUES: Record<string, (f: Finding) => string> = {
+  'gateway.unsupported-solver': () => 'publishing.certificates.solver',
+  'gateway.unsupported-provider': () => 'publishing.certificates.dns01.provider',
+  'gateway.unsupported-issuer': () => 'publishing.certificates.issuerName',
+  'gateway.dns01-missing-field': (f) => (f.message.includes('route53') ? 'publishing.certificates.dns01.route53' : 'publishing.certificates.dns01.rfc2136'),
+};
+
+/** A guard that fails on a platform value says where that value was set. */
+function pointAtValue(f: Finding, sources: ValuesWhere[]): Finding {
+  const field = f.rule ? GUARD_VALUES[f.rule]?.(f) : undefined;
+  if (!field) return f;
+  const at = locate(sources, field);
+  if (!at.file) return f;
+  const where = `${at.file}${at.line ? `:${at.line}` : ''}`;
+  return { ...f, hint: f.hint ? `${f.hint}; ${field} is set at ${where}` : `${field} is set at ${where}` };
+}
+
 /** Findings about an input object get its file and line. */
 function placeObjectFinding(f: Finding, o: KObject): Finding {
   return { ...f, object: f.object ?? refOf(o), file: f.file ?? originOf(o)?.file, line: f.line ?? lineOf(o, f.field) };
@@ -127,6 +145,7 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   const { cluster, findings: valueFindings } = resolveCluster(input);
   findings.push(...valueFindings);
 
+  const sources = valueSources(input, findPlatformPackage(input.objects));
   const tree = renderTenantTree(cluster, input.objects);
   findings.push(...tree.findings);
   const rendered: KObject[] = [...tree.objects];
@@ -134,7 +153,7 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   for (const r of tree.releases) {
     if (!r.ownsGateway) continue;
     const g = renderGateway(r);
-    findings.push(...g.findings);
+    findings.push(...g.findings.map((f) => pointAtValue(f, sources)));
     if (!g.object) continue;
     // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
     const check = validateTenantGateway(g.object);
