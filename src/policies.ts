@@ -305,7 +305,7 @@ function routePolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
  * Layer 8, cozystack-ingress-hostname-policy: Ingress hosts in tenant-* namespaces are within
  * the namespace's own apex L, or entirely outside the platform root apex R (a tenant's own
  * custom domain; no wildcard there). A rule without host and spec.defaultBackend (catch-alls)
- * are denied; so is a namespace without the label (fail-closed). R is baked in as a literal.
+ * are denied, each with its own message; so is a namespace without the label (fail-closed). R is baked in as a literal.
  */
 function ingressPolicy(rootHost: string): KObject[] {
   const R = celString(rootHost.toLowerCase());
@@ -328,9 +328,12 @@ function ingressPolicy(rootHost: string): KObject[] {
         `'Ingress spec.defaultBackend is a catch-all for unmatched traffic and is not allowed in tenant namespaces; name hosts in spec.rules instead'`,
       ),
       validation(
-        `!variables.hasHost || !has(object.spec) || !has(object.spec.rules) || object.spec.rules.all(r, ${ok(ruleHost)})`,
-        `'Ingress rules need a host (a rule without one is a catch-all), and host(s) ' + ` +
-          `object.spec.rules.filter(r, !${ok(ruleHost)}).map(r, ${ruleHost} == '' ? '<none>' : ${ruleHost}).join(', ') + ${tail}`,
+        `!has(object.spec) || !has(object.spec.rules) || object.spec.rules.all(r, ${ruleHost} != '')`,
+        `'Ingress rules need a host: a rule without one is an unbounded catch-all, not allowed in tenant namespaces'`,
+      ),
+      validation(
+        `!variables.hasHost || !has(object.spec) || !has(object.spec.rules) || object.spec.rules.all(r, ${ruleHost} == '' || ${ok(ruleHost)})`,
+        `'Ingress host(s) ' + object.spec.rules.filter(r, ${ruleHost} != '' && !${ok(ruleHost)}).map(r, r.host).join(', ') + ${tail}`,
       ),
       validation(
         `!variables.hasHost || !has(object.spec) || !has(object.spec.tls) || object.spec.tls.all(t, !has(t.hosts) || t.hosts.all(h, ${ok('h')}))`,
