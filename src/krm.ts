@@ -20,7 +20,7 @@
  *   is still written: on failure it holds the items exactly as they came in.
  */
 import Ajv from 'ajv';
-import { parseAllDocuments, parseDocument, isMap, isSeq, YAMLSeq, type Document, type Node } from 'yaml';
+import { parseAllDocuments, parseDocument, isMap, isScalar, isSeq, YAMLSeq, type Document, type Node, type Scalar } from 'yaml';
 import { asset } from './assets';
 import { error, hasErrors, type Finding } from './diagnostics';
 import { clone, compareObjects, isObject, keyOf, refOf, type KObject, type ObjRef } from './model';
@@ -357,7 +357,7 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     }
     inputs.push(it);
   });
-  if (hasErrors(findings)) return { items, generated: [], findings, exitCode: 1 };
+  // Every failure at once: the engine runs even when the config or an item was refused.
 
   const eo: GenerateOptions = {
     values: config.values,
@@ -381,7 +381,10 @@ function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: 
   if (f.file !== valuesFile || f.object || !isObject(functionConfig)) return f;
   const out: Finding = { ...f, object: refOfLoose(functionConfig) };
   const isCm = functionConfig.kind === 'ConfigMap';
-  if (f.field) out.field = isCm ? `data.${f.field}` : `spec.values.${f.field}`;
+  if (f.field) {
+    const data = isObject(functionConfig.data) ? functionConfig.data : {};
+    out.field = !isCm ? `spec.values.${f.field}` : f.field in data || !('values' in data) ? `data.${f.field}` : 'data.values';
+  }
   const file = fileOf(functionConfig);
   if (file) out.file = file.path;
   else delete out.file;
@@ -422,7 +425,8 @@ function checkResourceList(rl: unknown): Finding | undefined {
 // ---------------------------------------------------------------------------------------------
 // text in, text out, comments kept
 
-const STRINGIFY = { lineWidth: 0, minContentWidth: 0 } as const;
+/** kpt's own layout (compact sequences), and no folding of long lines. */
+const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
 
 /** A node for a new object, written the YAML-1.1-safe way (js-yaml quotes `yes`, `0777`, ...). */
 function nodeOf(doc: Document, value: unknown): Node {
@@ -458,7 +462,10 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   const nodes = new Map<unknown, Node>();
   if (isSeq(seqNode)) inItems.forEach((it, i) => nodes.set(it, seqNode.items[i] as Node));
   const seq = new YAMLSeq();
-  for (const it of output.items) seq.items.push(nodes.get(it) ?? nodeOf(doc, it));
+  for (const it of output.items) {
+    const n = nodes.get(it);
+    seq.items.push(n ? headCommentInside(n) : nodeOf(doc, it));
+  }
   if (isSeq(seqNode)) {
     seq.commentBefore = seqNode.commentBefore;
     seq.comment = seqNode.comment;
@@ -467,6 +474,20 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   if (output.results?.length) doc.set('results', nodeOf(doc, output.results));
   else doc.delete('results');
   return { stdout: doc.toString(STRINGIFY), exitCode, findings };
+}
+
+/**
+ * A comment above an item's first key (`- # comment` then `  apiVersion: ...`, as kpt writes
+ * it) stays on that key: written before the `-` instead, kpt would read it as a second comment
+ * and write it into the user's file twice.
+ */
+function headCommentInside(n: Node): Node {
+  if (isMap(n) && n.commentBefore && n.items.length > 0 && isScalar(n.items[0].key)) {
+    const key = n.items[0].key as Scalar;
+    key.commentBefore = key.commentBefore ? `${n.commentBefore}\n${key.commentBefore}` : n.commentBefore;
+    n.commentBefore = undefined;
+  }
+  return n;
 }
 
 function writeBare(f: Finding): TextRun {
