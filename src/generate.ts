@@ -9,8 +9,10 @@
  * (a wildcard replica) loses its key material unless includeSecretData is set.
  */
 import { hasErrors, type Finding } from './diagnostics';
-import { clone, keyOf, sortObjects, type KObject } from './model';
-import type { Store } from './store';
+import { keyOf, sortObjects, type KObject } from './model';
+import { render } from './render';
+import { reconcile } from './reconcile';
+import { redactSecret } from './secretRedaction';
 
 export interface GenerateOptions {
   /** Platform values layers, merged left to right over the chart defaults (as `--values`). */
@@ -33,34 +35,13 @@ export interface GenerateResult {
   findings: Finding[];
 }
 
-/** Annotation a Secret carries when its data was left out (decisions 9). */
-export const DATA_OMITTED_ANNOTATION = 'cozy-gw.cozystack.io/data-omitted';
-
-type RenderFn = (input: { objects: KObject[]; valuesFiles: { file: string; values: Record<string, unknown> }[] }, opts: { gatewayApiVersion?: string }) => { objects: KObject[]; findings: Finding[] };
-type ReconcileFn = (input: { objects: KObject[]; valuesFiles?: { file: string; values: Record<string, unknown> }[] }, opts: { now: string; ciliumVersion?: string }) => { store: Store; findings: Finding[] };
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const renderFn = (): RenderFn => (require('./render') as { render: RenderFn }).render;
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const reconcileFn = (): ReconcileFn => (require('./reconcile') as { reconcile: ReconcileFn }).reconcile;
-
-/** decisions 9: a Secret the tool creates is written without data unless the user asked. */
-export function withoutSecretData(o: KObject): KObject {
-  if (o.kind !== 'Secret' || o.apiVersion !== 'v1' || (o.data === undefined && o.stringData === undefined)) return o;
-  const c = clone(o);
-  delete c.data;
-  delete c.stringData;
-  c.metadata.annotations = { ...(c.metadata.annotations ?? {}), [DATA_OMITTED_ANNOTATION]: 'true' };
-  return c;
-}
-
 export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult {
   const findings: Finding[] = [];
   const valuesFiles = o.values.map((values) => ({ file: o.valuesFile, values }));
   const inputKeys = new Set(inputs.map(keyOf));
   let rendered: KObject[] = [];
   if (o.render) {
-    const r = renderFn()({ objects: inputs, valuesFiles }, { gatewayApiVersion: o.gatewayApiVersion });
+    const r = render({ objects: inputs, valuesFiles }, { gatewayApiVersion: o.gatewayApiVersion });
     findings.push(...r.findings);
     if (hasErrors(findings)) return { objects: [], findings };
     rendered = r.objects;
@@ -70,12 +51,12 @@ export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult 
 
   // The cluster state the controller reads: the inputs, with what the charts render applied over them.
   const state = [...inputs.filter((x) => !renderedKeys.has(keyOf(x))), ...rendered];
-  const rec = reconcileFn()({ objects: state, valuesFiles: o.values.length ? valuesFiles : undefined }, { now: o.now, ciliumVersion: o.ciliumVersion });
+  const rec = reconcile({ objects: state, valuesFiles: o.values.length ? valuesFiles : undefined }, { now: o.now, ciliumVersion: o.ciliumVersion });
   findings.push(...rec.findings);
   if (hasErrors(findings)) return { objects: [], findings };
   const objects = rec.store
     .all()
     .filter((x) => !inputKeys.has(keyOf(x)))
-    .map((x) => (renderedKeys.has(keyOf(x)) || o.includeSecretData ? x : withoutSecretData(x)));
+    .map((x) => (renderedKeys.has(keyOf(x)) || o.includeSecretData ? x : redactSecret(x)));
   return { objects: sortObjects(objects), findings };
 }
