@@ -10,8 +10,7 @@ import { describe, keyOf, refOf, type KObject } from './model';
 import { Store, type Change } from './store';
 import { wildcardChannel, reconcileWildcardSecrets } from './wildcardSecrets';
 import { ciliumHazards, SHIPPED_CILIUM_VERSION } from './ciliumHazards';
-// TODO(controller helper): enable once src/controller/tenantGatewayController.ts lands.
-// import { reconcileTenantGateways } from './controller/tenantGatewayController';
+import { reconcileTenantGateways } from './controller/tenantGatewayController';
 
 export interface ReconcileInput {
   objects: KObject[];
@@ -63,7 +62,7 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   if (findings.length) return { store, changes: [], findings };
 
   // 1. The TenantGateway controller (reference-facts §5).
-  // TODO(controller helper): findings.push(...reconcileTenantGateways(store, { now: opts.now }));
+  findings.push(...reconcileTenantGateways(store, { now: opts.now }));
 
   // 2. Wildcard-Secret replication (reference-facts §6), after the TenantGateway pass: its
   //    targets read each TenantGateway's certMode (the edge exception).
