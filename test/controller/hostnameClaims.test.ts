@@ -1,0 +1,126 @@
+import {
+  attachedRoutes,
+  collectClaimants,
+  compareRaceRank,
+  hostnamesOverlap,
+  parentRefMatches,
+  passthroughListenersOf,
+  reservingHostname,
+  runRace,
+  servedHostnames,
+} from '../../src/controller/hostnameClaims';
+import { viewOf } from '../../src/controller/tenantGatewaySpec';
+import { Store } from '../../src/store';
+import { http, route, tgw, tls } from './tgwFixtures';
+
+const v = viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'dbs', port: 5432, hostname: '*.db.example.org' }] }));
+const pt = passthroughListenersOf(v);
+
+describe('SNI overlap', () => {
+  test.each([
+    ['a.example.org', 'a.example.org', true],
+    ['*.example.org', 'a.example.org', true],
+    ['*.example.org', 'a.b.example.org', true],
+    ['*.example.org', '*.db.example.org', true],
+    ['*.example.org', 'example.org', false],
+    ['*.a.example.org', '*.b.example.org', false],
+    ['a.example.org', 'b.example.org', false],
+  ])('%s / %s -> %s', (a, b, want) => {
+    expect(hostnamesOverlap(a, b)).toBe(want);
+    expect(hostnamesOverlap(b, a)).toBe(want);
+  });
+});
+
+describe('passthrough reservation', () => {
+  test('services first then native entries; none under edge', () => {
+    expect(pt.map((p) => [p.listenerName, p.hostname, p.port, p.native])).toEqual([
+      ['tls-api', 'api.example.org', 443, false],
+      ['tls-dbs', '*.db.example.org', 5432, true],
+    ]);
+    expect(passthroughListenersOf(viewOf(tgw({ certMode: 'edge', tlsPassthroughServices: ['api'] })))).toEqual([]);
+  });
+  test('a name beneath a wildcard entry is reserved; the smallest match is named', () => {
+    expect(reservingHostname('pg.db.example.org', pt)).toBe('*.db.example.org');
+    expect(reservingHostname('api.example.org', pt)).toBe('api.example.org');
+    expect(reservingHostname('www.example.org', pt)).toBeUndefined();
+  });
+});
+
+describe('parentRef matching', () => {
+  test.each([
+    [{ name: 'cozystack', namespace: 'tenant-root' }, 'x', true],
+    [{ name: 'cozystack' }, 'tenant-root', true],
+    [{ name: 'cozystack' }, 'cozy-harbor', false],
+    [{ group: '', kind: 'Gateway', name: 'cozystack', namespace: 'tenant-root' }, 'x', true],
+    [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'cozystack', namespace: 'tenant-root' }, 'x', true],
+    [{ group: 'example.com', name: 'cozystack', namespace: 'tenant-root' }, 'x', false],
+    [{ kind: 'Service', name: 'cozystack', namespace: 'tenant-root' }, 'x', false],
+    [{ name: 'other', namespace: 'tenant-root' }, 'x', false],
+  ])('%j from %s -> %s', (ref, routeNs, want) => expect(parentRefMatches(ref, routeNs, v)).toBe(want));
+});
+
+describe('claimants and earned hostnames', () => {
+  const routes = [
+    http('cozy-harbor', 'harbor', ['harbor.example.org', 'api.example.org', '*.example.org', 'pg.db.example.org']),
+    http('tenant-root', 'plain', ['plain.example.org'], [{ name: 'cozystack', sectionName: 'http' }]),
+    http('tenant-root', 'port80', ['port80.example.org'], [{ name: 'cozystack', port: 80 }]),
+    http('tenant-root', 'port8443', ['p8443.example.org'], [{ name: 'cozystack', port: 8443 }]),
+    http('tenant-root', 'port443', ['p443.example.org'], [{ name: 'cozystack', port: 443 }]),
+    http('tenant-root', 'tlssec', ['tlssec.example.org'], [{ name: 'cozystack', sectionName: 'tls-api' }]),
+    http('tenant-root', 'other', ['other.example.org'], [{ name: 'cozystack', sectionName: 'https-whatever' }]),
+    tls('tenant-root', 'tlsonly', ['tlsonly.example.org']),
+    http('tenant-root', 'nohosts', undefined),
+    http('tenant-root', 'bad', ['Bad_Host.example.org']),
+  ];
+  const claimants = collectClaimants(routes, v);
+
+  test('a route with no hostnames gets no claim; each matching parentRef is a claimant', () => {
+    expect(claimants.map((c) => c.name)).not.toContain('nohosts');
+    const twoRefs = collectClaimants([http('tenant-root', 'two', ['a.example.org'], [{ name: 'cozystack' }, { name: 'cozystack', sectionName: 'http' }, { name: 'elsewhere' }])], v);
+    expect(twoRefs.map((c) => c.refIndex)).toEqual([0, 1]);
+  });
+
+  test('only HTTPRoutes wanting termination earn, and never a wildcard, a reserved or an invalid name', () => {
+    expect(servedHostnames(claimants, pt)).toEqual(['harbor.example.org', 'other.example.org', 'p443.example.org']);
+  });
+
+  test('GRPCRoutes and routes outside the attach set are not read', () => {
+    const store = new Store([
+      route('GRPCRoute', 'tenant-root', 'rpc', ['rpc.example.org']),
+      http('tenant-eve', 'shop', ['shop.example.org']),
+      http('tenant-root', 'shop', ['shop.example.org']),
+    ]);
+    expect(attachedRoutes(store, v, ['tenant-root']).map((r) => `${r.kind}/${r.metadata.namespace}/${r.metadata.name}`)).toEqual(['HTTPRoute/tenant-root/shop']);
+  });
+
+  test('the controller redirect route is not judged', () => {
+    const store = new Store([http('tenant-root', 'cozystack-http-redirect', ['example.org'], [{ name: 'cozystack', sectionName: 'http' }])]);
+    expect(attachedRoutes(store, v, ['tenant-root'])).toEqual([]);
+  });
+});
+
+describe('the race', () => {
+  test('cozy-* first, then namespace, then name', () => {
+    const r = (namespace: string, name: string) => ({ namespace, name });
+    const sorted = [r('tenant-a', 'x'), r('cozy-harbor', 'b'), r('cozy-dashboard', 'z'), r('cozy-harbor', 'a'), r('default', 'a')].sort(compareRaceRank);
+    expect(sorted.map((x) => `${x.namespace}/${x.name}`)).toEqual(['cozy-dashboard/z', 'cozy-harbor/a', 'cozy-harbor/b', 'default/a', 'tenant-a/x']);
+  });
+
+  test("claimants in the winner's namespace never lose; everyone else loses that hostname", () => {
+    const cs = collectClaimants(
+      [
+        http('tenant-root', 'a', ['h.example.org', 'x.example.org']),
+        http('tenant-root', 'b', ['h.example.org']),
+        http('cozy-harbor', 'c', ['h.example.org']),
+        http('tenant-zed', 'd', ['x.example.org']),
+      ],
+      v,
+    );
+    const losses = runRace(cs);
+    const lost = (name: string) => [...(losses.get(cs.find((c) => c.name === name)!)?.entries() ?? [])].map(([h, w]) => `${h}<${w.name}`);
+    expect(lost('c')).toEqual([]);
+    expect(lost('a')).toEqual(['h.example.org<c']);
+    expect(lost('b')).toEqual(['h.example.org<c']);
+    expect(lost('d')).toEqual(['x.example.org<a']);
+  });
+});
