@@ -2,9 +2,13 @@
  * The ESM-only dependencies are transformed to CommonJS for jest's module system. */
 const esmOnly = ['@marcbachmann/cel-js', 'execa', 'commander', 'fast-check', '@kubernetes-models', 'pure-rand',
   'is-plain-obj', 'strip-final-newline', 'npm-run-path', 'path-key', 'unicorn-magic', 'human-signals', 'is-stream',
-  'figures', 'get-stream', 'yoctocolors', '@sec-ant', 'parse-ms', 'pretty-ms', 'is-unicode-supported', '@sindresorhus'];
+  'figures', 'get-stream', 'yoctocolors', '@sec-ant', 'parse-ms', 'pretty-ms', 'is-unicode-supported', '@sindresorhus', 'kubernetes-models'];
 module.exports = {
   testEnvironment: 'node',
+  // Packages whose `exports` have only an `import` condition, which jest's CommonJS resolver does not read.
+  moduleNameMapper: {
+    '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
+  },
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
