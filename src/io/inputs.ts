@@ -32,6 +32,8 @@ export function setOrigin(o: object, origin: Origin): void {
 
 /** Register the text of a source so that lines can be found later (stdin cannot be re-read). */
 export function rememberText(file: string, text: string): void {
+  // A path read again with other content (in-process runs, tests) must not reuse stale lines.
+  if (texts.get(file) !== text) docCache.delete(file);
   texts.set(file, text);
 }
 
