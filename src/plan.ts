@@ -19,6 +19,8 @@ export interface PlanOptions {
   /** Header note on where the wildcard-Secret channel came from. */
   channelOrigin?: string;
   ciliumVersion?: string;
+  /** The hazards were judged for the upstream operator image. */
+  upstreamCilium?: boolean;
   /** Max field lines per changed object. */
   maxDiffLines?: number;
 }
@@ -68,6 +70,9 @@ function keyed(xs: unknown[]): Map<string, unknown> | undefined {
 
 export function diffFields(a: unknown, b: unknown, path = ''): FieldDiff[] {
   if (JSON.stringify(a) === JSON.stringify(b)) return [];
+  // An added or removed map is shown by its leaves, so a new label reads as one line.
+  if (a === undefined && isObject(b) && Object.keys(b).length) return diffFields({}, b, path);
+  if (b === undefined && isObject(a) && Object.keys(a).length) return diffFields(a, {}, path);
   if (a === undefined) return [{ path, op: 'added', after: b }];
   if (b === undefined) return [{ path, op: 'removed', before: a }];
   if (isObject(a) && isObject(b)) {
@@ -133,6 +138,13 @@ function groupOf(ref: ObjRef): string {
   return '';
 }
 
+/** Order within a namespace: the TenantGateway and what it renders first, routes and Secrets after. */
+const KIND_RANK = ['TenantGateway', 'Namespace', 'Gateway', 'Issuer', 'Certificate', 'HTTPRoute', 'TLSRoute', 'GRPCRoute', 'Secret'];
+function rank(c: Change): number {
+  const i = KIND_RANK.indexOf(c.ref.kind);
+  return i < 0 ? KIND_RANK.length : i;
+}
+
 const SYMBOL: Record<Change['op'], string> = { create: '+', update: '~', delete: '-' };
 const VERB: Record<Change['op'], string> = { create: 'create', update: 'change', delete: 'delete' };
 
@@ -151,7 +163,7 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
   const others = result.findings.filter((f) => !f.rule?.startsWith('cilium.'));
   const warnings = others.filter((f) => f.severity !== 'info');
 
-  lines.push(`Reconcile plan at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}` : ''}`);
+  lines.push(`Reconcile plan at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`);
   if (opts.channelOrigin) lines.push(`Wildcard-Secret channel: ${opts.channelOrigin}`);
   lines.push(`${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings.length, 'warning')}, ${plural(cilium.length, 'Cilium note')}.`);
 
@@ -167,14 +179,17 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
     const tgws = g ? result.store.list('gateway.cozystack.io', TGW_KIND, g) : [];
     const tgwNote = tgws.map((t) => `TenantGateway ${t.metadata.name}${isObject(t.spec) && t.spec.certMode ? ` (certMode ${String(t.spec.certMode)})` : ''}`).join(', ');
     lines.push(g ? `Namespace ${g}${tgwNote ? ` — ${tgwNote}` : ''}` : 'Cluster-scoped');
-    for (const c of groups.get(g)!) {
+    const inGroup = [...groups.get(g)!].sort((a, b) => rank(a) - rank(b) || (a.ref.kind < b.ref.kind ? -1 : a.ref.kind > b.ref.kind ? 1 : 0) || (a.ref.name < b.ref.name ? -1 : a.ref.name > b.ref.name ? 1 : 0));
+    for (const c of inGroup) {
       lines.push(`  ${SYMBOL[c.op]} ${VERB[c.op]} ${describe(c.ref)}`);
       for (const r of c.reasons) lines.push(`      why: ${r}`);
       const k = keyOf(c.ref);
       const now = after.get(k);
       if (c.op === 'update') {
         const was = before.get(k);
-        const diffs = diffFields(was, now).filter((d) => !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path));
+        // Route and TenantGateway status is shown as outcomes below, not as a field diff.
+        const statusShownBelow = ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND;
+        const diffs = diffFields(was, now).filter((d) => !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) && !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)));
         const secret = c.ref.kind === 'Secret';
         for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret)}`);
         if (diffs.length > maxDiff) lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);

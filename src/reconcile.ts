@@ -34,6 +34,8 @@ export interface ReconcileResult {
   channelOrigin?: string;
   /** The Cilium version the hazards were judged for. */
   ciliumVersion?: string;
+  /** Whether they were judged for the upstream operator image (without the platform's patches). */
+  upstreamCilium?: boolean;
 }
 
 /** Two input objects with one identity cannot both be the cluster state. */
@@ -74,5 +76,5 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;
   findings.push(...ciliumHazards(store, version, !opts.upstreamCilium));
 
-  return { store, changes: store.changes(), findings, channelOrigin: ch.origin, ciliumVersion: version.replace(/^v/, '') };
+  return { store, changes: store.changes(), findings, channelOrigin: ch.origin, ciliumVersion: version.replace(/^v/, ''), upstreamCilium: Boolean(opts.upstreamCilium) };
 }

@@ -40,7 +40,7 @@ export function formatReconcile(result: ReconcileResult, before: KObject[], opts
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
-    return { stdout: renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion }), notes };
+    return { stdout: renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium }), notes };
   }
   const changed = redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData));
   const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
