@@ -17,7 +17,7 @@ const registry = new WeakMap<Command, string[]>();
 export function withExamples(cmd: Command, examples: string[]): Command {
   registry.set(cmd, [...(registry.get(cmd) ?? []), ...examples]);
   const lines = examples.map((e) => (e.startsWith('#') ? `  ${e}` : `  $ ${e}`));
-  return cmd.addHelpText('after', `\nExamples:\n${lines.join('\n')}\n`);
+  return cmd.addHelpText('after', `\nExamples:\n${lines.join('\n')}`);
 }
 
 /** The examples given to a command (empty when it has none). */
