@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
 import { clusterValues, resolvePlatformValues, type ClusterMap } from '../src/platformValues';
 import {
@@ -190,5 +191,46 @@ describe('the tenant tree', () => {
   it('warns when gatewayClass is set on a tenant that owns no Gateway', () => {
     const t = renderTenantTree(enabled(), [tenant('a', 'tenant-root', { gatewayClass: 'x' })]);
     expect(t.findings).toEqual([expect.objectContaining({ severity: 'warning', rule: 'tenant.gateway-class-unused' })]);
+  });
+});
+
+describe('inheritance invariants (property)', () => {
+  // A random tree: node i's parent is some earlier node (or tenant-root).
+  const treeArb = fc.array(fc.record({ parent: fc.nat(), gateway: fc.constantFrom(true, false, undefined), host: fc.constantFrom(undefined, '', 'custom.io') }), { minLength: 1, maxLength: 12 });
+  it('the gateway label names the nearest ancestor-or-self that owns a Gateway; the host follows the chain', () => {
+    fc.assert(
+      fc.property(treeArb, fc.boolean(), (nodes, gwEnabled) => {
+        const c = cluster({ gateway: { enabled: gwEnabled } });
+        const nsOf: string[] = [];
+        const objs: KObject[] = [];
+        nodes.forEach((n, i) => {
+          const p = i === 0 ? -1 : (n.parent % (i + 1)) - 1; // -1 = tenant-root
+          const P = p < 0 ? 'tenant-root' : nsOf[p];
+          nsOf.push(tenantNamespace(`t${i}`, P));
+          const spec: Record<string, unknown> = {};
+          if (n.gateway !== undefined) spec.gateway = n.gateway;
+          if (n.host !== undefined) spec.host = n.host;
+          objs.push(tenant(`t${i}`, P, spec));
+        });
+        const t = renderTenantTree(c, objs);
+        expect(t.findings.filter((f) => f.severity === 'error')).toEqual([]);
+        const byNs = new Map(t.releases.map((r) => [r.namespace, r]));
+        for (const r of t.releases.slice(1)) {
+          // Expected owner: walk up until a tenant with gateway: true.
+          let cur: typeof r | undefined = r;
+          let owner = gwEnabled ? 'tenant-root' : '';
+          while (cur && cur.namespace !== 'tenant-root') {
+            if ((cur.tenant?.spec as Record<string, unknown>).gateway === true) { owner = cur.namespace; break; }
+            cur = byNs.get(cur.parentNamespace ?? '');
+          }
+          const ns = find(t.objects, 'Namespace', undefined, r.namespace) as KObject;
+          expect(ns.metadata.labels?.['namespace.cozystack.io/gateway']).toBe(owner);
+          const parentHost = byNs.get(r.parentNamespace ?? '')?.values._namespace.host ?? '';
+          const own = (r.tenant?.spec as Record<string, unknown>).host as string | undefined;
+          expect(r.values._namespace.host).toBe(own ? own : parentHost ? `${r.name}.${parentHost}` : '');
+        }
+      }),
+      { numRuns: 100 },
+    );
   });
 });
