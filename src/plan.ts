@@ -84,7 +84,13 @@ export function diffFields(a: unknown, b: unknown, path = ''): FieldDiff[] {
     const kb = keyed(b);
     if (ka && kb) {
       const out: FieldDiff[] = [];
-      for (const k of [...new Set([...ka.keys(), ...kb.keys()])]) out.push(...diffFields(ka.get(k), kb.get(k), `${path}[${k}]`));
+      for (const k of [...new Set([...ka.keys(), ...kb.keys()])]) {
+        const p = `${path}[${k}]`;
+        // A whole entry (a listener, a condition) that came or went is one line.
+        if (!ka.has(k)) out.push({ path: p, op: 'added', after: kb.get(k) });
+        else if (!kb.has(k)) out.push({ path: p, op: 'removed', before: ka.get(k) });
+        else out.push(...diffFields(ka.get(k), kb.get(k), p));
+      }
       return out;
     }
   }
