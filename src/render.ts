@@ -10,6 +10,12 @@
  * Gateway (gatewayChart.ts), each checked against the CRD; append the admission policies.
  * Every failure is collected; when any is an error, no object is returned.
  *
+ * Not emitted: the tenant chart's `gateway` HelmRelease (reference-facts §2.6). The contract
+ * materialises the TenantGateway that release would produce; emitting both would have Helm and
+ * the rendered tree own one object. Nor is the platform's `cozy-system/cozystack-values` Secret
+ * (the values channel is the values given to each command, decisions.md §7), so applying the
+ * output never overwrites the keys cozy-gw does not reproduce (kube-root-ca, scheduling, branding).
+ *
  * Output order (stable, documented in the README): Namespaces by name; then namespaced objects
  * by namespace, then apiVersion, kind and name (compareObjects); then the admission policies in
  * the order the platform applies them (each VAP followed by its binding). Namespaces come first
