@@ -8,7 +8,9 @@
  * derive `_cluster` (platformValues.ts) with the layer-6 guard (policies.ts); render tenant-root
  * and the Tenant tree (tenantChart.ts); render a TenantGateway for every tenant that owns a
  * Gateway (gatewayChart.ts), each checked against the CRD; append the admission policies.
- * Every failure is collected; when any is an error, no object is returned.
+ * Every failure is collected; when any is an error, no object is returned. Invalid input (a
+ * schema violation) stops before the charts run, since their verdicts on ill-typed values would
+ * only repeat it; every invalid input is still reported.
  *
  * Not emitted: the tenant chart's `gateway` HelmRelease (reference-facts §2.6). The contract
  * materialises the TenantGateway that release would produce; emitting both would have Helm and
