@@ -205,7 +205,7 @@ export function configFromCozyGateway(cg: Record<string, unknown>): { config: Fn
     const msg = e.keyword === 'additionalProperties' ? `unknown field ${extra}` : `${e.message ?? 'invalid'}${e.keyword === 'enum' || e.keyword === 'const' ? ` (${JSON.stringify(e.params)})` : ''}`;
     findings.push(error(`functionConfig ${FN_KIND}: ${msg}`, { object: ref, field, rule: 'fn.config.schema' }));
   }
-  if (findings.length) return { config, findings };
+  // What is well-formed is still used, so the render reports its own failures beside these.
   const spec = (isObject(cg.spec) ? cg.spec : {}) as Record<string, unknown>;
   if (isObject(spec.values)) config.values.push(spec.values);
   if (typeof spec.reconcile === 'boolean') config.reconcile = spec.reconcile;
@@ -361,7 +361,7 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
 
   const eo: GenerateOptions = {
     values: config.values,
-    valuesFile: fileOf(functionConfig)?.path ?? 'functionConfig',
+    valuesFile: configFileOf(functionConfig, items)?.path ?? 'functionConfig',
     render: true,
     reconcile: config.reconcile,
     now: config.now ?? opts.defaultNow,
@@ -370,14 +370,26 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     includeSecretData: config.includeSecretData,
   };
   const res = generate(inputs, eo);
-  findings.push(...res.findings.map((f) => attributeValuesFinding(f, eo.valuesFile, functionConfig)));
+  findings.push(...res.findings.map((f) => attributeValuesFinding(f, eo.valuesFile, functionConfig, items)));
   if (hasErrors(findings)) return { items, generated: [], findings, exitCode: 1 };
   const generated = annotateGenerated([...res.objects].sort(compareObjects), opts.pathAnnotations !== false);
   return { items: [...keep, ...generated], generated, findings, exitCode: 0 };
 }
 
+/**
+ * The file of the functionConfig: its own path annotation, or that of the item it was read
+ * from (kpt fn render passes a `configPath` file in as an item too, with its path).
+ */
+function configFileOf(functionConfig: unknown, items: unknown[]): { path: string; index?: number } | undefined {
+  const own = fileOf(functionConfig);
+  if (own || !isKObject(functionConfig)) return own;
+  const k = keyOf(functionConfig);
+  const item = items.find((it) => isKObject(it) && keyOf(it) === k);
+  return item ? fileOf(item) : undefined;
+}
+
 /** A finding about the platform values names the functionConfig and the field inside it. */
-function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: unknown): Finding {
+function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: unknown, items: unknown[]): Finding {
   if (f.file !== valuesFile || f.object || !isObject(functionConfig)) return f;
   const out: Finding = { ...f, object: refOfLoose(functionConfig) };
   const isCm = functionConfig.kind === 'ConfigMap';
@@ -385,7 +397,7 @@ function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: 
     const data = isObject(functionConfig.data) ? functionConfig.data : {};
     out.field = !isCm ? `spec.values.${f.field}` : f.field in data || !('values' in data) ? `data.${f.field}` : 'data.values';
   }
-  const file = fileOf(functionConfig);
+  const file = configFileOf(functionConfig, items);
   if (file) out.file = file.path;
   else delete out.file;
   delete out.line;
