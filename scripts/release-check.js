@@ -249,8 +249,10 @@ function splitArgs(s) {
 
 /**
  * The cases compared: the package's `example` script (the bundled example) when it is a plain
- * `node bin/cozy-gw.js …` / `cozy-gw …` call, then fixed ones: version, help of every command,
- * and a usage error and an input error (stderr and the exit code must match too).
+ * `node bin/cozy-gw.js …` / `cozy-gw …` call, and its output fed to `reconcile -f -` (fixed
+ * clock) and `admit -f -`; then fixed ones: version, help, a completion script, a usage error and
+ * an input error (stderr and the exit code must match too). Every command's --help is added by
+ * compareOutputs from the program tree.
  */
 function comparisonCases(root = ROOT) {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -260,21 +262,30 @@ function comparisonCases(root = ROOT) {
     const last = example.split(/&&|;/).pop().trim();
     const argv = splitArgs(last);
     const at = argv.findIndex((a) => /(^|\/)cozy-gw(\.js)?$/.test(a));
-    if (at >= 0 && !/[|<>`$]/.test(last)) cases.push({ name: 'npm run example', args: argv.slice(at + 1) });
+    if (at >= 0 && !/[|<>`$]/.test(last)) {
+      const args = argv.slice(at + 1);
+      cases.push({ name: 'npm run example', args });
+      const values = args.flatMap((a, i) => (a === '--values' && args[i + 1] ? ['--values', args[i + 1]] : []));
+      if (args[0] === 'render') {
+        cases.push({ name: 'example | reconcile', args: ['reconcile', ...values, '-f', '-', '--now', '2026-01-01T00:00:00Z'], stdinFrom: 'npm run example' });
+        cases.push({ name: 'example | admit', args: ['admit', ...values, '-f', '-'], stdinFrom: 'npm run example' });
+      }
+    }
   }
   cases.push({ name: '--version', args: ['--version'] });
   cases.push({ name: '--help', args: ['--help'] });
+  cases.push({ name: 'completion bash', args: ['completion', 'bash'] });
   cases.push({ name: 'unknown command', args: ['no-such-command'] });
   cases.push({ name: 'missing input file', args: ['render', '-f', 'does-not-exist.yaml'] });
   return cases;
 }
 
-/** Every command's --help, from the program tree the binary also embeds. */
-function helpCases(nodeRun) {
-  const r = nodeRun(['--help']);
-  const m = /Commands:\n([\s\S]*?)(\n\n|$)/.exec(r.stdout);
-  if (!m) return [];
-  return m[1].split('\n').map((l) => l.trim().split(/\s+/)[0]).filter((c) => c && c !== 'help').map((c) => ({ name: `${c} --help`, args: [c, '--help'] }));
+/** Every command's --help, the command names read from the built program tree. */
+function helpCases(root = ROOT) {
+  const cli = require(path.join(root, 'dist', 'cli.js'));
+  const io = { stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: root };
+  const program = cli.buildProgram(cli.makeContext(io));
+  return program.commands.map((c) => c.name()).map((c) => ({ name: `${c} --help`, args: [c, '--help'] }));
 }
 
 /** Copy what the example reads (examples/, testdata/ inputs it names) into `dir`. */
@@ -296,29 +307,27 @@ function stageInputs(dir, cases, root = ROOT) {
 function compareOutputs(binary, { root = ROOT, log = () => {} } = {}) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-compare-'));
   const env = { PATH: process.env.PATH, HOME: process.env.HOME || work, NO_COLOR: '1', LANG: 'C' };
-  const run = (cmd, args) => {
-    const r = spawnSync(cmd, args, { cwd: work, env, maxBuffer: 256 << 20, input: '' });
+  const run = (cmd, args, input = '') => {
+    const r = spawnSync(cmd, args, { cwd: work, env, maxBuffer: 256 << 20, input });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr, error: r.error };
   };
-  const nodeRun = (args) => {
-    const r = run(process.execPath, [path.join(root, 'bin', 'cozy-gw.js'), ...args]);
-    return { ...r, stdout: r.stdout.toString() };
-  };
-  const cases = [...comparisonCases(root)];
-  cases.push(...helpCases(nodeRun));
+  const cases = [...comparisonCases(root), ...helpCases(root)];
+  const outputs = new Map();
   stageInputs(work, cases, root);
   const results = [];
   try {
     for (const c of cases) {
-      const a = run(process.execPath, [path.join(root, 'bin', 'cozy-gw.js'), ...c.args]);
-      const b = run(binary, c.args);
+      const input = c.stdinFrom ? outputs.get(c.stdinFrom) ?? '' : '';
+      const a = run(process.execPath, [path.join(root, 'bin', 'cozy-gw.js'), ...c.args], input);
+      const b = run(binary, c.args, input);
+      outputs.set(c.name, a.stdout);
       const diff = [];
       if (b.error) diff.push(`binary did not run: ${b.error.message}`);
       if (a.status !== b.status) diff.push(`exit code: node ${a.status}, binary ${b.status}`);
       if (!Buffer.from(a.stdout).equals(Buffer.from(b.stdout))) diff.push(`stdout differs (node ${a.stdout.length} bytes, binary ${b.stdout.length} bytes)${firstDifference(a.stdout, b.stdout)}`);
       if (!Buffer.from(a.stderr).equals(Buffer.from(b.stderr))) diff.push(`stderr differs${firstDifference(a.stderr, b.stderr)}: node ${JSON.stringify(a.stderr.toString().slice(0, 300))}, binary ${JSON.stringify(b.stderr.toString().slice(0, 300))}`);
       results.push({ name: c.name, args: c.args, same: diff.length === 0, diff, exit: a.status, bytes: a.stdout.length });
-      log(`${diff.length === 0 ? 'same' : 'DIFFERENT'}: cozy-gw ${c.args.join(' ')} (exit ${a.status}, ${a.stdout.length} bytes on stdout)${diff.length ? `\n  ${diff.join('\n  ')}` : ''}`);
+      log(`${diff.length === 0 ? 'same' : 'DIFFERENT'}: ${c.stdinFrom ? `${c.stdinFrom} | ` : ''}cozy-gw ${c.args.join(' ')} (exit ${a.status}, ${a.stdout.length} bytes on stdout)${diff.length ? `\n  ${diff.join('\n  ')}` : ''}`);
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -378,7 +387,7 @@ function main(argv) {
 module.exports = {
   BUN_VERSION, REQUIRED_TARGETS, CONFIG, SCHEMA, unbundle, schemaValidator, validateConfig, projectChecks, readConfig,
   resolveMain, bunBuildArgs, hostTarget, findBun, executableKind, buildTargets, splitArgs, comparisonCases,
-  compareOutputs, releaseCheck,
+  helpCases, compareOutputs, releaseCheck,
 };
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));
