@@ -32,12 +32,18 @@ const ALLOWED = [
   /^bin\/cozy-gw\.js$/,
   /^dist\/.+\.(js|d\.ts)$/,
   /^schemas\/[^/]+\.(schema\.json|crd\.yaml)$/, // JSON Schemas for editors (yaml-language-server) and the TenantGateway CRD; the CLI reads embedded copies
-  /^plugin\.yaml$/, // the Helm 4 postrenderer/v1 plugin manifest, when the project ships it at the root
+  /^plugin\.yaml$/, // the Helm 4 postrenderer/v1 plugin: `helm plugin install $(npm root -g)/cozy-gw`
 ];
 
 describe('npm pack', () => {
   test('holds the metadata files, the bin script and the compiled CLI', () => {
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/cozy-gw.js', 'dist/cli.js']));
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/cozy-gw.js', 'dist/cli.js', 'plugin.yaml']));
+  });
+
+  test('the Helm plugin it ships runs the shipped bin script, at the package version', () => {
+    const plugin = fs.readFileSync(path.join(ROOT, 'plugin.yaml'), 'utf8');
+    expect(plugin).toMatch(new RegExp(`^version: ${pkg.version.replace(/\./g, '\\.')}$`, 'm'));
+    expect(plugin).toContain('${HELM_PLUGIN_DIR}/bin/cozy-gw.js');
   });
 
   test('holds nothing else: no sources, tests, fixtures, scripts or raw chart assets', () => {
