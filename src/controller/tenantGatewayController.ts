@@ -39,12 +39,15 @@ function listenerReasons(listeners: readonly Listener[], existing: KObject | und
   const spec = existing?.spec as { listeners?: { name?: unknown }[] } | undefined;
   for (const l of spec?.listeners ?? []) if (typeof l?.name === 'string') before.add(l.name);
   const after = new Set(listeners.map((l) => l.name));
+  // The first claimant that earned each new per-app listener, for the plan's "why".
+  const wanted = new Map<string, string>();
+  for (const l of listeners) if (!before.has(l.name) && l.hostname !== undefined) wanted.set(l.hostname, l.name);
   const firstClaim = new Map<string, Claimant>();
   for (const c of claimants) {
-    if (!wantsTermination(c)) continue;
+    if (wanted.size === firstClaim.size || !wantsTermination(c)) continue;
     for (const h of c.hostnames) {
-      const n = perAppListenerName(h);
-      if (!firstClaim.has(n)) firstClaim.set(n, c);
+      const n = wanted.get(h);
+      if (n !== undefined && !firstClaim.has(n) && perAppListenerName(h) === n) firstClaim.set(n, c);
     }
   }
   const parts: string[] = [];
