@@ -275,6 +275,12 @@ function comparisonCases(root = ROOT) {
   cases.push({ name: '--version', args: ['--version'] });
   cases.push({ name: '--help', args: ['--help'] });
   cases.push({ name: 'completion bash', args: ['completion', 'bash'] });
+  // snapshot runs kubectl through execa (ESM-only, loaded with require): the fake kubectl of the tests.
+  const fakeKubectl = path.join(root, 'testdata', 'fake-kubectl', 'kubectl');
+  if (fs.existsSync(fakeKubectl)) {
+    cases.push({ name: 'snapshot (fake kubectl)', args: ['snapshot', '--kubectl', fakeKubectl, '--context', 'kind-cozy', '-q'] });
+    cases.push({ name: 'snapshot forbidden (fake kubectl)', args: ['snapshot', '--kubectl', fakeKubectl, '--context', 'restricted'] });
+  }
   cases.push({ name: 'unknown command', args: ['no-such-command'] });
   cases.push({ name: 'missing input file', args: ['render', '-f', 'does-not-exist.yaml'] });
   return cases;
