@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureBuilt, TESTDATA, readFiles, runProcess, tmpDir, which, writeFiles, writeWrapper } from './helpers/kpt';
+import { ensureBuilt, ROOT, TESTDATA, readFiles, runProcess, tmpDir, which, writeFiles, writeWrapper } from './helpers/kpt';
 
 const KPT = which('kpt');
 const PKG = path.join(TESTDATA, 'krm', 'pkg');
@@ -107,9 +107,25 @@ if (!KPT) {
       expect(userFiles(after)).toEqual(before); // Kptfile, config and user files untouched
       expect(after['cozy-gw/tenant-root/tenantgateway-cozystack.yaml']).toContain(GENERATED);
       expect(after['cozy-gw/_cluster/namespace-tenant-alice.yaml']).toContain('namespace.cozystack.io/host: alice.example.org');
+      expect(after['cozy-gw/tenant-root/gateway-cozystack.yaml']).toContain('kind: Gateway'); // reconcile: true in the config
       const r2 = runProcess(KPT, ['fn', 'render', dir, '--allow-exec']);
       expectExit(r2, 0);
       expect(readFiles(dir)).toEqual(after);
+    }, 120_000);
+
+    it('kpt fn render --allow-exec: an exec with arguments and a Kptfile configMap (the key=value form)', () => {
+      const { dir } = copyPackage();
+      const exec = `${process.execPath} ${path.join(ROOT, 'bin', 'cozy-gw.js')} fn`;
+      writeFiles(dir, {
+        Kptfile: `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\npipeline:\n  mutators:\n  - exec: "${exec}"\n    configMap:\n      publishing.host: example.org\n      gateway.enabled: "true"\n`,
+      });
+      const before = readFiles(dir);
+      const r = runProcess(KPT, ['fn', 'render', dir, '--allow-exec']);
+      expectExit(r, 0);
+      const after = readFiles(dir);
+      expect(userFiles(after)).toEqual(before);
+      expect(after['cozy-gw/tenant-root/tenantgateway-cozystack.yaml']).toContain('apex: example.org');
+      expect(after['cozy-gw/tenant-root/gateway-cozystack.yaml']).toBeUndefined(); // no reconcile asked for
     }, 120_000);
 
     it('kpt fn render --allow-exec: a render failure fails the pipeline and leaves the package as it was', () => {
