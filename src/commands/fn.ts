@@ -42,10 +42,12 @@ export function register(program: Command, ctx: CliContext): Command {
     .command('fn')
     .summary('KRM function: render (and reconcile) inside kpt and kustomize pipelines')
     .description(
-      'A KRM function: reads a config.kubernetes.io/v1 ResourceList on stdin and writes it back with the rendered objects added.\n' +
-        'functionConfig: a fn.cozystack.io/v1alpha1 CozyGateway (spec.values = platform values; spec.reconcile, now,\n' +
-        'gatewayApiVersion, ciliumVersion, includeSecretData), or a ConfigMap as `kpt fn eval -- key=value` makes one\n' +
-        '(dotted keys such as publishing.host=example.org, `values` holding YAML, and the same option names).\n' +
+      'A KRM function: reads a config.kubernetes.io/v1 ResourceList on stdin and writes it back with the rendered objects added ' +
+        '(and, with reconcile, the objects the controller creates). Items that came in pass through unchanged.\n\n' +
+        'functionConfig: a fn.cozystack.io/v1alpha1 CozyGateway (spec.values: the platform values; spec.reconcile, spec.now, ' +
+        'spec.gatewayApiVersion, spec.ciliumVersion, spec.includeSecretData), or a ConfigMap as `kpt fn eval -- key=value` makes one: ' +
+        'dotted keys are platform values (publishing.host=example.org, read as YAML), `values` holds a YAML document, ' +
+        'and the option names are the same.\n\n' +
         'With a CONFIG argument it runs as a kustomize legacy exec plugin: CONFIG is the plugin config, manifests on stdin and stdout.',
     )
     .argument('[config]', 'kustomize exec plugin mode: the plugin config file kustomize passes')
