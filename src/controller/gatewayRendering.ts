@@ -175,7 +175,9 @@ export function reconcileGateway(store: Store, v: TenantGatewayView, listeners: 
   const desired: KObject = {
     apiVersion: `${GROUPS.gateway}/v1`,
     kind: 'Gateway',
-    metadata: ownedMetadata(v.obj, v.name, { [LABEL_GATEWAY]: v.namespace }),
+    // reference-facts §5.2: the Gateway carries cozystack.io/gateway and managed-by; the
+    // tenantgateway label only when the TenantGateway has no uid (decisions §4).
+    metadata: ownedMetadata(v.obj, v.name, { [LABEL_GATEWAY]: v.namespace }, { tenantGatewayLabel: false }),
     spec: { gatewayClassName: v.gatewayClassName, listeners: listeners.map((l) => ({ ...l })) },
   };
   applyOwned(store, v.obj, desired, why || `Gateway for TenantGateway ${v.id} (${v.certMode}, ${listeners.length} listeners)`);

@@ -101,14 +101,23 @@ describe('before the write', () => {
 });
 
 describe('the Gateway write (reference-facts §5.2)', () => {
+  test('a TenantGateway without a uid: no ownerReference, ownership by the controller labels (decisions §4)', () => {
+    const t = tgw({});
+    delete (t.metadata as { uid?: string }).uid;
+    const v = viewOf(t);
+    const gw = reconcileGateway(new Store([]), v, renderListeners(v, [], [], []));
+    expect(gw.metadata.ownerReferences).toBeUndefined();
+    expect(gw.metadata.labels).toMatchObject({ 'cozystack.io/managed-by': 'cozystack-controller', 'cozystack.io/tenantgateway': 'cozystack' });
+  });
+
   test('class default, labels, owner reference; foreign labels and status kept on update', () => {
     const v = viewOf(tgw({ gatewayClassName: '' }));
     const store = new Store([]);
     const gw = reconcileGateway(store, v, renderListeners(v, [], [], []));
     expect(gw.spec).toMatchObject({ gatewayClassName: 'cilium' });
+    // With a uid the Gateway carries exactly the upstream labels (reference-facts §5.2).
     expect(gw.metadata.labels).toEqual({
       'cozystack.io/managed-by': 'cozystack-controller',
-      'cozystack.io/tenantgateway': 'cozystack',
       'cozystack.io/gateway': 'tenant-root',
     });
     expect(gw.metadata.ownerReferences).toEqual([
