@@ -11,12 +11,23 @@ import { toJsonList, toYamlStream } from '../io/output';
 import { writeOutputDir } from '../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../policies';
 import { render } from '../render';
+import { preview } from '../preview';
+import { isRfc3339 } from '../reconcile';
+import { redactionNotice, isRedacted } from '../secretRedaction';
 import { addInputOptions, loadInputs, type InputOptions } from './common';
 
 interface RenderCliOptions extends InputOptions {
   output: 'yaml' | 'json';
   outputDir?: string;
   gatewayApiVersion: string;
+  withController?: boolean;
+  now?: string;
+  includeSecretData?: boolean;
+}
+
+function parseNow(v: string): string {
+  if (!isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)`);
+  return v;
 }
 
 function parseVersion(v: string): string {
@@ -38,14 +49,22 @@ export function register(program: Command, ctx: CliContext): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
     .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', parseVersion, DEFAULT_GATEWAY_API_VERSION)
+    .option('--with-controller', 'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status')
+    .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: the current time)', parseNow)
+    .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .addHelpText(
       'after',
-      '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
+      '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
     )
     .action((opts: RenderCliOptions) => {
       const inputs = loadInputs(opts, ctx);
-      const result = render({ objects: inputs.objects, valuesFiles: inputs.values }, { gatewayApiVersion: opts.gatewayApiVersion });
+      const input = { objects: inputs.objects, valuesFiles: inputs.values };
+      const result = opts.withController
+        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'), includeSecretData: opts.includeSecretData })
+        : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       if (hasErrors(result.findings)) throw new FindingsError(result.findings);
+      const redacted = result.objects.filter(isRedacted).length;
+      if (redacted) result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
         const n = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects);
         ctx.report(result.findings);
