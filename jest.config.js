@@ -2,12 +2,17 @@
  * The ESM-only dependencies are transformed to CommonJS for jest's module system. */
 const esmOnly = ['@marcbachmann/cel-js', 'execa', 'commander', 'fast-check', '@kubernetes-models', 'pure-rand',
   'is-plain-obj', 'strip-final-newline', 'npm-run-path', 'path-key', 'unicorn-magic', 'human-signals', 'is-stream',
-  'figures', 'get-stream', 'yoctocolors', '@sec-ant', 'parse-ms', 'pretty-ms', 'is-unicode-supported', '@sindresorhus', 'kubernetes-models'];
+  'figures', 'get-stream', 'yoctocolors', '@sec-ant', 'parse-ms', 'pretty-ms', 'is-unicode-supported', '@sindresorhus', 'kubernetes-models', 'is-cidr', 'cidr-regex'];
 module.exports = {
   testEnvironment: 'node',
   // Packages whose `exports` have only an `import` condition, which jest's CommonJS resolver does not read.
   moduleNameMapper: {
     '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
+    // The @kubernetes-models packages (the self-check's upstream schemas) and what they import.
+    '^@kubernetes-models/(gateway-api|cert-manager|apimachinery)/(.+?)(\\.js)?$': '<rootDir>/node_modules/@kubernetes-models/$1/$2.js',
+    '^@kubernetes-models/validate/runtime/(.+?)(\\.js)?$': '<rootDir>/node_modules/@kubernetes-models/validate/dist/runtime/$1.js',
+    '^@kubernetes-models/(base|validate)$': '<rootDir>/node_modules/@kubernetes-models/$1/dist/index.js',
+    '^kubernetes-models/(.+?)(\\.js)?$': '<rootDir>/node_modules/kubernetes-models/$1.js',
   },
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
