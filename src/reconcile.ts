@@ -63,12 +63,16 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   const store = new Store(input.objects);
   if (findings.length) return { store, changes: [], findings };
 
+  // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
+  // TenantGateway wins a namespace two of them attach (decisions §3), and the wildcard Secret.
+  const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
+  const publishingNamespace = ch.channel?.['expose-ingress'] || 'tenant-root';
+
   // 1. The TenantGateway controller (reference-facts §5).
-  findings.push(...reconcileTenantGateways(store, { now: opts.now }));
+  findings.push(...reconcileTenantGateways(store, { now: opts.now, publishingNamespace }));
 
   // 2. Wildcard-Secret replication (reference-facts §6), after the TenantGateway pass: its
   //    targets read each TenantGateway's certMode (the edge exception).
-  const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
   findings.push(...ch.findings);
   if (!ch.findings.some((f) => f.severity === 'error')) findings.push(...reconcileWildcardSecrets(store, ch.channel));
 
