@@ -214,5 +214,5 @@ describe('self-check: generated platforms', () => {
     );
     // Not vacuous: the real models were loaded and each kind the controller writes was checked.
     for (const k of ['Gateway', 'HTTPRoute', 'Certificate', 'Issuer', 'TenantGateway']) expect([...seen.schemaChecked].some((x) => x.endsWith(` ${k}`))).toBe(true);
-  });
+  }, 120_000);
 });
