@@ -5,6 +5,8 @@ const esmOnly = ['@marcbachmann/cel-js', 'execa', 'commander', 'fast-check', '@k
   'figures', 'get-stream', 'yoctocolors', '@sec-ant', 'parse-ms', 'pretty-ms', 'is-unicode-supported', '@sindresorhus', 'kubernetes-models', 'is-cidr', 'cidr-regex'];
 module.exports = {
   testEnvironment: 'node',
+  // Generous: CI machines have two cores and the property and kpt tests share them.
+  testTimeout: 60000,
   // Packages whose `exports` have only an `import` condition, which jest's CommonJS resolver does not read.
   moduleNameMapper: {
     '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
