@@ -122,12 +122,13 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
     // 4. A class the tenant may not select.
     const allowed = selectableClasses(cluster);
     if (!allowed.includes(cls)) {
-      fail('gateway.class-not-selectable', `gatewayClass "${cls}" is not one the tenant may select; allowed: ${allowed.join(', ')} (the platform default gateway.className plus gateway.tenantSelectableClasses)`, 'spec.gatewayClass');
+      fail('gateway.class-not-selectable', `gatewayClass "${cls}" is not one the tenant may select; allowed: ${allowed.join(', ')} (the platform default gateway.className plus gateway.tenantSelectableClasses)`, 'spec.gatewayClass',
+        `set spec.gatewayClass to one of ${allowed.join(', ')} or remove it, or add "${cls}" to the platform's gateway.tenantSelectableClasses`);
     }
     // 5. The publishing tenant crossing the edge line, in either direction.
     const def = defaultClass(cluster);
     if (T === exposeIngress(cluster) && isEdgeClass(cluster, def) !== isEdgeClass(cluster, cls)) {
-      fail('gateway.publishing-edge-line', `the publishing tenant (publishing.ingressName ${exposeIngress(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? '' : 'not '}: the cluster ACME solver follows gateway.className alone`, 'spec.gatewayClass', 'move gateway.className instead of the publishing tenant\'s own class');
+      fail('gateway.publishing-edge-line', `the publishing tenant (publishing.ingressName ${exposeIngress(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`, 'spec.gatewayClass', 'move gateway.className instead of the publishing tenant\'s own class');
     }
   }
 
@@ -137,14 +138,19 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
   const issuer = cluster['issuer-name'] || 'letsencrypt-prod';
   // 6. Only when not edge and no wildcard Secret: the solver, the provider, the issuer.
   if (certMode !== 'edge' && certMode !== 'existingSecret') {
-    if (!SOLVERS.includes(solver)) fail('gateway.unsupported-solver', `unsupported solver "${solver}" (publishing.certificates.solver): supported are ${SOLVERS.join(', ')}`);
-    else if (solver === 'dns01' && !PROVIDERS.includes(provider)) fail('gateway.unsupported-provider', `unsupported DNS-01 provider "${provider}" (publishing.certificates.dns01.provider): supported are ${PROVIDERS.join(', ')}`);
-    if (!ISSUERS.includes(issuer)) fail('gateway.unsupported-issuer', `unsupported issuer "${issuer}" (publishing.certificates.issuerName): supported are ${ISSUERS.join(', ')}`);
+    if (!SOLVERS.includes(solver)) fail('gateway.unsupported-solver', `unsupported solver "${solver}" (publishing.certificates.solver): supported are ${SOLVERS.join(', ')}`, undefined,
+      `set publishing.certificates.solver to ${SOLVERS.join(' or ')}`);
+    else if (solver === 'dns01' && !PROVIDERS.includes(provider)) fail('gateway.unsupported-provider', `unsupported DNS-01 provider "${provider}" (publishing.certificates.dns01.provider): supported are ${PROVIDERS.join(', ')}`, undefined,
+      `set publishing.certificates.dns01.provider to one of ${PROVIDERS.join(', ')}`);
+    if (!ISSUERS.includes(issuer)) fail('gateway.unsupported-issuer', `unsupported issuer "${issuer}" (publishing.certificates.issuerName): supported are ${ISSUERS.join(', ')}`, undefined,
+      `set publishing.certificates.issuerName to ${ISSUERS.join(' or ')} (another ACME provider needs a controller change)`);
   }
   // 7. Under dns01, the provider's required fields.
   if (certMode === 'dns01' && solver === 'dns01') {
-    if (provider === 'route53' && !cluster['dns01-route53-region']) fail('gateway.dns01-missing-field', 'DNS-01 provider route53 needs a region (publishing.certificates.dns01.route53.region)');
-    if (provider === 'rfc2136' && !cluster['dns01-rfc2136-nameserver']) fail('gateway.dns01-missing-field', 'DNS-01 provider rfc2136 needs a nameserver (publishing.certificates.dns01.rfc2136.nameserver)');
+    if (provider === 'route53' && !cluster['dns01-route53-region']) fail('gateway.dns01-missing-field', 'DNS-01 provider route53 needs a region (publishing.certificates.dns01.route53.region)', undefined,
+      'set publishing.certificates.dns01.route53.region (e.g. us-east-1) in the platform values');
+    if (provider === 'rfc2136' && !cluster['dns01-rfc2136-nameserver']) fail('gateway.dns01-missing-field', 'DNS-01 provider rfc2136 needs a nameserver (publishing.certificates.dns01.rfc2136.nameserver)', undefined,
+      'set publishing.certificates.dns01.rfc2136.nameserver (host:port of the DNS server) and rfc2136.tsigKeyName in the platform values');
   }
   if (findings.length) return { findings };
 

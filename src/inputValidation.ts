@@ -68,6 +68,34 @@ function explain(e: ErrorObject): { field: string; message: string } {
   }
 }
 
+/** What the user can do about one ajv error (the Finding's hint). */
+export function hintOf(e: ErrorObject, field: string): string | undefined {
+  switch (e.keyword) {
+    case 'required':
+      return `add ${field}`;
+    case 'type': {
+      const t = String(e.params.type);
+      if (t === 'boolean') return `write true or false, unquoted`;
+      if (t === 'string') return `quote the value ("...") so YAML reads it as a string`;
+      if (t === 'array') return `write a list, e.g. ${field.split('.').pop()}: [a, b]`;
+      if (t === 'object') return `write a mapping (key: value lines indented under ${field.split('.').pop() || 'it'})`;
+      return `write a ${t.replace(',', ' or ')}`;
+    }
+    case 'enum':
+    case 'const':
+      return `set ${field || 'it'} to one of the values listed`;
+    case 'minLength':
+      return `give ${field || 'it'} a value, or remove the key for the default`;
+    case 'pattern':
+    case 'format':
+      return `change ${field || 'it'} to match`;
+    case 'additionalProperties':
+      return `remove the key, or check its spelling`;
+    default:
+      return undefined;
+  }
+}
+
 /** Helm's null deletes a key: such keys are not values to check. */
 function dropNulls(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(dropNulls);
@@ -101,13 +129,13 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
     values = v;
   } else values = where.values;
   if (!isObject(values)) {
-    return [error(`platform values must be a mapping, got ${show(values)}`, { ...locateValue(where, ''), rule: 'input.values-schema' })];
+    return [error(`platform values must be a mapping, got ${show(values)}`, { ...locateValue(where, ''), rule: 'input.values-schema', hint: 'write the platform chart values with top-level keys publishing: and gateway:' })];
   }
   const validate = validators().values;
   if (validate(dropNulls(values))) return [];
   return (validate.errors ?? []).map((e) => {
     const { field, message } = explain(e);
-    return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema' });
+    return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema', hint: hintOf(e, field) });
   });
 }
 
@@ -125,7 +153,7 @@ export function validateTenant(o: KObject): Finding[] {
   if (!validate(o)) {
     for (const e of validate.errors ?? []) {
       const { field, message } = explain(e);
-      out.push(error(field ? message : `Tenant ${message}`, { file, line: lineOf(o, field), object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : undefined }));
+      out.push(error(field ? message : `Tenant ${message}`, { file, line: lineOf(o, field), object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hintOf(e, field) }));
     }
   }
   const spec = o.spec;

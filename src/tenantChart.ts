@@ -260,7 +260,7 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): Tenan
   for (const t of tenants) {
     const key = `${t.metadata.namespace ?? ''}/${t.metadata.name}`;
     if (seen.has(key)) {
-      findings.push(error(`duplicate Tenant ${key}: each Tenant may appear once in the inputs`, { ...where(t), rule: 'input.duplicate' }));
+      findings.push(error(`duplicate Tenant ${key}: each Tenant may appear once in the inputs`, { ...where(t), rule: 'input.duplicate', hint: 'remove one copy (a directory given with -f is read recursively; check that no file is given twice)' }));
       continue;
     }
     seen.add(key);
@@ -287,13 +287,13 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): Tenan
       progress = true;
       const errs: Finding[] = [];
       const rn = releaseNameError(X);
-      if (rn) errs.push(error(rn, { ...where(t, 'metadata.name'), rule: 'tenant.release-name' }));
+      if (rn) errs.push(error(rn, { ...where(t, 'metadata.name'), rule: 'tenant.release-name', hint: `rename the Tenant without dashes (e.g. "${X.replace(/-/g, '')}")` }));
       const rns = releaseNamespaceError(P);
-      if (rns) errs.push(error(rns, { ...where(t, 'metadata.namespace'), rule: 'tenant.release-namespace' }));
+      if (rns) errs.push(error(rns, { ...where(t, 'metadata.namespace'), rule: 'tenant.release-namespace', hint: `set metadata.namespace to ${TENANT_ROOT} or to a parent tenant's namespace (tenant-<name>)` }));
       const T = tenantNamespace(X, P);
       if (!rn && !rns) {
         const nn = namespaceNameError(T);
-        if (nn) errs.push(error(nn, { ...where(t, 'metadata.name'), rule: 'tenant.namespace-name' }));
+        if (nn) errs.push(error(nn, { ...where(t, 'metadata.name'), rule: 'tenant.namespace-name', hint: T.length > 63 ? 'shorten the Tenant name or nest it less deeply: the namespace joins every ancestor name' : 'use lowercase letters and digits only in the Tenant name' }));
       }
       if (errs.length || !parent) {
         findings.push(...errs);
@@ -326,7 +326,7 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): Tenan
         if (bad) {
           labelErr = true;
           const field = k === 'host' && spec.host ? 'spec.host' : k === 'schedulingClass' && spec.schedulingClass ? 'spec.schedulingClass' : undefined;
-          findings.push(error(`${k} "${v}" ${bad}: it is written into the label namespace.cozystack.io/${k === 'host' ? 'host' : 'scheduling-class'} of Namespace ${T}, which the API server would refuse`, { ...where(t, field), rule: 'tenant.label-value' }));
+          findings.push(error(`${k} "${v}" ${bad}: it is written into the label namespace.cozystack.io/${k === 'host' ? 'host' : 'scheduling-class'} of Namespace ${T}, which the API server would refuse`, { ...where(t, field), rule: 'tenant.label-value', hint: field ? `shorten ${field} to at most 63 characters of letters, digits, "-", "_" and "."` : 'the value is inherited: shorten the Tenant name or the host it derives from' }));
         }
       }
       if (labelErr) {

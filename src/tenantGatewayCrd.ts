@@ -84,27 +84,35 @@ export function fieldPath(pointer: string | (string | number)[]): string {
   return out;
 }
 
-function ajvMessage(e: ErrorObject): { field: string; message: string } {
+function ajvMessage(e: ErrorObject): { field: string; message: string; hint?: string } {
   let field = fieldPath(e.instancePath);
   const p = e.params as Record<string, unknown>;
   let message = e.message ?? 'is invalid';
+  let hint: string | undefined;
   switch (e.keyword) {
     case 'required':
       field = field ? `${field}.${p.missingProperty}` : String(p.missingProperty);
       message = 'Required value';
+      hint = `add ${field}`;
       break;
     case 'additionalProperties':
       field = field ? `${field}.${p.additionalProperty}` : String(p.additionalProperty);
       message = 'unknown field';
+      hint = 'remove the field, or check its spelling against the TenantGateway CRD';
       break;
     case 'enum':
       message = `Unsupported value: supported values: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      hint = `set ${field} to one of the supported values`;
       break;
     case 'pattern':
       message = `must match the pattern ${p.pattern}`;
+      hint = `change ${field} to match`;
+      break;
+    case 'type':
+      hint = `write ${field} as a ${String(p.type)}`;
       break;
   }
-  return { field, message };
+  return { field, message, hint };
 }
 
 /** CRD defaults (`default:` in the schema) applied to absent fields of present objects, recursively. */
@@ -143,7 +151,7 @@ function celFindings(value: unknown, s: Schema, path: (string | number)[], obj: 
             // Kubernetes falls back to message (or the rule) when messageExpression fails.
           }
         }
-        out.push(error(message, { rule: 'tenantgateway.cel', object: refOf(obj), field: field.replace(/^\./, '') }));
+        out.push(error(message, { rule: 'tenantgateway.cel', object: refOf(obj), field: field.replace(/^\./, ''), hint: `the TenantGateway CRD rule ${r.rule} refuses it: change ${field.replace(/^\./, '') || 'the object'} so the rule holds` }));
       } catch (e) {
         const m = e instanceof CelError ? e.message : String(e);
         out.push(error(`rule ${r.rule} could not be evaluated: ${m}`, { rule: 'tenantgateway.cel', object: refOf(obj), field: fieldPath(path) }));
@@ -174,11 +182,11 @@ export function validateTenantGateway(obj: KObject): Finding[] {
   if (!validate(o)) {
     const seen = new Set<string>();
     for (const e of validate.errors ?? []) {
-      const { field, message } = ajvMessage(e);
+      const { field, message, hint } = ajvMessage(e);
       const key = `${field}|${message}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      findings.push(error(message, { rule: 'tenantgateway.schema', object: ref, field }));
+      findings.push(error(message, { rule: 'tenantgateway.schema', object: ref, field, hint }));
     }
   }
   const cel: Finding[] = [];

@@ -23,7 +23,7 @@ describe('Tenant validation (schemas/tenant.schema.json)', () => {
     const f = validateTenant(t);
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ severity: 'error', file: 'tenants/bob.yaml', line: 8, field: 'spec.gateway', object: { kind: 'Tenant', name: 'bob', namespace: 'tenant-root' } });
-    expect(formatFinding(f[0])).toBe('error: tenants/bob.yaml:8: Tenant tenant-root/bob: spec.gateway: must be boolean, got "yes"');
+    expect(formatFinding(f[0])).toBe('error: tenants/bob.yaml:8: Tenant tenant-root/bob: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)');
   });
 
   it('a missing metadata.namespace is an error with a hint', () => {
