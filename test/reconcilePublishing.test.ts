@@ -13,7 +13,8 @@ const ns = (name: string, labels: Record<string, string> = {}): KObject => ({
   kind: 'Namespace',
   metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
 });
-const objects = [tgw('tenant-root', 'u1'), tgw('tenant-bob', 'u2'), ns('tenant-root'), ns('tenant-bob'), ns('cozy-dashboard')];
+const host = (h: string) => ({ 'namespace.cozystack.io/host': h });
+const objects = [tgw('tenant-root', 'u1'), tgw('tenant-bob', 'u2'), ns('tenant-root', host('root.example.org')), ns('tenant-bob', host('bob.example.org')), ns('cozy-dashboard')];
 const NOW = '2026-01-01T00:00:00Z';
 
 function gatewayLabelOf(objs: KObject[], name: string): string | undefined {

@@ -1,12 +1,10 @@
 /**
  * Minimal counterexamples the self-check properties (test/selfcheck.property.test.ts) found: the
- * controller writes a Gateway whose listener hostnames leave the Gateway's own apex, so layer 2
- * (cozystack-gateway-hostname-policy) refuses the whole write and every listener on it freezes.
- *
- * Each case asserts the behaviour the platform needs (the Gateway the pass writes is admitted)
- * and is marked `it.failing` while the bug stands: it turns red the day the controller is fixed,
- * which is the signal to drop `.failing` (and the matching narrowing in the property test).
- * A companion `it` pins what happens today, so the record stays exact.
+ * controller composed a Gateway whose listener hostnames leave the Gateway's own apex (an
+ * inheriting child with a custom apex; a cozy-* route naming a host outside the apex), which
+ * layer 2 (cozystack-gateway-hostname-policy) refuses, freezing every listener on it. The pass now
+ * asks the platform's policies before each write (src/controller/writeAdmission.ts), as the
+ * apiserver would: the refused write does not happen and the TenantGateway says why.
  */
 import { admit, denials, type UserInfo } from '../src/admit';
 import { clone, type KObject } from '../src/model';
@@ -44,7 +42,6 @@ function gatewayDenials(values: Record<string, unknown>, tenants: KObject[], ext
   expect(denials(admit(state, policies, CONTROLLER))).toEqual([]);
   const res = reconcile({ objects: clone(state) }, { now: NOW });
   const gateways = res.store.list('gateway.networking.k8s.io', 'Gateway');
-  expect(gateways.length).toBeGreaterThan(0);
   return denials(admit([...gateways, ...res.store.list('', 'Namespace')], policies, CONTROLLER)).map((d) => `${d.object.namespace}/${d.object.name}: ${d.messages.join('; ')}`);
 }
 
@@ -72,25 +69,45 @@ const bugB2 = () =>
     [httpRoute('tenant-alice', 'app.alice.customer.io')],
   );
 
+/** The TenantGateway's Ready condition after the pass over the same state. */
+function readyAfter(values: Record<string, unknown>, tenants: KObject[], extra: KObject[] = []): { reason: string; message: string } {
+  const r = render({ objects: tenants, valuesFiles: [{ file: 'values.yaml', values }] });
+  const state = r.objects
+    .filter((o) => !o.kind.startsWith('ValidatingAdmissionPolicy'))
+    .map((o) => (o.kind === 'Namespace' ? { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name } } } : o));
+  const res = reconcile({ objects: clone([...state, ...extra]) }, { now: NOW });
+  const tgw = res.store.get('gateway.cozystack.io', 'TenantGateway', 'tenant-root', 'cozystack')!;
+  return (tgw.status as { conditions: { reason: string; message: string }[] }).conditions[0];
+}
+
+const valuesA = { publishing: { host: 'example.org', certificates: { solver: 'dns01' } }, gateway: { enabled: true } };
+const tenantsA = [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root', { host: 'alice.customer.io' })];
+
+/*
+ * The controller would write a Gateway whose listener hostnames leave the namespace's apex; the
+ * platform's layer 2 refuses that write. The pass asks the policies before writing
+ * (src/controller/writeAdmission.ts): the write does not happen, and the TenantGateway says why.
+ */
 describe('self-check counterexamples: Gateway listeners outside the apex', () => {
-  it.failing('A: a dns01 Gateway with an inheriting custom-host child is admitted', () => {
+  it('A: dns01 with an inheriting custom-host child: no refused Gateway is written', () => {
     expect(bugA()).toEqual([]);
   });
-  it('A today: the *.<child apex> listener makes layer 2 refuse the Gateway', () => {
-    expect(bugA()).toEqual([expect.stringMatching(/^tenant-root\/cozystack: Gateway listener hostnames \*\.alice\.customer\.io must equal example\.org/)]);
+  it('A: the TenantGateway reads Ready=False naming layer 2 and the child apex', () => {
+    const c = readyAfter(valuesA, tenantsA);
+    expect(c.reason).toBe('ReconcileError');
+    expect(c.message).toMatch(/cozystack-gateway-hostname-policy.*\*\.alice\.customer\.io/);
   });
 
-  it.failing('B1: an http01 Gateway serving a cozy-* route named outside the apex is admitted', () => {
+  it('B1: an http01 cozy-* route named outside the apex: no refused Gateway is written', () => {
     expect(bugB1()).toEqual([]);
   });
-  it('B1 today: the per-hostname listener makes layer 2 refuse the Gateway', () => {
-    expect(bugB1()).toEqual([expect.stringMatching(/^tenant-root\/cozystack: Gateway listener hostnames registry\.elsewhere\.net must equal example\.org/)]);
+  it('B1: the TenantGateway reads Ready=False naming the hostname', () => {
+    const c = readyAfter({ publishing: { host: 'example.org' }, gateway: { enabled: true, attachedNamespaces: ['cozy-harbor'] } }, [tenant('root', 'tenant-root', { gateway: true })], [ns('cozy-harbor'), httpRoute('cozy-harbor', 'registry.elsewhere.net')]);
+    expect(c.reason).toBe('ReconcileError');
+    expect(c.message).toMatch(/registry\.elsewhere\.net/);
   });
 
-  it.failing('B2: an http01 Gateway serving an inheriting custom-host child route is admitted', () => {
+  it('B2: an inheriting custom-host child route under http01: no refused Gateway is written', () => {
     expect(bugB2()).toEqual([]);
-  });
-  it('B2 today: the per-hostname listener makes layer 2 refuse the Gateway', () => {
-    expect(bugB2()).toEqual([expect.stringMatching(/^tenant-root\/cozystack: Gateway listener hostnames app\.alice\.customer\.io must equal example\.org/)]);
   });
 });

@@ -4,9 +4,10 @@
  * and deletions that touch owned objects only.
  */
 import type { KObject } from '../model';
-import { clone, groupOf, refOf } from '../model';
+import { clone, deepEqual, groupOf, refOf } from '../model';
 import type { Store } from '../store';
 import { ReconcileError } from './errors';
+import { admitWrite } from './writeAdmission';
 import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE } from './names';
 import { controllerMetadata, isOwnedBy, takeoverMessage } from './ownership';
 
@@ -52,11 +53,16 @@ export function guardTakeover(store: Store, tgw: KObject, desired: KObject): voi
  */
 export function applyOwned(store: Store, tgw: KObject, desired: KObject, reason: string): boolean {
   const existing = existingFor(store, desired);
-  if (!existing) return store.put(desired, reason);
+  if (!existing) {
+    admitWrite(store, desired);
+    return store.put(desired, reason);
+  }
   if (!isOwnedBy(existing, tgw)) throw new ReconcileError(takeoverMessage(existing, tgw));
   const next = clone(existing);
   next.metadata.labels = { ...(existing.metadata.labels ?? {}), ...(desired.metadata.labels ?? {}) };
   next.spec = clone(desired.spec);
+  if (deepEqual(next, existing)) return false; // no write, nothing for admission to judge
+  admitWrite(store, next);
   return store.put(next, reason);
 }
 

@@ -63,7 +63,7 @@ describe('reconcileTenantGateways (reference-facts §5.1)', () => {
       tgw({ attachedNamespaces: ['cozy-harbor'] }),
       tgw({ apex: 'bob.example.org', attachedNamespaces: ['cozy-harbor'] }, { namespace: 'tenant-bob', uid: 'ub' }),
       ...baseNamespaces(),
-      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-bob' } },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-bob', labels: { 'namespace.cozystack.io/host': 'bob.example.org' } } },
     ]);
     const findings = reconcileTenantGateways(store, { now: NOW });
     expect(store.get('', 'Namespace', undefined, 'cozy-harbor')!.metadata.labels?.['namespace.cozystack.io/gateway']).toBe('tenant-root');

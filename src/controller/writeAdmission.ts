@@ -1,0 +1,50 @@
+/**
+ * The apiserver's admission of the controller's own writes. The platform's admission policies
+ * (src/policies.ts, the very objects `render` emits) judge what cozystack-controller writes like
+ * any other write: a Gateway whose listener hostname leaves the namespace's
+ * namespace.cozystack.io/host apex is refused by layer 2 (cozystack-gateway-hostname-policy),
+ * "and the apiserver then refused the whole Gateway write, with every other listener on it frozen
+ * where it stood" (tenant-gateway.md). Offline nothing refuses the write, so the pass asks the
+ * policies itself: a denial is the error the controller would get back, and stops the pass
+ * (Ready=False, ReconcileError) with the object left as it was. This is how an inheriting child
+ * with a custom apex (customer1.io under an example.org Gateway), or a cozy-* route naming a
+ * hostname outside the apex, shows up in a preview instead of in a frozen Gateway.
+ * Status writes go through the status subresource, which these policies do not intercept.
+ * A write into a namespace the inputs do not hold is not judged: its labels are unknown.
+ */
+import { admit, type UserInfo } from '../admit';
+import { describe, keyOf, type KObject } from '../model';
+import { renderPolicies } from '../policies';
+import type { Store } from '../store';
+import { ReconcileError } from './errors';
+
+/** cozystack-controller's identity: its service account in cozy-system. */
+export const CONTROLLER_USER: UserInfo = {
+  username: 'system:serviceaccount:cozy-system:cozystack-controller',
+  groups: ['system:serviceaccounts', 'system:serviceaccounts:cozy-system', 'system:authenticated'],
+};
+
+let policies: KObject[] | undefined;
+
+/**
+ * The policies that can judge a controller write. Layer 8 (Ingress) is the only one that reads
+ * platform values, and the controller writes no Ingress, so the policies rendered without values
+ * are the ones that matter here.
+ */
+function controllerPolicies(): KObject[] {
+  policies ??= renderPolicies({});
+  return policies;
+}
+
+/** Throws the ReconcileError the apiserver's refusal would give when the platform's policies deny the write. */
+export function admitWrite(store: Store, obj: KObject): void {
+  const ns = obj.metadata.namespace ? store.get('', 'Namespace', undefined, obj.metadata.namespace) : undefined;
+  // A namespace the inputs do not hold is unknown rather than absent: its labels cannot be read,
+  // so the write is not judged (the cluster always has the namespace it writes into).
+  if (obj.metadata.namespace && !ns) return;
+  const key = keyOf(obj);
+  const denied = admit(ns ? [ns, obj] : [obj], controllerPolicies(), CONTROLLER_USER).filter((d) => !d.allowed && keyOf(d.object) === key);
+  if (denied.length === 0) return;
+  const why = denied.map((d) => `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.messages.join('; ')}`);
+  throw new ReconcileError(`the apiserver refuses the write of ${describe(obj)}: ${why.join('; ')}`);
+}
