@@ -23,6 +23,7 @@ import Ajv from 'ajv';
 import { parseAllDocuments, parseDocument, isMap, isScalar, isSeq, YAMLSeq, type Document, type Node, type Scalar } from 'yaml';
 import { asset } from './assets';
 import { error, hasErrors, type Finding } from './diagnostics';
+import { hintOf } from './inputValidation';
 import { clone, compareObjects, isObject, keyOf, refOf, type KObject, type ObjRef } from './model';
 import { dumpYaml } from './io/output';
 import { generate, type GenerateOptions } from './generate';
@@ -161,13 +162,13 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
     const field = `data.${key}`;
     if (key === 'values') {
       const { value, problem } = yamlValue(text);
-      if (problem) findings.push(error(`values is not valid YAML: ${problem}`, { object: ref, field, rule: 'fn.config' }));
+      if (problem) findings.push(error(`values is not valid YAML: ${problem}`, { object: ref, field, rule: 'fn.config', hint: 'fix the YAML of data.values (a block scalar: values: |)' }));
       else if (value === null || value === undefined) continue;
-      else if (!isObject(value)) findings.push(error('values must hold a YAML mapping of platform values (publishing, gateway, ...)', { object: ref, field, rule: 'fn.config' }));
+      else if (!isObject(value)) findings.push(error('values must hold a YAML mapping of platform values (publishing, gateway, ...)', { object: ref, field, rule: 'fn.config', hint: 'write data.values as a block scalar holding publishing: and gateway: keys' }));
       else config.values.unshift(value);
     } else if (key === 'reconcile' || key === 'includeSecretData') {
       const b = asBool(text.trim());
-      if (b === undefined) findings.push(error(`${key} must be true or false, got ${JSON.stringify(text)}`, { object: ref, field, rule: 'fn.config' }));
+      if (b === undefined) findings.push(error(`${key} must be true or false, got ${JSON.stringify(text)}`, { object: ref, field, rule: 'fn.config', hint: `write ${key}=true or ${key}=false` }));
       else config[key] = b;
     } else if (key === 'now' || key === 'gatewayApiVersion' || key === 'ciliumVersion') {
       config[key] = text.trim();
@@ -190,9 +191,12 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
 function checkNow(config: FnConfig, ref: ObjRef, field: string, findings: Finding[]): void {
   if (config.now === undefined) return;
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(config.now) || Number.isNaN(Date.parse(config.now))) {
-    findings.push(error(`now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(config.now)}`, { object: ref, field, rule: 'fn.config' }));
+    findings.push(error(`now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(config.now)}`, { object: ref, field, rule: 'fn.config', hint: 'a date, a T, a time and a zone: 2026-01-01T00:00:00Z' }));
   }
 }
+
+/** The keys of a CozyGateway spec (schemas/cozygateway.schema.json). */
+const SPEC_KEYS = ['values', 'reconcile', 'now', 'gatewayApiVersion', 'ciliumVersion', 'includeSecretData'];
 
 /** The CozyGateway form: checked against schemas/cozygateway.schema.json, every problem at once. */
 export function configFromCozyGateway(cg: Record<string, unknown>): { config: FnConfig; findings: Finding[] } {
@@ -203,7 +207,10 @@ export function configFromCozyGateway(cg: Record<string, unknown>): { config: Fn
     const extra = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: string }).additionalProperty) : undefined;
     const field = jsonPointerToField(e.instancePath, extra) || undefined;
     const msg = e.keyword === 'additionalProperties' ? `unknown field ${extra}` : `${e.message ?? 'invalid'}${e.keyword === 'enum' || e.keyword === 'const' ? ` (${JSON.stringify(e.params)})` : ''}`;
-    findings.push(error(`functionConfig ${FN_KIND}: ${msg}`, { object: ref, field, rule: 'fn.config.schema' }));
+    const hint = e.keyword === 'additionalProperties'
+      ? (field === 'spec' || field?.startsWith('spec.') ? `remove it or check its spelling: a ${FN_KIND} spec holds ${SPEC_KEYS.join(', ')}` : 'remove it or check its spelling')
+      : hintOf(e as Parameters<typeof hintOf>[0], field ?? '');
+    findings.push(error(`functionConfig ${FN_KIND}: ${msg}`, { object: ref, field, rule: 'fn.config.schema', hint }));
   }
   // What is well-formed is still used, so the render reports its own failures beside these.
   const spec = (isObject(cg.spec) ? cg.spec : {}) as Record<string, unknown>;
@@ -227,7 +234,7 @@ export function parseFunctionConfig(fc: unknown): { config: FnConfig; findings: 
   if (fc.kind === FN_KIND) return configFromCozyGateway(fc);
   return {
     config: { values: [], reconcile: false, includeSecretData: false },
-    findings: [error(`functionConfig must be a ${FN_API_VERSION} ${FN_KIND} or a v1 ConfigMap, got ${String(fc.apiVersion)} ${String(fc.kind)}`, { object: refOfLoose(fc), rule: 'fn.config' })],
+    findings: [error(`functionConfig must be a ${FN_API_VERSION} ${FN_KIND} or a v1 ConfigMap, got ${String(fc.apiVersion)} ${String(fc.kind)}`, { object: refOfLoose(fc), rule: 'fn.config', hint: `write a ${FN_API_VERSION} ${FN_KIND} with spec.values, or pass key=value arguments (kpt makes a ConfigMap of them)` })],
   };
 }
 

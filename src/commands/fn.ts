@@ -80,7 +80,9 @@ export function register(program: Command, ctx: CliContext): Command {
           run = processResourceListText(ctx.io.readStdin(), { defaultNow: now });
         }
         if (run.stdout) ctx.io.stdout(run.stdout);
-        ctx.report(run.findings);
+        // A config error in kustomize plugin mode names the config file it was read from.
+        const findings = pluginConfig === undefined ? run.findings : run.findings.map((f) => (f.rule?.startsWith('fn.config') && !f.file ? { ...f, file: pluginConfig } : f));
+        ctx.report(findings);
         ctx.exitCode = run.exitCode;
       } finally {
         restore();
