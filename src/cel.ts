@@ -30,9 +30,8 @@ export function toCel(v: unknown): unknown {
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
   if (Array.isArray(v)) return v.map(toCel);
   if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof Date) && !(v instanceof Map)) {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) if (x !== undefined) out[k] = toCel(x);
-    return out;
+    // fromEntries defines own properties: a key such as `__proto__` stays a key (an assignment would set the prototype).
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => [k, toCel(x)]));
   }
   return v;
 }

@@ -119,9 +119,11 @@ export function getPath(o: unknown, path: string | string[]): unknown {
 export function mergeValues(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) {
+    const own = Object.prototype.hasOwnProperty.call(out, k);
     if (v === null) delete out[k];
-    else if (isObject(v) && isObject(out[k])) out[k] = mergeValues(out[k] as Record<string, unknown>, v);
-    else out[k] = clone(v);
+    // defineProperty keeps a key such as `__proto__` a plain key (an assignment would set the prototype).
+    else if (isObject(v) && own && isObject(out[k])) Object.defineProperty(out, k, { value: mergeValues(out[k] as Record<string, unknown>, v), enumerable: true, writable: true, configurable: true });
+    else Object.defineProperty(out, k, { value: clone(v), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -86,3 +86,10 @@ describe('errors', () => {
     expect(compileError('a + 1')).toBeUndefined();
   });
 });
+
+describe('keys that are JavaScript property names', () => {
+  it('keeps a __proto__ key as data through toCel/fromCel (fast-check counterexample)', () => {
+    const v = JSON.parse('{"__proto__": 0, "a": {"__proto__": {"b": 1}}}');
+    expect(JSON.stringify(fromCel(toCel(v)))).toBe(JSON.stringify(v));
+  });
+});
