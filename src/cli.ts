@@ -7,6 +7,7 @@
 import { Command, CommanderError } from 'commander';
 import { FindingsError, formatFinding, type Finding } from './diagnostics';
 import { VERSION } from './version';
+import { readAllStdin } from './io/stdin';
 import * as render from './commands/render';
 import * as reconcile from './commands/reconcile';
 import * as admit from './commands/admit';
@@ -99,7 +100,7 @@ export function processIO(): CliIO {
   return {
     stdout: (s) => void process.stdout.write(s),
     stderr: (s) => void process.stderr.write(s),
-    readStdin: () => require('node:fs').readFileSync(0, 'utf8'),
+    readStdin: () => readAllStdin(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
     cwd: process.cwd(),
@@ -107,6 +108,11 @@ export function processIO(): CliIO {
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  // A reader that stops early (`cozy-gw render | head`) closes the pipe: that is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   const code = await run(argv, processIO());
   process.exitCode = code;
 }

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { LineCounter, parseAllDocuments, isMap, isSeq, isScalar, type Node } from 'yaml';
 import { FindingsError, error, type Finding } from '../diagnostics';
+import { readAllStdin } from './stdin';
 import { isObject, type KObject } from '../model';
 
 /** Where an object came from. Kept beside objects (a WeakMap), never inside them. */
@@ -167,12 +168,7 @@ export interface ReadOptions {
 }
 
 export function readStdinSync(): string {
-  try {
-    return fs.readFileSync(0, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EAGAIN') return '';
-    throw e;
-  }
+  return readAllStdin();
 }
 
 /** Read every `-f` source. Every problem in every file is reported together. */
