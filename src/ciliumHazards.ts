@@ -142,10 +142,45 @@ function routeHostnames(route: KObject): string[] {
   return Array.isArray(spec.hostnames) ? spec.hostnames.filter((h): h is string => typeof h === 'string') : [];
 }
 
+/**
+ * The routes of a kind that name each Gateway in a parentRef, by Gateway namespace/name, in the
+ * store's order (issue 5: built once per ciliumHazards call instead of listing every route of
+ * the cluster for every Gateway).
+ */
+type RoutesByGateway = Map<string, KObject[]>;
+
+function gatewayKey(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}\u0000${name}`;
+}
+
+function routesByGateway(store: Store, kind: string): RoutesByGateway {
+  const out: RoutesByGateway = new Map();
+  for (const r of store.list(GROUPS.gateway, kind)) {
+    const spec = isObject(r.spec) ? r.spec : {};
+    const refs = Array.isArray(spec.parentRefs) ? spec.parentRefs.filter(isObject) : [];
+    const keys = new Set<string>();
+    for (const p of refs) {
+      if (typeof p.name !== 'string') continue;
+      const ns = (p.namespace as string | undefined) ?? r.metadata.namespace;
+      if (typeof ns === 'string' || ns === undefined) keys.add(gatewayKey(ns, p.name));
+    }
+    for (const k of keys) {
+      let rs = out.get(k);
+      if (!rs) out.set(k, (rs = []));
+      rs.push(r);
+    }
+  }
+  return out;
+}
+
+function candidateRoutes(gw: KObject, index: RoutesByGateway): KObject[] {
+  return index.get(gatewayKey(gw.metadata.namespace, gw.metadata.name)) ?? [];
+}
+
 /** Passthrough listeners a TLSRoute attaches to: "a passthrough listener with no TLSRoute behind it contributes no filter chain". */
-function routedPassthrough(gw: KObject, listeners: Listener[], store: Store): Set<string> {
+function routedPassthrough(gw: KObject, listeners: Listener[], tlsRoutes: RoutesByGateway): Set<string> {
   const out = new Set<string>();
-  const routes = store.list(GROUPS.gateway, 'TLSRoute');
+  const routes = candidateRoutes(gw, tlsRoutes);
   for (const l of listeners.filter(isPassthrough)) {
     for (const r of routes) {
       const hs = routeHostnames(r);
@@ -158,8 +193,8 @@ function routedPassthrough(gw: KObject, listeners: Listener[], store: Store): Se
   return out;
 }
 
-function attachedRoutesOfKind(gw: KObject, store: Store, kind: string): KObject[] {
-  return store.list(GROUPS.gateway, kind).filter((r) => parentRefsTo(r, gw).length > 0);
+function attachedRoutesOfKind(gw: KObject, index: RoutesByGateway): KObject[] {
+  return candidateRoutes(gw, index).filter((r) => parentRefsTo(r, gw).length > 0);
 }
 
 /**
@@ -405,12 +440,14 @@ export function ciliumHazards(store: Store, version: string, patched = true): Fi
   const v = parseCiliumVersion(version);
   if (!v) return [error(`--cilium-version ${JSON.stringify(version)} is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`, { rule: 'cilium.version' })];
   const ctx: HazardContext = { version: v, patched };
+  const tlsRoutes = routesByGateway(store, 'TLSRoute');
+  const grpcRoutes = routesByGateway(store, 'GRPCRoute');
   const views: GatewayView[] = store
     .list(GROUPS.gateway, 'Gateway')
     .filter((g) => reconciledByCilium(g, store))
     .map((g) => {
       const listeners = readListeners(g);
-      return { gateway: g, listeners, routed: routedPassthrough(g, listeners, store), grpcAttached: attachedRoutesOfKind(g, store, 'GRPCRoute').length > 0 };
+      return { gateway: g, listeners, routed: routedPassthrough(g, listeners, tlsRoutes), grpcAttached: attachedRoutesOfKind(g, grpcRoutes).length > 0 };
     });
   const out: Finding[] = [];
   const rules = rulesFor(ctx);
