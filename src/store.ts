@@ -24,10 +24,27 @@ export interface KindRef {
   kind: string;
 }
 
+/**
+ * Work counters of the Store's read boundary (issue 5): every get(), every list() and every
+ * object a list() hands back. test/complexity.test.ts reads them to guard the scaling of a pass
+ * without timing; incrementing three numbers costs nothing measurable.
+ */
+export const storeStats = { gets: 0, lists: 0, listed: 0 };
+
 export class Store {
   private readonly objects = new Map<string, KObject>();
   /** group|kind -> namespace -> name -> key */
   private readonly byKind = new Map<string, Map<string, Map<string, KObject>>>();
+  /**
+   * Sorted list() results, kept until a put/delete of that kind changes them (issue 5: sorting
+   * the keys on every call was 10% of a pass). group|kind -> the whole kind, resp. -> namespace
+   * -> that namespace. An update of an object already listed replaces it in place; a create or a
+   * delete drops the lists it belongs to.
+   */
+  private readonly listAll = new Map<string, KObject[]>();
+  private readonly listNs = new Map<string, Map<string, KObject[]>>();
+  /** changes(), kept until the next put/delete. */
+  private changesMemo: Change[] | undefined;
   private readonly original = new Map<string, KObject>();
   private readonly reasons = new Map<string, string[]>();
   private readonly deleted = new Map<string, ObjRef>();
@@ -49,33 +66,66 @@ export class Store {
     const ns = o.metadata.namespace ?? '';
     let byName = byNs.get(ns);
     if (!byName) byNs.set(ns, (byName = new Map()));
-    byName.set(o.metadata.name, o);
+    const name = o.metadata.name;
+    if (byName.has(name)) {
+      // an update: the cached lists keep their order, the object is replaced where it stands
+      const inNs = this.listNs.get(kk)?.get(ns);
+      if (inNs) inNs[findSorted(inNs, ns, name)] = o;
+      const inAll = this.listAll.get(kk);
+      if (inAll) inAll[findSorted(inAll, ns, name)] = o;
+    } else this.dropLists(kk, ns);
+    byName.set(name, o);
   }
 
   private unindex(ref: ObjRef): void {
     const k = keyOf(ref);
     this.objects.delete(k);
-    this.byKind.get(kindKey(groupOf(ref.apiVersion), ref.kind))?.get(ref.namespace ?? '')?.delete(ref.name);
+    const kk = kindKey(groupOf(ref.apiVersion), ref.kind);
+    const ns = ref.namespace ?? '';
+    if (this.byKind.get(kk)?.get(ns)?.delete(ref.name)) this.dropLists(kk, ns);
+  }
+
+  private dropLists(kk: string, ns: string): void {
+    this.listAll.delete(kk);
+    this.listNs.get(kk)?.delete(ns);
   }
 
   /** The current object, or undefined. Do not mutate it: `put` a changed copy. */
   get(group: string, kind: string, namespace: string | undefined, name: string): KObject | undefined {
+    storeStats.gets++;
     return this.byKind.get(kindKey(group, kind))?.get(namespace ?? '')?.get(name);
   }
 
-  /** Objects of a kind, in one namespace or all, sorted by namespace then name. */
+  /**
+   * Objects of a kind, in one namespace or all, sorted by namespace then name. The array is the
+   * caller's own (a copy of the cached list); the objects are the store's: do not mutate them.
+   */
   list(group: string, kind: string, namespace?: string): KObject[] {
-    const byNs = this.byKind.get(kindKey(group, kind));
+    storeStats.lists++;
+    const kk = kindKey(group, kind);
+    const byNs = this.byKind.get(kk);
     if (!byNs) return [];
-    const out: KObject[] = [];
-    const nss = namespace !== undefined ? [namespace] : [...byNs.keys()].sort();
-    for (const ns of nss) {
-      const byName = byNs.get(ns);
-      if (!byName) continue;
-      const names = [...byName.keys()].sort();
-      for (const n of names) out.push(byName.get(n)!);
+    let sorted: KObject[] | undefined;
+    if (namespace !== undefined) {
+      let perNs = this.listNs.get(kk);
+      sorted = perNs?.get(namespace);
+      if (!sorted) {
+        const byName = byNs.get(namespace);
+        if (!byName) return [];
+        sorted = sortedValues(byName);
+        if (!perNs) this.listNs.set(kk, (perNs = new Map()));
+        perNs.set(namespace, sorted);
+      }
+    } else {
+      sorted = this.listAll.get(kk);
+      if (!sorted) {
+        sorted = [];
+        for (const ns of [...byNs.keys()].sort()) for (const o of sortedValues(byNs.get(ns)!)) sorted.push(o);
+        this.listAll.set(kk, sorted);
+      }
     }
-    return out;
+    storeStats.listed += sorted.length;
+    return sorted.slice();
   }
 
   /**
@@ -86,6 +136,7 @@ export class Store {
     const k = keyOf(o);
     const cur = this.objects.get(k);
     if (cur && deepEqual(cur, o)) return false;
+    this.changesMemo = undefined;
     this.deleted.delete(k);
     this.index(o);
     this.addReason(k, reason);
@@ -97,6 +148,7 @@ export class Store {
     const k = keyOf(ref);
     const cur = this.objects.get(k);
     if (!cur) return false;
+    this.changesMemo = undefined;
     this.unindex(refOf(cur));
     if (this.original.has(k)) this.deleted.set(k, refOf(cur));
     this.addReason(k, reason);
@@ -114,18 +166,29 @@ export class Store {
     return sortObjects([...this.objects.values()]);
   }
 
-  /** What the pass did, relative to the objects the store was built from, in stable order. */
+  /**
+   * What the pass did, relative to the objects the store was built from, in stable order.
+   * Computed once and kept until the next put/delete; each call returns its own array of
+   * fresh Change records (the memo is never handed out).
+   */
   changes(): Change[] {
-    const out: Change[] = [];
+    this.changesMemo ??= this.computeChanges();
+    return this.changesMemo.map((c) => ({ op: c.op, ref: { ...c.ref }, reasons: [...c.reasons] }));
+  }
+
+  private computeChanges(): Change[] {
+    const out: { order: string; change: Change }[] = [];
+    const push = (op: ChangeOp, ref: ObjRef, rs: string[]) =>
+      out.push({ order: `${ref.apiVersion}\u0000${ref.kind}\u0000${ref.namespace ?? ''}\u0000${ref.name}`, change: { op, ref, reasons: rs } });
     for (const [k, rs] of this.reasons) {
       const now = this.objects.get(k);
       const was = this.original.get(k);
-      if (now && !was) out.push({ op: 'create', ref: refOf(now), reasons: rs });
-      else if (now && was && !deepEqual(now, was)) out.push({ op: 'update', ref: refOf(now), reasons: rs });
-      else if (!now && was) out.push({ op: 'delete', ref: this.deleted.get(k) ?? refOf(was), reasons: rs });
+      if (now && !was) push('create', refOf(now), rs);
+      else if (now && was && !deepEqual(now, was)) push('update', refOf(now), rs);
+      else if (!now && was) push('delete', this.deleted.get(k) ?? refOf(was), rs);
     }
-    const order = (r: ObjRef) => `${r.apiVersion}\u0000${r.kind}\u0000${r.namespace ?? ''}\u0000${r.name}`;
-    return out.sort((a, b) => (order(a.ref) < order(b.ref) ? -1 : order(a.ref) > order(b.ref) ? 1 : 0));
+    out.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+    return out.map((o) => o.change);
   }
 
   /** The objects created or changed by the pass, as they stand now. */
@@ -141,6 +204,27 @@ export class Store {
     const cur = this.get(group, kind, namespace, name);
     return cur ? clone(cur) : undefined;
   }
+}
+
+/** The values of a name -> object map, sorted by name. */
+function sortedValues(byName: Map<string, KObject>): KObject[] {
+  return [...byName.keys()].sort().map((n) => byName.get(n)!);
+}
+
+/** The index of the object `ns`/`name` in a list sorted by namespace then name (it is there). */
+function findSorted(list: KObject[], ns: string, name: string): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const m = list[mid].metadata;
+    const mns = m.namespace ?? '';
+    const c = mns < ns ? -1 : mns > ns ? 1 : m.name < name ? -1 : m.name > name ? 1 : 0;
+    if (c === 0) return mid;
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  throw new Error(`store: ${ns}/${name} missing from a cached list`);
 }
 
 export const GROUPS = {
