@@ -132,54 +132,103 @@ function buildRequest(o: KObject, user: UserInfo): { req: Request; cel: Record<s
   return { req: { group, version, resource, namespace, operation: 'CREATE' }, cel };
 }
 
+/** A policy with its bindings, read once per policy set. */
+interface Prepared {
+  vap: KObject;
+  spec: Record<string, unknown>;
+  mc: { resourceRules?: Rule[]; excludeResourceRules?: Rule[]; namespaceSelector?: Selector; objectSelector?: Selector };
+  binds: KObject[];
+}
+
+/** Prepared policy sets by the array they came from (issue 5: the controller judges every write against the same set). */
+const preparedSets = new WeakMap<KObject[], Prepared[]>();
+
+function prepare(policies: KObject[]): Prepared[] {
+  let out = preparedSets.get(policies);
+  if (out) return out;
+  const bindings = policies.filter((p) => p.kind === 'ValidatingAdmissionPolicyBinding');
+  out = policies
+    .filter((p) => p.kind === 'ValidatingAdmissionPolicy')
+    .map((vap) => {
+      const spec = (vap.spec ?? {}) as Record<string, unknown>;
+      return {
+        vap,
+        spec,
+        mc: (spec.matchConstraints ?? {}) as Prepared['mc'],
+        binds: bindings.filter((b) => isObject(b.spec) && b.spec.policyName === vap.metadata.name),
+      };
+    });
+  preparedSets.set(policies, out);
+  return out;
+}
+
+/** CEL values of Namespaces by object: a namespaceObject is the same for every write into it (objects are never mutated). */
+const celNamespaces = new WeakMap<KObject, unknown>();
+
+function namespaceCel(ns: KObject): unknown {
+  let v = celNamespaces.get(ns);
+  if (v === undefined) celNamespaces.set(ns, (v = toCel(ns)));
+  return v;
+}
+
 /**
  * Judge every object against every bound policy. One Decision per (object, policy) that
  * matched, in object order then policy order; allowed=false for a denial (Deny action).
  */
 export function admit(objects: KObject[], policies: KObject[], user: UserInfo): Decision[] {
-  const vaps = policies.filter((p) => p.kind === 'ValidatingAdmissionPolicy');
-  const bindings = policies.filter((p) => p.kind === 'ValidatingAdmissionPolicyBinding');
   const namespaces = new Map<string, KObject>();
   for (const o of objects) if (o.kind === 'Namespace' && o.apiVersion === 'v1') namespaces.set(o.metadata.name, o);
   const out: Decision[] = [];
   for (const o of objects) {
-    const { req, cel: request } = buildRequest(o, user);
-    const nsObj = req.namespace ? namespaces.get(req.namespace) : undefined;
-    const labels = o.metadata?.labels ?? {};
-    const nsLabels = nsObj?.metadata?.labels ?? {};
-    let base: Record<string, unknown> | undefined;
-    for (const vap of vaps) {
-      const spec = (vap.spec ?? {}) as Record<string, unknown>;
-      const mc = (spec.matchConstraints ?? {}) as { resourceRules?: Rule[]; excludeResourceRules?: Rule[]; namespaceSelector?: Selector; objectSelector?: Selector };
-      if (!(mc.resourceRules ?? []).some((r) => ruleMatches(r, req.group, req.version, req.resource, req.operation))) continue;
-      if ((mc.excludeResourceRules ?? []).some((r) => ruleMatches(r, req.group, req.version, req.resource, req.operation))) continue;
-      if (!selectorMatches(mc.objectSelector, labels)) continue;
-      // namespaceSelector applies to namespaced objects (and to a Namespace itself, by its labels).
-      if (o.kind === 'Namespace' && !selectorMatches(mc.namespaceSelector, labels)) continue;
-      if (req.namespace && !selectorMatches(mc.namespaceSelector, nsLabels)) continue;
-      const binds = bindings.filter((b) => isObject(b.spec) && b.spec.policyName === vap.metadata.name);
-      if (binds.length === 0) continue; // a policy without a binding has no effect
-      base ??= {
-        object: toCel(o),
-        oldObject: null,
-        request: toCel(request),
-        namespaceObject: nsObj ? toCel(nsObj) : null,
-        params: null,
-      };
-      const result = evaluatePolicy(spec, base);
-      if (result === 'skip') continue;
-      for (const b of binds) {
-        const actions = ((b.spec as Record<string, unknown>).validationActions as string[] | undefined) ?? [];
-        out.push({
-          object: refOf(o),
-          policy: vap.metadata.name,
-          binding: b.metadata.name,
-          actions,
-          allowed: result.failures.length === 0 || !actions.includes('Deny'),
-          messages: result.failures.map((f) => f.message),
-          ...(result.failures.length ? { reason: result.failures[0].reason } : {}),
-        });
-      }
+    const ns = o.metadata?.namespace;
+    out.push(...admitObject(o, ns ? namespaces.get(ns) : undefined, policies, user));
+  }
+  return out;
+}
+
+/**
+ * Judge one object, whose namespace is `nsObj` (undefined: not known), against every bound
+ * policy: the decisions `admit` gives for it. The cheap match constraints are checked before any
+ * CEL value is built, so an object no policy matches costs next to nothing.
+ */
+export function admitObject(o: KObject, nsObj: KObject | undefined, policies: KObject[], user: UserInfo): Decision[] {
+  const out: Decision[] = [];
+  const group = groupOf(o.apiVersion);
+  const version = versionOf(o.apiVersion);
+  const resource = resourceOf(o.kind);
+  const operation = 'CREATE';
+  const namespace = o.metadata?.namespace ?? '';
+  const labels = o.metadata?.labels ?? {};
+  const nsLabels = nsObj?.metadata?.labels ?? {};
+  let base: Record<string, unknown> | undefined;
+  for (const { vap, spec, mc, binds } of prepare(policies)) {
+    if (!(mc.resourceRules ?? []).some((r) => ruleMatches(r, group, version, resource, operation))) continue;
+    if ((mc.excludeResourceRules ?? []).some((r) => ruleMatches(r, group, version, resource, operation))) continue;
+    if (!selectorMatches(mc.objectSelector, labels)) continue;
+    // namespaceSelector applies to namespaced objects (and to a Namespace itself, by its labels).
+    if (o.kind === 'Namespace' && !selectorMatches(mc.namespaceSelector, labels)) continue;
+    if (namespace && !selectorMatches(mc.namespaceSelector, nsLabels)) continue;
+    if (binds.length === 0) continue; // a policy without a binding has no effect
+    base ??= {
+      object: toCel(o),
+      oldObject: null,
+      request: toCel(buildRequest(o, user).cel),
+      namespaceObject: nsObj ? namespaceCel(nsObj) : null,
+      params: null,
+    };
+    const result = evaluatePolicy(spec, base);
+    if (result === 'skip') continue;
+    for (const b of binds) {
+      const actions = ((b.spec as Record<string, unknown>).validationActions as string[] | undefined) ?? [];
+      out.push({
+        object: refOf(o),
+        policy: vap.metadata.name,
+        binding: b.metadata.name,
+        actions,
+        allowed: result.failures.length === 0 || !actions.includes('Deny'),
+        messages: result.failures.map((f) => f.message),
+        ...(result.failures.length ? { reason: result.failures[0].reason } : {}),
+      });
     }
   }
   return out;

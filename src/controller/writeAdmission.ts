@@ -12,8 +12,8 @@
  * Status writes go through the status subresource, which these policies do not intercept.
  * A write into a namespace the inputs do not hold is not judged: its labels are unknown.
  */
-import { admit, type UserInfo } from '../admit';
-import { describe, keyOf, type KObject } from '../model';
+import { admitObject, type UserInfo } from '../admit';
+import { describe, type KObject } from '../model';
 import { renderPolicies } from '../policies';
 import type { Store } from '../store';
 import { ReconcileError } from './errors';
@@ -42,8 +42,9 @@ export function admitWrite(store: Store, obj: KObject): void {
   // A namespace the inputs do not hold is unknown rather than absent: its labels cannot be read,
   // so the write is not judged (the cluster always has the namespace it writes into).
   if (obj.metadata.namespace && !ns) return;
-  const key = keyOf(obj);
-  const denied = admit(ns ? [ns, obj] : [obj], controllerPolicies(), CONTROLLER_USER).filter((d) => !d.allowed && keyOf(d.object) === key);
+  // Only the written object is judged (its Namespace is the request's namespaceObject, not a write);
+  // an object no policy's match constraints select (a Certificate, an Issuer) costs no CEL at all.
+  const denied = admitObject(obj, ns, controllerPolicies(), CONTROLLER_USER).filter((d) => !d.allowed);
   if (denied.length === 0) return;
   const why = denied.map((d) => `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.messages.join('; ')}`);
   throw new ReconcileError(`the apiserver refuses the write of ${describe(obj)}: ${why.join('; ')}`);
