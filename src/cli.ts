@@ -8,6 +8,8 @@ import { Command, CommanderError } from 'commander';
 import { FindingsError, formatFinding, type Finding } from './diagnostics';
 import { VERSION } from './version';
 import { readAllStdin } from './io/stdin';
+import { lineOf, originOf } from './io/inputs';
+import { keyOf, type KObject } from './model';
 import * as render from './commands/render';
 import * as reconcile from './commands/reconcile';
 import * as admit from './commands/admit';
@@ -33,6 +35,8 @@ export interface CliContext {
   /** Print findings on stderr, errors and warnings alike. */
   report: (findings: Finding[]) => void;
   color: boolean;
+  /** The input objects by identity, so a finding that names an object gets its file and line. */
+  sources?: Map<string, KObject>;
 }
 
 export const COMMANDS = [render, reconcile, admit, fn, postRender, snapshot, completion];
@@ -53,6 +57,15 @@ export function buildProgram(ctx: CliContext): Command {
   return program;
 }
 
+/** A finding about an input object, placed at its file and line (the core knows objects, not files). */
+function locate(f: Finding, sources: Map<string, KObject> | undefined): Finding {
+  if (f.file || !f.object || !sources) return f;
+  const o = sources.get(keyOf(f.object));
+  const origin = o && originOf(o);
+  if (!o || !origin) return f;
+  return { ...f, file: origin.file, line: lineOf(o, f.field) };
+}
+
 function paint(ctx: CliContext, code: string, s: string): string {
   return ctx.color ? `\u001b[${code}m${s}\u001b[0m` : s;
 }
@@ -63,7 +76,7 @@ export function makeContext(io: CliIO): CliContext {
     exitCode: 0,
     color: io.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb',
     report: (findings) => {
-      for (const f of findings) {
+      for (const f of findings.map((x) => locate(x, ctx.sources))) {
         const line = formatFinding(f);
         const colored = f.severity === 'error' ? line.replace(/^error/, paint(ctx, '31', 'error')) : line.replace(/^warning/, paint(ctx, '33', 'warning'));
         io.stderr(colored + '\n');

@@ -6,7 +6,9 @@
  * Used by `reconcile`, the KRM function, the Helm post-renderer and `render --with-controller`.
  */
 import { error, type Finding } from './diagnostics';
-import { describe, keyOf, refOf, type KObject } from './model';
+import { describe, groupOf, keyOf, refOf, type KObject } from './model';
+import { validateTenantGateway } from './tenantGatewayCrd';
+import { TGW_KIND } from './controller/names';
 import { Store, type Change } from './store';
 import { wildcardChannel, reconcileWildcardSecrets } from './wildcardSecrets';
 import { ciliumHazards, SHIPPED_CILIUM_VERSION } from './ciliumHazards';
@@ -60,8 +62,18 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   const findings: Finding[] = [];
   if (!isRfc3339(opts.now)) findings.push(error(`--now ${JSON.stringify(opts.now)} is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`, { rule: 'input.now' }));
   findings.push(...duplicateFindings(input.objects));
+  // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
+  // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
+  // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
+  // and the user is told that its next write would be refused.
+  for (const o of input.objects) {
+    if (o.kind !== TGW_KIND || groupOf(o.apiVersion) !== 'gateway.cozystack.io') continue;
+    for (const f of validateTenantGateway(o)) {
+      if (f.severity === 'error') findings.push({ ...f, severity: 'warning', message: `the TenantGateway CRD would refuse the next write of this object: ${f.message}` });
+    }
+  }
   const store = new Store(input.objects);
-  if (findings.length) return { store, changes: [], findings };
+  if (findings.some((f) => f.severity === 'error')) return { store, changes: [], findings };
 
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
   // TenantGateway wins a namespace two of them attach (decisions §3), and the wildcard Secret.

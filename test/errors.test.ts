@@ -183,3 +183,16 @@ describe('snapshot', () => {
     expect(r.stderr).toMatch(/error: kubectl not found: cannot run .*no-kubectl \(install kubectl and put it on PATH, or name it with --kubectl PATH/);
   });
 });
+
+describe('findings about input objects are placed at their file and line', () => {
+  it('a reconcile warning about a TenantGateway names the file and line of the field', async () => {
+    const fs = require('node:fs') as typeof import('node:fs');
+    const os = require('node:os') as typeof import('node:os');
+    const path = require('node:path') as typeof import('node:path');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-locate-'));
+    fs.writeFileSync(path.join(dir, 'tgw.yaml'), 'apiVersion: gateway.cozystack.io/v1alpha1\nkind: TenantGateway\nmetadata:\n  name: cozystack\n  namespace: tenant-root\nspec:\n  apex: example.org\n  certMode: http03\n');
+    const r = await runCli(['reconcile', '-f', 'tgw.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning: tgw\.yaml:8: TenantGateway tenant-root\/cozystack: spec\.certMode:/);
+  });
+});

@@ -216,3 +216,15 @@ describe('--now, determinism, a second pass', () => {
     }
   });
 });
+
+describe('a stored TenantGateway the current CRD would refuse (ratcheting)', () => {
+  it('is reconciled as it stands, with a warning that its next write would be refused', () => {
+    const { reconcile: run } = require('../src/reconcile') as typeof import('../src/reconcile');
+    const tgw = { apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', metadata: { name: 'cozystack', namespace: 'tenant-root' }, spec: { apex: 'example.org', certMode: 'http03' } };
+    const r = run({ objects: [tgw] }, { now: '2026-01-01T00:00:00Z' });
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(r.findings.some((f) => f.severity === 'warning' && f.field === 'spec.certMode' && /CRD would refuse the next write/.test(f.message))).toBe(true);
+    const after = r.store.get('gateway.cozystack.io', 'TenantGateway', 'tenant-root', 'cozystack')!;
+    expect(JSON.stringify(after.status)).toMatch(/ReconcileError.*unsupported certMode/);
+  });
+});

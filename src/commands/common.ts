@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../cli';
 import { readInputs, readValuesFiles } from '../io/inputs';
-import type { KObject } from '../model';
+import { keyOf, type KObject } from '../model';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -29,5 +29,6 @@ export function loadInputs(opts: InputOptions, ctx: CliContext): LoadedInputs {
   const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd };
   const objects = readInputs(opts.filename ?? [], ro);
   const values = readValuesFiles(opts.values ?? [], ro);
+  ctx.sources = new Map(objects.map((o) => [keyOf(o), o]));
   return { objects, values };
 }
