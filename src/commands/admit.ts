@@ -5,13 +5,17 @@
  */
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../cli';
-import { admit, denials, warnings, type Decision } from '../admit';
+import type { Decision } from '../admit';
+import type * as Admit from '../admit';
 import { FindingsError, hasErrors } from '../diagnostics';
 import { describe, keyOf, type KObject } from '../model';
 import { lineOf, originOf } from '../io/inputs';
 import { clusterValues, resolvePlatformValues } from '../platformValues';
 import { DEFAULT_GATEWAY_API_VERSION, renderPolicies } from '../policies';
 import { addInputOptions, collect, loadInputs, type InputOptions } from './common';
+
+/** The evaluator (CEL engine included) is loaded when the command runs, not when the CLI registers it (issue 5). */
+const lazyAdmit = () => require('../admit') as typeof Admit;
 
 interface AdmitOptions extends InputOptions {
   as?: string;
@@ -83,6 +87,7 @@ Examples:
   cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json`,
   );
   return cmd.action((opts: AdmitOptions) => {
+    const { admit, denials, warnings } = lazyAdmit();
     const inputs = loadInputs(opts, ctx);
     const resolved = resolvePlatformValues({ files: inputs.values, objects: inputs.objects });
     const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);

@@ -15,13 +15,17 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import type { CliContext } from '../cli';
 import { error, FindingsError } from '../diagnostics';
-import { DEFAULT_NOW, processKustomizeStream, processResourceListText, type TextRun } from '../krm';
+import type { TextRun } from '../krm';
+import type * as Krm from '../krm';
+
+/** The KRM function core (ajv, yaml, the renderer) is loaded when a command runs, not when the CLI registers it (issue 5). */
+const lazyKrm = () => require('../krm') as typeof Krm;
 
 /** The clock when the config names none: SOURCE_DATE_EPOCH (reproducible builds) or the epoch. */
 export function defaultNow(env: Record<string, string | undefined>): string {
   const s = env.SOURCE_DATE_EPOCH;
   if (s && /^\d+$/.test(s)) return new Date(Number(s) * 1000).toISOString().replace(/\.000Z$/, 'Z');
-  return DEFAULT_NOW;
+  return lazyKrm().DEFAULT_NOW;
 }
 
 /** Send console.log/info/debug to stderr while a protocol owns stdout; returns the undo. */
@@ -61,6 +65,7 @@ export function register(program: Command, ctx: CliContext): Command {
         '  kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw fn CONFIG`\n',
     )
     .action((config: string | undefined, _args: string[], opts: FnOpts) => {
+      const { processKustomizeStream, processResourceListText } = lazyKrm();
       const restore = rebindConsole();
       try {
         const now = defaultNow(ctx.io.env);

@@ -9,9 +9,12 @@ import type { Command } from 'commander';
 import type { CliContext } from '../cli';
 import { collect } from './common';
 import { readValuesFiles } from '../io/inputs';
-import { postRender } from '../postRender';
+import type * as PostRender from '../postRender';
 import { defaultNow, rebindConsole } from './fn';
 import { error, FindingsError } from '../diagnostics';
+
+/** The post-renderer core is loaded when the command runs, not when the CLI registers it (issue 5). */
+const lazyPostRender = () => require('../postRender') as typeof PostRender;
 
 interface PostRenderOpts {
   values: string[];
@@ -41,6 +44,7 @@ export function register(program: Command, ctx: CliContext): Command {
         '  helm plugin install ./cozy-gw && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)\n',
     )
     .action((opts: PostRenderOpts) => {
+      const { postRender } = lazyPostRender();
       const restore = rebindConsole();
       try {
         const now = opts.now ?? defaultNow(ctx.io.env);

@@ -8,12 +8,21 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../cli';
 import { FindingsError, hasErrors } from '../diagnostics';
 import { describe, type KObject } from '../model';
-import { toJson, toYamlStream } from '../io/output';
+import type * as Output from '../io/output';
 import { addInputOptions, loadInputs, type InputOptions } from './common';
-import { isRfc3339, reconcile, type ReconcileResult } from '../reconcile';
-import { renderPlan } from '../plan';
-import { redactSecrets, redactionNotice } from '../secretRedaction';
+import type * as Reconcile from '../reconcile';
+import type * as Plan from '../plan';
+import type * as SecretRedaction from '../secretRedaction';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../ciliumHazards';
+
+// The pass and its output are loaded when the command runs, not when the CLI registers it
+// (issue 5: `cozy-gw --version` and the other commands do not pay for them).
+const lazy = {
+  output: () => require('../io/output') as typeof Output,
+  reconcile: () => require('../reconcile') as typeof Reconcile,
+  plan: () => require('../plan') as typeof Plan,
+  redaction: () => require('../secretRedaction') as typeof SecretRedaction,
+};
 
 interface ReconcileOptions extends InputOptions {
   output: 'yaml' | 'json' | 'plan';
@@ -36,7 +45,10 @@ export interface ReconcileOutput {
 }
 
 /** The output of one pass in the chosen format (pure: used by the command and its tests). */
-export function formatReconcile(result: ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
+export function formatReconcile(result: Reconcile.ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
+  const { renderPlan } = lazy.plan();
+  const { redactSecrets, redactionNotice } = lazy.redaction();
+  const { toJson, toYamlStream } = lazy.output();
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
@@ -80,6 +92,7 @@ Examples:
     );
   addInputOptions(cmd);
   cmd.action((opts: ReconcileOptions) => {
+    const { isRfc3339, reconcile } = lazy.reconcile();
     const now = opts.now ?? currentTime();
     const pre: string[] = [];
     if (!isRfc3339(now)) pre.push(`--now ${JSON.stringify(now)} is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`);

@@ -4,17 +4,28 @@
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import * as semver from 'semver';
+import type * as Semver from 'semver';
 import type { CliContext } from '../cli';
 import { FindingsError, hasErrors } from '../diagnostics';
-import { toJsonList, toYamlStream } from '../io/output';
-import { writeOutputDir } from '../io/outputDir';
+import type * as Output from '../io/output';
+import type * as OutputDir from '../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../policies';
-import { render } from '../render';
-import { preview } from '../preview';
-import { isRfc3339 } from '../reconcile';
-import { redactionNotice, isRedacted } from '../secretRedaction';
+import type * as Render from '../render';
+import type * as Preview from '../preview';
+import type * as Reconcile from '../reconcile';
+import type * as SecretRedaction from '../secretRedaction';
 import { addInputOptions, loadInputs, type InputOptions } from './common';
+
+// The core is loaded when the command runs, not when the CLI registers it (issue 5).
+const lazy = {
+  semver: () => require('semver') as typeof Semver,
+  output: () => require('../io/output') as typeof Output,
+  outputDir: () => require('../io/outputDir') as typeof OutputDir,
+  render: () => require('../render') as typeof Render,
+  preview: () => require('../preview') as typeof Preview,
+  reconcile: () => require('../reconcile') as typeof Reconcile,
+  redaction: () => require('../secretRedaction') as typeof SecretRedaction,
+};
 
 interface RenderCliOptions extends InputOptions {
   output: 'yaml' | 'json';
@@ -26,11 +37,12 @@ interface RenderCliOptions extends InputOptions {
 }
 
 function parseNow(v: string): string {
-  if (!isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)`);
+  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)`);
   return v;
 }
 
 function parseVersion(v: string): string {
+  const semver = lazy.semver();
   if (!semver.valid(semver.coerce(v)) || !/^v?\d+(\.\d+){0,2}([-+].*)?$/.test(v)) {
     throw new InvalidArgumentError(`"${v}" is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
   }
@@ -57,6 +69,11 @@ export function register(program: Command, ctx: CliContext): Command {
       '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
     )
     .action((opts: RenderCliOptions) => {
+      const { render } = lazy.render();
+      const { preview } = lazy.preview();
+      const { redactionNotice, isRedacted } = lazy.redaction();
+      const { toJsonList, toYamlStream } = lazy.output();
+      const { writeOutputDir } = lazy.outputDir();
       const inputs = loadInputs(opts, ctx);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController

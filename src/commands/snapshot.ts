@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
-import { execa } from 'execa';
+import type * as Execa from 'execa';
 import type { CliContext } from '../cli';
 import { error, FindingsError, type Finding } from '../diagnostics';
 import type { KObject } from '../model';
@@ -37,6 +37,8 @@ interface KubectlRun {
 const PARALLEL = 4;
 
 async function runKubectl(bin: string, args: string[], ctx: CliContext): Promise<KubectlRun> {
+  // execa (an ES module) is loaded when kubectl runs, not when the CLI registers the command (issue 5).
+  const { execa } = require('execa') as typeof Execa;
   const r = await execa(bin, args, {
     reject: false,
     env: ctx.io.env,

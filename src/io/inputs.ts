@@ -6,7 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
-import { LineCounter, parseAllDocuments, isMap, isSeq, isScalar, type Node } from 'yaml';
+import type * as YamlLib from 'yaml';
+import type { LineCounter, Node } from 'yaml';
 import { FindingsError, error, type Finding } from '../diagnostics';
 import { readAllStdin } from './stdin';
 import { isObject, type KObject } from '../model';
@@ -38,7 +39,13 @@ export function rememberText(file: string, text: string): void {
   texts.set(file, text);
 }
 
-const docCache = new Map<string, { docs: ReturnType<typeof parseAllDocuments>; lc: LineCounter }>();
+const docCache = new Map<string, { docs: ReturnType<typeof YamlLib.parseAllDocuments>; lc: LineCounter }>();
+
+/** The `yaml` library (line positions), loaded on the first lineOf: a run without findings never needs it (issue 5). */
+let yamlLib: typeof YamlLib | undefined;
+function yaml(): typeof YamlLib {
+  return (yamlLib ??= require('yaml') as typeof YamlLib);
+}
 
 /**
  * The 1-based line of a field of an object read from a file (or of the object itself when the
@@ -47,6 +54,7 @@ const docCache = new Map<string, { docs: ReturnType<typeof parseAllDocuments>; l
 export function lineOf(o: object, field?: string): number | undefined {
   const origin = origins.get(o);
   if (!origin) return undefined;
+  const { LineCounter, parseAllDocuments, isMap, isSeq, isScalar } = yaml();
   let cached = docCache.get(origin.file);
   if (!cached) {
     const text = texts.get(origin.file) ?? safeRead(origin.file);
