@@ -39,7 +39,12 @@ function currentTime(): string {
 }
 
 export interface ReconcileOutput {
-  stdout: string;
+  /**
+   * The text for stdout, in pieces: a YAML stream is produced document by document as it is
+   * written (issue 5: the whole output of a large pass is never held as one string). Join the
+   * pieces for the whole text.
+   */
+  stdout: Iterable<string>;
   /** Lines for standard error besides the findings. */
   notes: string[];
 }
@@ -48,27 +53,28 @@ export interface ReconcileOutput {
 export function formatReconcile(result: Reconcile.ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
   const { renderPlan } = lazy.plan();
   const { redactSecrets, redactionNotice } = lazy.redaction();
-  const { toJson, toYamlStream } = lazy.output();
+  const { toJson, yamlStreamChunks } = lazy.output();
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
-    return { stdout: renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium }), notes };
+    return { stdout: [renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
   }
-  const changed = redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData));
   const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
-  const redacted = (all ?? changed).redacted;
+  // With --all, what changed is printed only by -o json.
+  const changed = !all || opts.output === 'json' ? redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData)) : undefined;
+  const redacted = (all ?? changed)!.redacted;
   if (redacted) notes.push(redactionNotice(redacted));
   if (opts.output === 'json') {
     const doc: Record<string, unknown> = {
-      changed: changed.objects,
+      changed: changed!.objects,
       deleted: deleted.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name })),
     };
     if (all) doc.objects = all.objects;
-    return { stdout: toJson(doc), notes };
+    return { stdout: [toJson(doc)], notes };
   }
   if (deleted.length) notes.push(`note: the pass deletes ${deleted.length} object${deleted.length === 1 ? '' : 's'}: ${deleted.map((r) => describe(r)).join(', ')}${opts.all ? ' (absent from the output)' : ''}`);
   if (!result.changes.length && !opts.all) notes.push('note: nothing to create, change or delete');
-  return { stdout: toYamlStream((all ?? changed).objects), notes };
+  return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -109,7 +115,8 @@ Examples:
     if (opts.output !== 'plan') ctx.report(result.findings);
     else ctx.report(result.findings.filter((f) => f.severity === 'warning'));
     for (const n of out.notes) ctx.io.stderr(n + '\n');
-    ctx.io.stdout(out.stdout);
+    // The pass has succeeded and every finding is out: only now is the first byte written.
+    for (const chunk of out.stdout) ctx.io.stdout(chunk);
   });
   return cmd;
 }

@@ -35,6 +35,24 @@ export function toYamlStream(objs: unknown[]): string {
   return objs.map((o) => dumpYaml(o)).join('---\n');
 }
 
+/**
+ * The same stream as toYamlStream, in pieces of about `chunkSize` characters, each made when it
+ * is asked for: a caller writing them one by one never holds the whole text (issue 5). The
+ * pieces joined are toYamlStream's text, byte for byte.
+ */
+export function* yamlStreamChunks(objs: unknown[], chunkSize = 1 << 20): Generator<string> {
+  let buf = '';
+  for (let i = 0; i < objs.length; i++) {
+    if (i > 0) buf += '---\n';
+    buf += dumpYaml(objs[i]);
+    if (buf.length >= chunkSize) {
+      yield buf;
+      buf = '';
+    }
+  }
+  if (buf) yield buf;
+}
+
 export function toJson(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
