@@ -176,9 +176,27 @@ function quote(s: string): string {
   return JSON.stringify(s);
 }
 
+/**
+ * The indented `_cluster` block by the map's content: every tenant of a render shares one map
+ * (issue 5: dumping it once per tenant was a fifth of `render`). Keyed by its JSON, so a map
+ * changed in between is a new entry, never a stale one.
+ */
+const clusterBlocks = new Map<string, string>();
+
+function clusterBlock(map: Record<string, string>): string {
+  const key = JSON.stringify(map);
+  let block = clusterBlocks.get(key);
+  if (block === undefined) {
+    if (clusterBlocks.size >= 64) clusterBlocks.clear();
+    block = helmToYaml(map).replace(/\n$/, '').split('\n').map((l) => `  ${l}`).join('\n');
+    clusterBlocks.set(key, block);
+  }
+  return block;
+}
+
 /** §2.5: the `values.yaml` of a `cozystack-values` Secret. */
 export function valuesYaml(v: TenantValues): string {
-  const cluster = helmToYaml(v._cluster).replace(/\n$/, '').split('\n').map((l) => `  ${l}`).join('\n');
+  const cluster = clusterBlock(v._cluster);
   const ns = Object.entries(v._namespace).map(([k, x]) => `  ${k}: ${quote(x)}`).join('\n');
   return `_cluster:\n${cluster}\n_namespace:\n${ns}\n`;
 }
