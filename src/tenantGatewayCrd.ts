@@ -166,8 +166,41 @@ function celFindings(value: unknown, s: Schema, path: (string | number)[], obj: 
 }
 
 /**
+ * The list-type semantics of the structural schema (reference-facts §4: tlsPassthroughListeners
+ * is a list-map keyed by `name`; status conditions by `type`, status listeners by `name`): the
+ * apiserver refuses two items of a `map` list with the same key values, and two equal items of a
+ * `set` list, as `Duplicate value`. ajv knows neither keyword, so they are checked here.
+ */
+function listTypeFindings(value: unknown, s: Schema, path: (string | number)[], obj: KObject, out: Finding[]): void {
+  if (value === undefined || value === null) return;
+  if (Array.isArray(value)) {
+    const type = s['x-kubernetes-list-type'];
+    const keys = (s['x-kubernetes-list-map-keys'] ?? []) as string[];
+    if (type === 'map' || type === 'set') {
+      const seen = new Set<string>();
+      value.forEach((item, i) => {
+        const id = type === 'map' ? (isObject(item) ? Object.fromEntries(keys.map((k) => [k, item[k]])) : item) : item;
+        const key = JSON.stringify(id);
+        if (type === 'map' && isObject(item) && keys.some((k) => item[k] === undefined)) return; // a missing key is the schema's "Required value"
+        if (seen.has(key)) {
+          const field = fieldPath([...path, i]);
+          out.push(error(`Duplicate value: ${key}`, {
+            rule: 'tenantgateway.schema', object: refOf(obj), field,
+            hint: type === 'map' ? `${fieldPath(path)} is a list-map keyed by ${keys.join(', ')}: give each item its own ${keys.join(' and ')}` : `${fieldPath(path)} is a set: remove the repeated item`,
+          }));
+        }
+        seen.add(key);
+      });
+    }
+    if (isObject(s.items)) value.forEach((x, i) => listTypeFindings(x, s.items as Schema, [...path, i], obj, out));
+  } else if (isObject(value) && isObject(s.properties)) {
+    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>)) listTypeFindings(value[k], ps, [...path, k], obj, out);
+  }
+}
+
+/**
  * Validate a TenantGateway as the apiserver validates a CREATE: defaults, the openAPIV3Schema
- * (every violation, each naming its field path), then the CEL rules. Every failure is reported;
+ * (every violation, each naming its field path), the list-type semantics, then the CEL rules. Every failure is reported;
  * a rule that cannot be evaluated because the schema already failed (a value of the wrong type)
  * is not reported twice.
  */
@@ -189,6 +222,7 @@ export function validateTenantGateway(obj: KObject): Finding[] {
       findings.push(error(message, { rule: 'tenantgateway.schema', object: ref, field, hint }));
     }
   }
+  listTypeFindings(o, tenantGatewaySchema(), [], obj, findings);
   const cel: Finding[] = [];
   celFindings(o, tenantGatewaySchema(), [], obj, cel);
   const schemaFailed = findings.length > 0;
