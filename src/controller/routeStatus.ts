@@ -88,8 +88,6 @@ export interface JudgeContext {
 
 interface Indexed extends JudgeContext {
   ptByName: ReadonlyMap<string, PassthroughListener>;
-  /** Per-app listener name -> its hostname. */
-  perApp: ReadonlyMap<string, string>;
 }
 
 interface Pending {
@@ -108,13 +106,15 @@ function judgeOne(ctx: Indexed, c: Claimant): Pending {
   const { v, passthrough, ptByName } = ctx;
   const causes: Causes = new Map();
   const p: Pending = { claimant: c, causes };
-  const section = c.sectionName;
   const port = c.port;
-  const perAppHost = section !== undefined ? ctx.perApp.get(section) : undefined;
+  // "A sectionName outside that prefix, http aside, is not judged here at all: the listener
+  // families it could name are the ones this pass is still deciding, so the route is written
+  // Accepted=True like any attached route" — such a section is read as no section at all.
+  const section = c.sectionName === 'http' || c.sectionName?.startsWith('tls-') ? c.sectionName : undefined;
 
   // Section and port selecting different listeners: NoMatchingParent ("an HTTPRoute whose
   // sectionName and parentRef port select different listeners, http with port 443 for one").
-  const sectionPort = section === 'http' ? 80 : ptByName.get(section ?? '')?.port ?? (perAppHost !== undefined ? 443 : undefined);
+  const sectionPort = section === 'http' ? 80 : ptByName.get(section ?? '')?.port;
   if (section !== undefined && port !== undefined && sectionPort !== undefined && sectionPort !== port) {
     p.settled = refusal(v, c, 'NoMatchingParent', `sectionName ${section} and port ${port} select different listeners (${section} is on port ${sectionPort})`);
     return p;
@@ -177,24 +177,11 @@ function judgeOne(ctx: Indexed, c: Claimant): Pending {
       else if (port !== undefined && port !== 443) addCause(causes, 'port', h, `port ${port}; terminate listeners are published on 443 only`);
       else if (isWildcardHostname(h)) addCause(causes, 'wildcard', h);
       else if (reservingHostname(h, passthrough) !== undefined) addCause(causes, 'reserved', h, `answered by ${reservingHostname(h, passthrough)}`);
-      else if (perAppHost !== undefined && perAppHost !== h) addCause(causes, 'section', h, `sectionName ${section} answers ${perAppHost}`);
-    }
-    // decisions.md §10: a route that also claims a free hostname stays Accepted on that one.
-    const reserved = causes.get('reserved');
-    if (reserved && c.hostnames.some((h) => isValidHostname(h) && !isWildcardHostname(h) && !reserved.has(h) && (port === undefined || port === 443))) {
-      causes.delete('reserved');
     }
     return p;
   }
 
   // TLSRoute with no tls-* section.
-  if (perAppHost !== undefined) {
-    for (const h of c.hostnames) {
-      if (!isValidHostname(h)) addCause(causes, 'invalid', h);
-      else if (!hostnamesOverlap(perAppHost, h)) addCause(causes, 'section', h, `sectionName ${section} answers ${perAppHost}`);
-    }
-    return p;
-  }
   judgeTlsHostnames(ctx, c, causes);
   settleNative(ctx, p);
   return p;
@@ -240,11 +227,7 @@ function settleNative(ctx: JudgeContext, p: Pending): void {
  * cause is NoMatchingListenerHostname; else Accepted.
  */
 export function judgeClaimants(context: JudgeContext, claimants: readonly Claimant[]): Verdict[] {
-  const ctx: Indexed = {
-    ...context,
-    ptByName: new Map(context.passthrough.map((x) => [x.listenerName, x])),
-    perApp: new Map([...context.served].map((h) => [perAppListenerName(h), h])),
-  };
+  const ctx: Indexed = { ...context, ptByName: new Map(context.passthrough.map((x) => [x.listenerName, x])) };
   const pending = claimants.map((c) => judgeOne(ctx, c));
   const participants = pending.filter((p) => !p.settled).map((p) => p.claimant);
   const losses = runRace(participants);
@@ -252,6 +235,11 @@ export function judgeClaimants(context: JudgeContext, claimants: readonly Claima
     if (p.settled) return p.settled;
     const lost = losses.get(p.claimant);
     if (lost) for (const [h, w] of lost) addCause(p.causes, 'conflict', h, `held by ${describeRoute(w)}`);
+    // decisions.md §10: an HTTPRoute whose only refusal is the passthrough reservation, and which
+    // also claims a hostname outside it, "stays Accepted and is served on that one". Refused for
+    // any other cause as well, it keeps the reservation in the message ("every cause spelled out").
+    const reserved = p.causes.get('reserved');
+    if (reserved && p.causes.size === 1 && p.claimant.hostnames.some((h) => !reserved.has(h))) p.causes.delete('reserved');
     if (p.causes.size === 0) return accepted(ctx.v, p.claimant);
     const reason: RouteReason = lost ? 'HostnameConflict' : 'NoMatchingListenerHostname';
     return { claimant: p.claimant, accepted: false, reason, message: causesMessage(ctx.v, p.causes) };

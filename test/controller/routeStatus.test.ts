@@ -43,7 +43,7 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
     expect(msg).toMatch(/x\.example\.org \(held by HTTPRoute cozy-a\/w\).*; .*wildcard: \*\.example\.org/);
   });
 
-  test('NoMatchingListenerHostname shapes: wildcard, reserved (only when every hostname is), port, sectionName answering another name, TLSRoute-only', () => {
+  test('NoMatchingListenerHostname shapes: wildcard, reserved (only when every hostname is), port, a tls-<name> section answering another name, TLSRoute-only; a section outside the tls- prefix is not judged', () => {
     const m = judge(
       [
         http('tenant-root', 'wild', ['*.example.org', 'www.example.org']),
@@ -64,10 +64,9 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
     ]);
     expect(m.get('tenant-root/resfree#0')!.reason).toBe('Accepted'); // decisions.md §10
     expect(reasonOf(m, 'tenant-root/port#0')).toEqual(['NoMatchingListenerHostname', expect.stringMatching(/p\.example\.org \(port 8443; /)]);
-    expect(reasonOf(m, 'tenant-root/sec#0')).toEqual([
-      'NoMatchingListenerHostname',
-      expect.stringMatching(/: b\.example\.org \(sectionName https-a-8479b785 answers a\.example\.org\)$/),
-    ]);
+    // "A sectionName outside that prefix, http aside, is not judged here at all ... the route is
+    // written Accepted=True like any attached route": a per-app listener name is such a section.
+    expect(m.get('tenant-root/sec#0')!.reason).toBe('Accepted');
     expect(reasonOf(m, 'tenant-root/only#0')).toEqual(['NoMatchingListenerHostname', expect.stringMatching(/only a TLSRoute claims.*: only\.example\.org$/)]);
     expect(reasonOf(m, 'tenant-root/tlsother#0')).toEqual([
       'NoMatchingListenerHostname',
