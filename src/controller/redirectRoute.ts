@@ -7,6 +7,8 @@ import type { KObject } from '../model';
 import type { Store } from '../store';
 import { GROUPS } from '../store';
 import { apexOf, certModeOf } from './acmeSolvers';
+import { ReconcileError } from './errors';
+import { isValidHostname } from './hostnameClaims';
 import { redirectRouteName } from './names';
 import { applyOwned, deleteOwned, ownedMetadata } from './ownedObjects';
 
@@ -40,5 +42,15 @@ export function reconcileRedirectRoute(store: Store, tgw: KObject): void {
     spec: redirectRouteSpec(tgw),
   };
   const apex = apexOf(tgw);
+  // What the apiserver refuses in the write: route hostnames are Gateway API Hostnames (lowercase).
+  // The apex "arrives verbatim from the namespace.cozystack.io/host label, which nothing
+  // normalizes and which may hold upper case ... admitted it is Ready=False" (tenant-gateway.md,
+  // schema constraints) — under http01 the redirect is the object that composes it.
+  const bad = (desired.spec as { hostnames: string[] }).hostnames.filter((h) => !isValidHostname(h));
+  if (bad.length > 0) {
+    throw new ReconcileError(
+      `HTTPRoute ${tgw.metadata.namespace}/${name} cannot be written: hostnames ${bad.map((h) => JSON.stringify(h)).join(', ')} are not lowercase DNS names of at most 253 characters (the apex ${JSON.stringify(apex)} comes from spec.apex)`,
+    );
+  }
   applyOwned(store, tgw, desired, `http-to-https redirect (301) for ${apex} and *.${apex}`);
 }

@@ -302,3 +302,11 @@ describe('controller-side validation and the budget (passthrough section)', () =
     expect(s.get(GW, 'Gateway', 'tenant-root', 'cozystack')).toBeUndefined();
   });
 });
+
+describe('a mixed-case apex (schema constraints paragraph)', () => {
+  test('"the controller then composes listener hostnames from it that Gateway API refuses ... admitted it is Ready=False": under http01 too, where the redirect names the apex', () => {
+    const s = pass([tgw({ apex: 'Example.org' }), ns('tenant-root', { 'namespace.cozystack.io/host': 'Example.org' })]);
+    expect(readyOf(s)).toMatchObject({ status: 'False', reason: 'ReconcileError', message: expect.stringMatching(/Example\.org.*lowercase/) });
+    expect(s.get(GW, 'HTTPRoute', 'tenant-root', 'cozystack-http-redirect')).toBeUndefined();
+  });
+});
