@@ -51,3 +51,31 @@ describe('list-type semantics the apiserver enforces (reference-facts §4)', () 
     ]);
   });
 });
+
+describe('where each CEL rule sits (reference-facts §4; "Schema constraints")', () => {
+  // "The CEL rule that keeps this field out of edge sits on the spec node, and ratcheting
+  // suppresses a CEL error only while the node it sits on is unchanged": which node carries a
+  // rule decides what a stored value blocks, so the placement itself is pinned.
+  const crd = tenantGatewayCrd() as unknown as { spec: { versions: { schema: { openAPIV3Schema: any } }[] } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
+  const rulesOf = (node: { 'x-kubernetes-validations'?: { rule: string }[] }) => (node['x-kubernetes-validations'] ?? []).map((r) => r.rule);
+  it('rules 3 (apex containment), 4 (name vs services) and 5 (edge) on the spec node', () => {
+    const r = rulesOf(spec);
+    expect(r).toHaveLength(3);
+    expect(r[0]).toMatch(/self\.apex/);
+    expect(r[1]).toMatch(/self\.tlsPassthroughServices/);
+    expect(r[2]).toMatch(/self\.certMode != 'edge'/);
+  });
+  it('rule 2 (distinct ports) on the list, rule 1 (80/443) on each item', () => {
+    const list = spec.properties.tlsPassthroughListeners;
+    expect(rulesOf(list)).toEqual([expect.stringMatching(/exists_one\(b, b\.port == a\.port\)/)]);
+    expect(rulesOf(list.items)).toEqual([expect.stringMatching(/self\.port != 80 && self\.port != 443/)]);
+    expect(rulesOf(spec.properties.apex)).toEqual([]);
+    expect(rulesOf(spec.properties.certMode)).toEqual([]);
+  });
+  // "apex gets no format pattern, deliberately": a mixed-case apex is admitted.
+  it('apex has no pattern: a mixed-case apex passes the schema', () => {
+    expect(spec.properties.apex.pattern).toBeUndefined();
+    expect(msgs(tgw({ apex: 'Customer1.IO' }))).toEqual([]);
+  });
+});
