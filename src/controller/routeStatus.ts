@@ -122,7 +122,7 @@ function judgeOne(ctx: Indexed, c: Claimant): Pending {
 
   // The plain-HTTP listener: no hostname claimed (decisions.md §5). It admits the tenant
   // namespace and cozy-cert-manager only, and takes no TLSRoute.
-  if (selectsPlainHttp(c)) {
+  if (selectsPlainHttp({ sectionName: section, port })) {
     if (c.kind === 'TLSRoute') {
       p.settled = refusal(v, c, 'NotAllowedByListeners', 'listener http serves plain HTTP and takes no TLSRoute');
     } else if (!ctx.plainHttpNamespaces.includes(c.namespace)) {

@@ -183,6 +183,15 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
     expect(m.get('tenant-root/t#0')!.reason).toBe('Accepted');
   });
 
+  test('a section outside the prefix with port 80 selects the plain-HTTP listener like port 80 alone: served from an admitted namespace, refused from another', () => {
+    const m = judge([
+      http('tenant-root', 'own', ['*.example.org'], [{ name: 'cozystack', sectionName: 'web', port: 80 }]),
+      http('tenant-alice', 'kid', ['a.alice.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'web', port: 80 }]),
+    ]);
+    expect(m.get('tenant-root/own#0')!.reason).toBe('Accepted');
+    expect(m.get('tenant-alice/kid#0')!.reason).toBe('NotAllowedByListeners');
+  });
+
   test('"Two TLSRoutes racing for a hostname a passthrough listener answers, both eligible to attach, still get the conflict", also beneath a wildcard native entry', () => {
     const m = judge(
       [tls('tenant-root', 'a', ['pg.db.example.org']), tls('tenant-root', 'b', ['pg.db.example.org']), tls('tenant-zed', 'c', ['pg.db.example.org'], [{ name: 'cozystack', namespace: 'tenant-root' }])],
