@@ -28,12 +28,25 @@ export class CelError extends Error {
 /** JSON data → CEL values: whole numbers become ints (BigInt); undefined members are dropped. */
 export function toCel(v: unknown): unknown {
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
-  if (Array.isArray(v)) return v.map(toCel);
-  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof Date) && !(v instanceof Map)) {
-    // fromEntries defines own properties: a key such as `__proto__` stays a key (an assignment would set the prototype).
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => [k, toCel(x)]));
+  if (v === null || typeof v !== 'object') return v;
+  // Plain loops rather than entries/map/fromEntries (issue 5: every controller write a policy
+  // matches is converted, a Gateway with all its listeners).
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = toCel(v[i]);
+    return out;
   }
-  return v;
+  if (v instanceof Uint8Array || v instanceof Date || v instanceof Map) return v;
+  const src = v as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(src)) {
+    const x = src[k];
+    if (x === undefined) continue;
+    // defineProperty for `__proto__`: it stays a key (an assignment would set the prototype).
+    if (k === '__proto__') Object.defineProperty(out, k, { value: toCel(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = toCel(x);
+  }
+  return out;
 }
 
 /** CEL values → JSON data: ints back to numbers (safe range), lists and maps recursively. */

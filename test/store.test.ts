@@ -3,7 +3,7 @@
  * stay exactly what a fresh computation gives, whatever sequence of puts and deletes came before.
  */
 import fc from 'fast-check';
-import type { KObject } from '../src/model';
+import { compareObjects, type KObject } from '../src/model';
 import { Store, storeStats } from '../src/store';
 
 const cm = (ns: string, name: string, v: number): KObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data: { v: String(v) } });
@@ -75,4 +75,13 @@ test('storeStats counts gets, lists and the objects listed', () => {
   store.list('', 'ConfigMap');
   store.list('', 'ConfigMap', 'b');
   expect({ gets: storeStats.gets - before.gets, lists: storeStats.lists - before.lists, listed: storeStats.listed - before.listed }).toEqual({ gets: 1, lists: 2, listed: 3 });
+});
+
+test('all() is in compareObjects order', () => {
+  const objs: KObject[] = [
+    cm('b', 'y', 1), cm('a', 'y', 1), { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'a' } },
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } }, cm('a', 'x', 1), { apiVersion: 'v1beta1', kind: 'ConfigMap', metadata: { name: 'z', namespace: '' } },
+  ];
+  const store = new Store(objs);
+  expect(store.all()).toEqual([...objs].sort(compareObjects));
 });
