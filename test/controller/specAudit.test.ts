@@ -319,3 +319,68 @@ describe('a mixed-case apex (schema constraints paragraph)', () => {
     expect(s.get(GW, 'HTTPRoute', 'tenant-root', 'cozystack-http-redirect')).toBeUndefined();
   });
 });
+
+describe('listener shapes per family and mode (Security model item 1)', () => {
+  const K443 = [
+    { group: GW, kind: 'HTTPRoute' },
+    { group: GW, kind: 'TLSRoute' },
+  ];
+  const LABEL_SEL = { from: 'Selector', selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } } };
+  const nameSel = (values: string[]) => ({ from: 'Selector', selector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values }] } });
+  const spec = (certMode: string) => ({
+    certMode,
+    tlsPassthroughServices: ['api'],
+    tlsPassthroughListeners: certMode === 'edge' ? [] : [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }],
+    wildcardSecretRef: { name: 'wild' },
+    dns01: { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'k' } } },
+  });
+
+  test.each(['http01', 'dns01', 'existingSecret', 'edge'])(
+    '%s: "every listener there [443], HTTPS-terminate and tls-<svc> passthrough alike, carries the same allowedRoutes.kinds"; port 80 pins the name; native ports pin the tenant namespace and name no kinds',
+    (certMode) => {
+      const s = pass([tgw(spec(certMode)), ...baseNamespaces(), http('tenant-root', 'shop', ['shop.example.org'])]);
+      const ls = listenersOf(s) as unknown as { name: string; port: number; protocol: string; allowedRoutes: { namespaces: unknown; kinds?: unknown } }[];
+      expect(ls.length).toBeGreaterThan(2);
+      for (const l of ls) {
+        if (certMode === 'edge') {
+          // "Under certMode: edge ... every listener carries the same broad selector"
+          expect(l).toMatchObject({ port: 80, protocol: 'HTTP' });
+          expect(l.allowedRoutes).toEqual({ namespaces: LABEL_SEL, kinds: [{ group: GW, kind: 'HTTPRoute' }] });
+        } else if (l.port === 443) {
+          expect(l.allowedRoutes).toEqual({ namespaces: LABEL_SEL, kinds: K443 });
+        } else if (l.port === 80) {
+          expect(l.name).toBe('http');
+          expect(l.allowedRoutes).toEqual({ namespaces: nameSel(['tenant-root', 'cozy-cert-manager']) });
+        } else {
+          expect(l).toMatchObject({ name: 'tls-pg', port: 5432, protocol: 'TLS' });
+          expect(l.allowedRoutes).toEqual({ namespaces: nameSel(['tenant-root']) });
+        }
+      }
+    },
+  );
+});
+
+describe('the upgrade that introduces the reservation (passthrough section, "One behaviour change")', () => {
+  test('"On HTTP-01 that tenant sheds the terminate listeners for those names on upgrade, with the controller garbage-collecting the certificates that went with them" — the Secrets stay', () => {
+    const before = pass([tgw({}), ...baseNamespaces(), http('tenant-root', 'kube', ['api.example.org'])]);
+    const certName = perAppCertificateName('cozystack', 'api.example.org');
+    expect(before.get('cert-manager.io', 'Certificate', 'tenant-root', certName)).toBeDefined();
+    expect(listenersOf(before).map((l) => l.name)).toContain(perAppListenerName('api.example.org'));
+    const issued: KObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: certName, namespace: 'tenant-root' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==', 'tls.key': 'eA==' } };
+    const upgraded = before.all().map((o) => (o.kind === 'TenantGateway' ? { ...o, spec: { ...(o.spec as object), tlsPassthroughServices: ['api'] } } : o));
+    const after = pass([...upgraded, issued], LATER);
+    expect(listenersOf(after).map((l) => l.name)).toEqual(['http', 'tls-api']);
+    expect(after.get('cert-manager.io', 'Certificate', 'tenant-root', certName)).toBeUndefined();
+    expect(after.get('', 'Secret', 'tenant-root', certName)).toEqual(issued);
+    expect(acceptedOf(after.get(GW, 'HTTPRoute', 'tenant-root', 'kube'))).toMatchObject({ status: 'False', reason: 'NoMatchingListenerHostname', lastTransitionTime: LATER });
+  });
+
+  test('"Every other tenant renders no passthrough listener from this value, so its own HTTPRoute on one of those names under its apex keeps its terminate listener"', () => {
+    const s = pass([
+      tgw({ apex: 'alice.example.org' }, { namespace: 'tenant-alice', uid: 'uid-alice' }),
+      ns('tenant-alice', { 'namespace.cozystack.io/gateway': 'tenant-alice', 'namespace.cozystack.io/host': 'alice.example.org' }),
+      http('tenant-alice', 'kube', ['api.alice.example.org'], [{ name: 'cozystack' }]),
+    ]);
+    expect(listenersOf(s, 'tenant-alice').map((l) => l.hostname)).toEqual([undefined, 'api.alice.example.org']);
+  });
+});
