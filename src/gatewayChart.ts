@@ -5,7 +5,7 @@
  * Pure: a tenant release in, a TenantGateway or findings out.
  */
 import { asset } from './assets';
-import { error, type Finding } from './diagnostics';
+import { error, hasErrors, warning, type Finding } from './diagnostics';
 import { lineOf, originOf } from './io/inputs';
 import { refOf, type KObject } from './model';
 import { exposeIngress, splitList, type ClusterMap } from './platformValues';
@@ -152,7 +152,25 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
     if (provider === 'rfc2136' && !cluster['dns01-rfc2136-nameserver']) fail('gateway.dns01-missing-field', 'DNS-01 provider rfc2136 needs a nameserver (publishing.certificates.dns01.rfc2136.nameserver)', undefined,
       'set publishing.certificates.dns01.rfc2136.nameserver (host:port of the DNS server) and rfc2136.tsigKeyName in the platform values');
   }
-  if (findings.length) return { findings };
+  // tenant-gateway.md "Opt-in — DNS-01": the provider table lists the keys each provider
+  // requires beyond the ones guard 7 fails on (route53.secretName; rfc2136.tsigKeyName and
+  // .secretName). They have no default, and the chart renders them empty where upstream does not
+  // fail, so an empty one is a warning: the Issuer would name no credentials.
+  if (certMode === 'dns01' && solver === 'dns01') {
+    const required: Record<string, [string, string][]> = {
+      route53: [['secret-name', 'secretName']],
+      rfc2136: [['tsig-key-name', 'tsigKeyName'], ['secret-name', 'secretName']],
+    };
+    for (const [key, value] of required[provider] ?? []) {
+      if (cluster[`dns01-${provider}-${key}`]) continue;
+      findings.push(warning(`gateway chart for tenant namespace ${T}: DNS-01 provider ${provider} requires publishing.certificates.dns01.${provider}.${value}, which is empty: the tenant's Issuer would name no ${key === 'secret-name' ? 'credentials Secret' : 'TSIG key'}`, {
+        rule: 'gateway.dns01-required-key',
+        hint: `set publishing.certificates.dns01.${provider}.${value} in the platform values${provider === 'route53' ? ' (and route53.accessKeyID unless the controller uses IRSA)' : ''}`,
+        ...(t ? { object: refOf(t), file: originOf(t)?.file, line: lineOf(t) } : {}),
+      }));
+    }
+  }
+  if (hasErrors(findings)) return { findings };
 
   // The TenantGateway spec, in the chart's field order (§3).
   const spec: Record<string, unknown> = { apex: host, gatewayClassName: cls, certMode };

@@ -123,3 +123,42 @@ describe('gatewayClassName parameter', () => {
     expect(r.objects.filter((o) => o.kind === 'TenantGateway').map((o) => (o.spec as Record<string, unknown>).gatewayClassName)).toEqual(['cilium', 'cilium']);
   });
 });
+
+describe('DNS-01 provider table: required keys', () => {
+  // "AWS Route53 | route53 | route53.region, route53.secretName (and route53.accessKeyID if not
+  // using IRSA)"; "RFC 2136 | rfc2136 | rfc2136.nameserver, rfc2136.tsigKeyName,
+  // rfc2136.secretName". region and nameserver fail the render (guard 7); the others have no
+  // default and upstream renders them empty, so an empty one warns and the render goes on.
+  const dns01 = (provider: string, block: Record<string, unknown>) => cluster({ publishing: { certificates: { solver: 'dns01', dns01: { provider, [provider]: block } } } });
+  const warned = (c: ClusterMap) => {
+    const g = renderGateway(release(c, 'alice'));
+    expect(g.object).toBeDefined();
+    return g.findings.map((f) => `${f.severity} ${f.rule}: ${f.message.replace(/^.*?: /, '')}`);
+  };
+  it('route53 without secretName warns', () => {
+    expect(warned(dns01('route53', { region: 'eu-west-1' }))).toEqual([
+      "warning gateway.dns01-required-key: DNS-01 provider route53 requires publishing.certificates.dns01.route53.secretName, which is empty: the tenant's Issuer would name no credentials Secret",
+    ]);
+    expect(warned(dns01('route53', { region: 'eu-west-1', secretName: 'r53' }))).toEqual([]);
+  });
+  it('rfc2136 without tsigKeyName or secretName warns for each', () => {
+    expect(warned(dns01('rfc2136', { nameserver: 'ns:53' })).map((w) => w.split(',')[0])).toEqual([
+      'warning gateway.dns01-required-key: DNS-01 provider rfc2136 requires publishing.certificates.dns01.rfc2136.tsigKeyName',
+      'warning gateway.dns01-required-key: DNS-01 provider rfc2136 requires publishing.certificates.dns01.rfc2136.secretName',
+    ]);
+    expect(warned(dns01('rfc2136', { nameserver: 'ns:53', tsigKeyName: 'k', secretName: 's' }))).toEqual([]);
+  });
+  it('cloudflare and digitalocean have defaults for every required key', () => {
+    expect(warned(dns01('cloudflare', {}))).toEqual([]);
+    expect(warned(dns01('digitalocean', {}))).toEqual([]);
+  });
+  it('no warning where the provider is not read (existingSecret, http01)', () => {
+    expect(warned(cluster({ publishing: { certificates: { solver: 'dns01', wildcardSecretName: 'w', dns01: { provider: 'rfc2136', rfc2136: { nameserver: 'ns' } } } } }))).toEqual([]);
+    expect(warned(cluster({ publishing: { certificates: { dns01: { provider: 'route53' } } } }))).toEqual([]);
+  });
+  it('a warning does not stop the render', () => {
+    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true })], valuesFiles: [values({ gateway: { enabled: true }, publishing: { certificates: { solver: 'dns01', dns01: { provider: 'route53', route53: { region: 'us-east-1' } } } } })] });
+    expect(r.findings.map((f) => f.severity)).toEqual(['warning']);
+    expect(r.objects.some((o) => o.kind === 'TenantGateway')).toBe(true);
+  });
+});
