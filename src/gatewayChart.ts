@@ -110,7 +110,8 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
 
   // 1. An empty host.
   if (host === '') {
-    fail('gateway.empty-host', 'the tenant has no host (_namespace.host is empty)', 'spec.host',
+    // reference-facts §3 guard 1: "The message says to set tenant.spec.host or inherit one."
+    fail('gateway.empty-host', 'the tenant has no host (_namespace.host is empty): set tenant.spec.host or inherit one', 'spec.host',
       T === 'tenant-root' ? "set publishing.host: tenant-root's host is the platform's" : 'set tenant.spec.host, or inherit one from a parent tenant that has a host');
   }
   // 2. A whitespace-only platform class.

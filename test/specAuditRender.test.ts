@@ -162,3 +162,13 @@ describe('DNS-01 provider table: required keys', () => {
     expect(r.objects.some((o) => o.kind === 'TenantGateway')).toBe(true);
   });
 });
+
+describe('guard 1 wording', () => {
+  // reference-facts §3 guard 1: "`_namespace.host` is empty. The message says to set
+  // `tenant.spec.host` or inherit one." — the message itself, for tenant-root as for a child.
+  it.each(['root', 'alice'])('an empty host on %s: the message says to set tenant.spec.host or inherit one', (name) => {
+    const f = renderGateway(release(cluster({ publishing: { host: '' } }), name)).findings;
+    expect(f).toHaveLength(1);
+    expect(f[0].message).toMatch(/set tenant\.spec\.host or inherit one/);
+  });
+});
