@@ -375,7 +375,8 @@ export function attachedNamespacesGuard(cluster: ClusterMap): Finding[] {
   return splitList(cluster['gateway-attached-namespaces'])
     .filter((ns) => ns.startsWith('tenant-'))
     .map((ns) =>
-      error(`gateway.attachedNamespaces contains "${ns}": tenant namespaces must not be attached to the publishing Gateway`, {
+      // reference-facts §7 layer 6: "The message names it and points to tenant.spec.gateway=true."
+      error(`gateway.attachedNamespaces contains "${ns}": tenant namespaces must not be attached to the publishing Gateway, give the tenant tenant.spec.gateway=true instead`, {
         rule: 'basics.attached-namespaces',
         field: 'gateway.attachedNamespaces',
         hint: 'a tenant that needs its own Gateway sets tenant.spec.gateway=true; its child tenants inherit it',

@@ -7,7 +7,7 @@
 import { evalBool, evalCel, evalString, toCel } from '../src/cel';
 import type { KObject } from '../src/model';
 import { clusterValues, platformDefaults } from '../src/platformValues';
-import { POLICY_NAMES, renderPolicies } from '../src/policies';
+import { attachedNamespacesGuard, POLICY_NAMES, renderPolicies } from '../src/policies';
 
 const POLICIES = renderPolicies(clusterValues(platformDefaults()).cluster);
 const vap = (name: string) => POLICIES.find((p) => p.kind === 'ValidatingAdmissionPolicy' && p.metadata.name === name) as KObject;
@@ -71,5 +71,16 @@ describe('layer 5 on UPDATE: "closes both first-time label writes on CREATE and 
   });
   it('a namespace that never carried the label is not judged', () => {
     expect(judge(POLICY_NAMES.namespaceLabel, n({ team: 'a' }), n(), TENANT_USER)).toBe('skip');
+  });
+});
+
+describe('layer 6 wording', () => {
+  // reference-facts §7 layer 6: "Any gateway-attached-namespaces entry (split and trimmed) starting
+  // with tenant-. The message names it and points to tenant.spec.gateway=true." — the message
+  // itself, not only the hint.
+  it('the message names the entry and points to tenant.spec.gateway=true', () => {
+    const f = attachedNamespacesGuard({ ...clusterValues(platformDefaults()).cluster, 'gateway-attached-namespaces': 'cozy-system, tenant-alice ' });
+    expect(f).toHaveLength(1);
+    expect(f[0].message).toMatch(/"tenant-alice".*tenant\.spec\.gateway=true/);
   });
 });
