@@ -8,12 +8,14 @@
 import type { KObject } from '../model';
 import { clone, deepEqual, isObject } from '../model';
 import type { Store } from '../store';
+import { GROUPS } from '../store';
 import { mergeCondition, type Condition } from './conditions';
 import {
   hostnamesOverlap,
   isValidHostname,
   isWildcardHostname,
   parentRefMatches,
+  ROUTE_KINDS,
   reservingHostname,
   routeHostnames,
   routeParentRefs,
@@ -300,6 +302,37 @@ export function writeRouteStatuses(store: Store, v: TenantGatewayView, routes: r
     if (vs.length === 0 && keep.length === cur.length) continue;
     if (deepEqual(parents, cur)) continue;
     writeParents(store, route, parents, why.length ? `route status: ${why.join(', ')}` : `route status: stale entry of TenantGateway ${v.id} removed`);
+  }
+}
+
+/**
+ * The HTTPRoutes and TLSRoutes that carry an entry of this controller, read once per run: the
+ * candidates for {@link dropDetachedEntries}. GRPCRoutes never carry one.
+ */
+export function routesWithOurEntries(store: Store): KObject[] {
+  const out: KObject[] = [];
+  for (const kind of ROUTE_KINDS) {
+    for (const r of store.list(GROUPS.gateway, kind)) if (parentsOf(r).some((e) => isObject(e) && e.controllerName === CONTROLLER_NAME)) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * "One RouteParentStatus per claimant" (reference-facts §5.9): a route that no longer attaches to
+ * this Gateway — its parentRefs stopped naming it, or its namespace left the attach set — is no
+ * claimant, so this controller's entry for the Gateway goes (other controllers' entries and
+ * entries for other Gateways stay). `candidates` are routes read at the start of the run;
+ * `attached` are the ones this pass judged.
+ */
+export function dropDetachedEntries(store: Store, v: TenantGatewayView, candidates: readonly KObject[], attached: readonly KObject[]): void {
+  const judged = new Set(attached.map((r) => `${r.kind}/${r.metadata.namespace ?? ''}/${r.metadata.name}`));
+  for (const c of candidates) {
+    if (judged.has(`${c.kind}/${c.metadata.namespace ?? ''}/${c.metadata.name}`)) continue;
+    const route = store.get(GROUPS.gateway, c.kind, c.metadata.namespace, c.metadata.name);
+    if (!route) continue;
+    const cur = parentsOf(route);
+    const parents = cur.filter((e) => !isOurs(e, route, v));
+    if (parents.length !== cur.length) writeParents(store, route, parents, `route status: entry of TenantGateway ${v.id} removed (the route no longer attaches to its Gateway)`);
   }
 }
 

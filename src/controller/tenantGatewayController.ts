@@ -19,7 +19,7 @@ import { attachedRoutes, collectClaimants, passthroughListenersOf, servedHostnam
 import { applyNamespaceLabels, attachSet, childApexes, planAttachment, type AttachmentPlan } from './namespaceAttachment';
 import { perAppListenerName } from './names';
 import { reconcileRedirectRoute } from './redirectRoute';
-import { judgeClaimants, writeApexWideRouteStatuses, writeRouteStatuses } from './routeStatus';
+import { dropDetachedEntries, judgeClaimants, routesWithOurEntries, writeApexWideRouteStatuses, writeRouteStatuses } from './routeStatus';
 import { listenerEntries, readyCondition, writeTenantGatewayStatus } from './tenantGatewayStatus';
 import { viewOf, type TenantGatewayView } from './tenantGatewaySpec';
 import { validateTenantGateway } from './tenantGatewayValidation';
@@ -61,7 +61,7 @@ function listenerReasons(listeners: readonly Listener[], existing: KObject | und
 }
 
 /** One TenantGateway's pass (§5.1 steps 2-10; step 1 ran before the namespace plan). */
-function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: string): void {
+function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: string, withOurEntries: readonly KObject[]): void {
   const tgw = v.obj;
   const passthrough = passthroughListenersOf(v);
   const attach = attachSet(plan, v);
@@ -94,6 +94,7 @@ function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: 
   } else {
     writeApexWideRouteStatuses(store, v, routes, now);
   }
+  dropDetachedEntries(store, v, withOurEntries, routes);
 
   // 9. Redirect.
   reconcileRedirectRoute(store, tgw);
@@ -125,12 +126,15 @@ export function reconcileTenantGateways(store: Store, opts: ReconcileOptions): F
   const problems = new Map<TenantGatewayView, string[]>(views.map((v) => [v, validateTenantGateway(v)]));
   const active = views.filter((v) => problems.get(v)!.length === 0);
   const plan = planAttachment(store, active, opts.publishingNamespace ?? 'tenant-root');
+  // Routes carrying an entry of this controller, read once: a pass drops its entry from those
+  // that no longer attach to its Gateway.
+  const withOurEntries = routesWithOurEntries(store);
 
   for (const v of views) {
     try {
       const ps = problems.get(v)!;
       if (ps.length > 0) throw new ReconcileError(`TenantGateway ${v.id}: ${ps.join('; ')}`);
-      runPass(store, v, plan, opts.now);
+      runPass(store, v, plan, opts.now, withOurEntries);
     } catch (e) {
       if (!(e instanceof ReconcileError)) throw e;
       writeTenantGatewayStatus(

@@ -384,3 +384,32 @@ describe('the upgrade that introduces the reservation (passthrough section, "One
     expect(listenersOf(s, 'tenant-alice').map((l) => l.hostname)).toEqual([undefined, 'api.alice.example.org']);
   });
 });
+
+describe('entries on routes that stopped attaching (reference-facts §5.9: "one RouteParentStatus per claimant")', () => {
+  const ref = { name: 'cozystack', namespace: 'tenant-root' };
+  const stale = { parentRef: ref, controllerName: CTRL, conditions: [{ type: 'Accepted', status: 'True', lastTransitionTime: NOW, reason: 'Accepted', message: 'Route attached to TenantGateway tenant-root/cozystack' }] };
+  const cilium = { parentRef: ref, controllerName: 'io.cilium/gateway-controller', conditions: [] };
+
+  test('a route whose parentRefs no longer name the Gateway, or whose namespace left the attach set, loses this controller’s entry and keeps the others', () => {
+    const moved = route('HTTPRoute', 'tenant-root', 'moved', ['m.example.org'], [{ name: 'elsewhere' }], { parents: [stale, cilium] });
+    const left = route('HTTPRoute', 'tenant-eve', 'left', ['e.example.org'], [ref], { parents: [stale, cilium] });
+    const s = pass([tgw({}), ...baseNamespaces(), moved, left], LATER);
+    for (const [n, name] of [['tenant-root', 'moved'], ['tenant-eve', 'left']]) {
+      expect((s.get(GW, 'HTTPRoute', n, name)!.status as { parents: unknown[] }).parents).toEqual([cilium]);
+    }
+    // and a second pass writes nothing
+    const again = new Store(s.all());
+    reconcileTenantGateways(again, { now: LATER });
+    expect(again.changes()).toEqual([]);
+  });
+
+  test('an entry of another TenantGateway’s Gateway is left alone, and a pass stopped by an error drops nothing', () => {
+    const other = { ...stale, parentRef: { name: 'cozystack', namespace: 'tenant-alice' } };
+    const r = route('HTTPRoute', 'tenant-eve', 'r', ['e.example.org'], [{ name: 'elsewhere' }], { parents: [other] });
+    const s = pass([tgw({}), ...baseNamespaces(), r], LATER);
+    expect(s.get(GW, 'HTTPRoute', 'tenant-eve', 'r')).toEqual(r);
+    const r2 = route('HTTPRoute', 'tenant-eve', 'r2', ['e.example.org'], [{ name: 'elsewhere' }], { parents: [stale] });
+    const broken = pass([tgw({ tlsPassthroughServices: ['api', 'api'] }), ...baseNamespaces(), r2], LATER);
+    expect(broken.get(GW, 'HTTPRoute', 'tenant-eve', 'r2')).toEqual(r2);
+  });
+});
