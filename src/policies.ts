@@ -221,8 +221,10 @@ function tenantHostPolicy(): KObject[] {
     [
       validation(
         `variables.oldHost == variables.newHost || variables.trusted`,
-        `'spec.host can only be set or changed by cluster-admins or cozystack/Flux service accounts: user ' + request.userInfo.username + ` +
-          `' may not change it from "' + variables.oldHost + '" to "' + variables.newHost + '"'`,
+        // reference-facts §7 layer 4: "The message says spec.host can only be set by cluster-admins
+        // or cozystack/Flux service accounts, and names the user."
+        `'spec.host can only be set by cluster-admins or cozystack/Flux service accounts: user ' + request.userInfo.username + ` +
+          `' may not set or change it from "' + variables.oldHost + '" to "' + variables.newHost + '"'`,
       ),
     ],
   );

@@ -86,7 +86,7 @@ describe('layer 4: cozystack-tenant-host-policy', () => {
   it('denies an untrusted CREATE that sets spec.host, naming the user', () => {
     const d = denied([tenant('dashboard.example.org')], ALICE);
     expect(d).toHaveLength(1);
-    expect(d[0]).toMatch(/^cozystack-tenant-host-policy: spec\.host can only be set or changed by cluster-admins or cozystack\/Flux service accounts: user alice/);
+    expect(d[0]).toMatch(/^cozystack-tenant-host-policy: spec\.host can only be set by cluster-admins or cozystack\/Flux service accounts: user alice/);
   });
   it.each(TRUSTED_GROUPS)('admits a caller in %s', (g) => {
     expect(denied([tenant('dashboard.example.org')], { username: 'x', groups: [g] })).toEqual([]);
