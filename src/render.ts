@@ -30,7 +30,7 @@ import { lineOf, originOf } from './io/inputs';
 import { compareObjects, getPath, isObject, refOf, type KObject } from './model';
 import { clusterValues, exposeIngress, findPlatformPackage, resolvePlatformValues, type ClusterMap } from './platformValues';
 import { attachedNamespacesGuard, renderPolicies } from './policies';
-import { renderTenantTree, TENANT_ROOT } from './tenantChart';
+import { renderTenantTree, rootHostFindings, TENANT_ROOT } from './tenantChart';
 import { validateTenantGateway } from './tenantGatewayCrd';
 
 export interface RenderInput {
@@ -126,12 +126,12 @@ export function validateInputs(input: RenderInput): Finding[] {
   return findings;
 }
 
-/** Step 2: the merged platform values and `_cluster`, with the platform chart's and layer 6's failures. */
+/** Step 2: the merged platform values and `_cluster`, with the platform chart's, tenant-root's host label and layer 6's failures. */
 export function resolveCluster(input: RenderInput): { cluster: ClusterMap; findings: Finding[] } {
   const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects });
   const sources = valueSources(input, resolved.pkg);
   const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
-  const all = [...findings, ...attachedNamespacesGuard(cluster)].map((f) => placeValueFinding(f, sources));
+  const all = [...findings, ...rootHostFindings(cluster), ...attachedNamespacesGuard(cluster)].map((f) => placeValueFinding(f, sources));
   return { cluster, findings: all };
 }
 

@@ -211,6 +211,21 @@ function secret(T: string, labels: Record<string, string>, v: TenantValues): KOb
   };
 }
 
+/**
+ * §2.2/§2.7: cozystack-basics writes `namespace.cozystack.io/host: <root-host>` on tenant-root,
+ * and "a label value over 63 characters breaks the Namespace write" there as it does for any
+ * tenant (renderTenantTree checks those). A finding on the platform value publishing.host.
+ */
+export function rootHostFindings(cluster: ClusterMap): Finding[] {
+  const host = cluster['root-host'] ?? '';
+  const bad = host ? labelValueError(host) : undefined;
+  if (!bad) return [];
+  return [error(`publishing.host "${host}" ${bad}: cozystack-basics writes it into the label namespace.cozystack.io/host of Namespace ${TENANT_ROOT}, which the API server would refuse`, {
+    rule: 'tenant.label-value', field: 'publishing.host',
+    hint: 'set publishing.host to a host of at most 63 characters (letters, digits, "-" and ".")',
+  })];
+}
+
 /** §2.7: tenant-root's Namespace and Secret, as cozystack-basics writes them. */
 export function renderTenantRoot(cluster: ClusterMap): KObject[] {
   const labels: Record<string, string> = {

@@ -172,3 +172,21 @@ describe('guard 1 wording', () => {
     expect(f[0].message).toMatch(/set tenant\.spec\.host or inherit one/);
   });
 });
+
+describe("tenant-root's host label", () => {
+  // reference-facts §2.2: "a label value over 63 characters breaks the Namespace write"; §2.7:
+  // tenant-root's Namespace carries namespace.cozystack.io/host: <root-host>. A child tenant with
+  // such a host already fails the render; tenant-root fails it too, naming publishing.host.
+  it('a publishing.host over 63 characters fails the render at the values file', () => {
+    const host = `${'a'.repeat(60)}.example.org`;
+    const r = render({ objects: [], valuesFiles: [values({ publishing: { host } })] });
+    expect(r.objects).toEqual([]);
+    expect(r.findings).toEqual([expect.objectContaining({ severity: 'error', rule: 'tenant.label-value', file: 'values.yaml', field: 'publishing.host' })]);
+    expect(r.findings[0].message).toMatch(/72 characters long.*namespace\.cozystack\.io\/host of Namespace tenant-root/);
+  });
+  it('a host of 63 characters renders', () => {
+    const host = `${'a'.repeat(51)}.example.org`;
+    expect(host).toHaveLength(63);
+    expect(render({ objects: [], valuesFiles: [values({ publishing: { host } })] }).findings).toEqual([]);
+  });
+});
