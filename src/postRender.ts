@@ -13,6 +13,7 @@
  * - Errors are findings (the edge prints them on stderr, exit 1, nothing on stdout).
  */
 import * as jsyaml from 'js-yaml';
+import { LOAD_OPTIONS } from './io/inputs';
 import { error, hasErrors, type Finding } from './diagnostics';
 import { isObject, type KObject } from './model';
 import { generate } from './generate';
@@ -39,7 +40,7 @@ function objectsOfStream(text: string, findings: Finding[]): KObject[] {
   const out: KObject[] = [];
   let docs: unknown[] = [];
   try {
-    jsyaml.loadAll(text, (d) => docs.push(d), { filename: '<stdin>' });
+    jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: '<stdin>' });
   } catch (e) {
     const ye = e as jsyaml.YAMLException;
     findings.push(error(`the manifests on standard input are not valid YAML: ${ye.reason ?? ye.message}`, { file: '<stdin>', line: ye.mark ? ye.mark.line + 1 : undefined, rule: 'post-render.input' }));

@@ -8,6 +8,7 @@
  * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster.
  */
 import * as jsyaml from 'js-yaml';
+import { LOAD_OPTIONS } from './io/inputs';
 import { compareObjects, getPath, isObject, type KObject } from './model';
 import { redactSecret } from './secretRedaction';
 
@@ -45,8 +46,8 @@ export const VALUES_SECRET_NAME = 'cozystack-values';
 
 function decodeValuesYaml(s: KObject): unknown {
   try {
-    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return jsyaml.load(s.stringData['values.yaml']);
-    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string') return jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'));
+    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return jsyaml.load(s.stringData['values.yaml'], LOAD_OPTIONS);
+    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string') return jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'), LOAD_OPTIONS);
   } catch {
     // an unparsable channel names no wildcard Secret; reconcile reports it when it reads the Secret
   }

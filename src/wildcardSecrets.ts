@@ -11,6 +11,7 @@
  * `wildcardChannel` for how a command's inputs become it.
  */
 import * as jsyaml from 'js-yaml';
+import { LOAD_OPTIONS } from './io/inputs';
 import { warning, error, type Finding } from './diagnostics';
 import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from './model';
 import { clusterValues, resolvePlatformValues, type ClusterMap } from './platformValues';
@@ -124,7 +125,7 @@ function channelFromSecret(secret: KObject): ChannelResult {
   if (text === undefined) return { channel: undefined, origin, findings: [] };
   let doc: unknown;
   try {
-    doc = jsyaml.load(text);
+    doc = jsyaml.load(text, LOAD_OPTIONS);
   } catch (e) {
     return bad(`values.yaml is not YAML (${(e as Error).message.split('\n')[0]})`);
   }

@@ -94,3 +94,14 @@ describe('fieldOfPointer', () => {
     expect(fieldOfPointer('')).toBe('');
   });
 });
+
+describe('inputs are read with the YAML core schema, as Kubernetes reads them', () => {
+  it('an unquoted date or timestamp stays the string it was, and is written back quoted', async () => {
+    const { runCli } = require('./helpers/cli') as typeof import('./helpers/cli');
+    const stdin = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n  namespace: default\n  creationTimestamp: 2024-05-01T10:00:00Z\ndata:\n  when: 2024-05-01\n';
+    const r = await runCli(['reconcile', '-f', '-', '--all', '--now', '2026-01-01T00:00:00Z'], { stdin });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('creationTimestamp: "2024-05-01T10:00:00Z"');
+    expect(r.stdout).toContain('when: "2024-05-01"');
+  });
+});

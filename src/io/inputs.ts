@@ -103,12 +103,19 @@ function safeRead(file: string): string | undefined {
   }
 }
 
+/**
+ * How every input is read: the YAML core schema, as Kubernetes reads manifests (JSON types only).
+ * js-yaml's default schema would turn `2024-05-01` or an unquoted timestamp into a Date and
+ * write it back as `2024-05-01T00:00:00.000Z`, corrupting a ConfigMap value or a condition time.
+ */
+export const LOAD_OPTIONS = { schema: jsyaml.CORE_SCHEMA } as const;
+
 /** Parse the documents of one source. Throws a FindingsError naming the file and line on bad YAML. */
 export function parseDocuments(text: string, file: string): unknown[] {
   rememberText(file, text);
   try {
     const docs: unknown[] = [];
-    jsyaml.loadAll(text, (d) => docs.push(d), { filename: file });
+    jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: file });
     return docs;
   } catch (e) {
     const ye = e as jsyaml.YAMLException;
