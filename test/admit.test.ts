@@ -274,3 +274,18 @@ describe('admission semantics', () => {
     expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] }, { a: '1' })).toBe(false);
   });
 });
+
+describe('admit prints one line per denial', () => {
+  it('an Ingress a policy denies for two reasons gives one line naming both', async () => {
+    const { runCli } = require('./helpers/cli') as typeof import('./helpers/cli');
+    const stdin = [
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels: {namespace.cozystack.io/host: alice.example.org}\n',
+      'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n  namespace: tenant-alice\nspec:\n  defaultBackend: {service: {name: app, port: {number: 80}}}\n  rules:\n  - host: dashboard.example.org\n',
+    ].join('---\n');
+    const r = await runCli(['admit', '-f', '-', '--as', 'admin', '--as-group', 'system:masters'], { stdin });
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Ingress tenant-alice\/web: ValidatingAdmissionPolicy 'cozystack-ingress-hostname-policy'.*; /);
+  });
+});

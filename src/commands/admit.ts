@@ -113,7 +113,8 @@ Examples:
         ) + '\n',
       );
     } else {
-      for (const d of denied) for (const m of d.messages) ctx.io.stdout(formatDenial(d, m) + '\n');
+      // One line per denial: an object a policy denies, its failed validations' messages joined.
+      for (const d of denied) ctx.io.stdout(formatDenial(d, d.messages.join('; ')) + '\n');
       const byKey = new Map(inputs.objects.map((o) => [keyOf(o), o]));
       for (const d of denied) ctx.io.stderr(formatDenialHint(d, byKey.get(keyOf(d.object))) + '\n');
       for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`warning: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
