@@ -163,10 +163,10 @@ describe('--now, determinism, a second pass', () => {
     expect(Math.abs(Date.parse(m[1]) - Date.now())).toBeLessThan(60_000);
   });
 
-  it('an invalid --now or --cilium-version exits 1 with nothing on stdout', async () => {
+  it('an invalid --now or --cilium-version is a usage error: exit 2, nothing on stdout', async () => {
     for (const bad of [['--now', '2026-13-01'], ['--cilium-version', 'newest']]) {
       const r = await runCli(['reconcile', '-f', ROUTES, ...bad]);
-      expect(r.code).toBe(1);
+      expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
     }
   });

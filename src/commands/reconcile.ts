@@ -4,7 +4,7 @@
  * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
  * the clock, prints; the pass itself is src/reconcile.ts.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../cli';
 import { FindingsError, hasErrors } from '../diagnostics';
 import { describe, type KObject } from '../model';
@@ -77,15 +77,26 @@ export function formatReconcile(result: Reconcile.ReconcileResult, before: KObje
   return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes };
 }
 
+/** A malformed flag value is a usage error (exit 2), as commander reports any other. */
+function nowArg(v: string): string {
+  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`);
+  return v;
+}
+
+function ciliumArg(v: string): string {
+  if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
+  return v;
+}
+
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('reconcile')
     .description('Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete')
     .addOption(new Option('-o, --output <format>', 'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader').choices(['yaml', 'json', 'plan']).default('yaml'))
     .option('--all', 'print the whole state after the pass (every input object and every created one) instead of only what changed')
-    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output')
+    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output', nowArg)
     .option('--include-secret-data', 'print Secret data (key material); by default every Secret is printed without it')
-    .option('--cilium-version <semver>', 'the Cilium version whose Gateway hazards are reported', SHIPPED_CILIUM_VERSION)
+    .option('--cilium-version <semver>', 'the Cilium version whose Gateway hazards are reported', ciliumArg, SHIPPED_CILIUM_VERSION)
     .option('--upstream-cilium', "judge hazards for the upstream Cilium operator image, without the platform's patches")
     .addHelpText(
       'after',
@@ -98,12 +109,8 @@ Examples:
     );
   addInputOptions(cmd);
   cmd.action((opts: ReconcileOptions) => {
-    const { isRfc3339, reconcile } = lazy.reconcile();
+    const { reconcile } = lazy.reconcile();
     const now = opts.now ?? currentTime();
-    const pre: string[] = [];
-    if (!isRfc3339(now)) pre.push(`--now ${JSON.stringify(now)} is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`);
-    if (!parseCiliumVersion(opts.ciliumVersion)) pre.push(`--cilium-version ${JSON.stringify(opts.ciliumVersion)} is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
-    if (pre.length) throw new FindingsError(pre.map((message) => ({ severity: 'error' as const, message })));
     const inputs = loadInputs(opts, ctx);
     const result = reconcile(
       { objects: inputs.objects, valuesFiles: inputs.values },
