@@ -199,3 +199,20 @@ describe('findings about input objects are placed at their file and line', () =>
     expect(r.stderr).toMatch(/warning: tgw\.yaml:8: TenantGateway tenant-root\/cozystack: spec\.certMode:/);
   });
 });
+
+describe('input syntax errors say where and what to do', () => {
+  it('an error at the end of the stream points at the last line, with a hint', async () => {
+    const r = await runCli(['render', '-f', '-'], { stdin: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  labels: {a: b\n' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: <stdin>:5: not valid YAML or JSON: .*\(fix the YAML at that line/);
+  });
+  it('a document that is not an object says how to hold several', async () => {
+    const r = await runCli(['render', '-f', '-'], { stdin: '- a\n- b\n' });
+    expect(r.stderr).toMatch(/<stdin>:1: expected a Kubernetes object .*kind: List/);
+  });
+  it('an object without a name says what every object needs', async () => {
+    const r = await runCli(['render', '-f', '-'], { stdin: 'apiVersion: v1\nkind: Namespace\nmetadata: {}\n' });
+    expect(r.stderr).toMatch(/<stdin>:\d+: .*metadata\.name: object lacks metadata\.name \(every object needs apiVersion, kind and metadata\.name/);
+  });
+});

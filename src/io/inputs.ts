@@ -119,9 +119,16 @@ export function parseDocuments(text: string, file: string): unknown[] {
     return docs;
   } catch (e) {
     const ye = e as jsyaml.YAMLException;
-    const line = ye.mark ? ye.mark.line + 1 : undefined;
+    // An error at the end of the stream is reported on the last line the file has, not one past it.
+    const lines = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+    const line = ye.mark ? Math.max(1, Math.min(ye.mark.line + 1, lines)) : undefined;
     throw new FindingsError([
-      error(`not valid YAML or JSON: ${ye.reason ?? ye.message}`, { file, line, rule: 'input.syntax' }),
+      error(`not valid YAML or JSON: ${ye.reason ?? ye.message}`, {
+        file,
+        line,
+        rule: 'input.syntax',
+        hint: 'fix the YAML at that line; an unclosed bracket or quote, or an indentation that does not line up, is the usual cause',
+      }),
     ]);
   }
 }
@@ -135,7 +142,7 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[]): K
   const visit = (d: unknown, doc: number, p: (string | number)[]) => {
     if (d === null || d === undefined) return;
     if (!isObject(d)) {
-      findings.push(error('expected a Kubernetes object (a mapping with apiVersion, kind and metadata)', { file, rule: 'input.object', line: lineAt(file, doc, p) }));
+      findings.push(error('expected a Kubernetes object (a mapping with apiVersion, kind and metadata)', { file, rule: 'input.object', line: lineAt(file, doc, p), hint: 'each YAML document must be one object; put several in a `kind: List` with `items:`, or separate them with ---' }));
       return;
     }
     if (typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items)) {
@@ -146,7 +153,7 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[]): K
     const md = d.metadata;
     if (!isObject(md) || typeof md.name !== 'string' || md.name === '') missing.push('metadata.name');
     if (missing.length) {
-      findings.push(error(`object lacks ${missing.join(', ')}`, { file, rule: 'input.object', line: lineAt(file, doc, p), field: missing[0] }));
+      findings.push(error(`object lacks ${missing.join(', ')}`, { file, rule: 'input.object', line: lineAt(file, doc, p), field: missing[0], hint: 'every object needs apiVersion, kind and metadata.name, as kubectl get -o yaml prints them' }));
       return;
     }
     const o = d as unknown as KObject;
