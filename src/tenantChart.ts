@@ -9,6 +9,7 @@ import * as jsyaml from 'js-yaml';
 import { asset } from './assets';
 import { error, warning, type Finding } from './diagnostics';
 import { lineOf, originOf } from './io/inputs';
+import { renderTemplate } from './templates';
 import { isObject, refOf, type KObject } from './model';
 import type { ClusterMap } from './platformValues';
 
@@ -171,34 +172,27 @@ export function helmToYaml(map: Record<string, string>): string {
   return jsyaml.dump(map, { sortKeys: true, quotingType: '"', lineWidth: -1, noRefs: true });
 }
 
-/** Go's `%q` (Helm `quote`) for the strings these charts write. */
-function quote(s: string): string {
-  return JSON.stringify(s);
-}
-
 /**
- * The indented `_cluster` block by the map's content: every tenant of a render shares one map
- * (issue 5: dumping it once per tenant was a fifth of `render`). Keyed by its JSON, so a map
+ * Helm's toYaml of the `_cluster` map, by the map's content: every tenant of a render shares one
+ * map (issue 5: dumping it once per tenant was a fifth of `render`). Keyed by its JSON, so a map
  * changed in between is a new entry, never a stale one.
  */
-const clusterBlocks = new Map<string, string>();
+const clusterYamls = new Map<string, string>();
 
-function clusterBlock(map: Record<string, string>): string {
+function clusterYaml(map: Record<string, string>): string {
   const key = JSON.stringify(map);
-  let block = clusterBlocks.get(key);
-  if (block === undefined) {
-    if (clusterBlocks.size >= 64) clusterBlocks.clear();
-    block = helmToYaml(map).replace(/\n$/, '').split('\n').map((l) => `  ${l}`).join('\n');
-    clusterBlocks.set(key, block);
+  let text = clusterYamls.get(key);
+  if (text === undefined) {
+    if (clusterYamls.size >= 64) clusterYamls.clear();
+    text = helmToYaml(map);
+    clusterYamls.set(key, text);
   }
-  return block;
+  return text;
 }
 
-/** §2.5: the `values.yaml` of a `cozystack-values` Secret. */
+/** §2.5: the `values.yaml` of a `cozystack-values` Secret (templates/tenant/cozystack-values.yaml.hbs). */
 export function valuesYaml(v: TenantValues): string {
-  const cluster = clusterBlock(v._cluster);
-  const ns = Object.entries(v._namespace).map(([k, x]) => `  ${k}: ${quote(x)}`).join('\n');
-  return `_cluster:\n${cluster}\n_namespace:\n${ns}\n`;
+  return renderTemplate('tenant/cozystack-values.yaml.hbs', { clusterYaml: clusterYaml(v._cluster), namespace: v._namespace });
 }
 
 function secret(T: string, labels: Record<string, string>, v: TenantValues): KObject {
