@@ -48,6 +48,17 @@ export function buildProgram(ctx: CliContext): Command {
     .description('Render and preview a Cozystack multi-tenant Gateway API platform offline.')
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cozy-gw render --values values.yaml -f tenants/                      # the platform's manifests
+  cozy-gw render --values values.yaml -f tenants/ -f cluster/ --with-controller --now 2026-01-01T00:00:00Z
+  cozy-gw reconcile --values values.yaml -f cluster.yaml -o plan       # what the controller would do, and why
+  cozy-gw admit --values values.yaml -f routes/ --as alice             # what the admission policies refuse
+
+Run 'cozy-gw <command> --help' for a command's options and examples.`,
+    )
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
   for (const c of COMMANDS) {

@@ -73,6 +73,7 @@ export function formatDenialHint(d: Decision, source: KObject | undefined): stri
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('admit')
+    .summary('Evaluate the platform admission policies (real CEL) against objects, as a CREATE by a given caller')
     .description('Evaluate the platform admission policies (as render emits them) against every input object as a CREATE by the given caller')
     .option('--as <user>', 'the user making the request (default system:anonymous)')
     .option('--as-group <group>', 'a group of the user making the request; repeatable', collect, [])

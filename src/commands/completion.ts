@@ -297,7 +297,7 @@ export function completionScript(program: Command, shell: Shell): string {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('completion')
-    .description('print a shell completion script (bash, zsh or fish) for cozy-gw')
+    .description('Print a shell completion script (bash, zsh or fish) for cozy-gw')
     .addArgument(new Argument('<shell>', 'the shell to complete for').choices([...SHELLS]))
     .action((shell: Shell) => {
       ctx.io.stdout(completionScript(program, shell));

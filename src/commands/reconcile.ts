@@ -91,6 +91,7 @@ function ciliumArg(v: string): string {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('reconcile')
+    .summary('Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status')
     .description('Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete')
     .addOption(new Option('-o, --output <format>', 'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader').choices(['yaml', 'json', 'plan']).default('yaml'))
     .option('--all', 'print the whole state after the pass (every input object and every created one) instead of only what changed')

@@ -52,6 +52,7 @@ function parseVersion(v: string): string {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
+    .summary('Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies')
     .description(
       'Render the platform, apps/tenant and extra/gateway charts and the admission policies: for tenant-root and every Tenant ' +
         'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +

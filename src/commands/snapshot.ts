@@ -157,7 +157,7 @@ function writeAtomically(file: string, text: string): void {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('snapshot')
-    .summary('write the cluster state cozy-gw reads (through kubectl) to a file')
+    .summary('Write the cluster state cozy-gw reads (through kubectl) to a file')
     .description(
       'Write the cluster state cozy-gw reads, through kubectl: Namespaces, Tenants, the platform Package, TenantGateways, ' +
         'GatewayClasses, Gateways, HTTPRoutes, TLSRoutes, GRPCRoutes, Ingresses, cert-manager Certificates and Issuers, and the ' +
