@@ -10,6 +10,7 @@ import { asset } from './assets';
 import { error, warning, type Finding } from './diagnostics';
 import { lineOf, originOf } from './io/inputs';
 import { renderTemplate } from './templates';
+import { isDns1123Label } from './dnsNames';
 import { isObject, refOf, type KObject } from './model';
 import type { ClusterMap } from './platformValues';
 
@@ -89,13 +90,12 @@ export function tenantNamespace(name: string, parentNamespace: string): string {
   return parentNamespace === TENANT_ROOT ? `tenant-${name}` : `${parentNamespace}-${name}`;
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** A Kubernetes label value: at most 63 characters, alphanumerics with `-`, `_`, `.` inside. */
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 /** T must be a valid Namespace name (a DNS-1123 label, at most 63 characters). */
 export function namespaceNameError(ns: string): string | undefined {
-  if (ns.length <= 63 && DNS1123_LABEL.test(ns)) return undefined;
+  if (isDns1123Label(ns)) return undefined;
   return `tenant namespace "${ns}" is not a valid Namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63 characters)`;
 }
 

@@ -9,9 +9,9 @@ import type { KObject } from '../model';
 import { isObject } from '../model';
 import { ReconcileError } from './errors';
 import { ACME_SERVERS } from './names';
+import { CERT_MODES, certModeKnown, viewOf, type CertMode } from './tenantGatewaySpec';
 
-export type CertMode = 'http01' | 'dns01' | 'existingSecret' | 'edge';
-export const CERT_MODES: readonly CertMode[] = ['http01', 'dns01', 'existingSecret', 'edge'];
+export { CERT_MODES, type CertMode };
 export const DEFAULT_ISSUER = 'letsencrypt-prod';
 export const DNS01_PROVIDERS = ['cloudflare', 'route53', 'digitalocean', 'rfc2136'] as const;
 export type Dns01Provider = (typeof DNS01_PROVIDERS)[number];
@@ -29,18 +29,16 @@ function where(tgw: KObject): string {
   return `TenantGateway ${tgw.metadata.namespace ?? ''}/${tgw.metadata.name}`;
 }
 
-/** spec.certMode, defaulting to http01 (CRD default); an unknown mode is a ReconcileError. */
+/** spec.certMode with its CRD default (tenantGatewaySpec.ts); an unknown mode is a ReconcileError. */
 export function certModeOf(tgw: KObject): CertMode {
-  const m = str(specOf(tgw).certMode) || 'http01';
-  if (!(CERT_MODES as readonly string[]).includes(m)) {
-    throw new ReconcileError(`${where(tgw)}: unsupported certMode "${m}" (supported: ${CERT_MODES.join(', ')})`);
-  }
-  return m as CertMode;
+  const v = viewOf(tgw);
+  if (!certModeKnown(v)) throw new ReconcileError(`${where(tgw)}: unsupported certMode "${v.certModeRaw}" (supported: ${CERT_MODES.join(', ')})`);
+  return v.certMode;
 }
 
 /** spec.apex; an empty apex cannot name a certificate or a redirect hostname. */
 export function apexOf(tgw: KObject): string {
-  const apex = str(specOf(tgw).apex);
+  const apex = viewOf(tgw).apex;
   if (!apex) throw new ReconcileError(`${where(tgw)}: spec.apex is empty`);
   return apex;
 }

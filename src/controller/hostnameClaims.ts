@@ -10,22 +10,12 @@ import type { Store } from '../store';
 import { GROUPS } from '../store';
 import { passthroughListenerName, passthroughServiceListenerName, redirectRouteName } from './names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
+import { isValidHostname, isWildcardHostname } from '../dnsNames';
 
 export type RouteKind = 'HTTPRoute' | 'TLSRoute';
 export const ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
 
-const DNS_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-export function isWildcardHostname(h: string): boolean {
-  return h.startsWith('*.');
-}
-
-/** Gateway API's Hostname: an optional leading `*.` then a lowercase DNS name, at most 253 characters. */
-export function isValidHostname(h: string): boolean {
-  if (h.length === 0 || h.length > 253) return false;
-  const rest = isWildcardHostname(h) ? h.slice(2) : h;
-  return DNS_NAME.test(rest) && rest.split('.').every((l) => l.length <= 63);
-}
+export { isValidHostname, isWildcardHostname };
 
 /**
  * SNI overlap (reference-facts §5.8): equal, or one is `*.S` and the other ends with `.S`. A

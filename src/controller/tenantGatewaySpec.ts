@@ -37,7 +37,7 @@ export interface TenantGatewayView {
   generation: number;
 }
 
-const CERT_MODES: readonly string[] = ['http01', 'dns01', 'existingSecret', 'edge'];
+export const CERT_MODES: readonly CertMode[] = ['http01', 'dns01', 'existingSecret', 'edge'];
 
 function str(x: unknown): string {
   return typeof x === 'string' ? x : '';
@@ -66,7 +66,7 @@ export function viewOf(tgw: KObject): TenantGatewayView {
     id: `${namespace}/${tgw.metadata.name}`,
     apex: str(spec.apex),
     certModeRaw,
-    certMode: (CERT_MODES.includes(mode) ? mode : 'http01') as CertMode,
+    certMode: ((CERT_MODES as readonly string[]).includes(mode) ? mode : 'http01') as CertMode,
     gatewayClassName: str(spec.gatewayClassName).trim() || DEFAULT_CLASS,
     wildcardSecretName: str(wsr.name),
     attachedNamespaces: attached,
@@ -78,7 +78,7 @@ export function viewOf(tgw: KObject): TenantGatewayView {
 
 /** Whether the raw certMode is one the controller knows. */
 export function certModeKnown(v: TenantGatewayView): boolean {
-  return CERT_MODES.includes(v.certModeRaw || 'http01');
+  return (CERT_MODES as readonly string[]).includes(v.certModeRaw || 'http01');
 }
 
 /** The modes that terminate (or edge-serve) the whole apex with one wildcard listener. */

@@ -5,21 +5,12 @@
  * budget (64) is counted later, on the assembled listeners (gatewayRendering.ts).
  * Returns every problem found, in spec order; an empty list means the spec is acceptable.
  */
-import { hostnamesOverlap, isValidHostname } from './hostnameClaims';
+import { hostnamesOverlap } from './hostnameClaims';
+import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../dnsNames';
 import { passthroughListenerName, passthroughServiceListenerName } from './names';
 import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';
 
-export const MAX_NAME_LENGTH = 253;
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-export function isDns1123Label(s: string): boolean {
-  return s.length >= 1 && s.length <= 63 && DNS1123_LABEL.test(s);
-}
-
-export function isDns1123Subdomain(s: string): boolean {
-  return s.length >= 1 && s.length <= MAX_NAME_LENGTH && DNS1123_SUBDOMAIN.test(s) && s.split('.').every((l) => l.length <= 63);
-}
+export { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain };
 
 function q(x: unknown): string {
   return JSON.stringify(x);
