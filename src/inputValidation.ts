@@ -5,25 +5,21 @@
  * names the file, the line (src/io/inputs.ts lineOf), the object and the field. Pure apart from
  * the line lookup, which reads the source text the CLI edge already registered.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { asset } from './assets';
+import type { ErrorObject } from 'ajv';
 import { error, warning, type Finding } from './diagnostics';
 import { lineOf, originOf } from './io/inputs';
 import { isObject, refOf, type KObject } from './model';
+import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 
 export const TENANT_API_VERSION = 'apps.cozystack.io/v1alpha1';
 
-let compiled: { values: ValidateFunction; tenant: ValidateFunction } | undefined;
-
-function validators(): { values: ValidateFunction; tenant: ValidateFunction } {
-  if (!compiled) {
-    const ajv = new Ajv({ allErrors: true, verbose: true, strict: false });
-    compiled = {
-      values: ajv.compile(asset<object>('schemas/platform-values.schema.json')),
-      tenant: ajv.compile(asset<object>('schemas/tenant.schema.json')),
-    };
-  }
-  return compiled;
+/**
+ * The validators of schemas/platform-values.schema.json and schemas/tenant.schema.json,
+ * precompiled at build time by scripts/embed-assets.js (ajv standalone code, the options
+ * allErrors + verbose): no schema compile at run time (issue 5).
+ */
+function validators(): { values: Validate; tenant: Validate } {
+  return { values: platformValuesValidator(), tenant: tenantValidator() };
 }
 
 export function isTenant(o: KObject): boolean {

@@ -4,11 +4,14 @@
  * then the x-kubernetes-validations CEL rules (with src/cel.ts; `self` is the node the rule sits
  * on). Ratcheting does not apply: every object is judged as a CREATE.
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { asset } from './assets';
 import { CelError, evalBool, evalString, toCel } from './cel';
 import { error, type Finding } from './diagnostics';
 import { clone, isObject, refOf, type KObject } from './model';
+import { tenantGatewayValidator } from './validators.generated';
+
+export { toJsonSchema } from './crdJsonSchema';
 
 export const CRD_FILE = 'schemas/tenantgateway.crd.yaml';
 
@@ -27,48 +30,24 @@ export function tenantGatewayCrd(): KObject {
   return asset<KObject>(CRD_FILE);
 }
 
-/** The v1alpha1 openAPIV3Schema of the CRD. */
+/** The v1alpha1 openAPIV3Schema of the CRD (a fresh copy). */
 export function tenantGatewaySchema(): Schema {
   const crd = tenantGatewayCrd() as unknown as { spec: { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] } };
   return crd.spec.versions.find((v) => v.name === 'v1alpha1')!.schema.openAPIV3Schema;
 }
 
-/**
- * Structural schema → JSON Schema for ajv: x-kubernetes-* keywords dropped, `default` dropped
- * (defaults are applied before validation, as the apiserver does), int32/int64 formats dropped
- * (the bounds say it), and every object with properties closed (`additionalProperties: false`)
- * unless it preserves unknown fields: kubectl's strict field validation refuses unknown fields.
- * `metadata` is left open (the apiserver validates ObjectMeta itself).
- */
-export function toJsonSchema(s: Schema): Schema {
-  const out: Schema = {};
-  for (const [k, v] of Object.entries(s)) {
-    if (k.startsWith('x-kubernetes-') || k === 'default' || k === 'description') continue;
-    if (k === 'format' && (v === 'int32' || v === 'int64')) continue;
-    if (k === 'properties' && isObject(v)) {
-      out.properties = Object.fromEntries(Object.entries(v).map(([p, ps]) => [p, toJsonSchema(ps as Schema)]));
-    } else if (k === 'items' && isObject(v)) {
-      out.items = toJsonSchema(v as Schema);
-    } else if (k === 'additionalProperties' && isObject(v)) {
-      out.additionalProperties = toJsonSchema(v as Schema);
-    } else out[k] = v;
-  }
-  if (out.type === 'object' && out.properties && out.additionalProperties === undefined && !s['x-kubernetes-preserve-unknown-fields']) {
-    out.additionalProperties = false;
-  }
-  return out;
+/** The schema read once and shared by every validation here (issue 5); never mutated. */
+let sharedSchema: Schema | undefined;
+function schema(): Schema {
+  return (sharedSchema ??= tenantGatewaySchema());
 }
 
-let validator: ValidateFunction | undefined;
-function ajvValidator(): ValidateFunction {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    // date-time (status conditions) is the only format left; check it loosely, as RFC 3339.
-    ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i);
-    validator = ajv.compile(toJsonSchema(tenantGatewaySchema()));
-  }
-  return validator;
-}
+/**
+ * The validator of toJsonSchema(tenantGatewaySchema()), with the date-time format of status
+ * conditions (src/crdJsonSchema.ts), precompiled at build time by scripts/embed-assets.js (ajv
+ * standalone code): no schema compile at run time (issue 5).
+ */
+const ajvValidator = tenantGatewayValidator;
 
 /** `/spec/tlsPassthroughListeners/0/port` → `spec.tlsPassthroughListeners[0].port`. */
 export function fieldPath(pointer: string | (string | number)[]): string {
@@ -130,7 +109,7 @@ export function applyDefaults(value: unknown, s: Schema): unknown {
 
 /** The object with the CRD's defaults applied (a copy), as the apiserver stores it. */
 export function applyTenantGatewayDefaults<T extends KObject>(obj: T): T {
-  return applyDefaults(clone(obj), tenantGatewaySchema()) as T;
+  return applyDefaults(clone(obj), schema()) as T;
 }
 
 /** Every x-kubernetes-validations rule on a node that is present, with `self` = that node. */
@@ -222,9 +201,9 @@ export function validateTenantGateway(obj: KObject): Finding[] {
       findings.push(error(message, { rule: 'tenantgateway.schema', object: ref, field, hint }));
     }
   }
-  listTypeFindings(o, tenantGatewaySchema(), [], obj, findings);
+  listTypeFindings(o, schema(), [], obj, findings);
   const cel: Finding[] = [];
-  celFindings(o, tenantGatewaySchema(), [], obj, cel);
+  celFindings(o, schema(), [], obj, cel);
   const schemaFailed = findings.length > 0;
   findings.push(...cel.filter((f) => !(schemaFailed && f.message.includes('could not be evaluated'))));
   return findings;
