@@ -97,8 +97,11 @@ function stringScalar(s: string, level: number): string {
   if (s.indexOf('\n') < 0) {
     return scalarCache.get(s) ?? remember(scalarCache, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
   }
-  // A multi-line string: a literal block scalar indented 2 * max(1, level), or a double-quoted
-  // one (non-printable characters) that does not depend on the level. js-yaml indents every
+  // A multi-line string of printable ASCII: js-yaml's literal block scalar, written here (issue 5:
+  // js-yaml's character-by-character style check was most of render's printing).
+  if (PRINTABLE_ASCII.test(s)) return literalBlock(s, level);
+  // Otherwise a literal block scalar indented 2 * max(1, level), or a double-quoted one
+  // (non-printable characters) that does not depend on the level. js-yaml indents every
   // non-empty line and leaves empty ones bare, so re-indenting level 0's text is exact.
   const top = blockCache.get(s) ?? remember(blockCache, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
   if (top[0] !== '|' || level <= 1) return top;
@@ -107,6 +110,34 @@ function stringScalar(s: string, level: number): string {
   for (let i = 1; i < lines.length; i++) if (lines[i].length) lines[i] = ind + lines[i].slice(2);
   return lines.join('\n');
 }
+
+/** Printable ASCII and line feeds only: every character js-yaml's isPrintable admits as is. */
+const PRINTABLE_ASCII = /^[\x20-\x7E\n]*$/;
+
+/**
+ * js-yaml's writeScalar for a multi-line string of printable characters with lineWidth -1
+ * (STYLE_LITERAL): `|`, an indentation indicator when the first non-empty line starts with a
+ * space, the chomping indicator (`-` no final line break, none for one, `+` for more), then every
+ * non-empty line indented by 2 * max(1, level), the final line break dropped.
+ */
+function literalBlock(s: string, level: number): string {
+  const n = s.length;
+  const clip = s.charCodeAt(n - 1) === 10;
+  const keep = clip && (n === 1 || s.charCodeAt(n - 2) === 10);
+  let out = LEADING_SPACE.test(s) ? '|2' : '|';
+  if (keep) out += '+';
+  else if (!clip) out += '-';
+  const ind = level <= 1 ? '  ' : ' '.repeat(2 * level);
+  let start = 0;
+  while (start < n) {
+    const end = s.indexOf('\n', start);
+    const stop = end < 0 ? n : end;
+    out += stop > start ? '\n' + ind + s.slice(start, stop) : '\n';
+    start = stop + 1;
+  }
+  return out;
+}
+const LEADING_SPACE = /^\n* /;
 
 /** Keys repeat across objects (apiVersion, metadata, labels): their rendering is memoised. */
 const keyCache = new Map<string, string>();
