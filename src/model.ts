@@ -80,8 +80,56 @@ export function sortObjects<T extends KObject>(objs: T[]): T[] {
   return [...objs].sort(compareObjects);
 }
 
+/**
+ * A deep copy with JSON's semantics (JSON.parse(JSON.stringify(x))): undefined, functions and
+ * symbols dropped from mappings and null in lists, non-finite numbers null, -0 as 0. Plain data
+ * (what the inputs and the controllers hold) is copied by a walk, several times faster than the
+ * round trip (issue 5); anything else (a Date, a class instance, a toJSON method, a cycle) takes
+ * the round trip itself.
+ */
 export function clone<T>(x: T): T {
-  return x === undefined ? x : (JSON.parse(JSON.stringify(x)) as T);
+  if (x === undefined) return x;
+  try {
+    return copyPlain(x) as T;
+  } catch {
+    return JSON.parse(JSON.stringify(x)) as T;
+  }
+}
+
+const NOT_PLAIN = new Error('not plain data');
+
+function copyPlain(x: unknown): unknown {
+  switch (typeof x) {
+    case 'string':
+    case 'boolean':
+      return x;
+    case 'number':
+      return Number.isFinite(x) ? (x === 0 ? 0 : x) : null;
+    case 'object': {
+      if (x === null) return null;
+      if (Array.isArray(x)) {
+        if (Object.getPrototypeOf(x) !== Array.prototype || typeof (x as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+        const out = new Array<unknown>(x.length);
+        for (let i = 0; i < x.length; i++) {
+          const v = x[i];
+          out[i] = v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : copyPlain(v);
+        }
+        return out;
+      }
+      const proto = Object.getPrototypeOf(x);
+      if ((proto !== Object.prototype && proto !== null) || typeof (x as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(x)) {
+        const v = (x as Record<string, unknown>)[k];
+        if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+        if (k === '__proto__') Object.defineProperty(out, k, { value: copyPlain(v), enumerable: true, writable: true, configurable: true });
+        else out[k] = copyPlain(v);
+      }
+      return out;
+    }
+    default:
+      throw NOT_PLAIN; // bigint, or a top-level function or symbol: the round trip decides
+  }
 }
 
 /** Structural equality over JSON data (key order ignored, array order significant). */

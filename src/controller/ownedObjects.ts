@@ -58,9 +58,13 @@ export function applyOwned(store: Store, tgw: KObject, desired: KObject, reason:
     return store.put(desired, reason);
   }
   if (!isOwnedBy(existing, tgw)) throw new ReconcileError(takeoverMessage(existing, tgw));
-  const next = clone(existing);
-  next.metadata.labels = { ...(existing.metadata.labels ?? {}), ...(desired.metadata.labels ?? {}) };
-  next.spec = clone(desired.spec);
+  // A copy of the changed path only (issue 5: copying whole stored objects was most of the
+  // pass's clone time): the rest is shared with the stored object, which nothing mutates.
+  const next: KObject = {
+    ...existing,
+    metadata: { ...existing.metadata, labels: { ...(existing.metadata.labels ?? {}), ...(desired.metadata.labels ?? {}) } },
+    spec: clone(desired.spec),
+  };
   if (deepEqual(next, existing)) return false; // no write, nothing for admission to judge
   admitWrite(store, next);
   return store.put(next, reason);

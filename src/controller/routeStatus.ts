@@ -286,15 +286,16 @@ export function writeRouteStatuses(store: Store, v: TenantGatewayView, routes: r
     const vs = byRoute.get(route) ?? [];
     const cur = parentsOf(route);
     const keep = cur.filter((e) => !isOurs(e, route, v) || vs.some((vd) => deepEqual(e.parentRef, vd.claimant.parentRef)));
-    let parents = keep.map((e) => e);
+    // `keep` is this function's own array (filter made it): its slots are replaced and appended
+    // in place; the entries themselves are shared with the stored route and never mutated.
+    const parents = keep;
     const why: string[] = [];
     for (const vd of vs) {
       const i = parents.findIndex((e) => e.controllerName === CONTROLLER_NAME && deepEqual(e.parentRef, vd.claimant.parentRef));
       if (i >= 0) {
-        const e = { ...parents[i], conditions: mergeCondition(parents[i].conditions, condition(vd), now, 'status-reason-message') };
-        parents = [...parents.slice(0, i), e, ...parents.slice(i + 1)];
+        parents[i] = { ...parents[i], conditions: mergeCondition(parents[i].conditions, condition(vd), now, 'status-reason-message') };
       } else {
-        parents = [...parents, { parentRef: clone(vd.claimant.parentRef), controllerName: CONTROLLER_NAME, conditions: mergeCondition([], condition(vd), now, 'status-reason-message') }];
+        parents.push({ parentRef: clone(vd.claimant.parentRef), controllerName: CONTROLLER_NAME, conditions: mergeCondition([], condition(vd), now, 'status-reason-message') });
       }
       const w = `Accepted=${vd.accepted ? 'True' : `False (${vd.reason})`} on TenantGateway ${v.id}`;
       if (!why.includes(w)) why.push(w);
