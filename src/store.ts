@@ -167,9 +167,9 @@ export class Store {
   }
 
   private addReason(k: string, reason: string): void {
-    const rs = this.reasons.get(k) ?? [];
-    if (reason && !rs.includes(reason)) rs.push(reason);
-    this.reasons.set(k, rs);
+    const rs = this.reasons.get(k);
+    if (rs === undefined) this.reasons.set(k, reason ? [reason] : []);
+    else if (reason && !rs.includes(reason)) rs.push(reason);
   }
 
   /**

@@ -157,7 +157,8 @@ function keyScalarUncached(k: string): string {
   return out;
 }
 
-const NL: string[] = [];
+/** A line break and the indentation of each level, made up front (a lookup past the end deoptimised the emitter). */
+const NL: string[] = Array.from({ length: 64 }, (_, l) => '\n' + ' '.repeat(2 * l));
 function nl(level: number): string {
   return NL[level] ?? (NL[level] = '\n' + ' '.repeat(2 * level));
 }
