@@ -19,9 +19,8 @@
  *   makes exit code 1 (kpt shows [PASS] for error results with exit 0), and the output list
  *   is still written: on failure it holds the items exactly as they came in.
  */
-import Ajv from 'ajv';
+import { cozyGatewayValidator } from './validators.generated';
 import { parseAllDocuments, parseDocument, isMap, isScalar, isSeq, YAMLSeq, type Document, type Node, type Scalar } from 'yaml';
-import { asset } from './assets';
 import { error, hasErrors, type Finding } from './diagnostics';
 import { hintOf } from './inputValidation';
 import { clone, compareObjects, isObject, keyOf, refOf, type KObject, type ObjRef } from './model';
@@ -91,13 +90,10 @@ export const DEFAULT_NOW = '1970-01-01T00:00:00Z';
 // ---------------------------------------------------------------------------------------------
 // functionConfig
 
-let validator: ReturnType<Ajv['compile']> | undefined;
+/** schemas/cozygateway.schema.json, precompiled at build time (scripts/embed-assets.js). */
 function validateCozyGateway(o: unknown) {
-  if (!validator) {
-    const ajv = new Ajv({ allErrors: true, strict: false });
-    validator = ajv.compile(asset<object>('schemas/cozygateway.schema.json'));
-  }
-  const ok = validator(o) as boolean;
+  const validator = cozyGatewayValidator();
+  const ok = validator(o);
   return ok ? [] : (validator.errors ?? []);
 }
 
