@@ -5,16 +5,12 @@
  * Pure: a tenant release in, a TenantGateway or findings out.
  */
 import { asset } from './assets';
+import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from './controller/names';
 import { error, hasErrors, warning, type Finding } from './diagnostics';
 import { lineOf, originOf } from './io/inputs';
 import { refOf, type KObject } from './model';
 import { exposeIngress, splitList, type ClusterMap } from './platformValues';
 import type { TenantRelease } from './tenantChart';
-
-export const TGW_API_VERSION = 'gateway.cozystack.io/v1alpha1';
-export const TGW_KIND = 'TenantGateway';
-export const TGW_NAME = 'cozystack';
-export const DEFAULT_CLASS = 'cilium';
 
 export const SOLVERS = ['http01', 'dns01'];
 export const PROVIDERS = ['cloudflare', 'route53', 'digitalocean', 'rfc2136'];

@@ -22,10 +22,6 @@ function validators(): { values: Validate; tenant: Validate } {
   return { values: platformValuesValidator(), tenant: tenantValidator() };
 }
 
-export function isTenant(o: KObject): boolean {
-  return o.kind === 'Tenant' && o.apiVersion.startsWith('apps.cozystack.io/');
-}
-
 /** `/publishing/exposedServices/2` → `publishing.exposedServices[2]`. */
 export function fieldOfPointer(pointer: string): string {
   let out = '';

@@ -4,6 +4,7 @@
  * (`spec.components.platform.values`), then `--values` files merged left to right (they win).
  */
 import { asset } from './assets';
+import { DEFAULT_CLASS } from './controller/names';
 import { error, type Finding } from './diagnostics';
 import { getPath, isObject, mergeValues, refOf, type KObject } from './model';
 
@@ -119,7 +120,7 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
   }
 
   const rawClass = g('gateway.className');
-  let className = 'cilium';
+  let className = DEFAULT_CLASS;
   if (rawClass !== undefined && rawClass !== null) {
     if (typeof rawClass !== 'string') {
       findings.push(error(`gateway.className must be a string, got ${JSON.stringify(rawClass)}`, { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) }));

@@ -11,10 +11,10 @@ import * as semver from 'semver';
 import { error, FindingsError, type Finding } from './diagnostics';
 import type { KObject } from './model';
 import { splitList, type ClusterMap } from './platformValues';
+import { NS_LABEL_HOST as HOST_LABEL } from './controller/names';
 
 /** §7 Common: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
-export const HOST_LABEL = 'namespace.cozystack.io/host';
 
 export const POLICY_NAMES = {
   gateway: 'cozystack-gateway-hostname-policy',

@@ -25,12 +25,12 @@
  */
 import { FindingsError, hasErrors, warning, type Finding } from './diagnostics';
 import { renderGateway } from './gatewayChart';
-import { isTenant, locateValue, validatePlatformValues, validateTenant, type ValuesWhere } from './inputValidation';
+import { locateValue, validatePlatformValues, validateTenant, type ValuesWhere } from './inputValidation';
 import { lineOf, originOf } from './io/inputs';
 import { compareObjects, getPath, isObject, refOf, type KObject } from './model';
 import { clusterValues, exposeIngress, findPlatformPackage, resolvePlatformValues, type ClusterMap } from './platformValues';
 import { attachedNamespacesGuard, renderPolicies } from './policies';
-import { renderTenantTree, rootHostFindings, TENANT_ROOT } from './tenantChart';
+import { isTenant, renderTenantTree, rootHostFindings, TENANT_ROOT } from './tenantChart';
 import { validateTenantGateway } from './tenantGatewayCrd';
 
 export interface RenderInput {

@@ -11,6 +11,9 @@ import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from './io/inputs';
 import { compareObjects, getPath, isObject, type KObject } from './model';
 import { redactSecret } from './secretRedaction';
+import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from './controller/names';
+import { VALUES_SECRET } from './tenantChart';
+import { CHANNEL_SECRET, LABEL_WILDCARD_COPY } from './wildcardSecrets';
 
 export interface SnapshotResource {
   /** The fully qualified resource kubectl is asked for (`<plural>.<group>`, bare for the core group). */
@@ -38,11 +41,7 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
   { resource: 'issuers.cert-manager.io', kind: 'Issuer', namespaced: true, readBy: 'the controller (owned Issuer)' },
 ];
 
-const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
-const LABEL_MANAGED_BY = 'cozystack.io/managed-by';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
-/** The platform values channel Secret (reference-facts §2.5, §6): values, never key material. */
-export const VALUES_SECRET_NAME = 'cozystack-values';
 
 function decodeValuesYaml(s: KObject): unknown {
   try {
@@ -67,7 +66,7 @@ export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Se
     if (typeof n === 'string' && n) names.add(n);
   }
   for (const s of secrets) {
-    if (s.metadata.namespace !== 'cozy-system' || s.metadata.name !== VALUES_SECRET_NAME) continue;
+    if (s.metadata.namespace !== CHANNEL_SECRET.namespace || s.metadata.name !== CHANNEL_SECRET.name) continue;
     const n = getPath(decodeValuesYaml(s), ['_cluster', 'wildcard-secret-name']);
     if (typeof n === 'string' && n) names.add(n);
   }
@@ -88,11 +87,11 @@ export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Se
 export function selectSecret(s: KObject, wildcardNames: Set<string>): boolean {
   const labels = s.metadata.labels ?? {};
   return (
-    s.metadata.name === VALUES_SECRET_NAME ||
+    s.metadata.name === VALUES_SECRET ||
     s.type === 'kubernetes.io/tls' ||
     LABEL_WILDCARD_COPY in labels ||
     wildcardNames.has(s.metadata.name) ||
-    labels[LABEL_MANAGED_BY] === 'cozystack-controller' ||
+    labels[LABEL_MANAGED_BY] === MANAGED_BY_VALUE ||
     (s.metadata.ownerReferences ?? []).some((r) => r.kind === 'TenantGateway')
   );
 }
@@ -143,7 +142,7 @@ export function assembleSnapshot(listings: Listing[], opts: { includeSecretData:
     counts.push({ resource: l.resource.resource, listed: items.length, kept: kept.length });
     for (const o of kept) {
       let out = tidy(o);
-      if (out.kind === 'Secret' && !opts.includeSecretData && out.metadata.name !== VALUES_SECRET_NAME) {
+      if (out.kind === 'Secret' && !opts.includeSecretData && out.metadata.name !== VALUES_SECRET) {
         const r = redactSecret(out);
         if (r !== out) redacted++;
         out = r;

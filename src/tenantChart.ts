@@ -13,8 +13,10 @@ import { renderTemplate } from './templates';
 import { isDns1123Label } from './dnsNames';
 import { isObject, refOf, type KObject } from './model';
 import type { ClusterMap } from './platformValues';
+import { NS_LABEL_GATEWAY, NS_LABEL_HOST } from './controller/names';
 
 export const TENANT_ROOT = 'tenant-root';
+/** The values channel Secret, in cozy-system and in each tenant namespace (reference-facts §2.5, §6): values, never key material. */
 export const VALUES_SECRET = 'cozystack-values';
 
 /** The `_namespace` map a tenant's release sees; keys in the order the chart writes them. */
@@ -224,9 +226,9 @@ export function rootHostFindings(cluster: ClusterMap): Finding[] {
 export function renderTenantRoot(cluster: ClusterMap): KObject[] {
   const labels: Record<string, string> = {
     'platform.cozystack.io/no-delete': 'true',
-    'namespace.cozystack.io/host': cluster['root-host'] ?? '',
+    [NS_LABEL_HOST]: cluster['root-host'] ?? '',
   };
-  if (cluster['gateway-enabled'] === 'true') labels['namespace.cozystack.io/gateway'] = TENANT_ROOT;
+  if (cluster['gateway-enabled'] === 'true') labels[NS_LABEL_GATEWAY] = TENANT_ROOT;
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: TENANT_ROOT, labels } },
     secret(TENANT_ROOT, { 'reconcile.fluxcd.io/watch': 'Enabled', 'internal.cozystack.io/managed-by-cozystack': '' }, { _cluster: cluster, _namespace: rootNamespaceValues(cluster) }),
@@ -258,7 +260,8 @@ function where(o: KObject, field?: string): Pick<Finding, 'file' | 'line' | 'obj
   return { file: originOf(o)?.file, line: lineOf(o, field), object: refOf(o), field };
 }
 
-function isTenantObject(o: KObject): boolean {
+/** An `apps.cozystack.io` Tenant (any version). */
+export function isTenant(o: KObject): boolean {
   return o.kind === 'Tenant' && o.apiVersion.startsWith('apps.cozystack.io/');
 }
 
@@ -278,7 +281,7 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): Tenan
   const nsUid = new Map<string, string>();
   for (const o of objects) if (o.kind === 'Namespace' && o.apiVersion === 'v1' && o.metadata.uid) nsUid.set(o.metadata.name, o.metadata.uid);
 
-  const tenants = objects.filter(isTenantObject).sort((a, b) => {
+  const tenants = objects.filter(isTenant).sort((a, b) => {
     const an = a.metadata.namespace ?? '', bn = b.metadata.namespace ?? '';
     return an < bn ? -1 : an > bn ? 1 : a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0;
   });

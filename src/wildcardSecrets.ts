@@ -18,12 +18,12 @@ import { clusterValues, resolvePlatformValues, type ClusterMap } from './platfor
 import { isRedacted, REDACTED_ANNOTATION } from './secretRedaction';
 import { GROUPS, type Store } from './store';
 import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from './controller/names';
+import { TENANT_ROOT, VALUES_SECRET } from './tenantChart';
 
 export const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
 export const ANNOTATION_WILDCARD_SOURCE = 'cozystack.io/wildcard-secret-source';
-export const CHANNEL_SECRET = { namespace: 'cozy-system', name: 'cozystack-values' } as const;
+export const CHANNEL_SECRET = { namespace: 'cozy-system', name: VALUES_SECRET } as const;
 const TLS_TYPE = 'kubernetes.io/tls';
-const DEFAULT_SOURCE_NAMESPACE = 'tenant-root';
 
 const REASON_PREFIX = 'wildcard-secret replication';
 
@@ -224,7 +224,7 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
     return findings;
   }
 
-  const srcNs = channel['expose-ingress'] || DEFAULT_SOURCE_NAMESPACE;
+  const srcNs = channel['expose-ingress'] || TENANT_ROOT;
   const sourceSlot = `${srcNs}/${name}`;
   const source = store.get(GROUPS.core, 'Secret', srcNs, name);
   if (!source) {
