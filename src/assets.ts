@@ -12,7 +12,3 @@ export function assetText(file: string): string {
   if (!(file in TEXT)) throw new Error(`internal: template ${file} is not embedded`);
   return TEXT[file];
 }
-
-export function hasAsset(file: string): boolean {
-  return file in DATA || file in TEXT;
-}

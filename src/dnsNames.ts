@@ -1,7 +1,8 @@
 /**
  * The name grammars Kubernetes and Gateway API enforce, in one place: DNS-1123 labels
  * (Namespace names, listener names), DNS-1123 subdomains (object names, tlsPassthroughServices
- * entries) and Gateway API hostnames (an optional leading `*.`, then a lowercase DNS name).
+ * entries), Gateway API hostnames (an optional leading `*.`, then a lowercase DNS name) and
+ * Gateway API section names (listener names).
  */
 export const MAX_NAME_LENGTH = 253;
 
@@ -16,6 +17,11 @@ export function isDns1123Label(s: string): boolean {
 /** A DNS-1123 subdomain: dot-separated labels of at most 63 characters, at most 253 in all. */
 export function isDns1123Subdomain(s: string): boolean {
   return s.length >= 1 && s.length <= MAX_NAME_LENGTH && SUBDOMAIN.test(s) && s.split('.').every((l) => l.length <= 63);
+}
+
+/** Gateway API's SectionName: the subdomain pattern, at most 253 characters, no per-label limit (no `*`). */
+export function isValidSectionName(s: string): boolean {
+  return s.length >= 1 && s.length <= MAX_NAME_LENGTH && SUBDOMAIN.test(s);
 }
 
 export function isWildcardHostname(h: string): boolean {

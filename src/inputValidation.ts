@@ -11,8 +11,6 @@ import { lineOf, originOf } from './io/inputs';
 import { isObject, refOf, type KObject } from './model';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 
-export const TENANT_API_VERSION = 'apps.cozystack.io/v1alpha1';
-
 /**
  * The validators of schemas/platform-values.schema.json and schemas/tenant.schema.json,
  * precompiled at build time by scripts/embed-assets.js (ajv standalone code, the options

@@ -186,7 +186,3 @@ export function mergeValues(base: Record<string, unknown>, over: Record<string, 
 export function labelsOf(o: KObject): Record<string, string> {
   return o.metadata?.labels ?? {};
 }
-
-export function annotationsOf(o: KObject): Record<string, string> {
-  return o.metadata?.annotations ?? {};
-}

@@ -18,12 +18,6 @@ function kindKey(apiGroup: string, kind: string): string {
   return `${apiGroup}|${kind}`;
 }
 
-/** A kind is named by its API group and kind: `kindOf('gateway.networking.k8s.io', 'Gateway')`. */
-export interface KindRef {
-  group: string;
-  kind: string;
-}
-
 /**
  * Work counters of the Store's read boundary (issue 5): every get(), every list() and every
  * object a list() hands back. test/complexity.test.ts reads them to guard the scaling of a pass

@@ -8,7 +8,8 @@ import type { KObject } from '../model';
 import type { Store } from '../store';
 import { GROUPS } from '../store';
 import { ReconcileError } from './errors';
-import { isValidHostname, type PassthroughListener } from './hostnameClaims';
+import { MAX_NAME_LENGTH, isValidHostname, isValidSectionName } from '../dnsNames';
+import type { PassthroughListener } from './hostnameClaims';
 import {
   ACME_CHALLENGE_NAMESPACE,
   LABEL_GATEWAY,
@@ -21,7 +22,6 @@ import {
 } from './names';
 import { applyOwned, ownedMetadata } from './ownedObjects';
 import type { TenantGatewayView } from './tenantGatewaySpec';
-import { MAX_NAME_LENGTH } from './tenantGatewayValidation';
 
 /** Gateway API caps Gateway.spec.listeners at 64. */
 export const LISTENER_CAP = 64;
@@ -130,13 +130,6 @@ export function renderListeners(
     }
   }
   return out;
-}
-
-const SECTION_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** Gateway API's SectionName: a DNS-1123 subdomain of at most 253 characters (no `*`). */
-export function isValidSectionName(s: string): boolean {
-  return s.length >= 1 && s.length <= MAX_NAME_LENGTH && SECTION_NAME.test(s);
 }
 
 /**

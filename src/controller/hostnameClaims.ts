@@ -15,8 +15,6 @@ import { isValidHostname, isWildcardHostname } from '../dnsNames';
 export type RouteKind = 'HTTPRoute' | 'TLSRoute';
 export const ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
 
-export { isValidHostname, isWildcardHostname };
-
 /**
  * SNI overlap (reference-facts §5.8): equal, or one is `*.S` and the other ends with `.S`. A
  * multi-label match and a wildcard covering a narrower wildcard both count; `*.S` does not match S.

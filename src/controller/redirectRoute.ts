@@ -8,7 +8,7 @@ import type { Store } from '../store';
 import { GROUPS } from '../store';
 import { apexOf, certModeOf } from './acmeSolvers';
 import { ReconcileError } from './errors';
-import { isValidHostname } from './hostnameClaims';
+import { isValidHostname } from '../dnsNames';
 import { redirectRouteName } from './names';
 import { applyOwned, deleteOwned, ownedMetadata } from './ownedObjects';
 

@@ -12,8 +12,6 @@ import { GROUPS } from '../store';
 import { mergeCondition, type Condition } from './conditions';
 import {
   hostnamesOverlap,
-  isValidHostname,
-  isWildcardHostname,
   parentRefMatches,
   ROUTE_KINDS,
   reservingHostname,
@@ -25,6 +23,7 @@ import {
   type PassthroughListener,
 } from './hostnameClaims';
 import { CONTROLLER_NAME, perAppListenerName } from './names';
+import { isValidHostname, isWildcardHostname } from '../dnsNames';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 
 export type RouteReason = 'Accepted' | 'HostnameConflict' | 'NoMatchingListenerHostname' | 'NotAllowedByListeners' | 'NoMatchingParent';

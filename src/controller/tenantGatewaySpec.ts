@@ -80,8 +80,3 @@ export function viewOf(tgw: KObject): TenantGatewayView {
 export function certModeKnown(v: TenantGatewayView): boolean {
   return (CERT_MODES as readonly string[]).includes(v.certModeRaw || 'http01');
 }
-
-/** The modes that terminate (or edge-serve) the whole apex with one wildcard listener. */
-export function isApexWide(mode: CertMode): boolean {
-  return mode !== 'http01';
-}

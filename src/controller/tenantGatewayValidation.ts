@@ -10,8 +10,6 @@ import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } 
 import { passthroughListenerName, passthroughServiceListenerName } from './names';
 import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';
 
-export { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain };
-
 function q(x: unknown): string {
   return JSON.stringify(x);
 }

@@ -4,7 +4,7 @@
  * on the route naming it, determinism, and idempotence (a second pass changes nothing).
  */
 import fc from 'fast-check';
-import { isValidSectionName } from '../../src/controller/gatewayRendering';
+import { isValidSectionName } from '../../src/dnsNames';
 import { hostnamesOverlap, selectsPlainHttp } from '../../src/controller/hostnameClaims';
 import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
 import { clone, type KObject } from '../../src/model';
