@@ -1,22 +1,12 @@
-import { collectClaimants, passthroughListenersOf, servedHostnames } from '../../src/controller/hostnameClaims';
+import { collectClaimants, servedHostnames } from '../../src/controller/hostnameClaims';
 import { judgeClaimants, writeApexWideRouteStatuses, writeRouteStatuses, type Verdict } from '../../src/controller/routeStatus';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import type { KObject } from '../../src/model';
 import { Store } from '../../src/store';
-import { LATER, NOW, acceptedOf, http, route, tgw, tls } from './tgwFixtures';
+import { LATER, NOW, acceptedOf, http, judge, route, tgw, tls } from './tgwFixtures';
 
 const CTRL = 'gateway.cozystack.io/tenantgateway-controller';
 
-function judge(routes: KObject[], spec: Record<string, unknown> = {}): Map<string, Verdict> {
-  const v = viewOf(tgw(spec));
-  const pt = passthroughListenersOf(v);
-  const claimants = collectClaimants(routes, v);
-  const served = servedHostnames(claimants, pt);
-  const verdicts = judgeClaimants({ v, passthrough: pt, served: new Set(served), plainHttpNamespaces: ['tenant-root', 'cozy-cert-manager'] }, claimants);
-  const out = new Map<string, Verdict>();
-  for (const vd of verdicts) out.set(`${vd.claimant.namespace}/${vd.claimant.name}#${vd.claimant.refIndex}`, vd);
-  return out;
-}
 const reasonOf = (m: Map<string, Verdict>, k: string) => [m.get(k)!.reason, m.get(k)!.message];
 
 describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {

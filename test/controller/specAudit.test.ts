@@ -3,28 +3,15 @@
  * other test pinned down. Each test quotes (or names) the sentence it holds the code to.
  */
 import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
-import { collectClaimants, passthroughListenersOf, servedHostnames } from '../../src/controller/hostnameClaims';
-import { judgeClaimants, type Verdict } from '../../src/controller/routeStatus';
 import { perAppListenerName, perAppCertificateName } from '../../src/controller/names';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import { validateTenantGateway } from '../../src/controller/tenantGatewayValidation';
 import type { KObject } from '../../src/model';
 import { Store } from '../../src/store';
-import { LATER, NOW, acceptedOf, baseNamespaces, http, ns, route, tgw, tls } from './tgwFixtures';
+import { LATER, NOW, acceptedOf, baseNamespaces, http, judge, ns, route, tgw, tls } from './tgwFixtures';
 
 const GW = 'gateway.networking.k8s.io';
 const CTRL = 'gateway.cozystack.io/tenantgateway-controller';
-
-function judge(routes: KObject[], spec: Record<string, unknown> = {}): Map<string, Verdict> {
-  const v = viewOf(tgw(spec));
-  const pt = passthroughListenersOf(v);
-  const claimants = collectClaimants(routes, v);
-  const served = servedHostnames(claimants, pt);
-  const verdicts = judgeClaimants({ v, passthrough: pt, served: new Set(served), plainHttpNamespaces: ['tenant-root', 'cozy-cert-manager'] }, claimants);
-  const out = new Map<string, Verdict>();
-  for (const vd of verdicts) out.set(`${vd.claimant.namespace}/${vd.claimant.name}#${vd.claimant.refIndex}`, vd);
-  return out;
-}
 
 function pass(objects: KObject[], now = NOW): Store {
   const store = new Store(objects);

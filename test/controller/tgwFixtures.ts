@@ -1,4 +1,7 @@
 /** Object builders for the TenantGateway controller tests. */
+import { collectClaimants, passthroughListenersOf, servedHostnames } from '../../src/controller/hostnameClaims';
+import { judgeClaimants, type Verdict } from '../../src/controller/routeStatus';
+import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import type { KObject } from '../../src/model';
 
 export const NOW = '2026-01-01T00:00:00Z';
@@ -69,4 +72,19 @@ export function acceptedOf(o: KObject | undefined, ref?: Record<string, unknown>
   );
   const conds = (parents[0]?.conditions ?? []) as Record<string, unknown>[];
   return conds.find((c) => c.type === 'Accepted');
+}
+
+/**
+ * The route verdicts of tenant-root/cozystack (spec over the fixture defaults) on these routes,
+ * keyed `<namespace>/<name>#<parentRef index>`: claims, served hostnames and judgement as a pass runs them.
+ */
+export function judge(routes: KObject[], spec: Record<string, unknown> = {}): Map<string, Verdict> {
+  const v = viewOf(tgw(spec));
+  const pt = passthroughListenersOf(v);
+  const claimants = collectClaimants(routes, v);
+  const served = servedHostnames(claimants, pt);
+  const verdicts = judgeClaimants({ v, passthrough: pt, served: new Set(served), plainHttpNamespaces: ['tenant-root', 'cozy-cert-manager'] }, claimants);
+  const out = new Map<string, Verdict>();
+  for (const vd of verdicts) out.set(`${vd.claimant.namespace}/${vd.claimant.name}#${vd.claimant.refIndex}`, vd);
+  return out;
 }
