@@ -20,6 +20,7 @@ import {
   runRace,
   selectsPlainHttp,
   type Claimant,
+  type ParentRef,
   type PassthroughListener,
 } from './hostnameClaims';
 import { CONTROLLER_NAME, perAppListenerName } from './names';
@@ -261,6 +262,17 @@ function isOurs(entry: unknown, route: KObject, v: TenantGatewayView): boolean {
 }
 
 /**
+ * Merge `cond` into this controller's entry for exactly `ref` (in place), or append a new entry.
+ * `parents` is the caller's own array; the entries themselves are shared with the stored route
+ * and never mutated.
+ */
+function upsertOurEntry(parents: Record<string, unknown>[], ref: ParentRef, cond: Condition, now: string): void {
+  const i = parents.findIndex((e) => e.controllerName === CONTROLLER_NAME && deepEqual(e.parentRef, ref));
+  if (i >= 0) parents[i] = { ...parents[i], conditions: mergeCondition(parents[i].conditions, cond, now, 'status-reason-message') };
+  else parents.push({ parentRef: clone(ref), controllerName: CONTROLLER_NAME, conditions: mergeCondition([], cond, now, 'status-reason-message') });
+}
+
+/**
  * Put the route with a new status.parents. A shallow copy: nothing here mutates the objects it
  * shares with the stored route, and copying 20,000 whole routes dominated the pass.
  */
@@ -284,22 +296,15 @@ export function writeRouteStatuses(store: Store, v: TenantGatewayView, routes: r
   for (const route of routes) {
     const vs = byRoute.get(route) ?? [];
     const cur = parentsOf(route);
-    const keep = cur.filter((e) => !isOurs(e, route, v) || vs.some((vd) => deepEqual(e.parentRef, vd.claimant.parentRef)));
-    // `keep` is this function's own array (filter made it): its slots are replaced and appended
-    // in place; the entries themselves are shared with the stored route and never mutated.
-    const parents = keep;
+    const parents = cur.filter((e) => !isOurs(e, route, v) || vs.some((vd) => deepEqual(e.parentRef, vd.claimant.parentRef)));
+    const kept = parents.length;
     const why: string[] = [];
     for (const vd of vs) {
-      const i = parents.findIndex((e) => e.controllerName === CONTROLLER_NAME && deepEqual(e.parentRef, vd.claimant.parentRef));
-      if (i >= 0) {
-        parents[i] = { ...parents[i], conditions: mergeCondition(parents[i].conditions, condition(vd), now, 'status-reason-message') };
-      } else {
-        parents.push({ parentRef: clone(vd.claimant.parentRef), controllerName: CONTROLLER_NAME, conditions: mergeCondition([], condition(vd), now, 'status-reason-message') });
-      }
+      upsertOurEntry(parents, vd.claimant.parentRef, condition(vd), now);
       const w = `Accepted=${vd.accepted ? 'True' : `False (${vd.reason})`} on TenantGateway ${v.id}`;
       if (!why.includes(w)) why.push(w);
     }
-    if (vs.length === 0 && keep.length === cur.length) continue;
+    if (vs.length === 0 && kept === cur.length) continue;
     if (deepEqual(parents, cur)) continue;
     writeParents(store, route, parents, why.length ? `route status: ${why.join(', ')}` : `route status: stale entry of TenantGateway ${v.id} removed`);
   }
@@ -353,16 +358,9 @@ export function writeApexWideRouteStatuses(store: Store, v: TenantGatewayView, r
     const ns = route.metadata.namespace ?? '';
     if (v.certMode === 'edge' && route.kind === 'TLSRoute' && routeHostnames(route).length > 0) {
       const refs = routeParentRefs(route).filter((p) => parentRefMatches(p, ns, v));
-      let parents = cur.filter((e) => !isOurs(e, route, v) || refs.some((p) => deepEqual(p, e.parentRef)));
+      const parents = cur.filter((e) => !isOurs(e, route, v) || refs.some((p) => deepEqual(p, e.parentRef)));
       const cond: Condition = { type: 'Accepted', status: 'False', reason: 'NoMatchingParent', message: edgeTlsRouteMessage(v) };
-      for (const ref of refs) {
-        const i = parents.findIndex((e) => e.controllerName === CONTROLLER_NAME && deepEqual(e.parentRef, ref));
-        if (i >= 0) {
-          parents = [...parents.slice(0, i), { ...parents[i], conditions: mergeCondition(parents[i].conditions, cond, now, 'status-reason-message') }, ...parents.slice(i + 1)];
-        } else {
-          parents = [...parents, { parentRef: clone(ref), controllerName: CONTROLLER_NAME, conditions: mergeCondition([], cond, now, 'status-reason-message') }];
-        }
-      }
+      for (const ref of refs) upsertOurEntry(parents, ref as ParentRef, cond, now);
       if (!deepEqual(parents, cur)) writeParents(store, route, parents, `route status: Accepted=False (NoMatchingParent): TenantGateway ${v.id} is edge-terminated and renders no TLS listener`);
       continue;
     }
