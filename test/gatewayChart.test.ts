@@ -1,5 +1,5 @@
 import { certModeOf, renderGateway, selectableClasses } from '../src/gatewayChart';
-import { clusterValues, resolvePlatformValues, type ClusterMap } from '../src/platformValues';
+import { clusterValues, DEFAULT_ATTACHED_NAMESPACES, resolvePlatformValues, type ClusterMap } from '../src/platformValues';
 import { inheritNamespace, rootNamespaceValues, type TenantRelease } from '../src/tenantChart';
 import type { KObject } from '../src/model';
 
@@ -82,7 +82,7 @@ describe('the TenantGateway (reference-facts §3)', () => {
     expect(spec(root(c)).attachedNamespaces).toEqual(['cozy-system', 'default']);
     expect(spec(alice(c))).not.toHaveProperty('attachedNamespaces');
     const moved = cluster({ publishing: { ingressName: 'tenant-alice' } });
-    expect(spec(alice(moved)).attachedNamespaces).toBeDefined();
+    expect(spec(alice(moved)).attachedNamespaces).toEqual(DEFAULT_ATTACHED_NAMESPACES);
     expect(spec(root(moved))).not.toHaveProperty('attachedNamespaces');
   });
 

@@ -28,7 +28,7 @@ describe('§2.1 naming', () => {
   it('release-name rule: the Tenant name must contain no dash', () => {
     expect(releaseNameError('alice')).toBeUndefined();
     expect(releaseNameError('a-b')).toMatch(/must start with "tenant-" and contain no other dashes/);
-    expect(releaseNameError('')).toBeDefined();
+    expect(releaseNameError('')).toMatch(/must start with "tenant-"/);
   });
   it('release namespace must start with tenant-', () => {
     expect(releaseNamespaceError('tenant-root')).toBeUndefined();
