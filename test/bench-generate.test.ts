@@ -158,8 +158,7 @@ describe('bench generator: agrees with render', () => {
     return c;
   };
   test('Namespaces and TenantGateways match render output (http01 and dns01 values)', async () => {
-    // Imported lazily so the other generator tests run while render is being written.
-    const { runCli } = await import('./helpers/cli');
+    const { runCli } = require('./helpers/cli') as typeof import('./helpers/cli');
     const jsyaml = await import('js-yaml');
     const dir = tmp();
     try {

@@ -143,7 +143,7 @@ export async function runCommand(
   opts: { stdin?: string; cwd?: string; env?: Record<string, string | undefined> } = {},
 ): Promise<Proc> {
   const { Command } = await import('commander');
-  const { formatFinding, FindingsError } = await import('../../src/diagnostics');
+  const { formatFinding, FindingsError } = require('../../src/diagnostics') as typeof import('../../src/diagnostics');
   let stdout = '';
   let stderr = '';
   const ctx = {
@@ -163,7 +163,7 @@ export async function runCommand(
   mod.register(program, ctx).exitOverride();
   try {
     await program.parseAsync(args, { from: 'user' });
-  } catch (e) {
+  } catch (e: unknown) {
     if (e instanceof FindingsError) {
       ctx.report(e.findings);
       return { code: 1, stdout, stderr };
