@@ -270,6 +270,16 @@ export function fileOf(o: unknown): { path: string; index?: number } | undefined
   return i !== undefined && /^\d+$/.test(i) ? { path: p, index: Number(i) } : { path: p };
 }
 
+/** A `v1 List` or any `*List` kind with an items array (cli-contract "Inputs"). */
+function isListObject(o: unknown): o is Record<string, unknown> & { items: unknown[] } {
+  return isObject(o) && typeof o.kind === 'string' && o.kind.endsWith('List') && Array.isArray(o.items);
+}
+
+/** The objects of a List, nested Lists flattened too. */
+function flattenList(o: { items: unknown[] }): unknown[] {
+  return o.items.flatMap((it) => (isListObject(it) ? flattenList(it) : [it]));
+}
+
 function isKObject(o: unknown): o is KObject {
   return isObject(o) && typeof o.apiVersion === 'string' && o.apiVersion !== '' && typeof o.kind === 'string' && o.kind !== ''
     && isObject(o.metadata) && typeof o.metadata.name === 'string' && o.metadata.name !== '';
@@ -353,6 +363,15 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     if (isGenerated(it)) return; // replaced by this run's output
     keep.push(it);
     if (isMetaOrLocal(it)) return;
+    // cli-contract "Inputs": `kind: List` and any `*List` kind are flattened into their items;
+    // the List itself passes through untouched, its items are read as inputs.
+    if (isListObject(it)) {
+      flattenList(it).forEach((sub, j) => {
+        if (isKObject(sub)) inputs.push(sub);
+        else findings.push(error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', { field: `items[${i}].items[${j}]`, file: fileOf(it)?.path, rule: 'fn.item' }));
+      });
+      return;
+    }
     if (!isKObject(it)) {
       const f = fileOf(it);
       findings.push(error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', { field: `items[${i}]`, file: f?.path, rule: 'fn.item' }));
@@ -444,8 +463,8 @@ function checkResourceList(rl: unknown): Finding | undefined {
 const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
 
 /** A node for a new object, written the YAML-1.1-safe way (js-yaml quotes `yes`, `0777`, ...). */
-function nodeOf(doc: Document, value: unknown): Node {
-  const parsed = parseDocument(dumpYaml(value));
+function newNode(doc: Document, value: unknown, failsafe: boolean): Node {
+  const parsed = parseDocument(dumpYaml(value), failsafe ? { schema: 'failsafe' } : {});
   return (parsed.contents as Node | null) ?? (doc.createNode(value) as Node);
 }
 
@@ -471,6 +490,18 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMap(doc.contents)) {
     return { stdout: dumpYaml(output), exitCode, findings };
   }
+  // cli-contract `fn`, decisions §9: items that came in pass through unchanged, scalars included.
+  // The output is written from the same text read with the failsafe schema, where every scalar
+  // is its source text: a number such as `1e3`, `0x1F` or `012` is written back as it was, not
+  // as the YAML 1.2 reader's number re-printed (`1e+3`, `0x1f`, `12`), which a YAML 1.1 reader
+  // (PyYAML, kubectl) would load as another value.
+  const raw = parseDocument(text, { keepSourceTokens: false, schema: 'failsafe' });
+  const text1 = raw.errors.length === 0 && raw.warnings.length === 0 && isMap(raw.contents);
+  return writeItems(text1 ? raw : doc, rl, output, exitCode, findings, text1);
+}
+
+function writeItems(doc: Document, rl: Record<string, unknown>, output: ResourceList, exitCode: number, findings: Finding[], failsafe: boolean): TextRun {
+  const nodeOf = (_d: Document, value: unknown) => newNode(doc, value, failsafe);
   // Map every input item (as plain data) back to its node.
   const inItems = Array.isArray(rl.items) ? (rl.items as unknown[]) : [];
   const seqNode = doc.get('items', true);
