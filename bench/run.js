@@ -20,7 +20,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { SIZES, DEFAULT_SEED, writePlatform } = require('./generate');
+const { SIZES, DEFAULT_SEED, writePlatform } = require('./generate.js');
 
 const ROOT = path.resolve(__dirname, '..');
 let BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
@@ -117,8 +117,8 @@ function machine() {
 
 function main() {
   const o = parseArgs(process.argv.slice(2));
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) {
-    process.stderr.write('bench: dist/cli.js is missing: run `npm run build` first\n');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) {
+    process.stderr.write('bench: dist/cli/index.js is missing: run `npm run build` first\n');
     process.exit(1);
   }
   const m = machine();

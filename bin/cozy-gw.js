@@ -1,3 +1,3 @@
 #!/usr/bin/env node
 'use strict';
-require('../dist/cli.js').main();
+require('../dist/cli/index.js').main();

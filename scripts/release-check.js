@@ -288,7 +288,7 @@ function comparisonCases(root = ROOT) {
 
 /** Every command's --help, the command names read from the built program tree. */
 function helpCases(root = ROOT) {
-  const cli = require(path.join(root, 'dist', 'cli.js'));
+  const cli = require(path.join(root, 'dist', 'cli', 'index.js'));
   const io = { stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: root };
   const program = cli.buildProgram(cli.makeContext(io));
   return program.commands.map((c) => c.name()).map((c) => ({ name: `${c} --help`, args: [c, '--help'] }));
@@ -359,7 +359,7 @@ function releaseCheck({ schemaOnly = false, hostOnly = false, installBun = false
   if (problems.length) return { ok: false, problems };
   log(`.goreleaser.yaml: valid against GoReleaser's schema (${path.relative(ROOT, SCHEMA)}, draft 2020-12) and the project checks`);
   if (schemaOnly) return { ok: true, problems: [] };
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) return { ok: false, problems: ['dist/cli.js is missing: run `npm run build` first'] };
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) return { ok: false, problems: ['dist/cli/index.js is missing: run `npm run build` first'] };
   const bun = findBun({ install: installBun || process.env.COZY_GW_RELEASE_CHECK === '1', log });
   if (!bun.bin) return { ok: false, problems: [bun.reason], skipped: true };
   log(`bun: ${bun.source}`);

@@ -5,8 +5,8 @@
  * (reference-facts §5.4). The DNS-01 provider blocks are the gateway chart's TenantGateway blocks
  * (reference-facts §3) mapped onto cert-manager's solver fields, in one table.
  */
-import type { KObject } from '../model';
-import { isObject } from '../model';
+import type { KObject } from '../k8s/model';
+import { isObject } from '../k8s/model';
 import { ReconcileError } from './errors';
 import { ACME_SERVERS } from './names';
 import { CERT_MODES, certModeKnown, viewOf, type CertMode } from './tenantGatewaySpec';

@@ -5,10 +5,10 @@
  * TenantGateway owns (§5.2); issued TLS Secrets are never deleted (cert-manager runs with
  * enableCertificateOwnerRef: false, tenant-gateway.md "Opt-in — edge termination").
  */
-import type { KObject } from '../model';
-import { labelsOf } from '../model';
-import type { Store } from '../store';
-import { GROUPS } from '../store';
+import type { KObject } from '../k8s/model';
+import { labelsOf } from '../k8s/model';
+import type { Store } from '../k8s/store';
+import { GROUPS } from '../k8s/store';
 import { acmeServer, apexOf, certModeOf, dns01Solver, http01Solver } from './acmeSolvers';
 import {
   LABEL_MANAGED_BY,

@@ -5,7 +5,7 @@
  * TenantGateway's Ready (as metav1 SetStatusCondition does), on status, reason or message for
  * route conditions. `now` is the only clock.
  */
-import { isObject } from '../model';
+import { isObject } from '../k8s/model';
 
 export interface Condition {
   type: string;

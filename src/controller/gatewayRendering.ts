@@ -4,11 +4,11 @@
  * budget counted before the Gateway is written, the checks the apiserver would make on the write,
  * and the write itself with the takeover guard.
  */
-import type { KObject } from '../model';
-import type { Store } from '../store';
-import { GROUPS } from '../store';
+import type { KObject } from '../k8s/model';
+import type { Store } from '../k8s/store';
+import { GROUPS } from '../k8s/store';
 import { ReconcileError } from './errors';
-import { MAX_NAME_LENGTH, isValidHostname, isValidSectionName } from '../dnsNames';
+import { MAX_NAME_LENGTH, isValidHostname, isValidSectionName } from '../k8s/dnsNames';
 import type { PassthroughListener } from './hostnameClaims';
 import {
   ACME_CHALLENGE_NAMESPACE,

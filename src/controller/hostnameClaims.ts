@@ -4,13 +4,13 @@
  * attach, which (route, parentRef) pairs claim which hostnames, the passthrough reservation,
  * SNI overlap, which hostnames earn a per-app listener and certificate, and the hostname race.
  */
-import type { KObject } from '../model';
-import { isObject } from '../model';
-import type { Store } from '../store';
-import { GROUPS } from '../store';
+import type { KObject } from '../k8s/model';
+import { isObject } from '../k8s/model';
+import type { Store } from '../k8s/store';
+import { GROUPS } from '../k8s/store';
 import { passthroughListenerName, passthroughServiceListenerName, redirectRouteName } from './names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
-import { isValidHostname, isWildcardHostname } from '../dnsNames';
+import { isValidHostname, isWildcardHostname } from '../k8s/dnsNames';
 
 export type RouteKind = 'HTTPRoute' | 'TLSRoute';
 export const ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];

@@ -9,10 +9,10 @@
  * that each pass reads the labels the whole run leaves behind: a namespace this run relabels or
  * strips counts where its label ends up, which keeps a second run a no-op.
  */
-import type { KObject } from '../model';
-import { clone } from '../model';
-import type { Store } from '../store';
-import { GROUPS } from '../store';
+import type { KObject } from '../k8s/model';
+import { clone } from '../k8s/model';
+import type { Store } from '../k8s/store';
+import { GROUPS } from '../k8s/store';
 import { ANNOTATION_ATTACHED_BY, NS_LABEL_GATEWAY, NS_LABEL_HOST } from './names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 

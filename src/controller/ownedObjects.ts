@@ -3,9 +3,9 @@
  * the takeover guard, spec-only updates with labels re-asserted, no write when nothing changed,
  * and deletions that touch owned objects only.
  */
-import type { KObject } from '../model';
-import { clone, deepEqual, groupOf, refOf } from '../model';
-import type { Store } from '../store';
+import type { KObject } from '../k8s/model';
+import { clone, deepEqual, groupOf, refOf } from '../k8s/model';
+import type { Store } from '../k8s/store';
 import { ReconcileError } from './errors';
 import { admitWrite } from './writeAdmission';
 import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE } from './names';

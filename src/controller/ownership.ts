@@ -5,8 +5,8 @@
  * (rendered, never applied) gives its objects no ownerReference; they are recognised by the
  * controller's labels instead, which every controller-created object carries.
  */
-import type { KObject, OwnerReference } from '../model';
-import { describe } from '../model';
+import type { KObject, OwnerReference } from '../k8s/model';
+import { describe } from '../k8s/model';
 import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_API_VERSION, TGW_KIND } from './names';
 
 /** The controller ownerReference to the TenantGateway, or none when it has no uid. */

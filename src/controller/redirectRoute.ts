@@ -3,12 +3,12 @@
  * §5.5). Every mode but edge renders it; edge deletes an owned one ("Mints no Issuer, no
  * Certificate and no http-to-https redirect route (the edge redirects itself)").
  */
-import type { KObject } from '../model';
-import type { Store } from '../store';
-import { GROUPS } from '../store';
+import type { KObject } from '../k8s/model';
+import type { Store } from '../k8s/store';
+import { GROUPS } from '../k8s/store';
 import { apexOf, certModeOf } from './acmeSolvers';
 import { ReconcileError } from './errors';
-import { isValidHostname } from '../dnsNames';
+import { isValidHostname } from '../k8s/dnsNames';
 import { redirectRouteName } from './names';
 import { applyOwned, deleteOwned, ownedMetadata } from './ownedObjects';
 

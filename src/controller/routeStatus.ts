@@ -5,10 +5,10 @@
  * under controllerName gateway.cozystack.io/tenantgateway-controller. Other controllers' entries
  * are never touched. GRPCRoute is never judged.
  */
-import type { KObject } from '../model';
-import { clone, deepEqual, isObject } from '../model';
-import type { Store } from '../store';
-import { GROUPS } from '../store';
+import type { KObject } from '../k8s/model';
+import { clone, deepEqual, isObject } from '../k8s/model';
+import type { Store } from '../k8s/store';
+import { GROUPS } from '../k8s/store';
 import { mergeCondition, type Condition } from './conditions';
 import {
   hostnamesOverlap,
@@ -24,7 +24,7 @@ import {
   type PassthroughListener,
 } from './hostnameClaims';
 import { CONTROLLER_NAME, perAppListenerName } from './names';
-import { isValidHostname, isWildcardHostname } from '../dnsNames';
+import { isValidHostname, isWildcardHostname } from '../k8s/dnsNames';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 
 export type RouteReason = 'Accepted' | 'HostnameConflict' | 'NoMatchingListenerHostname' | 'NotAllowedByListeners' | 'NoMatchingParent';

@@ -6,12 +6,12 @@
  * error stops that TenantGateway's pass: Ready=False, reason ReconcileError, the error text as
  * message, listener entries kept.
  */
-import type { Finding } from '../diagnostics';
-import { warning } from '../diagnostics';
-import type { KObject } from '../model';
-import { refOf } from '../model';
-import type { Store } from '../store';
-import { GROUPS } from '../store';
+import type { Finding } from '../k8s/diagnostics';
+import { warning } from '../k8s/diagnostics';
+import type { KObject } from '../k8s/model';
+import { refOf } from '../k8s/model';
+import type { Store } from '../k8s/store';
+import { GROUPS } from '../k8s/store';
 import { reconcileIssuer, reconcilePerListenerCertificates, reconcileWildcardCertificate } from './certificates';
 import { ReconcileError } from './errors';
 import { checkListeners, plainHttpNamespaces, reconcileGateway, renderListeners, type Listener } from './gatewayRendering';

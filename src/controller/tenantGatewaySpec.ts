@@ -4,8 +4,8 @@
  * Reading never throws: malformed values are kept as they are and judged by
  * tenantGatewayValidation.ts, so the pass reports them as Ready=False instead of crashing.
  */
-import type { KObject } from '../model';
-import { isObject } from '../model';
+import type { KObject } from '../k8s/model';
+import { isObject } from '../k8s/model';
 import { DEFAULT_CLASS } from './names';
 
 export type CertMode = 'http01' | 'dns01' | 'existingSecret' | 'edge';

@@ -5,10 +5,10 @@
  * observedGeneration, and `status.observedGeneration`. A pass stopped by an error reads
  * Ready=False / ReconcileError with the error text and keeps the listener entries it had.
  */
-import type { KObject } from '../model';
-import { clone, isObject } from '../model';
-import type { Store } from '../store';
-import { GROUPS } from '../store';
+import type { KObject } from '../k8s/model';
+import { clone, isObject } from '../k8s/model';
+import type { Store } from '../k8s/store';
+import { GROUPS } from '../k8s/store';
 import { mergeCondition, type Condition } from './conditions';
 import type { Listener } from './gatewayRendering';
 import type { TenantGatewayView } from './tenantGatewaySpec';

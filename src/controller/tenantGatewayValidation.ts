@@ -6,7 +6,7 @@
  * Returns every problem found, in spec order; an empty list means the spec is acceptable.
  */
 import { hostnamesOverlap } from './hostnameClaims';
-import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../dnsNames';
+import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../k8s/dnsNames';
 import { passthroughListenerName, passthroughServiceListenerName } from './names';
 import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';
 

@@ -12,10 +12,10 @@
  * Status writes go through the status subresource, which these policies do not intercept.
  * A write into a namespace the inputs do not hold is not judged: its labels are unknown.
  */
-import { admitObject, type UserInfo } from '../admit';
-import { describe, type KObject } from '../model';
-import { renderPolicies } from '../policies';
-import type { Store } from '../store';
+import { admitObject, type UserInfo } from '../admission/admit';
+import { describe, type KObject } from '../k8s/model';
+import { renderPolicies } from '../charts/policies';
+import type { Store } from '../k8s/store';
 import { ReconcileError } from './errors';
 
 /** cozystack-controller's identity: its service account in cozy-system. */

@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import type * as YamlLib from 'yaml';
 import type { LineCounter, Node } from 'yaml';
-import { FindingsError, error, type Finding } from '../diagnostics';
+import { FindingsError, error, type Finding } from '../k8s/diagnostics';
 import { readAllStdin } from './stdin';
-import { isObject, type KObject } from '../model';
+import { isObject, type KObject } from '../k8s/model';
 
 /** Where an object came from. Kept beside objects (a WeakMap), never inside them. */
 export interface Origin {

@@ -11,7 +11,7 @@
  * two agree byte for byte, on fixed cases and on generated data.
  */
 import * as jsyaml from 'js-yaml';
-import type { KObject } from '../model';
+import type { KObject } from '../k8s/model';
 
 const OPTIONS: jsyaml.DumpOptions = { noRefs: true, lineWidth: -1, sortKeys: false, quotingType: '"' };
 

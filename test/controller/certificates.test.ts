@@ -4,8 +4,8 @@
  * with and without uids (decisions.md §4), idempotence, and TLS Secrets never deleted.
  */
 import fc from 'fast-check';
-import type { KObject } from '../../src/model';
-import { Store } from '../../src/store';
+import type { KObject } from '../../src/k8s/model';
+import { Store } from '../../src/k8s/store';
 import { ReconcileError } from '../../src/controller/errors';
 import {
   reconcileIssuer,

@@ -2,7 +2,7 @@ import { ReconcileError } from '../../src/controller/errors';
 import { checkListeners, reconcileGateway, renderListeners, LISTENER_CAP } from '../../src/controller/gatewayRendering';
 import { passthroughListenersOf } from '../../src/controller/hostnameClaims';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
-import { Store } from '../../src/store';
+import { Store } from '../../src/k8s/store';
 import { tgw } from './tgwFixtures';
 
 const render = (spec: Record<string, unknown>, served: string[] = [], children: string[] = []) => {

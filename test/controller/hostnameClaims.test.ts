@@ -10,7 +10,7 @@ import {
   servedHostnames,
 } from '../../src/controller/hostnameClaims';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
-import { Store } from '../../src/store';
+import { Store } from '../../src/k8s/store';
 import { http, route, tgw, tls } from './tgwFixtures';
 
 const v = viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'dbs', port: 5432, hostname: '*.db.example.org' }] }));

@@ -1,6 +1,6 @@
 import { applyNamespaceLabels, attachSet, childApexes, planAttachment } from '../../src/controller/namespaceAttachment';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
-import { Store } from '../../src/store';
+import { Store } from '../../src/k8s/store';
 import { ns, tgw } from './tgwFixtures';
 
 const GW = 'namespace.cozystack.io/gateway';

@@ -2,8 +2,8 @@
  * The controller-owned http-to-https redirect HTTPRoute (reference-facts §5.5; decisions.md §5;
  * tenant-gateway.md "Opt-in — edge termination": edge renders no redirect).
  */
-import type { KObject } from '../../src/model';
-import { Store } from '../../src/store';
+import type { KObject } from '../../src/k8s/model';
+import { Store } from '../../src/k8s/store';
 import { ReconcileError } from '../../src/controller/errors';
 import { reconcileRedirectRoute, redirectRouteSpec } from '../../src/controller/redirectRoute';
 

@@ -1,8 +1,8 @@
 import { collectClaimants, servedHostnames } from '../../src/controller/hostnameClaims';
 import { judgeClaimants, writeApexWideRouteStatuses, writeRouteStatuses, type Verdict } from '../../src/controller/routeStatus';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
-import type { KObject } from '../../src/model';
-import { Store } from '../../src/store';
+import type { KObject } from '../../src/k8s/model';
+import { Store } from '../../src/k8s/store';
 import { LATER, NOW, acceptedOf, http, judge, route, tgw, tls } from './tgwFixtures';
 
 const CTRL = 'gateway.cozystack.io/tenantgateway-controller';

@@ -6,8 +6,8 @@ import { reconcileTenantGateways } from '../../src/controller/tenantGatewayContr
 import { perAppListenerName, perAppCertificateName } from '../../src/controller/names';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import { validateTenantGateway } from '../../src/controller/tenantGatewayValidation';
-import type { KObject } from '../../src/model';
-import { Store } from '../../src/store';
+import type { KObject } from '../../src/k8s/model';
+import { Store } from '../../src/k8s/store';
 import { LATER, NOW, acceptedOf, baseNamespaces, http, judge, ns, route, tgw, tls } from './tgwFixtures';
 
 const GW = 'gateway.networking.k8s.io';

@@ -4,11 +4,11 @@
  * on the route naming it, determinism, and idempotence (a second pass changes nothing).
  */
 import fc from 'fast-check';
-import { isValidSectionName } from '../../src/dnsNames';
+import { isValidSectionName } from '../../src/k8s/dnsNames';
 import { hostnamesOverlap, selectsPlainHttp } from '../../src/controller/hostnameClaims';
 import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
-import { clone, type KObject } from '../../src/model';
-import { Store } from '../../src/store';
+import { clone, type KObject } from '../../src/k8s/model';
+import { Store } from '../../src/k8s/store';
 import { LATER, NOW, ns, route, tgw } from './tgwFixtures';
 
 const CTRL = 'gateway.cozystack.io/tenantgateway-controller';

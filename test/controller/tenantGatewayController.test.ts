@@ -1,6 +1,6 @@
 import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
-import type { KObject } from '../../src/model';
-import { Store } from '../../src/store';
+import type { KObject } from '../../src/k8s/model';
+import { Store } from '../../src/k8s/store';
 import { LATER, NOW, acceptedOf, baseNamespaces, http, liveStatus, tgw } from './tgwFixtures';
 
 const TGW = (s: Store, ns = 'tenant-root') => s.get('gateway.cozystack.io', 'TenantGateway', ns, 'cozystack')!;

@@ -1,7 +1,7 @@
 import { renderListeners } from '../../src/controller/gatewayRendering';
 import { listenerEntries, readyCondition } from '../../src/controller/tenantGatewayStatus';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
-import type { KObject } from '../../src/model';
+import type { KObject } from '../../src/k8s/model';
 import { liveStatus, tgw } from './tgwFixtures';
 
 const v = viewOf(tgw({}, { generation: undefined }));

@@ -2,7 +2,7 @@
 import { collectClaimants, passthroughListenersOf, servedHostnames } from '../../src/controller/hostnameClaims';
 import { judgeClaimants, type Verdict } from '../../src/controller/routeStatus';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
-import type { KObject } from '../../src/model';
+import type { KObject } from '../../src/k8s/model';
 
 export const NOW = '2026-01-01T00:00:00Z';
 export const LATER = '2026-02-01T00:00:00Z';

@@ -1,8 +1,8 @@
 /** The platform's policies judge the controller's own writes (src/controller/writeAdmission.ts). */
 import { admitWrite } from '../../src/controller/writeAdmission';
 import { ReconcileError } from '../../src/controller/errors';
-import { Store } from '../../src/store';
-import type { KObject } from '../../src/model';
+import { Store } from '../../src/k8s/store';
+import type { KObject } from '../../src/k8s/model';
 
 const gateway = (hostnames: string[]): KObject => ({
   apiVersion: 'gateway.networking.k8s.io/v1',

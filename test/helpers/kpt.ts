@@ -2,7 +2,7 @@
  * Running cozy-gw under the real clients (kpt, kubectl kustomize) and as a child process.
  *
  * Those clients run an executable, so the tests need the built CLI (bin/cozy-gw.js requires
- * dist/). `ensureBuilt()` checks that dist/cli.js exists and is newer than every file under
+ * dist/). `ensureBuilt()` checks that dist/cli/index.js exists and is newer than every file under
  * src/ and schemas/; if not, it runs `npm run build` once (a lock directory keeps parallel jest
  * workers from building at the same time). CI builds before testing, so there it only checks.
  */
@@ -44,7 +44,7 @@ function newestMtime(dir: string): number {
 }
 
 function isFresh(): boolean {
-  const cli = path.join(ROOT, 'dist', 'cli.js');
+  const cli = path.join(ROOT, 'dist', 'cli', 'index.js');
   if (!fs.existsSync(cli)) return false;
   const built = fs.statSync(cli).mtimeMs;
   return built >= Math.max(newestMtime(path.join(ROOT, 'src')), newestMtime(path.join(ROOT, 'schemas')), newestMtime(path.join(ROOT, 'charts')));
@@ -68,9 +68,9 @@ export function ensureBuilt(): void {
     if (isFresh()) return;
     const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
     // tsc writes its output even when another module has a type error; what matters is dist/.
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
     const now = new Date();
-    fs.utimesSync(path.join(ROOT, 'dist', 'cli.js'), now, now);
+    fs.utimesSync(path.join(ROOT, 'dist', 'cli', 'index.js'), now, now);
   } finally {
     fs.rmdirSync(lock);
   }
@@ -143,7 +143,7 @@ export async function runCommand(
   opts: { stdin?: string; cwd?: string; env?: Record<string, string | undefined> } = {},
 ): Promise<Proc> {
   const { Command } = await import('commander');
-  const { formatFinding, FindingsError } = require('../../src/diagnostics') as typeof import('../../src/diagnostics');
+  const { formatFinding, FindingsError } = require('../../src/k8s/diagnostics') as typeof import('../../src/k8s/diagnostics');
   let stdout = '';
   let stderr = '';
   const ctx = {
@@ -157,7 +157,7 @@ export async function runCommand(
     },
     exitCode: 0,
     color: false,
-    report: (fs: import('../../src/diagnostics').Finding[]) => fs.forEach((f) => (stderr += formatFinding(f) + '\n')),
+    report: (fs: import('../../src/k8s/diagnostics').Finding[]) => fs.forEach((f) => (stderr += formatFinding(f) + '\n')),
   };
   const program = new Command().exitOverride().configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
   mod.register(program, ctx).exitOverride();

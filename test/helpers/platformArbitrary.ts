@@ -12,7 +12,7 @@
  * after render, because their namespaces, apexes and parent Gateways come from its output.
  */
 import fc from 'fast-check';
-import type { KObject } from '../../src/model';
+import type { KObject } from '../../src/k8s/model';
 
 export const NS_HOST = 'namespace.cozystack.io/host';
 export const NS_GATEWAY = 'namespace.cozystack.io/gateway';

@@ -1,0 +1,299 @@
+/**
+ * Offline ValidatingAdmissionPolicy evaluation (cli-contract.md `cozy-gw admit`): each object is
+ * judged as a CREATE by a given user against the policies `render` emits (src/policies.ts),
+ * following the Kubernetes admission semantics for ValidatingAdmissionPolicy:
+ *
+ * - a policy takes effect through a binding that names it (validationActions Deny denies, Warn
+ *   warns, Audit only records);
+ * - matchConstraints: resourceRules (apiGroups, apiVersions, resources, operations; `*` matches
+ *   all), excludeResourceRules, namespaceSelector and objectSelector. The resource is the
+ *   lowercase plural of the kind. Versions match exactly (no matchPolicy Equivalent conversion:
+ *   offline there is no served-version table to convert through);
+ * - matchConditions in order: any false skips the policy; an error applies failurePolicy;
+ * - variables, each visible to the later ones as `variables.<name>`;
+ * - validations: a false expression denies with messageExpression (falling back to message,
+ *   then to "failed expression: ..."); an error applies failurePolicy (Fail denies).
+ *
+ * The activation: `object`, `oldObject` (null: CREATE), `request` (kind, resource, name,
+ * namespace, operation, userInfo, ...), `namespaceObject` (the input Namespace named by the
+ * request namespace, or null), `params` (null) and `variables`.
+ * Pure: objects and policies in, decisions out.
+ */
+import { CelError, evalBool, evalCel, evalString, toCel } from './cel';
+import { groupOf, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
+
+export interface UserInfo {
+  username: string;
+  groups: string[];
+  uid?: string;
+}
+
+export interface Decision {
+  /** The object judged. */
+  object: ObjRef;
+  /** The policy that matched it. */
+  policy: string;
+  /** The binding through which the policy applied. */
+  binding: string;
+  /** Deny, Warn or Audit (the binding's validationActions). */
+  actions: string[];
+  allowed: boolean;
+  /** One per failed validation (or error), in validation order. */
+  messages: string[];
+  /** The reason of the first failed validation (Forbidden, Invalid, ...). */
+  reason?: string;
+}
+
+type Rule = { apiGroups?: string[]; apiVersions?: string[]; resources?: string[]; operations?: string[] };
+type Selector = { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+type Named = { name: string; expression: string };
+type Validation = { expression: string; message?: string; messageExpression?: string; reason?: string };
+
+/** The lowercase plural resource of a kind, as the REST mapper names it. */
+export function resourceOf(kind: string): string {
+  const k = kind.toLowerCase();
+  if (/(s|x|z|ch|sh)$/.test(k)) return `${k}es`;
+  if (/[^aeiou]y$/.test(k)) return `${k.slice(0, -1)}ies`;
+  return `${k}s`;
+}
+
+function versionOf(apiVersion: string): string {
+  const i = apiVersion.indexOf('/');
+  return i < 0 ? apiVersion : apiVersion.slice(i + 1);
+}
+
+const has = (list: string[] | undefined, v: string) => (list ?? []).some((x) => x === '*' || x === v);
+
+function ruleMatches(r: Rule, group: string, version: string, resource: string, op: string): boolean {
+  return has(r.apiGroups, group) && has(r.apiVersions, version) && has(r.resources, resource) && has(r.operations, op);
+}
+
+/** A metav1.LabelSelector over a label map; an absent or empty selector matches everything. */
+export function selectorMatches(sel: Selector | undefined, labels: Record<string, string>): boolean {
+  if (!sel) return true;
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of sel.matchExpressions ?? []) {
+    const present = Object.prototype.hasOwnProperty.call(labels, e.key);
+    const vals = e.values ?? [];
+    switch (e.operator) {
+      case 'In':
+        if (!present || !vals.includes(labels[e.key])) return false;
+        break;
+      case 'NotIn':
+        if (present && vals.includes(labels[e.key])) return false;
+        break;
+      case 'Exists':
+        if (!present) return false;
+        break;
+      case 'DoesNotExist':
+        if (present) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+function errText(e: unknown): string {
+  return e instanceof CelError ? e.message : e instanceof Error ? e.message : String(e);
+}
+
+interface Request {
+  group: string;
+  version: string;
+  resource: string;
+  namespace: string;
+  operation: 'CREATE';
+}
+
+function buildRequest(o: KObject, user: UserInfo): { req: Request; cel: Record<string, unknown> } {
+  const group = groupOf(o.apiVersion);
+  const version = versionOf(o.apiVersion);
+  const resource = resourceOf(o.kind);
+  const namespace = o.metadata?.namespace ?? '';
+  const gvk = { group, version, kind: o.kind };
+  const gvr = { group, version, resource };
+  const cel = {
+    uid: '',
+    kind: gvk,
+    resource: gvr,
+    subResource: '',
+    requestKind: gvk,
+    requestResource: gvr,
+    requestSubResource: '',
+    name: o.metadata?.name ?? '',
+    namespace,
+    operation: 'CREATE',
+    userInfo: { username: user.username, uid: user.uid ?? '', groups: [...user.groups], extra: {} },
+    dryRun: false,
+    options: { apiVersion: 'meta.k8s.io/v1', kind: 'CreateOptions' },
+  };
+  return { req: { group, version, resource, namespace, operation: 'CREATE' }, cel };
+}
+
+/** A policy with its bindings, read once per policy set. */
+interface Prepared {
+  vap: KObject;
+  spec: Record<string, unknown>;
+  mc: { resourceRules?: Rule[]; excludeResourceRules?: Rule[]; namespaceSelector?: Selector; objectSelector?: Selector };
+  binds: KObject[];
+}
+
+/** Prepared policy sets by the array they came from (issue 5: the controller judges every write against the same set). */
+const preparedSets = new WeakMap<KObject[], Prepared[]>();
+
+function prepare(policies: KObject[]): Prepared[] {
+  let out = preparedSets.get(policies);
+  if (out) return out;
+  const bindings = policies.filter((p) => p.kind === 'ValidatingAdmissionPolicyBinding');
+  out = policies
+    .filter((p) => p.kind === 'ValidatingAdmissionPolicy')
+    .map((vap) => {
+      const spec = (vap.spec ?? {}) as Record<string, unknown>;
+      return {
+        vap,
+        spec,
+        mc: (spec.matchConstraints ?? {}) as Prepared['mc'],
+        binds: bindings.filter((b) => isObject(b.spec) && b.spec.policyName === vap.metadata.name),
+      };
+    });
+  preparedSets.set(policies, out);
+  return out;
+}
+
+/** CEL values of Namespaces by object: a namespaceObject is the same for every write into it (objects are never mutated). */
+const celNamespaces = new WeakMap<KObject, unknown>();
+
+function namespaceCel(ns: KObject): unknown {
+  let v = celNamespaces.get(ns);
+  if (v === undefined) celNamespaces.set(ns, (v = toCel(ns)));
+  return v;
+}
+
+/**
+ * Judge every object against every bound policy. One Decision per (object, policy) that
+ * matched, in object order then policy order; allowed=false for a denial (Deny action).
+ */
+export function admit(objects: KObject[], policies: KObject[], user: UserInfo): Decision[] {
+  const namespaces = new Map<string, KObject>();
+  for (const o of objects) if (o.kind === 'Namespace' && o.apiVersion === 'v1') namespaces.set(o.metadata.name, o);
+  const out: Decision[] = [];
+  for (const o of objects) {
+    const ns = o.metadata?.namespace;
+    out.push(...admitObject(o, ns ? namespaces.get(ns) : undefined, policies, user));
+  }
+  return out;
+}
+
+/**
+ * Judge one object, whose namespace is `nsObj` (undefined: not known), against every bound
+ * policy: the decisions `admit` gives for it. The cheap match constraints are checked before any
+ * CEL value is built, so an object no policy matches costs next to nothing.
+ */
+export function admitObject(o: KObject, nsObj: KObject | undefined, policies: KObject[], user: UserInfo): Decision[] {
+  const out: Decision[] = [];
+  const group = groupOf(o.apiVersion);
+  const version = versionOf(o.apiVersion);
+  const resource = resourceOf(o.kind);
+  const operation = 'CREATE';
+  const namespace = o.metadata?.namespace ?? '';
+  const labels = o.metadata?.labels ?? {};
+  const nsLabels = nsObj?.metadata?.labels ?? {};
+  let base: Record<string, unknown> | undefined;
+  for (const { vap, spec, mc, binds } of prepare(policies)) {
+    if (!(mc.resourceRules ?? []).some((r) => ruleMatches(r, group, version, resource, operation))) continue;
+    if ((mc.excludeResourceRules ?? []).some((r) => ruleMatches(r, group, version, resource, operation))) continue;
+    if (!selectorMatches(mc.objectSelector, labels)) continue;
+    // namespaceSelector applies to namespaced objects (and to a Namespace itself, by its labels).
+    if (o.kind === 'Namespace' && !selectorMatches(mc.namespaceSelector, labels)) continue;
+    if (namespace && !selectorMatches(mc.namespaceSelector, nsLabels)) continue;
+    if (binds.length === 0) continue; // a policy without a binding has no effect
+    base ??= {
+      object: toCel(o),
+      oldObject: null,
+      request: toCel(buildRequest(o, user).cel),
+      namespaceObject: nsObj ? namespaceCel(nsObj) : null,
+      params: null,
+    };
+    const result = evaluatePolicy(spec, base);
+    if (result === 'skip') continue;
+    for (const b of binds) {
+      const actions = ((b.spec as Record<string, unknown>).validationActions as string[] | undefined) ?? [];
+      out.push({
+        object: refOf(o),
+        policy: vap.metadata.name,
+        binding: b.metadata.name,
+        actions,
+        allowed: result.failures.length === 0 || !actions.includes('Deny'),
+        messages: result.failures.map((f) => f.message),
+        ...(result.failures.length ? { reason: result.failures[0].reason } : {}),
+      });
+    }
+  }
+  return out;
+}
+
+/** The denials (Deny action, a failed validation) among the decisions. */
+export function denials(decisions: Decision[]): Decision[] {
+  return decisions.filter((d) => !d.allowed);
+}
+
+/** The warnings (Warn action, a failed validation) among the decisions. */
+export function warnings(decisions: Decision[]): Decision[] {
+  return decisions.filter((d) => d.messages.length > 0 && d.actions.includes('Warn'));
+}
+
+interface Failure {
+  message: string;
+  reason: string;
+}
+
+function evaluatePolicy(spec: Record<string, unknown>, base: Record<string, unknown>): 'skip' | { failures: Failure[] } {
+  const failClosed = (spec.failurePolicy ?? 'Fail') === 'Fail';
+  const fail = (message: string): 'skip' | { failures: Failure[] } => (failClosed ? { failures: [{ message, reason: 'Forbidden' }] } : 'skip');
+  // matchConditions: all must be true; false skips; an error applies failurePolicy.
+  for (const c of (spec.matchConditions ?? []) as Named[]) {
+    try {
+      if (!evalBool(c.expression, { ...base, variables: {} })) return 'skip';
+    } catch (e) {
+      return fail(`matchCondition '${c.name}' resulted in error: ${errText(e)}`);
+    }
+  }
+  // variables, in order; a failed one is an error wherever a later expression reads it.
+  const variables: Record<string, unknown> = {};
+  const failedVars = new Map<string, string>();
+  for (const v of (spec.variables ?? []) as Named[]) {
+    try {
+      variables[v.name] = evalCel(v.expression, { ...base, variables });
+    } catch (e) {
+      failedVars.set(v.name, errText(e));
+    }
+  }
+  const act = { ...base, variables };
+  const failures: Failure[] = [];
+  for (const val of (spec.validations ?? []) as Validation[]) {
+    const reason = val.reason ?? 'Invalid';
+    const broken = [...failedVars.entries()].find(([n]) => new RegExp(`\\bvariables\\.${n}\\b`).test(val.expression));
+    let ok: boolean;
+    try {
+      if (broken) throw new CelError(`variable '${broken[0]}' resulted in error: ${broken[1]}`, val.expression);
+      ok = evalBool(val.expression, act);
+    } catch (e) {
+      if (failClosed) failures.push({ message: `expression '${val.expression}' resulted in error: ${errText(e)}`, reason });
+      continue;
+    }
+    if (ok) continue;
+    let message = '';
+    if (val.messageExpression) {
+      try {
+        message = evalString(val.messageExpression, act).trim();
+      } catch {
+        message = '';
+      }
+    }
+    if (!message) message = val.message ?? `failed expression: ${val.expression}`;
+    failures.push({ message, reason });
+  }
+  return { failures };
+}

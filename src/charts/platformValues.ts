@@ -1,0 +1,185 @@
+/**
+ * Platform values → the `_cluster` map the charts read (reference-facts §1).
+ * Inputs: the platform chart's defaults, an optional `cozystack.io/v1alpha1 Package`
+ * (`spec.components.platform.values`), then `--values` files merged left to right (they win).
+ */
+import { asset } from '../assets';
+import { DEFAULT_CLASS } from '../controller/names';
+import { error, type Finding } from '../k8s/diagnostics';
+import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/model';
+
+export type PlatformValues = Record<string, unknown>;
+/** The `_cluster` map: every value a string, as the platform chart writes it. */
+export type ClusterMap = Record<string, string>;
+
+export const DEFAULT_ATTACHED_NAMESPACES = [
+  'cozy-cert-manager', 'cozy-dashboard', 'cozy-keycloak', 'cozy-system', 'cozy-harbor', 'cozy-bucket',
+  'cozy-kubevirt', 'cozy-kubevirt-cdi', 'cozy-monitoring', 'cozy-linstor-gui', 'default',
+];
+
+export function platformDefaults(): PlatformValues {
+  return asset<PlatformValues>('charts/platform/values.yaml');
+}
+
+export function isPlatformPackage(o: KObject): boolean {
+  return o.kind === 'Package' && o.apiVersion.startsWith('cozystack.io/');
+}
+
+/**
+ * The Package that carries the platform values: the first `cozystack.io` Package with a
+ * `spec.components.platform` entry (cli-contract "Inputs"), else the first `cozystack.io` Package.
+ */
+export function findPlatformPackage(objects: KObject[]): KObject | undefined {
+  const pkgs = objects.filter(isPlatformPackage);
+  return pkgs.find((p) => isObject(getPath(p, ['spec', 'components', 'platform']))) ?? pkgs[0];
+}
+
+/** The publishing tenant's namespace: `_cluster.expose-ingress`, empty meaning tenant-root (reference-facts §3 guard 5). */
+export function exposeIngress(cluster: ClusterMap): string {
+  return (cluster['expose-ingress'] ?? '').trim() || 'tenant-root';
+}
+
+export interface ValuesSources {
+  /** `--values` files, in order. */
+  files: { file: string; values: Record<string, unknown> }[];
+  /** Every input object; a platform Package among them contributes its values. */
+  objects: KObject[];
+}
+
+export interface ResolvedValues {
+  /** The merged platform values, defaults included. */
+  values: PlatformValues;
+  /** Whether any platform values were given at all (the values channel exists). */
+  given: boolean;
+  /** The Package the values came from, if any. */
+  pkg?: KObject;
+}
+
+/** Merge defaults, the Package's values, then each `--values` file (later wins). */
+export function resolvePlatformValues(src: ValuesSources): ResolvedValues {
+  let values = platformDefaults();
+  let given = false;
+  const pkg = findPlatformPackage(src.objects);
+  if (pkg) {
+    const pv = getPath(pkg, ['spec', 'components', 'platform', 'values']);
+    if (isObject(pv)) values = mergeValues(values, pv);
+    given = true;
+  }
+  for (const f of src.files) {
+    values = mergeValues(values, f.values);
+    given = true;
+  }
+  return { values, given, pkg };
+}
+
+function str(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+function list(v: unknown): string {
+  if (!Array.isArray(v)) return str(v);
+  return v.map(str).join(',');
+}
+
+/** A list value checked as the platform chart checks class lists: strings without commas. */
+function classList(v: unknown, field: string, findings: Finding[], object?: KObject): string {
+  if (v === undefined || v === null) return '';
+  if (!Array.isArray(v)) {
+    findings.push(error(`${field} must be a list of class names`, { field, rule: 'platform.class-list', object: object && refOf(object) }));
+    return '';
+  }
+  const out: string[] = [];
+  v.forEach((e, i) => {
+    if (typeof e !== 'string') findings.push(error(`${field}[${i}] must be a string, got ${JSON.stringify(e)}`, { field: `${field}[${i}]`, rule: 'platform.class-list', object: object && refOf(object) }));
+    else if (e.includes(',')) findings.push(error(`${field}[${i}] "${e}" must not contain a comma`, { field: `${field}[${i}]`, rule: 'platform.class-list', object: object && refOf(object) }));
+    else out.push(e);
+  });
+  return out.join(',');
+}
+
+/**
+ * The `_cluster` map of reference-facts §1. Findings (errors) for values the platform chart
+ * refuses: a non-string or whitespace-only gateway.className, class list entries that are not
+ * strings or contain a comma.
+ */
+export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster: ClusterMap; findings: Finding[] } {
+  const findings: Finding[] = [];
+  const g = (p: string) => getPath(values, p);
+  const certs = 'publishing.certificates';
+  const solver = str(g(`${certs}.solver`));
+  const gatewayEnabled = g('gateway.enabled') === true || g('gateway.enabled') === 'true';
+  let wildcardSecretName = str(g(`${certs}.wildcardSecretName`));
+  let wildcardIssue = 'false';
+  const wildcard = g(`${certs}.wildcard`) === true || g(`${certs}.wildcard`) === 'true';
+  if (wildcardSecretName === '' && solver === 'dns01' && wildcard && !gatewayEnabled) {
+    wildcardSecretName = 'cozystack-wildcard-tls';
+    wildcardIssue = 'true';
+  }
+
+  const rawClass = g('gateway.className');
+  let className = DEFAULT_CLASS;
+  if (rawClass !== undefined && rawClass !== null) {
+    if (typeof rawClass !== 'string') {
+      findings.push(error(`gateway.className must be a string, got ${JSON.stringify(rawClass)}`, { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) }));
+    } else if (rawClass !== '' && rawClass.trim() === '') {
+      findings.push(error('gateway.className is whitespace-only; leave it unset or empty for the bundled cilium class, or name a GatewayClass', { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) }));
+    } else if (rawClass.trim() !== '') {
+      className = rawClass.trim();
+    }
+  }
+
+  const d = (p: string) => str(g(`${certs}.dns01.${p}`));
+  const provider = d('provider') || 'cloudflare';
+  const cluster: ClusterMap = {
+    'root-host': str(g('publishing.host')),
+    'bundle-name': str(g('bundles.system.variant')),
+    solver,
+    'issuer-name': str(g(`${certs}.issuerName`)),
+    'wildcard-secret-name': wildcardSecretName,
+    'wildcard-issue': wildcardIssue,
+    'dns01-provider': provider,
+    'dns01-cloudflare-secret-name': d('cloudflare.secretName'),
+    'dns01-cloudflare-secret-key': d('cloudflare.secretKey'),
+    'dns01-route53-region': d('route53.region'),
+    'dns01-route53-access-key-id': d('route53.accessKeyID'),
+    'dns01-route53-secret-name': d('route53.secretName'),
+    'dns01-route53-secret-key': d('route53.secretKey'),
+    'dns01-digitalocean-secret-name': d('digitalocean.secretName'),
+    'dns01-digitalocean-secret-key': d('digitalocean.secretKey'),
+    'dns01-rfc2136-nameserver': d('rfc2136.nameserver'),
+    'dns01-rfc2136-tsig-key-name': d('rfc2136.tsigKeyName'),
+    'dns01-rfc2136-tsig-algorithm': d('rfc2136.tsigAlgorithm'),
+    'dns01-rfc2136-secret-name': d('rfc2136.secretName'),
+    'dns01-rfc2136-secret-key': d('rfc2136.secretKey'),
+    'expose-services': list(g('publishing.exposedServices')),
+    'expose-ingress': str(g('publishing.ingressName')),
+    'expose-ingress-admin': str(g('publishing.ingressNameAdmin')),
+    'expose-external-ips': list(g('publishing.externalIPs')),
+    'load-balancer-class': str(g('publishing.loadBalancerClass')),
+    'proxy-protocol': str(g('publishing.proxyProtocol') ?? false),
+    'gateway-enabled': gatewayEnabled ? 'true' : 'false',
+    'gateway-attached-namespaces': list(g('gateway.attachedNamespaces')),
+    'gateway-class-name': className,
+    'gateway-edge-classes': classList(g('gateway.edgeTerminatedClasses'), 'gateway.edgeTerminatedClasses', findings, pkg),
+    'gateway-tenant-classes': classList(g('gateway.tenantSelectableClasses'), 'gateway.tenantSelectableClasses', findings, pkg),
+    'oidc-enabled': str(g('authentication.oidc.enabled') ?? false),
+    'oidc-insecure-skip-verify': str(g('authentication.oidc.insecureSkipVerify') ?? false),
+    'extra-keycloak-redirect-uri-for-dashboard': str(g('authentication.oidc.keycloakExtraRedirectUri')),
+    'api-server-endpoint': str(g('publishing.apiServerEndpoint')),
+    'keycloak-internal-url': 'http://keycloak-http.cozy-keycloak.svc:8080',
+    'monitoring-enabled': 'true',
+    'cluster-domain': str(g('networking.clusterDomain') || 'cozy.local'),
+    'cpu-allocation-ratio': str(g('resources.cpuAllocationRatio') ?? 10),
+    'memory-allocation-ratio': str(g('resources.memoryAllocationRatio') ?? 1),
+    'ephemeral-storage-allocation-ratio': str(g('resources.ephemeralStorageAllocationRatio') ?? 40),
+  };
+  return { cluster, findings };
+}
+
+/** The split, trimmed, non-empty entries of a comma-joined `_cluster` list. */
+export function splitList(v: string | undefined): string[] {
+  return (v ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+}

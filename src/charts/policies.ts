@@ -1,0 +1,387 @@
+/**
+ * The cozystack-basics admission policies (tenant-gateway.md "Security model", layers 2-8;
+ * reference-facts §7): one `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy per
+ * layer with its CEL, each followed by a same-named ValidatingAdmissionPolicyBinding, plus the
+ * layer-6 render-time guard over `_cluster.gateway-attached-namespaces`.
+ *
+ * This module is the one source of truth for the policies: `render` prints them and `admit`
+ * evaluates exactly these objects (src/admit.ts).
+ */
+import * as semver from 'semver';
+import { error, FindingsError, type Finding } from '../k8s/diagnostics';
+import type { KObject } from '../k8s/model';
+import { splitList, type ClusterMap } from './platformValues';
+import { NS_LABEL_HOST as HOST_LABEL } from '../controller/names';
+
+/** §7 Common: every VAP and binding carries this label. */
+export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
+
+export const POLICY_NAMES = {
+  gateway: 'cozystack-gateway-hostname-policy',
+  attachedNamespaces: 'cozystack-gateway-attached-namespaces-policy',
+  tenantHost: 'cozystack-tenant-host-policy',
+  namespaceLabel: 'cozystack-namespace-host-label-policy',
+  route: 'cozystack-route-hostname-policy',
+  ingress: 'cozystack-ingress-hostname-policy',
+} as const;
+
+/** Layer 4/5: the trusted-caller whitelist (TRUSTED in reference-facts §7). */
+export const TRUSTED_GROUPS = [
+  'system:masters',
+  'system:serviceaccounts:cozy-system',
+  'system:serviceaccounts:cozy-cert-manager',
+  'system:serviceaccounts:cozy-fluxcd',
+  'system:serviceaccounts:kube-system',
+];
+
+/**
+ * Gateway API bundle version → the versions it serves per resource. Layer 7 matches "every
+ * version the vendored CRD bundle serves for each" kind; the platform vendors 1.6.1
+ * (reference-facts §7: gateways and httproutes v1, v1beta1; tlsroutes v1, v1alpha2, v1alpha3;
+ * grpcroutes v1). Older bundles: TLSRoute was v1alpha2 only until 1.4 added v1alpha3 and 1.5
+ * promoted it to v1; GRPCRoute went v1 in 1.1 and dropped v1alpha2 in 1.2.
+ */
+export const GATEWAY_API_SERVED: Record<string, Record<'gateways' | 'httproutes' | 'tlsroutes' | 'grpcroutes', string[]>> = {
+  '1.0': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1alpha2'] },
+  '1.1': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1', 'v1alpha2'] },
+  '1.2': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
+  '1.3': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
+  '1.4': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
+  '1.5': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
+  '1.6': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
+};
+
+/** The bundle the platform ships ([C] feat/gateway-api-crds-1.6.1). */
+export const DEFAULT_GATEWAY_API_VERSION = '1.6.1';
+
+/**
+ * The served versions of a bundle version. A release newer than the table serves what the
+ * newest known one does; one older than 1.0 (or not a version) is refused.
+ */
+export function servedVersions(version: string = DEFAULT_GATEWAY_API_VERSION): (typeof GATEWAY_API_SERVED)[string] {
+  const v = semver.coerce(version);
+  if (!v) {
+    throw new FindingsError([error(`gatewayApiVersion "${version}" is not a version`, { rule: 'policies.gateway-api-version', hint: `e.g. ${DEFAULT_GATEWAY_API_VERSION}` })]);
+  }
+  const known = Object.keys(GATEWAY_API_SERVED).sort((a, b) => semver.compare(`${a}.0`, `${b}.0`));
+  let pick: string | undefined;
+  for (const k of known) if (semver.gte(v, `${k}.0`)) pick = k;
+  if (!pick) {
+    throw new FindingsError([error(`Gateway API ${version} is older than any bundle the policies know (${known[0]} and later)`, { rule: 'policies.gateway-api-version' })]);
+  }
+  return GATEWAY_API_SERVED[pick];
+}
+
+// ---------------------------------------------------------------------------------------------
+// CEL building blocks (reference-facts §7 shorthands).
+
+/** A CEL string literal (double-quoted; JSON escapes are valid CEL escapes). */
+export function celString(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** TRUSTED: the caller's groups contain one of the whitelist. */
+const TRUSTED_CEL = `has(request.userInfo.groups) && request.userInfo.groups.exists(g, g in [${TRUSTED_GROUPS.map(celString).join(', ')}])`;
+
+/** matchCondition `tenant-ns`: the object's namespace starts with `tenant-`. */
+const TENANT_NS = { name: 'tenant-ns', expression: `request.namespace.startsWith('tenant-')` };
+
+/** Whether namespaceObject carries the host label L. */
+const HAS_L = `namespaceObject != null && has(namespaceObject.metadata.labels) && '${HOST_LABEL}' in namespaceObject.metadata.labels`;
+
+/** L lowercased, or '' when absent. */
+const L_VAR = { name: 'host', expression: `${HAS_L} ? namespaceObject.metadata.labels['${HOST_LABEL}'].lowerAscii() : ''` };
+
+/** in(h, A): lowercased, h equals A or ends with `.`+A; never true for an empty A. */
+function within(h: string, apex: string): string {
+  return `(${apex} != '' && (${h}.lowerAscii() == ${apex} || ${h}.lowerAscii().endsWith('.' + ${apex})))`;
+}
+
+const labels = () => ({ [MANAGED_LABEL]: '' });
+
+interface ResourceRule {
+  apiGroups: string[];
+  apiVersions: string[];
+  operations: string[];
+  resources: string[];
+}
+
+interface Validation {
+  expression: string;
+  messageExpression: string;
+  reason: 'Forbidden';
+}
+
+function rule(group: string, versions: string[], resource: string): ResourceRule {
+  return { apiGroups: [group], apiVersions: versions, operations: ['CREATE', 'UPDATE'], resources: [resource] };
+}
+
+function validation(expression: string, messageExpression: string): Validation {
+  return { expression, messageExpression, reason: 'Forbidden' };
+}
+
+function policy(
+  name: string,
+  resourceRules: ResourceRule[],
+  matchConditions: { name: string; expression: string }[],
+  variables: { name: string; expression: string }[],
+  validations: Validation[],
+): KObject[] {
+  const spec: Record<string, unknown> = { failurePolicy: 'Fail', matchConstraints: { resourceRules } };
+  if (matchConditions.length) spec.matchConditions = matchConditions;
+  if (variables.length) spec.variables = variables;
+  spec.validations = validations;
+  return [
+    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name, labels: labels() }, spec },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name, labels: labels() },
+      spec: { policyName: name, validationActions: ['Deny'] },
+    },
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The layers.
+
+/**
+ * Layer 2, cozystack-gateway-hostname-policy: Gateway listener hostnames stay within the
+ * namespace's namespace.cozystack.io/host label, in cozystack-managed (tenant-*) namespaces.
+ * Fail-open when the label is absent or empty (§7), and a Gateway without listeners passes.
+ */
+function gatewayPolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
+  const bad = `!has(l.hostname) || ${within('l.hostname', 'variables.host')}`;
+  return policy(
+    POLICY_NAMES.gateway,
+    [rule('gateway.networking.k8s.io', served.gateways, 'gateways')],
+    [TENANT_NS],
+    [L_VAR],
+    [
+      validation(
+        `variables.host == '' || !has(object.spec) || !has(object.spec.listeners) || object.spec.listeners.all(l, ${bad})`,
+        `'Gateway listener hostnames ' + object.spec.listeners.filter(l, !(${bad})).map(l, l.hostname).join(', ') + ` +
+          `' must equal ' + variables.host + ' or be a subdomain of it (the ${HOST_LABEL} label of namespace ' + request.namespace + ')'`,
+      ),
+    ],
+  );
+}
+
+/**
+ * Layer 3, cozystack-gateway-attached-namespaces-policy: a platform Package must not list a
+ * tenant-* namespace in gateway.attachedNamespaces (catches kubectl edit packages.cozystack.io
+ * bypassing the layer-6 render guard). Entries are trimmed, as the chart splits and trims them.
+ */
+function attachedNamespacesPolicy(): KObject[] {
+  const path = 'object.spec.components.platform.values.gateway.attachedNamespaces';
+  return policy(
+    POLICY_NAMES.attachedNamespaces,
+    [rule('cozystack.io', ['v1alpha1'], 'packages')],
+    [
+      {
+        name: 'has-attached-namespaces',
+        expression:
+          `has(object.spec) && has(object.spec.components) && has(object.spec.components.platform) && ` +
+          `has(object.spec.components.platform.values) && has(object.spec.components.platform.values.gateway) && has(${path})`,
+      },
+    ],
+    [],
+    [
+      validation(
+        `${path}.all(ns, !string(ns).trim().startsWith('tenant-'))`,
+        `'gateway.attachedNamespaces must not contain tenant namespaces (' + ${path}.filter(ns, string(ns).trim().startsWith('tenant-')).join(', ') + ` +
+          `'): a tenant gets its own Gateway with tenant.spec.gateway=true, and its children inherit it'`,
+      ),
+    ],
+  );
+}
+
+/**
+ * Layer 4, cozystack-tenant-host-policy: spec.host may be set or changed only by a trusted
+ * caller (cluster-admins, cozystack/Flux service accounts). Gated to objects where the old or
+ * the new spec.host is non-empty; an untrusted CREATE with a host is therefore denied.
+ */
+function tenantHostPolicy(): KObject[] {
+  return policy(
+    POLICY_NAMES.tenantHost,
+    [rule('apps.cozystack.io', ['v1alpha1'], 'tenants')],
+    [
+      {
+        name: 'host-set',
+        expression:
+          `(has(object.spec) && has(object.spec.host) && object.spec.host != '') || ` +
+          `(oldObject != null && has(oldObject.spec) && has(oldObject.spec.host) && oldObject.spec.host != '')`,
+      },
+    ],
+    [
+      { name: 'oldHost', expression: `oldObject != null && has(oldObject.spec) && has(oldObject.spec.host) ? oldObject.spec.host : ''` },
+      { name: 'newHost', expression: `has(object.spec) && has(object.spec.host) ? object.spec.host : ''` },
+      { name: 'trusted', expression: TRUSTED_CEL },
+    ],
+    [
+      validation(
+        `variables.oldHost == variables.newHost || variables.trusted`,
+        // reference-facts §7 layer 4: "The message says spec.host can only be set by cluster-admins
+        // or cozystack/Flux service accounts, and names the user."
+        `'spec.host can only be set by cluster-admins or cozystack/Flux service accounts: user ' + request.userInfo.username + ` +
+          `' may not set or change it from "' + variables.oldHost + '" to "' + variables.newHost + '"'`,
+      ),
+    ],
+  );
+}
+
+/**
+ * Layer 5, cozystack-namespace-host-label-policy: the namespace.cozystack.io/host label is
+ * immutable except for the same trusted callers: no first-time write on CREATE, no add or
+ * change on UPDATE. A CREATE with the value "" passes (old "" equals new "").
+ */
+function namespaceLabelPolicy(): KObject[] {
+  const val = (o: string) => `${o} != null && has(${o}.metadata.labels) && '${HOST_LABEL}' in ${o}.metadata.labels ? ${o}.metadata.labels['${HOST_LABEL}'] : ''`;
+  return policy(
+    POLICY_NAMES.namespaceLabel,
+    [rule('', ['v1'], 'namespaces')],
+    [
+      {
+        name: 'host-label-present',
+        expression:
+          `(has(object.metadata.labels) && '${HOST_LABEL}' in object.metadata.labels) || ` +
+          `(oldObject != null && has(oldObject.metadata.labels) && '${HOST_LABEL}' in oldObject.metadata.labels)`,
+      },
+    ],
+    [
+      { name: 'oldValue', expression: val('oldObject') },
+      { name: 'newValue', expression: val('object') },
+      { name: 'trusted', expression: TRUSTED_CEL },
+    ],
+    [
+      validation(
+        `variables.oldValue == variables.newValue || variables.trusted`,
+        `'label ${HOST_LABEL} is immutable except for cluster-admins and cozystack/Flux service accounts: old "' + variables.oldValue + ` +
+          `'", new "' + variables.newValue + '", user ' + request.userInfo.username`,
+      ),
+    ],
+  );
+}
+
+/**
+ * Layer 7, cozystack-route-hostname-policy: HTTPRoute, TLSRoute and GRPCRoute in every version
+ * the bundle serves, in tenant-* namespaces. Fail-closed: no namespaceObject or no host label
+ * denies (an empty label too: no hostname can be within it); spec.hostnames must be present and non-empty (a route without hostnames inherits every
+ * hostname of the listeners it attaches to); every hostname must be in(·, L).
+ */
+function routePolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
+  const rules = (
+    [
+      ['httproutes', served.httproutes],
+      ['tlsroutes', served.tlsroutes],
+      ['grpcroutes', served.grpcroutes],
+    ] as const
+  )
+    .filter(([, v]) => v.length > 0)
+    .map(([r, v]) => rule('gateway.networking.k8s.io', v, r));
+  const hasHostnames = `has(object.spec) && has(object.spec.hostnames) && size(object.spec.hostnames) > 0`;
+  return policy(
+    POLICY_NAMES.route,
+    rules,
+    [TENANT_NS],
+    [L_VAR],
+    [
+      validation(
+        `variables.host != ''`,
+        `request.kind.kind + ' in namespace ' + request.namespace + ' is denied: the namespace has no (or an empty) ${HOST_LABEL} label, so no hostname can be checked'`,
+      ),
+      validation(
+        hasHostnames,
+        `request.kind.kind + ' must name its own hostnames in spec.hostnames: a route without hostnames inherits every hostname of the listeners it attaches to'`,
+      ),
+      validation(
+        `variables.host == '' || !(${hasHostnames}) || object.spec.hostnames.all(h, ${within('h', 'variables.host')})`,
+        `request.kind.kind + ' hostnames ' + object.spec.hostnames.filter(h, !${within('h', 'variables.host')}).join(', ') + ` +
+          `' must equal ' + variables.host + ' or be a subdomain of it (the ${HOST_LABEL} label of namespace ' + request.namespace + ')'`,
+      ),
+    ],
+  );
+}
+
+/**
+ * Layer 8, cozystack-ingress-hostname-policy: Ingress hosts in tenant-* namespaces are within
+ * the namespace's own apex L, or entirely outside the platform root apex R (a tenant's own
+ * custom domain; no wildcard there). A rule without host and spec.defaultBackend (catch-alls)
+ * are denied, each with its own message; so is a namespace without the label (fail-closed). R is baked in as a literal.
+ */
+function ingressPolicy(rootHost: string): KObject[] {
+  const R = celString(rootHost.toLowerCase());
+  const ok = (h: string) =>
+    `(${h} != '' && (${within(h, 'variables.host')} || (!${h}.startsWith('*.') && ${h}.lowerAscii() != ${R} && !${h}.lowerAscii().endsWith(${celString('.' + rootHost.toLowerCase())}))))`;
+  const ruleHost = `(has(r.host) ? r.host : '')`;
+  const tail = `' must be within ' + variables.host + ' (the ${HOST_LABEL} label of namespace ' + request.namespace + ') or entirely outside the platform root apex ' + ${R} + ' (no wildcard there)'`;
+  return policy(
+    POLICY_NAMES.ingress,
+    [rule('networking.k8s.io', ['v1'], 'ingresses')],
+    [TENANT_NS],
+    [L_VAR, { name: 'hasHost', expression: HAS_L }],
+    [
+      validation(
+        `variables.hasHost`,
+        `'Ingress in namespace ' + request.namespace + ' is denied: the namespace has no ${HOST_LABEL} label, so no hostname can be checked'`,
+      ),
+      validation(
+        `!has(object.spec) || !has(object.spec.defaultBackend)`,
+        `'Ingress spec.defaultBackend is a catch-all for unmatched traffic and is not allowed in tenant namespaces; name hosts in spec.rules instead'`,
+      ),
+      validation(
+        `!has(object.spec) || !has(object.spec.rules) || object.spec.rules.all(r, ${ruleHost} != '')`,
+        `'Ingress rules need a host: a rule without one is an unbounded catch-all, not allowed in tenant namespaces'`,
+      ),
+      validation(
+        `!variables.hasHost || !has(object.spec) || !has(object.spec.rules) || object.spec.rules.all(r, ${ruleHost} == '' || ${ok(ruleHost)})`,
+        `'Ingress host(s) ' + object.spec.rules.filter(r, ${ruleHost} != '' && !${ok(ruleHost)}).map(r, r.host).join(', ') + ${tail}`,
+      ),
+      validation(
+        `!variables.hasHost || !has(object.spec) || !has(object.spec.tls) || object.spec.tls.all(t, !has(t.hosts) || t.hosts.all(h, ${ok('h')}))`,
+        `'Ingress spec.tls host(s) ' + object.spec.tls.filter(t, has(t.hosts)).map(t, t.hosts.filter(h, !${ok('h')}).map(h, h == '' ? '<empty>' : h).join(', ')).filter(s, s != '').join(', ') + ${tail}`,
+      ),
+    ],
+  );
+}
+
+export interface PolicyOptions {
+  /** The Gateway API CRD bundle version (semver); default the bundle the platform ships. */
+  gatewayApiVersion?: string;
+}
+
+/**
+ * The admission policies cozystack-basics renders, in the order of reference-facts §7:
+ * gateway, attached-namespaces, tenant-host, namespace-label, route, ingress; each VAP followed
+ * by its binding. The ingress policy renders only when `_cluster.root-host` is set.
+ */
+export function renderPolicies(cluster: ClusterMap, opts: PolicyOptions = {}): KObject[] {
+  const served = servedVersions(opts.gatewayApiVersion ?? DEFAULT_GATEWAY_API_VERSION);
+  const out: KObject[] = [
+    ...gatewayPolicy(served),
+    ...attachedNamespacesPolicy(),
+    ...tenantHostPolicy(),
+    ...namespaceLabelPolicy(),
+    ...routePolicy(served),
+  ];
+  const root = (cluster['root-host'] ?? '').trim();
+  if (root !== '') out.push(...ingressPolicy(root));
+  return out;
+}
+
+/**
+ * Layer 6: the cozystack-basics render fails when `_cluster.gateway-attached-namespaces`
+ * (split and trimmed) holds a tenant-* entry. One finding per offending entry.
+ */
+export function attachedNamespacesGuard(cluster: ClusterMap): Finding[] {
+  return splitList(cluster['gateway-attached-namespaces'])
+    .filter((ns) => ns.startsWith('tenant-'))
+    .map((ns) =>
+      // reference-facts §7 layer 6: "The message names it and points to tenant.spec.gateway=true."
+      error(`gateway.attachedNamespaces contains "${ns}": tenant namespaces must not be attached to the publishing Gateway, give the tenant tenant.spec.gateway=true instead`, {
+        rule: 'basics.attached-namespaces',
+        field: 'gateway.attachedNamespaces',
+        hint: 'a tenant that needs its own Gateway sets tenant.spec.gateway=true; its child tenants inherit it',
+      }),
+    );
+}

@@ -1,0 +1,96 @@
+/**
+ * `cozy-gw fn`: the KRM function edge (cli-contract "cozy-gw fn"). Reads standard input,
+ * writes standard output, prints findings on standard error. The protocol is src/krm.ts.
+ *
+ * Two protocols:
+ * - ResourceList (kpt fn eval --exec / kpt fn render --allow-exec, kustomize --enable-exec):
+ *   `cozy-gw fn`, a ResourceList in and out; the output is written even on failure.
+ * - kustomize's legacy exec plugin (what `kubectl kustomize --enable-alpha-plugins` runs):
+ *   `cozy-gw fn CONFIG` or `cozy-gw fn --kustomize-plugin CONFIG`, the plugin's config file as
+ *   the argument and a manifest stream on stdin and stdout; nothing on stdout on failure.
+ * Standard output carries the protocol alone: console output is sent to stderr meanwhile.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Command } from 'commander';
+import type { CliContext } from '..';
+import { error, FindingsError } from '../../k8s/diagnostics';
+import type { TextRun } from '../../protocols/krm';
+import type * as Krm from '../../protocols/krm';
+
+/** The KRM function core (ajv, yaml, the renderer) is loaded when a command runs, not when the CLI registers it (issue 5). */
+const lazyKrm = () => require('../../protocols/krm') as typeof Krm;
+
+/** The clock when the config names none: SOURCE_DATE_EPOCH (reproducible builds) or the epoch. */
+export function defaultNow(env: Record<string, string | undefined>): string {
+  const s = env.SOURCE_DATE_EPOCH;
+  if (s && /^\d+$/.test(s)) return new Date(Number(s) * 1000).toISOString().replace(/\.000Z$/, 'Z');
+  return lazyKrm().DEFAULT_NOW;
+}
+
+/** Send console.log/info/debug to stderr while a protocol owns stdout; returns the undo. */
+export function rebindConsole(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  return () => Object.assign(console, saved);
+}
+
+interface FnOpts {
+  kustomizePlugin?: string;
+}
+
+export function register(program: Command, ctx: CliContext): Command {
+  return program
+    .command('fn')
+    .summary('KRM function: render (and reconcile) inside kpt and kustomize pipelines')
+    .description(
+      'A KRM function: reads a config.kubernetes.io/v1 ResourceList on stdin and writes it back with the rendered objects added ' +
+        '(and, with reconcile, the objects the controller creates). Items that came in pass through unchanged.\n\n' +
+        'functionConfig: a fn.cozystack.io/v1alpha1 CozyGateway (spec.values: the platform values; spec.reconcile, spec.now, ' +
+        'spec.gatewayApiVersion, spec.ciliumVersion, spec.includeSecretData), or a ConfigMap as `kpt fn eval -- key=value` makes one: ' +
+        'dotted keys are platform values (publishing.host=example.org, read as YAML), `values` holds a YAML document, ' +
+        'and the option names are the same.\n\n' +
+        'With a CONFIG argument it runs as a kustomize legacy exec plugin: CONFIG is the plugin config, manifests on stdin and stdout.',
+    )
+    .argument('[config]', 'kustomize exec plugin mode: the plugin config file kustomize passes')
+    .argument('[args...]', 'further plugin arguments (ignored)')
+    .option('--kustomize-plugin <config>', 'kustomize exec plugin mode with this config file')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  kpt fn eval ./pkg --exec "cozy-gw fn" -- publishing.host=example.org gateway.enabled=true reconcile=true\n' +
+        '  kpt fn render ./pkg --allow-exec        # Kptfile: pipeline.mutators[].exec: cozy-gw-fn, configPath: cozygateway.yaml\n' +
+        '  kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw fn CONFIG`\n',
+    )
+    .action((config: string | undefined, _args: string[], opts: FnOpts) => {
+      const { processKustomizeStream, processResourceListText } = lazyKrm();
+      const restore = rebindConsole();
+      try {
+        const now = defaultNow(ctx.io.env);
+        const pluginConfig = opts.kustomizePlugin ?? config;
+        let run: TextRun;
+        if (pluginConfig !== undefined || ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING !== undefined) {
+          let configText: string;
+          if (pluginConfig !== undefined) {
+            try {
+              configText = fs.readFileSync(path.resolve(ctx.io.cwd, pluginConfig), 'utf8');
+            } catch {
+              throw new FindingsError([error(`cannot read plugin config ${pluginConfig}`, { file: pluginConfig, rule: 'fn.config', hint: 'kustomize passes the transformer config file as the first argument' })]);
+            }
+          } else configText = ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING ?? '';
+          run = processKustomizeStream(ctx.io.readStdin(), configText, { defaultNow: now });
+        } else {
+          run = processResourceListText(ctx.io.readStdin(), { defaultNow: now });
+        }
+        if (run.stdout) ctx.io.stdout(run.stdout);
+        // A config error in kustomize plugin mode names the config file it was read from.
+        const findings = pluginConfig === undefined ? run.findings : run.findings.map((f) => (f.rule?.startsWith('fn.config') && !f.file ? { ...f, file: pluginConfig } : f));
+        ctx.report(findings);
+        ctx.exitCode = run.exitCode;
+      } finally {
+        restore();
+      }
+    });
+}

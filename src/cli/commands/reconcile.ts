@@ -1,0 +1,130 @@
+/**
+ * `cozy-gw reconcile` (cli-contract): runs the controllers once over the given cluster state and
+ * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
+ * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
+ * the clock, prints; the pass itself is src/reconcile.ts.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { CliContext } from '..';
+import { FindingsError, hasErrors } from '../../k8s/diagnostics';
+import { describe, type KObject } from '../../k8s/model';
+import type * as Output from '../../io/output';
+import { addInputOptions, loadInputs, type InputOptions } from './common';
+import type * as Reconcile from '../../pipelines/reconcile';
+import type * as Plan from '../../pipelines/plan';
+import type * as SecretRedaction from '../../k8s/secretRedaction';
+import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
+
+// The pass and its output are loaded when the command runs, not when the CLI registers it
+// (issue 5: `cozy-gw --version` and the other commands do not pay for them).
+const lazy = {
+  output: () => require('../../io/output') as typeof Output,
+  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
+  plan: () => require('../../pipelines/plan') as typeof Plan,
+  redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
+};
+
+interface ReconcileOptions extends InputOptions {
+  output: 'yaml' | 'json' | 'plan';
+  all?: boolean;
+  now?: string;
+  includeSecretData?: boolean;
+  ciliumVersion: string;
+  upstreamCilium?: boolean;
+}
+
+/** The current time at second precision, read here at the edge (decisions §8: --now is the only clock in the core). */
+function currentTime(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export interface ReconcileOutput {
+  /**
+   * The text for stdout, in pieces: a YAML stream is produced document by document as it is
+   * written (issue 5: the whole output of a large pass is never held as one string). Join the
+   * pieces for the whole text.
+   */
+  stdout: Iterable<string>;
+  /** Lines for standard error besides the findings. */
+  notes: string[];
+}
+
+/** The output of one pass in the chosen format (pure: used by the command and its tests). */
+export function formatReconcile(result: Reconcile.ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
+  const { renderPlan } = lazy.plan();
+  const { redactSecrets, redactionNotice } = lazy.redaction();
+  const { toJson, yamlStreamChunks } = lazy.output();
+  const notes: string[] = [];
+  const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
+  if (opts.output === 'plan') {
+    return { stdout: [renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
+  }
+  const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
+  // With --all, what changed is printed only by -o json.
+  const changed = !all || opts.output === 'json' ? redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData)) : undefined;
+  const redacted = (all ?? changed)!.redacted;
+  if (redacted) notes.push(redactionNotice(redacted));
+  if (opts.output === 'json') {
+    const doc: Record<string, unknown> = {
+      changed: changed!.objects,
+      deleted: deleted.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name })),
+    };
+    if (all) doc.objects = all.objects;
+    return { stdout: [toJson(doc)], notes };
+  }
+  if (deleted.length) notes.push(`note: the pass deletes ${deleted.length} object${deleted.length === 1 ? '' : 's'}: ${deleted.map((r) => describe(r)).join(', ')}${opts.all ? ' (absent from the output)' : ''}`);
+  if (!result.changes.length && !opts.all) notes.push('note: nothing to create, change or delete');
+  return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes };
+}
+
+/** A malformed flag value is a usage error (exit 2), as commander reports any other. */
+function nowArg(v: string): string {
+  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`);
+  return v;
+}
+
+function ciliumArg(v: string): string {
+  if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
+  return v;
+}
+
+export function register(program: Command, ctx: CliContext): Command {
+  const cmd = program
+    .command('reconcile')
+    .summary('Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status')
+    .description('Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete')
+    .addOption(new Option('-o, --output <format>', 'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader').choices(['yaml', 'json', 'plan']).default('yaml'))
+    .option('--all', 'print the whole state after the pass (every input object and every created one) instead of only what changed')
+    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output', nowArg)
+    .option('--include-secret-data', 'print Secret data (key material); by default every Secret is printed without it')
+    .option('--cilium-version <semver>', 'the Cilium version whose Gateway hazards are reported', ciliumArg, SHIPPED_CILIUM_VERSION)
+    .option('--upstream-cilium', "judge hazards for the upstream Cilium operator image, without the platform's patches")
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cozy-gw reconcile --values platform.yaml -f cluster/ --now 2026-01-01T00:00:00Z
+  cozy-gw reconcile -f state.yaml -o plan
+  cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml
+  cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5`,
+    );
+  addInputOptions(cmd);
+  cmd.action((opts: ReconcileOptions) => {
+    const { reconcile } = lazy.reconcile();
+    const now = opts.now ?? currentTime();
+    const inputs = loadInputs(opts, ctx);
+    const result = reconcile(
+      { objects: inputs.objects, valuesFiles: inputs.values },
+      { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
+    );
+    if (hasErrors(result.findings)) throw new FindingsError(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')));
+    const out = formatReconcile(result, inputs.objects, { output: opts.output, all: opts.all, includeSecretData: opts.includeSecretData, now });
+    // In a plan the findings are part of stdout; elsewhere they go to stderr.
+    if (opts.output !== 'plan') ctx.report(result.findings);
+    else ctx.report(result.findings.filter((f) => f.severity === 'warning'));
+    for (const n of out.notes) ctx.io.stderr(n + '\n');
+    // The pass has succeeded and every finding is out: only now is the first byte written.
+    for (const chunk of out.stdout) ctx.io.stdout(chunk);
+  });
+  return cmd;
+}

@@ -1,0 +1,96 @@
+/**
+ * `cozy-gw render` (cli-contract "cozy-gw render"): read -f and --values, run the pure core
+ * (src/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
+ * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type * as Semver from 'semver';
+import type { CliContext } from '..';
+import { FindingsError, hasErrors } from '../../k8s/diagnostics';
+import type * as Output from '../../io/output';
+import type * as OutputDir from '../../io/outputDir';
+import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
+import type * as Render from '../../pipelines/render';
+import type * as Preview from '../../pipelines/preview';
+import type * as Reconcile from '../../pipelines/reconcile';
+import type * as SecretRedaction from '../../k8s/secretRedaction';
+import { addInputOptions, loadInputs, type InputOptions } from './common';
+
+// The core is loaded when the command runs, not when the CLI registers it (issue 5).
+const lazy = {
+  semver: () => require('semver') as typeof Semver,
+  output: () => require('../../io/output') as typeof Output,
+  outputDir: () => require('../../io/outputDir') as typeof OutputDir,
+  render: () => require('../../pipelines/render') as typeof Render,
+  preview: () => require('../../pipelines/preview') as typeof Preview,
+  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
+  redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
+};
+
+interface RenderCliOptions extends InputOptions {
+  output: 'yaml' | 'json';
+  outputDir?: string;
+  gatewayApiVersion: string;
+  withController?: boolean;
+  now?: string;
+  includeSecretData?: boolean;
+}
+
+function parseNow(v: string): string {
+  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)`);
+  return v;
+}
+
+function parseVersion(v: string): string {
+  const semver = lazy.semver();
+  if (!semver.valid(semver.coerce(v)) || !/^v?\d+(\.\d+){0,2}([-+].*)?$/.test(v)) {
+    throw new InvalidArgumentError(`"${v}" is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
+  }
+  return v;
+}
+
+export function register(program: Command, ctx: CliContext): Command {
+  const cmd = program
+    .command('render')
+    .summary('Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies')
+    .description(
+      'Render the platform, apps/tenant and extra/gateway charts and the admission policies: for tenant-root and every Tenant ' +
+        'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +
+        'ValidatingAdmissionPolicies with their bindings.',
+    );
+  addInputOptions(cmd)
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
+    .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
+    .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', parseVersion, DEFAULT_GATEWAY_API_VERSION)
+    .option('--with-controller', 'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status')
+    .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: the current time)', parseNow)
+    .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
+    )
+    .action((opts: RenderCliOptions) => {
+      const { render } = lazy.render();
+      const { preview } = lazy.preview();
+      const { redactionNotice, isRedacted } = lazy.redaction();
+      const { toJsonList, toYamlStream } = lazy.output();
+      const { writeOutputDir } = lazy.outputDir();
+      const inputs = loadInputs(opts, ctx);
+      const input = { objects: inputs.objects, valuesFiles: inputs.values };
+      const result = opts.withController
+        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'), includeSecretData: opts.includeSecretData })
+        : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
+      if (hasErrors(result.findings)) throw new FindingsError(result.findings);
+      const redacted = result.objects.filter(isRedacted).length;
+      if (redacted) result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
+      if (opts.outputDir) {
+        const n = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects);
+        ctx.report(result.findings);
+        ctx.io.stderr(`wrote ${n} files (${result.objects.length} objects and kustomization.yaml) to ${opts.outputDir}\n`);
+        return;
+      }
+      ctx.io.stdout(opts.output === 'json' ? toJsonList(result.objects) : toYamlStream(result.objects));
+      ctx.report(result.findings);
+    });
+  return cmd;
+}

@@ -1,0 +1,191 @@
+/**
+ * `cozy-gw snapshot`: write the cluster state cozy-gw reads, through kubectl, so that render,
+ * reconcile and admit can run against a live cluster's state offline. What is read and how the
+ * listing becomes a snapshot is in src/snapshot.ts; this module runs kubectl and writes the file.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Option, type Command } from 'commander';
+import type * as Execa from 'execa';
+import type { CliContext } from '..';
+import { error, FindingsError, type Finding } from '../../k8s/diagnostics';
+import type { KObject } from '../../k8s/model';
+import { dumpYaml, toJsonList, toYamlStream } from '../../io/output';
+import { redactionNotice } from '../../k8s/secretRedaction';
+import { assembleSnapshot, classifyKubectlError, SNAPSHOT_RESOURCES, type Listing, type SnapshotResource } from '../../pipelines/snapshot';
+import { withExamples } from './help';
+
+export interface SnapshotOptions {
+  context?: string;
+  kubeconfig?: string;
+  output?: string;
+  format: 'yaml' | 'json';
+  includeSecretData?: boolean;
+  kubectl?: string;
+  quiet?: boolean;
+}
+
+interface KubectlRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** The executable was not found. */
+  missing: boolean;
+}
+
+/** How many listings run at once (kubectl calls are mostly waiting on the API server). */
+const PARALLEL = 4;
+
+async function runKubectl(bin: string, args: string[], ctx: CliContext): Promise<KubectlRun> {
+  // execa (an ES module) is loaded when kubectl runs, not when the CLI registers the command (issue 5).
+  const { execa } = require('execa') as typeof Execa;
+  const r = await execa(bin, args, {
+    reject: false,
+    env: ctx.io.env,
+    extendEnv: false,
+    cwd: ctx.io.cwd,
+    stdin: 'ignore',
+    maxBuffer: 2 ** 30,
+    stripFinalNewline: false,
+  });
+  const code = (r as { code?: string }).code;
+  const missing = code === 'ENOENT' || (r.failed && r.exitCode === undefined && /ENOENT/.test(String(r.message)));
+  return { exitCode: r.exitCode ?? 1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), missing };
+}
+
+function globalArgs(opts: SnapshotOptions): string[] {
+  const a: string[] = [];
+  if (opts.kubeconfig) a.push('--kubeconfig', opts.kubeconfig);
+  if (opts.context) a.push('--context', opts.context);
+  return a;
+}
+
+type Outcome = { ok: true; listing: Listing } | { ok: false; absent?: true; fatal?: boolean; finding?: Finding };
+
+async function list(r: SnapshotResource, opts: SnapshotOptions, ctx: CliContext): Promise<Outcome> {
+  const bin = opts.kubectl ?? ctx.io.env.KUBECTL ?? 'kubectl';
+  const args = [...globalArgs(opts), 'get', r.resource, ...(r.namespaced ? ['--all-namespaces'] : []), '-o', 'json'];
+  const run = await runKubectl(bin, args, ctx);
+  if (run.missing) {
+    return { ok: false, fatal: true, finding: error(`kubectl not found: cannot run ${bin}`, { rule: 'snapshot.kubectl-missing', hint: 'install kubectl and put it on PATH, or name it with --kubectl PATH (or $KUBECTL)' }) };
+  }
+  if (run.exitCode !== 0) {
+    const f = classifyKubectlError(run.stderr);
+    if (f.kind === 'absent') return { ok: false, absent: true };
+    if (f.kind === 'forbidden') {
+      return { ok: false, finding: error(`listing ${r.resource} is forbidden: ${f.message}`, { rule: 'snapshot.forbidden', hint: `the snapshot needs list on ${r.resource} in every namespace; ask for a role that grants it, or use another --context` }) };
+    }
+    if (f.kind === 'context') {
+      return { ok: false, fatal: true, finding: error(`kubectl cannot use the context: ${f.message}`, { rule: 'snapshot.context', hint: 'list contexts with `kubectl config get-contexts`; pass one with --context (and --kubeconfig FILE if it lives elsewhere)' }) };
+    }
+    return { ok: false, fatal: true, finding: error(`kubectl get ${r.resource} failed (exit ${run.exitCode}): ${f.message}`, { rule: 'snapshot.kubectl-failed' }) };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(run.stdout);
+  } catch (e) {
+    return { ok: false, fatal: true, finding: error(`kubectl get ${r.resource} -o json printed something that is not JSON: ${(e as Error).message}`, { rule: 'snapshot.kubectl-output' }) };
+  }
+  const items = (parsed as { items?: unknown }).items;
+  return { ok: true, listing: { resource: r, items: Array.isArray(items) ? (items as KObject[]) : [] } };
+}
+
+/** Read every kind (the first alone, as a probe for kubectl, the kubeconfig and the context). */
+export async function takeSnapshot(opts: SnapshotOptions, ctx: CliContext): Promise<{ text: string; count: number; notes: string[] }> {
+  const progress = (s: string) => {
+    if (!opts.quiet) ctx.io.stderr(`snapshot: ${s}\n`);
+  };
+  const resources = [...SNAPSHOT_RESOURCES];
+  const outcomes: Outcome[] = new Array(resources.length);
+  const started = Date.now();
+  const done = (i: number, o: Outcome) => {
+    outcomes[i] = o;
+    if (o.ok) progress(`${resources[i].resource}: ${o.listing.items.length}`);
+  };
+  done(0, await list(resources[0], opts, ctx));
+  const first = outcomes[0];
+  if (!first.ok && first.fatal && first.finding) throw new FindingsError([first.finding]);
+  let next = 1;
+  const worker = async () => {
+    while (next < resources.length) {
+      const i = next++;
+      done(i, await list(resources[i], opts, ctx));
+    }
+  };
+  await Promise.all(Array.from({ length: PARALLEL }, worker));
+
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const o of outcomes) {
+    if (o.ok || !o.finding) continue;
+    const key = o.fatal ? o.finding.message : `${o.finding.rule}|${o.finding.message}`;
+    if (!seen.has(key)) findings.push(o.finding);
+    seen.add(key);
+  }
+  if (findings.length) throw new FindingsError(findings);
+
+  const notes = resources
+    .filter((_, i) => !outcomes[i].ok && (outcomes[i] as { absent?: boolean }).absent)
+    .map((r) => `note: ${r.resource} is not served by this cluster (its CRD is absent): no ${r.kind} objects in the snapshot`);
+  const listings = outcomes.filter((o): o is { ok: true; listing: Listing } => o.ok).map((o) => o.listing);
+  const snap = assembleSnapshot(listings, { includeSecretData: Boolean(opts.includeSecretData) });
+  const secrets = snap.counts.find((c) => c.resource === 'secrets');
+  if (secrets && secrets.listed !== secrets.kept) notes.push(`note: ${secrets.kept} of ${secrets.listed} Secrets kept: those cozy-gw reads (cozystack-values, TLS Secrets, wildcard replicas and their namesakes, controller-owned)`);
+  if (snap.redacted) notes.push(redactionNotice(snap.redacted));
+  progress(`${snap.objects.length} objects from ${resources.length - notes.filter((n) => n.includes('not served')).length} kinds in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { text: render(snap.objects, opts), count: snap.objects.length, notes };
+}
+
+function render(objects: KObject[], opts: SnapshotOptions): string {
+  if (opts.format === 'json') return toJsonList(objects);
+  const head = `# cozy-gw snapshot${opts.context ? ` of context ${opts.context}` : ''}: ${objects.length} objects. Replay: cozy-gw reconcile -f <this file>\n`;
+  return objects.length ? `${head}${toYamlStream(objects)}` : `${head}${dumpYaml({ apiVersion: 'v1', kind: 'List', items: [] })}`;
+}
+
+/** Write all or nothing: a temporary file beside the target, renamed over it. */
+function writeAtomically(file: string, text: string): void {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw new FindingsError([error(`cannot write ${file}: ${(e as Error).message}`, { rule: 'snapshot.write', file })]);
+  }
+}
+
+export function register(program: Command, ctx: CliContext): Command {
+  const cmd = program
+    .command('snapshot')
+    .summary('Write the cluster state cozy-gw reads (through kubectl) to a file')
+    .description(
+      'Write the cluster state cozy-gw reads, through kubectl: Namespaces, Tenants, the platform Package, TenantGateways, ' +
+        'GatewayClasses, Gateways, HTTPRoutes, TLSRoutes, GRPCRoutes, Ingresses, cert-manager Certificates and Issuers, and the ' +
+        'Secrets cozy-gw reads (cozystack-values, TLS Secrets, wildcard replicas). Kinds whose CRD is absent are skipped with a note. ' +
+        'Secret data is left out (except the cozystack-values channel, which holds no key material) unless --include-secret-data.',
+    )
+    .option('--context <name>', 'the kubeconfig context to use (default: the current context)')
+    .option('--kubeconfig <file>', 'the kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
+    .option('-o, --output <file>', 'write the snapshot to FILE (all or nothing) instead of standard output')
+    .addOption(new Option('--format <format>', 'yaml: multi-document YAML; json: a v1 List').choices(['yaml', 'json']).default('yaml'))
+    .option('--include-secret-data', 'keep the data (key material) of the Secrets in the snapshot')
+    .option('--kubectl <path>', 'the kubectl to run (default: $KUBECTL, else kubectl on PATH)')
+    .option('-q, --quiet', 'no progress on standard error (notes and errors are still printed)')
+    .action(async (opts: SnapshotOptions) => {
+      const snap = await takeSnapshot(opts, ctx);
+      if (opts.output) {
+        const file = path.resolve(ctx.io.cwd, opts.output);
+        writeAtomically(file, snap.text);
+        if (!opts.quiet) ctx.io.stderr(`snapshot: wrote ${snap.count} objects to ${opts.output}\n`);
+      } else {
+        ctx.io.stdout(snap.text);
+      }
+      for (const n of snap.notes) ctx.io.stderr(`${n}\n`);
+    });
+  return withExamples(cmd, [
+    'cozy-gw snapshot -o cluster.yaml',
+    'cozy-gw snapshot --context prod --kubeconfig ~/.kube/prod.yaml -o prod.yaml',
+    '# replay the controller against the live state, offline:',
+    'cozy-gw reconcile -f cluster.yaml -o plan',
+  ]);
+}

@@ -1,0 +1,142 @@
+/**
+ * The command-line edge: argument parsing, exit codes, and where output goes. The commands
+ * themselves live in src/commands/, one module each; the logic they call is pure.
+ *
+ * Exit codes: 0 success; 1 a render failure, an admission denial or invalid input; 2 usage.
+ */
+import { Command, CommanderError } from 'commander';
+import { FindingsError, formatFinding, type Finding } from '../k8s/diagnostics';
+import { VERSION } from './version';
+import { readAllStdin } from '../io/stdin';
+import { lineOf, originOf } from '../io/inputs';
+import { keyOf, type KObject } from '../k8s/model';
+import * as render from './commands/render';
+import * as reconcile from './commands/reconcile';
+import * as admit from './commands/admit';
+import * as fn from './commands/fn';
+import * as postRender from './commands/post-render';
+import * as snapshot from './commands/snapshot';
+import * as completion from './commands/completion';
+
+/** Everything a command may touch outside the core; injected so tests run in-process. */
+export interface CliIO {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  readStdin: () => string;
+  env: Record<string, string | undefined>;
+  /** Whether stderr is a terminal (colour is used only then, and never with NO_COLOR). */
+  isTTY: boolean;
+  cwd: string;
+}
+
+export interface CliContext {
+  io: CliIO;
+  exitCode: number;
+  /** Print findings on stderr, errors and warnings alike. */
+  report: (findings: Finding[]) => void;
+  color: boolean;
+  /** The input objects by identity, so a finding that names an object gets its file and line. */
+  sources?: Map<string, KObject>;
+}
+
+export const COMMANDS = [render, reconcile, admit, fn, postRender, snapshot, completion];
+
+export function buildProgram(ctx: CliContext): Command {
+  const program = new Command();
+  program
+    .name('cozy-gw')
+    .description('Render and preview a Cozystack multi-tenant Gateway API platform offline.')
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  cozy-gw render --values values.yaml -f tenants/                      # the platform's manifests
+  cozy-gw render --values values.yaml -f tenants/ -f cluster/ --with-controller --now 2026-01-01T00:00:00Z
+  cozy-gw reconcile --values values.yaml -f cluster.yaml -o plan       # what the controller would do, and why
+  cozy-gw admit --values values.yaml -f routes/ --as alice             # what the admission policies refuse
+
+Run 'cozy-gw <command> --help' for a command's options and examples.`,
+    )
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+  for (const c of COMMANDS) {
+    const sub = c.register(program, ctx);
+    sub.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+  }
+  return program;
+}
+
+/** A finding about an input object, placed at its file and line (the core knows objects, not files). */
+function locate(f: Finding, sources: Map<string, KObject> | undefined): Finding {
+  if (f.file || !f.object || !sources) return f;
+  const o = sources.get(keyOf(f.object));
+  const origin = o && originOf(o);
+  if (!o || !origin) return f;
+  return { ...f, file: origin.file, line: lineOf(o, f.field) };
+}
+
+function paint(ctx: CliContext, code: string, s: string): string {
+  return ctx.color ? `\u001b[${code}m${s}\u001b[0m` : s;
+}
+
+export function makeContext(io: CliIO): CliContext {
+  const ctx: CliContext = {
+    io,
+    exitCode: 0,
+    color: io.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb',
+    report: (findings) => {
+      for (const f of findings.map((x) => locate(x, ctx.sources))) {
+        const line = formatFinding(f);
+        const colored = f.severity === 'error' ? line.replace(/^error/, paint(ctx, '31', 'error')) : line.replace(/^warning/, paint(ctx, '33', 'warning'));
+        io.stderr(colored + '\n');
+      }
+    },
+  };
+  return ctx;
+}
+
+/** Run the CLI; resolves to the exit code. Never throws for user errors. */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const ctx = makeContext(io);
+  const program = buildProgram(ctx);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx.exitCode;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2;
+    }
+    if (e instanceof FindingsError) {
+      ctx.report(e.findings);
+      return 1;
+    }
+    const err = e as Error;
+    io.stderr(`error: ${err.message}\n`);
+    if (io.env.COZY_GW_DEBUG) io.stderr(`${err.stack}\n`);
+    return 1;
+  }
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: (s) => void process.stdout.write(s),
+    stderr: (s) => void process.stderr.write(s),
+    readStdin: () => readAllStdin(),
+    env: process.env,
+    isTTY: Boolean(process.stderr.isTTY),
+    cwd: process.cwd(),
+  };
+}
+
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  // A reader that stops early (`cozy-gw render | head`) closes the pipe: that is not an error.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+  const code = await run(argv, processIO());
+  process.exitCode = code;
+}

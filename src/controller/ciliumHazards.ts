@@ -1,0 +1,472 @@
+/**
+ * Cilium-version hazards: what the Gateway API implementation this platform ships does with the
+ * Gateways a reconcile pass leaves, version by version (tenant-gateway.md: "Layer-4 TLS
+ * passthrough on native ports", the paragraphs on the port-443 pair and on why the Cilium
+ * version matters, "Security model" item 1 on kinds, "Known limitations" on the sharing key).
+ *
+ * Each hazard is a rule with the versions it applies to and whether the operator image this
+ * platform ships (packages/system/cilium/images/cilium-operator/patches) already removes it.
+ * `ciliumHazards` runs the rules that apply to one version over every Gateway in the store that
+ * Cilium reconciles. Pure: the store and a version in, findings out.
+ */
+import type * as Semver from 'semver';
+import { error, type Finding, type Severity } from '../k8s/diagnostics';
+import { isObject, refOf, type KObject } from '../k8s/model';
+import { GROUPS, type Store } from '../k8s/store';
+
+/** The Cilium the platform ships (tenant-gateway.md: "the shipped v1.20.2"). */
+export const SHIPPED_CILIUM_VERSION = '1.20.2';
+
+/** semver, loaded on first use: the CLI imports this module for SHIPPED_CILIUM_VERSION alone when it registers `reconcile` (issue 5). */
+let semverLib: typeof Semver | undefined;
+const semver = (): typeof Semver => (semverLib ??= require('semver') as typeof Semver);
+export const CILIUM_CONTROLLER = 'io.cilium/gateway-controller';
+
+export interface Listener {
+  index: number;
+  name: string;
+  port: number;
+  protocol: string;
+  hostname?: string;
+  tlsMode?: string;
+  /** Explicit allowedRoutes.kinds, or undefined when the list is unset. */
+  kinds?: string[];
+}
+
+export interface GatewayView {
+  gateway: KObject;
+  listeners: Listener[];
+  /** Names of passthrough listeners a TLSRoute attaches to. */
+  routed: Set<string>;
+  /** Whether a GRPCRoute names this Gateway as a parent. */
+  grpcAttached: boolean;
+}
+
+export interface HazardContext {
+  version: string;
+  /** The operator image carries the platform's patches (listenerPairConflict narrowing, cilium#48269). */
+  patched: boolean;
+}
+
+export interface HazardRule {
+  id: string;
+  /** The semver range of Cilium versions the hazard exists in. */
+  versions: string;
+  /** True when the platform's patched operator image removes the hazard (it applies upstream only). */
+  upstreamOnly?: boolean;
+  severity: Severity;
+  /** The spec passage the rule encodes. */
+  source: string;
+  check: (gw: GatewayView, ctx: HazardContext, all: GatewayView[]) => { message: string; listener?: Listener; severity?: Severity }[];
+}
+
+// ----- listener reading --------------------------------------------------------------------------
+
+function readListeners(gw: KObject): Listener[] {
+  const spec = isObject(gw.spec) ? gw.spec : {};
+  const ls = Array.isArray(spec.listeners) ? spec.listeners : [];
+  return ls.filter(isObject).map((l, index) => {
+    const tls = isObject(l.tls) ? l.tls : undefined;
+    const ar = isObject(l.allowedRoutes) ? l.allowedRoutes : undefined;
+    const kinds = ar && Array.isArray(ar.kinds) ? ar.kinds.filter(isObject).map((k) => String(k.kind ?? '')) : undefined;
+    const out: Listener = { index, name: String(l.name ?? ''), port: Number(l.port ?? 0), protocol: String(l.protocol ?? '') };
+    if (typeof l.hostname === 'string' && l.hostname !== '') out.hostname = l.hostname;
+    if (tls && typeof tls.mode === 'string') out.tlsMode = tls.mode;
+    if (kinds) out.kinds = kinds;
+    return out;
+  });
+}
+
+export function isTerminate(l: Listener): boolean {
+  return l.protocol === 'HTTPS' || (l.protocol === 'TLS' && l.tlsMode !== 'Passthrough');
+}
+
+export function isPassthrough(l: Listener): boolean {
+  return l.protocol === 'TLS' && l.tlsMode === 'Passthrough';
+}
+
+/** The kinds Cilium admits on a listener: the explicit list, or the derivation from the protocol. */
+export function effectiveKinds(l: Listener): string[] {
+  if (l.kinds) return [...new Set(l.kinds)].sort();
+  switch (l.protocol) {
+    case 'HTTP':
+    case 'HTTPS':
+      return ['GRPCRoute', 'HTTPRoute'];
+    case 'TLS':
+      return ['TLSRoute'];
+    case 'TCP':
+      return ['TCPRoute'];
+    case 'UDP':
+      return ['UDPRoute'];
+    default:
+      return [];
+  }
+}
+
+function suffixOf(wild: string): string | undefined {
+  return wild.startsWith('*.') ? wild.slice(1) : undefined;
+}
+
+/** SNI overlap (reference-facts §5.8): equal, or `*.S` against a name ending in `.S`; no hostname matches everything. */
+export function sniOverlap(a?: string, b?: string): boolean {
+  if (a === undefined || b === undefined) return true;
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  if (x === y) return true;
+  const sx = suffixOf(x);
+  const sy = suffixOf(y);
+  return (sx !== undefined && y.endsWith(sx)) || (sy !== undefined && x.endsWith(sy));
+}
+
+/** Whether `narrow` matches strictly fewer names than `wide` (Envoy then selects it first). */
+export function strictlyNarrower(narrow?: string, wide?: string): boolean {
+  if (narrow === undefined) return false;
+  if (wide === undefined) return true;
+  const n = narrow.toLowerCase();
+  const w = wide.toLowerCase();
+  if (n === w) return false;
+  const sw = suffixOf(w);
+  return sw !== undefined && n.endsWith(sw);
+}
+
+function parentRefsTo(route: KObject, gw: KObject): Record<string, unknown>[] {
+  const spec = isObject(route.spec) ? route.spec : {};
+  const refs = Array.isArray(spec.parentRefs) ? spec.parentRefs.filter(isObject) : [];
+  return refs.filter(
+    (r) =>
+      (r.group === undefined || r.group === '' || r.group === GROUPS.gateway) &&
+      (r.kind === undefined || r.kind === 'Gateway') &&
+      r.name === gw.metadata.name &&
+      ((r.namespace as string | undefined) ?? route.metadata.namespace) === gw.metadata.namespace,
+  );
+}
+
+function routeHostnames(route: KObject): string[] {
+  const spec = isObject(route.spec) ? route.spec : {};
+  return Array.isArray(spec.hostnames) ? spec.hostnames.filter((h): h is string => typeof h === 'string') : [];
+}
+
+/**
+ * The routes of a kind that name each Gateway in a parentRef, by Gateway namespace/name, in the
+ * store's order (issue 5: built once per ciliumHazards call instead of listing every route of
+ * the cluster for every Gateway).
+ */
+type RoutesByGateway = Map<string, KObject[]>;
+
+function gatewayKey(namespace: string | undefined, name: string): string {
+  return `${namespace ?? ''}\u0000${name}`;
+}
+
+function routesByGateway(store: Store, kind: string): RoutesByGateway {
+  const out: RoutesByGateway = new Map();
+  for (const r of store.list(GROUPS.gateway, kind)) {
+    const spec = isObject(r.spec) ? r.spec : {};
+    const refs = Array.isArray(spec.parentRefs) ? spec.parentRefs.filter(isObject) : [];
+    const keys = new Set<string>();
+    for (const p of refs) {
+      if (typeof p.name !== 'string') continue;
+      const ns = (p.namespace as string | undefined) ?? r.metadata.namespace;
+      if (typeof ns === 'string' || ns === undefined) keys.add(gatewayKey(ns, p.name));
+    }
+    for (const k of keys) {
+      let rs = out.get(k);
+      if (!rs) out.set(k, (rs = []));
+      rs.push(r);
+    }
+  }
+  return out;
+}
+
+function candidateRoutes(gw: KObject, index: RoutesByGateway): KObject[] {
+  return index.get(gatewayKey(gw.metadata.namespace, gw.metadata.name)) ?? [];
+}
+
+/** Passthrough listeners a TLSRoute attaches to: "a passthrough listener with no TLSRoute behind it contributes no filter chain". */
+function routedPassthrough(gw: KObject, listeners: Listener[], tlsRoutes: RoutesByGateway): Set<string> {
+  const out = new Set<string>();
+  const routes = candidateRoutes(gw, tlsRoutes);
+  for (const l of listeners.filter(isPassthrough)) {
+    for (const r of routes) {
+      const hs = routeHostnames(r);
+      const hostOk = hs.length === 0 || hs.some((h) => sniOverlap(h, l.hostname));
+      if (!hostOk) continue;
+      const hit = parentRefsTo(r, gw).some((p) => (p.sectionName === undefined ? p.port === undefined || Number(p.port) === l.port : p.sectionName === l.name));
+      if (hit) out.add(l.name);
+    }
+  }
+  return out;
+}
+
+function attachedRoutesOfKind(gw: KObject, index: RoutesByGateway): KObject[] {
+  return candidateRoutes(gw, index).filter((r) => parentRefsTo(r, gw).length > 0);
+}
+
+/**
+ * NeedsPerPortListeners (Cilium >= 1.19.6): more than one HTTPS port, more than one TLS-passthrough
+ * port carrying a route, or an HTTPS chain and a routed passthrough chain on different ports
+ * sharing an SNI. Returns the clause that holds, or undefined.
+ */
+export function needsPerPortListeners(gw: GatewayView): string | undefined {
+  const https = gw.listeners.filter(isTerminate);
+  const routed = gw.listeners.filter((l) => isPassthrough(l) && gw.routed.has(l.name));
+  const httpsPorts = new Set(https.map((l) => l.port));
+  if (httpsPorts.size > 1) return `more than one HTTPS port (${[...httpsPorts].sort((a, b) => a - b).join(', ')})`;
+  const ptPorts = new Set(routed.map((l) => l.port));
+  if (ptPorts.size > 1) return `more than one TLS-passthrough port carrying a route (${[...ptPorts].sort((a, b) => a - b).join(', ')})`;
+  for (const t of https) {
+    for (const p of routed) {
+      if (t.port !== p.port && sniOverlap(t.hostname, p.hostname)) return `HTTPS listener ${t.name} (port ${t.port}) and routed passthrough listener ${p.name} (port ${p.port}) share an SNI`;
+    }
+  }
+  return undefined;
+}
+
+function host(l: Listener): string {
+  return l.hostname ?? '(any hostname)';
+}
+
+function pairs<T>(xs: T[]): [T, T][] {
+  const out: [T, T][] = [];
+  for (let i = 0; i < xs.length; i++) for (let j = i + 1; j < xs.length; j++) out.push([xs[i], xs[j]]);
+  return out;
+}
+
+// ----- the rules ----------------------------------------------------------------------------------
+
+export const HAZARD_RULES: HazardRule[] = [
+  {
+    id: 'cilium.passthrough-sni-across-ports',
+    versions: '<1.19.6',
+    severity: 'warning',
+    source: 'Layer-4 TLS passthrough on native ports: "Cilium before v1.19.6 selected a passthrough backend by SNI alone and could not tell two matching listeners apart even on different ports"',
+    check: (gw) =>
+      pairs(gw.listeners.filter(isPassthrough))
+        .filter(([a, b]) => a.port !== b.port && sniOverlap(a.hostname, b.hostname))
+        .map(([a, b]) => ({
+          listener: b,
+          message: `passthrough listeners ${a.name} (port ${a.port}, ${host(a)}) and ${b.name} (port ${b.port}, ${host(b)}) match the same SNI: this Cilium selects a passthrough backend by SNI alone, so the stream goes to whichever listener wins, on either port`,
+        })),
+  },
+  {
+    id: 'cilium.sni-chains-share-one-envoy-listener',
+    versions: '<1.19.6',
+    severity: 'warning',
+    source: 'Why the Cilium version matters: "On v1.19.5 the whole Gateway is translated into a single Envoy listener … A terminate chain and a passthrough chain carrying one name therefore land in the same listener whichever Gateway port declared them"',
+    check: (gw) => {
+      const out: { message: string; listener?: Listener }[] = [];
+      for (const t of gw.listeners.filter(isTerminate)) {
+        for (const p of gw.listeners.filter(isPassthrough)) {
+          if (t.port === p.port || !sniOverlap(t.hostname, p.hostname)) continue;
+          out.push({
+            listener: p,
+            message: `terminate listener ${t.name} (port ${t.port}, ${host(t)}) and passthrough listener ${p.name} (port ${p.port}, ${host(p)}) share an SNI: this Cilium translates the Gateway into one Envoy listener selected by SNI alone, so both filter chains land in it whichever port declared them`,
+          });
+        }
+      }
+      return out;
+    },
+  },
+  {
+    id: 'cilium.passthrough-port-not-a-boundary',
+    versions: '*',
+    severity: 'info',
+    source: 'Why the Cilium version matters: "the declared port is where the listener is published, not where the backend can be reached … Cilium v1.19.6 restores the port boundary, but conditionally, and only for a listener something actually routes to"',
+    check: (gw, ctx) => {
+      const split = semver().satisfies(ctx.version, '>=1.19.6', { includePrerelease: true }) ? needsPerPortListeners(gw) : undefined;
+      if (split) return [];
+      return gw.listeners
+        .filter((l) => isPassthrough(l) && l.port !== 443)
+        .map((l) => ({
+          listener: l,
+          message: `passthrough listener ${l.name} is declared on port ${l.port}, but a TLS handshake carrying ${host(l)} selects it on any port the load balancer forwards, 443 included: the hostname is the access surface, so give the backend its own authentication`,
+        }));
+    },
+  },
+  {
+    id: 'cilium.explicit-kinds-apply-gateway-wide',
+    versions: '<1.19.6',
+    severity: 'warning',
+    source: 'Security model 1: "before v1.19.6 Cilium turned an explicit TLSRoute into a rejection of every HTTPRoute on the Gateway, whatever port the listener sat on"; native ports: "a listener that spelled its kinds out had them applied to every route on the Gateway, not to itself"',
+    check: (gw) => {
+      const out: { message: string; listener?: Listener }[] = [];
+      const admitted = new Set(gw.listeners.flatMap(effectiveKinds));
+      for (const l of gw.listeners.filter((x) => x.kinds !== undefined)) {
+        const missing = [...admitted].filter((k) => !l.kinds!.includes(k) && (k === 'HTTPRoute' || k === 'GRPCRoute')).sort();
+        for (const k of missing) {
+          if (k === 'GRPCRoute' && !gw.grpcAttached) continue;
+          out.push({
+            listener: l,
+            message: `listener ${l.name} (port ${l.port}) names its route kinds explicitly without ${k}: this Cilium applies a listener's explicit kinds to every route on the Gateway, so every ${k} attached to it is rejected, whatever listener it names`,
+          });
+        }
+      }
+      return out;
+    },
+  },
+  {
+    id: 'cilium.divergent-kinds-on-port',
+    versions: '*',
+    severity: 'warning',
+    source: 'Security model 1: "divergent kind sets on one port make Cilium merge the listeners and drop HTTPRoutes (cilium#45559)"',
+    check: (gw) => {
+      const byPort = new Map<number, Listener[]>();
+      for (const l of gw.listeners) byPort.set(l.port, [...(byPort.get(l.port) ?? []), l]);
+      const out: { message: string; listener?: Listener }[] = [];
+      for (const [port, ls] of [...byPort].sort((a, b) => a[0] - b[0])) {
+        const sets = new Map<string, string[]>();
+        for (const l of ls) {
+          const k = effectiveKinds(l).join(',');
+          sets.set(k, [...(sets.get(k) ?? []), l.name]);
+        }
+        if (sets.size < 2) continue;
+        const desc = [...sets].map(([k, names]) => `[${k || 'none'}] on ${names.join(', ')}`).join('; ');
+        out.push({ listener: ls[0], message: `listeners on port ${port} admit different route kinds (${desc}): Cilium merges the listeners of one port and drops HTTPRoutes (cilium#45559); give every listener on the port the same allowedRoutes.kinds` });
+      }
+      return out;
+    },
+  },
+  {
+    id: 'cilium.no-conflicted-condition',
+    versions: '<1.19.6',
+    severity: 'warning',
+    source: 'One behaviour change: "Cilium before v1.19.6 implements none of that: v1.19.5 writes Accepted, Programmed and ResolvedRefs on a listener and has no Conflicted condition anywhere, so the pair is admitted, translated, and reported by nothing"',
+    check: (gw) => {
+      const out: { message: string; listener?: Listener }[] = [];
+      for (const t of gw.listeners.filter(isTerminate)) {
+        for (const p of gw.listeners.filter(isPassthrough)) {
+          if (t.port !== p.port || !sniOverlap(t.hostname, p.hostname) || strictlyNarrower(p.hostname, t.hostname) || strictlyNarrower(t.hostname, p.hostname)) continue;
+          out.push({
+            listener: p,
+            message: `terminate listener ${t.name} and passthrough listener ${p.name} both answer ${host(p)} on port ${p.port}: this Cilium has no Conflicted condition, so the pair is admitted and translated and nothing on the objects says whether the name is terminated or passed through`,
+          });
+        }
+      }
+      return out;
+    },
+  },
+  {
+    id: 'cilium.listener-pair-conflict',
+    versions: '>=1.19.6',
+    severity: 'warning',
+    source: 'Why the Cilium version matters: "v1.19.6 adds a check, listenerPairConflict … finds an HTTPS-terminate and a TLS-passthrough listener sharing a port and an overlapping SNI … and marks both Conflicted and not Accepted; from v1.20 the pair is also dropped from Envoy … The operator image this platform ships accepts the pair when the passthrough hostname is strictly narrower"',
+    check: (gw, ctx) => {
+      const out: { message: string; listener?: Listener }[] = [];
+      const dropped = semver().satisfies(ctx.version, '>=1.20.0-0', { includePrerelease: true }) ? ' and drops both from Envoy' : '';
+      for (const t of gw.listeners.filter(isTerminate)) {
+        for (const p of gw.listeners.filter(isPassthrough)) {
+          if (t.port !== p.port || !sniOverlap(t.hostname, p.hostname)) continue;
+          const narrower = strictlyNarrower(p.hostname, t.hostname);
+          if (narrower && ctx.patched) continue;
+          const why = narrower
+            ? 'the upstream operator flags the pair even though the passthrough hostname is strictly narrower (the platform image accepts that pair)'
+            : 'the passthrough hostname is not strictly narrower than the terminate one, so even the platform image flags the pair';
+          out.push({
+            listener: p,
+            message: `terminate listener ${t.name} (${host(t)}) and passthrough listener ${p.name} (${host(p)}) share port ${p.port} and an SNI: listenerPairConflict marks both Conflicted and not Accepted${dropped}, and the TenantGateway's Ready folds that in; ${why}`,
+          });
+        }
+      }
+      return out;
+    },
+  },
+  {
+    id: 'cilium.needs-per-port-listeners',
+    versions: '>=1.19.6',
+    severity: 'info',
+    source: 'Why the Cilium version matters: "NeedsPerPortListeners is true when the model has more than one HTTPS port, or more than one TLS-passthrough port carrying a route, or an HTTPS chain and a routed passthrough chain on different ports sharing an SNI"',
+    check: (gw) => {
+      const clause = needsPerPortListeners(gw);
+      return clause ? [{ message: `NeedsPerPortListeners holds (${clause}): Cilium gives each port its own Envoy listener, so each passthrough port is a boundary again` }] : [];
+    },
+  },
+  {
+    id: 'cilium.duplicate-envoy-listener-name',
+    versions: '>=1.19.6',
+    upstreamOnly: true,
+    severity: 'warning',
+    source: 'Why the Cilium version matters: "Port 443 then carries HTTPS and passthrough listeners at once, and upstream emits two Envoy listeners with one name for it, which the agent refuses (cilium/cilium#48269); the operator image this platform ships carries the fix"',
+    check: (gw) => {
+      const clause = needsPerPortListeners(gw);
+      if (!clause) return [];
+      const ports = [...new Set(gw.listeners.filter(isTerminate).map((l) => l.port))].filter((port) => gw.listeners.some((l) => l.port === port && isPassthrough(l))).sort((a, b) => a - b);
+      return ports.map((port) => ({
+        message: `the listeners split per port (${clause}) and port ${port} carries HTTPS and passthrough listeners at once: the upstream operator emits two Envoy listeners with one name for it and the agent refuses them (cilium#48269)`,
+      }));
+    },
+  },
+  {
+    id: 'cilium.sharing-key-port-collision',
+    versions: '*',
+    severity: 'warning',
+    source: 'Known limitations: "every tenant Gateway claims 443/TCP, so lbipam.cilium.io/sharing-key is inactive on port collision (cilium#21270, cilium#42756)"',
+    check: (gw, _ctx, all) => {
+      const key = sharingKey(gw.gateway);
+      if (!key) return [];
+      const ports = new Set(gw.listeners.map((l) => l.port));
+      const others = all.filter((o) => o !== gw && sharingKey(o.gateway) === key && o.listeners.some((l) => ports.has(l.port)));
+      if (!others.length) return [];
+      return [{ message: `Gateway shares lbipam.cilium.io/sharing-key ${JSON.stringify(key)} with ${others.map((o) => `${o.gateway.metadata.namespace}/${o.gateway.metadata.name}`).join(', ')} on a common port: the sharing key is inactive on a port collision, so each Gateway gets its own LB IP (cilium#21270, cilium#42756)` }];
+    },
+  },
+];
+
+function sharingKey(gw: KObject): string | undefined {
+  const spec = isObject(gw.spec) ? gw.spec : {};
+  const infra = isObject(spec.infrastructure) && isObject(spec.infrastructure.annotations) ? spec.infrastructure.annotations : {};
+  const k = infra['lbipam.cilium.io/sharing-key'] ?? gw.metadata.annotations?.['lbipam.cilium.io/sharing-key'];
+  return typeof k === 'string' && k !== '' ? k : undefined;
+}
+
+/** `v1.20.2` or `1.20.2` → `1.20.2`; undefined when it is not a version. */
+export function parseCiliumVersion(v: string): string | undefined {
+  return semver().valid(v.trim().replace(/^v/, '')) ?? undefined;
+}
+
+/** The rules that apply to one Cilium version (and operator image). */
+export function rulesFor(ctx: HazardContext): HazardRule[] {
+  return HAZARD_RULES.filter((r) => semver().satisfies(ctx.version, r.versions, { includePrerelease: true }) && !(r.upstreamOnly && ctx.patched));
+}
+
+function reconciledByCilium(gw: KObject, store: Store): boolean {
+  const cls = isObject(gw.spec) ? gw.spec.gatewayClassName : undefined;
+  if (typeof cls !== 'string') return true;
+  const gc = store.get(GROUPS.gateway, 'GatewayClass', undefined, cls);
+  const ctrl = gc && isObject(gc.spec) ? gc.spec.controllerName : undefined;
+  return typeof ctrl !== 'string' || ctrl === CILIUM_CONTROLLER;
+}
+
+/**
+ * The hazards that apply to the Gateways in the store under Cilium `version` (semver, `v` prefix
+ * allowed). `patched` (default true) is the platform's operator image. An invalid version is an
+ * error finding. Gateways whose GatewayClass in the store names another controller are skipped.
+ */
+export function ciliumHazards(store: Store, version: string, patched = true): Finding[] {
+  const v = parseCiliumVersion(version);
+  if (!v) return [error(`--cilium-version ${JSON.stringify(version)} is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`, { rule: 'cilium.version' })];
+  const ctx: HazardContext = { version: v, patched };
+  const tlsRoutes = routesByGateway(store, 'TLSRoute');
+  const grpcRoutes = routesByGateway(store, 'GRPCRoute');
+  const views: GatewayView[] = store
+    .list(GROUPS.gateway, 'Gateway')
+    .filter((g) => reconciledByCilium(g, store))
+    .map((g) => {
+      const listeners = readListeners(g);
+      return { gateway: g, listeners, routed: routedPassthrough(g, listeners, tlsRoutes), grpcAttached: attachedRoutesOfKind(g, grpcRoutes).length > 0 };
+    });
+  const out: Finding[] = [];
+  const rules = rulesFor(ctx);
+  for (const gw of views) {
+    for (const rule of rules) {
+      for (const h of rule.check(gw, ctx, views)) {
+        out.push({
+          severity: h.severity ?? rule.severity,
+          rule: rule.id,
+          object: refOf(gw.gateway),
+          ...(h.listener ? { field: `spec.listeners[${h.listener.index}]` } : {}),
+          message: `Cilium ${v}${rule.upstreamOnly ? ' (upstream operator image)' : ''}: ${h.message}`,
+        });
+      }
+    }
+  }
+  return out;
+}

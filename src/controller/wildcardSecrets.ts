@@ -1,0 +1,307 @@
+/**
+ * The wildcard-Secret replication controller (reference-facts §6; tenant-gateway.md "Opt-in —
+ * existing wildcard Secret (operator-provided)" and "Opt-in — edge termination").
+ *
+ * It mirrors the operator's wildcard TLS Secret `<expose-ingress>/<wildcard-secret-name>` into
+ * every namespace that owns a termination point, under the same name, and garbage-collects the
+ * replicas when wildcard mode is explicitly disabled or a namespace stops terminating TLS.
+ * Pure: it reads and writes a Store and returns findings.
+ *
+ * The channel (decisions §7) is the `_cluster` map the platform values give: see
+ * `wildcardChannel` for how a command's inputs become it.
+ */
+import * as jsyaml from 'js-yaml';
+import { LOAD_OPTIONS } from '../io/inputs';
+import { warning, error, type Finding } from '../k8s/diagnostics';
+import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
+import { clusterValues, resolvePlatformValues, type ClusterMap } from '../charts/platformValues';
+import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
+import { GROUPS, type Store } from '../k8s/store';
+import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from './names';
+import { TENANT_ROOT, VALUES_SECRET } from '../charts/tenantChart';
+
+export const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
+export const ANNOTATION_WILDCARD_SOURCE = 'cozystack.io/wildcard-secret-source';
+export const CHANNEL_SECRET = { namespace: 'cozy-system', name: VALUES_SECRET } as const;
+const TLS_TYPE = 'kubernetes.io/tls';
+
+const REASON_PREFIX = 'wildcard-secret replication';
+
+// ---------------------------------------------------------------------------------------------
+// The channel
+// ---------------------------------------------------------------------------------------------
+
+export interface ChannelResult {
+  /** The `_cluster` map, or undefined when the channel is absent. */
+  channel: ClusterMap | undefined;
+  /** Where it came from, for messages and the plan. */
+  origin: string;
+  findings: Finding[];
+}
+
+const CHANNEL_KEYS = ['wildcard-secret-name', 'expose-ingress'] as const;
+
+function channelSecretIn(objects: KObject[]): KObject | undefined {
+  return objects.find((o) => o.kind === 'Secret' && o.apiVersion === 'v1' && o.metadata.namespace === CHANNEL_SECRET.namespace && o.metadata.name === CHANNEL_SECRET.name);
+}
+
+/** Whether the values the user gave (a Package, `--values` files) set wildcardSecretName themselves. */
+function wildcardNameGivenExplicitly(objects: KObject[], files: { values: Record<string, unknown> }[]): boolean {
+  const setIn = (v: unknown) => {
+    const c = isObject(v) && isObject(v.publishing) && isObject(v.publishing.certificates) ? v.publishing.certificates : undefined;
+    return c !== undefined && 'wildcardSecretName' in c && c.wildcardSecretName !== null && c.wildcardSecretName !== undefined;
+  };
+  const pkg = objects.find((o) => o.kind === 'Package' && o.apiVersion.startsWith('cozystack.io/'));
+  const pkgValues = pkg && isObject(pkg.spec) && isObject(pkg.spec.components) && isObject(pkg.spec.components.platform) ? pkg.spec.components.platform.values : undefined;
+  return setIn(pkgValues) || files.some((f) => setIn(f.values));
+}
+
+/** Decode `values.yaml` out of the channel Secret (stringData wins over data, as the apiserver merges them). */
+function channelSecretValuesYaml(s: KObject): string | undefined {
+  if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return s.stringData['values.yaml'];
+  if (isObject(s.data) && typeof s.data['values.yaml'] === 'string') return Buffer.from(s.data['values.yaml'], 'base64').toString('utf8');
+  return undefined;
+}
+
+/**
+ * The platform values channel of a command's inputs (decisions §7):
+ *
+ * - Platform values given (`--values`, or a platform `Package` among the inputs): the `_cluster`
+ *   map they produce (reference-facts §1, the derived dns01 wildcard included). An empty
+ *   `wildcard-secret-name` counts as "key present and empty" (prune every replica) only when
+ *   `publishing.certificates.wildcardSecretName` was given explicitly; the chart default's empty
+ *   string counts as the key missing (keep every replica, create none).
+ * - Otherwise, an input Secret `cozy-system/cozystack-values` is the live channel itself, read as
+ *   the controller reads it: `values.yaml` → `_cluster`. A key missing there keeps every replica;
+ *   a key present and `""` there is the explicit prune-all; an unparsable `values.yaml` is an error
+ *   and nothing is created or pruned.
+ * - Neither: the channel is absent; nothing is created and no replica pruned.
+ *
+ * `--values` outrank the input Secret (they are the values the command is asked to apply; the
+ * Secret is the state they would overwrite); a disagreement on the two keys the controller reads
+ * is reported as a warning.
+ */
+export function wildcardChannel(objects: KObject[], files: { file: string; values: Record<string, unknown> }[]): ChannelResult {
+  const findings: Finding[] = [];
+  const resolved = resolvePlatformValues({ files, objects });
+  const secret = channelSecretIn(objects);
+  let fromSecret: ChannelResult | undefined;
+  if (secret) fromSecret = channelFromSecret(secret);
+
+  if (!resolved.given) {
+    if (fromSecret) return fromSecret;
+    return { channel: undefined, origin: 'no platform values given', findings };
+  }
+  const { cluster } = clusterValues(resolved.values, resolved.pkg);
+  const channel: ClusterMap = { 'expose-ingress': cluster['expose-ingress'] ?? '' };
+  if (cluster['wildcard-secret-name'] !== '' || wildcardNameGivenExplicitly(objects, files)) channel['wildcard-secret-name'] = cluster['wildcard-secret-name'] ?? '';
+  const origin = files.length ? `platform values (${files.map((f) => f.file).join(', ')})` : `platform values of Package ${resolved.pkg?.metadata.name ?? ''}`;
+  if (fromSecret?.channel && secret) {
+    const differs = CHANNEL_KEYS.filter((k) => (fromSecret!.channel![k] ?? '') !== (channel[k] ?? '') || (k in fromSecret!.channel!) !== (k in channel));
+    if (differs.length) {
+      findings.push(
+        warning(`the platform values given outrank this input Secret as the wildcard-secret channel; they differ on _cluster ${differs.join(', ')}`, {
+          rule: 'wildcard.channel-overridden',
+          object: refOf(secret),
+          hint: 'render the platform to refresh cozystack-values, or drop --values to replay the live channel',
+        }),
+      );
+    }
+  }
+  return { channel, origin, findings };
+}
+
+function channelFromSecret(secret: KObject): ChannelResult {
+  const origin = `Secret ${CHANNEL_SECRET.namespace}/${CHANNEL_SECRET.name}`;
+  const bad = (message: string): ChannelResult => ({
+    channel: undefined,
+    origin,
+    findings: [error(`the wildcard-secret channel cannot be read: ${message}; no replica is created or pruned`, { rule: 'wildcard.channel-unparsable', object: refOf(secret), field: 'values.yaml' })],
+  });
+  if (isRedacted(secret)) {
+    return { channel: undefined, origin, findings: [warning('the wildcard-secret channel was printed without its data (--include-secret-data was not given); treating the channel as absent', { rule: 'wildcard.channel-redacted', object: refOf(secret) })] };
+  }
+  const text = channelSecretValuesYaml(secret);
+  if (text === undefined) return { channel: undefined, origin, findings: [] };
+  let doc: unknown;
+  try {
+    doc = jsyaml.load(text, LOAD_OPTIONS);
+  } catch (e) {
+    return bad(`values.yaml is not YAML (${(e as Error).message.split('\n')[0]})`);
+  }
+  if (doc === undefined || doc === null) return { channel: {}, origin, findings: [] };
+  if (!isObject(doc)) return bad('values.yaml is not a map');
+  const c = doc._cluster;
+  if (c === undefined || c === null) return { channel: {}, origin, findings: [] };
+  if (!isObject(c)) return bad('_cluster is not a map');
+  const channel: ClusterMap = {};
+  for (const k of CHANNEL_KEYS) {
+    if (!(k in c) || c[k] === null) continue;
+    if (typeof c[k] !== 'string') return bad(`_cluster.${k} is not a string`);
+    channel[k] = c[k] as string;
+  }
+  return { channel, origin, findings: [] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The controller
+// ---------------------------------------------------------------------------------------------
+
+function isTerminating(ns: KObject): boolean {
+  const status = ns.status;
+  return ns.metadata.deletionTimestamp !== undefined || (isObject(status) && status.phase === 'Terminating');
+}
+
+function isReplica(s: KObject): boolean {
+  return s.metadata.labels?.[LABEL_WILDCARD_COPY] === 'true';
+}
+
+/**
+ * The namespaces that own a termination point (reference-facts §6 "Targets"): not the source
+ * namespace, not terminating, and either
+ *  - labelled `namespace.cozystack.io/ingress` with its own name (it runs an ingress controller,
+ *    which terminates locally — the edge exception does not reach it), or
+ *  - labelled `namespace.cozystack.io/gateway` with its own name, unless every TenantGateway in it
+ *    is `certMode: edge` (tenant-gateway.md, edge: "its namespace stops counting as a termination
+ *    point, so the replica … is deleted from it on the next reconcile").
+ */
+export function replicationTargets(store: Store, sourceNamespace: string): string[] {
+  const out: string[] = [];
+  for (const ns of store.list(GROUPS.core, 'Namespace')) {
+    const name = ns.metadata.name;
+    if (name === sourceNamespace || isTerminating(ns)) continue;
+    const labels = ns.metadata.labels ?? {};
+    if (labels[NS_LABEL_INGRESS] === name) {
+      out.push(name);
+      continue;
+    }
+    if (labels[NS_LABEL_GATEWAY] === name) {
+      const tgws = store.list(GROUPS.cozyGateway, TGW_KIND, name);
+      const allEdge = tgws.length > 0 && tgws.every((t) => isObject(t.spec) && t.spec.certMode === 'edge');
+      if (!allEdge) out.push(name);
+    }
+  }
+  return out;
+}
+
+/** Data as the apiserver stores it: `data` with `stringData` merged in (base64). */
+function effectiveData(s: KObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (isObject(s.data)) for (const [k, v] of Object.entries(s.data)) if (typeof v === 'string') out[k] = v;
+  if (isObject(s.stringData)) for (const [k, v] of Object.entries(s.stringData)) if (typeof v === 'string') out[k] = Buffer.from(v, 'utf8').toString('base64');
+  return out;
+}
+
+function secretRef(namespace: string, name: string): ObjRef {
+  return { apiVersion: 'v1', kind: 'Secret', namespace, name };
+}
+
+/**
+ * One pass of the replication controller over the store (reference-facts §6 "Outcomes"):
+ *
+ * | channel                                   | outcome                                    |
+ * |-------------------------------------------|--------------------------------------------|
+ * | absent, or `wildcard-secret-name` missing | keep every replica, create none            |
+ * | `wildcard-secret-name: ""`                | delete every replica (the one prune-all)   |
+ * | source missing or not kubernetes.io/tls   | keep every replica, create none (retry)    |
+ * | otherwise                                 | mirror into every target, prune the rest   |
+ *
+ * "A transient absence of the source Secret or the platform values channel does not prune
+ * existing replicas." (tenant-gateway.md, existing wildcard Secret)
+ */
+export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | undefined): Finding[] {
+  const findings: Finding[] = [];
+  if (channel === undefined || !('wildcard-secret-name' in channel)) return findings;
+  const name = channel['wildcard-secret-name'];
+  const replicas = store.list(GROUPS.core, 'Secret').filter(isReplica);
+
+  // Key present and "": wildcard mode explicitly disabled; every replica goes, the one at the
+  // old source location included (upstream TestReconcile_DisableDeletesCopyAtSourceLocation).
+  if (name === '') {
+    for (const r of replicas) {
+      store.delete(refOf(r), `${REASON_PREFIX}: wildcard mode is disabled (wildcardSecretName is empty), so every replica is garbage-collected`);
+    }
+    return findings;
+  }
+
+  const srcNs = channel['expose-ingress'] || TENANT_ROOT;
+  const sourceSlot = `${srcNs}/${name}`;
+  const source = store.get(GROUPS.core, 'Secret', srcNs, name);
+  if (!source) {
+    findings.push(warning(`wildcard source Secret ${sourceSlot} does not exist; replicas are kept and none is created until it does`, { rule: 'wildcard.source-missing', object: secretRef(srcNs, name) }));
+    return findings;
+  }
+  if (source.type !== TLS_TYPE) {
+    findings.push(
+      warning(`wildcard source Secret ${sourceSlot} is of type ${JSON.stringify(source.type ?? 'Opaque')}, not ${TLS_TYPE}; replicas are kept and none is created until it is`, {
+        rule: 'wildcard.source-not-tls',
+        object: refOf(source),
+        field: 'type',
+      }),
+    );
+    return findings;
+  }
+  const sourceKnown = !isRedacted(source);
+  const data = effectiveData(source);
+
+  const targets = replicationTargets(store, srcNs);
+  for (const ns of targets) {
+    const existing = store.get(GROUPS.core, 'Secret', ns, name);
+    if (existing && !isReplica(existing)) {
+      // Foreign collision: never touched (upstream Warning Event WildcardReplicaSkipped).
+      findings.push(
+        warning(`WildcardReplicaSkipped: Secret ${ns}/${name} exists without label ${LABEL_WILDCARD_COPY}="true"; it is not a replica of ${sourceSlot} and is left untouched`, {
+          rule: 'wildcard.replica-skipped',
+          object: refOf(existing),
+          hint: `rename or remove it to let the controller mirror ${sourceSlot} there`,
+        }),
+      );
+      continue;
+    }
+    if (!existing) {
+      if (!sourceKnown) {
+        findings.push(warning(`cannot create replica ${ns}/${name}: the data of source ${sourceSlot} was left out of the input (printed without --include-secret-data)`, { rule: 'wildcard.source-redacted', object: refOf(source) }));
+        continue;
+      }
+      const replica: KObject = {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: { name, namespace: ns, labels: { [LABEL_WILDCARD_COPY]: 'true' }, annotations: { [ANNOTATION_WILDCARD_SOURCE]: sourceSlot } },
+        type: source.type,
+        data: clone(data),
+      };
+      store.put(replica, `${REASON_PREFIX}: namespace ${ns} owns a termination point, so the operator wildcard ${sourceSlot} is mirrored into it`);
+      continue;
+    }
+    // Updated only when data or the source annotation differs; the update re-asserts the label
+    // and the annotation. Bytes the input does not carry (a redacted source) are not compared.
+    const annotationDiffers = existing.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE] !== sourceSlot;
+    const dataDiffers = sourceKnown && (isRedacted(existing) || !deepEqual(effectiveData(existing), data));
+    if (!annotationDiffers && !dataDiffers) continue;
+    const upd = clone(existing);
+    upd.metadata.labels = { ...(upd.metadata.labels ?? {}), [LABEL_WILDCARD_COPY]: 'true' };
+    upd.metadata.annotations = { ...(upd.metadata.annotations ?? {}), [ANNOTATION_WILDCARD_SOURCE]: sourceSlot };
+    if (dataDiffers) {
+      upd.data = clone(data);
+      delete upd.stringData;
+      if (isRedacted(existing)) delete upd.metadata.annotations[REDACTED_ANNOTATION];
+    }
+    const why = [annotationDiffers ? `its source annotation is not ${sourceSlot}` : '', dataDiffers ? 'its data differs from the source' : ''].filter(Boolean).join(' and ');
+    store.put(upd, `${REASON_PREFIX}: replica ${ns}/${name} is brought back in line with ${sourceSlot} (${why})`);
+  }
+
+  // Prune: every labelled replica that is not in a target namespace under the current name,
+  // except the Secret at the source slot (upstream TestReconcile_NeverPrunesSecretAtSourceLocation).
+  const targetSet = new Set(targets);
+  for (const r of replicas) {
+    const ns = r.metadata.namespace ?? '';
+    if (ns === srcNs && r.metadata.name === name) continue;
+    if (r.metadata.name === name && targetSet.has(ns)) continue;
+    const why =
+      r.metadata.name !== name
+        ? `its name is not the current wildcardSecretName ${JSON.stringify(name)} (the source was renamed)`
+        : `namespace ${ns} no longer owns a termination point`;
+    store.delete(refOf(r), `${REASON_PREFIX}: replica ${ns}/${r.metadata.name} is garbage-collected: ${why}`);
+  }
+  return findings;
+}

@@ -1,0 +1,62 @@
+/**
+ * What `fn` and `post-render` add to the objects they pass through: the charts' render of the
+ * inputs (fn) and the controller's objects from one reconcile pass (fn with `reconcile`, and
+ * post-render for every TenantGateway in the stream). Pure.
+ *
+ * decisions 9: "In fn and post-render, objects that came in pass through unchanged (they are
+ * the user's own files); Secrets the tool creates follow the rule" — so only objects whose
+ * identity is not among the inputs are returned, and a Secret the controller pass creates
+ * (a wildcard replica) loses its key material unless includeSecretData is set.
+ */
+import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { keyOf, sortObjects, type KObject } from '../k8s/model';
+import { render } from './render';
+import { reconcile } from './reconcile';
+import { redactSecret } from '../k8s/secretRedaction';
+
+export interface GenerateOptions {
+  /** Platform values layers, merged left to right over the chart defaults (as `--values`). */
+  values: Record<string, unknown>[];
+  /** The name findings about those values carry as their file. */
+  valuesFile: string;
+  /** Run the chart render over the inputs. */
+  render: boolean;
+  /** Run the controller pass once over the inputs (and the rendered objects). */
+  reconcile: boolean;
+  now: string;
+  gatewayApiVersion?: string;
+  ciliumVersion?: string;
+  includeSecretData: boolean;
+}
+
+export interface GenerateResult {
+  /** The objects to add, in the stable order; none of them has an input's identity. */
+  objects: KObject[];
+  findings: Finding[];
+}
+
+export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult {
+  const findings: Finding[] = [];
+  const valuesFiles = o.values.map((values) => ({ file: o.valuesFile, values }));
+  const inputKeys = new Set(inputs.map(keyOf));
+  let rendered: KObject[] = [];
+  if (o.render) {
+    const r = render({ objects: inputs, valuesFiles }, { gatewayApiVersion: o.gatewayApiVersion });
+    findings.push(...r.findings);
+    if (hasErrors(findings)) return { objects: [], findings };
+    rendered = r.objects;
+  }
+  const renderedKeys = new Set(rendered.map(keyOf));
+  if (!o.reconcile) return { objects: sortObjects(rendered.filter((x) => !inputKeys.has(keyOf(x)))), findings };
+
+  // The cluster state the controller reads: the inputs, with what the charts render applied over them.
+  const state = [...inputs.filter((x) => !renderedKeys.has(keyOf(x))), ...rendered];
+  const rec = reconcile({ objects: state, valuesFiles: o.values.length ? valuesFiles : undefined }, { now: o.now, ciliumVersion: o.ciliumVersion });
+  findings.push(...rec.findings);
+  if (hasErrors(findings)) return { objects: [], findings };
+  const objects = rec.store
+    .all()
+    .filter((x) => !inputKeys.has(keyOf(x)))
+    .map((x) => (renderedKeys.has(keyOf(x)) || o.includeSecretData ? x : redactSecret(x)));
+  return { objects: sortObjects(objects), findings };
+}

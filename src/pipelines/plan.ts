@@ -1,0 +1,229 @@
+/**
+ * `reconcile -o plan`: a human-readable account of what one pass would create, change and delete,
+ * and why (cli-contract `reconcile`). Grouped by namespace (with the TenantGateway that lives
+ * there), each change with the reasons the store recorded, a field-level summary of what changed,
+ * the route status outcomes this controller writes (with their reasons and messages, refused
+ * routes included even when their status did not change), then warnings and Cilium hazards.
+ * Pure: result and inputs in, text out. Never prints Secret data.
+ */
+import { formatFinding, type Finding } from '../k8s/diagnostics';
+import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
+import type { Change } from '../k8s/store';
+import type { ReconcileResult } from './reconcile';
+import { CONTROLLER_NAME, TGW_KIND } from '../controller/names';
+
+export interface PlanOptions {
+  /** The objects the pass started from. */
+  before: KObject[];
+  now: string;
+  /** Header note on where the wildcard-Secret channel came from. */
+  channelOrigin?: string;
+  ciliumVersion?: string;
+  /** The hazards were judged for the upstream operator image. */
+  upstreamCilium?: boolean;
+  /** Max field lines per changed object. */
+  maxDiffLines?: number;
+}
+
+const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
+const SECRET_PATHS = /^(data|stringData)(\.|\[|$)/;
+
+// ----- field diff ------------------------------------------------------------------------------
+
+export interface FieldDiff {
+  path: string;
+  op: 'added' | 'removed' | 'changed';
+  before?: unknown;
+  after?: unknown;
+}
+
+const SIMPLE_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function seg(k: string): string {
+  return SIMPLE_KEY.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`;
+}
+
+/** The key lists of named entries are compared by (listeners by name, conditions by type, parents by parentRef). */
+function entryKey(x: unknown): string | undefined {
+  if (!isObject(x)) return undefined;
+  if (typeof x.name === 'string') return `name=${x.name}`;
+  if (typeof x.type === 'string') return `type=${x.type}`;
+  if (isObject(x.parentRef)) {
+    const p = x.parentRef;
+    const parts = [p.namespace, p.name].filter((v) => typeof v === 'string').join('/');
+    const sec = typeof p.sectionName === 'string' ? `,sectionName=${p.sectionName}` : '';
+    const port = p.port !== undefined ? `,port=${String(p.port)}` : '';
+    return `parentRef=${parts}${sec}${port}${typeof x.controllerName === 'string' && x.controllerName !== CONTROLLER_NAME ? `,controller=${x.controllerName}` : ''}`;
+  }
+  return undefined;
+}
+
+function keyed(xs: unknown[]): Map<string, unknown> | undefined {
+  const m = new Map<string, unknown>();
+  for (const x of xs) {
+    const k = entryKey(x);
+    if (k === undefined || m.has(k)) return undefined;
+    m.set(k, x);
+  }
+  return m;
+}
+
+export function diffFields(a: unknown, b: unknown, path = ''): FieldDiff[] {
+  if (JSON.stringify(a) === JSON.stringify(b)) return [];
+  // An added or removed map is shown by its leaves, so a new label reads as one line.
+  if (a === undefined && isObject(b) && Object.keys(b).length) return diffFields({}, b, path);
+  if (b === undefined && isObject(a) && Object.keys(a).length) return diffFields(a, {}, path);
+  if (a === undefined) return [{ path, op: 'added', after: b }];
+  if (b === undefined) return [{ path, op: 'removed', before: a }];
+  if (isObject(a) && isObject(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    return keys.flatMap((k) => diffFields(a[k], b[k], `${path}${seg(k)}`));
+  }
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const ka = keyed(a);
+    const kb = keyed(b);
+    if (ka && kb) {
+      const out: FieldDiff[] = [];
+      for (const k of [...new Set([...ka.keys(), ...kb.keys()])]) {
+        const p = `${path}[${k}]`;
+        // A whole entry (a listener, a condition) that came or went is one line.
+        if (!ka.has(k)) out.push({ path: p, op: 'added', after: kb.get(k) });
+        else if (!kb.has(k)) out.push({ path: p, op: 'removed', before: ka.get(k) });
+        else out.push(...diffFields(ka.get(k), kb.get(k), p));
+      }
+      return out;
+    }
+  }
+  return [{ path, op: 'changed', before: a, after: b }];
+}
+
+function short(v: unknown): string {
+  const s = JSON.stringify(v) ?? 'null';
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+function formatDiff(d: FieldDiff, secret: boolean): string {
+  const p = d.path.replace(/^\./, '');
+  const hide = secret && SECRET_PATHS.test(p);
+  if (d.op === 'added') return `+ ${p}${hide ? ' (value hidden)' : `: ${short(d.after)}`}`;
+  if (d.op === 'removed') return `- ${p}${hide ? '' : ` (was ${short(d.before)})`}`;
+  return `~ ${p}${hide ? ' (value hidden)' : `: ${short(d.before)} -> ${short(d.after)}`}`;
+}
+
+// ----- route status ----------------------------------------------------------------------------
+
+interface RouteOutcome {
+  parent: string;
+  conditions: string[];
+}
+
+function routeOutcomes(route: KObject): RouteOutcome[] {
+  const st = isObject(route.status) ? route.status : {};
+  const parents = Array.isArray(st.parents) ? st.parents.filter(isObject) : [];
+  return parents
+    .filter((p) => p.controllerName === CONTROLLER_NAME)
+    .map((p) => {
+      const pr = isObject(p.parentRef) ? p.parentRef : {};
+      const parent = `${String(pr.kind ?? 'Gateway')} ${String(pr.namespace ?? route.metadata.namespace ?? '')}/${String(pr.name ?? '')}${pr.sectionName !== undefined ? ` sectionName=${String(pr.sectionName)}` : ''}${pr.port !== undefined ? ` port=${String(pr.port)}` : ''}`;
+      const conds = (Array.isArray(p.conditions) ? p.conditions.filter(isObject) : []).map(
+        (c) => `${String(c.type)}=${String(c.status)}${c.reason ? ` ${String(c.reason)}` : ''}${c.message ? `: ${String(c.message)}` : ''}`,
+      );
+      return { parent, conditions: conds };
+    });
+}
+
+function refused(route: KObject): boolean {
+  return routeOutcomes(route).some((o) => o.conditions.some((c) => c.startsWith('Accepted=False')));
+}
+
+// ----- the plan --------------------------------------------------------------------------------
+
+function groupOf(ref: ObjRef): string {
+  if (ref.namespace) return ref.namespace;
+  if (ref.kind === 'Namespace') return ref.name;
+  return '';
+}
+
+/** Order within a namespace: the TenantGateway and what it renders first, routes and Secrets after. */
+const KIND_RANK = ['TenantGateway', 'Namespace', 'Gateway', 'Issuer', 'Certificate', 'HTTPRoute', 'TLSRoute', 'GRPCRoute', 'Secret'];
+function rank(c: Change): number {
+  const i = KIND_RANK.indexOf(c.ref.kind);
+  return i < 0 ? KIND_RANK.length : i;
+}
+
+const SYMBOL: Record<Change['op'], string> = { create: '+', update: '~', delete: '-' };
+const VERB: Record<Change['op'], string> = { create: 'create', update: 'change', delete: 'delete' };
+
+function plural(n: number, w: string): string {
+  return `${n} ${w}${n === 1 ? '' : 's'}`;
+}
+
+export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
+  const maxDiff = opts.maxDiffLines ?? 40;
+  const before = new Map(opts.before.map((o) => [keyOf(o), o]));
+  const after = new Map(result.store.all().map((o) => [keyOf(o), o]));
+  const lines: string[] = [];
+  const counts = { create: 0, update: 0, delete: 0 };
+  for (const c of result.changes) counts[c.op]++;
+  const cilium = result.findings.filter((f) => f.rule?.startsWith('cilium.'));
+  const others = result.findings.filter((f) => !f.rule?.startsWith('cilium.'));
+  const warnings = others.filter((f) => f.severity !== 'info');
+
+  lines.push(`Reconcile plan at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`);
+  if (opts.channelOrigin) lines.push(`Wildcard-Secret channel: ${opts.channelOrigin}`);
+  lines.push(`${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings.length, 'warning')}, ${plural(cilium.length, 'Cilium note')}.`);
+
+  // Groups: every namespace with a change, and every namespace holding a refused route.
+  const groups = new Map<string, Change[]>();
+  for (const c of result.changes) groups.set(groupOf(c.ref), [...(groups.get(groupOf(c.ref)) ?? []), c]);
+  const changedKeys = new Set(result.changes.map((c) => keyOf(c.ref)));
+  const refusedUnchanged = result.store.all().filter((o) => ROUTE_KINDS.has(o.kind) && !changedKeys.has(keyOf(o)) && refused(o));
+  for (const r of refusedUnchanged) if (!groups.has(groupOf(refOf(r)))) groups.set(groupOf(refOf(r)), []);
+
+  for (const g of [...groups.keys()].sort()) {
+    lines.push('');
+    const tgws = g ? result.store.list('gateway.cozystack.io', TGW_KIND, g) : [];
+    const tgwNote = tgws.map((t) => `TenantGateway ${t.metadata.name}${isObject(t.spec) && t.spec.certMode ? ` (certMode ${String(t.spec.certMode)})` : ''}`).join(', ');
+    lines.push(g ? `Namespace ${g}${tgwNote ? ` — ${tgwNote}` : ''}` : 'Cluster-scoped');
+    const inGroup = [...groups.get(g)!].sort((a, b) => rank(a) - rank(b) || (a.ref.kind < b.ref.kind ? -1 : a.ref.kind > b.ref.kind ? 1 : 0) || (a.ref.name < b.ref.name ? -1 : a.ref.name > b.ref.name ? 1 : 0));
+    for (const c of inGroup) {
+      lines.push(`  ${SYMBOL[c.op]} ${VERB[c.op]} ${describe(c.ref)}`);
+      for (const r of c.reasons) lines.push(`      why: ${r}`);
+      const k = keyOf(c.ref);
+      const now = after.get(k);
+      if (c.op === 'update') {
+        const was = before.get(k);
+        // Route and TenantGateway status is shown as outcomes below, not as a field diff.
+        const statusShownBelow = ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND;
+        const diffs = diffFields(was, now).filter((d) => !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) && !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)));
+        const secret = c.ref.kind === 'Secret';
+        for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret)}`);
+        if (diffs.length > maxDiff) lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
+      }
+      if (now && ROUTE_KINDS.has(now.kind)) for (const o of routeOutcomes(now)) lines.push(`      status from ${o.parent}: ${o.conditions.join('; ') || '(no conditions)'}`);
+      if (now && now.kind === TGW_KIND) {
+        const st = isObject(now.status) ? now.status : {};
+        for (const cnd of (Array.isArray(st.conditions) ? st.conditions.filter(isObject) : [])) {
+          lines.push(`      condition ${String(cnd.type)}=${String(cnd.status)}${cnd.reason ? ` ${String(cnd.reason)}` : ''}${cnd.message ? `: ${String(cnd.message)}` : ''}`);
+        }
+      }
+    }
+    for (const r of refusedUnchanged.filter((x) => groupOf(refOf(x)) === g)) {
+      lines.push(`  = unchanged ${describe(r)} (refused)`);
+      for (const o of routeOutcomes(r)) lines.push(`      status from ${o.parent}: ${o.conditions.join('; ')}`);
+    }
+  }
+
+  if (warnings.length) {
+    lines.push('', 'Warnings:');
+    for (const f of warnings) lines.push(`  ${formatFinding(f)}`);
+  }
+  if (cilium.length) {
+    lines.push('', `Cilium ${opts.ciliumVersion ?? ''} (what the Gateway implementation does with these Gateways):`.replace('  (', ' ('));
+    for (const f of cilium) lines.push(`  ${formatFinding(f)} [${f.rule}]`);
+  }
+  if (!result.changes.length && !refusedUnchanged.length) lines.push('', 'Nothing to do: the state is already what the controllers want.');
+  return lines.join('\n') + '\n';
+}
+
+export type { Finding };

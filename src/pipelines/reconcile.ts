@@ -1,0 +1,96 @@
+/**
+ * One controller pass over a cluster state (cli-contract `cozy-gw reconcile`): the TenantGateway
+ * controller, then the wildcard-Secret replication controller (which reads the TenantGateways'
+ * certMode the first left in place), then the Cilium-version hazards over the resulting Gateways.
+ * Pure orchestration: objects and the clock in, the store with its changes and the findings out.
+ * Used by `reconcile`, the KRM function, the Helm post-renderer and `render --with-controller`.
+ */
+import { error, type Finding } from '../k8s/diagnostics';
+import { describe, groupOf, keyOf, refOf, type KObject } from '../k8s/model';
+import { validateTenantGateway } from '../validation/tenantGatewayCrd';
+import { TGW_KIND } from '../controller/names';
+import { Store, type Change } from '../k8s/store';
+import { wildcardChannel, reconcileWildcardSecrets } from '../controller/wildcardSecrets';
+import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../controller/ciliumHazards';
+import { reconcileTenantGateways } from '../controller/tenantGatewayController';
+
+export interface ReconcileInput {
+  objects: KObject[];
+  valuesFiles?: { file: string; values: Record<string, unknown> }[];
+}
+
+export interface ReconcileOptions {
+  /** RFC 3339; the only clock (decisions §8). */
+  now: string;
+  /** The Cilium version the hazards are judged for (default: the shipped one). */
+  ciliumVersion?: string;
+  /** The operator image is upstream Cilium, without the platform's patches (default false). */
+  upstreamCilium?: boolean;
+}
+
+export interface ReconcileResult {
+  store: Store;
+  changes: Change[];
+  findings: Finding[];
+  /** Where the wildcard-Secret channel came from (for `-o plan`). */
+  channelOrigin?: string;
+  /** The Cilium version the hazards were judged for. */
+  ciliumVersion?: string;
+  /** Whether they were judged for the upstream operator image (without the platform's patches). */
+  upstreamCilium?: boolean;
+}
+
+/** Two input objects with one identity cannot both be the cluster state. */
+function duplicateFindings(objects: KObject[]): Finding[] {
+  const seen = new Map<string, KObject>();
+  const out: Finding[] = [];
+  for (const o of objects) {
+    const k = keyOf(o);
+    if (seen.has(k)) out.push(error(`${describe(o)} is given more than once in the inputs`, { rule: 'input.duplicate', object: refOf(o), hint: 'keep one copy of each object' }));
+    else seen.set(k, o);
+  }
+  return out;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+export function isRfc3339(s: string): boolean {
+  return RFC3339.test(s) && !Number.isNaN(Date.parse(s));
+}
+
+export function reconcile(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
+  const findings: Finding[] = [];
+  if (!isRfc3339(opts.now)) findings.push(error(`--now ${JSON.stringify(opts.now)} is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`, { rule: 'input.now' }));
+  findings.push(...duplicateFindings(input.objects));
+  // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
+  // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
+  // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
+  // and the user is told that its next write would be refused.
+  for (const o of input.objects) {
+    if (o.kind !== TGW_KIND || groupOf(o.apiVersion) !== 'gateway.cozystack.io') continue;
+    for (const f of validateTenantGateway(o)) {
+      if (f.severity === 'error') findings.push({ ...f, severity: 'warning', message: `the TenantGateway CRD would refuse the next write of this object: ${f.message}` });
+    }
+  }
+  const store = new Store(input.objects);
+  if (findings.some((f) => f.severity === 'error')) return { store, changes: [], findings };
+
+  // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
+  // TenantGateway wins a namespace two of them attach (decisions §3), and the wildcard Secret.
+  const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
+  const publishingNamespace = ch.channel?.['expose-ingress'] || 'tenant-root';
+
+  // 1. The TenantGateway controller (reference-facts §5).
+  findings.push(...reconcileTenantGateways(store, { now: opts.now, publishingNamespace }));
+
+  // 2. Wildcard-Secret replication (reference-facts §6), after the TenantGateway pass: its
+  //    targets read each TenantGateway's certMode (the edge exception).
+  findings.push(...ch.findings);
+  if (!ch.findings.some((f) => f.severity === 'error')) findings.push(...reconcileWildcardSecrets(store, ch.channel));
+
+  // 3. What the chosen Cilium does with the Gateways the pass leaves.
+  const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;
+  findings.push(...ciliumHazards(store, version, !opts.upstreamCilium));
+
+  return { store, changes: store.changes(), findings, channelOrigin: ch.origin, ciliumVersion: version.replace(/^v/, ''), upstreamCilium: Boolean(opts.upstreamCilium) };
+}

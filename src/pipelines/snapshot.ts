@@ -1,0 +1,183 @@
+/**
+ * `cozy-gw snapshot`: which cluster state cozy-gw reads, and how a listing becomes a snapshot.
+ * Pure: the command (src/commands/snapshot.ts) runs kubectl and hands the parsed lists in here.
+ *
+ * The snapshot is what `render`, `reconcile` and `admit` read as cluster state (cli-contract
+ * "Inputs": Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
+ * GRPCRoutes, Ingresses, Secrets, cert-manager Certificates and Issuers, Tenants, the platform
+ * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster.
+ */
+import * as jsyaml from 'js-yaml';
+import { LOAD_OPTIONS } from '../io/inputs';
+import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
+import { redactSecret } from '../k8s/secretRedaction';
+import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
+import { VALUES_SECRET } from '../charts/tenantChart';
+import { CHANNEL_SECRET, LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
+
+export interface SnapshotResource {
+  /** The fully qualified resource kubectl is asked for (`<plural>.<group>`, bare for the core group). */
+  resource: string;
+  kind: string;
+  namespaced: boolean;
+  /** Which part of cozy-gw reads it. */
+  readBy: string;
+}
+
+/** The kinds cozy-gw reads, in the order they are listed. */
+export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
+  { resource: 'namespaces', kind: 'Namespace', namespaced: false, readBy: 'tenant labels, attached-namespace labels, replication targets' },
+  { resource: 'secrets', kind: 'Secret', namespaced: true, readBy: 'wildcard-Secret replication, cozystack-values, certificate Secrets (a selection: see selectSecret)' },
+  { resource: 'packages.cozystack.io', kind: 'Package', namespaced: false, readBy: 'platform values (spec.components.platform.values)' },
+  { resource: 'tenants.apps.cozystack.io', kind: 'Tenant', namespaced: true, readBy: 'render (the tenant tree), admit' },
+  { resource: 'tenantgateways.gateway.cozystack.io', kind: 'TenantGateway', namespaced: true, readBy: 'the TenantGateway controller' },
+  { resource: 'gatewayclasses.gateway.networking.k8s.io', kind: 'GatewayClass', namespaced: false, readBy: 'class checks' },
+  { resource: 'gateways.gateway.networking.k8s.io', kind: 'Gateway', namespaced: true, readBy: 'the controller (owned Gateways), admit' },
+  { resource: 'httproutes.gateway.networking.k8s.io', kind: 'HTTPRoute', namespaced: true, readBy: 'route hostnames and status' },
+  { resource: 'tlsroutes.gateway.networking.k8s.io', kind: 'TLSRoute', namespaced: true, readBy: 'route hostnames and status' },
+  { resource: 'grpcroutes.gateway.networking.k8s.io', kind: 'GRPCRoute', namespaced: true, readBy: 'admit (route hostname policy)' },
+  { resource: 'ingresses.networking.k8s.io', kind: 'Ingress', namespaced: true, readBy: 'admit (ingress hostname policy)' },
+  { resource: 'certificates.cert-manager.io', kind: 'Certificate', namespaced: true, readBy: 'the controller (owned Certificates)' },
+  { resource: 'issuers.cert-manager.io', kind: 'Issuer', namespaced: true, readBy: 'the controller (owned Issuer)' },
+];
+
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+
+function decodeValuesYaml(s: KObject): unknown {
+  try {
+    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return jsyaml.load(s.stringData['values.yaml'], LOAD_OPTIONS);
+    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string') return jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'), LOAD_OPTIONS);
+  } catch {
+    // an unparsable channel names no wildcard Secret; reconcile reports it when it reads the Secret
+  }
+  return undefined;
+}
+
+/**
+ * The names the wildcard-Secret controller looks for in every namespace: the operator wildcard
+ * Secret named by `publishing.certificates.wildcardSecretName` (tenant-gateway.md "Opt-in —
+ * existing wildcard Secret"), read from the platform Package and from the live channel
+ * `cozy-system/cozystack-values` (`_cluster.wildcard-secret-name`, reference-facts §6).
+ */
+export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Set<string> {
+  const names = new Set<string>();
+  for (const p of packages) {
+    const n = getPath(p, ['spec', 'components', 'platform', 'values', 'publishing', 'certificates', 'wildcardSecretName']);
+    if (typeof n === 'string' && n) names.add(n);
+  }
+  for (const s of secrets) {
+    if (s.metadata.namespace !== CHANNEL_SECRET.namespace || s.metadata.name !== CHANNEL_SECRET.name) continue;
+    const n = getPath(decodeValuesYaml(s), ['_cluster', 'wildcard-secret-name']);
+    if (typeof n === 'string' && n) names.add(n);
+  }
+  return names;
+}
+
+/**
+ * The Secrets a snapshot keeps, out of every Secret in the cluster: those cozy-gw reads.
+ * - `cozystack-values` in any namespace (the values channel, and each tenant's rendered values);
+ * - every `kubernetes.io/tls` Secret (wildcard sources and replicas, certificate Secrets the
+ *   Gateway listeners name);
+ * - every replica the replication controller labelled, whatever its type (it prunes them);
+ * - every Secret carrying a wildcard Secret's name, whatever its type: a same-named Secret without
+ *   the label is a foreign collision the controller must see to leave alone (reference-facts §6);
+ * - every Secret the TenantGateway controller owns (its labels or a TenantGateway ownerReference).
+ * Service-account tokens, Helm release Secrets, DNS-01 API tokens and the rest are left out.
+ */
+export function selectSecret(s: KObject, wildcardNames: Set<string>): boolean {
+  const labels = s.metadata.labels ?? {};
+  return (
+    s.metadata.name === VALUES_SECRET ||
+    s.type === 'kubernetes.io/tls' ||
+    LABEL_WILDCARD_COPY in labels ||
+    wildcardNames.has(s.metadata.name) ||
+    labels[LABEL_MANAGED_BY] === MANAGED_BY_VALUE ||
+    (s.metadata.ownerReferences ?? []).some((r) => r.kind === 'TenantGateway')
+  );
+}
+
+/** Server-side bookkeeping cozy-gw never reads: managedFields, and last-applied (for a Secret it repeats the data). */
+export function tidy(o: KObject): KObject {
+  const metadata = { ...o.metadata };
+  delete metadata.managedFields;
+  if (metadata.annotations && LAST_APPLIED in metadata.annotations) {
+    const { [LAST_APPLIED]: _dropped, ...rest } = metadata.annotations;
+    if (Object.keys(rest).length) metadata.annotations = rest;
+    else delete metadata.annotations;
+  }
+  return { ...o, metadata };
+}
+
+export interface Listing {
+  resource: SnapshotResource;
+  items: KObject[];
+}
+
+export interface SnapshotResult {
+  objects: KObject[];
+  /** Per resource: listed and kept (Secrets are a selection). */
+  counts: { resource: string; listed: number; kept: number }[];
+  /** How many Secrets were printed without their data. */
+  redacted: number;
+}
+
+/**
+ * Assemble a snapshot from kubectl's listings: Secrets selected (selectSecret) and, unless
+ * `includeSecretData`, printed without key material (decisions §9, src/secretRedaction.ts) —
+ * except `cozystack-values`, which is the values channel the controller reads and carries no key
+ * material (tenant-gateway.md: "the certificate and private key never travel on the values
+ * channel"); bookkeeping dropped (tidy); objects in the stable order (compareObjects).
+ */
+export function assembleSnapshot(listings: Listing[], opts: { includeSecretData: boolean }): SnapshotResult {
+  const all = listings.flatMap((l) => l.items.filter(isObject).map((o) => withKind(o as KObject, l.resource)));
+  const packages = all.filter((o) => o.kind === 'Package');
+  const secrets = all.filter((o) => o.kind === 'Secret');
+  const names = wildcardSecretNames(packages, secrets);
+  const counts: SnapshotResult['counts'] = [];
+  const objects: KObject[] = [];
+  let redacted = 0;
+  for (const l of listings) {
+    const items = l.items.filter(isObject).map((o) => withKind(o as KObject, l.resource));
+    const kept = l.resource.kind === 'Secret' ? items.filter((s) => selectSecret(s, names)) : items;
+    counts.push({ resource: l.resource.resource, listed: items.length, kept: kept.length });
+    for (const o of kept) {
+      let out = tidy(o);
+      if (out.kind === 'Secret' && !opts.includeSecretData && out.metadata.name !== VALUES_SECRET) {
+        const r = redactSecret(out);
+        if (r !== out) redacted++;
+        out = r;
+      }
+      objects.push(out);
+    }
+  }
+  return { objects: objects.sort(compareObjects), counts, redacted };
+}
+
+/** `kubectl get -o json` lists carry apiVersion and kind on every item; fill them in where a list omitted them. */
+function withKind(o: KObject, r: SnapshotResource): KObject {
+  if (o.apiVersion && o.kind) return o;
+  return { ...o, kind: o.kind ?? r.kind, apiVersion: o.apiVersion ?? '' } as KObject;
+}
+
+/** How kubectl failed, read from its standard error. */
+export type KubectlFailure =
+  | { kind: 'absent' }
+  | { kind: 'forbidden'; message: string }
+  | { kind: 'context'; message: string }
+  | { kind: 'other'; message: string };
+
+/** The message lines of kubectl's stderr, without klog's `E1130 01:02:03.456 ...` noise. */
+export function kubectlMessage(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/^[EWIF]\d{4} \d{2}:\d{2}:\d{2}/.test(l));
+  return lines.join('\n') || stderr.trim();
+}
+
+export function classifyKubectlError(stderr: string): KubectlFailure {
+  const message = kubectlMessage(stderr);
+  // `error: the server doesn't have a resource type "tlsroutes.gateway.networking.k8s.io"`: the CRD is not installed.
+  if (/doesn't have a resource type|the server could not find the requested resource/.test(message)) return { kind: 'absent' };
+  if (/\(Forbidden\)|is forbidden/.test(message)) return { kind: 'forbidden', message };
+  // `Error in configuration: context was not found for specified context: x`, or `error: context "x" does not exist`.
+  if (/context was not found|context "[^"]*" does not exist|no context exists/.test(message)) return { kind: 'context', message };
+  return { kind: 'other', message };
+}

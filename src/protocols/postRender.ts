@@ -1,0 +1,94 @@
+/**
+ * `cozy-gw post-render`: a Helm post-renderer (cli-contract "cozy-gw post-render"). Pure: the
+ * manifests Helm rendered in, the same manifests plus the controller's objects for every
+ * TenantGateway among them out.
+ *
+ * - Every input document goes out byte for byte: the input text is written first, unchanged,
+ *   annotations (`postrenderer.helm.sh/postrender-filename` included) and comments with it.
+ * - The controller pass runs once over the stream's objects; the objects it creates follow,
+ *   each marked with the generated annotation. When Helm 4 named the input documents with
+ *   `postrenderer.helm.sh/postrender-filename`, the new ones get a name of the same kind, so
+ *   Helm files them under the release's manifests.
+ * - Never empty output: an empty stream is an error (Helm would install nothing).
+ * - Errors are findings (the edge prints them on stderr, exit 1, nothing on stdout).
+ */
+import * as jsyaml from 'js-yaml';
+import { LOAD_OPTIONS } from '../io/inputs';
+import { error, hasErrors, type Finding } from '../k8s/diagnostics';
+import { isObject, type KObject } from '../k8s/model';
+import { generate } from '../pipelines/generate';
+import { GENERATED_ANNOTATION, generatedPath } from './krm';
+import { toYamlStream } from '../io/output';
+
+export const HELM_FILENAME_ANNOTATION = 'postrenderer.helm.sh/postrender-filename';
+
+export interface PostRenderOptions {
+  /** Platform values layers (`--values`), merged left to right. */
+  values: { file: string; values: Record<string, unknown> }[];
+  now: string;
+  ciliumVersion?: string;
+  includeSecretData: boolean;
+}
+
+export interface PostRenderResult {
+  stdout: string;
+  findings: Finding[];
+  exitCode: number;
+}
+
+function objectsOfStream(text: string, findings: Finding[]): KObject[] {
+  const out: KObject[] = [];
+  let docs: unknown[] = [];
+  try {
+    jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: '<stdin>' });
+  } catch (e) {
+    const ye = e as jsyaml.YAMLException;
+    findings.push(error(`the manifests on standard input are not valid YAML: ${ye.reason ?? ye.message}`, { file: '<stdin>', line: ye.mark ? ye.mark.line + 1 : undefined, rule: 'post-render.input' }));
+    docs = [];
+  }
+  const visit = (d: unknown) => {
+    if (!isObject(d)) return;
+    if (typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items)) return d.items.forEach(visit);
+    const md = d.metadata;
+    if (typeof d.apiVersion === 'string' && typeof d.kind === 'string' && isObject(md) && typeof md.name === 'string' && md.name) out.push(d as KObject);
+  };
+  docs.forEach(visit);
+  return out;
+}
+
+/** The post-renderer over text. */
+export function postRender(text: string, opts: PostRenderOptions): PostRenderResult {
+  const findings: Finding[] = [];
+  if (text.trim() === '') {
+    findings.push(error('no manifests on standard input', { rule: 'post-render.input', hint: 'a post-renderer gets the manifests Helm rendered on standard input and must never write empty output' }));
+    return { stdout: '', findings, exitCode: 1 };
+  }
+  const objects = objectsOfStream(text, findings);
+  if (hasErrors(findings)) return { stdout: '', findings, exitCode: 1 };
+  const res = generate(objects, {
+    values: opts.values.map((v) => v.values),
+    valuesFile: opts.values.length === 1 ? opts.values[0].file : opts.values.map((v) => v.file).join(','),
+    render: false,
+    reconcile: true,
+    now: opts.now,
+    ciliumVersion: opts.ciliumVersion,
+    includeSecretData: opts.includeSecretData,
+  });
+  findings.push(...res.findings);
+  if (hasErrors(findings)) return { stdout: '', findings, exitCode: 1 };
+  const helmNamed = objects.some((o) => typeof o.metadata.annotations?.[HELM_FILENAME_ANNOTATION] === 'string');
+  const added = res.objects.map((o) => {
+    const ann: Record<string, string> = { ...(o.metadata.annotations ?? {}), [GENERATED_ANNOTATION]: 'true' };
+    if (helmNamed) ann[HELM_FILENAME_ANNOTATION] = generatedPath(o);
+    return { ...o, metadata: { ...o.metadata, annotations: ann } };
+  });
+  if (added.length === 0) return { stdout: text, findings, exitCode: 0 };
+  return { stdout: joinStreams(text, toYamlStream(added)), findings, exitCode: 0 };
+}
+
+/** The input text unchanged, then a document separator, then the new documents. */
+export function joinStreams(input: string, more: string): string {
+  const head = input.endsWith('\n') ? input : `${input}\n`;
+  const endsWithSeparator = /(^|\n)---[ \t]*\n$/.test(head);
+  return `${head}${endsWithSeparator ? '' : '---\n'}${more}`;
+}

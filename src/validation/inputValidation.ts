@@ -1,0 +1,158 @@
+/**
+ * Input validation against the JSON Schemas in schemas/ (ajv): the platform values (each
+ * `--values` file and the platform Package's `spec.components.platform.values`) and every
+ * `apps.cozystack.io/v1alpha1` Tenant (cli-contract "Inputs"). Every problem is a Finding that
+ * names the file, the line (src/io/inputs.ts lineOf), the object and the field. Pure apart from
+ * the line lookup, which reads the source text the CLI edge already registered.
+ */
+import type { ErrorObject } from 'ajv';
+import { error, warning, type Finding } from '../k8s/diagnostics';
+import { lineOf, originOf } from '../io/inputs';
+import { isObject, refOf, type KObject } from '../k8s/model';
+import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
+
+/**
+ * The validators of schemas/platform-values.schema.json and schemas/tenant.schema.json,
+ * precompiled at build time by scripts/embed-assets.js (ajv standalone code, the options
+ * allErrors + verbose): no schema compile at run time (issue 5).
+ */
+function validators(): { values: Validate; tenant: Validate } {
+  return { values: platformValuesValidator(), tenant: tenantValidator() };
+}
+
+/** `/publishing/exposedServices/2` → `publishing.exposedServices[2]`. */
+export function fieldOfPointer(pointer: string): string {
+  let out = '';
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (/^\d+$/.test(part)) out += `[${part}]`;
+    else out += out === '' ? part : `.${part}`;
+  }
+  return out;
+}
+
+function show(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (isObject(v)) return 'a mapping';
+  return JSON.stringify(v);
+}
+
+/** One ajv error as a (field, message) pair the user can act on. */
+function explain(e: ErrorObject): { field: string; message: string } {
+  const base = fieldOfPointer(e.instancePath);
+  const join = (a: string, b: string) => (a === '' ? b : `${a}.${b}`);
+  switch (e.keyword) {
+    case 'required':
+      return { field: join(base, String(e.params.missingProperty)), message: 'is required' };
+    case 'type':
+      return { field: base, message: `must be ${String(e.params.type).replace(',', ' or ')}, got ${show(e.data)}` };
+    case 'const':
+      return { field: base, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${show(e.data)}` };
+    case 'enum':
+      return { field: base, message: `must be one of ${(e.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}, got ${show(e.data)}` };
+    case 'minLength':
+      return { field: base, message: 'must not be empty' };
+    default:
+      return { field: base, message: e.message ?? 'is invalid' };
+  }
+}
+
+/** What the user can do about one ajv error (the Finding's hint). */
+export function hintOf(e: ErrorObject, field: string): string | undefined {
+  switch (e.keyword) {
+    case 'required':
+      return `add ${field}`;
+    case 'type': {
+      const t = String(e.params.type);
+      if (t === 'boolean') return `write true or false, unquoted`;
+      if (t === 'string') return `quote the value ("...") so YAML reads it as a string`;
+      if (t === 'array') return `write a list, e.g. ${field.split('.').pop()}: [a, b]`;
+      if (t === 'object') return `write a mapping (key: value lines indented under ${field.split('.').pop() || 'it'})`;
+      return `write a ${t.replace(',', ' or ')}`;
+    }
+    case 'enum':
+    case 'const':
+      return `set ${field || 'it'} to one of the values listed`;
+    case 'minLength':
+      return `give ${field || 'it'} a value, or remove the key for the default`;
+    case 'pattern':
+    case 'format':
+      return `change ${field || 'it'} to match`;
+    case 'additionalProperties':
+      return `remove the key, or check its spelling`;
+    default:
+      return undefined;
+  }
+}
+
+/** Helm's null deletes a key: such keys are not values to check. */
+function dropNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(dropNulls);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = dropNulls(x);
+  return out;
+}
+
+/** Where a platform-values source came from: a `--values` file, or a Package object. */
+export type ValuesWhere = { file: string; values: Record<string, unknown> } | { pkg: KObject };
+
+const PKG_VALUES = 'spec.components.platform.values';
+
+/** The file, line and object of a platform-values field (`gateway.className`) in one source. */
+export function locateValue(where: ValuesWhere, field: string): Pick<Finding, 'file' | 'line' | 'object' | 'field'> {
+  if ('pkg' in where) {
+    const full = field ? `${PKG_VALUES}.${field}` : PKG_VALUES;
+    return { file: originOf(where.pkg)?.file, line: lineOf(where.pkg, full), object: refOf(where.pkg), field: full };
+  }
+  return { file: where.file, line: lineOf(where.values, field), field: field || undefined };
+}
+
+/** Validate one source of platform values against schemas/platform-values.schema.json. */
+export function validatePlatformValues(where: ValuesWhere): Finding[] {
+  let values: unknown;
+  if ('pkg' in where) {
+    const c = where.pkg.spec;
+    const v = isObject(c) && isObject(c.components) && isObject(c.components.platform) ? c.components.platform.values : undefined;
+    if (v === undefined || v === null) return [];
+    values = v;
+  } else values = where.values;
+  if (!isObject(values)) {
+    return [error(`platform values must be a mapping, got ${show(values)}`, { ...locateValue(where, ''), rule: 'input.values-schema', hint: 'write the platform chart values with top-level keys publishing: and gateway:' })];
+  }
+  const validate = validators().values;
+  if (validate(dropNulls(values))) return [];
+  return (validate.errors ?? []).map((e) => {
+    const { field, message } = explain(e);
+    return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema', hint: hintOf(e, field) });
+  });
+}
+
+/** The spec keys the tenant chart reads (cli-contract "Inputs"); anything else is ignored. */
+export const TENANT_SPEC_KEYS = ['host', 'gateway', 'gatewayClass', 'ingress', 'etcd', 'monitoring', 'seaweedfs', 'schedulingClass', 'resourceQuotas', 'isolated'];
+
+/**
+ * Validate a Tenant against schemas/tenant.schema.json. Errors name the file, line, Tenant and
+ * field; an unknown spec key (a typo such as `gatway`) is a warning, since the chart ignores it.
+ */
+export function validateTenant(o: KObject): Finding[] {
+  const validate = validators().tenant;
+  const out: Finding[] = [];
+  const file = originOf(o)?.file;
+  if (!validate(o)) {
+    for (const e of validate.errors ?? []) {
+      const { field, message } = explain(e);
+      out.push(error(field ? message : `Tenant ${message}`, { file, line: lineOf(o, field), object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hintOf(e, field) }));
+    }
+  }
+  const spec = o.spec;
+  if (isObject(spec)) {
+    for (const k of Object.keys(spec)) {
+      if (!TENANT_SPEC_KEYS.includes(k)) {
+        out.push(warning(`unknown field spec.${k} is ignored by the tenant chart`, { file, line: lineOf(o, `spec.${k}`), object: refOf(o), field: `spec.${k}`, rule: 'input.tenant-unknown-field', hint: `known fields: ${TENANT_SPEC_KEYS.join(', ')}` }));
+      }
+    }
+  }
+  return out;
+}

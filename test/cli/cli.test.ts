@@ -1,0 +1,75 @@
+/**
+ * CLI polish: --version, colour only on a terminal and never with NO_COLOR, examples in every
+ * command's --help.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Command } from 'commander';
+import { buildProgram, makeContext, type CliIO } from '../../src/cli';
+import { error, warning } from '../../src/k8s/diagnostics';
+import { examplesOf, withExamples } from '../../src/cli/commands/help';
+import { VERSION } from '../../src/cli/version';
+import { ROOT, runCli, TESTDATA } from '../helpers/cli';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+
+describe('--version', () => {
+  test('src/version.ts is package.json\'s version', () => {
+    expect(VERSION).toBe(pkg.version);
+  });
+  test.each(['--version', '-V'])('%s prints it and exits 0', async (flag) => {
+    expect(await runCli([flag])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
+  });
+});
+
+describe('colour: on a terminal only, never with NO_COLOR or TERM=dumb', () => {
+  const RED_ERROR = '\u001b[31merror\u001b[0m: ';
+  // A real error path through the CLI: snapshot with a fake kubectl that refuses the context.
+  const fakeEnv = { PATH: `${path.join(TESTDATA, 'fake-kubectl')}${path.delimiter}${path.dirname(process.execPath)}` };
+  const fail = (isTTY: boolean, env: Record<string, string> = {}) => runCli(['snapshot', '--context', 'nope'], { isTTY, env: { ...fakeEnv, ...env } });
+
+  test('a terminal gets coloured severities', async () => {
+    const r = await fail(true);
+    expect(r.code).toBe(1);
+    expect(r.stderr.startsWith(RED_ERROR)).toBe(true);
+  });
+  test('not a terminal: no escape codes', async () => {
+    const r = await fail(false);
+    expect(r.stderr.startsWith('error: ')).toBe(true);
+    expect(r.stderr).not.toContain('\u001b[');
+  });
+  test('NO_COLOR set (any non-empty value) turns colour off on a terminal', async () => {
+    for (const v of ['1', 'true', '0']) expect((await fail(true, { NO_COLOR: v })).stderr).not.toContain('\u001b[');
+  });
+  test('an empty NO_COLOR does not count (no-color.org), TERM=dumb does', async () => {
+    expect((await fail(true, { NO_COLOR: '' })).stderr.startsWith(RED_ERROR)).toBe(true);
+    expect((await fail(true, { TERM: 'dumb' })).stderr).not.toContain('\u001b[');
+  });
+  test('warnings are yellow, and the message itself is never painted', () => {
+    let err = '';
+    const io: CliIO = { stdout: () => {}, stderr: (s) => void (err += s), readStdin: () => '', env: {}, isTTY: true, cwd: ROOT };
+    makeContext(io).report([warning('careful'), error('broken')]);
+    expect(err).toBe('\u001b[33mwarning\u001b[0m: careful\n\u001b[31merror\u001b[0m: broken\n');
+  });
+});
+
+describe('examples in --help', () => {
+  test('withExamples adds an Examples section after the options, comments unprefixed', () => {
+    let out = '';
+    const cmd = withExamples(new Command('demo').option('--x', 'an x').configureOutput({ writeOut: (s) => void (out += s) }).exitOverride(), ['cozy-gw demo --x', '# and a comment']);
+    expect(() => cmd.parse(['--help'], { from: 'user' })).toThrow();
+    expect(out).toMatch(/--x +an x\n[\s\S]*\nExamples:\n {2}\$ cozy-gw demo --x\n {2}# and a comment\n$/);
+    expect(examplesOf(cmd)).toEqual(['cozy-gw demo --x', '# and a comment']);
+  });
+
+  test('every command\'s --help carries examples of itself', async () => {
+    const program = buildProgram(makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT }));
+    const lacking: string[] = [];
+    for (const c of program.commands.map((x) => x.name())) {
+      const r = await runCli([c, '--help']);
+      const section = /\nExamples:\n([\s\S]*)$/.exec(r.stdout)?.[1] ?? '';
+      if (!new RegExp(`cozy-gw ${c}\\b`).test(section)) lacking.push(c);
+    }
+    expect(lacking).toEqual([]);
+  });
+});

@@ -1,0 +1,41 @@
+/** src/model.ts: helm's values merge, equality and order. */
+import { compareObjects, deepEqual, mergeValues, type KObject } from '../../src/k8s/model';
+
+describe('mergeValues (helm -f semantics)', () => {
+  it('merges maps recursively, replaces lists and scalars, deletes on null', () => {
+    const base = { a: { b: 1, c: [1, 2] }, d: 'x', e: 1 };
+    expect(mergeValues(base, { a: { c: [3] }, d: null, f: true })).toEqual({ a: { b: 1, c: [3] }, e: 1, f: true });
+    expect(base).toEqual({ a: { b: 1, c: [1, 2] }, d: 'x', e: 1 }); // inputs untouched
+  });
+
+  it('keeps a __proto__ key as a plain key and never touches any prototype', () => {
+    const over = JSON.parse('{"__proto__": {"polluted": true}, "a": {"__proto__": {"x": 1}}}');
+    const out = mergeValues({ a: { y: 2 } }, over);
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(JSON.stringify(out)).toBe('{"a":{"y":2,"__proto__":{"x":1}},"__proto__":{"polluted":true}}');
+  });
+});
+
+describe('object identity and order', () => {
+  it('deepEqual ignores key order and undefined members', () => {
+    expect(deepEqual({ a: 1, b: [1, { c: 2 }] }, { b: [1, { c: 2 }], a: 1, z: undefined })).toBe(true);
+    expect(deepEqual([1, 2], [2, 1])).toBe(false);
+  });
+
+  it('sorts by apiVersion, kind, namespace, name (byte order)', () => {
+    const o = (apiVersion: string, kind: string, name: string, namespace?: string): KObject => ({ apiVersion, kind, metadata: { name, namespace } });
+    const sorted = [o('v1', 'Secret', 'b', 'x'), o('apps/v1', 'Deployment', 'a'), o('v1', 'Namespace', 'a'), o('v1', 'Secret', 'a', 'x')].sort(compareObjects);
+    expect(sorted.map((x) => `${x.apiVersion}/${x.kind}/${x.metadata.namespace ?? ''}/${x.metadata.name}`)).toEqual(['apps/v1/Deployment//a', 'v1/Namespace//a', 'v1/Secret/x/a', 'v1/Secret/x/b']);
+  });
+});
+
+describe('deepEqual agrees with canonical JSON equality (property)', () => {
+  it('for any two JSON values', () => {
+    const fc = require('fast-check') as typeof import('fast-check');
+    const canon = (v: unknown): string => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+    const json = fc.jsonValue({ maxDepth: 3 });
+    fc.assert(fc.property(json, json, (a, b) => deepEqual(a, b) === (canon(a) === canon(b))), { numRuns: 300 });
+    fc.assert(fc.property(json, (a) => deepEqual(a, JSON.parse(JSON.stringify(a)))), { numRuns: 300 });
+  });
+});

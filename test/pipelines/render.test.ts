@@ -1,0 +1,195 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as jsyaml from 'js-yaml';
+import fc from 'fast-check';
+import { orderOutput, render } from '../../src/pipelines/render';
+import { fileOf, MARKER, outputTree } from '../../src/io/outputDir';
+import type { KObject } from '../../src/k8s/model';
+import { runCli, ROOT } from '../helpers/cli';
+
+const tenant = (name: string, namespace: string, spec: Record<string, unknown> = {}): KObject => ({
+  apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name, namespace }, spec,
+});
+const enabled = { file: 'v.yaml', values: { gateway: { enabled: true } } };
+const ids = (objs: KObject[]) => objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
+
+describe('render (core)', () => {
+  it('renders tenant-root, every Tenant, the TenantGateways and the policies', () => {
+    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root')], valuesFiles: [enabled] });
+    expect(r.findings).toEqual([]);
+    const got = ids(r.objects);
+    expect(got.slice(0, 5)).toEqual([
+      'Namespace tenant-alice', 'Namespace tenant-root', 'Secret tenant-alice/cozystack-values',
+      'TenantGateway tenant-root/cozystack', 'Secret tenant-root/cozystack-values',
+    ]);
+    expect(got.slice(5).every((x) => x.startsWith('ValidatingAdmissionPolicy'))).toBe(true);
+    expect(got).toContain('ValidatingAdmissionPolicy cozystack-tenant-host-policy');
+  });
+
+  it('emits no HelmRelease: the TenantGateway is materialised', () => {
+    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true })], valuesFiles: [enabled] });
+    expect(r.objects.some((o) => o.kind === 'HelmRelease')).toBe(false);
+  });
+
+  it('passes cluster state over: only rendered objects come out', () => {
+    const route: KObject = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r', namespace: 'tenant-root' } };
+    expect(ids(render({ objects: [route], valuesFiles: [] }).objects)).not.toContain('HTTPRoute tenant-root/r');
+  });
+
+  it('warns when gateway.enabled and the publishing tenant owns no Gateway (decisions §1)', () => {
+    const r = render({ objects: [tenant('alice', 'tenant-root', { gateway: true })], valuesFiles: [enabled] });
+    expect(r.objects.length).toBeGreaterThan(0);
+    expect(r.findings).toEqual([expect.objectContaining({ severity: 'warning', rule: 'render.no-publishing-gateway' })]);
+    expect(r.findings[0].hint).toMatch(/Tenant named root/);
+    expect(render({ objects: [], valuesFiles: [] }).findings).toEqual([]);
+  });
+
+  it('a publishing tenant other than tenant-root', () => {
+    const v = { file: 'v', values: { gateway: { enabled: true }, publishing: { ingressName: 'tenant-pub' } } };
+    const r = render({ objects: [tenant('pub', 'tenant-root', { gateway: true })], valuesFiles: [v] });
+    expect(r.findings).toEqual([]);
+    const tgw = r.objects.find((o) => o.kind === 'TenantGateway') as KObject;
+    expect(tgw.spec).toHaveProperty('tlsPassthroughServices');
+    expect(tgw.spec).toHaveProperty('attachedNamespaces');
+  });
+
+  it('every failure at once and no objects: chart guards, tree rules and layer 6', () => {
+    const v = { file: 'v', values: { gateway: { enabled: true, attachedNamespaces: ['cozy-system', 'tenant-x'] }, publishing: { certificates: { solver: 'nope' } } } };
+    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('a-b', 'tenant-root'), tenant('c', 'tenant-root', { gateway: true })], valuesFiles: [v] });
+    expect(r.objects).toEqual([]);
+    expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.rule).sort()).toEqual([
+      'basics.attached-namespaces', 'gateway.unsupported-solver', 'gateway.unsupported-solver', 'tenant.release-name',
+    ]);
+  });
+
+  it('the layer-6 finding points at the offending list entry of the values file', () => {
+    const v = { file: 'v', values: { gateway: { attachedNamespaces: ['cozy-system', 'tenant-x'] } } };
+    const f = render({ objects: [], valuesFiles: [v] }).findings[0];
+    expect(f).toMatchObject({ file: 'v', field: 'gateway.attachedNamespaces[1]' });
+  });
+
+  it('a bad --gateway-api-version is a finding, not a crash', () => {
+    const r = render({ objects: [], valuesFiles: [] }, { gatewayApiVersion: '0.5.0' });
+    expect(r.objects).toEqual([]);
+    expect(r.findings[0].severity).toBe('error');
+  });
+
+  it('the rendered TenantGateway is checked against the CRD (an apex over 253 characters)', () => {
+    const host = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(20)}`;
+    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true })], valuesFiles: [{ file: 'v', values: { publishing: { host } } }] });
+    expect(r.objects).toEqual([]);
+    expect(r.findings.some((f) => /would be refused by the API server/.test(f.message) && f.object?.kind === 'Tenant')).toBe(true);
+  });
+
+  it('is deterministic whatever the input order', () => {
+    const objs = [tenant('root', 'tenant-root', { gateway: true }), tenant('a', 'tenant-root', { gateway: true }), tenant('b', 'tenant-a'), tenant('c', 'tenant-a-b', { host: 'c.io', gateway: true })];
+    const base = jsyaml.dump(render({ objects: objs, valuesFiles: [enabled] }).objects);
+    fc.assert(
+      fc.property(fc.shuffledSubarray(objs, { minLength: objs.length, maxLength: objs.length }), (shuffled) => {
+        expect(jsyaml.dump(render({ objects: shuffled, valuesFiles: [enabled] }).objects)).toBe(base);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it('orderOutput: Namespaces, then namespaced objects by namespace, then the rest as given', () => {
+    const o = (kind: string, name: string, namespace?: string): KObject => ({ apiVersion: 'v1', kind, metadata: namespace ? { name, namespace } : { name } });
+    expect(ids(orderOutput([o('Z', 'z'), o('Secret', 's', 'b'), o('Namespace', 'b'), o('A', 'a'), o('Secret', 's', 'a'), o('Namespace', 'a')]))).toEqual([
+      'Namespace a', 'Namespace b', 'Secret a/s', 'Secret b/s', 'Z z', 'A a',
+    ]);
+  });
+});
+
+describe('output tree (--output-dir)', () => {
+  it('one file per object by namespace, and a kustomization listing them all', () => {
+    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true })], valuesFiles: [enabled] });
+    const tree = outputTree(r.objects);
+    expect(tree.has('tenant-root/tenantgateway-cozystack.yaml')).toBe(true);
+    expect(tree.has('_cluster/namespace-tenant-root.yaml')).toBe(true);
+    const k = tree.get('kustomization.yaml') as string;
+    expect(k.startsWith(MARKER)).toBe(true);
+    const parsed = jsyaml.load(k) as { kind: string; resources: string[] };
+    expect(parsed.kind).toBe('Kustomization');
+    expect(parsed.resources).toEqual(r.objects.map(fileOf));
+  });
+});
+
+describe('cozy-gw render (CLI)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-render-'));
+    fs.writeFileSync(path.join(dir, 'values.yaml'), 'gateway:\n  enabled: true\n');
+    fs.writeFileSync(path.join(dir, 'root.yaml'), 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: root, namespace: tenant-root}\nspec: {gateway: true}\n');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('reads stdin and a List, prints YAML', async () => {
+    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'a', namespace: 'tenant-root' }, spec: { gateway: true } }] });
+    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', '-'], { cwd: dir, stdin: list });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/namespace: tenant-a\nspec:\n  apex: a\.example\.org/);
+    expect(r.stderr).toBe('');
+  });
+
+  it('-o json prints a List', async () => {
+    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-o', 'json'], { cwd: dir });
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout);
+    expect(list.kind).toBe('List');
+    expect(list.items.some((o: KObject) => o.kind === 'TenantGateway')).toBe(true);
+  });
+
+  it('a failure: exit 1, nothing on stdout, every failure on stderr', async () => {
+    fs.writeFileSync(path.join(dir, 'bad.yaml'), 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: a-b, namespace: tenant-root}\n---\napiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: c, namespace: default}\n');
+    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'bad.yaml'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/bad\.yaml:3: Tenant tenant-root\/a-b: metadata\.name: release name "tenant-a-b"/);
+    expect(r.stderr).toMatch(/bad\.yaml:7: Tenant default\/c: metadata\.namespace: release namespace "default"/);
+  });
+
+  it('a bad --gateway-api-version or -o is a usage error (exit 2)', async () => {
+    expect((await runCli(['render', '--gateway-api-version', 'latest'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['render', '-o', 'xml'], { cwd: dir })).code).toBe(2);
+  });
+
+  it('--output-dir writes the tree, replaces an earlier one whole, and refuses a foreign directory', async () => {
+    const out = path.join(dir, 'deploy');
+    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '--output-dir', 'deploy'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(fs.existsSync(path.join(out, 'tenant-root', 'tenantgateway-cozystack.yaml'))).toBe(true);
+    const k = jsyaml.load(fs.readFileSync(path.join(out, 'kustomization.yaml'), 'utf8')) as { resources: string[] };
+    for (const f of k.resources) expect(fs.existsSync(path.join(out, f))).toBe(true);
+
+    // A re-render without the root Tenant: the stale TenantGateway file goes.
+    const again = await runCli(['render', '--values', 'values.yaml', '--output-dir', 'deploy'], { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(fs.existsSync(path.join(out, 'tenant-root', 'tenantgateway-cozystack.yaml'))).toBe(false);
+    expect(again.stderr).toMatch(/owns no Gateway/);
+
+    fs.mkdirSync(path.join(dir, 'mine'));
+    fs.writeFileSync(path.join(dir, 'mine', 'notes.txt'), 'keep me');
+    const refused = await runCli(['render', '--values', 'values.yaml', '--output-dir', 'mine'], { cwd: dir });
+    expect(refused.code).toBe(1);
+    expect(fs.readFileSync(path.join(dir, 'mine', 'notes.txt'), 'utf8')).toBe('keep me');
+    expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp-') || f.includes('.old-'))).toEqual([]);
+  });
+
+  it('--output-dir writes nothing on a render failure', async () => {
+    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '--output-dir', 'deploy', '--gateway-api-version', '0.1.0'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(fs.existsSync(path.join(dir, 'deploy'))).toBe(false);
+  });
+
+  it('the bundled example renders cleanly', async () => {
+    const r = await runCli(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'], { cwd: ROOT });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const objs = jsyaml.loadAll(r.stdout) as KObject[];
+    const modes = Object.fromEntries(objs.filter((o) => o.kind === 'TenantGateway').map((o) => [o.metadata.namespace, (o.spec as Record<string, unknown>).certMode]));
+    expect(modes).toEqual({ 'tenant-bob': 'http01', 'tenant-carol': 'edge', 'tenant-root': 'http01' });
+    expect(objs.some((o) => o.kind === 'Namespace' && o.metadata.name === 'tenant-alice-dev-ci')).toBe(true);
+  });
+});

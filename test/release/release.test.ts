@@ -1,0 +1,135 @@
+/**
+ * The release configuration, proven without GoReleaser (scripts/release-check.js): schema
+ * validation always; the bun build of every target and the byte comparison with
+ * `node bin/cozy-gw.js` when bun is available or COZY_GW_RELEASE_CHECK=1 lets the check install
+ * the pinned bun from the npm registry (about 10 s, ~400 MB of temporary binaries).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ROOT } from '../helpers/cli';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const rc = require('../../scripts/release-check.js');
+
+const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
+
+describe('.goreleaser.yaml against GoReleaser\'s schema', () => {
+  const config = rc.readConfig();
+
+  test('the project configuration is valid (schema and project checks)', () => {
+    expect(rc.validateConfig(config)).toEqual([]);
+  });
+
+  test('it builds the four standalone executables with the bun builder, with checksums and a changelog', () => {
+    expect(config.version).toBe(2);
+    expect(config.builds).toHaveLength(1);
+    expect(config.builds[0]).toMatchObject({ builder: 'bun', binary: 'cozy-gw', main: './bin/cozy-gw.js' });
+    expect([...config.builds[0].targets].sort()).toEqual([...rc.REQUIRED_TARGETS].sort());
+    expect(config.checksum.algorithm).toBe('sha256');
+    expect(config.changelog.use).toBe('git');
+  });
+
+  test('an unknown key, a wrong builder and a wrongly typed hook are refused by the schema', () => {
+    const bad = clone(config);
+    bad.builds[0].builder = 'bunx';
+    bad.builds[0].target = 'bun-linux-x64';
+    bad.before.hooks.push(42);
+    const problems = rc.validateConfig(bad);
+    expect(problems).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^schema: \/builds\/0\/builder must be equal to one of the allowed values/),
+      expect.stringMatching(/^schema: \/builds\/0 must NOT have additional properties \(target\)/),
+      expect.stringMatching(/^schema: \/before\/hooks\/2 must be string/),
+    ]));
+  });
+
+  test('references inside embedded schema resources resolve against their own $id (archives[].files[].info)', () => {
+    const bad = clone(config);
+    bad.archives[0].files.push({ src: 'LICENSE', info: { mode: 'rw-r--r--' } });
+    expect(rc.validateConfig(bad)).toEqual(expect.arrayContaining([expect.stringMatching(/\/archives\/0\/files\/3\/info\/mode must be integer/)]));
+    const good = clone(config);
+    good.archives[0].files.push({ src: 'LICENSE', info: { mode: 0o644 } });
+    expect(rc.validateConfig(good)).toEqual([]);
+  });
+
+  test('the project checks catch what the schema allows: a missing target, checksums off, no build hook, a missing main', () => {
+    const bad = clone(config);
+    bad.builds[0].targets = bad.builds[0].targets.filter((t: string) => t !== 'bun-darwin-arm64');
+    bad.builds[0].main = './bin/nope.js';
+    bad.checksum.disable = true;
+    bad.before.hooks = ['npm ci'];
+    const problems = rc.validateConfig(bad);
+    expect(problems).toEqual(expect.arrayContaining([
+      'builds[0].targets: missing bun-darwin-arm64',
+      'builds[0].main: bin/nope.js does not exist',
+      'checksum: disabled',
+      expect.stringMatching(/^before\.hooks: `npm run build`/),
+    ]));
+  });
+
+  test('the vendored schema is the one shared with the project (when ../shared is beside the repo)', () => {
+    const shared = path.join(ROOT, '..', 'shared', 'vendor', 'goreleaser', 'schema.json');
+    if (!fs.existsSync(shared)) return; // a clone without shared/: the vendored copy stands alone
+    expect(fs.readFileSync(rc.SCHEMA, 'utf8')).toBe(fs.readFileSync(shared, 'utf8'));
+  });
+});
+
+describe('the bun builder command', () => {
+  test('is `bun build --compile --target T --outfile O main`, flags replacing --compile', () => {
+    expect(rc.bunBuildArgs({ main: './bin/cozy-gw.js' }, 'bun-linux-x64', '/o/cozy-gw')).toEqual(['build', '--compile', '--target', 'bun-linux-x64', '--outfile', '/o/cozy-gw', './bin/cozy-gw.js']);
+    expect(rc.bunBuildArgs({ main: 'x.js', flags: ['--compile', '--minify'] }, 'bun-darwin-arm64', 'o')).toEqual(['build', '--compile', '--minify', '--target', 'bun-darwin-arm64', '--outfile', 'o', 'x.js']);
+  });
+
+  test('main defaults to package.json `module`, else `.`', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-main-'));
+    try {
+      expect(rc.bunBuildArgs({}, 't', 'o', dir).at(-1)).toBe('.');
+      fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ module: 'src/index.ts' }));
+      expect(rc.bunBuildArgs({}, 't', 'o', dir).at(-1)).toBe('src/index.ts');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('executable headers are read as the target OS and CPU', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-hdr-'));
+    const write = (name: string, bytes: number[]) => {
+      const b = Buffer.alloc(64);
+      Buffer.from(bytes).copy(b);
+      fs.writeFileSync(path.join(dir, name), b);
+      return path.join(dir, name);
+    };
+    try {
+      const elf = (machine: number) => [0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, machine, 0];
+      expect(rc.executableKind(write('a', elf(0x3e)))).toEqual({ os: 'linux', arch: 'x64' });
+      expect(rc.executableKind(write('b', elf(0xb7)))).toEqual({ os: 'linux', arch: 'arm64' });
+      expect(rc.executableKind(write('c', [0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0, 0, 0x01]))).toEqual({ os: 'darwin', arch: 'arm64' });
+      expect(rc.executableKind(write('d', [0xcf, 0xfa, 0xed, 0xfe, 0x07, 0, 0, 0x01]))).toEqual({ os: 'darwin', arch: 'x64' });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('npm script arguments are split as a shell would for plain words and quotes', () => {
+    expect(rc.splitArgs(`node bin/cozy-gw.js render --values 'a b.yaml' -f "x\\"y"`)).toEqual(['node', 'bin/cozy-gw.js', 'render', '--values', 'a b.yaml', '-f', 'x"y']);
+  });
+});
+
+// The slow half: opt-in (COZY_GW_RELEASE_CHECK=1, which may install bun) or when the pinned bun is already here.
+const wanted = process.env.COZY_GW_RELEASE_CHECK === '1';
+const bunHere = !wanted && Boolean(rc.findBun({ install: false }).bin);
+const slow = wanted || bunHere ? test : test.skip;
+
+// With COZY_GW_RELEASE_CHECK=1 every target is compiled; with bun merely at hand, the host's only.
+describe(`bun build --compile, and the host binary against node (${wanted ? 'every target' : bunHere ? 'host target: set COZY_GW_RELEASE_CHECK=1 for all' : `skipped: set COZY_GW_RELEASE_CHECK=1 to install bun ${rc.BUN_VERSION} and run it`})`, () => {
+  slow('the targets compile to their OS/CPU, and the host binary prints byte-for-byte what `node bin/cozy-gw.js` prints', () => {
+    expect(fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))).toBe(true); // `npm run build` first
+    const lines: string[] = [];
+    const r = rc.releaseCheck({ installBun: wanted, hostOnly: !wanted, log: (s: string) => lines.push(s) });
+    if (!r.ok) throw new Error(`release check failed:\n${r.problems.join('\n')}\n--- log:\n${lines.join('\n')}`);
+    expect(r.builds.map((b: { target: string }) => b.target).sort()).toEqual(wanted ? [...rc.REQUIRED_TARGETS].sort() : [rc.hostTarget()]);
+    expect(r.comparisons.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['npm run example', '--version', 'snapshot --help']));
+    expect(r.comparisons.length).toBeGreaterThanOrEqual(5);
+    expect(r.comparisons.every((c: { same: boolean }) => c.same)).toBe(true);
+  }, 300_000);
+});
