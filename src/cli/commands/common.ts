@@ -1,6 +1,6 @@
 /** Options shared by the commands that read inputs and platform values. */
 import type { Command } from 'commander';
-import type { CliContext } from '..';
+import type { CliContext } from '../context';
 import { readInputs, readValuesFiles } from '../../io/inputs';
 import type { KObject } from '../../k8s/model';
 
