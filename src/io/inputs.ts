@@ -11,6 +11,7 @@ import type { LineCounter, Node } from 'yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
 import { readAllStdin } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
+import { isList } from '../k8s/lists';
 
 /** Where an object came from. Kept beside objects (a WeakMap), never inside them. */
 export interface Origin {
@@ -145,7 +146,7 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[]): K
       findings.push(error('expected a Kubernetes object (a mapping with apiVersion, kind and metadata)', { file, rule: 'input.object', line: lineAt(file, doc, p), hint: 'each YAML document must be one object; put several in a `kind: List` with `items:`, or separate them with ---' }));
       return;
     }
-    if (typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items)) {
+    if (isList(d)) {
       d.items.forEach((it, i) => visit(it, doc, [...p, 'items', i]));
       return;
     }

@@ -1,5 +1,5 @@
 /**
- * The KRM function protocol (src/krm.ts, src/commands/fn.ts): functionConfig forms, pass-through,
+ * The KRM function protocol (src/protocols/krm/, src/cli/commands/fn.ts): functionConfig forms, pass-through,
  * generated items, results, exit codes, comment keeping, idempotence, the kustomize plugin form.
  */
 import * as fs from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * `cozy-gw fn`: the KRM function edge (cli-contract "cozy-gw fn"). Reads standard input,
- * writes standard output, prints findings on standard error. The protocol is src/krm.ts.
+ * writes standard output, prints findings on standard error. The protocol is src/protocols/krm/.
  *
  * Two protocols:
  * - ResourceList (kpt fn eval --exec / kpt fn render --allow-exec, kustomize --enable-exec):
