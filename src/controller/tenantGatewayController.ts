@@ -62,10 +62,11 @@ function listenerReasons(listeners: readonly Listener[], existing: KObject | und
 }
 
 /**
- * One TenantGateway's pass (§5.1 steps 2-10; step 1 ran before the namespace plan). Returns the
- * hostname race under http01 (the other modes collect no claims).
+ * One TenantGateway's pass (§5.1 steps 2-10; step 1 ran before the namespace plan). Under http01
+ * the hostname race goes to `races` as soon as route status is written from it (the other modes
+ * collect no claims).
  */
-function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: string, withOurEntries: readonly KObject[]): HostnameRace | undefined {
+function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: string, withOurEntries: readonly KObject[], races: HostnameRace[]): void {
   const tgw = v.obj;
   const passthrough = passthroughListenersOf(v);
   const attach = attachSet(plan, v);
@@ -92,10 +93,10 @@ function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: 
   reconcilePerListenerCertificates(store, tgw, served);
 
   // 8. Route statuses.
-  let race: HostnameRace | undefined;
   if (v.certMode === 'http01') {
-    race = decideHostnames({ v, passthrough, served: new Set(served), plainHttpNamespaces: plainHttpNamespaces(v) }, claimants);
+    const race = decideHostnames({ v, passthrough, served: new Set(served), plainHttpNamespaces: plainHttpNamespaces(v) }, claimants);
     writeRouteStatuses(store, v, routes, race.verdicts, now);
+    races.push(race);
   } else {
     writeApexWideRouteStatuses(store, v, routes, now);
   }
@@ -110,7 +111,6 @@ function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: 
   const lost = plan.lost(v.namespace);
   if (lost.length > 0) ready.message += `; ${lostMessage(lost)}`;
   writeTenantGatewayStatus(store, v, ready, entries, now);
-  return race;
 }
 
 function lostMessage(lost: { namespace: string; winner: string }[]): string {
@@ -126,7 +126,7 @@ export interface TenantGatewayRun {
    * another TenantGateway holds.
    */
   findings: Finding[];
-  /** The hostname race of every http01 TenantGateway whose pass reached route status, in pass order. */
+  /** The hostname race of every http01 TenantGateway whose pass wrote route status, in pass order. */
   races: HostnameRace[];
 }
 
@@ -153,8 +153,7 @@ export function runTenantGatewayController(store: Store, opts: ReconcileOptions)
     try {
       const ps = problems.get(v)!;
       if (ps.length > 0) throw new ReconcileError(`TenantGateway ${v.id}: ${ps.join('; ')}`);
-      const race = runPass(store, v, plan, opts.now, withOurEntries);
-      if (race) races.push(race);
+      runPass(store, v, plan, opts.now, withOurEntries, races);
     } catch (e) {
       if (!(e instanceof ReconcileError)) throw e;
       writeTenantGatewayStatus(
