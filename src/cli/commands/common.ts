@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '..';
 import { readInputs, readValuesFiles } from '../../io/inputs';
-import { keyOf, type KObject } from '../../k8s/model';
+import type { KObject } from '../../k8s/model';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -27,8 +27,8 @@ export interface LoadedInputs {
 /** Read -f and --values. Throws FindingsError (every problem at once) on bad input. */
 export function loadInputs(opts: InputOptions, ctx: CliContext): LoadedInputs {
   const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd };
-  const objects = readInputs(opts.filename ?? [], ro);
-  const values = readValuesFiles(opts.values ?? [], ro);
-  ctx.sources = new Map(objects.map((o) => [keyOf(o), o]));
+  const { objects, sources } = readInputs(opts.filename ?? [], ro);
+  const { values } = readValuesFiles(opts.values ?? [], { ...ro, sources });
+  ctx.sources = sources;
   return { objects, values };
 }

@@ -5,7 +5,7 @@
 import { parseAllDocuments, parseDocument, type Document } from 'yaml';
 import { error, type Finding } from '../../k8s/diagnostics';
 import { flattenList, isList } from '../../k8s/lists';
-import { dumpYaml } from '../../io/output';
+import { dumpYaml } from '../../k8s/yaml';
 import { runFunction, type FnOptions } from './function';
 import { STRINGIFY, type TextRun } from './text';
 

@@ -2,7 +2,7 @@
  * Findings as the `results` of a ResourceList (KRM Functions Specification): severity,
  * resourceRef, field and file. Pure.
  */
-import type { Finding } from '../../k8s/diagnostics';
+import { fullHint, type Finding } from '../../k8s/diagnostics';
 import { isObject, keyOf } from '../../k8s/model';
 import { fileOf, isKObject } from './items';
 
@@ -25,7 +25,8 @@ export interface KrmResult {
 
 /** A finding as a `results` entry, its file taken from the item it names (or the config). */
 export function toResult(f: Finding, items: unknown[], functionConfig: unknown): KrmResult {
-  const r: KrmResult = { message: f.hint ? `${f.message} (${f.hint})` : f.message, severity: f.severity };
+  const hint = fullHint(f);
+  const r: KrmResult = { message: hint ? `${f.message} (${hint})` : f.message, severity: f.severity };
   const about = f.object;
   if (about) {
     r.resourceRef = { apiVersion: about.apiVersion, kind: about.kind, name: about.name };

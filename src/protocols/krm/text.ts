@@ -6,7 +6,7 @@
 import { CST, isMap, isScalar, isSeq, Parser, parseDocument, YAMLSeq, type Document, type Node, type Scalar } from 'yaml';
 import { error, type Finding } from '../../k8s/diagnostics';
 import { isObject } from '../../k8s/model';
-import { dumpYaml } from '../../io/output';
+import { dumpYaml } from '../../k8s/yaml';
 import { processResourceList, type FnOptions, type ResourceList } from './function';
 import { toResult } from './results';
 
