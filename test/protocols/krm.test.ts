@@ -400,3 +400,44 @@ describe('cozy-gw fn (command)', () => {
     expect(defaultNow({})).toBe('1970-01-01T00:00:00Z');
   });
 });
+
+describe('processResourceListText: pass-through items byte for byte (issue 13)', () => {
+  const items = `- # a head comment
+  apiVersion: example.com/v1
+  kind: Widget
+  metadata:
+    name: w   # spaced comment
+    annotations: {internal.config.kubernetes.io/path: 'w.yaml', "config.kubernetes.io/path": w.yaml}
+
+  spec: {list: [a,  b], n: 0x1F, big: 1e3, s: 'single', d: "double", y: yes}
+# between items
+- apiVersion: apps.cozystack.io/v1alpha1
+  kind: Tenant
+  metadata: {name: root, namespace: tenant-root, annotations: {internal.config.kubernetes.io/path: 'tenants.yaml'}}
+  spec:
+    gateway: true      # publishes
+`;
+  const fnConfig = `functionConfig:
+  apiVersion: fn.cozystack.io/v1alpha1
+  kind: CozyGateway
+  metadata: {name: cfg}   # keep
+  spec: {values: {publishing: {host: example.org}, gateway: {enabled: true}}}
+`;
+  const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}${fnConfig}`;
+
+  it('the items that pass through and the functionConfig are the input bytes; new items follow; a rerun over the output gives the output', () => {
+    const { stdout, exitCode } = processResourceListText(text, OPTS);
+    expect(exitCode).toBe(0);
+    expect(stdout.startsWith(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}- apiVersion: `)).toBe(true);
+    expect(stdout.endsWith(fnConfig)).toBe(true);
+    expect(processResourceListText(stdout, OPTS).stdout).toBe(stdout); // generated items replaced, not added
+  });
+
+  it('on failure the input comes back as it was, with the results appended', () => {
+    const bad = text.replace('host: example.org', 'host: ""');
+    const { stdout, exitCode } = processResourceListText(bad, OPTS);
+    expect(exitCode).toBe(1);
+    expect(stdout.startsWith(bad)).toBe(true);
+    expect(stdout.slice(bad.length)).toMatch(/^results:\n- message: /);
+  });
+});

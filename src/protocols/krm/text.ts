@@ -3,7 +3,7 @@
  * user's files back as they were (issue 13: `kpt fn render` run again and again leaves the package
  * as `exec: cat` would). Pure: text in, text out.
  */
-import { CST, isMap, isScalar, isSeq, Parser, parseDocument, YAMLSeq, type Document, type Node, type Scalar } from 'yaml';
+import { CST, Document, isMap, isScalar, isSeq, Parser, parseDocument, YAMLSeq, type Node, type Scalar } from 'yaml';
 import { error, type Finding } from '../../k8s/diagnostics';
 import { isObject } from '../../k8s/model';
 import { dumpYaml } from '../../k8s/yaml';
@@ -65,10 +65,15 @@ function itemStart(it: { start: CST.SourceToken[]; value?: CST.Token }): number 
   return it.start.length ? it.start[0].offset : it.value?.offset;
 }
 
-/** A new item as a block sequence entry at the given indentation (empty lines stay empty). */
+/**
+ * A new item as a block sequence entry at the given indentation, laid out as kpt lays out its
+ * own files (compact sequences), its scalars written the YAML-1.1-safe way (newNode).
+ */
 function seqEntry(value: unknown, indent: string): string {
-  const lines = dumpYaml(value).replace(/\n$/, '').split('\n');
-  return lines.map((l, i) => (i === 0 ? `${indent}- ${l}` : l === '' ? '' : `${indent}  ${l}`)).join('\n') + '\n';
+  const doc = new Document(new YAMLSeq(), { schema: 'failsafe' });
+  (doc.contents as YAMLSeq).items.push(newNode(doc, value, true));
+  const lines = doc.toString(STRINGIFY).replace(/\n$/, '').split('\n');
+  return lines.map((l) => (l === '' ? '' : `${indent}${l}`)).join('\n') + '\n';
 }
 
 /**
@@ -105,7 +110,7 @@ function spliceItems(text: string, rl: unknown, output: ResourceList): string | 
   let out = text.slice(0, from) + body + text.slice(to);
   // results: the input's own (earlier functions') and this run's, written in place of the old ones.
   const resultsPair = map.items.find((p) => keyName(p.key) === 'results');
-  const resultsText = output.results?.length ? dumpYaml({ results: output.results }) : '';
+  const resultsText = output.results?.length ? parseDocument(dumpYaml({ results: output.results }), { schema: 'failsafe' }).toString(STRINGIFY) : '';
   if (resultsPair) {
     const head = itemStart({ start: resultsPair.start, value: resultsPair.key ?? undefined });
     const end = extent(resultsPair.value ?? undefined, extent(resultsPair.key ?? undefined, 0));
