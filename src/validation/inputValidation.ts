@@ -2,12 +2,11 @@
  * Input validation against the JSON Schemas in schemas/ (ajv): the platform values (each
  * `--values` file and the platform Package's `spec.components.platform.values`) and every
  * `apps.cozystack.io/v1alpha1` Tenant (cli-contract "Inputs"). Every problem is a Finding that
- * names the file, the line (src/io/inputs.ts lineOf), the object and the field. Pure apart from
+ * names the object or the values file and the field (the CLI edge adds the line). Pure apart from
  * the line lookup, which reads the source text the CLI edge already registered.
  */
 import type { ErrorObject } from 'ajv';
 import { error, warning, type Finding } from '../k8s/diagnostics';
-import { lineOf, originOf } from '../io/inputs';
 import { getPath, isObject, refOf, type KObject } from '../k8s/model';
 import { findPlatformPackage } from '../charts/platformValues';
 import { unknownKeyHint, unknownKeyMessage, unknownTenantSpecKeys, unknownValueKeys } from './unknownKeys';
@@ -102,13 +101,10 @@ export type ValuesWhere = { file: string; values: Record<string, unknown> } | { 
 
 const PKG_VALUES = 'spec.components.platform.values';
 
-/** The file, line and object of a platform-values field (`gateway.className`) in one source. */
-export function locateValue(where: ValuesWhere, field: string): Pick<Finding, 'file' | 'line' | 'object' | 'field'> {
-  if ('pkg' in where) {
-    const full = field ? `${PKG_VALUES}.${field}` : PKG_VALUES;
-    return { file: originOf(where.pkg)?.file, line: lineOf(where.pkg, full), object: refOf(where.pkg), field: full };
-  }
-  return { file: where.file, line: lineOf(where.values, field), field: field || undefined };
+/** The source of a platform-values field (`gateway.className`): the file or the object, and the field there (the CLI edge finds the line). */
+export function locateValue(where: ValuesWhere, field: string): Pick<Finding, 'file' | 'object' | 'field'> {
+  if ('pkg' in where) return { object: refOf(where.pkg), field: field ? `${PKG_VALUES}.${field}` : PKG_VALUES };
+  return { file: where.file, field: field || undefined };
 }
 
 /** Validate one source of platform values against schemas/platform-values.schema.json. */
@@ -144,22 +140,22 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
 export function validateTenant(o: KObject): Finding[] {
   const validate = validators().tenant;
   const out: Finding[] = [];
-  const file = originOf(o)?.file;
   if (!validate(o)) {
     for (const e of validate.errors ?? []) {
       const { field, message } = explain(e);
-      out.push(error(field ? message : `Tenant ${message}`, { file, line: lineOf(o, field), object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hintOf(e, field) }));
+      out.push(error(field ? message : `Tenant ${message}`, { object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hintOf(e, field) }));
     }
   }
   for (const u of unknownTenantSpecKeys(o.spec)) {
-    out.push(warning(unknownKeyMessage(u), { file, line: lineOf(o, u.path), object: refOf(o), field: u.path, rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+    out.push(warning(unknownKeyMessage(u), { object: refOf(o), field: u.path, rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
   }
   return out;
 }
 
 /**
  * Only the unknown-key warnings of the platform values (files, `--set`, the platform Package)
- * and of every Tenant's spec: what the commands that do not render (reconcile, admit) report.
+ * and of every Tenant's spec: what the commands that do not render (reconcile, admit,
+ * post-render) report.
  */
 export function unknownKeyFindings(input: { objects: KObject[]; valuesFiles: { file: string; values: Record<string, unknown> }[] }): Finding[] {
   const out: Finding[] = [];
@@ -172,7 +168,7 @@ export function unknownKeyFindings(input: { objects: KObject[]; valuesFiles: { f
   }
   for (const o of input.objects) {
     if (o.kind !== 'Tenant' || !o.apiVersion.startsWith('apps.cozystack.io/')) continue;
-    for (const u of unknownTenantSpecKeys(o.spec)) out.push(warning(unknownKeyMessage(u), { file: originOf(o)?.file, line: lineOf(o, u.path), object: refOf(o), field: u.path, rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+    for (const u of unknownTenantSpecKeys(o.spec)) out.push(warning(unknownKeyMessage(u), { object: refOf(o), field: u.path, rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
   }
   return out;
 }

@@ -8,7 +8,8 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '..';
 import { readInputs, readValuesFiles } from '../../io/inputs';
 import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
-import { getPath, isObject, keyOf, mergeValues, type KObject } from '../../k8s/model';
+import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
+import { SourceMap } from '../../io/sourceMap';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
 import { findPlatformPackage } from '../../charts/platformValues';
 
@@ -100,14 +101,18 @@ export function setSources(opts: ValuesOptions, files: ValuesSource[], objects: 
 
 /** Read `--values` (and apply `--set`). Throws FindingsError (every problem at once) on bad input. */
 export function loadValues(opts: ValuesOptions, ctx: CliContext, objects: KObject[] = []): ValuesSource[] {
-  const files = readValuesFiles(opts.values ?? [], { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd });
+  const sources = ctx.sources ?? new SourceMap();
+  const { values: files } = readValuesFiles(opts.values ?? [], { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, sources });
+  ctx.sources = sources;
   return [...files, ...setSources(opts, files, objects)];
 }
 
 /** Read -f and --values (and --set). Throws FindingsError with every problem of every source at once. */
 export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command): LoadedInputs {
   if (cmd) checkStdin(cmd, opts);
-  const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd };
+  const sources = new SourceMap();
+  ctx.sources = sources;
+  const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, sources };
   const findings: Finding[] = [];
   const attempt = <T>(f: () => T, fallback: T): T => {
     try {
@@ -120,10 +125,9 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command): 
       throw e;
     }
   };
-  const objects = attempt(() => readInputs(opts.filename ?? [], ro), [] as KObject[]);
-  const files = attempt(() => readValuesFiles(opts.values ?? [], ro), [] as ValuesSource[]);
+  const objects = attempt(() => readInputs(opts.filename ?? [], ro).objects, [] as KObject[]);
+  const files = attempt(() => readValuesFiles(opts.values ?? [], ro).values, [] as ValuesSource[]);
   if (findings.length) throw new FindingsError(findings);
-  ctx.sources = new Map(objects.map((o) => [keyOf(o), o]));
   return { objects, values: [...files, ...setSources(opts, files, objects)] };
 }
 

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import type { CliContext } from '..';
-import { addValuesOptions, failOn, usageError, loadValues, type ValuesOptions } from './common';
+import { addValuesOptions, failOn, loadValues, usageError, type ValuesOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import type * as PostRender from '../../protocols/postRender';
 import { defaultNow, rebindConsole } from './fn';
