@@ -3,7 +3,7 @@
  * the apiserver adds on impersonation), which policies judge it (the ones `render` emits for the
  * platform values given), and what to tell a user about each policy's denial. Pure.
  */
-import { FindingsError, hasErrors } from '../k8s/diagnostics';
+import { FindingsError, hasErrors, type Finding } from '../k8s/diagnostics';
 import { describe, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { POLICY_NAMES, renderPolicies } from '../charts/policies';
@@ -25,14 +25,23 @@ export interface AdmitInput {
 }
 
 /**
- * Every input object as a CREATE by `user`, judged by the platform's admission policies exactly
- * as `render` emits them for these platform values. Throws the values' findings when they fail.
+ * The platform's admission policies exactly as `render` emits them for these platform values,
+ * with the values' findings; no policies when the values fail.
  */
-export function admitInputs(input: AdmitInput, user: UserInfo, opts: { gatewayApiVersion?: string } = {}): Decision[] {
+export function platformPolicies(input: AdmitInput, opts: { gatewayApiVersion?: string } = {}): { policies: KObject[]; findings: Finding[] } {
   const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects });
   const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
+  if (hasErrors(findings)) return { policies: [], findings };
+  return { policies: renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }), findings };
+}
+
+/**
+ * Every input object as a CREATE by `user`, judged by the platform's admission policies.
+ * Throws the values' findings when they fail.
+ */
+export function admitInputs(input: AdmitInput, user: UserInfo, opts: { gatewayApiVersion?: string } = {}): Decision[] {
+  const { policies, findings } = platformPolicies(input, opts);
   if (hasErrors(findings)) throw new FindingsError(findings);
-  const policies = renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion });
   return admit(input.objects, policies, user);
 }
 

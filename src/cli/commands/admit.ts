@@ -12,7 +12,8 @@ import { describe } from '../../k8s/model';
 import type { SourceMap } from '../../io/sourceMap';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import { denialHint, formatDenial } from '../../admission/request';
-import { addInputOptions, collect, loadInputs, type InputOptions } from './common';
+import { addInputOptions, collect, failOn, loadInputs, type InputOptions } from './common';
+import { unknownKeyFindings } from '../../validation/inputValidation';
 
 /** The evaluator (CEL engine included) is loaded when the command runs, not when the CLI registers it (issue 5). */
 const lazyAdmit = () => ({ ...(require('../../admission/admit') as typeof Admit), ...(require('../../admission/request') as typeof Request) });
@@ -52,10 +53,15 @@ Examples:
   cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json`,
   );
   return cmd.action((opts: AdmitOptions) => {
-    const { admitInputs, callerOf, denials, warnings } = lazyAdmit();
-    const inputs = loadInputs(opts, ctx);
+    const { admit, callerOf, denials, platformPolicies, warnings } = lazyAdmit();
+    const inputs = loadInputs(opts, ctx, cmd);
+    const input = { objects: inputs.objects, valuesFiles: inputs.values };
+    const platform = platformPolicies(input, { gatewayApiVersion: opts.gatewayApiVersion });
+    const inputWarnings = unknownKeyFindings(input);
+    failOn([...platform.findings, ...inputWarnings], opts);
+    ctx.report(inputWarnings);
     const { username, groups } = callerOf(opts.as, opts.asGroup);
-    const decisions = admitInputs({ objects: inputs.objects, valuesFiles: inputs.values }, { username, groups }, { gatewayApiVersion: opts.gatewayApiVersion });
+    const decisions = admit(inputs.objects, platform.policies, { username, groups });
     const denied = denials(decisions);
     if (opts.output === 'json') {
       ctx.io.stdout(
@@ -73,8 +79,9 @@ Examples:
       // One line per denial: an object a policy denies, its failed validations' messages joined.
       for (const d of denied) ctx.io.stdout(formatDenial(d, d.messages.join('; ')) + '\n');
       for (const d of denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
-      for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`warning: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
+      for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`${opts.strict ? 'error' : 'warning'}: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
     }
-    ctx.exitCode = denied.length ? 1 : 0;
+    // --strict: an admission warning fails the run as a denial does.
+    ctx.exitCode = denied.length || (opts.strict && warnings(decisions).length) ? 1 : 0;
   });
 }
