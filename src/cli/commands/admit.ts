@@ -5,18 +5,13 @@
  */
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
-import type { Decision } from '../../admission/admit';
-import type * as Admit from '../../admission/admit';
-import type * as Request from '../../admission/request';
+import { admit, denials, warnings, type Decision } from '../../admission/admit';
 import { describe } from '../../k8s/model';
 import type { SourceMap } from '../../io/sourceMap';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
-import { denialHint, formatDenial } from '../../admission/request';
+import { callerOf, denialHint, formatDenial, platformPolicies } from '../../admission/request';
 import { addInputOptions, collect, failOn, loadInputs, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
-
-/** The evaluator (CEL engine included) is loaded when the command runs, not when the CLI registers it (issue 5). */
-const lazyAdmit = () => ({ ...(require('../../admission/admit') as typeof Admit), ...(require('../../admission/request') as typeof Request) });
 
 interface AdmitOptions extends InputOptions {
   as?: string;
@@ -38,7 +33,6 @@ export function formatDenialHint(d: Decision, sources: SourceMap | undefined): s
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('admit')
-    .summary('Evaluate the platform admission policies (real CEL) against objects, as a CREATE by a given caller')
     .description('Evaluate the platform admission policies (as render emits them) against every input object as a CREATE by the given caller')
     .option('--as <user>', 'the user making the request (default system:anonymous)')
     .option('--as-group <group>', 'a group of the user making the request; repeatable', collect, [])
@@ -53,7 +47,6 @@ Examples:
   cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json`,
   );
   return cmd.action((opts: AdmitOptions) => {
-    const { admit, callerOf, denials, platformPolicies, warnings } = lazyAdmit();
     const inputs = loadInputs(opts, ctx, cmd);
     const input = { objects: inputs.objects, valuesFiles: inputs.values };
     const platform = platformPolicies(input, { gatewayApiVersion: opts.gatewayApiVersion });

@@ -2,28 +2,19 @@
  * `cozy-gw reconcile` (cli-contract): runs the controllers once over the given cluster state and
  * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
  * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
- * the clock, prints; the pass itself is src/reconcile.ts.
+ * the clock, prints; the pass itself is src/pipelines/reconcile.ts.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { describe, type KObject } from '../../k8s/model';
-import type * as Output from '../../k8s/yaml';
+import { toJson, yamlStreamChunks } from '../../k8s/yaml';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { currentTime, parseNow } from '../clock';
-import type * as Reconcile from '../../pipelines/reconcile';
-import type * as Plan from '../../pipelines/plan';
-import type * as SecretRedaction from '../../k8s/secretRedaction';
+import { reconcile, type ReconcileResult } from '../../pipelines/reconcile';
+import { renderPlan } from '../../pipelines/plan';
+import { redactSecrets, redactionNotice } from '../../k8s/secretRedaction';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
-
-// The pass and its output are loaded when the command runs, not when the CLI registers it
-// (issue 5: `cozy-gw --version` and the other commands do not pay for them).
-const lazy = {
-  output: () => require('../../k8s/yaml') as typeof Output,
-  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
-  plan: () => require('../../pipelines/plan') as typeof Plan,
-  redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
-};
 
 interface ReconcileOptions extends InputOptions {
   output: 'yaml' | 'json' | 'plan';
@@ -46,10 +37,7 @@ export interface ReconcileOutput {
 }
 
 /** The output of one pass in the chosen format (pure: used by the command and its tests). */
-export function formatReconcile(result: Reconcile.ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
-  const { renderPlan } = lazy.plan();
-  const { redactSecrets, redactionNotice } = lazy.redaction();
-  const { toJson, yamlStreamChunks } = lazy.output();
+export function formatReconcile(result: ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
@@ -81,7 +69,6 @@ function ciliumArg(v: string): string {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('reconcile')
-    .summary('Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status')
     .description('Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete')
     .addOption(new Option('-o, --output <format>', 'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader').choices(['yaml', 'json', 'plan']).default('yaml'))
     .option('--all', 'print the whole state after the pass (every input object and every created one) instead of only what changed')
@@ -100,7 +87,6 @@ Examples:
     );
   addInputOptions(cmd);
   cmd.action((opts: ReconcileOptions) => {
-    const { reconcile } = lazy.reconcile();
     const now = opts.now ?? currentTime();
     const inputs = loadInputs(opts, ctx, cmd);
     const result = reconcile(

@@ -1,31 +1,23 @@
 /**
  * `cozy-gw render` (cli-contract "cozy-gw render"): read -f and --values, run the pure core
- * (src/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
+ * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type * as Semver from 'semver';
+import coerce from 'semver/functions/coerce';
+import valid from 'semver/functions/valid';
 import type { CliContext } from '../context';
-import type * as Output from '../../k8s/yaml';
-import type * as OutputDir from '../../io/outputDir';
+import { toJsonList, toYamlStream } from '../../k8s/yaml';
+import { writeOutputDir } from '../../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
-import type * as Render from '../../pipelines/render';
+import { render } from '../../pipelines/render';
 import type * as Preview from '../../pipelines/preview';
-import type * as Reconcile from '../../pipelines/reconcile';
-import type * as SecretRedaction from '../../k8s/secretRedaction';
+import { isRedacted, redactionNotice } from '../../k8s/secretRedaction';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
 import { currentTime, parseNow } from '../clock';
 
-// The core is loaded when the command runs, not when the CLI registers it (issue 5).
-const lazy = {
-  semver: () => require('semver') as typeof Semver,
-  output: () => require('../../k8s/yaml') as typeof Output,
-  outputDir: () => require('../../io/outputDir') as typeof OutputDir,
-  render: () => require('../../pipelines/render') as typeof Render,
-  preview: () => require('../../pipelines/preview') as typeof Preview,
-  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
-  redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
-};
+/** The controller's chain (the pass and all it needs) is loaded for --with-controller only: a plain render does not run it. */
+const controllerPipeline = () => require('../../pipelines/preview') as typeof Preview;
 
 interface RenderCliOptions extends InputOptions {
   output: 'yaml' | 'json';
@@ -37,8 +29,7 @@ interface RenderCliOptions extends InputOptions {
 }
 
 function parseVersion(v: string): string {
-  const semver = lazy.semver();
-  if (!semver.valid(semver.coerce(v)) || !/^v?\d+(\.\d+){0,2}([-+].*)?$/.test(v)) {
+  if (!valid(coerce(v)) || !/^v?\d+(\.\d+){0,2}([-+].*)?$/.test(v)) {
     throw new InvalidArgumentError(`"${v}" is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
   }
   return v;
@@ -47,7 +38,6 @@ function parseVersion(v: string): string {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
-    .summary('Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies')
     .description(
       'Render the platform, apps/tenant and extra/gateway charts and the admission policies: for tenant-root and every Tenant ' +
         'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +
@@ -65,15 +55,10 @@ export function register(program: Command, ctx: CliContext): Command {
       '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
     )
     .action((opts: RenderCliOptions) => {
-      const { render } = lazy.render();
-      const { preview } = lazy.preview();
-      const { redactionNotice, isRedacted } = lazy.redaction();
-      const { toJsonList, toYamlStream } = lazy.output();
-      const { writeOutputDir } = lazy.outputDir();
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? currentTime(), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? controllerPipeline().preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? currentTime(), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
       const redacted = result.objects.filter(isRedacted).length;

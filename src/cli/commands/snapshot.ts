@@ -1,7 +1,7 @@
 /**
  * `cozy-gw snapshot`: write the cluster state cozy-gw reads, through kubectl, so that render,
  * reconcile and admit can run against a live cluster's state offline. What is read and how the
- * listing becomes a snapshot is in src/snapshot.ts; this module runs kubectl and writes the file.
+ * listing becomes a snapshot is in src/pipelines/snapshot.ts; this module runs kubectl and writes the file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -157,7 +157,6 @@ function writeAtomically(file: string, text: string): void {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('snapshot')
-    .summary('Write the cluster state cozy-gw reads (through kubectl) to a file')
     .description(
       'Write the cluster state cozy-gw reads, through kubectl: Namespaces, Tenants, the platform Package, TenantGateways, ' +
         'GatewayClasses, Gateways, HTTPRoutes, TLSRoutes, GRPCRoutes, Ingresses, cert-manager Certificates and Issuers, and the ' +
