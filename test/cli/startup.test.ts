@@ -45,11 +45,11 @@ describe('modules loaded by the built CLI', () => {
     expect(mods.length).toBeLessThan(25);
     expect(mods.filter((m) => /node_modules\/(js-yaml|yaml|handlebars|semver|ajv|execa|@marcbachmann)\//.test(m))).toEqual([]);
     expect(mods.filter((m) => /dist\/(charts|controller|pipelines|admission|validation|protocols)\//.test(m))).toEqual([]);
-  });
+  }, 30_000);
 
   it('render loads the render chain, not the controller pass', () => {
     const mods = run(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants']);
     expect(mods.some((m) => m.endsWith('dist/pipelines/render.js'))).toBe(true);
     expect(mods.filter((m) => /dist\/(controller\/tenantGatewayController|pipelines\/reconcile|protocols\/)/.test(m))).toEqual([]);
-  });
+  }, 30_000);
 });
