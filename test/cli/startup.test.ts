@@ -36,7 +36,8 @@ describe('modules loaded by the built CLI', () => {
   const run = (args: string[]): string[] => {
     const r = spawnSync(process.execPath, ['-r', path.join(ROOT, 'test/helpers/loadedModules.js'), path.join(ROOT, 'bin/cozy-gw.js'), ...args], { cwd: ROOT, encoding: 'utf8' });
     const m = /LOADED (.*)/.exec(r.stderr);
-    return m ? (JSON.parse(m[1]) as string[]).filter((f) => !f.endsWith('loadedModules.js')) : [];
+    if (!m) throw new Error(`no module list from cozy-gw ${args.join(' ')} (status ${r.status}): ${r.stderr}`);
+    return (JSON.parse(m[1]) as string[]).filter((f) => !f.endsWith('loadedModules.js'));
   };
 
   it('--help loads commander and the CLI directory, nothing of the core or its libraries', () => {
