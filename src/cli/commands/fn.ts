@@ -16,16 +16,15 @@ import type { Command } from 'commander';
 import type { CliContext } from '..';
 import { error, FindingsError } from '../../k8s/diagnostics';
 import type { TextRun } from '../../protocols/krm';
+import { resolveNow } from '../clock';
 import type * as Krm from '../../protocols/krm';
 
 /** The KRM function core (ajv, yaml, the renderer) is loaded when a command runs, not when the CLI registers it (issue 5). */
 const lazyKrm = () => require('../../protocols/krm') as typeof Krm;
 
-/** The clock when the config names none: SOURCE_DATE_EPOCH (reproducible builds) or the epoch. */
+/** The clock when the config names none: SOURCE_DATE_EPOCH (reproducible builds) or the fixed epoch (src/cli/clock.ts). */
 export function defaultNow(env: Record<string, string | undefined>): string {
-  const s = env.SOURCE_DATE_EPOCH;
-  if (s && /^\d+$/.test(s)) return new Date(Number(s) * 1000).toISOString().replace(/\.000Z$/, 'Z');
-  return lazyKrm().DEFAULT_NOW;
+  return resolveNow({ env, mode: 'reproducible' });
 }
 
 /** Send console.log/info/debug to stderr while a protocol owns stdout; returns the undo. */

@@ -10,7 +10,8 @@ import type { CliContext } from '..';
 import { addValuesOptions, failOn, loadValues, usageError, type ValuesOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import type * as PostRender from '../../protocols/postRender';
-import { defaultNow, rebindConsole } from './fn';
+import { rebindConsole } from './fn';
+import { resolveNow } from '../clock';
 import { error, FindingsError } from '../../k8s/diagnostics';
 
 /** The post-renderer core is loaded when the command runs, not when the CLI registers it (issue 5). */
@@ -45,7 +46,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const { postRender } = lazyPostRender();
       const restore = rebindConsole();
       try {
-        const now = opts.now ?? defaultNow(ctx.io.env);
+        const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
         if (Number.isNaN(Date.parse(now))) throw new FindingsError([error(`--now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(now)}`, { rule: 'post-render.now' })]);
         if ((opts.values ?? []).includes('-')) usageError(cmd, '--values - cannot be honoured: standard input carries the manifests');
         const values = loadValues(opts, ctx);

@@ -8,6 +8,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '..';
 import { describe, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
+import { resolveNow } from '../clock';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import type * as Reconcile from '../../pipelines/reconcile';
@@ -31,11 +32,6 @@ interface ReconcileOptions extends InputOptions {
   includeSecretData?: boolean;
   ciliumVersion: string;
   upstreamCilium?: boolean;
-}
-
-/** The current time at second precision, read here at the edge (decisions §8: --now is the only clock in the core). */
-function currentTime(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export interface ReconcileOutput {
@@ -111,7 +107,8 @@ Examples:
   addInputOptions(cmd);
   cmd.action((opts: ReconcileOptions) => {
     const { reconcile } = lazy.reconcile();
-    const now = opts.now ?? currentTime();
+    // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
+    const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
     const inputs = loadInputs(opts, ctx, cmd);
     const result = reconcile(
       { objects: inputs.objects, valuesFiles: inputs.values },
