@@ -349,6 +349,13 @@ spec:
     expect(stdout).not.toMatch(/config\.kubernetes\.io\/path/);
   });
 
+  it('documents that pass through are the very bytes they came as (flow style, quoting, comments between documents)', () => {
+    const widget = '# a widget\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w,   namespace: tenant-root}   # spaced\nspec: {list: [a,  b], n: 0x1F, s: \'x\'}\n';
+    const { stdout, exitCode } = processKustomizeStream(`${stream}---\n${widget}`, cfg, OPTS);
+    expect(exitCode).toBe(0);
+    expect(stdout.startsWith(`${stream}---\n${widget}---\n`)).toBe(true);
+  });
+
   it('a failure writes nothing on stdout (kustomize fails the build) and reports every finding', () => {
     const { stdout, exitCode, findings } = processKustomizeStream(stream, cfg.replace('host: example.org', 'host: example.org, certificates: {solver: nope}'), OPTS);
     expect(exitCode).toBe(1);
