@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type * as Semver from 'semver';
-import type { CliContext } from '..';
+import type { CliContext } from '../context';
 import type * as Output from '../../k8s/yaml';
 import type * as OutputDir from '../../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
@@ -13,8 +13,8 @@ import type * as Render from '../../pipelines/render';
 import type * as Preview from '../../pipelines/preview';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
-import { resolveNow } from '../clock';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
+import { parseNow, resolveNow } from '../clock';
 
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
 const lazy = {
@@ -34,11 +34,6 @@ interface RenderCliOptions extends InputOptions {
   withController?: boolean;
   now?: string;
   includeSecretData?: boolean;
-}
-
-function parseNow(v: string): string {
-  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)`);
-  return v;
 }
 
 function parseVersion(v: string): string {
