@@ -10,7 +10,7 @@ import { describe, type KObject } from '../../k8s/model';
 import { toJson, yamlStreamChunks } from '../../k8s/yaml';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
-import { currentTime, parseNow } from '../clock';
+import { parseNow, resolveNow } from '../clock';
 import { reconcile, type ReconcileResult } from '../../pipelines/reconcile';
 import { renderPlan } from '../../pipelines/plan';
 import { redactSecrets, redactionNotice } from '../../k8s/secretRedaction';
@@ -87,7 +87,8 @@ Examples:
     );
   addInputOptions(cmd);
   cmd.action((opts: ReconcileOptions) => {
-    const now = opts.now ?? currentTime();
+    // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
+    const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
     const inputs = loadInputs(opts, ctx, cmd);
     const result = reconcile(
       { objects: inputs.objects, valuesFiles: inputs.values },
