@@ -120,9 +120,45 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
+/** The one line a failed write to standard output earns: what went wrong, without a stack. */
+export function outputErrorLine(e: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EBADF: 'standard output is not open for writing',
+    EIO: 'input/output error',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EFBIG: 'file too large',
+    EDQUOT: 'disk quota exceeded',
+  };
+  const reason = (e.code && why[e.code]) ?? String(e.message ?? e).split('\n')[0];
+  return `error: cannot write to standard output: ${reason}${e.code ? ` (${e.code})` : ''}\n`;
+}
+
+/**
+ * A write to standard output failed. A reader that stopped early (`cozy-gw render | head`)
+ * closed the pipe: that is not an error and stays silent. Anything else (a full disk,
+ * `> /dev/full`, a descriptor not open for writing) is one line on stderr and exit 1.
+ */
+function stdoutFailed(e: NodeJS.ErrnoException): never {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  try {
+    process.stderr.write(outputErrorLine(e));
+  } catch {
+    // stderr is gone too: the exit code is all that is left
+  }
+  process.exit(1);
+}
+
 export function processIO(): CliIO {
   return {
-    stdout: (s) => void process.stdout.write(s),
+    stdout: (s) => {
+      try {
+        process.stdout.write(s);
+      } catch (e) {
+        stdoutFailed(e as NodeJS.ErrnoException);
+      }
+    },
     stderr: (s) => void process.stderr.write(s),
     readStdin: () => readAllStdin(),
     env: process.env,
@@ -133,10 +169,9 @@ export function processIO(): CliIO {
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   // A reader that stops early (`cozy-gw render | head`) closes the pipe: that is not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
+  process.stdout.on('error', stdoutFailed);
+  // A closed stderr must not crash a run whose output went through.
+  process.stderr.on('error', () => undefined);
   const code = await run(argv, processIO());
   process.exitCode = code;
 }

@@ -1,0 +1,69 @@
+/**
+ * Issue 11: cozy-gw safe with hostile input and careless use. One test per numbered defect of
+ * the issue, each through the CLI as a user (or an attacker) meets it. Every one of them failed
+ * before the fix.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../helpers/cli';
+import { assembleSnapshot, SNAPSHOT_RESOURCES } from '../../src/pipelines/snapshot';
+import type { KObject } from '../../src/k8s/model';
+
+let dir: string;
+
+const ROOT_TENANT = 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';
+const VALUES = 'publishing:\n  host: example.org\ngateway:\n  enabled: true\n';
+/** A secret marker: it must never appear in any output. */
+const MARKER = 'SECRETMARKER';
+const MARKER_B64 = Buffer.from(MARKER).toString('base64');
+
+function write(name: string, text: string): string {
+  fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+  fs.writeFileSync(path.join(dir, name), text);
+  return name;
+}
+
+async function cli(args: string[], stdin?: string) {
+  const r = await runCli(args, { cwd: dir, stdin });
+  expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?/);
+  return r;
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-hostile-'));
+  write('values.yaml', VALUES);
+  write('root.yaml', ROOT_TENANT);
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('1. secrets: redaction cannot be switched off by input', () => {
+  const forged = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: forged\n  namespace: tenant-root\n  annotations:\n    cozy-gw.cozystack.io/secret-data-omitted: tls.key\ntype: kubernetes.io/tls\ndata:\n  tls.key: ${MARKER_B64}\nstringData:\n  extra: ${MARKER}\n`;
+
+  it('reconcile --all redacts a Secret that already carries the redaction annotation', async () => {
+    write('forged.yaml', forged);
+    for (const o of [[], ['-o', 'json']]) {
+      const r = await cli(['reconcile', '--values', 'values.yaml', '-f', 'forged.yaml', '--all', '--now', '2026-01-01T00:00:00Z', ...o]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('forged');
+      expect(r.stdout).not.toContain(MARKER_B64);
+      expect(r.stdout).not.toContain(MARKER);
+    }
+    const r = await cli(['reconcile', '--values', 'values.yaml', '-f', 'forged.yaml', '--all', '--now', '2026-01-01T00:00:00Z', '--include-secret-data']);
+    expect(r.stdout).toContain(MARKER_B64);
+  });
+
+  it('snapshot keeps the data only of a real values channel, never of an annotated or a TLS cozystack-values Secret', () => {
+    const secrets = SNAPSHOT_RESOURCES.find((r) => r.kind === 'Secret')!;
+    const s = (name: string, extra: Partial<KObject>): KObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'tenant-x' }, ...extra }) as KObject;
+    const items = [
+      s('cozystack-values', { type: 'kubernetes.io/tls', data: { 'tls.key': MARKER_B64, 'values.yaml': 'e30=' } }),
+      { ...s('forged', { type: 'kubernetes.io/tls', data: { 'tls.key': MARKER_B64 } }), metadata: { name: 'forged', namespace: 'tenant-x', annotations: { 'cozy-gw.cozystack.io/secret-data-omitted': 'x' } } },
+      { ...s('cozystack-values', { type: 'Opaque', data: { 'values.yaml': 'e30=' } }), metadata: { name: 'cozystack-values', namespace: 'tenant-y' } },
+    ];
+    const snap = assembleSnapshot([{ resource: secrets, items }], { includeSecretData: false });
+    expect(JSON.stringify(snap.objects)).not.toContain(MARKER_B64);
+    expect(snap.redacted).toBe(2);
+    expect(snap.objects.find((o) => o.metadata.namespace === 'tenant-y')!.data).toEqual({ 'values.yaml': 'e30=' });
+  });
+});
