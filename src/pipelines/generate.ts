@@ -13,6 +13,7 @@ import { keyOf, sortObjects, type KObject } from '../k8s/model';
 import { render } from './render';
 import { reconcile } from './reconcile';
 import { redactSecret } from '../k8s/secretRedaction';
+import { metadataFindingsOf } from '../k8s/metadataShape';
 
 export interface GenerateOptions {
   /** Platform values layers, merged left to right over the chart defaults (as `--values`). */
@@ -36,7 +37,8 @@ export interface GenerateResult {
 }
 
 export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult {
-  const findings: Finding[] = [];
+  const findings: Finding[] = metadataFindingsOf(inputs);
+  if (findings.length) return { objects: [], findings };
   const valuesFiles = o.values.map((values) => ({ file: o.valuesFile, values }));
   const inputKeys = new Set(inputs.map(keyOf));
   let rendered: KObject[] = [];

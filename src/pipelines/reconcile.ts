@@ -6,6 +6,7 @@
  * Used by `reconcile`, the KRM function, the Helm post-renderer and `render --with-controller`.
  */
 import { error, type Finding } from '../k8s/diagnostics';
+import { duplicateFindings } from '../k8s/duplicates';
 import { describe, groupOf, keyOf, refOf, type KObject } from '../k8s/model';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { TGW_KIND } from '../controller/names';
@@ -38,18 +39,6 @@ export interface ReconcileResult {
   ciliumVersion?: string;
   /** Whether they were judged for the upstream operator image (without the platform's patches). */
   upstreamCilium?: boolean;
-}
-
-/** Two input objects with one identity cannot both be the cluster state. */
-function duplicateFindings(objects: KObject[]): Finding[] {
-  const seen = new Map<string, KObject>();
-  const out: Finding[] = [];
-  for (const o of objects) {
-    const k = keyOf(o);
-    if (seen.has(k)) out.push(error(`${describe(o)} is given more than once in the inputs`, { rule: 'input.duplicate', object: refOf(o), hint: 'keep one copy of each object' }));
-    else seen.set(k, o);
-  }
-  return out;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;

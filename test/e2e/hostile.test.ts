@@ -67,3 +67,59 @@ describe('1. secrets: redaction cannot be switched off by input', () => {
     expect(snap.objects.find((o) => o.metadata.namespace === 'tenant-y')!.data).toEqual({ 'values.yaml': 'e30=' });
   });
 });
+
+describe('7. admit: honest verdicts', () => {
+  const VALUES7 = 'publishing:\n  host: example.org\n  exposedServices: [dashboard]\ngateway:\n  enabled: true\n';
+  const ns = (host: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: ${host}\n`;
+  const route = (namespace?: string) =>
+    `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n  hostnames: [dashboard.example.org]\n`;
+
+  it('two Namespaces with one name are an input error, in either order, as render and reconcile have it', async () => {
+    write('values7.yaml', VALUES7);
+    write('route.yaml', route('tenant-alice'));
+    for (const order of [[ns('alice.example.org'), ns('example.org')], [ns('example.org'), ns('alice.example.org')]]) {
+      write('ns.yaml', order.join('---\n'));
+      const r = await cli(['admit', '--values', 'values7.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: ns\.yaml:\d+: .*Namespace tenant-alice is given more than once in the inputs/m);
+    }
+  });
+
+  it('a namespaced object without metadata.namespace is judged in -n (default "default"), and a note says so', async () => {
+    write('values7.yaml', VALUES7);
+    write('ns.yaml', ns('alice.example.org'));
+    write('route.yaml', route());
+    const dflt = await cli(['admit', '--values', 'values7.yaml', '-f', 'route.yaml', '--as', 'alice', '-o', 'json']);
+    expect(dflt.stderr).toMatch(/^note: route\.yaml:\d+: HTTPRoute app has no metadata\.namespace: judged in namespace default/m);
+    const inAlice = await cli(['admit', '--values', 'values7.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice', '--as-group', 'system:serviceaccounts:cozy-fluxcd', '-n', 'tenant-alice']);
+    expect(inAlice.code).toBe(1);
+    expect(inAlice.stdout).toMatch(/^HTTPRoute tenant-alice\/app: ValidatingAdmissionPolicy 'cozystack-route-hostname-policy'/m);
+    expect(inAlice.stderr).toMatch(/judged in namespace tenant-alice/);
+    // A cluster-scoped object keeps having no namespace.
+    expect(inAlice.stderr).not.toMatch(/Namespace tenant-alice has no metadata\.namespace/);
+    const bad = await cli(['admit', '-f', 'route.yaml', '-n', 'Not A Namespace']);
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('8. malformed metadata is an input error naming the field', () => {
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\n  annotations: "abc"\n  labels: [a, b]\n';
+  it.each([['render'], ['reconcile'], ['admit']])('%s', async (command) => {
+    write('cm.yaml', cm);
+    const r = await cli([command, '-f', 'cm.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: cm\.yaml:7: ConfigMap x\/c: metadata\.labels: must be a map of strings, got a list/m);
+    expect(r.stderr).toMatch(/^error: cm\.yaml:6: ConfigMap x\/c: metadata\.annotations: must be a map of strings, got a string/m);
+  });
+  it('post-render and fn', async () => {
+    const pr = await cli(['post-render'], cm);
+    expect(pr.code).toBe(1);
+    expect(pr.stderr).toMatch(/metadata\.annotations: must be a map of strings/);
+    const rl = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    labels: {a: 1}\n`;
+    const fn = await cli(['fn'], rl);
+    expect(fn.code).toBe(1);
+    expect(fn.stderr).toMatch(/metadata\.labels\.a: must be a string, got a number/);
+  });
+});

@@ -3,12 +3,14 @@
  * `render` emits them (renderPolicies), against every input object as a CREATE by --as /
  * --as-group. One line per denial on stdout; exit 1 if any object is denied.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '..';
 import type { Decision } from '../../admission/admit';
 import type * as Admit from '../../admission/admit';
 import { FindingsError, hasErrors } from '../../k8s/diagnostics';
 import { describe, keyOf, type KObject } from '../../k8s/model';
+import { isClusterScoped } from '../../k8s/scope';
+import { duplicateFindings } from '../../k8s/duplicates';
 import { lineOf, originOf } from '../../io/inputs';
 import { clusterValues, resolvePlatformValues } from '../../charts/platformValues';
 import { DEFAULT_GATEWAY_API_VERSION, renderPolicies } from '../../charts/policies';
@@ -22,6 +24,28 @@ interface AdmitOptions extends InputOptions {
   asGroup: string[];
   output: string;
   gatewayApiVersion: string;
+  namespace: string;
+}
+
+/** `-n` names a namespace: a DNS label (a usage error otherwise). */
+function namespaceArg(v: string): string {
+  if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v.slice(0, 80))} is not a namespace name (lowercase letters, digits and "-", at most 63)`);
+  return v;
+}
+
+/**
+ * A namespaced object without `metadata.namespace` is created, as the API server would, in the
+ * namespace the request names (`-n`, default `default`): it is judged there, and a note says so.
+ */
+export function placeInNamespace(objects: KObject[], namespace: string): { objects: KObject[]; placed: { original: KObject; placed: KObject }[] } {
+  const placed: { original: KObject; placed: KObject }[] = [];
+  const out = objects.map((o) => {
+    if (o.metadata.namespace || isClusterScoped(o)) return o;
+    const p = { ...o, metadata: { ...o.metadata, namespace } };
+    placed.push({ original: o, placed: p });
+    return p;
+  });
+  return { objects: out, placed };
 }
 
 /** `HTTPRoute tenant-alice/app: ValidatingAdmissionPolicy 'name' denied request: message` */
@@ -78,6 +102,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option('--as <user>', 'the user making the request (default system:anonymous)')
     .option('--as-group <group>', 'a group of the user making the request; repeatable', collect, [])
     .addOption(new Option('-o, --output <format>', 'text (one line per denial) or json').choices(['text', 'json']).default('text'))
+    .option('-n, --namespace <namespace>', 'the namespace of the request for a namespaced object without metadata.namespace, as kubectl -n gives it', namespaceArg, 'default')
     .option('--gateway-api-version <version>', 'the Gateway API CRD bundle the cluster serves (decides the route versions matched)', DEFAULT_GATEWAY_API_VERSION);
   addInputOptions(cmd);
   cmd.addHelpText(
@@ -90,6 +115,18 @@ Examples:
   return cmd.action((opts: AdmitOptions) => {
     const { admit, denials, warnings } = lazyAdmit();
     const inputs = loadInputs(opts, ctx);
+    const { objects, placed } = placeInNamespace(inputs.objects, opts.namespace);
+    for (const p of placed) ctx.sources?.set(keyOf(p.placed), p.original);
+    // Two objects with one identity: which one the API server would hold depends on their order,
+    // so the verdict would too. An input error, as render and reconcile have it.
+    const dups = duplicateFindings(objects);
+    if (dups.length) throw new FindingsError(dups);
+    for (const p of placed) {
+      const file = originOf(p.original)?.file;
+      const line = lineOf(p.original, 'metadata') ?? lineOf(p.original);
+      const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
+      ctx.io.stderr(`note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)\n`);
+    }
     const resolved = resolvePlatformValues({ files: inputs.values, objects: inputs.objects });
     const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
     if (hasErrors(findings)) throw new FindingsError(findings);
@@ -99,7 +136,7 @@ Examples:
     const groups = [...opts.asGroup];
     const auto = username === 'system:anonymous' ? 'system:unauthenticated' : 'system:authenticated';
     if (!groups.includes(auto)) groups.push(auto);
-    const decisions = admit(inputs.objects, policies, { username, groups });
+    const decisions = admit(objects, policies, { username, groups });
     const denied = denials(decisions);
     if (opts.output === 'json') {
       ctx.io.stdout(
@@ -116,7 +153,7 @@ Examples:
     } else {
       // One line per denial: an object a policy denies, its failed validations' messages joined.
       for (const d of denied) ctx.io.stdout(formatDenial(d, d.messages.join('; ')) + '\n');
-      const byKey = new Map(inputs.objects.map((o) => [keyOf(o), o]));
+      const byKey = new Map(objects.map((o, i) => [keyOf(o), inputs.objects[i]]));
       for (const d of denied) ctx.io.stderr(formatDenialHint(d, byKey.get(keyOf(d.object))) + '\n');
       for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`warning: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
     }

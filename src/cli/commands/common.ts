@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import type { CliContext } from '..';
 import { readInputs, readValuesFiles } from '../../io/inputs';
 import { keyOf, type KObject } from '../../k8s/model';
+import { FindingsError } from '../../k8s/diagnostics';
+import { metadataFindingsOf } from '../../k8s/metadataShape';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -30,5 +32,7 @@ export function loadInputs(opts: InputOptions, ctx: CliContext): LoadedInputs {
   const objects = readInputs(opts.filename ?? [], ro);
   const values = readValuesFiles(opts.values ?? [], ro);
   ctx.sources = new Map(objects.map((o) => [keyOf(o), o]));
+  const bad = metadataFindingsOf(objects);
+  if (bad.length) throw new FindingsError(bad);
   return { objects, values };
 }
