@@ -109,9 +109,19 @@ function jsonPointerToField(p: string, extra?: string): string {
 const OPTION_KEYS = ['values', 'reconcile', 'now', 'gatewayApiVersion', 'ciliumVersion', 'includeSecretData'];
 
 /** Parse a ConfigMap data value as YAML, as `--set`-style users expect: `true`, `8443`, `[a, b]`. */
+/**
+ * What a `yaml` parse error says, for a user: the first line of its message without the
+ * library's advice (`please use YAML.parseAllDocuments()`) or its position (the finding carries
+ * the line).
+ */
+export function yamlProblem(e: { code?: string; message: string }, what = 'the input'): string {
+  if (e.code === 'MULTIPLE_DOCS') return `${what} holds more than one YAML document, where one is expected`;
+  return e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}
+
 function yamlValue(s: string): { value?: unknown; problem?: string } {
   const doc = parseDocument(s);
-  if (doc.errors.length) return { problem: doc.errors[0].message.split('\n')[0] };
+  if (doc.errors.length) return { problem: yamlProblem(doc.errors[0], 'the value') };
   return { value: doc.toJS() };
 }
 
@@ -482,7 +492,8 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   const doc = parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length) {
     const e = doc.errors[0];
-    const f = error(`standard input is not valid YAML: ${e.message.split('\n')[0]}`, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line });
+    const text = e.code === 'MULTIPLE_DOCS' ? 'standard input holds more than one YAML document; a KRM function reads exactly one ResourceList' : `standard input is not valid YAML: ${yamlProblem(e)}`;
+    const f = error(text, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line });
     return writeBare(f);
   }
   const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;
@@ -555,7 +566,7 @@ export function processKustomizeStream(text: string, configText: string, opts: F
   const findings: Finding[] = [];
   let functionConfig: unknown;
   const cdoc = parseDocument(configText);
-  if (cdoc.errors.length) findings.push(error(`plugin config is not valid YAML: ${cdoc.errors[0].message.split('\n')[0]}`, { rule: 'fn.config' }));
+  if (cdoc.errors.length) findings.push(error(`plugin config is not valid YAML: ${yamlProblem(cdoc.errors[0])}`, { rule: 'fn.config' }));
   else functionConfig = cdoc.toJS();
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [docs];
@@ -563,7 +574,7 @@ export function processKustomizeStream(text: string, configText: string, opts: F
   const docOf = new Map<unknown, Document>();
   for (const d of list) {
     if (d.errors.length) {
-      findings.push(error(`standard input is not valid YAML: ${d.errors[0].message.split('\n')[0]}`, { rule: 'fn.input', file: '<stdin>', line: d.errors[0].linePos?.[0]?.line }));
+      findings.push(error(`standard input is not valid YAML: ${yamlProblem(d.errors[0])}`, { rule: 'fn.input', file: '<stdin>', line: d.errors[0].linePos?.[0]?.line }));
       continue;
     }
     const v = d.toJS({ maxAliasCount: -1 }) as unknown;

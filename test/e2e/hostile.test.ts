@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { runCli } from '../helpers/cli';
 import { assembleSnapshot, SNAPSHOT_RESOURCES } from '../../src/pipelines/snapshot';
 import type { KObject } from '../../src/k8s/model';
+import { selectableClasses } from '../../src/charts/gatewayChart';
 
 let dir: string;
 
@@ -121,5 +122,46 @@ describe('8. malformed metadata is an input error naming the field', () => {
     const fn = await cli(['fn'], rl);
     expect(fn.code).toBe(1);
     expect(fn.stderr).toMatch(/metadata\.labels\.a: must be a string, got a number/);
+  });
+});
+
+describe('10. smaller defects', () => {
+  it('--gateway-api-version older than any known bundle is a usage error (exit 2), in render and admit', async () => {
+    for (const command of ['render', 'admit']) {
+      const r = await cli([command, '-f', 'root.yaml', '--gateway-api-version', '0.1.0']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/0\.1\.0 is older than any bundle the policies know/);
+      const junk = await cli([command, '-f', 'root.yaml', '--gateway-api-version', 'latest']);
+      expect(junk.code).toBe(2);
+    }
+  });
+
+  it('render --now without --with-controller is a usage error', async () => {
+    const r = await cli(['render', '-f', 'root.yaml', '--now', '2026-01-01T00:00:00Z']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--now .* needs --with-controller/);
+  });
+
+  it('40,000 tenantSelectableClasses are read in linear time', async () => {
+    const classes = Array.from({ length: 40_000 }, (_, i) => `  - class-${i}\n`).join('');
+    write('many.yaml', `${VALUES}  tenantSelectableClasses:\n${classes}`);
+    write('root.yaml', `${ROOT_TENANT}  gatewayClass: class-39999\n`);
+    const r = await cli(['render', '--values', 'many.yaml', '-f', 'root.yaml']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('gatewayClassName: class-39999');
+    // The check itself on 100,000 classes: the quadratic includes needed billions of comparisons
+    // (seconds); a Set needs milliseconds.
+    const cluster = { 'gateway-tenant-classes': Array.from({ length: 100_000 }, (_, i) => `c${i}`).join(',') };
+    const started = Date.now();
+    expect(selectableClasses(cluster).length).toBe(100_001);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('fn never shows the YAML library\'s advice', async () => {
+    const r = await cli(['fn'], 'apiVersion: v1\n---\nkind: x\n');
+    expect(r.code).toBe(1);
+    expect(r.stderr + r.stdout).not.toMatch(/please use|parseAllDocuments/);
+    expect(r.stderr).toMatch(/^error: <stdin>:2: standard input holds more than one YAML document; a KRM function reads exactly one ResourceList$/m);
   });
 });

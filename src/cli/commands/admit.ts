@@ -14,7 +14,7 @@ import { duplicateFindings } from '../../k8s/duplicates';
 import { lineOf, originOf } from '../../io/inputs';
 import { clusterValues, resolvePlatformValues } from '../../charts/platformValues';
 import { DEFAULT_GATEWAY_API_VERSION, renderPolicies } from '../../charts/policies';
-import { addInputOptions, collect, loadInputs, type InputOptions } from './common';
+import { addInputOptions, collect, gatewayApiVersionArg, loadInputs, type InputOptions } from './common';
 
 /** The evaluator (CEL engine included) is loaded when the command runs, not when the CLI registers it (issue 5). */
 const lazyAdmit = () => require('../../admission/admit') as typeof Admit;
@@ -103,7 +103,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option('--as-group <group>', 'a group of the user making the request; repeatable', collect, [])
     .addOption(new Option('-o, --output <format>', 'text (one line per denial) or json').choices(['text', 'json']).default('text'))
     .option('-n, --namespace <namespace>', 'the namespace of the request for a namespaced object without metadata.namespace, as kubectl -n gives it', namespaceArg, 'default')
-    .option('--gateway-api-version <version>', 'the Gateway API CRD bundle the cluster serves (decides the route versions matched)', DEFAULT_GATEWAY_API_VERSION);
+    .option('--gateway-api-version <version>', 'the Gateway API CRD bundle the cluster serves (decides the route versions matched)', gatewayApiVersionArg, DEFAULT_GATEWAY_API_VERSION);
   addInputOptions(cmd);
   cmd.addHelpText(
     'after',

@@ -1,5 +1,6 @@
 /** Options shared by the commands that read inputs and platform values. */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
 import type { CliContext } from '..';
 import { readInputs, readValuesFiles } from '../../io/inputs';
 import { keyOf, type KObject } from '../../k8s/model';
@@ -35,4 +36,19 @@ export function loadInputs(opts: InputOptions, ctx: CliContext): LoadedInputs {
   const bad = metadataFindingsOf(objects);
   if (bad.length) throw new FindingsError(bad);
   return { objects, values };
+}
+
+/**
+ * `--gateway-api-version`: a version (`1.6.1`, `v1.2`) of a bundle the policies know (1.0 and
+ * later). Anything else is a usage error (exit 2), as commander reports any other bad flag value.
+ */
+export function gatewayApiVersionArg(v: string): string {
+  if (!/^v?\d+(\.\d+){0,2}([-+][0-9A-Za-z.+-]*)?$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v.slice(0, 80))} is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
+  try {
+    servedVersions(v);
+  } catch (e) {
+    if (e instanceof FindingsError) throw new InvalidArgumentError(e.findings.map((f) => f.message).join('; '));
+    throw e;
+  }
+  return v;
 }

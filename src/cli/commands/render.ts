@@ -4,7 +4,6 @@
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type * as Semver from 'semver';
 import type { CliContext } from '..';
 import { FindingsError, hasErrors } from '../../k8s/diagnostics';
 import type * as Output from '../../io/output';
@@ -14,11 +13,10 @@ import type * as Render from '../../pipelines/render';
 import type * as Preview from '../../pipelines/preview';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
-import { addInputOptions, loadInputs, type InputOptions } from './common';
+import { addInputOptions, gatewayApiVersionArg, loadInputs, type InputOptions } from './common';
 
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
 const lazy = {
-  semver: () => require('semver') as typeof Semver,
   output: () => require('../../io/output') as typeof Output,
   outputDir: () => require('../../io/outputDir') as typeof OutputDir,
   render: () => require('../../pipelines/render') as typeof Render,
@@ -41,14 +39,6 @@ function parseNow(v: string): string {
   return v;
 }
 
-function parseVersion(v: string): string {
-  const semver = lazy.semver();
-  if (!semver.valid(semver.coerce(v)) || !/^v?\d+(\.\d+){0,2}([-+].*)?$/.test(v)) {
-    throw new InvalidArgumentError(`"${v}" is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
-  }
-  return v;
-}
-
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
@@ -61,7 +51,7 @@ export function register(program: Command, ctx: CliContext): Command {
   addInputOptions(cmd)
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
-    .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', parseVersion, DEFAULT_GATEWAY_API_VERSION)
+    .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', gatewayApiVersionArg, DEFAULT_GATEWAY_API_VERSION)
     .option('--with-controller', 'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status')
     .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: the current time)', parseNow)
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
@@ -70,6 +60,10 @@ export function register(program: Command, ctx: CliContext): Command {
       '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
     )
     .action((opts: RenderCliOptions) => {
+      // An option that does nothing here is a usage error, not silently ignored.
+      if (opts.now !== undefined && !opts.withController) {
+        cmd.error('error: --now sets the clock of the controller pass: it needs --with-controller (render alone writes no timestamps)', { exitCode: 2, code: 'cozy-gw.usage' });
+      }
       const { render } = lazy.render();
       const { preview } = lazy.preview();
       const { redactionNotice, isRedacted } = lazy.redaction();
