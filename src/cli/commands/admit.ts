@@ -8,10 +8,10 @@ import type { CliContext } from '..';
 import type { Decision } from '../../admission/admit';
 import type * as Admit from '../../admission/admit';
 import { FindingsError, hasErrors } from '../../k8s/diagnostics';
-import { describe, keyOf, type KObject } from '../../k8s/model';
+import { describe, type KObject } from '../../k8s/model';
 import { isClusterScoped } from '../../k8s/scope';
 import { duplicateFindings } from '../../k8s/duplicates';
-import { lineOf, originOf } from '../../io/inputs';
+import type { SourceMap } from '../../io/sourceMap';
 import { clusterValues, resolvePlatformValues } from '../../charts/platformValues';
 import { DEFAULT_GATEWAY_API_VERSION, renderPolicies } from '../../charts/policies';
 import { addInputOptions, collect, gatewayApiVersionArg, loadInputs, type InputOptions } from './common';
@@ -86,10 +86,11 @@ export const DENIAL_HINTS: Record<string, { field?: string; hint: string }> = {
 };
 
 /** `hint: file:line: Kind ns/name: what to do` for one denied object. */
-export function formatDenialHint(d: Decision, source: KObject | undefined): string {
+export function formatDenialHint(d: Decision, sources: SourceMap | undefined): string {
   const h = DENIAL_HINTS[d.policy] ?? { hint: 'fix the object, or run as a caller the policy trusts (--as, --as-group)' };
-  const file = source ? originOf(source)?.file : undefined;
-  const line = source ? (lineOf(source, h.field) ?? lineOf(source)) : undefined;
+  const source = sources?.objectOf(d.object);
+  const file = source ? sources?.originOf(source)?.file : undefined;
+  const line = source ? (sources?.lineOf(source, h.field) ?? sources?.lineOf(source)) : undefined;
   const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
   return `hint: ${where}${describe(d.object)}: ${h.hint}`;
 }
@@ -116,14 +117,17 @@ Examples:
     const { admit, denials, warnings } = lazyAdmit();
     const inputs = loadInputs(opts, ctx);
     const { objects, placed } = placeInNamespace(inputs.objects, opts.namespace);
-    for (const p of placed) ctx.sources?.set(keyOf(p.placed), p.original);
+    for (const p of placed) {
+      const origin = ctx.sources?.originOf(p.original);
+      if (origin) ctx.sources?.addObject(p.placed, origin);
+    }
     // Two objects with one identity: which one the API server would hold depends on their order,
     // so the verdict would too. An input error, as render and reconcile have it.
     const dups = duplicateFindings(objects);
     if (dups.length) throw new FindingsError(dups);
     for (const p of placed) {
-      const file = originOf(p.original)?.file;
-      const line = lineOf(p.original, 'metadata') ?? lineOf(p.original);
+      const file = ctx.sources?.originOf(p.original)?.file;
+      const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
       const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
       ctx.io.stderr(`note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)\n`);
     }
@@ -153,8 +157,7 @@ Examples:
     } else {
       // One line per denial: an object a policy denies, its failed validations' messages joined.
       for (const d of denied) ctx.io.stdout(formatDenial(d, d.messages.join('; ')) + '\n');
-      const byKey = new Map(objects.map((o, i) => [keyOf(o), inputs.objects[i]]));
-      for (const d of denied) ctx.io.stderr(formatDenialHint(d, byKey.get(keyOf(d.object))) + '\n');
+      for (const d of denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
       for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`warning: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
     }
     ctx.exitCode = denied.length ? 1 : 0;

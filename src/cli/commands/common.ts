@@ -3,7 +3,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
 import type { CliContext } from '..';
 import { readInputs, readValuesFiles } from '../../io/inputs';
-import { keyOf, type KObject } from '../../k8s/model';
+import type { KObject } from '../../k8s/model';
 import { FindingsError } from '../../k8s/diagnostics';
 import { metadataFindingsOf } from '../../k8s/metadataShape';
 
@@ -30,9 +30,9 @@ export interface LoadedInputs {
 /** Read -f and --values. Throws FindingsError (every problem at once) on bad input. */
 export function loadInputs(opts: InputOptions, ctx: CliContext): LoadedInputs {
   const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd };
-  const objects = readInputs(opts.filename ?? [], ro);
-  const values = readValuesFiles(opts.values ?? [], ro);
-  ctx.sources = new Map(objects.map((o) => [keyOf(o), o]));
+  const { objects, sources } = readInputs(opts.filename ?? [], ro);
+  const { values } = readValuesFiles(opts.values ?? [], { ...ro, sources });
+  ctx.sources = sources;
   const bad = metadataFindingsOf(objects);
   if (bad.length) throw new FindingsError(bad);
   return { objects, values };
