@@ -58,7 +58,12 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
     const md = d.metadata;
     if (!isObject(md) || typeof md.name !== 'string' || md.name === '') missing.push('metadata.name');
     if (missing.length) {
-      findings.push(error(`object lacks ${missing.join(', ')}`, { file, rule: 'input.object', line: sources.lineAt({ file, doc, path: p }), field: missing[0], hint: 'every object needs apiVersion, kind and metadata.name, as kubectl get -o yaml prints them' }));
+      // A platform values file given to -f: say where it belongs.
+      const looksLikeValues = p.length === 0 && d.apiVersion === undefined && d.kind === undefined && ('publishing' in d || 'gateway' in d);
+      const hint = looksLikeValues
+        ? `this looks like platform values (top-level publishing/gateway): pass it with --values ${file}`
+        : 'every object needs apiVersion, kind and metadata.name, as kubectl get -o yaml prints them';
+      findings.push(error(`object lacks ${missing.join(', ')}`, { file, rule: 'input.object', line: sources.lineAt({ file, doc, path: p }), field: missing[0], hint }));
       return;
     }
     const o = d as unknown as KObject;

@@ -123,7 +123,7 @@ const slow = wanted || bunHere ? test : test.skip;
 // With COZY_GW_RELEASE_CHECK=1 every target is compiled; with bun merely at hand, the host's only.
 describe(`bun build --compile, and the host binary against node (${wanted ? 'every target' : bunHere ? 'host target: set COZY_GW_RELEASE_CHECK=1 for all' : `skipped: set COZY_GW_RELEASE_CHECK=1 to install bun ${rc.BUN_VERSION} and run it`})`, () => {
   slow('the targets compile to their OS/CPU, and the host binary prints byte-for-byte what `node bin/cozy-gw.js` prints', () => {
-    expect(fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))).toBe(true); // `npm run build` first
+    expect(fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))).toBe(true); // `npm run build` first
     const lines: string[] = [];
     const r = rc.releaseCheck({ installBun: wanted, hostOnly: !wanted, log: (s: string) => lines.push(s) });
     if (!r.ok) throw new Error(`release check failed:\n${r.problems.join('\n')}\n--- log:\n${lines.join('\n')}`);
