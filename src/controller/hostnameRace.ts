@@ -56,6 +56,8 @@ export interface HostnameOutcome {
   hostname: string;
   /** The name earns a per-app HTTPS listener and Certificate (the race does not matter here). */
   listener: boolean;
+  /** The passthrough listener answering the name (the one with the smallest hostname), if any. */
+  passthrough?: string;
   /** The claims that hold it and are served on it: the winner and the racing claims in its namespace. */
   holders: Claimant[];
   /** Racing claims from another namespace than the winner's, and the winner that holds the name. */
@@ -344,7 +346,12 @@ export function decideHostnames(context: RaceContext, claimants: readonly Claima
   for (const j of judged) {
     for (const [h, s] of standings.get(j.claimant)!) {
       let o = outcomes.get(h);
-      if (!o) outcomes.set(h, (o = { hostname: h, listener: ctx.served.has(h), holders: [], lost: [], withdrawn: [], claimsNone: [] }));
+      if (!o) {
+        o = { hostname: h, listener: ctx.served.has(h), holders: [], lost: [], withdrawn: [], claimsNone: [] };
+        const r = reservingHostname(h, ctx.passthrough);
+        if (r !== undefined) o.passthrough = ctx.passthrough.find((x) => x.hostname === r)!.listenerName;
+        outcomes.set(h, o);
+      }
       const c = j.claimant;
       if (s.status === 'holds') o.holders.push(c);
       else if (s.status === 'lost') o.lost.push({ claimant: c, heldBy: s.heldBy });

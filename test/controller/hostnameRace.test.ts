@@ -208,11 +208,11 @@ describe('the race result', () => {
     ];
     const r = race(routes, API);
     expect(r.tenantGateway).toBe('tenant-root/cozystack');
-    expect(r.hostnames.map((o) => [o.hostname, o.listener])).toEqual([
-      ['*.example.org', false],
-      ['api.example.org', false],
-      ['plain.example.org', false],
-      ['portal.example.org', true],
+    expect(r.hostnames.map((o) => [o.hostname, o.listener, o.passthrough])).toEqual([
+      ['*.example.org', false, 'tls-api'],
+      ['api.example.org', false, 'tls-api'],
+      ['plain.example.org', false, undefined],
+      ['portal.example.org', true, undefined],
     ]);
     const plain = r.hostnames.find((o) => o.hostname === 'plain.example.org')!;
     expect(plain.claimsNone.map((c) => [who(c.claimant), c.reason])).toEqual([['tenant-root/plain', 'Accepted']]);

@@ -39,7 +39,7 @@ export function register(program: Command, ctx: CliContext): Command {
       '\nExamples:\n' +
         '  helm template gw ./gateway | cozy-gw post-render --values platform.yaml\n' +
         '  helm install gw ./gateway --post-renderer cozy-gw --post-renderer-args post-render   # Helm 3\n' +
-        '  helm plugin install ./cozy-gw && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)\n',
+        '  helm plugin install "$(npm root -g)/cozy-gw" && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)\n',
     );
   return addValuesOptions(cmd).action((opts: PostRenderOpts) => {
       const { postRender } = lazyPostRender();

@@ -1,0 +1,76 @@
+/**
+ * The kustomize legacy exec plugin: config file as argument, manifests on stdin and stdout.
+ * Pure: text in, text out.
+ */
+import { CST, Parser, parseAllDocuments, parseDocument } from 'yaml';
+import { error, type Finding } from '../../k8s/diagnostics';
+import { flattenList, isList } from '../../k8s/lists';
+import { dumpYaml } from '../../k8s/yaml';
+import { runFunction, type FnOptions } from './function';
+import type { TextRun } from './text';
+import { yamlProblem } from './config';
+
+/**
+ * kustomize's exec plugin protocol (the one `kubectl kustomize --enable-alpha-plugins` runs):
+ * the plugin's config (our CozyGateway) as a file, the resources as a YAML stream on stdin,
+ * the resulting stream on stdout. Documents that pass through are written back as the very
+ * bytes they came as (comments, flow style, quoting); new objects follow, without kpt's path
+ * annotations. On error nothing is written (kustomize fails the build).
+ */
+export function processKustomizeStream(text: string, configText: string, opts: FnOptions): TextRun {
+  const findings: Finding[] = [];
+  let functionConfig: unknown;
+  const cdoc = parseDocument(configText);
+  if (cdoc.errors.length) findings.push(error(`plugin config is not valid YAML: ${yamlProblem(cdoc.errors[0])}`, { rule: 'fn.config' }));
+  else functionConfig = cdoc.toJS();
+  const docs = parseAllDocuments(text);
+  const list = Array.isArray(docs) ? docs : [docs];
+  const sources = documentSources(text);
+  const items: unknown[] = [];
+  const sourceOf = new Map<unknown, string>();
+  for (const [i, d] of list.entries()) {
+    if (d.errors.length) {
+      findings.push(error(`standard input is not valid YAML: ${yamlProblem(d.errors[0])}`, { rule: 'fn.input', file: '<stdin>', line: d.errors[0].linePos?.[0]?.line }));
+      continue;
+    }
+    const v = d.toJS({ maxAliasCount: -1 }) as unknown;
+    if (v === null || v === undefined) continue;
+    if (isList(v)) {
+      items.push(...flattenList(v)); // flattened; written back as plain objects
+      continue;
+    }
+    items.push(v);
+    sourceOf.set(v, sources.length === list.length ? sources[i] : stripDocMarkers(d.toString()));
+  }
+  if (findings.length) return { stdout: '', exitCode: 1, findings };
+  const run = runFunction(items, functionConfig, { ...opts, pathAnnotations: false });
+  if (run.exitCode !== 0) return { stdout: '', exitCode: run.exitCode, findings: run.findings };
+  const out = run.items.map((it) => {
+    const src = sourceOf.get(it);
+    return src !== undefined ? src : dumpYaml(it);
+  });
+  return { stdout: out.join('---\n'), exitCode: 0, findings: run.findings };
+}
+
+/**
+ * The source text of each document of a stream, the comments above it included, without its
+ * `---` and `...` markers, ending in a newline.
+ */
+function documentSources(text: string): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const tok of new Parser().parse(text)) {
+    if (tok.type === 'document') {
+      const src = stripDocMarkers(pending + CST.stringify(tok));
+      out.push(src.endsWith('\n') ? src : `${src}\n`);
+      pending = '';
+    } else if (tok.type === 'comment' || tok.type === 'newline' || tok.type === 'space') {
+      pending += CST.stringify(tok);
+    }
+  }
+  return out;
+}
+
+function stripDocMarkers(s: string): string {
+  return s.replace(/^((?:[ \t]*(?:#.*)?\n)*)---[ \t]*\n/, '$1').replace(/\n\.\.\.\n?$/, '\n');
+}
