@@ -22,7 +22,8 @@ import {
 } from '../../src/protocols/krm';
 import type { KObject } from '../../src/k8s/model';
 import * as fnCommand from '../../src/cli/commands/fn';
-import { defaultNow, rebindConsole } from '../../src/cli/commands/fn';
+import { rebindConsole } from '../../src/cli/context';
+import { defaultNow } from '../../src/cli/clock';
 import { runCommand, TESTDATA, tmpDir } from '../helpers/kpt';
 
 const OPTS = { defaultNow: '2026-01-01T00:00:00Z' };

@@ -3,8 +3,8 @@
  * (src/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { CliContext } from '..';
+import { Option, type Command } from 'commander';
+import type { CliContext } from '../context';
 import type * as Output from '../../k8s/yaml';
 import type * as OutputDir from '../../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
@@ -13,6 +13,7 @@ import type * as Preview from '../../pipelines/preview';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
 import { addInputOptions, failOn, gatewayApiVersionArg, loadInputs, usageError, type InputOptions } from './common';
+import { currentTime, parseNow } from '../clock';
 
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
 const lazy = {
@@ -31,11 +32,6 @@ interface RenderCliOptions extends InputOptions {
   withController?: boolean;
   now?: string;
   includeSecretData?: boolean;
-}
-
-function parseNow(v: string): string {
-  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)`);
-  return v;
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -71,7 +67,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? currentTime(), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
       const redacted = result.objects.filter(isRedacted).length;
