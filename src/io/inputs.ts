@@ -170,13 +170,14 @@ function lineAt(file: string, doc: number, p: (string | number)[]): number | und
   return lineOf(probe);
 }
 
-function listFiles(p: string, cwd: string): string[] {
+function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): string[] {
   const st = fs.statSync(path.resolve(cwd, p));
-  if (!st.isDirectory()) return [p];
+  if (!st.isDirectory()) return skip?.(p) ? [] : [p];
   const out: string[] = [];
   for (const e of fs.readdirSync(path.resolve(cwd, p), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(p, e.name);
-    if (e.isDirectory()) out.push(...listFiles(full, cwd));
+    if (skip?.(full)) continue;
+    if (e.isDirectory()) out.push(...listFiles(full, cwd, skip));
     else if (/\.(ya?ml|json)$/i.test(e.name)) out.push(full);
   }
   return out;
@@ -187,6 +188,8 @@ export interface ReadOptions {
   readStdin?: () => string;
   /** Directory relative paths are resolved against (messages keep the path as given). */
   cwd?: string;
+  /** Files (and directories) not to read, e.g. a committed tree's kustomization.yaml. */
+  skip?: (file: string) => boolean;
 }
 
 export function readStdinSync(): string {
@@ -210,7 +213,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): KObject[] {
     }
     let files: string[];
     try {
-      files = listFiles(p, opts.cwd ?? process.cwd());
+      files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip);
     } catch {
       findings.push(error(`cannot read ${p}: no such file or directory`, { file: p, rule: 'input.missing', hint: 'check the -f path' }));
       continue;
