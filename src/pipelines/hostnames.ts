@@ -84,6 +84,8 @@ function admitsKind(listener: Record<string, unknown>, kind: string): boolean {
 }
 
 interface Index {
+  /** Namespace name -> its labels. */
+  namespaces: Map<string, Record<string, string>>;
   routes: Map<string, KObject>;
   gateways: Map<string, KObject>;
   /** namespace/secretName -> the Certificate writing that Secret */
@@ -91,10 +93,11 @@ interface Index {
 }
 
 function index(objs: readonly KObject[]): Index {
-  const ix: Index = { routes: new Map(), gateways: new Map(), certificates: new Map() };
+  const ix: Index = { namespaces: new Map(), routes: new Map(), gateways: new Map(), certificates: new Map() };
   for (const o of objs) {
     const g = o.apiVersion.split('/')[0];
-    if (ROUTE_KINDS.has(o.kind) && g === 'gateway.networking.k8s.io') {
+    if (o.kind === 'Namespace' && o.apiVersion === 'v1') ix.namespaces.set(o.metadata.name, o.metadata.labels ?? {});
+    else if (ROUTE_KINDS.has(o.kind) && g === 'gateway.networking.k8s.io') {
       if (!isControllerOwned(o) && routeHostnames(o).length) ix.routes.set(keyOf(o), o);
     } else if (o.kind === 'Gateway' && g === 'gateway.networking.k8s.io') ix.gateways.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
     else if (o.kind === 'Certificate' && g === 'cert-manager.io') {
@@ -105,8 +108,33 @@ function index(objs: readonly KObject[]): Index {
   return ix;
 }
 
-/** The listener of a Gateway that serves hostname h for a route of this kind (most specific hostname, then HTTPS over TLS over HTTP). */
-function servingListener(ix: Index, gwKey: string, section: string | undefined, kind: string, h: string): HostnameState | undefined {
+/** Whether a listener's allowedRoutes.namespaces admits routes from namespace ns (Gateway API: Same by default, All, Selector). */
+function admitsNamespace(ix: Index, listener: Record<string, unknown>, gwNamespace: string, ns: string): boolean {
+  const allowed = isObject(listener.allowedRoutes) && isObject(listener.allowedRoutes.namespaces) ? listener.allowedRoutes.namespaces : {};
+  const from = str(allowed.from) ?? 'Same';
+  if (from === 'All') return true;
+  if (from === 'Same') return ns === gwNamespace;
+  if (from !== 'Selector' || !isObject(allowed.selector)) return false;
+  const labels: Record<string, string> = { 'kubernetes.io/metadata.name': ns, ...(ix.namespaces.get(ns) ?? {}) };
+  const sel = allowed.selector;
+  if (isObject(sel.matchLabels)) for (const [k, v] of Object.entries(sel.matchLabels)) if (labels[k] !== v) return false;
+  for (const e of arr(sel.matchExpressions)) {
+    const key = String(e.key ?? '');
+    const values = Array.isArray(e.values) ? e.values.map(String) : [];
+    const has = Object.prototype.hasOwnProperty.call(labels, key);
+    const ok = e.operator === 'In' ? has && values.includes(labels[key]) : e.operator === 'NotIn' ? !has || !values.includes(labels[key]) : e.operator === 'Exists' ? has : e.operator === 'DoesNotExist' ? !has : false;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/**
+ * The listener of a Gateway that serves hostname h for a route of this kind (most specific
+ * hostname, then HTTPS over TLS over HTTP). With `routeNamespace`, only listeners whose
+ * allowedRoutes admit that namespace (a route the TenantGateway controller gave no verdict, as
+ * under DNS-01, attaches as Gateway API attaches it).
+ */
+function servingListener(ix: Index, gwKey: string, section: string | undefined, kind: string, h: string, routeNamespace?: string): HostnameState | undefined {
   const gw = ix.gateways.get(gwKey);
   if (!gw) return undefined;
   const spec = isObject(gw.spec) ? gw.spec : {};
@@ -115,6 +143,7 @@ function servingListener(ix: Index, gwKey: string, section: string | undefined, 
   for (const l of arr(spec.listeners)) {
     if (section !== undefined && l.name !== section) continue;
     if (!admitsKind(l, kind)) continue;
+    if (routeNamespace !== undefined && !admitsNamespace(ix, l, gw.metadata.namespace ?? '', routeNamespace)) continue;
     const m = answers(str(l.hostname), h);
     if (!m) continue;
     const rank = m * 10 + (PROTOCOL_RANK[str(l.protocol) ?? ''] ?? 0);
@@ -158,17 +187,33 @@ function causeFor(message: string, h: string): string {
   return part ?? body;
 }
 
-/** Why a route has no verdict from the TenantGateway controller, from its parentRefs and the Gateways there are. */
-function unattachedReason(ix: Index, route: KObject): string {
+function gatewayRefs(route: KObject): { gw: string; section?: string }[] {
   const ns = route.metadata.namespace ?? '';
   const spec = isObject(route.spec) ? route.spec : {};
-  const gws = arr(spec.parentRefs)
+  return arr(spec.parentRefs)
     .filter((p) => (p.kind ?? 'Gateway') === 'Gateway')
-    .map((p) => `${str(p.namespace) ?? ns}/${String(p.name ?? '')}`);
-  if (!gws.length) return 'not attached: the route names no Gateway in its parentRefs';
+    .map((p) => ({ gw: `${str(p.namespace) ?? ns}/${String(p.name ?? '')}`, section: str(p.sectionName) }));
+}
+
+/** A route without a verdict from the TenantGateway controller (DNS-01, edge: it judges no claims) attaches as Gateway API attaches it. */
+function attachedWithoutVerdict(ix: Index, route: KObject, h: string): HostnameState | undefined {
+  for (const r of gatewayRefs(route)) {
+    const served = servingListener(ix, r.gw, r.section, route.kind, h, route.metadata.namespace ?? '');
+    if (served) return served;
+  }
+  return undefined;
+}
+
+/** Why a route has no listener for h, from its parentRefs and the Gateways there are. */
+function unattachedReason(ix: Index, route: KObject, h: string): string {
+  const ns = route.metadata.namespace ?? '';
+  const refs = gatewayRefs(route);
+  if (!refs.length) return 'not attached: the route names no Gateway in its parentRefs';
+  const gws = [...new Set(refs.map((r) => r.gw))];
   const existing = gws.filter((g) => ix.gateways.has(g));
   if (!existing.length) return `not attached: no Gateway ${gws.join(', ')} exists`;
-  return `not attached: Gateway ${existing.join(', ')} takes no routes from namespace ${ns}`;
+  if (refs.some((r) => ix.gateways.has(r.gw) && servingListener(ix, r.gw, r.section, route.kind, h))) return `not attached: Gateway ${existing.join(', ')} takes no routes from namespace ${ns}`;
+  return `no listener of Gateway ${existing.join(', ')} answers ${h}`;
 }
 
 /** Every (hostname, route) of one state, with what the state does with it. */
@@ -205,7 +250,8 @@ export function hostnameStates(objs: readonly KObject[]): Map<string, { row: Omi
         }
         refusal ??= { state: 'refused', reason: 'NoListener', message: `no listener of Gateway ${gwKey} answers it`, gateway: gwKey };
       }
-      state ??= refusal ?? { state: 'unattached', reason: ours.length ? 'no Accepted condition from the TenantGateway controller' : unattachedReason(ix, route) };
+      if (!state && !refusal && !ours.length) state = attachedWithoutVerdict(ix, route, h);
+      state ??= refusal ?? { state: 'unattached', reason: ours.length ? 'no Accepted condition from the TenantGateway controller' : unattachedReason(ix, route, h) };
       out.set(`${h}\u0000${routeName}`, { row: { hostname: h, route: routeName, namespace: ns }, state });
     }
   }
