@@ -13,6 +13,16 @@ import type * as Semver from 'semver';
 import { error, type Finding, type Severity } from '../k8s/diagnostics';
 import { isObject, refOf, type KObject } from '../k8s/model';
 import { GROUPS, type Store } from '../k8s/store';
+import {
+  hostnamesOverlap,
+  parentRefNamespace,
+  parentRefSelectsListener,
+  parentRefTargets,
+  routeHostnames,
+  routeParentRefs,
+  strictlyNarrower,
+  type ParentRef,
+} from '../k8s/gatewayApi';
 
 /** The Cilium the platform ships (tenant-gateway.md: "the shipped v1.20.2"). */
 export const SHIPPED_CILIUM_VERSION = '1.20.2';
@@ -103,47 +113,10 @@ export function effectiveKinds(l: Listener): string[] {
   }
 }
 
-function suffixOf(wild: string): string | undefined {
-  return wild.startsWith('*.') ? wild.slice(1) : undefined;
-}
-
-/** SNI overlap (reference-facts §5.8): equal, or `*.S` against a name ending in `.S`; no hostname matches everything. */
-export function sniOverlap(a?: string, b?: string): boolean {
-  if (a === undefined || b === undefined) return true;
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  if (x === y) return true;
-  const sx = suffixOf(x);
-  const sy = suffixOf(y);
-  return (sx !== undefined && y.endsWith(sx)) || (sy !== undefined && x.endsWith(sy));
-}
-
-/** Whether `narrow` matches strictly fewer names than `wide` (Envoy then selects it first). */
-export function strictlyNarrower(narrow?: string, wide?: string): boolean {
-  if (narrow === undefined) return false;
-  if (wide === undefined) return true;
-  const n = narrow.toLowerCase();
-  const w = wide.toLowerCase();
-  if (n === w) return false;
-  const sw = suffixOf(w);
-  return sw !== undefined && n.endsWith(sw);
-}
-
-function parentRefsTo(route: KObject, gw: KObject): Record<string, unknown>[] {
-  const spec = isObject(route.spec) ? route.spec : {};
-  const refs = Array.isArray(spec.parentRefs) ? spec.parentRefs.filter(isObject) : [];
-  return refs.filter(
-    (r) =>
-      (r.group === undefined || r.group === '' || r.group === GROUPS.gateway) &&
-      (r.kind === undefined || r.kind === 'Gateway') &&
-      r.name === gw.metadata.name &&
-      ((r.namespace as string | undefined) ?? route.metadata.namespace) === gw.metadata.namespace,
-  );
-}
-
-function routeHostnames(route: KObject): string[] {
-  const spec = isObject(route.spec) ? route.spec : {};
-  return Array.isArray(spec.hostnames) ? spec.hostnames.filter((h): h is string => typeof h === 'string') : [];
+/** The parentRefs of a route that name this Gateway. */
+function parentRefsTo(route: KObject, gw: KObject): ParentRef[] {
+  const gateway = { namespace: gw.metadata.namespace ?? '', name: gw.metadata.name };
+  return routeParentRefs(route).filter((r): r is ParentRef => parentRefTargets(r, route.metadata.namespace ?? '', gateway));
 }
 
 /**
@@ -160,13 +133,10 @@ function gatewayKey(namespace: string | undefined, name: string): string {
 function routesByGateway(store: Store, kind: string): RoutesByGateway {
   const out: RoutesByGateway = new Map();
   for (const r of store.list(GROUPS.gateway, kind)) {
-    const spec = isObject(r.spec) ? r.spec : {};
-    const refs = Array.isArray(spec.parentRefs) ? spec.parentRefs.filter(isObject) : [];
     const keys = new Set<string>();
-    for (const p of refs) {
-      if (typeof p.name !== 'string') continue;
-      const ns = (p.namespace as string | undefined) ?? r.metadata.namespace;
-      if (typeof ns === 'string' || ns === undefined) keys.add(gatewayKey(ns, p.name));
+    for (const p of routeParentRefs(r)) {
+      if (!isObject(p) || typeof p.name !== 'string') continue;
+      keys.add(gatewayKey(parentRefNamespace(p, r.metadata.namespace ?? ''), p.name));
     }
     for (const k of keys) {
       let rs = out.get(k);
@@ -188,9 +158,9 @@ function routedPassthrough(gw: KObject, listeners: Listener[], tlsRoutes: Routes
   for (const l of listeners.filter(isPassthrough)) {
     for (const r of routes) {
       const hs = routeHostnames(r);
-      const hostOk = hs.length === 0 || hs.some((h) => sniOverlap(h, l.hostname));
+      const hostOk = hs.length === 0 || hs.some((h) => hostnamesOverlap(h, l.hostname));
       if (!hostOk) continue;
-      const hit = parentRefsTo(r, gw).some((p) => (p.sectionName === undefined ? p.port === undefined || Number(p.port) === l.port : p.sectionName === l.name));
+      const hit = parentRefsTo(r, gw).some((p) => parentRefSelectsListener(p, l));
       if (hit) out.add(l.name);
     }
   }
@@ -215,7 +185,7 @@ export function needsPerPortListeners(gw: GatewayView): string | undefined {
   if (ptPorts.size > 1) return `more than one TLS-passthrough port carrying a route (${[...ptPorts].sort((a, b) => a - b).join(', ')})`;
   for (const t of https) {
     for (const p of routed) {
-      if (t.port !== p.port && sniOverlap(t.hostname, p.hostname)) return `HTTPS listener ${t.name} (port ${t.port}) and routed passthrough listener ${p.name} (port ${p.port}) share an SNI`;
+      if (t.port !== p.port && hostnamesOverlap(t.hostname, p.hostname)) return `HTTPS listener ${t.name} (port ${t.port}) and routed passthrough listener ${p.name} (port ${p.port}) share an SNI`;
     }
   }
   return undefined;
@@ -241,7 +211,7 @@ export const HAZARD_RULES: HazardRule[] = [
     source: 'Layer-4 TLS passthrough on native ports: "Cilium before v1.19.6 selected a passthrough backend by SNI alone and could not tell two matching listeners apart even on different ports"',
     check: (gw) =>
       pairs(gw.listeners.filter(isPassthrough))
-        .filter(([a, b]) => a.port !== b.port && sniOverlap(a.hostname, b.hostname))
+        .filter(([a, b]) => a.port !== b.port && hostnamesOverlap(a.hostname, b.hostname))
         .map(([a, b]) => ({
           listener: b,
           message: `passthrough listeners ${a.name} (port ${a.port}, ${host(a)}) and ${b.name} (port ${b.port}, ${host(b)}) match the same SNI: this Cilium selects a passthrough backend by SNI alone, so the stream goes to whichever listener wins, on either port`,
@@ -256,7 +226,7 @@ export const HAZARD_RULES: HazardRule[] = [
       const out: { message: string; listener?: Listener }[] = [];
       for (const t of gw.listeners.filter(isTerminate)) {
         for (const p of gw.listeners.filter(isPassthrough)) {
-          if (t.port === p.port || !sniOverlap(t.hostname, p.hostname)) continue;
+          if (t.port === p.port || !hostnamesOverlap(t.hostname, p.hostname)) continue;
           out.push({
             listener: p,
             message: `terminate listener ${t.name} (port ${t.port}, ${host(t)}) and passthrough listener ${p.name} (port ${p.port}, ${host(p)}) share an SNI: this Cilium translates the Gateway into one Envoy listener selected by SNI alone, so both filter chains land in it whichever port declared them`,
@@ -334,7 +304,7 @@ export const HAZARD_RULES: HazardRule[] = [
       const out: { message: string; listener?: Listener }[] = [];
       for (const t of gw.listeners.filter(isTerminate)) {
         for (const p of gw.listeners.filter(isPassthrough)) {
-          if (t.port !== p.port || !sniOverlap(t.hostname, p.hostname) || strictlyNarrower(p.hostname, t.hostname) || strictlyNarrower(t.hostname, p.hostname)) continue;
+          if (t.port !== p.port || !hostnamesOverlap(t.hostname, p.hostname) || strictlyNarrower(p.hostname, t.hostname) || strictlyNarrower(t.hostname, p.hostname)) continue;
           out.push({
             listener: p,
             message: `terminate listener ${t.name} and passthrough listener ${p.name} both answer ${host(p)} on port ${p.port}: this Cilium has no Conflicted condition, so the pair is admitted and translated and nothing on the objects says whether the name is terminated or passed through`,
@@ -354,7 +324,7 @@ export const HAZARD_RULES: HazardRule[] = [
       const dropped = semver().satisfies(ctx.version, '>=1.20.0-0', { includePrerelease: true }) ? ' and drops both from Envoy' : '';
       for (const t of gw.listeners.filter(isTerminate)) {
         for (const p of gw.listeners.filter(isPassthrough)) {
-          if (t.port !== p.port || !sniOverlap(t.hostname, p.hostname)) continue;
+          if (t.port !== p.port || !hostnamesOverlap(t.hostname, p.hostname)) continue;
           const narrower = strictlyNarrower(p.hostname, t.hostname);
           if (narrower && ctx.patched) continue;
           const why = narrower

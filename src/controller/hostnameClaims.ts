@@ -2,31 +2,18 @@
  * Hostname claims under HTTP-01 (reference-facts §5.8; tenant-gateway.md "Default — HTTP-01",
  * "Layer-4 TLS passthrough on native ports" and the layer-7 controller paragraph): which routes
  * attach, which (route, parentRef) pairs claim which hostnames, the passthrough reservation,
- * SNI overlap, which hostnames earn a per-app listener and certificate, and the hostname race.
+ * which hostnames earn a per-app listener and certificate, and the hostname race.
  */
 import type { KObject } from '../k8s/model';
-import { isObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
 import { passthroughListenerName, passthroughServiceListenerName, redirectRouteName } from './names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 import { isValidHostname, isWildcardHostname } from '../k8s/dnsNames';
+import { hostnamesOverlap, parentRefPort, parentRefSection, parentRefTargets, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
 
 export type RouteKind = 'HTTPRoute' | 'TLSRoute';
 export const ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
-
-/**
- * SNI overlap (reference-facts §5.8): equal, or one is `*.S` and the other ends with `.S`. A
- * multi-label match and a wildcard covering a narrower wildcard both count; `*.S` does not match S.
- */
-export function hostnamesOverlap(a: string, b: string): boolean {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  if (x === y) return true;
-  if (isWildcardHostname(x) && y.endsWith(x.slice(1))) return true;
-  if (isWildcardHostname(y) && x.endsWith(y.slice(1))) return true;
-  return false;
-}
 
 /** A passthrough listener the TenantGateway declares: `tls-<svc>` on 443, or a native-port `tls-<name>`. */
 export interface PassthroughListener {
@@ -65,22 +52,6 @@ export function reservingHostname(h: string, passthrough: readonly PassthroughLi
   return best;
 }
 
-/** A parentRef as the route wrote it. */
-export type ParentRef = Record<string, unknown>;
-
-/**
- * Does a parentRef name this TenantGateway's Gateway (reference-facts §5.8)? Group empty or
- * gateway.networking.k8s.io, kind absent or Gateway, namespace (defaulting to the route's) the
- * TenantGateway's, and name the TenantGateway's.
- */
-export function parentRefMatches(ref: unknown, routeNamespace: string, v: TenantGatewayView): boolean {
-  if (!isObject(ref)) return false;
-  const group = ref.group ?? '';
-  const kind = ref.kind ?? 'Gateway';
-  const ns = typeof ref.namespace === 'string' && ref.namespace !== '' ? ref.namespace : routeNamespace;
-  return (group === '' || group === GROUPS.gateway) && kind === 'Gateway' && ns === v.namespace && ref.name === v.name;
-}
-
 /** One (route, parentRef) pair that claims every hostname of the route (reference-facts §5.8). */
 export interface Claimant {
   route: KObject;
@@ -94,19 +65,6 @@ export interface Claimant {
   port?: number;
   /** spec.hostnames, de-duplicated, in the route's order. */
   hostnames: string[];
-}
-
-export function routeHostnames(route: KObject): string[] {
-  const spec = isObject(route.spec) ? route.spec : {};
-  const hs = Array.isArray(spec.hostnames) ? spec.hostnames : [];
-  const out: string[] = [];
-  for (const h of hs) if (typeof h === 'string' && !out.includes(h)) out.push(h);
-  return out;
-}
-
-export function routeParentRefs(route: KObject): unknown[] {
-  const spec = isObject(route.spec) ? route.spec : {};
-  return Array.isArray(spec.parentRefs) ? spec.parentRefs : [];
 }
 
 /**
@@ -129,7 +87,7 @@ export function attachedRoutes(store: Store, v: TenantGatewayView, attachSet: re
     for (const ns of attachSet) {
       for (const r of store.list(GROUPS.gateway, kind, ns)) {
         if (isOwnRedirect(r, v)) continue;
-        if (routeParentRefs(r).some((p) => parentRefMatches(p, ns, v))) out.push(r);
+        if (routeParentRefs(r).some((p) => parentRefTargets(p, ns, v))) out.push(r);
       }
     }
   }
@@ -144,11 +102,12 @@ export function collectClaimants(routes: readonly KObject[], v: TenantGatewayVie
     if (hostnames.length === 0) continue;
     const ns = route.metadata.namespace ?? '';
     routeParentRefs(route).forEach((p, i) => {
-      if (!parentRefMatches(p, ns, v)) return;
-      const ref = p as ParentRef;
-      const c: Claimant = { route, kind: route.kind as RouteKind, namespace: ns, name: route.metadata.name, refIndex: i, parentRef: ref, hostnames };
-      if (typeof ref.sectionName === 'string' && ref.sectionName !== '') c.sectionName = ref.sectionName;
-      if (typeof ref.port === 'number') c.port = ref.port;
+      if (!parentRefTargets(p, ns, v)) return;
+      const c: Claimant = { route, kind: route.kind as RouteKind, namespace: ns, name: route.metadata.name, refIndex: i, parentRef: p, hostnames };
+      const section = parentRefSection(p);
+      const port = parentRefPort(p);
+      if (section !== undefined) c.sectionName = section;
+      if (port !== undefined) c.port = port;
       out.push(c);
     });
   }

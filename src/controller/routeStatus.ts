@@ -10,19 +10,8 @@ import { clone, deepEqual, isObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
 import { mergeCondition, type Condition } from './conditions';
-import {
-  hostnamesOverlap,
-  parentRefMatches,
-  ROUTE_KINDS,
-  reservingHostname,
-  routeHostnames,
-  routeParentRefs,
-  runRace,
-  selectsPlainHttp,
-  type Claimant,
-  type ParentRef,
-  type PassthroughListener,
-} from './hostnameClaims';
+import { ROUTE_KINDS, reservingHostname, runRace, selectsPlainHttp, type Claimant, type PassthroughListener } from './hostnameClaims';
+import { hostnamesOverlap, parentRefTargets, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME, perAppListenerName } from './names';
 import { isValidHostname, isWildcardHostname } from '../k8s/dnsNames';
 import type { TenantGatewayView } from './tenantGatewaySpec';
@@ -258,7 +247,7 @@ function parentsOf(route: KObject): Record<string, unknown>[] {
 }
 
 function isOurs(entry: unknown, route: KObject, v: TenantGatewayView): boolean {
-  return isObject(entry) && entry.controllerName === CONTROLLER_NAME && parentRefMatches(entry.parentRef, route.metadata.namespace ?? '', v);
+  return isObject(entry) && entry.controllerName === CONTROLLER_NAME && parentRefTargets(entry.parentRef, route.metadata.namespace ?? '', v);
 }
 
 /**
@@ -357,7 +346,7 @@ export function writeApexWideRouteStatuses(store: Store, v: TenantGatewayView, r
     const cur = parentsOf(route);
     const ns = route.metadata.namespace ?? '';
     if (v.certMode === 'edge' && route.kind === 'TLSRoute' && routeHostnames(route).length > 0) {
-      const refs = routeParentRefs(route).filter((p) => parentRefMatches(p, ns, v));
+      const refs = routeParentRefs(route).filter((p) => parentRefTargets(p, ns, v));
       const parents = cur.filter((e) => !isOurs(e, route, v) || refs.some((p) => deepEqual(p, e.parentRef)));
       const cond: Condition = { type: 'Accepted', status: 'False', reason: 'NoMatchingParent', message: edgeTlsRouteMessage(v) };
       for (const ref of refs) upsertOurEntry(parents, ref as ParentRef, cond, now);

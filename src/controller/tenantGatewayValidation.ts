@@ -5,7 +5,7 @@
  * budget (64) is counted later, on the assembled listeners (gatewayRendering.ts).
  * Returns every problem found, in spec order; an empty list means the spec is acceptable.
  */
-import { hostnamesOverlap } from './hostnameClaims';
+import { hostnamesOverlap } from '../k8s/gatewayApi';
 import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../k8s/dnsNames';
 import { passthroughListenerName, passthroughServiceListenerName } from './names';
 import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';

@@ -5,14 +5,16 @@
  *
  * decisions 9: "In fn and post-render, objects that came in pass through unchanged (they are
  * the user's own files); Secrets the tool creates follow the rule" — so only objects whose
- * identity is not among the inputs are returned, and a Secret the controller pass creates
- * (a wildcard replica) loses its key material unless includeSecretData is set.
+ * identity is not among the inputs are returned. Both outputs get applied, so decisions 14
+ * holds: a Secret the controller pass creates (a wildcard replica) is returned only with
+ * includeSecretData, and otherwise left to the in-cluster controller with an info finding
+ * (src/pipelines/appliedSecrets.ts).
  */
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import { keyOf, sortObjects, type KObject } from '../k8s/model';
 import { render } from './render';
 import { reconcile } from './reconcile';
-import { redactSecret } from '../k8s/secretRedaction';
+import { applySecretRule } from './appliedSecrets';
 
 export interface GenerateOptions {
   /** Platform values layers, merged left to right over the chart defaults (as `--values`). */
@@ -27,6 +29,8 @@ export interface GenerateOptions {
   gatewayApiVersion?: string;
   ciliumVersion?: string;
   includeSecretData: boolean;
+  /** How the user of this output asks for key material (default: pass --include-secret-data). */
+  includeHint?: string;
 }
 
 export interface GenerateResult {
@@ -54,9 +58,11 @@ export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult 
   const rec = reconcile({ objects: state, valuesFiles: o.values.length ? valuesFiles : undefined }, { now: o.now, ciliumVersion: o.ciliumVersion });
   findings.push(...rec.findings);
   if (hasErrors(findings)) return { objects: [], findings };
-  const objects = rec.store
-    .all()
-    .filter((x) => !inputKeys.has(keyOf(x)))
-    .map((x) => (renderedKeys.has(keyOf(x)) || o.includeSecretData ? x : redactSecret(x)));
-  return { objects: sortObjects(objects), findings };
+  const applied = applySecretRule(
+    rec.store.all().filter((x) => !inputKeys.has(keyOf(x))),
+    (x) => !renderedKeys.has(keyOf(x)),
+    { includeSecretData: o.includeSecretData, includeHint: o.includeHint ?? 'pass --include-secret-data' },
+  );
+  findings.push(...applied.findings);
+  return { objects: sortObjects(applied.objects), findings };
 }

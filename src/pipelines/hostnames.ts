@@ -13,6 +13,7 @@
  * verdict) refuses them all. The controller's own routes (the http→https redirect) claim nothing.
  */
 import { isObject, keyOf, type KObject } from '../k8s/model';
+import { hostnamesOverlap, parentRefNamespace, parentRefSelectsListener, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME, LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
 
 const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
@@ -48,27 +49,19 @@ function arr(x: unknown): Record<string, unknown>[] {
   return Array.isArray(x) ? x.filter(isObject) : [];
 }
 
-function routeHostnames(route: KObject): string[] {
-  const spec = isObject(route.spec) ? route.spec : {};
-  const out: string[] = [];
-  for (const h of Array.isArray(spec.hostnames) ? spec.hostnames : []) if (typeof h === 'string' && h !== '' && !out.includes(h)) out.push(h);
-  return out;
-}
-
 function isControllerOwned(o: KObject): boolean {
   return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
 }
 
 /**
- * How well a listener's hostname answers a route hostname (Gateway API hostname matching): 3 the
- * same name, 2 under the listener's wildcard (one or more labels deeper), 1 a listener without a
- * hostname (answers any), 0 not at all.
+ * How well a listener's hostname answers a route hostname, 0 for not at all (Gateway API: the
+ * names overlap): the same name first, then the narrowest listener hostname (a longer wildcard
+ * matches fewer names), a listener without a hostname last.
  */
 function answers(listenerHost: string | undefined, h: string): number {
+  if (!hostnamesOverlap(listenerHost, h)) return 0;
   if (listenerHost === undefined) return 1;
-  if (listenerHost === h) return 3;
-  if (listenerHost.startsWith('*.') && h.length > listenerHost.length - 1 && h.endsWith(listenerHost.slice(1))) return 2;
-  return 0;
+  return listenerHost.toLowerCase() === h.toLowerCase() ? 1000 : 2 + listenerHost.length;
 }
 
 const PROTOCOL_RANK: Record<string, number> = { HTTPS: 3, TLS: 2, HTTP: 1 };
@@ -134,14 +127,14 @@ function admitsNamespace(ix: Index, listener: Record<string, unknown>, gwNamespa
  * allowedRoutes admit that namespace (a route the TenantGateway controller gave no verdict, as
  * under DNS-01, attaches as Gateway API attaches it).
  */
-function servingListener(ix: Index, gwKey: string, section: string | undefined, kind: string, h: string, routeNamespace?: string): HostnameState | undefined {
+function servingListener(ix: Index, gwKey: string, ref: ParentRef, kind: string, h: string, routeNamespace?: string): HostnameState | undefined {
   const gw = ix.gateways.get(gwKey);
   if (!gw) return undefined;
   const spec = isObject(gw.spec) ? gw.spec : {};
   let best: Record<string, unknown> | undefined;
   let bestRank = 0;
   for (const l of arr(spec.listeners)) {
-    if (section !== undefined && l.name !== section) continue;
+    if (!parentRefSelectsListener(ref, { name: String(l.name ?? ''), port: typeof l.port === 'number' ? l.port : -1 })) continue;
     if (!admitsKind(l, kind)) continue;
     if (routeNamespace !== undefined && !admitsNamespace(ix, l, gw.metadata.namespace ?? '', routeNamespace)) continue;
     const m = answers(str(l.hostname), h);
@@ -187,18 +180,17 @@ function causeFor(message: string, h: string): string {
   return part ?? body;
 }
 
-function gatewayRefs(route: KObject): { gw: string; section?: string }[] {
+function gatewayRefs(route: KObject): { gw: string; ref: ParentRef }[] {
   const ns = route.metadata.namespace ?? '';
-  const spec = isObject(route.spec) ? route.spec : {};
-  return arr(spec.parentRefs)
-    .filter((p) => (p.kind ?? 'Gateway') === 'Gateway')
-    .map((p) => ({ gw: `${str(p.namespace) ?? ns}/${String(p.name ?? '')}`, section: str(p.sectionName) }));
+  return routeParentRefs(route)
+    .filter((p): p is ParentRef => isObject(p) && (p.kind ?? 'Gateway') === 'Gateway' && ['', 'gateway.networking.k8s.io'].includes(String(p.group ?? '')))
+    .map((p) => ({ gw: `${parentRefNamespace(p, ns)}/${String(p.name ?? '')}`, ref: p }));
 }
 
 /** A route without a verdict from the TenantGateway controller (DNS-01, edge: it judges no claims) attaches as Gateway API attaches it. */
 function attachedWithoutVerdict(ix: Index, route: KObject, h: string): HostnameState | undefined {
   for (const r of gatewayRefs(route)) {
-    const served = servingListener(ix, r.gw, r.section, route.kind, h, route.metadata.namespace ?? '');
+    const served = servingListener(ix, r.gw, r.ref, route.kind, h, route.metadata.namespace ?? '');
     if (served) return served;
   }
   return undefined;
@@ -212,7 +204,7 @@ function unattachedReason(ix: Index, route: KObject, h: string): string {
   const gws = [...new Set(refs.map((r) => r.gw))];
   const existing = gws.filter((g) => ix.gateways.has(g));
   if (!existing.length) return `not attached: no Gateway ${gws.join(', ')} exists`;
-  if (refs.some((r) => ix.gateways.has(r.gw) && servingListener(ix, r.gw, r.section, route.kind, h))) return `not attached: Gateway ${existing.join(', ')} takes no routes from namespace ${ns}`;
+  if (refs.some((r) => ix.gateways.has(r.gw) && servingListener(ix, r.gw, r.ref, route.kind, h))) return `not attached: Gateway ${existing.join(', ')} takes no routes from namespace ${ns}`;
   return `no listener of Gateway ${existing.join(', ')} answers ${h}`;
 }
 
@@ -231,11 +223,10 @@ export function hostnameStates(objs: readonly KObject[]): Map<string, { row: Omi
       let refusal: HostnameState | undefined;
       for (const p of ours) {
         const ref = isObject(p.parentRef) ? p.parentRef : {};
-        const gwKey = `${str(ref.namespace) ?? ns}/${String(ref.name ?? '')}`;
+        const gwKey = `${parentRefNamespace(ref, ns)}/${String(ref.name ?? '')}`;
         const accepted = arr(p.conditions).find((c) => c.type === 'Accepted');
         if (!accepted) continue;
         const message = String(accepted.message ?? '');
-        const section = str(ref.sectionName);
         if (accepted.status !== 'True') {
           const namesAny = hostnames.some((x) => names(message, x));
           if (!namesAny || names(message, h)) {
@@ -243,7 +234,7 @@ export function hostnameStates(objs: readonly KObject[]): Map<string, { row: Omi
             continue;
           }
         }
-        const served = servingListener(ix, gwKey, section, route.kind, h);
+        const served = servingListener(ix, gwKey, ref, route.kind, h);
         if (served) {
           state = served;
           break;

@@ -12,6 +12,7 @@ import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
 import { CONTROLLER_NAME, TGW_KIND } from '../controller/names';
 import { formatHostnameTable, type HostnameRow } from './hostnames';
+import { parentRefNamespace } from '../k8s/gatewayApi';
 
 export interface PlanOptions {
   /** The objects the pass started from. */
@@ -135,7 +136,7 @@ function routeOutcomes(route: KObject): RouteOutcome[] {
     .filter((p) => p.controllerName === CONTROLLER_NAME)
     .map((p) => {
       const pr = isObject(p.parentRef) ? p.parentRef : {};
-      const parent = `${String(pr.kind ?? 'Gateway')} ${String(pr.namespace ?? route.metadata.namespace ?? '')}/${String(pr.name ?? '')}${pr.sectionName !== undefined ? ` sectionName=${String(pr.sectionName)}` : ''}${pr.port !== undefined ? ` port=${String(pr.port)}` : ''}`;
+      const parent = `${String(pr.kind ?? 'Gateway')} ${parentRefNamespace(pr, route.metadata.namespace ?? '')}/${String(pr.name ?? '')}${pr.sectionName !== undefined ? ` sectionName=${String(pr.sectionName)}` : ''}${pr.port !== undefined ? ` port=${String(pr.port)}` : ''}`;
       const conds = (Array.isArray(p.conditions) ? p.conditions.filter(isObject) : []).map(
         (c) => `${String(c.type)}=${String(c.status)}${c.reason ? ` ${String(c.reason)}` : ''}${c.message ? `: ${String(c.message)}` : ''}`,
       );

@@ -390,6 +390,7 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     gatewayApiVersion: config.gatewayApiVersion,
     ciliumVersion: config.ciliumVersion,
     includeSecretData: config.includeSecretData,
+    includeHint: 'set includeSecretData: true in the CozyGateway spec (includeSecretData=true as a kpt argument)',
   };
   const res = generate(inputs, eo);
   findings.push(...res.findings.map((f) => attributeValuesFinding(f, eo.valuesFile, functionConfig, items)));

@@ -7,8 +7,6 @@ import {
   needsPerPortListeners,
   parseCiliumVersion,
   rulesFor,
-  sniOverlap,
-  strictlyNarrower,
 } from '../../src/controller/ciliumHazards';
 
 const K443 = [{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }, { group: 'gateway.networking.k8s.io', kind: 'TLSRoute' }];
@@ -30,20 +28,7 @@ const rulesOf = (objs: KObject[], version: string, patched = true) => ciliumHaza
 // tls-<svc> passthrough listeners beside them on 443.
 const dns01Gateway = (extra: unknown[] = []) => gateway([http, term('https', '*.example.org'), term('https-apex', 'example.org'), pt443('api', 'api.example.org'), ...extra]);
 
-describe('SNI helpers', () => {
-  it('overlap follows reference-facts §5.8', () => {
-    expect(sniOverlap('a.example.org', 'a.example.org')).toBe(true);
-    expect(sniOverlap('*.example.org', 'a.b.example.org')).toBe(true);
-    expect(sniOverlap('*.example.org', '*.b.example.org')).toBe(true);
-    expect(sniOverlap('*.example.org', 'example.org')).toBe(false);
-    expect(sniOverlap('a.example.org', 'b.example.org')).toBe(false);
-    expect(sniOverlap(undefined, 'x')).toBe(true);
-  });
-  it('strictly narrower', () => {
-    expect(strictlyNarrower('api.example.org', '*.example.org')).toBe(true);
-    expect(strictlyNarrower('api.example.org', 'api.example.org')).toBe(false);
-    expect(strictlyNarrower('*.example.org', 'api.example.org')).toBe(false);
-  });
+describe('versions', () => {
   it('versions parse with or without v', () => {
     expect(parseCiliumVersion('v1.19.5')).toBe('1.19.5');
     expect(parseCiliumVersion('1.20.2')).toBe('1.20.2');
@@ -146,6 +131,11 @@ describe('>= 1.19.6 hazards', () => {
     expect(rulesOf([gw, ...routes], '1.19.5', false)).not.toContain('cilium.duplicate-envoy-listener-name');
     // A route naming another Gateway does not count.
     expect(rulesOf([gateway([http, pt443('api', 'api.example.org'), native('pg', 5432, 'pg.example.org')]), tlsRoute('api', 'tls-api', ['api.example.org']), tlsRoute('pg', 'tls-pg', ['pg.example.org'], 'other')], '1.20.2')).not.toContain('cilium.needs-per-port-listeners');
+    // An empty parentRef.namespace is the route's own (Gateway API; one rule with the controller, issue 9).
+    const withNs = (r: KObject, namespace: string) => ({ ...r, spec: { ...(r.spec as object), parentRefs: [{ ...(r.spec as { parentRefs: object[] }).parentRefs[0], namespace }] } });
+    const twoPorts = gateway([http, pt443('api', 'api.example.org'), native('pg', 5432, 'pg.example.org')]);
+    expect(rulesOf([twoPorts, withNs(tlsRoute('api', 'tls-api', ['api.example.org']), ''), withNs(tlsRoute('pg', 'tls-pg', ['pg.example.org']), '')], '1.20.2')).toContain('cilium.needs-per-port-listeners');
+    expect(rulesOf([twoPorts, withNs(tlsRoute('api', 'tls-api', ['api.example.org']), ''), withNs(tlsRoute('pg', 'tls-pg', ['pg.example.org']), 'elsewhere')], '1.20.2')).not.toContain('cilium.needs-per-port-listeners');
   });
 
   it('the declared port is no boundary unless the listeners split', () => {

@@ -2,8 +2,6 @@ import {
   attachedRoutes,
   collectClaimants,
   compareRaceRank,
-  hostnamesOverlap,
-  parentRefMatches,
   passthroughListenersOf,
   reservingHostname,
   runRace,
@@ -15,21 +13,6 @@ import { http, route, tgw, tls } from './tgwFixtures';
 
 const v = viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'dbs', port: 5432, hostname: '*.db.example.org' }] }));
 const pt = passthroughListenersOf(v);
-
-describe('SNI overlap', () => {
-  test.each([
-    ['a.example.org', 'a.example.org', true],
-    ['*.example.org', 'a.example.org', true],
-    ['*.example.org', 'a.b.example.org', true],
-    ['*.example.org', '*.db.example.org', true],
-    ['*.example.org', 'example.org', false],
-    ['*.a.example.org', '*.b.example.org', false],
-    ['a.example.org', 'b.example.org', false],
-  ])('%s / %s -> %s', (a, b, want) => {
-    expect(hostnamesOverlap(a, b)).toBe(want);
-    expect(hostnamesOverlap(b, a)).toBe(want);
-  });
-});
 
 describe('passthrough reservation', () => {
   test('services first then native entries; none under edge', () => {
@@ -44,19 +27,6 @@ describe('passthrough reservation', () => {
     expect(reservingHostname('api.example.org', pt)).toBe('api.example.org');
     expect(reservingHostname('www.example.org', pt)).toBeUndefined();
   });
-});
-
-describe('parentRef matching', () => {
-  test.each([
-    [{ name: 'cozystack', namespace: 'tenant-root' }, 'x', true],
-    [{ name: 'cozystack' }, 'tenant-root', true],
-    [{ name: 'cozystack' }, 'cozy-harbor', false],
-    [{ group: '', kind: 'Gateway', name: 'cozystack', namespace: 'tenant-root' }, 'x', true],
-    [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'cozystack', namespace: 'tenant-root' }, 'x', true],
-    [{ group: 'example.com', name: 'cozystack', namespace: 'tenant-root' }, 'x', false],
-    [{ kind: 'Service', name: 'cozystack', namespace: 'tenant-root' }, 'x', false],
-    [{ name: 'other', namespace: 'tenant-root' }, 'x', false],
-  ])('%j from %s -> %s', (ref, routeNs, want) => expect(parentRefMatches(ref, routeNs, v)).toBe(want));
 });
 
 describe('claimants and earned hostnames', () => {

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { isValidSectionName } from '../../src/k8s/dnsNames';
-import { hostnamesOverlap, selectsPlainHttp } from '../../src/controller/hostnameClaims';
+import { selectsPlainHttp } from '../../src/controller/hostnameClaims';
+import { hostnamesOverlap } from '../../src/k8s/gatewayApi';
 import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
 import { clone, type KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';

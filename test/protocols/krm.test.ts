@@ -21,7 +21,6 @@ import {
   type ResourceList,
 } from '../../src/protocols/krm';
 import type { KObject } from '../../src/k8s/model';
-import { REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
 import * as fnCommand from '../../src/cli/commands/fn';
 import { defaultNow, rebindConsole } from '../../src/cli/commands/fn';
 import { runCommand, TESTDATA, tmpDir } from '../helpers/kpt';
@@ -218,21 +217,19 @@ describe('processResourceList', () => {
     expect(output.results!.map((r) => r.field?.path)).toContain('items[0]');
   });
 
-  it('Secrets the controller pass creates are written without key material unless includeSecretData', () => {
+  it('a Secret the controller pass creates is an item only with includeSecretData (decisions 14), else an info result names it', () => {
     const source: KObject = withPath({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'wild', namespace: 'tenant-root' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } }, 'wild.yaml');
     const bob = withPath(tenant('bob', { gateway: true }), 'tenants.yaml', 2);
     const values = { publishing: { host: 'example.org', certificates: { wildcardSecretName: 'wild' } }, gateway: { enabled: true } };
     const run = (includeSecretData: boolean) => processResourceList(rl([source, root, bob], cozyGateway({ values, reconcile: true, includeSecretData })), OPTS);
-    const redacted = run(false);
-    expect(redacted.exitCode).toBe(0);
-    expect(find(redacted.output.items, 'Secret', 'wild', 'tenant-root')).toEqual(source); // the input is the user's own
-    const replica = find(redacted.output.items, 'Secret', 'wild', 'tenant-bob');
-    if (replica) {
-      // (present once the controller pass replicates; the rule applies to it)
-      expect(replica.data).toEqual({});
-      expect(replica.metadata.annotations![REDACTED_ANNOTATION]).toBeDefined();
-      expect(find(run(true).output.items, 'Secret', 'wild', 'tenant-bob')!.data).toEqual(source.data);
-    }
+    const without = run(false);
+    expect(without.exitCode).toBe(0);
+    expect(find(without.output.items, 'Secret', 'wild', 'tenant-root')).toEqual(source); // the input is the user's own
+    expect(find(without.output.items, 'Secret', 'wild', 'tenant-bob')).toBeUndefined();
+    expect(without.output.results).toEqual([expect.objectContaining({ severity: 'info', resourceRef: { apiVersion: 'v1', kind: 'Secret', name: 'wild', namespace: 'tenant-bob' }, tags: { rule: 'output.secret-left-out' } })]);
+    const withData = run(true);
+    expect(find(withData.output.items, 'Secret', 'wild', 'tenant-bob')!.data).toEqual(source.data);
+    expect(withData.output.results).toBeUndefined();
   });
 
   it('property: items of kinds the tool does not know pass through exactly, whatever they hold', () => {

@@ -78,7 +78,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const inputs = loadInputs(opts, ctx);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'), includeSecretData: opts.includeSecretData })
+        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       if (hasErrors(result.findings)) throw new FindingsError(result.findings);
       const redacted = result.objects.filter(isRedacted).length;
