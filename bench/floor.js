@@ -1,7 +1,7 @@
 'use strict';
 /**
  * The floor: read every document of the given files and write it back with js-yaml, with the
- * options src/io/output.ts uses. Nothing else: a command that parses its input and prints
+ * options src/k8s/yaml.ts uses. Nothing else: a command that parses its input and prints
  * objects cannot be faster than this. Usage: node bench/floor.js FILE... > out.yaml
  */
 const fs = require('node:fs');

@@ -141,9 +141,9 @@ interface Prepared {
 }
 
 /** Prepared policy sets by the array they came from (issue 5: the controller judges every write against the same set). */
-const preparedSets = new WeakMap<KObject[], Prepared[]>();
+const preparedSets = new WeakMap<readonly KObject[], Prepared[]>();
 
-function prepare(policies: KObject[]): Prepared[] {
+function prepare(policies: readonly KObject[]): Prepared[] {
   let out = preparedSets.get(policies);
   if (out) return out;
   const bindings = policies.filter((p) => p.kind === 'ValidatingAdmissionPolicyBinding');
@@ -191,7 +191,7 @@ export function admit(objects: KObject[], policies: KObject[], user: UserInfo): 
  * policy: the decisions `admit` gives for it. The cheap match constraints are checked before any
  * CEL value is built, so an object no policy matches costs next to nothing.
  */
-export function admitObject(o: KObject, nsObj: KObject | undefined, policies: KObject[], user: UserInfo): Decision[] {
+export function admitObject(o: KObject, nsObj: KObject | undefined, policies: readonly KObject[], user: UserInfo): Decision[] {
   const out: Decision[] = [];
   const group = groupOf(o.apiVersion);
   const version = versionOf(o.apiVersion);

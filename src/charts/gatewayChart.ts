@@ -7,7 +7,6 @@
 import { asset } from '../assets';
 import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../controller/names';
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
-import { lineOf, originOf } from '../io/inputs';
 import { refOf, type KObject } from '../k8s/model';
 import { exposeIngress, splitList, type ClusterMap } from './platformValues';
 import type { TenantRelease } from './tenantChart';
@@ -96,7 +95,7 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
     findings.push(error(`gateway chart for tenant namespace ${T}: ${message}`, {
       rule,
       hint,
-      ...(t ? { object: refOf(t), file: originOf(t)?.file, line: lineOf(t, field), field } : {}),
+      ...(t ? { object: refOf(t), field } : {}),
     }));
 
   const host = ns.host ?? '';
@@ -163,7 +162,7 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
       findings.push(warning(`gateway chart for tenant namespace ${T}: DNS-01 provider ${provider} requires publishing.certificates.dns01.${provider}.${value}, which is empty: the tenant's Issuer would name no ${key === 'secret-name' ? 'credentials Secret' : 'TSIG key'}`, {
         rule: 'gateway.dns01-required-key',
         hint: `set publishing.certificates.dns01.${provider}.${value} in the platform values${provider === 'route53' ? ' (and route53.accessKeyID unless the controller uses IRSA)' : ''}`,
-        ...(t ? { object: refOf(t), file: originOf(t)?.file, line: lineOf(t) } : {}),
+        ...(t ? { object: refOf(t) } : {}),
       }));
     }
   }

@@ -8,7 +8,6 @@
 import * as jsyaml from 'js-yaml';
 import { asset } from '../assets';
 import { error, warning, type Finding } from '../k8s/diagnostics';
-import { lineOf, originOf } from '../io/inputs';
 import { renderTemplate } from './templates';
 import { isDns1123Label } from '../k8s/dnsNames';
 import { isObject, refOf, type KObject } from '../k8s/model';
@@ -175,35 +174,21 @@ export function helmToYaml(map: Record<string, string>): string {
 }
 
 /**
- * Helm's toYaml of the `_cluster` map, by the map's content: every tenant of a render shares one
- * map (issue 5: dumping it once per tenant was a fifth of `render`). Keyed by its JSON, so a map
- * changed in between is a new entry, never a stale one.
+ * §2.5: the `values.yaml` of a `cozystack-values` Secret (templates/tenant/cozystack-values.yaml.hbs).
+ * `clusterYaml` is Helm's toYaml of `v._cluster`: every tenant of a render shares one map, so the
+ * tree dumps it once and passes the text (issue 5: dumping it once per tenant was a fifth of `render`).
  */
-const clusterYamls = new Map<string, string>();
-
-function clusterYaml(map: Record<string, string>): string {
-  const key = JSON.stringify(map);
-  let text = clusterYamls.get(key);
-  if (text === undefined) {
-    if (clusterYamls.size >= 64) clusterYamls.clear();
-    text = helmToYaml(map);
-    clusterYamls.set(key, text);
-  }
-  return text;
+export function valuesYaml(v: TenantValues, clusterYaml = helmToYaml(v._cluster)): string {
+  return renderTemplate('tenant/cozystack-values.yaml.hbs', { clusterYaml, namespace: v._namespace });
 }
 
-/** §2.5: the `values.yaml` of a `cozystack-values` Secret (templates/tenant/cozystack-values.yaml.hbs). */
-export function valuesYaml(v: TenantValues): string {
-  return renderTemplate('tenant/cozystack-values.yaml.hbs', { clusterYaml: clusterYaml(v._cluster), namespace: v._namespace });
-}
-
-function secret(T: string, labels: Record<string, string>, v: TenantValues): KObject {
+function secret(T: string, labels: Record<string, string>, v: TenantValues, clusterYaml?: string): KObject {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
     metadata: { name: VALUES_SECRET, namespace: T, labels },
     type: 'Opaque',
-    stringData: { 'values.yaml': valuesYaml(v) },
+    stringData: { 'values.yaml': valuesYaml(v, clusterYaml) },
   };
 }
 
@@ -223,7 +208,7 @@ export function rootHostFindings(cluster: ClusterMap): Finding[] {
 }
 
 /** §2.7: tenant-root's Namespace and Secret, as cozystack-basics writes them. */
-export function renderTenantRoot(cluster: ClusterMap): KObject[] {
+export function renderTenantRoot(cluster: ClusterMap, clusterYaml = helmToYaml(cluster)): KObject[] {
   const labels: Record<string, string> = {
     'platform.cozystack.io/no-delete': 'true',
     [NS_LABEL_HOST]: cluster['root-host'] ?? '',
@@ -231,7 +216,7 @@ export function renderTenantRoot(cluster: ClusterMap): KObject[] {
   if (cluster['gateway-enabled'] === 'true') labels[NS_LABEL_GATEWAY] = TENANT_ROOT;
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: TENANT_ROOT, labels } },
-    secret(TENANT_ROOT, { 'reconcile.fluxcd.io/watch': 'Enabled', 'internal.cozystack.io/managed-by-cozystack': '' }, { _cluster: cluster, _namespace: rootNamespaceValues(cluster) }),
+    secret(TENANT_ROOT, { 'reconcile.fluxcd.io/watch': 'Enabled', 'internal.cozystack.io/managed-by-cozystack': '' }, { _cluster: cluster, _namespace: rootNamespaceValues(cluster) }, clusterYaml),
   ];
 }
 
@@ -239,10 +224,10 @@ export function renderTenantRoot(cluster: ClusterMap): KObject[] {
  * §2.4/§2.5: a tenant's Namespace and Secret. The ownerReference to the parent Namespace is
  * emitted only when the parent Namespace in the inputs has a uid (decisions.md §4).
  */
-export function renderTenantObjects(T: string, parent: string, v: TenantValues, parentUid?: string): KObject[] {
+export function renderTenantObjects(T: string, parent: string, v: TenantValues, parentUid?: string, clusterYaml?: string): KObject[] {
   const metadata: KObject['metadata'] = { name: T, labels: namespaceLabels(T, v._namespace) };
   if (parentUid) metadata.ownerReferences = [{ apiVersion: 'v1', kind: 'Namespace', name: parent, uid: parentUid, controller: true, blockOwnerDeletion: true }];
-  return [{ apiVersion: 'v1', kind: 'Namespace', metadata }, secret(T, { 'reconcile.fluxcd.io/watch': 'Enabled' }, v)];
+  return [{ apiVersion: 'v1', kind: 'Namespace', metadata }, secret(T, { 'reconcile.fluxcd.io/watch': 'Enabled' }, v, clusterYaml)];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,8 +241,8 @@ export interface TenantTree {
   findings: Finding[];
 }
 
-function where(o: KObject, field?: string): Pick<Finding, 'file' | 'line' | 'object' | 'field'> {
-  return { file: originOf(o)?.file, line: lineOf(o, field), object: refOf(o), field };
+function where(o: KObject, field?: string): Pick<Finding, 'object' | 'field'> {
+  return { object: refOf(o), field };
 }
 
 /** An `apps.cozystack.io` Tenant (any version). */
@@ -272,7 +257,9 @@ export function isTenant(o: KObject): boolean {
  */
 export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): TenantTree {
   const findings: Finding[] = [];
-  const out: KObject[] = [...renderTenantRoot(cluster)];
+  // Every tenant inherits tenant-root's `_cluster` (the same map): its YAML is written once.
+  const clusterYaml = helmToYaml(cluster);
+  const out: KObject[] = [...renderTenantRoot(cluster, clusterYaml)];
   const rootValues: TenantValues = { _cluster: cluster, _namespace: rootNamespaceValues(cluster) };
   const rootRelease: TenantRelease = { name: 'root', namespace: TENANT_ROOT, values: rootValues, ownsGateway: false };
   const releases: TenantRelease[] = [rootRelease];
@@ -364,7 +351,7 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): Tenan
         continue;
       }
       known.set(T, values);
-      out.push(...renderTenantObjects(T, P, values, nsUid.get(P)));
+      out.push(...renderTenantObjects(T, P, values, nsUid.get(P), values._cluster === cluster ? clusterYaml : undefined));
       releases.push({ tenant: t, name: X, namespace: T, parentNamespace: P, values, ownsGateway, gatewayClassName });
     }
     pending = next;

@@ -9,8 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { FindingsError, formatFinding, type Finding } from '../k8s/diagnostics';
 import { VERSION } from './version';
 import { readAllStdin } from '../io/stdin';
-import { lineOf, originOf } from '../io/inputs';
-import { keyOf, type KObject } from '../k8s/model';
+import type { SourceMap } from '../io/sourceMap';
 import * as render from './commands/render';
 import * as reconcile from './commands/reconcile';
 import * as admit from './commands/admit';
@@ -37,8 +36,8 @@ export interface CliContext {
   /** Print findings on stderr, errors and warnings alike. */
   report: (findings: Finding[]) => void;
   color: boolean;
-  /** The input objects by identity, so a finding that names an object gets its file and line. */
-  sources?: Map<string, KObject>;
+  /** Where the inputs were read (the readers' source map), so that a finding gets its file and line. */
+  sources?: SourceMap;
 }
 
 export const COMMANDS = [render, reconcile, diff, admit, fn, postRender, snapshot, completion];
@@ -71,13 +70,37 @@ Run 'cozy-gw <command> --help' for a command's options and examples.`,
   return program;
 }
 
-/** A finding about an input object, placed at its file and line (the core knows objects, not files). */
-function locate(f: Finding, sources: Map<string, KObject> | undefined): Finding {
-  if (f.file || !f.object || !sources) return f;
-  const o = sources.get(keyOf(f.object));
-  const origin = o && originOf(o);
-  if (!o || !origin) return f;
-  return { ...f, file: origin.file, line: lineOf(o, f.field) };
+/**
+ * A finding placed at file and line, from the readers' source map: the core names objects,
+ * values files and fields, never lines. A finding about an input object gets the object's file
+ * and the line of its field; one about a `--values` file the line of the field in it; a finding
+ * about a platform value also says where that value is set.
+ */
+export function locate(f: Finding, sources: SourceMap | undefined): Finding {
+  if (!sources) return f;
+  let out = f;
+  if (f.line === undefined) {
+    if (f.object && !f.file) {
+      const o = sources.objectOf(f.object);
+      const origin = o && sources.originOf(o);
+      if (o && origin) out = { ...f, file: origin.file, line: sources.lineOf(o, f.field) };
+    } else if (f.file && !f.object) {
+      const values = sources.valuesOf(f.file);
+      if (values) out = { ...f, line: sources.lineOf(values, f.field) };
+    }
+  }
+  const at = f.valueAt;
+  if (at && at.line === undefined) {
+    if (at.object) {
+      const o = sources.objectOf(at.object);
+      const origin = o && sources.originOf(o);
+      if (o && origin) out = { ...out, valueAt: { ...at, file: origin.file, line: sources.lineOf(o, at.field) } };
+    } else if (at.file) {
+      const values = sources.valuesOf(at.file);
+      if (values) out = { ...out, valueAt: { ...at, line: sources.lineOf(values, at.field) } };
+    }
+  }
+  return out;
 }
 
 function paint(ctx: CliContext, code: string, s: string): string {

@@ -27,19 +27,9 @@ export const ACME_SERVERS: Record<string, string> = {
   'letsencrypt-stage': 'https://acme-staging-v02.api.letsencrypt.org/directory',
 };
 
-const hex8Memo = new Map<string, string>();
-
 /** First 4 bytes of sha256 over the lowercased hostname, as lowercase hex (`harbor.foo.example.com` → `760d5a8a`). */
 export function hex8(hostname: string): string {
-  // A pure function of its argument, asked for the same hostnames by the listener, certificate
-  // and status code of a pass: the digest is computed once per hostname (issue 5 profile).
-  let h = hex8Memo.get(hostname);
-  if (h === undefined) {
-    h = createHash('sha256').update(hostname.toLowerCase()).digest('hex').slice(0, 8);
-    if (hex8Memo.size > 100_000) hex8Memo.clear();
-    hex8Memo.set(hostname, h);
-  }
-  return h;
+  return createHash('sha256').update(hostname.toLowerCase()).digest('hex').slice(0, 8);
 }
 
 /** The lowercased first DNS label. */

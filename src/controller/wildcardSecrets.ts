@@ -11,7 +11,7 @@
  * `wildcardChannel` for how a command's inputs become it.
  */
 import * as jsyaml from 'js-yaml';
-import { LOAD_OPTIONS } from '../io/inputs';
+import { LOAD_OPTIONS } from '../k8s/yaml';
 import { warning, error, type Finding } from '../k8s/diagnostics';
 import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
 import { clusterValues, resolvePlatformValues, type ClusterMap } from '../charts/platformValues';

@@ -1,6 +1,6 @@
 /**
  * The apiserver's admission of the controller's own writes. The platform's admission policies
- * (src/policies.ts, the very objects `render` emits) judge what cozystack-controller writes like
+ * (src/charts/policies.ts, the very objects `render` emits) judge what cozystack-controller writes like
  * any other write: a Gateway whose listener hostname leaves the namespace's
  * namespace.cozystack.io/host apex is refused by layer 2 (cozystack-gateway-hostname-policy),
  * "and the apiserver then refused the whole Gateway write, with every other listener on it frozen
@@ -24,17 +24,12 @@ export const CONTROLLER_USER: UserInfo = {
   groups: ['system:serviceaccounts', 'system:serviceaccounts:cozy-system', 'system:authenticated'],
 };
 
-let policies: KObject[] | undefined;
-
 /**
  * The policies that can judge a controller write. Layer 8 (Ingress) is the only one that reads
  * platform values, and the controller writes no Ingress, so the policies rendered without values
- * are the ones that matter here.
+ * are the ones that matter here. A constant, rendered when the controller is loaded.
  */
-function controllerPolicies(): KObject[] {
-  policies ??= renderPolicies({});
-  return policies;
-}
+export const CONTROLLER_POLICIES: readonly KObject[] = Object.freeze(renderPolicies({}));
 
 /** Throws the ReconcileError the apiserver's refusal would give when the platform's policies deny the write. */
 export function admitWrite(store: Store, obj: KObject): void {
@@ -44,7 +39,7 @@ export function admitWrite(store: Store, obj: KObject): void {
   if (obj.metadata.namespace && !ns) return;
   // Only the written object is judged (its Namespace is the request's namespaceObject, not a write);
   // an object no policy's match constraints select (a Certificate, an Issuer) costs no CEL at all.
-  const denied = admitObject(obj, ns, controllerPolicies(), CONTROLLER_USER).filter((d) => !d.allowed);
+  const denied = admitObject(obj, ns, CONTROLLER_POLICIES, CONTROLLER_USER).filter((d) => !d.allowed);
   if (denied.length === 0) return;
   const why = denied.map((d) => `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.messages.join('; ')}`);
   throw new ReconcileError(`the apiserver refuses the write of ${describe(obj)}: ${why.join('; ')}`);

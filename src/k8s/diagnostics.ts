@@ -19,6 +19,30 @@ export interface Finding {
   line?: number;
   /** What the user can do about it. */
   hint?: string;
+  /** The platform value the finding is about and where it is set (the hint ends by saying so). */
+  valueAt?: ValueAt;
+}
+
+/**
+ * Where a platform value was set: a `--values` file, or a field of an input object (a Package).
+ * The core names the source; the CLI edge adds the file and line from the readers' source map.
+ */
+export interface ValueAt {
+  /** The platform value, e.g. `publishing.certificates.solver`. */
+  value: string;
+  file?: string;
+  object?: ObjRef;
+  /** The field that holds it in `file`'s mapping or in `object`. */
+  field?: string;
+  line?: number;
+}
+
+/** The hint, with where the value it is about is set when that is known. */
+export function fullHint(f: Finding): string | undefined {
+  const at = f.valueAt;
+  if (!at?.file) return f.hint;
+  const set = `${at.value} is set at ${at.file}${at.line ? `:${at.line}` : ''}`;
+  return f.hint ? `${f.hint}; ${set}` : set;
 }
 
 /** Thrown by the core for user errors; carries every finding, not only the first. */
@@ -47,7 +71,8 @@ export function formatFinding(f: Finding): string {
   if (f.field) where.push(f.field);
   const head = f.severity === 'error' ? 'error' : f.severity;
   const loc = where.length ? `${where.join(': ')}: ` : '';
-  return `${head}: ${loc}${f.message}${f.hint ? ` (${f.hint})` : ''}`;
+  const hint = fullHint(f);
+  return `${head}: ${loc}${f.message}${hint ? ` (${hint})` : ''}`;
 }
 
 export function hasErrors(fs: Finding[]): boolean {

@@ -18,14 +18,20 @@ function kindKey(apiGroup: string, kind: string): string {
   return `${apiGroup}|${kind}`;
 }
 
-/**
- * Work counters of the Store's read boundary (issue 5): every get(), every list() and every
- * object a list() hands back. test/complexity.test.ts reads them to guard the scaling of a pass
- * without timing; incrementing three numbers costs nothing measurable.
- */
-export const storeStats = { gets: 0, lists: 0, listed: 0 };
+/** Work counters of a Store's read boundary (issue 5). */
+export interface StoreStats {
+  gets: number;
+  lists: number;
+  listed: number;
+}
 
 export class Store {
+  /**
+   * This store's work counters: every get(), every list() and every object a list() hands back.
+   * test/k8s/complexity.test.ts reads them to guard the scaling of a pass without timing;
+   * incrementing three numbers costs nothing measurable.
+   */
+  readonly stats: StoreStats = { gets: 0, lists: 0, listed: 0 };
   private readonly objects = new Map<string, KObject>();
   /** group|kind -> namespace -> name -> key */
   private readonly byKind = new Map<string, Map<string, Map<string, KObject>>>();
@@ -90,7 +96,7 @@ export class Store {
 
   /** The current object, or undefined. Do not mutate it: `put` a changed copy. */
   get(group: string, kind: string, namespace: string | undefined, name: string): KObject | undefined {
-    storeStats.gets++;
+    this.stats.gets++;
     return this.byKind.get(kindKey(group, kind))?.get(namespace ?? '')?.get(name);
   }
 
@@ -99,7 +105,7 @@ export class Store {
    * caller's own (a copy of the cached list); the objects are the store's: do not mutate them.
    */
   list(group: string, kind: string, namespace?: string): KObject[] {
-    storeStats.lists++;
+    this.stats.lists++;
     const kk = kindKey(group, kind);
     const byNs = this.byKind.get(kk);
     if (!byNs) return [];
@@ -115,7 +121,7 @@ export class Store {
         perNs.set(namespace, sorted);
       }
     } else sorted = this.sortedKind(kk, byNs);
-    storeStats.listed += sorted.length;
+    this.stats.listed += sorted.length;
     return sorted.slice();
   }
 

@@ -26,7 +26,6 @@
 import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { renderGateway } from '../charts/gatewayChart';
 import { locateValue, validatePlatformValues, validateTenant, type ValuesWhere } from '../validation/inputValidation';
-import { lineOf, originOf } from '../io/inputs';
 import { compareObjects, getPath, isObject, refOf, type KObject } from '../k8s/model';
 import { clusterValues, exposeIngress, findPlatformPackage, resolvePlatformValues, type ClusterMap } from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
@@ -98,19 +97,18 @@ const GUARD_VALUES: Record<string, (f: Finding) => string> = {
   'gateway.dns01-missing-field': (f) => (f.message.includes('route53') ? 'publishing.certificates.dns01.route53' : 'publishing.certificates.dns01.rfc2136'),
 };
 
-/** A guard that fails on a platform value says where that value was set. */
+/** A guard that fails on a platform value says where that value was set (the hint ends with it). */
 function pointAtValue(f: Finding, sources: ValuesWhere[]): Finding {
-  const field = f.rule ? GUARD_VALUES[f.rule]?.(f) : undefined;
-  if (!field) return f;
-  const at = locate(sources, field);
-  if (!at.file) return f;
-  const where = `${at.file}${at.line ? `:${at.line}` : ''}`;
-  return { ...f, hint: f.hint ? `${f.hint}; ${field} is set at ${where}` : `${field} is set at ${where}` };
+  const value = f.rule ? GUARD_VALUES[f.rule]?.(f) : undefined;
+  if (!value) return f;
+  const at = locate(sources, value);
+  if (!at.file && !at.object) return f;
+  return { ...f, valueAt: { value, file: at.file, object: at.object, field: at.field } };
 }
 
-/** Findings about an input object get its file and line. */
-function placeObjectFinding(f: Finding, o: KObject): Finding {
-  return { ...f, object: f.object ?? refOf(o), file: f.file ?? originOf(o)?.file, line: f.line ?? lineOf(o, f.field) };
+/** Findings about an input object name it. */
+function aboutObject(f: Finding, o: KObject): Finding {
+  return { ...f, object: f.object ?? refOf(o) };
 }
 
 /** Step 1: every input checked against its schema. */
@@ -121,7 +119,7 @@ export function validateInputs(input: RenderInput): Finding[] {
   if (pkg) findings.push(...validatePlatformValues({ pkg }));
   for (const o of input.objects) {
     if (isTenant(o)) findings.push(...validateTenant(o));
-    else if (isTenantGateway(o)) findings.push(...validateTenantGateway(o).map((f) => placeObjectFinding(f, o)));
+    else if (isTenantGateway(o)) findings.push(...validateTenantGateway(o).map((f) => aboutObject(f, o)));
   }
   return findings;
 }
@@ -170,8 +168,6 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
         ...f,
         message: `the rendered TenantGateway ${r.namespace}/cozystack would be refused by the API server: ${f.field ? `${f.field}: ` : ''}${f.message}`,
         object: r.tenant ? refOf(r.tenant) : f.object,
-        file: r.tenant ? originOf(r.tenant)?.file : undefined,
-        line: r.tenant ? lineOf(r.tenant) : undefined,
         field: undefined,
       });
     }

@@ -8,7 +8,7 @@
  * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster.
  */
 import * as jsyaml from 'js-yaml';
-import { LOAD_OPTIONS } from '../io/inputs';
+import { LOAD_OPTIONS } from '../k8s/yaml';
 import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
 import { redactSecret } from '../k8s/secretRedaction';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';

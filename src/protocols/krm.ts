@@ -21,10 +21,10 @@
  */
 import { cozyGatewayValidator } from '../validation/validators.generated';
 import { parseAllDocuments, parseDocument, isMap, isScalar, isSeq, YAMLSeq, type Document, type Node, type Scalar } from 'yaml';
-import { error, hasErrors, type Finding } from '../k8s/diagnostics';
+import { error, fullHint, hasErrors, type Finding } from '../k8s/diagnostics';
 import { hintOf } from '../validation/inputValidation';
 import { clone, compareObjects, isObject, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
-import { dumpYaml } from '../io/output';
+import { dumpYaml } from '../k8s/yaml';
 import { generate, type GenerateOptions } from '../pipelines/generate';
 
 export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
@@ -318,7 +318,8 @@ export function annotateGenerated(objs: KObject[], withPath: boolean): KObject[]
 
 /** A finding as a `results` entry, its file taken from the item it names (or the config). */
 export function toResult(f: Finding, items: unknown[], functionConfig: unknown): KrmResult {
-  const r: KrmResult = { message: f.hint ? `${f.message} (${f.hint})` : f.message, severity: f.severity };
+  const hint = fullHint(f);
+  const r: KrmResult = { message: hint ? `${f.message} (${hint})` : f.message, severity: f.severity };
   const about = f.object;
   if (about) {
     r.resourceRef = { apiVersion: about.apiVersion, kind: about.kind, name: about.name };

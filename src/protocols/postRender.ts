@@ -13,12 +13,11 @@
  * - Errors are findings (the edge prints them on stderr, exit 1, nothing on stdout).
  */
 import * as jsyaml from 'js-yaml';
-import { LOAD_OPTIONS } from '../io/inputs';
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { isObject, type KObject } from '../k8s/model';
 import { generate } from '../pipelines/generate';
 import { GENERATED_ANNOTATION, generatedPath } from './krm';
-import { toYamlStream } from '../io/output';
+import { LOAD_OPTIONS, toYamlStream } from '../k8s/yaml';
 
 export const HELM_FILENAME_ANNOTATION = 'postrenderer.helm.sh/postrender-filename';
 

@@ -2,12 +2,11 @@
  * Input validation against the JSON Schemas in schemas/ (ajv): the platform values (each
  * `--values` file and the platform Package's `spec.components.platform.values`) and every
  * `apps.cozystack.io/v1alpha1` Tenant (cli-contract "Inputs"). Every problem is a Finding that
- * names the file, the line (src/io/inputs.ts lineOf), the object and the field. Pure apart from
+ * names the object or the values file and the field (the CLI edge adds the line). Pure apart from
  * the line lookup, which reads the source text the CLI edge already registered.
  */
 import type { ErrorObject } from 'ajv';
 import { error, warning, type Finding } from '../k8s/diagnostics';
-import { lineOf, originOf } from '../io/inputs';
 import { isObject, refOf, type KObject } from '../k8s/model';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 
@@ -100,13 +99,10 @@ export type ValuesWhere = { file: string; values: Record<string, unknown> } | { 
 
 const PKG_VALUES = 'spec.components.platform.values';
 
-/** The file, line and object of a platform-values field (`gateway.className`) in one source. */
-export function locateValue(where: ValuesWhere, field: string): Pick<Finding, 'file' | 'line' | 'object' | 'field'> {
-  if ('pkg' in where) {
-    const full = field ? `${PKG_VALUES}.${field}` : PKG_VALUES;
-    return { file: originOf(where.pkg)?.file, line: lineOf(where.pkg, full), object: refOf(where.pkg), field: full };
-  }
-  return { file: where.file, line: lineOf(where.values, field), field: field || undefined };
+/** The source of a platform-values field (`gateway.className`): the file or the object, and the field there (the CLI edge finds the line). */
+export function locateValue(where: ValuesWhere, field: string): Pick<Finding, 'file' | 'object' | 'field'> {
+  if ('pkg' in where) return { object: refOf(where.pkg), field: field ? `${PKG_VALUES}.${field}` : PKG_VALUES };
+  return { file: where.file, field: field || undefined };
 }
 
 /** Validate one source of platform values against schemas/platform-values.schema.json. */
@@ -139,18 +135,17 @@ export const TENANT_SPEC_KEYS = ['host', 'gateway', 'gatewayClass', 'ingress', '
 export function validateTenant(o: KObject): Finding[] {
   const validate = validators().tenant;
   const out: Finding[] = [];
-  const file = originOf(o)?.file;
   if (!validate(o)) {
     for (const e of validate.errors ?? []) {
       const { field, message } = explain(e);
-      out.push(error(field ? message : `Tenant ${message}`, { file, line: lineOf(o, field), object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hintOf(e, field) }));
+      out.push(error(field ? message : `Tenant ${message}`, { object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hintOf(e, field) }));
     }
   }
   const spec = o.spec;
   if (isObject(spec)) {
     for (const k of Object.keys(spec)) {
       if (!TENANT_SPEC_KEYS.includes(k)) {
-        out.push(warning(`unknown field spec.${k} is ignored by the tenant chart`, { file, line: lineOf(o, `spec.${k}`), object: refOf(o), field: `spec.${k}`, rule: 'input.tenant-unknown-field', hint: `known fields: ${TENANT_SPEC_KEYS.join(', ')}` }));
+        out.push(warning(`unknown field spec.${k} is ignored by the tenant chart`, { object: refOf(o), field: `spec.${k}`, rule: 'input.tenant-unknown-field', hint: `known fields: ${TENANT_SPEC_KEYS.join(', ')}` }));
       }
     }
   }

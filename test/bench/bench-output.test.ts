@@ -1,11 +1,11 @@
 /**
- * src/io/output.ts writes YAML with its own emitter for speed (issue 5); it must stay byte for
+ * src/k8s/yaml.ts writes YAML with its own emitter for speed (issue 5); it must stay byte for
  * byte what js-yaml writes with the same options, YAML-1.1-safe quoting included.
  */
 import fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
 import { generate } from '../../bench/generate.js';
-import { dumpYaml, dumpYamlReference, toYamlStream } from '../../src/io/output';
+import { dumpYaml, dumpYamlReference, toYamlStream } from '../../src/k8s/yaml';
 
 const same = (v: unknown) => expect(dumpYaml(v)).toBe(dumpYamlReference(v));
 

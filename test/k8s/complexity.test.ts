@@ -6,14 +6,14 @@
  * quadratic (a list of every route per Gateway, a scan of every namespace per tenant) does about
  * 16x and fails here.
  *
- * The counts are the Store's own work counters (storeStats in src/store.ts: three increments,
+ * The counts are the Store's own work counters (Store.stats in src/k8s/store.ts: three increments,
  * nothing else on the hot path), read before and after one run.
  */
 import { generate } from '../../bench/generate.js';
 import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../../src/controller/ciliumHazards';
 import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
 import type { KObject } from '../../src/k8s/model';
-import { Store, storeStats } from '../../src/k8s/store';
+import { Store } from '../../src/k8s/store';
 import { reconcileWildcardSecrets, wildcardChannel } from '../../src/controller/wildcardSecrets';
 
 interface Work {
@@ -24,7 +24,8 @@ interface Work {
 }
 
 /** Run `fn` with the Store's get/list counted. */
-function counted(fn: () => void): Work {
+function counted(store: Store, fn: () => void): Work {
+  const storeStats = store.stats;
   const before = { ...storeStats };
   fn();
   const w: Work = { gets: storeStats.gets - before.gets, lists: storeStats.lists - before.lists, listed: storeStats.listed - before.listed, total: 0 };
@@ -50,17 +51,17 @@ function reconcileWork(tops: number): { work: Record<Phase, Work>; objects: numb
   const objects = [...g.snapshot, source] as KObject[];
   const valuesFiles = [{ file: 'values.yaml', values }];
   const store = new Store(objects);
-  const controller = counted(() => {
+  const controller = counted(store, () => {
     expect(reconcileTenantGateways(store, { now: '2026-01-01T00:00:00Z' }).filter((f) => f.severity === 'error')).toEqual([]);
   });
   // the pass did its job: every TenantGateway got a Gateway
   expect(store.list('gateway.networking.k8s.io', 'Gateway').length).toBe(g.meta.tenantGateways);
   const ch = wildcardChannel(objects, valuesFiles);
-  const wildcard = counted(() => {
+  const wildcard = counted(store, () => {
     reconcileWildcardSecrets(store, ch.channel);
   });
   expect(store.list('', 'Secret').length).toBeGreaterThan(tops);
-  const hazards = counted(() => {
+  const hazards = counted(store, () => {
     ciliumHazards(store, SHIPPED_CILIUM_VERSION);
   });
   return { work: { controller, wildcard, hazards }, objects: objects.length };
@@ -100,7 +101,7 @@ describe('the guard itself', () => {
     const quadratic = (tops: number) => {
       const g = generate('S', 99, { tops });
       const store = new Store(g.snapshot);
-      const work = counted(() => {
+      const work = counted(store, () => {
         for (const t of store.list('gateway.cozystack.io', 'TenantGateway')) {
           store.get('gateway.cozystack.io', 'TenantGateway', t.metadata.namespace, t.metadata.name);
           store.list('gateway.networking.k8s.io', 'HTTPRoute');

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { compareObjects, type KObject } from '../../src/k8s/model';
-import { Store, storeStats } from '../../src/k8s/store';
+import { Store } from '../../src/k8s/store';
 
 const cm = (ns: string, name: string, v: number): KObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data: { v: String(v) } });
 
@@ -68,9 +68,12 @@ test('changes() is memoised until the next write and each call gets its own reco
   expect(store.changes().map((c) => `${c.op} ${c.ref.name}`)).toEqual(['delete x', 'create y']);
 });
 
-test('storeStats counts gets, lists and the objects listed', () => {
+test('store.stats counts gets, lists and the objects listed, per store', () => {
   const store = new Store([cm('a', 'x', 1), cm('b', 'y', 2)]);
+  new Store([cm('a', 'x', 1)]).get('', 'ConfigMap', 'a', 'x');
+  const storeStats = store.stats;
   const before = { ...storeStats };
+  expect(before).toEqual({ gets: 0, lists: 0, listed: 0 });
   store.get('', 'ConfigMap', 'a', 'x');
   store.list('', 'ConfigMap');
   store.list('', 'ConfigMap', 'b');

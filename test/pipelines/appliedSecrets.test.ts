@@ -20,7 +20,7 @@ import { render } from '../../src/pipelines/render';
 import { preview } from '../../src/pipelines/preview';
 import { postRender } from '../../src/protocols/postRender';
 import { processResourceList, type ResourceList } from '../../src/protocols/krm';
-import { toYamlStream } from '../../src/io/output';
+import { toYamlStream } from '../../src/k8s/yaml';
 
 const NOW = '2026-01-01T00:00:00Z';
 const VALUES = { publishing: { host: 'example.org', certificates: { wildcardSecretName: 'wild' } }, gateway: { enabled: true } };

@@ -107,7 +107,7 @@ describe('snapshot of a cluster (context kind-cozy)', () => {
     expect((await snapshot([])).stdout).toBe(out.stdout);
     const file = path.join(tmp, 'read-back.yaml');
     fs.writeFileSync(file, out.stdout);
-    expect(ids(readInputs([file]))).toEqual(ids(objs));
+    expect(ids(readInputs([file]).objects)).toEqual(ids(objs));
   });
 
   test('--quiet leaves progress out but keeps the notes', async () => {

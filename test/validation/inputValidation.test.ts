@@ -1,21 +1,37 @@
-import { fieldOfPointer, validatePlatformValues, validateTenant } from '../../src/validation/inputValidation';
-import { objectsOf, parseDocuments, setOrigin } from '../../src/io/inputs';
+import { fieldOfPointer, validatePlatformValues as validatePlatformValuesCore, validateTenant as validateTenantCore } from '../../src/validation/inputValidation';
+import { objectsOf, parseDocuments, SourceMap } from '../../src/io/inputs';
+import { locate } from '../../src/cli/index';
 import { formatFinding, type Finding } from '../../src/k8s/diagnostics';
-import { render } from '../../src/pipelines/render';
+import { render as renderCore, type RenderInput } from '../../src/pipelines/render';
 import type { KObject } from '../../src/k8s/model';
+
+// The core names objects, values files and fields; the CLI edge places them at file and line
+// from the readers' source map. These tests read as the CLI does and place as it does.
+let sources = new SourceMap();
+beforeEach(() => {
+  sources = new SourceMap();
+});
 
 function read(text: string, file: string): KObject[] {
   const findings: Finding[] = [];
-  const objs = objectsOf(parseDocuments(text, file), file, findings);
+  const objs = objectsOf(parseDocuments(text, file, sources), file, findings, sources);
   expect(findings).toEqual([]);
   return objs;
 }
 
 function valuesFile(text: string, file: string) {
-  const values = parseDocuments(text, file)[0] as Record<string, unknown>;
-  setOrigin(values, { file, doc: 0, path: [] });
+  const values = parseDocuments(text, file, sources)[0] as Record<string, unknown>;
+  sources.addValues(file, values);
   return { file, values };
 }
+
+const placed = (fs: Finding[]) => fs.map((f) => locate(f, sources));
+const validateTenant = (o: KObject) => placed(validateTenantCore(o));
+const validatePlatformValues = (w: Parameters<typeof validatePlatformValuesCore>[0]) => placed(validatePlatformValuesCore(w));
+const render = (input: RenderInput) => {
+  const r = renderCore(input);
+  return { ...r, findings: placed(r.findings) };
+};
 
 describe('Tenant validation (schemas/tenant.schema.json)', () => {
   it('names the file, line, object and field', () => {

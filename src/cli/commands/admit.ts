@@ -8,8 +8,8 @@ import type { CliContext } from '..';
 import type { Decision } from '../../admission/admit';
 import type * as Admit from '../../admission/admit';
 import { FindingsError, hasErrors } from '../../k8s/diagnostics';
-import { describe, keyOf, type KObject } from '../../k8s/model';
-import { lineOf, originOf } from '../../io/inputs';
+import { describe } from '../../k8s/model';
+import type { SourceMap } from '../../io/sourceMap';
 import { clusterValues, resolvePlatformValues } from '../../charts/platformValues';
 import { DEFAULT_GATEWAY_API_VERSION, renderPolicies } from '../../charts/policies';
 import { addInputOptions, collect, loadInputs, type InputOptions } from './common';
@@ -62,10 +62,11 @@ export const DENIAL_HINTS: Record<string, { field?: string; hint: string }> = {
 };
 
 /** `hint: file:line: Kind ns/name: what to do` for one denied object. */
-export function formatDenialHint(d: Decision, source: KObject | undefined): string {
+export function formatDenialHint(d: Decision, sources: SourceMap | undefined): string {
   const h = DENIAL_HINTS[d.policy] ?? { hint: 'fix the object, or run as a caller the policy trusts (--as, --as-group)' };
-  const file = source ? originOf(source)?.file : undefined;
-  const line = source ? (lineOf(source, h.field) ?? lineOf(source)) : undefined;
+  const source = sources?.objectOf(d.object);
+  const file = source ? sources?.originOf(source)?.file : undefined;
+  const line = source ? (sources?.lineOf(source, h.field) ?? sources?.lineOf(source)) : undefined;
   const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
   return `hint: ${where}${describe(d.object)}: ${h.hint}`;
 }
@@ -116,8 +117,7 @@ Examples:
     } else {
       // One line per denial: an object a policy denies, its failed validations' messages joined.
       for (const d of denied) ctx.io.stdout(formatDenial(d, d.messages.join('; ')) + '\n');
-      const byKey = new Map(inputs.objects.map((o) => [keyOf(o), o]));
-      for (const d of denied) ctx.io.stderr(formatDenialHint(d, byKey.get(keyOf(d.object))) + '\n');
+      for (const d of denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
       for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`warning: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
     }
     ctx.exitCode = denied.length ? 1 : 0;

@@ -1,8 +1,8 @@
 /** Options shared by the commands that read inputs and platform values. */
 import type { Command } from 'commander';
 import type { CliContext } from '..';
-import { readInputs, readValuesFiles } from '../../io/inputs';
-import { keyOf, type KObject } from '../../k8s/model';
+import { readInputs, readValuesFiles, type SourceMap } from '../../io/inputs';
+import type { KObject } from '../../k8s/model';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -24,11 +24,14 @@ export interface LoadedInputs {
   values: { file: string; values: Record<string, unknown> }[];
 }
 
-/** Read -f and --values. Throws FindingsError (every problem at once) on bad input. */
-export function loadInputs(opts: InputOptions, ctx: CliContext): LoadedInputs {
+/**
+ * Read -f and --values. Throws FindingsError (every problem at once) on bad input. `into`: a
+ * source map that already holds other inputs of the run (diff's --state), added to.
+ */
+export function loadInputs(opts: InputOptions, ctx: CliContext, into?: SourceMap): LoadedInputs {
   const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd };
-  const objects = readInputs(opts.filename ?? [], ro);
-  const values = readValuesFiles(opts.values ?? [], ro);
-  ctx.sources = new Map(objects.map((o) => [keyOf(o), o]));
+  const { objects, sources } = readInputs(opts.filename ?? [], { ...ro, sources: into });
+  const { values } = readValuesFiles(opts.values ?? [], { ...ro, sources });
+  ctx.sources = sources;
   return { objects, values };
 }

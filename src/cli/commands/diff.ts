@@ -16,19 +16,19 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '..';
 import { error, FindingsError, hasErrors } from '../../k8s/diagnostics';
 import { keyOf, type KObject } from '../../k8s/model';
-import type * as Output from '../../io/output';
-import type * as UnifiedDiff from '../../io/unifiedDiff';
+import type * as Output from '../../k8s/yaml';
+import type * as UnifiedDiff from '../../pipelines/unifiedDiff';
 import type * as Diff from '../../pipelines/diff';
 import type * as Plan from '../../pipelines/plan';
 import type * as Render from '../../pipelines/render';
 import type * as Reconcile from '../../pipelines/reconcile';
-import { readInputs } from '../../io/inputs';
+import { readInputs, type SourceMap } from '../../io/inputs';
 import { addInputOptions, collect, loadInputs, type InputOptions } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
 const lazy = {
-  output: () => require('../../io/output') as typeof Output,
-  unified: () => require('../../io/unifiedDiff') as typeof UnifiedDiff,
+  output: () => require('../../k8s/yaml') as typeof Output,
+  unified: () => require('../../pipelines/unifiedDiff') as typeof UnifiedDiff,
   diff: () => require('../../pipelines/diff') as typeof Diff,
   plan: () => require('../../pipelines/plan') as typeof Plan,
   render: () => require('../../pipelines/render') as typeof Render,
@@ -77,10 +77,10 @@ export function isTreeBookkeeping(file: string): boolean {
   return /^kustomization\.ya?ml$/i.test(base) || base === 'Kustomization' || base.startsWith('.');
 }
 
-function readState(paths: string[], ctx: CliContext): KObject[] {
-  const objects = readInputs(paths, { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f) });
+function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap } {
+  const { objects, sources } = readInputs(paths, { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f) });
   // A kustomization given by name, or inside a stream, is still not cluster state.
-  return objects.filter((o) => !(o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.config.k8s.io/')));
+  return { state: objects.filter((o) => !(o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.config.k8s.io/'))), sources };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -112,11 +112,9 @@ Examples:
       if (!opts.state.length) throw cmd.error('error: --state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)', { exitCode: 2, code: 'cozy-gw.usage' });
       const { diff, hasDifferences, diffChanges, afterStore } = lazy.diff();
       const now = diffClock(opts.now, ctx.io.env);
-      const state = readState(opts.state, ctx);
-      const inputs = loadInputs(opts, ctx);
-      const sources = new Map(state.map((o) => [keyOf(o), o]));
-      for (const [k, o] of ctx.sources ?? []) sources.set(k, o);
-      ctx.sources = sources;
+      const { state, sources } = readState(opts.state, ctx);
+      // One source map for the run: a finding about a state object or a given one names its file and line.
+      const inputs = loadInputs(opts, ctx, sources);
       const result = diff({ state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune }, { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! });
       if (hasErrors(result.findings)) throw new FindingsError(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')));
       const different = hasDifferences(result);

@@ -49,7 +49,8 @@ export function register(program: Command, ctx: CliContext): Command {
       try {
         const now = opts.now ?? defaultNow(ctx.io.env);
         if (Number.isNaN(Date.parse(now))) throw new FindingsError([error(`--now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(now)}`, { rule: 'post-render.now' })]);
-        const values = readValuesFiles(opts.values ?? [], { cwd: ctx.io.cwd });
+        const { values, sources } = readValuesFiles(opts.values ?? [], { cwd: ctx.io.cwd });
+        ctx.sources = sources;
         const res = postRender(ctx.io.readStdin(), { values, now, ciliumVersion: opts.ciliumVersion, includeSecretData: Boolean(opts.includeSecretData) });
         if (res.exitCode === 0) ctx.io.stdout(res.stdout);
         ctx.report(res.findings);

@@ -8,7 +8,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '..';
 import { FindingsError, hasErrors } from '../../k8s/diagnostics';
 import { describe, type KObject } from '../../k8s/model';
-import type * as Output from '../../io/output';
+import type * as Output from '../../k8s/yaml';
 import { addInputOptions, loadInputs, type InputOptions } from './common';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as Plan from '../../pipelines/plan';
@@ -19,7 +19,7 @@ import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/cil
 // The pass and its output are loaded when the command runs, not when the CLI registers it
 // (issue 5: `cozy-gw --version` and the other commands do not pay for them).
 const lazy = {
-  output: () => require('../../io/output') as typeof Output,
+  output: () => require('../../k8s/yaml') as typeof Output,
   reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
   plan: () => require('../../pipelines/plan') as typeof Plan,
   hostnames: () => require('../../pipelines/hostnames') as typeof Hostnames,

@@ -7,7 +7,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type * as Semver from 'semver';
 import type { CliContext } from '..';
 import { FindingsError, hasErrors } from '../../k8s/diagnostics';
-import type * as Output from '../../io/output';
+import type * as Output from '../../k8s/yaml';
 import type * as OutputDir from '../../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import type * as Render from '../../pipelines/render';
@@ -19,7 +19,7 @@ import { addInputOptions, loadInputs, type InputOptions } from './common';
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
 const lazy = {
   semver: () => require('semver') as typeof Semver,
-  output: () => require('../../io/output') as typeof Output,
+  output: () => require('../../k8s/yaml') as typeof Output,
   outputDir: () => require('../../io/outputDir') as typeof OutputDir,
   render: () => require('../../pipelines/render') as typeof Render,
   preview: () => require('../../pipelines/preview') as typeof Preview,

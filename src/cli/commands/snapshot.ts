@@ -10,7 +10,7 @@ import type * as Execa from 'execa';
 import type { CliContext } from '..';
 import { error, FindingsError, type Finding } from '../../k8s/diagnostics';
 import type { KObject } from '../../k8s/model';
-import { dumpYaml, toJsonList, toYamlStream } from '../../io/output';
+import { dumpYaml, toJsonList, toYamlStream } from '../../k8s/yaml';
 import { redactionNotice } from '../../k8s/secretRedaction';
 import { assembleSnapshot, classifyKubectlError, SNAPSHOT_RESOURCES, type Listing, type SnapshotResource } from '../../pipelines/snapshot';
 import { withExamples } from './help';

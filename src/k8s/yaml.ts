@@ -1,17 +1,26 @@
 /**
- * Writing manifests (the CLI edge). YAML is js-yaml's, byte for byte: js-yaml quotes the strings a
+ * YAML text, both ways. Reading: every input is read with the YAML core schema (LOAD_OPTIONS).
+ * Writing manifests: YAML is js-yaml's, byte for byte: js-yaml quotes the strings a
  * YAML 1.1 reader (kubectl, sigs.k8s.io/yaml) would take for booleans or numbers (`yes`, `on`,
  * `0777`), so the output reads back with the types it was written with.
  *
  * For speed (issue 5: printing is half of a large reconcile), documents made of plain data are
  * written by a small emitter that reproduces js-yaml's block style for the options below, and
- * asks js-yaml itself how to write any scalar that is not obviously plain (memoised). Anything
+ * asks js-yaml itself how to write any scalar that is not obviously plain (memoised for the
+ * length of one stream: the memo is made per call, never kept in the module). Anything
  * else — a key that needs quoting across lines or is over 1024 characters, a value that is not
- * JSON-like data — falls back to js-yaml for the whole document. test/output.test.ts checks the
- * two agree byte for byte, on fixed cases and on generated data.
+ * JSON-like data — falls back to js-yaml for the whole document. test/bench/bench-output.test.ts
+ * and test/k8s/yaml*.test.ts check the two agree byte for byte, on fixed cases and on generated data.
  */
 import * as jsyaml from 'js-yaml';
-import type { KObject } from '../k8s/model';
+import type { KObject } from './model';
+
+/**
+ * How every input is read: the YAML core schema, as Kubernetes reads manifests (JSON types only).
+ * js-yaml's default schema would turn `2024-05-01` or an unquoted timestamp into a Date and
+ * write it back as `2024-05-01T00:00:00.000Z`, corrupting a ConfigMap value or a condition time.
+ */
+export const LOAD_OPTIONS = Object.freeze({ schema: jsyaml.CORE_SCHEMA });
 
 const OPTIONS: jsyaml.DumpOptions = { noRefs: true, lineWidth: -1, sortKeys: false, quotingType: '"' };
 
@@ -20,9 +29,9 @@ export function dumpYamlReference(value: unknown): string {
   return jsyaml.dump(value, OPTIONS);
 }
 
-export function dumpYaml(value: unknown): string {
+export function dumpYaml(value: unknown, memo: Memo = newMemo()): string {
   try {
-    const out = node(value, 0, true);
+    const out = node(value, 0, true, memo);
     return out === undefined ? '' : out + '\n';
   } catch (e) {
     if (e === UNSUPPORTED) return jsyaml.dump(value, OPTIONS);
@@ -32,7 +41,8 @@ export function dumpYaml(value: unknown): string {
 
 /** Multi-document YAML, `---` between documents; empty string for no documents. */
 export function toYamlStream(objs: unknown[]): string {
-  return objs.map((o) => dumpYaml(o)).join('---\n');
+  const memo = newMemo();
+  return objs.map((o) => dumpYaml(o, memo)).join('---\n');
 }
 
 /**
@@ -41,10 +51,11 @@ export function toYamlStream(objs: unknown[]): string {
  * pieces joined are toYamlStream's text, byte for byte.
  */
 export function* yamlStreamChunks(objs: unknown[], chunkSize = 1 << 20): Generator<string> {
+  const memo = newMemo();
   let buf = '';
   for (let i = 0; i < objs.length; i++) {
     if (i > 0) buf += '---\n';
-    buf += dumpYaml(objs[i]);
+    buf += dumpYaml(objs[i], memo);
     if (buf.length >= chunkSize) {
       yield buf;
       buf = '';
@@ -79,11 +90,22 @@ const AMBIGUOUS = new Set([
   'y', 'Y', 'yes', 'Yes', 'YES', 'n', 'N', 'no', 'No', 'NO', 'on', 'On', 'ON', 'off', 'Off', 'OFF',
 ]);
 
-/** js-yaml's rendering of a single-line string or a number; it depends on nothing but the value. */
-const scalarCache = new Map<string, string>();
-const numberCache = new Map<number, string>();
-/** js-yaml's rendering of a multi-line string at level 0 (indented by 2). */
-const blockCache = new Map<string, string>();
+/**
+ * What one stream has already asked js-yaml: the rendering of a single-line string or a number
+ * (it depends on nothing but the value), of a multi-line string at level 0 (indented by 2), and
+ * of a key. Keys and values repeat across the objects of a stream (apiVersion, metadata, labels).
+ */
+export interface Memo {
+  scalar: Map<string, string>;
+  number: Map<number, string>;
+  block: Map<string, string>;
+  key: Map<string, string>;
+}
+
+export function newMemo(): Memo {
+  return { scalar: new Map(), number: new Map(), block: new Map(), key: new Map() };
+}
+
 const CACHE_LIMIT = 200_000;
 
 function remember<K, V>(m: Map<K, V>, k: K, v: V): V {
@@ -92,10 +114,10 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V): V {
   return v;
 }
 
-function stringScalar(s: string, level: number): string {
+function stringScalar(s: string, level: number, memo: Memo): string {
   if (SIMPLE.test(s) && !AMBIGUOUS.has(s)) return s;
   if (s.indexOf('\n') < 0) {
-    return scalarCache.get(s) ?? remember(scalarCache, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
+    return memo.scalar.get(s) ?? remember(memo.scalar, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
   }
   // A multi-line string of printable ASCII: js-yaml's literal block scalar, written here (issue 5:
   // js-yaml's character-by-character style check was most of render's printing).
@@ -103,7 +125,7 @@ function stringScalar(s: string, level: number): string {
   // Otherwise a literal block scalar indented 2 * max(1, level), or a double-quoted one
   // (non-printable characters) that does not depend on the level. js-yaml indents every
   // non-empty line and leaves empty ones bare, so re-indenting level 0's text is exact.
-  const top = blockCache.get(s) ?? remember(blockCache, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
+  const top = memo.block.get(s) ?? remember(memo.block, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
   if (top[0] !== '|' || level <= 1) return top;
   const ind = ' '.repeat(2 * level);
   const lines = top.split('\n');
@@ -139,51 +161,48 @@ function literalBlock(s: string, level: number): string {
 }
 const LEADING_SPACE = /^\n* /;
 
-/** Keys repeat across objects (apiVersion, metadata, labels): their rendering is memoised. */
-const keyCache = new Map<string, string>();
-
-function keyScalar(k: string): string {
-  const hit = keyCache.get(k);
+function keyScalar(k: string, memo: Memo): string {
+  const hit = memo.key.get(k);
   if (hit !== undefined) return hit;
-  return remember(keyCache, k, keyScalarUncached(k));
+  return remember(memo.key, k, keyScalarUncached(k, memo));
 }
 
-function keyScalarUncached(k: string): string {
+function keyScalarUncached(k: string, memo: Memo): string {
   if (SIMPLE.test(k) && !AMBIGUOUS.has(k)) return k;
   // js-yaml writes keys on one line only and makes an explicit `? ` pair of long ones.
   if (k.indexOf('\n') >= 0 || k.length > 1024) throw UNSUPPORTED;
-  const out = stringScalar(k, 0);
+  const out = stringScalar(k, 0, memo);
   if (out.length > 1024) throw UNSUPPORTED;
   return out;
 }
 
 /** A line break and the indentation of each level, made up front (a lookup past the end deoptimised the emitter). */
-const NL: string[] = Array.from({ length: 64 }, (_, l) => '\n' + ' '.repeat(2 * l));
+const NL: readonly string[] = Object.freeze(Array.from({ length: 64 }, (_, l) => '\n' + ' '.repeat(2 * l)));
 function nl(level: number): string {
-  return NL[level] ?? (NL[level] = '\n' + ' '.repeat(2 * level));
+  return NL[level] ?? '\n' + ' '.repeat(2 * level);
 }
 
 /**
  * js-yaml's writeNode for block style (flowLevel -1, indent 2, noArrayIndent false): the text
  * of `v` at `level`, or undefined where js-yaml writes nothing (undefined).
  */
-function node(v: unknown, level: number, compact: boolean): string | undefined {
+function node(v: unknown, level: number, compact: boolean, memo: Memo): string | undefined {
   switch (typeof v) {
     case 'string':
-      return v.length === 0 ? '""' : stringScalar(v, level);
+      return v.length === 0 ? '""' : stringScalar(v, level, memo);
     case 'boolean':
       return v ? 'true' : 'false';
     case 'number':
       // (a Map does not tell 0 from -0, which js-yaml writes as -0.0)
       if (v === 0) return jsyaml.dump(v, OPTIONS).slice(0, -1);
-      return numberCache.get(v) ?? remember(numberCache, v, jsyaml.dump(v, OPTIONS).slice(0, -1));
+      return memo.number.get(v) ?? remember(memo.number, v, jsyaml.dump(v, OPTIONS).slice(0, -1));
     case 'undefined':
       return undefined;
     case 'object': {
       if (v === null) return 'null';
       const t = toString.call(v);
-      if (t === '[object Array]') return sequence(v as unknown[], level, compact);
-      if (t === '[object Object]') return mapping(v as Record<string, unknown>, level, compact);
+      if (t === '[object Array]') return sequence(v as unknown[], level, compact, memo);
+      if (t === '[object Object]') return mapping(v as Record<string, unknown>, level, compact, memo);
       throw UNSUPPORTED;
     }
     default:
@@ -191,28 +210,28 @@ function node(v: unknown, level: number, compact: boolean): string | undefined {
   }
 }
 
-function mapping(o: Record<string, unknown>, level: number, compact: boolean): string {
+function mapping(o: Record<string, unknown>, level: number, compact: boolean, memo: Memo): string {
   const keys = Object.keys(o);
   let out = '';
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i];
-    const vs = node(o[k], level + 1, false);
+    const vs = node(o[k], level + 1, false, memo);
     if (vs === undefined) continue;
     if (!compact || out !== '') out += nl(level);
-    out += keyScalar(k);
+    out += keyScalar(k, memo);
     out += vs.charCodeAt(0) === 10 ? ':' : ': ';
     out += vs;
   }
   return out === '' ? '{}' : out;
 }
 
-function sequence(a: unknown[], level: number, compact: boolean): string {
+function sequence(a: unknown[], level: number, compact: boolean, memo: Memo): string {
   if (a.length === 0) return '[]';
   // In a mapping (not compact), js-yaml writes the sequence at the mapping value's level: the
   // caller already passes level + 1.
   let out = '';
   for (let i = 0; i < a.length; i++) {
-    let vs = node(a[i], level + 1, true);
+    let vs = node(a[i], level + 1, true, memo);
     if (vs === undefined) vs = 'null';
     if (!compact || out !== '') out += nl(level);
     out += vs.charCodeAt(0) === 10 ? '-' : '- ';

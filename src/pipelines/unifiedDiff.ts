@@ -1,12 +1,12 @@
 /**
- * `cozy-gw diff`'s default output (the CLI edge): one unified diff per object that differs, as
+ * `cozy-gw diff`'s default output: one unified diff per object that differs, as
  * `kubectl diff` prints it (`diff -u -N` of the object's YAML before and after, three lines of
  * context), each headed by the object as kubectl users read it: `Kind namespace/name`. A created
- * object is all `+`, a deleted one all `-`. The YAML is the one every command prints (output.ts).
- * The objects come from the core with Secret data already masked.
+ * object is all `+`, a deleted one all `-`. The YAML is the one every command prints (k8s/yaml.ts).
+ * The objects come from the diff with Secret data already masked. Pure: objects in, text out.
  */
 import { describe, type KObject } from '../k8s/model';
-import { dumpYaml } from './output';
+import { dumpYaml, newMemo, type Memo } from '../k8s/yaml';
 
 type Op = ' ' | '-' | '+';
 
@@ -71,9 +71,9 @@ function myers(a: string[], b: string[]): [Op, string][] {
   return out.reverse();
 }
 
-function lines(o: KObject | undefined): string[] {
+function lines(o: KObject | undefined, memo: Memo): string[] {
   if (!o) return [];
-  const text = dumpYaml(o);
+  const text = dumpYaml(o, memo);
   return text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
 }
 
@@ -120,15 +120,16 @@ function hunks(script: [Op, string][], context: number): string[] {
 }
 
 /** The unified diff of one object (before undefined: created; after undefined: deleted). */
-export function unifiedDiff(before: KObject | undefined, after: KObject | undefined, context = 3): string {
+export function unifiedDiff(before: KObject | undefined, after: KObject | undefined, context = 3, memo: Memo = newMemo()): string {
   const o = (after ?? before)!;
   const head = describe(o);
-  const body = hunks(lineDiff(lines(before), lines(after)), context);
+  const body = hunks(lineDiff(lines(before, memo), lines(after, memo)), context);
   // As git and diff -N write a side that does not exist: /dev/null.
   return [head, before ? `--- ${head} (state)` : '--- /dev/null', after ? `+++ ${head} (after)` : '+++ /dev/null', ...body].join('\n') + '\n';
 }
 
 /** Every difference, objects in the order given: created, changed and deleted interleaved by the caller. */
 export function* unifiedDiffs(items: Iterable<{ before?: KObject; after?: KObject }>): Generator<string> {
-  for (const it of items) yield unifiedDiff(it.before, it.after);
+  const memo = newMemo();
+  for (const it of items) yield unifiedDiff(it.before, it.after, 3, memo);
 }

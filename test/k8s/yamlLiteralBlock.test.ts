@@ -1,10 +1,10 @@
 /**
- * src/io/output.ts writes multi-line strings of printable ASCII as literal block scalars itself
+ * src/k8s/yaml.ts writes multi-line strings of printable ASCII as literal block scalars itself
  * (issue 5); they must stay byte for byte what js-yaml writes, at every depth, with every
  * chomping and indentation indicator.
  */
 import fc from 'fast-check';
-import { dumpYaml, dumpYamlReference } from '../../src/io/output';
+import { dumpYaml, dumpYamlReference } from '../../src/k8s/yaml';
 
 const same = (v: unknown) => expect(dumpYaml(v)).toBe(dumpYamlReference(v));
 

@@ -1,6 +1,6 @@
 /** yamlStreamChunks (issue 5: reconcile writes its YAML stream in pieces): the pieces joined are toYamlStream's text. */
 import fc from 'fast-check';
-import { toYamlStream, yamlStreamChunks } from '../../src/io/output';
+import { toYamlStream, yamlStreamChunks } from '../../src/k8s/yaml';
 
 const doc = fc.record({ apiVersion: fc.constant('v1'), kind: fc.constantFrom('ConfigMap', 'Secret'), metadata: fc.record({ name: fc.string({ minLength: 1 }) }), data: fc.dictionary(fc.string(), fc.string()) });
 

@@ -1,0 +1,128 @@
+/**
+ * The source map the readers return beside the objects they read: for each object (and each
+ * `--values` mapping), the file, the YAML document and the path inside it, and the text of every
+ * source, so that the line of any field can be found later (stdin cannot be read twice). One map
+ * per run, passed along to the CLI edge, which alone places findings at file and line; nothing of
+ * it lives in module state.
+ *
+ * Lines are found with the `yaml` library (it keeps source positions); a document is re-read
+ * lazily, the first time a line in it is asked for: a run without findings never parses twice.
+ */
+import type { Document, LineCounter, Node } from 'yaml';
+import { keyOf, type KObject, type ObjRef } from '../k8s/model';
+
+/** Where an object came from. Kept beside objects (a WeakMap), never inside them. */
+export interface Origin {
+  file: string;
+  /** Index of the YAML document within the file. */
+  doc: number;
+  /** Path from the document root to the object (e.g. `['items', 3]` for a List item). */
+  path: (string | number)[];
+}
+
+interface Parsed {
+  docs: Document.Parsed[];
+  lc: LineCounter;
+}
+
+export class SourceMap {
+  private readonly origins = new WeakMap<object, Origin>();
+  private readonly texts = new Map<string, string>();
+  private readonly parsed = new Map<string, Parsed>();
+  private readonly objects = new Map<string, KObject>();
+  private readonly values = new Map<string, object>();
+
+  /** The text of a source, as read. */
+  addText(file: string, text: string): void {
+    if (this.texts.get(file) !== text) this.parsed.delete(file);
+    this.texts.set(file, text);
+  }
+
+  /** An input object and where it was read; a later object of the same identity wins, as in the store. */
+  addObject(o: KObject, origin: Origin): void {
+    this.origins.set(o, origin);
+    this.objects.set(keyOf(o), o);
+  }
+
+  /** A `--values` file's mapping. */
+  addValues(file: string, values: object): void {
+    this.origins.set(values, { file, doc: 0, path: [] });
+    this.values.set(file, values);
+  }
+
+  originOf(o: object): Origin | undefined {
+    return this.origins.get(o);
+  }
+
+  /** The input object of an identity. */
+  objectOf(ref: ObjRef): KObject | undefined {
+    return this.objects.get(keyOf(ref));
+  }
+
+  /** The mapping read from a `--values` file. */
+  valuesOf(file: string): object | undefined {
+    return this.values.get(file);
+  }
+
+  /**
+   * The 1-based line of a field of an object read from a file (or of the object itself when the
+   * field is not in the source). `field` is a dotted path; `[n]` or `.n` index lists.
+   */
+  lineOf(o: object, field?: string): number | undefined {
+    const origin = this.origins.get(o);
+    return origin ? this.lineAt(origin, field) : undefined;
+  }
+
+  /** The line of a field below a place in a source (the object itself when the field is not there). */
+  lineAt(origin: Origin, field?: string): number | undefined {
+    const parsed = this.parse(origin.file);
+    const doc = parsed?.docs[origin.doc];
+    if (!parsed || !doc) return undefined;
+    const { isMap, isSeq, isScalar } = yaml();
+    const parts: (string | number)[] = [...origin.path, ...(field ? splitField(field) : [])];
+    let node: Node | null | undefined = doc.contents as Node | null;
+    let best = node?.range ? node.range[0] : undefined;
+    for (const p of parts) {
+      if (isMap(node)) {
+        const pair = node.items.find((it) => isScalar(it.key) && String(it.key.value) === String(p));
+        if (!pair) break;
+        const k = pair.key as Node;
+        best = k.range ? k.range[0] : best;
+        node = pair.value as Node | null;
+      } else if (isSeq(node) && typeof p === 'number') {
+        const item = node.items[p] as Node | undefined;
+        if (!item) break;
+        best = item.range ? item.range[0] : best;
+        node = item;
+      } else break;
+    }
+    return best === undefined ? undefined : parsed.lc.linePos(best).line;
+  }
+
+  private parse(file: string): Parsed | undefined {
+    let parsed = this.parsed.get(file);
+    if (parsed) return parsed;
+    const text = this.texts.get(file);
+    if (text === undefined) return undefined;
+    const { LineCounter, parseAllDocuments } = yaml();
+    const lc = new LineCounter();
+    const docs = parseAllDocuments(text, { lineCounter: lc });
+    parsed = { docs: Array.isArray(docs) ? docs : [docs as unknown as Document.Parsed], lc };
+    this.parsed.set(file, parsed);
+    return parsed;
+  }
+}
+
+/** The `yaml` library (line positions), loaded on the first line asked for: a run without findings never needs it (issue 5). */
+function yaml(): typeof import('yaml') {
+  return require('yaml') as typeof import('yaml');
+}
+
+function splitField(field: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const part of field.replace(/\[(\d+)\]/g, '.$1').split('.')) {
+    if (part === '') continue;
+    out.push(/^\d+$/.test(part) ? Number(part) : part);
+  }
+  return out;
+}

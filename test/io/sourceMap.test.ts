@@ -1,0 +1,53 @@
+/**
+ * The readers return the objects with a source map; nothing about sources is kept in module
+ * state, and findings are placed at file and line only at the CLI edge (locate), from that map.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { readInputs, readValuesFiles } from '../../src/io/inputs';
+import { locate } from '../../src/cli/index';
+import { formatFinding } from '../../src/k8s/diagnostics';
+import { validateTenant } from '../../src/validation/inputValidation';
+import { render } from '../../src/pipelines/render';
+
+const tenant = (pad: number) => `${'# pad\n'.repeat(pad)}apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: bob\n  namespace: tenant-root\nspec:\n  gateway: "yes"\n`;
+
+function dir(files: Record<string, string>): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-srcmap-'));
+  for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(d, f), text);
+  return d;
+}
+
+describe('the source map', () => {
+  it('is returned by the reader, one per read: the same path read twice with other text gets its own lines', () => {
+    const a = readInputs(['t.yaml'], { cwd: dir({ 't.yaml': tenant(0) }) });
+    const b = readInputs(['t.yaml'], { cwd: dir({ 't.yaml': tenant(3) }) });
+    expect(a.sources.lineOf(a.objects[0], 'spec.gateway')).toBe(7);
+    expect(b.sources.lineOf(b.objects[0], 'spec.gateway')).toBe(10);
+    // the first map still answers for its own read
+    expect(a.sources.lineOf(a.objects[0], 'spec.gateway')).toBe(7);
+    expect(a.sources.lineOf(b.objects[0])).toBeUndefined();
+  });
+
+  it('the core names the object and the field, never a file or a line; locate places it from the map', () => {
+    const { objects, sources } = readInputs(['t.yaml'], { cwd: dir({ 't.yaml': tenant(2) }) });
+    const [f] = validateTenant(objects[0]);
+    expect(f.file).toBeUndefined();
+    expect(f.line).toBeUndefined();
+    expect(f).toMatchObject({ field: 'spec.gateway', object: { kind: 'Tenant', name: 'bob' } });
+    expect(formatFinding(locate(f, sources))).toBe('error: t.yaml:9: Tenant tenant-root/bob: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)');
+    expect(locate(f, undefined)).toBe(f);
+  });
+
+  it('a finding on a platform value says where the value is set, line included, only at the edge', () => {
+    const cwd = dir({ 'values.yaml': 'publishing:\n  host: example.org\n', 'solver.yaml': 'publishing:\n  certificates:\n    solver: http02\n', 'root.yaml': 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n' });
+    const { objects, sources } = readInputs(['root.yaml'], { cwd });
+    const { values } = readValuesFiles(['values.yaml', 'solver.yaml'], { cwd, sources });
+    const r = render({ objects, valuesFiles: values });
+    const f = r.findings.find((x) => x.rule === 'gateway.unsupported-solver')!;
+    expect(f.valueAt).toEqual({ value: 'publishing.certificates.solver', file: 'solver.yaml', field: 'publishing.certificates.solver' });
+    expect(formatFinding(f)).toMatch(/publishing\.certificates\.solver is set at solver\.yaml\)$/);
+    expect(formatFinding(locate(f, sources))).toMatch(/^error: root\.yaml:1: Tenant tenant-root\/root: .*publishing\.certificates\.solver is set at solver\.yaml:3\)$/);
+  });
+});
