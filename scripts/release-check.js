@@ -117,7 +117,60 @@ function projectChecks(config, root = ROOT) {
       if (src && !/[*?[]/.test(src) && !fs.existsSync(path.join(root, src))) problems.push(`archives[${i}].files: ${src} does not exist`);
     }
   }
+  problems.push(...dockerChecks(config, root));
   return problems;
+}
+
+/** bun target → the docker platform of its binary (linux only: images are linux). */
+const BUN_PLATFORM = { 'bun-linux-x64': 'linux/amd64', 'bun-linux-arm64': 'linux/arm64' };
+
+/**
+ * The container image (dockers_v2): there is one; each names a Dockerfile that exists, builds
+ * whose ids exist and cover every platform it lists; the Dockerfile copies the binary from
+ * `$TARGETPLATFORM/<binary>` (where GoReleaser puts it in the build context) and its ENTRYPOINT
+ * runs `cozy-gw fn`, the KRM function kpt and kustomize run as a container.
+ */
+function dockerChecks(config, root = ROOT) {
+  const problems = [];
+  const images = Array.isArray(config.dockers_v2) ? config.dockers_v2 : [];
+  if (images.length === 0) problems.push('dockers_v2: no container image (kpt fn eval --image and kustomize container: need one)');
+  const builds = Array.isArray(config.builds) ? config.builds : [];
+  for (const [i, d] of images.entries()) {
+    const where = `dockers_v2[${i}]`;
+    const file = path.join(root, d.dockerfile || 'Dockerfile');
+    const ids = d.ids || builds.map((b) => b.id);
+    const used = builds.filter((b) => ids.includes(b.id));
+    for (const id of ids) if (!builds.some((b) => b.id === id)) problems.push(`${where}.ids: no build has id ${id}`);
+    const platforms = d.platforms || ['linux/amd64'];
+    for (const p of platforms) {
+      if (!used.some((b) => (b.targets || []).some((t) => BUN_PLATFORM[t.replace(/(-modern|-baseline|-musl)+$/, '')] === p))) problems.push(`${where}.platforms: no build target makes a ${p} binary`);
+    }
+    if ((d.images || []).length === 0) problems.push(`${where}.images: none`);
+    if (!fs.existsSync(file)) {
+      problems.push(`${where}.dockerfile: ${path.relative(root, file)} does not exist`);
+      continue;
+    }
+    const text = fs.readFileSync(file, 'utf8');
+    for (const b of used) {
+      if (!new RegExp(`^COPY\\s+\\$\\{?TARGETPLATFORM\\}?/${b.binary}\\s`, 'm').test(text)) problems.push(`${where}: ${path.relative(root, file)} does not COPY $TARGETPLATFORM/${b.binary} (where GoReleaser puts the binary)`);
+    }
+    if (!/^ARG\s+TARGETPLATFORM\s*$/m.test(text)) problems.push(`${where}: ${path.relative(root, file)} does not declare ARG TARGETPLATFORM`);
+    const entry = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(text);
+    let argv;
+    try {
+      argv = entry ? JSON.parse(entry[1]) : undefined;
+    } catch {
+      argv = undefined;
+    }
+    if (!Array.isArray(argv) || !/\/cozy-gw$/.test(argv[0]) || argv[1] !== 'fn' || argv.length !== 2) problems.push(`${where}: ${path.relative(root, file)} ENTRYPOINT must be the exec form ["/usr/local/bin/cozy-gw", "fn"] (the KRM function)`);
+  }
+  return problems;
+}
+
+/** The ENTRYPOINT of a Dockerfile (exec form), as argv. */
+function dockerEntrypoint(file) {
+  const m = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(fs.readFileSync(file, 'utf8'));
+  return m ? JSON.parse(m[1]) : undefined;
 }
 
 /** Validate a parsed .goreleaser.yaml: schema errors then project checks, as messages. */
@@ -391,7 +444,7 @@ function main(argv) {
 }
 
 module.exports = {
-  BUN_VERSION, REQUIRED_TARGETS, CONFIG, SCHEMA, unbundle, schemaValidator, validateConfig, projectChecks, readConfig,
+  BUN_VERSION, REQUIRED_TARGETS, CONFIG, SCHEMA, unbundle, schemaValidator, validateConfig, projectChecks, dockerChecks, dockerEntrypoint, readConfig,
   resolveMain, bunBuildArgs, hostTarget, findBun, executableKind, buildTargets, splitArgs, comparisonCases,
   helpCases, compareOutputs, releaseCheck,
 };

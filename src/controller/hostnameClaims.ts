@@ -2,7 +2,7 @@
  * Hostname claims under HTTP-01 (reference-facts §5.8; tenant-gateway.md "Default — HTTP-01",
  * "Layer-4 TLS passthrough on native ports" and the layer-7 controller paragraph): which routes
  * attach, which (route, parentRef) pairs claim which hostnames, the passthrough reservation,
- * which hostnames earn a per-app listener and certificate, and the hostname race.
+ * and which hostnames earn a per-app listener and certificate. The race is in hostnameRace.ts.
  */
 import type { KObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
@@ -149,47 +149,4 @@ export function servedHostnames(claimants: readonly Claimant[], passthrough: rea
     }
   }
   return [...served].sort();
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Race rank (reference-facts §5.8): cozy-* namespaces first, then namespace, then name (byte order). */
-export function compareRaceRank(a: Pick<Claimant, 'namespace' | 'name'>, b: Pick<Claimant, 'namespace' | 'name'>): number {
-  const ca = a.namespace.startsWith('cozy-') ? 0 : 1;
-  const cb = b.namespace.startsWith('cozy-') ? 0 : 1;
-  return ca - cb || cmp(a.namespace, b.namespace) || cmp(a.name, b.name);
-}
-
-/** For each losing claimant, the hostnames it lost and the route that holds each. */
-export type RaceLosses = Map<Claimant, Map<string, Claimant>>;
-
-/**
- * The hostname race among the claimants that claim hostnames: per hostname the best-ranked
- * claimant wins, claimants in the winner's namespace never lose, everyone else loses it.
- * The race decides status only.
- */
-export function runRace(participants: readonly Claimant[]): RaceLosses {
-  const byHost = new Map<string, Claimant[]>();
-  for (const c of participants) {
-    for (const h of c.hostnames) {
-      let l = byHost.get(h);
-      if (!l) byHost.set(h, (l = []));
-      l.push(c);
-    }
-  }
-  const losses: RaceLosses = new Map();
-  for (const [h, cs] of byHost) {
-    if (cs.length < 2) continue;
-    let winner = cs[0];
-    for (const c of cs) if (compareRaceRank(c, winner) < 0) winner = c;
-    for (const c of cs) {
-      if (c.namespace === winner.namespace) continue;
-      let m = losses.get(c);
-      if (!m) losses.set(c, (m = new Map()));
-      m.set(h, winner);
-    }
-  }
-  return losses;
 }

@@ -19,7 +19,8 @@ import { attachedRoutes, collectClaimants, passthroughListenersOf, servedHostnam
 import { applyNamespaceLabels, attachSet, childApexes, planAttachment, type AttachmentPlan } from './namespaceAttachment';
 import { perAppListenerName } from './names';
 import { reconcileRedirectRoute } from './redirectRoute';
-import { dropDetachedEntries, judgeClaimants, routesWithOurEntries, writeApexWideRouteStatuses, writeRouteStatuses } from './routeStatus';
+import { decideHostnames, type HostnameRace } from './hostnameRace';
+import { dropDetachedEntries, routesWithOurEntries, writeApexWideRouteStatuses, writeRouteStatuses } from './routeStatus';
 import { listenerEntries, readyCondition, writeTenantGatewayStatus } from './tenantGatewayStatus';
 import { viewOf, type TenantGatewayView } from './tenantGatewaySpec';
 import { validateTenantGateway } from './tenantGatewayValidation';
@@ -60,8 +61,12 @@ function listenerReasons(listeners: readonly Listener[], existing: KObject | und
   return parts.join('; ');
 }
 
-/** One TenantGateway's pass (§5.1 steps 2-10; step 1 ran before the namespace plan). */
-function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: string, withOurEntries: readonly KObject[]): void {
+/**
+ * One TenantGateway's pass (§5.1 steps 2-10; step 1 ran before the namespace plan). Under http01
+ * the hostname race goes to `races` as soon as route status is written from it (the other modes
+ * collect no claims).
+ */
+function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: string, withOurEntries: readonly KObject[], races: HostnameRace[]): void {
   const tgw = v.obj;
   const passthrough = passthroughListenersOf(v);
   const attach = attachSet(plan, v);
@@ -89,8 +94,9 @@ function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: 
 
   // 8. Route statuses.
   if (v.certMode === 'http01') {
-    const verdicts = judgeClaimants({ v, passthrough, served: new Set(served), plainHttpNamespaces: plainHttpNamespaces(v) }, claimants);
-    writeRouteStatuses(store, v, routes, verdicts, now);
+    const race = decideHostnames({ v, passthrough, served: new Set(served), plainHttpNamespaces: plainHttpNamespaces(v) }, claimants);
+    writeRouteStatuses(store, v, routes, race.verdicts, now);
+    races.push(race);
   } else {
     writeApexWideRouteStatuses(store, v, routes, now);
   }
@@ -113,13 +119,26 @@ function lostMessage(lost: { namespace: string; winner: string }[]): string {
     .join('; ');
 }
 
-/**
- * Reconcile every TenantGateway in the store, sorted by namespace and name. Returns warnings an
- * operator should see: a pass stopped by an error, and attachedNamespaces entries another
- * TenantGateway holds.
- */
+/** What the controller's run leaves besides the store. */
+export interface TenantGatewayRun {
+  /**
+   * Warnings an operator should see: a pass stopped by an error, and attachedNamespaces entries
+   * another TenantGateway holds.
+   */
+  findings: Finding[];
+  /** The hostname race of every http01 TenantGateway whose pass wrote route status, in pass order. */
+  races: HostnameRace[];
+}
+
+/** Reconcile every TenantGateway in the store; the findings only (see {@link runTenantGatewayController}). */
 export function reconcileTenantGateways(store: Store, opts: ReconcileOptions): Finding[] {
+  return runTenantGatewayController(store, opts).findings;
+}
+
+/** Reconcile every TenantGateway in the store, sorted by namespace and name. */
+export function runTenantGatewayController(store: Store, opts: ReconcileOptions): TenantGatewayRun {
   const findings: Finding[] = [];
+  const races: HostnameRace[] = [];
   const views = store.list(GROUPS.cozyGateway, 'TenantGateway').map(viewOf);
   // 1. Validation, for every TenantGateway up front: only those whose pass reaches the
   // labelling step take part in the namespace plan.
@@ -134,7 +153,7 @@ export function reconcileTenantGateways(store: Store, opts: ReconcileOptions): F
     try {
       const ps = problems.get(v)!;
       if (ps.length > 0) throw new ReconcileError(`TenantGateway ${v.id}: ${ps.join('; ')}`);
-      runPass(store, v, plan, opts.now, withOurEntries);
+      runPass(store, v, plan, opts.now, withOurEntries, races);
     } catch (e) {
       if (!(e instanceof ReconcileError)) throw e;
       writeTenantGatewayStatus(
@@ -157,5 +176,5 @@ export function reconcileTenantGateways(store: Store, opts: ReconcileOptions): F
       );
     }
   }
-  return findings;
+  return { findings, races };
 }

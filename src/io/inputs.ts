@@ -10,6 +10,7 @@ import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
 import { readAllStdin } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
+import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { SourceMap } from './sourceMap';
 
@@ -50,7 +51,7 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
       findings.push(error('expected a Kubernetes object (a mapping with apiVersion, kind and metadata)', { file, rule: 'input.object', line: sources.lineAt({ file, doc, path: p }), hint: 'each YAML document must be one object; put several in a `kind: List` with `items:`, or separate them with ---' }));
       return;
     }
-    if (typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items)) {
+    if (isList(d)) {
       d.items.forEach((it, i) => visit(it, doc, [...p, 'items', i]));
       return;
     }
@@ -58,7 +59,12 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
     const md = d.metadata;
     if (!isObject(md) || typeof md.name !== 'string' || md.name === '') missing.push('metadata.name');
     if (missing.length) {
-      findings.push(error(`object lacks ${missing.join(', ')}`, { file, rule: 'input.object', line: sources.lineAt({ file, doc, path: p }), field: missing[0], hint: 'every object needs apiVersion, kind and metadata.name, as kubectl get -o yaml prints them' }));
+      // A platform values file given to -f: say where it belongs.
+      const looksLikeValues = p.length === 0 && d.apiVersion === undefined && d.kind === undefined && ('publishing' in d || 'gateway' in d);
+      const hint = looksLikeValues
+        ? `this looks like platform values (top-level publishing/gateway): pass it with --values ${file}`
+        : 'every object needs apiVersion, kind and metadata.name, as kubectl get -o yaml prints them';
+      findings.push(error(`object lacks ${missing.join(', ')}`, { file, rule: 'input.object', line: sources.lineAt({ file, doc, path: p }), field: missing[0], hint }));
       return;
     }
     const o = d as unknown as KObject;

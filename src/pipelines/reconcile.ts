@@ -12,7 +12,8 @@ import { TGW_KIND } from '../controller/names';
 import { Store, type Change } from '../k8s/store';
 import { wildcardChannel, reconcileWildcardSecrets } from '../controller/wildcardSecrets';
 import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../controller/ciliumHazards';
-import { reconcileTenantGateways } from '../controller/tenantGatewayController';
+import { runTenantGatewayController } from '../controller/tenantGatewayController';
+import type { HostnameRace } from '../controller/hostnameRace';
 
 export interface ReconcileInput {
   objects: KObject[];
@@ -32,6 +33,11 @@ export interface ReconcileResult {
   store: Store;
   changes: Change[];
   findings: Finding[];
+  /**
+   * The hostname race of each http01 TenantGateway the pass judged (who holds, lost or was
+   * withdrawn from each hostname, and every route verdict): the data route status was written from.
+   */
+  races: HostnameRace[];
   /** Where the wildcard-Secret channel came from (for `-o plan`). */
   channelOrigin?: string;
   /** The Cilium version the hazards were judged for. */
@@ -73,7 +79,7 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
     }
   }
   const store = new Store(input.objects);
-  if (findings.some((f) => f.severity === 'error')) return { store, changes: [], findings };
+  if (findings.some((f) => f.severity === 'error')) return { store, changes: [], findings, races: [] };
 
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
   // TenantGateway wins a namespace two of them attach (decisions §3), and the wildcard Secret.
@@ -81,7 +87,8 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   const publishingNamespace = ch.channel?.['expose-ingress'] || 'tenant-root';
 
   // 1. The TenantGateway controller (reference-facts §5).
-  findings.push(...reconcileTenantGateways(store, { now: opts.now, publishingNamespace }));
+  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace });
+  findings.push(...run.findings);
 
   // 2. Wildcard-Secret replication (reference-facts §6), after the TenantGateway pass: its
   //    targets read each TenantGateway's certMode (the edge exception).
@@ -92,5 +99,5 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;
   findings.push(...ciliumHazards(store, version, !opts.upstreamCilium));
 
-  return { store, changes: store.changes(), findings, channelOrigin: ch.origin, ciliumVersion: version.replace(/^v/, ''), upstreamCilium: Boolean(opts.upstreamCilium) };
+  return { store, changes: store.changes(), findings, races: run.races, channelOrigin: ch.origin, ciliumVersion: version.replace(/^v/, ''), upstreamCilium: Boolean(opts.upstreamCilium) };
 }

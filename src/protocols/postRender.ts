@@ -15,8 +15,9 @@
 import * as jsyaml from 'js-yaml';
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { isObject, type KObject } from '../k8s/model';
+import { isList } from '../k8s/lists';
 import { generate } from '../pipelines/generate';
-import { GENERATED_ANNOTATION, generatedPath } from './krm';
+import { GENERATED_ANNOTATION, generatedPath } from './krm/items';
 import { LOAD_OPTIONS, toYamlStream } from '../k8s/yaml';
 
 export const HELM_FILENAME_ANNOTATION = 'postrenderer.helm.sh/postrender-filename';
@@ -47,7 +48,7 @@ function objectsOfStream(text: string, findings: Finding[]): KObject[] {
   }
   const visit = (d: unknown) => {
     if (!isObject(d)) return;
-    if (typeof d.kind === 'string' && d.kind.endsWith('List') && Array.isArray(d.items)) return d.items.forEach(visit);
+    if (isList(d)) return d.items.forEach(visit);
     const md = d.metadata;
     if (typeof d.apiVersion === 'string' && typeof d.kind === 'string' && isObject(md) && typeof md.name === 'string' && md.name) out.push(d as KObject);
   };

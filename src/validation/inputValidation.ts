@@ -7,7 +7,9 @@
  */
 import type { ErrorObject } from 'ajv';
 import { error, warning, type Finding } from '../k8s/diagnostics';
-import { isObject, refOf, type KObject } from '../k8s/model';
+import { getPath, isObject, refOf, type KObject } from '../k8s/model';
+import { findPlatformPackage } from '../charts/platformValues';
+import { unknownKeyHint, unknownKeyMessage, unknownTenantSpecKeys, unknownValueKeys } from './unknownKeys';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 
 /**
@@ -118,19 +120,22 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
     return [error(`platform values must be a mapping, got ${show(values)}`, { ...locateValue(where, ''), rule: 'input.values-schema', hint: 'write the platform chart values with top-level keys publishing: and gateway:' })];
   }
   const validate = validators().values;
-  if (validate(dropNulls(values))) return [];
-  return (validate.errors ?? []).map((e) => {
-    const { field, message } = explain(e);
-    return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema', hint: hintOf(e, field) });
-  });
+  const out = validate(dropNulls(values))
+    ? []
+    : (validate.errors ?? []).map((e) => {
+        const { field, message } = explain(e);
+        return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema', hint: hintOf(e, field) });
+      });
+  for (const u of unknownValueKeys(values)) {
+    out.push(warning(unknownKeyMessage(u), { ...locateValue(where, u.path), rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+  }
+  return out;
 }
-
-/** The spec keys the tenant chart reads (cli-contract "Inputs"); anything else is ignored. */
-export const TENANT_SPEC_KEYS = ['host', 'gateway', 'gatewayClass', 'ingress', 'etcd', 'monitoring', 'seaweedfs', 'schedulingClass', 'resourceQuotas', 'isolated'];
 
 /**
  * Validate a Tenant against schemas/tenant.schema.json. Errors name the file, line, Tenant and
- * field; an unknown spec key (a typo such as `gatway`) is a warning, since the chart ignores it.
+ * field; an unknown spec key (a typo such as `gatway`) is a warning naming the nearest known key,
+ * since the chart ignores it.
  */
 export function validateTenant(o: KObject): Finding[] {
   const validate = validators().tenant;
@@ -141,13 +146,29 @@ export function validateTenant(o: KObject): Finding[] {
       out.push(error(field ? message : `Tenant ${message}`, { object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hintOf(e, field) }));
     }
   }
-  const spec = o.spec;
-  if (isObject(spec)) {
-    for (const k of Object.keys(spec)) {
-      if (!TENANT_SPEC_KEYS.includes(k)) {
-        out.push(warning(`unknown field spec.${k} is ignored by the tenant chart`, { object: refOf(o), field: `spec.${k}`, rule: 'input.tenant-unknown-field', hint: `known fields: ${TENANT_SPEC_KEYS.join(', ')}` }));
-      }
-    }
+  for (const u of unknownTenantSpecKeys(o.spec)) {
+    out.push(warning(unknownKeyMessage(u), { object: refOf(o), field: u.path, rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+  }
+  return out;
+}
+
+/**
+ * Only the unknown-key warnings of the platform values (files, `--set`, the platform Package)
+ * and of every Tenant's spec: what the commands that do not render (reconcile, admit,
+ * post-render) report.
+ */
+export function unknownKeyFindings(input: { objects: KObject[]; valuesFiles: { file: string; values: Record<string, unknown> }[] }): Finding[] {
+  const out: Finding[] = [];
+  const sources: ValuesWhere[] = [...input.valuesFiles];
+  const pkg = findPlatformPackage(input.objects);
+  if (pkg) sources.push({ pkg });
+  for (const where of sources) {
+    const values = 'pkg' in where ? getPath(where.pkg, ['spec', 'components', 'platform', 'values']) : where.values;
+    for (const u of unknownValueKeys(values)) out.push(warning(unknownKeyMessage(u), { ...locateValue(where, u.path), rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+  }
+  for (const o of input.objects) {
+    if (o.kind !== 'Tenant' || !o.apiVersion.startsWith('apps.cozystack.io/')) continue;
+    for (const u of unknownTenantSpecKeys(o.spec)) out.push(warning(unknownKeyMessage(u), { object: refOf(o), field: u.path, rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
   }
   return out;
 }

@@ -1,10 +1,8 @@
 import {
   attachedRoutes,
   collectClaimants,
-  compareRaceRank,
   passthroughListenersOf,
   reservingHostname,
-  runRace,
   servedHostnames,
 } from '../../src/controller/hostnameClaims';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
@@ -66,31 +64,5 @@ describe('claimants and earned hostnames', () => {
   test('the controller redirect route is not judged', () => {
     const store = new Store([http('tenant-root', 'cozystack-http-redirect', ['example.org'], [{ name: 'cozystack', sectionName: 'http' }])]);
     expect(attachedRoutes(store, v, ['tenant-root'])).toEqual([]);
-  });
-});
-
-describe('the race', () => {
-  test('cozy-* first, then namespace, then name', () => {
-    const r = (namespace: string, name: string) => ({ namespace, name });
-    const sorted = [r('tenant-a', 'x'), r('cozy-harbor', 'b'), r('cozy-dashboard', 'z'), r('cozy-harbor', 'a'), r('default', 'a')].sort(compareRaceRank);
-    expect(sorted.map((x) => `${x.namespace}/${x.name}`)).toEqual(['cozy-dashboard/z', 'cozy-harbor/a', 'cozy-harbor/b', 'default/a', 'tenant-a/x']);
-  });
-
-  test("claimants in the winner's namespace never lose; everyone else loses that hostname", () => {
-    const cs = collectClaimants(
-      [
-        http('tenant-root', 'a', ['h.example.org', 'x.example.org']),
-        http('tenant-root', 'b', ['h.example.org']),
-        http('cozy-harbor', 'c', ['h.example.org']),
-        http('tenant-zed', 'd', ['x.example.org']),
-      ],
-      v,
-    );
-    const losses = runRace(cs);
-    const lost = (name: string) => [...(losses.get(cs.find((c) => c.name === name)!)?.entries() ?? [])].map(([h, w]) => `${h}<${w.name}`);
-    expect(lost('c')).toEqual([]);
-    expect(lost('a')).toEqual(['h.example.org<c']);
-    expect(lost('b')).toEqual(['h.example.org<c']);
-    expect(lost('d')).toEqual(['x.example.org<a']);
   });
 });

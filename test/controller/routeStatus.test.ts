@@ -1,5 +1,6 @@
 import { collectClaimants, servedHostnames } from '../../src/controller/hostnameClaims';
-import { judgeClaimants, writeApexWideRouteStatuses, writeRouteStatuses, type Verdict } from '../../src/controller/routeStatus';
+import { decideHostnames, type Verdict } from '../../src/controller/hostnameRace';
+import { writeApexWideRouteStatuses, writeRouteStatuses } from '../../src/controller/routeStatus';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
@@ -120,7 +121,7 @@ describe('writing RouteParentStatus entries', () => {
   const write = (routes: KObject[], now: string, store = new Store(routes)) => {
     const claimants = collectClaimants(routes, v);
     const served = servedHostnames(claimants, []);
-    const verdicts = judgeClaimants({ v, passthrough: [], served: new Set(served), plainHttpNamespaces: ['tenant-root'] }, claimants);
+    const { verdicts } = decideHostnames({ v, passthrough: [], served: new Set(served), plainHttpNamespaces: ['tenant-root'] }, claimants);
     writeRouteStatuses(store, v, routes, verdicts, now);
     return store;
   };

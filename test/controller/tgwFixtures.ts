@@ -1,6 +1,6 @@
 /** Object builders for the TenantGateway controller tests. */
 import { collectClaimants, passthroughListenersOf, servedHostnames } from '../../src/controller/hostnameClaims';
-import { judgeClaimants, type Verdict } from '../../src/controller/routeStatus';
+import { decideHostnames, type HostnameRace, type Verdict } from '../../src/controller/hostnameRace';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import type { KObject } from '../../src/k8s/model';
 
@@ -79,12 +79,16 @@ export function acceptedOf(o: KObject | undefined, ref?: Record<string, unknown>
  * keyed `<namespace>/<name>#<parentRef index>`: claims, served hostnames and judgement as a pass runs them.
  */
 export function judge(routes: KObject[], spec: Record<string, unknown> = {}): Map<string, Verdict> {
+  const out = new Map<string, Verdict>();
+  for (const vd of race(routes, spec).verdicts) out.set(`${vd.claimant.namespace}/${vd.claimant.name}#${vd.claimant.refIndex}`, vd);
+  return out;
+}
+
+/** The hostname race of tenant-root/cozystack (spec over the fixture defaults) on these routes, as a pass runs it. */
+export function race(routes: KObject[], spec: Record<string, unknown> = {}): HostnameRace {
   const v = viewOf(tgw(spec));
   const pt = passthroughListenersOf(v);
   const claimants = collectClaimants(routes, v);
   const served = servedHostnames(claimants, pt);
-  const verdicts = judgeClaimants({ v, passthrough: pt, served: new Set(served), plainHttpNamespaces: ['tenant-root', 'cozy-cert-manager'] }, claimants);
-  const out = new Map<string, Verdict>();
-  for (const vd of verdicts) out.set(`${vd.claimant.namespace}/${vd.claimant.name}#${vd.claimant.refIndex}`, vd);
-  return out;
+  return decideHostnames({ v, passthrough: pt, served: new Set(served), plainHttpNamespaces: ['tenant-root', 'cozy-cert-manager'] }, claimants);
 }

@@ -26,7 +26,7 @@ describe('diffFields', () => {
 function result(before: KObject[], mutate: (s: Store) => void): ReconcileResult {
   const store = new Store(before);
   mutate(store);
-  return { store, changes: store.changes(), findings: [] };
+  return { store, changes: store.changes(), findings: [], races: [] };
 }
 
 describe('renderPlan', () => {

@@ -1,5 +1,5 @@
 /**
- * The KRM function protocol (src/krm.ts, src/commands/fn.ts): functionConfig forms, pass-through,
+ * The KRM function protocol (src/protocols/krm/, src/cli/commands/fn.ts): functionConfig forms, pass-through,
  * generated items, results, exit codes, comment keeping, idempotence, the kustomize plugin form.
  */
 import * as fs from 'node:fs';
@@ -398,5 +398,46 @@ describe('cozy-gw fn (command)', () => {
   it('the default clock is SOURCE_DATE_EPOCH, else a fixed time, so pipelines are reproducible', () => {
     expect(defaultNow({ SOURCE_DATE_EPOCH: '1767225600' })).toBe('2026-01-01T00:00:00Z');
     expect(defaultNow({})).toBe('1970-01-01T00:00:00Z');
+  });
+});
+
+describe('processResourceListText: pass-through items byte for byte (issue 13)', () => {
+  const items = `- # a head comment
+  apiVersion: example.com/v1
+  kind: Widget
+  metadata:
+    name: w   # spaced comment
+    annotations: {internal.config.kubernetes.io/path: 'w.yaml', "config.kubernetes.io/path": w.yaml}
+
+  spec: {list: [a,  b], n: 0x1F, big: 1e3, s: 'single', d: "double", y: yes}
+# between items
+- apiVersion: apps.cozystack.io/v1alpha1
+  kind: Tenant
+  metadata: {name: root, namespace: tenant-root, annotations: {internal.config.kubernetes.io/path: 'tenants.yaml'}}
+  spec:
+    gateway: true      # publishes
+`;
+  const fnConfig = `functionConfig:
+  apiVersion: fn.cozystack.io/v1alpha1
+  kind: CozyGateway
+  metadata: {name: cfg}   # keep
+  spec: {values: {publishing: {host: example.org}, gateway: {enabled: true}}}
+`;
+  const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}${fnConfig}`;
+
+  it('the items that pass through and the functionConfig are the input bytes; new items follow; a rerun over the output gives the output', () => {
+    const { stdout, exitCode } = processResourceListText(text, OPTS);
+    expect(exitCode).toBe(0);
+    expect(stdout.startsWith(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}- apiVersion: `)).toBe(true);
+    expect(stdout.endsWith(fnConfig)).toBe(true);
+    expect(processResourceListText(stdout, OPTS).stdout).toBe(stdout); // generated items replaced, not added
+  });
+
+  it('on failure the input comes back as it was, with the results appended', () => {
+    const bad = text.replace('host: example.org', 'host: ""');
+    const { stdout, exitCode } = processResourceListText(bad, OPTS);
+    expect(exitCode).toBe(1);
+    expect(stdout.startsWith(bad)).toBe(true);
+    expect(stdout.slice(bad.length)).toMatch(/^results:\n- message: /);
   });
 });

@@ -30,6 +30,7 @@ const ALLOWED = [
   /^LICENSE$/,
   /^CHANGELOG\.md$/,
   /^bin\/cozy-gw\.js$/,
+  /^bin\/cozy-gw-fn$/, // `cozy-gw fn` as one executable: what a Kptfile's exec: and kustomize's exec path name
   /^dist\/.+\.(js|d\.ts)$/,
   /^schemas\/[^/]+\.(schema\.json|crd\.yaml)$/, // JSON Schemas for editors (yaml-language-server) and the TenantGateway CRD; the CLI reads embedded copies
   /^plugin\.yaml$/, // the Helm 4 postrenderer/v1 plugin: `helm plugin install $(npm root -g)/cozy-gw`
@@ -37,7 +38,7 @@ const ALLOWED = [
 
 describe('npm pack', () => {
   test('holds the metadata files, the bin script and the compiled CLI', () => {
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/cozy-gw.js', 'dist/cli/index.js', 'plugin.yaml']));
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/cozy-gw.js', 'bin/cozy-gw-fn', 'dist/cli/index.js', 'plugin.yaml']));
   });
 
   test('the Helm plugin it ships runs the shipped bin script, at the package version', () => {
@@ -87,8 +88,11 @@ describe('npm pack', () => {
   });
 
   test('package.json points npx at the bin script and declares engines, license, files and types that ship', () => {
-    expect(pkg.bin).toEqual({ 'cozy-gw': 'bin/cozy-gw.js' });
-    expect(fs.readFileSync(path.join(ROOT, 'bin', 'cozy-gw.js'), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(pkg.bin).toEqual({ 'cozy-gw': 'bin/cozy-gw.js', 'cozy-gw-fn': 'bin/cozy-gw-fn' });
+    for (const bin of Object.values(pkg.bin) as string[]) {
+      expect(fs.readFileSync(path.join(ROOT, bin), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+      expect(fs.statSync(path.join(ROOT, bin)).mode & 0o111).not.toBe(0); // executable in a clone too (kpt runs it by path)
+    }
     expect(pkg.engines.node).toMatch(/^>=20\.19/);
     expect(pkg.license).toBe('Apache-2.0');
     expect(fs.readFileSync(path.join(ROOT, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0, January 2004/);

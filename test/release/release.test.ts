@@ -123,7 +123,7 @@ const slow = wanted || bunHere ? test : test.skip;
 // With COZY_GW_RELEASE_CHECK=1 every target is compiled; with bun merely at hand, the host's only.
 describe(`bun build --compile, and the host binary against node (${wanted ? 'every target' : bunHere ? 'host target: set COZY_GW_RELEASE_CHECK=1 for all' : `skipped: set COZY_GW_RELEASE_CHECK=1 to install bun ${rc.BUN_VERSION} and run it`})`, () => {
   slow('the targets compile to their OS/CPU, and the host binary prints byte-for-byte what `node bin/cozy-gw.js` prints', () => {
-    expect(fs.existsSync(path.join(ROOT, 'dist', 'cli.js'))).toBe(true); // `npm run build` first
+    expect(fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))).toBe(true); // `npm run build` first
     const lines: string[] = [];
     const r = rc.releaseCheck({ installBun: wanted, hostOnly: !wanted, log: (s: string) => lines.push(s) });
     if (!r.ok) throw new Error(`release check failed:\n${r.problems.join('\n')}\n--- log:\n${lines.join('\n')}`);
@@ -132,4 +132,43 @@ describe(`bun build --compile, and the host binary against node (${wanted ? 'eve
     expect(r.comparisons.length).toBeGreaterThanOrEqual(5);
     expect(r.comparisons.every((c: { same: boolean }) => c.same)).toBe(true);
   }, 300_000);
+});
+
+describe('the container image (dockers_v2, Dockerfile)', () => {
+  const config = rc.readConfig();
+
+  test('one image, built by GoReleaser from the cozy-gw build for linux/amd64 and linux/arm64, pushed to a registry', () => {
+    expect(config.dockers_v2).toHaveLength(1);
+    expect(config.dockers_v2[0]).toMatchObject({ ids: ['cozy-gw'], dockerfile: 'Dockerfile', platforms: ['linux/amd64', 'linux/arm64'] });
+    expect(config.dockers_v2[0].images.length).toBeGreaterThan(0);
+    expect(rc.dockerChecks(config)).toEqual([]);
+  });
+
+  test('the project checks catch an image GoReleaser could not build or kpt could not run', () => {
+    const noImage = clone(config);
+    delete noImage.dockers_v2;
+    expect(rc.validateConfig(noImage)).toEqual([expect.stringMatching(/^dockers_v2: no container image/)]);
+    const bad = clone(config);
+    bad.dockers_v2[0].platforms.push('linux/s390x');
+    bad.dockers_v2[0].ids = ['nope'];
+    expect(rc.validateConfig(bad)).toEqual(expect.arrayContaining([
+      'dockers_v2[0].ids: no build has id nope',
+      expect.stringMatching(/platforms: no build target makes a linux\/amd64 binary/),
+    ]));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-docker-'));
+    fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM scratch\nCOPY cozy-gw /cozy-gw\nENTRYPOINT ["/cozy-gw"]\n');
+    for (const f of ['bin']) fs.mkdirSync(path.join(dir, f));
+    fs.writeFileSync(path.join(dir, 'bin', 'cozy-gw.js'), '');
+    expect(rc.dockerChecks(config, dir)).toEqual([
+      expect.stringMatching(/does not COPY \$TARGETPLATFORM\/cozy-gw/),
+      expect.stringMatching(/does not declare ARG TARGETPLATFORM/),
+      expect.stringMatching(/ENTRYPOINT must be the exec form/),
+    ]);
+  });
+
+  test('the Dockerfile is validated with the rest against the vendored schema (an unknown dockers_v2 key is refused)', () => {
+    const bad = clone(config);
+    bad.dockers_v2[0].image_templates = ['x'];
+    expect(rc.validateConfig(bad)).toEqual(expect.arrayContaining([expect.stringMatching(/^schema: \/dockers_v2\/0 must NOT have additional properties \(image_templates\)/)]));
+  });
 });

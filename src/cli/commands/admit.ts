@@ -7,12 +7,12 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '..';
 import type { Decision } from '../../admission/admit';
 import type * as Admit from '../../admission/admit';
-import { FindingsError, hasErrors } from '../../k8s/diagnostics';
 import { describe } from '../../k8s/model';
 import type { SourceMap } from '../../io/sourceMap';
 import { clusterValues, resolvePlatformValues } from '../../charts/platformValues';
 import { DEFAULT_GATEWAY_API_VERSION, renderPolicies } from '../../charts/policies';
-import { addInputOptions, collect, loadInputs, type InputOptions } from './common';
+import { addInputOptions, collect, failOn, loadInputs, type InputOptions } from './common';
+import { unknownKeyFindings } from '../../validation/inputValidation';
 
 /** The evaluator (CEL engine included) is loaded when the command runs, not when the CLI registers it (issue 5). */
 const lazyAdmit = () => require('../../admission/admit') as typeof Admit;
@@ -90,10 +90,12 @@ Examples:
   );
   return cmd.action((opts: AdmitOptions) => {
     const { admit, denials, warnings } = lazyAdmit();
-    const inputs = loadInputs(opts, ctx);
+    const inputs = loadInputs(opts, ctx, cmd);
     const resolved = resolvePlatformValues({ files: inputs.values, objects: inputs.objects });
     const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
-    if (hasErrors(findings)) throw new FindingsError(findings);
+    const inputWarnings = unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values });
+    failOn([...findings, ...inputWarnings], opts);
+    ctx.report(inputWarnings);
     const policies = renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion });
     // Impersonating a user adds system:authenticated, as the apiserver does.
     const username = opts.as ?? 'system:anonymous';
@@ -118,8 +120,9 @@ Examples:
       // One line per denial: an object a policy denies, its failed validations' messages joined.
       for (const d of denied) ctx.io.stdout(formatDenial(d, d.messages.join('; ')) + '\n');
       for (const d of denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
-      for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`warning: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
+      for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`${opts.strict ? 'error' : 'warning'}: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
     }
-    ctx.exitCode = denied.length ? 1 : 0;
+    // --strict: an admission warning fails the run as a denial does.
+    ctx.exitCode = denied.length || (opts.strict && warnings(decisions).length) ? 1 : 0;
   });
 }

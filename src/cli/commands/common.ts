@@ -1,37 +1,144 @@
-/** Options shared by the commands that read inputs and platform values. */
-import type { Command } from 'commander';
+/**
+ * Options shared by the commands that read inputs and platform values (cli-contract "Reading
+ * values and writing trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
+ * checks every such command makes the same way (every input error at once, `--strict`, usage
+ * errors for option combinations that cannot be honoured).
+ */
+import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '..';
-import { readInputs, readValuesFiles, type SourceMap } from '../../io/inputs';
-import type { KObject } from '../../k8s/model';
+import { readInputs, readValuesFiles } from '../../io/inputs';
+import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
+import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
+import { SourceMap } from '../../io/sourceMap';
+import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
+import { findPlatformPackage } from '../../charts/platformValues';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
 }
 
-export function addInputOptions(cmd: Command): Command {
-  return cmd
-    .option('-f, --filename <path>', 'input file, directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable', collect, [])
-    .option('--values <file>', 'platform values file (publishing.*, gateway.*); repeatable, merged left to right like helm -f', collect, []);
+function setArg(asString: boolean) {
+  return (v: string, prev: SetAssignment[]): SetAssignment[] => {
+    try {
+      return [...prev, ...parseSet(v, { asString })];
+    } catch (e) {
+      if (e instanceof SetSyntaxError) throw new InvalidArgumentError(e.message);
+      throw e;
+    }
+  };
 }
 
-export interface InputOptions {
-  filename: string[];
-  values: string[];
+/** `--values`, `--set`, `--set-string` and `--strict`: every command that reads platform values. */
+export function addValuesOptions(cmd: Command): Command {
+  return cmd
+    .option('--values <file>', 'platform values file (publishing.*, gateway.*); repeatable, merged left to right like helm -f', collect, [])
+    .option('--set <path=value>', "set a platform value after every --values, helm's syntax (a.b=x, list={x,y}, a[0]=x, \\, and \\. escape); repeatable", setArg(false), [])
+    .option('--set-string <path=value>', 'as --set, every value a string; applied after --set', setArg(true), [])
+    .option('--strict', 'turn every warning (an unknown key, ...) into an error: exit 1, nothing written');
 }
+
+/** `-f` and the values options. */
+export function addInputOptions(cmd: Command): Command {
+  cmd.option('-f, --filename <path>', 'input file, directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable', collect, []);
+  return addValuesOptions(cmd);
+}
+
+export interface ValuesOptions {
+  values: string[];
+  set?: SetAssignment[];
+  setString?: SetAssignment[];
+  strict?: boolean;
+}
+
+export interface InputOptions extends ValuesOptions {
+  filename: string[];
+}
+
+export type ValuesSource = { file: string; values: Record<string, unknown> };
 
 export interface LoadedInputs {
   objects: KObject[];
-  values: { file: string; values: Record<string, unknown> }[];
+  /** The `--values` files in order, then `--set`, then `--set-string` (each a source named after its flag). */
+  values: ValuesSource[];
+}
+
+/** A usage error (exit 2): the message on stderr, as commander reports a bad option. */
+export function usageError(cmd: Command, message: string): never {
+  cmd.error(`error: ${message}`, { exitCode: 2, code: 'cozy-gw.usage' });
+  throw new Error('unreachable');
+}
+
+/** Standard input can be read once: two `-` sources would leave the second silently empty. */
+export function checkStdin(cmd: Command, opts: Partial<InputOptions>): void {
+  const users = [...(opts.filename ?? []).filter((f) => f === '-').map(() => '-f -'), ...(opts.values ?? []).filter((f) => f === '-').map(() => '--values -')];
+  if (users.length > 1) usageError(cmd, `standard input can be read only once, but ${users.join(' and ')} both read it`);
 }
 
 /**
- * Read -f and --values. Throws FindingsError (every problem at once) on bad input. `into`: a
- * source map that already holds other inputs of the run (diff's --state), added to.
+ * The `--set` and `--set-string` sources, applied after every `--values` (and over the Package's
+ * values). A list addressed by index starts from the list the earlier sources hold, as in helm.
  */
-export function loadInputs(opts: InputOptions, ctx: CliContext, into?: SourceMap): LoadedInputs {
-  const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd };
-  const { objects, sources } = readInputs(opts.filename ?? [], { ...ro, sources: into });
-  const { values } = readValuesFiles(opts.values ?? [], { ...ro, sources });
+export function setSources(opts: ValuesOptions, files: ValuesSource[], objects: KObject[]): ValuesSource[] {
+  const out: ValuesSource[] = [];
+  const pkg = findPlatformPackage(objects);
+  const pv = pkg ? getPath(pkg, ['spec', 'components', 'platform', 'values']) : undefined;
+  let earlier: Record<string, unknown> = isObject(pv) ? pv : {};
+  for (const f of files) earlier = mergeValues(earlier, f.values);
+  for (const [flag, assignments] of [['--set', opts.set ?? []], ['--set-string', opts.setString ?? []]] as const) {
+    if (!assignments.length) continue;
+    const before = earlier;
+    const existing = (p: PathPart[]) => {
+      let node: unknown = before;
+      for (const part of p) node = Array.isArray(node) && typeof part === 'number' ? node[part] : isObject(node) && typeof part === 'string' ? node[part] : undefined;
+      return node;
+    };
+    const values = applySet({}, assignments, existing);
+    out.push({ file: flag, values });
+    earlier = mergeValues(earlier, values);
+  }
+  return out;
+}
+
+/** Read `--values` (and apply `--set`). Throws FindingsError (every problem at once) on bad input. */
+export function loadValues(opts: ValuesOptions, ctx: CliContext, objects: KObject[] = []): ValuesSource[] {
+  const sources = ctx.sources ?? new SourceMap();
+  const { values: files } = readValuesFiles(opts.values ?? [], { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, sources });
   ctx.sources = sources;
-  return { objects, values };
+  return [...files, ...setSources(opts, files, objects)];
+}
+
+/**
+ * Read -f and --values (and --set). Throws FindingsError with every problem of every source at once.
+ * `into`: a source map that already holds other inputs of the run (diff's --state), added to.
+ */
+export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, into?: SourceMap): LoadedInputs {
+  if (cmd) checkStdin(cmd, opts);
+  const sources = into ?? new SourceMap();
+  ctx.sources = sources;
+  const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, sources };
+  const findings: Finding[] = [];
+  const attempt = <T>(f: () => T, fallback: T): T => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof FindingsError) {
+        findings.push(...e.findings);
+        return fallback;
+      }
+      throw e;
+    }
+  };
+  const objects = attempt(() => readInputs(opts.filename ?? [], ro).objects, [] as KObject[]);
+  const files = attempt(() => readValuesFiles(opts.values ?? [], ro).values, [] as ValuesSource[]);
+  if (findings.length) throw new FindingsError(findings);
+  return { objects, values: [...files, ...setSources(opts, files, objects)] };
+}
+
+/**
+ * Stop on errors, and with `--strict` on warnings too (each reported as an error). Call before
+ * anything is written, so a refused run writes nothing.
+ */
+export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
+  const promoted = opts.strict ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)) : findings;
+  if (hasErrors(promoted)) throw new FindingsError(promoted);
 }

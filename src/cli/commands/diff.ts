@@ -14,7 +14,7 @@
 import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '..';
-import { error, FindingsError, hasErrors } from '../../k8s/diagnostics';
+import { error, FindingsError } from '../../k8s/diagnostics';
 import { keyOf, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
 import type * as UnifiedDiff from '../../pipelines/unifiedDiff';
@@ -23,7 +23,7 @@ import type * as Plan from '../../pipelines/plan';
 import type * as Render from '../../pipelines/render';
 import type * as Reconcile from '../../pipelines/reconcile';
 import { readInputs, type SourceMap } from '../../io/inputs';
-import { addInputOptions, collect, loadInputs, type InputOptions } from './common';
+import { addInputOptions, collect, failOn, loadInputs, usageError, type InputOptions } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
 const lazy = {
@@ -109,14 +109,16 @@ Examples:
   cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now`,
     )
     .action((opts: DiffCliOptions) => {
-      if (!opts.state.length) throw cmd.error('error: --state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)', { exitCode: 2, code: 'cozy-gw.usage' });
+      if (!opts.state.length) usageError(cmd, '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)');
+      const stdinUsers = [...opts.state.filter((f) => f === '-').map(() => '--state -'), ...opts.filename.filter((f) => f === '-').map(() => '-f -'), ...opts.values.filter((f) => f === '-').map(() => '--values -')];
+      if (stdinUsers.length > 1) usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
       const { diff, hasDifferences, diffChanges, afterStore } = lazy.diff();
       const now = diffClock(opts.now, ctx.io.env);
       const { state, sources } = readState(opts.state, ctx);
       // One source map for the run: a finding about a state object or a given one names its file and line.
-      const inputs = loadInputs(opts, ctx, sources);
+      const inputs = loadInputs(opts, ctx, cmd, sources);
       const result = diff({ state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune }, { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! });
-      if (hasErrors(result.findings)) throw new FindingsError(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')));
+      failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
       const different = hasDifferences(result);
       let out: Iterable<string>;
       if (opts.output === 'json') {

@@ -1,6 +1,6 @@
 /**
  * `cozy-gw fn`: the KRM function edge (cli-contract "cozy-gw fn"). Reads standard input,
- * writes standard output, prints findings on standard error. The protocol is src/krm.ts.
+ * writes standard output, prints findings on standard error. The protocol is src/protocols/krm/.
  *
  * Two protocols:
  * - ResourceList (kpt fn eval --exec / kpt fn render --allow-exec, kustomize --enable-exec):
@@ -60,9 +60,11 @@ export function register(program: Command, ctx: CliContext): Command {
     .addHelpText(
       'after',
       '\nExamples:\n' +
-        '  kpt fn eval ./pkg --exec "cozy-gw fn" -- publishing.host=example.org gateway.enabled=true reconcile=true\n' +
+        '  cozy-gw fn < resource-list.yaml > out.yaml   # the ResourceList protocol by hand; cozy-gw-fn is the same as one executable\n' +
+        '  kpt fn eval ./pkg --exec cozy-gw-fn -- publishing.host=example.org gateway.enabled=true reconcile=true\n' +
         '  kpt fn render ./pkg --allow-exec        # Kptfile: pipeline.mutators[].exec: cozy-gw-fn, configPath: cozygateway.yaml\n' +
-        '  kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw fn CONFIG`\n',
+        '  kpt fn eval ./pkg --image ghcr.io/cozystack/cozy-gw:VERSION -- publishing.host=example.org   # the container image\n' +
+        '  kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw-fn --kustomize-plugin CONFIG`\n',
     )
     .action((config: string | undefined, _args: string[], opts: FnOpts) => {
       const { processKustomizeStream, processResourceListText } = lazyKrm();

@@ -7,8 +7,8 @@
  */
 import type { Command } from 'commander';
 import type { CliContext } from '..';
-import { collect } from './common';
-import { readValuesFiles } from '../../io/inputs';
+import { addValuesOptions, failOn, loadValues, usageError, type ValuesOptions } from './common';
+import { unknownKeyFindings } from '../../validation/inputValidation';
 import type * as PostRender from '../../protocols/postRender';
 import { defaultNow, rebindConsole } from './fn';
 import { error, FindingsError } from '../../k8s/diagnostics';
@@ -16,15 +16,14 @@ import { error, FindingsError } from '../../k8s/diagnostics';
 /** The post-renderer core is loaded when the command runs, not when the CLI registers it (issue 5). */
 const lazyPostRender = () => require('../../protocols/postRender') as typeof PostRender;
 
-interface PostRenderOpts {
-  values: string[];
+interface PostRenderOpts extends ValuesOptions {
   now?: string;
   ciliumVersion?: string;
   includeSecretData?: boolean;
 }
 
 export function register(program: Command, ctx: CliContext): Command {
-  return program
+  const cmd = program
     .command('post-render')
     .summary('Helm post-renderer: add the controller\'s objects for every TenantGateway in the release')
     .description(
@@ -32,7 +31,6 @@ export function register(program: Command, ctx: CliContext): Command {
         'followed by the objects the cozystack-controller creates for every TenantGateway among them\n' +
         '(Gateway, Issuer, Certificates, redirect HTTPRoute, wildcard Secret replicas).',
     )
-    .option('--values <file>', 'platform values file (publishing.*, gateway.*); repeatable, merged left to right like helm -f', collect, [])
     .option('--now <rfc3339>', 'the clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)')
     .option('--cilium-version <version>', 'the Cilium version the controller pass assumes')
     .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)')
@@ -41,19 +39,21 @@ export function register(program: Command, ctx: CliContext): Command {
       '\nExamples:\n' +
         '  helm template gw ./gateway | cozy-gw post-render --values platform.yaml\n' +
         '  helm install gw ./gateway --post-renderer cozy-gw --post-renderer-args post-render   # Helm 3\n' +
-        '  helm plugin install ./cozy-gw && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)\n',
-    )
-    .action((opts: PostRenderOpts) => {
+        '  helm plugin install "$(npm root -g)/cozy-gw" && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)\n',
+    );
+  return addValuesOptions(cmd).action((opts: PostRenderOpts) => {
       const { postRender } = lazyPostRender();
       const restore = rebindConsole();
       try {
         const now = opts.now ?? defaultNow(ctx.io.env);
         if (Number.isNaN(Date.parse(now))) throw new FindingsError([error(`--now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(now)}`, { rule: 'post-render.now' })]);
-        const { values, sources } = readValuesFiles(opts.values ?? [], { cwd: ctx.io.cwd });
-        ctx.sources = sources;
+        if ((opts.values ?? []).includes('-')) usageError(cmd, '--values - cannot be honoured: standard input carries the manifests');
+        const values = loadValues(opts, ctx);
         const res = postRender(ctx.io.readStdin(), { values, now, ciliumVersion: opts.ciliumVersion, includeSecretData: Boolean(opts.includeSecretData) });
+        const findings = [...unknownKeyFindings({ objects: [], valuesFiles: values }), ...res.findings];
+        if (res.exitCode === 0) failOn(findings, opts);
         if (res.exitCode === 0) ctx.io.stdout(res.stdout);
-        ctx.report(res.findings);
+        ctx.report(findings);
         ctx.exitCode = res.exitCode;
       } finally {
         restore();

@@ -6,10 +6,10 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '..';
-import { FindingsError, hasErrors } from '../../k8s/diagnostics';
 import { describe, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
-import { addInputOptions, loadInputs, type InputOptions } from './common';
+import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
+import { unknownKeyFindings } from '../../validation/inputValidation';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as Plan from '../../pipelines/plan';
 import type * as Hostnames from '../../pipelines/hostnames';
@@ -115,12 +115,13 @@ Examples:
   cmd.action((opts: ReconcileOptions) => {
     const { reconcile } = lazy.reconcile();
     const now = opts.now ?? currentTime();
-    const inputs = loadInputs(opts, ctx);
+    const inputs = loadInputs(opts, ctx, cmd);
     const result = reconcile(
       { objects: inputs.objects, valuesFiles: inputs.values },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
     );
-    if (hasErrors(result.findings)) throw new FindingsError(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')));
+    result.findings.unshift(...unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }));
+    failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
     const out = formatReconcile(result, inputs.objects, { output: opts.output, all: opts.all, includeSecretData: opts.includeSecretData, now });
     // In a plan the findings are part of stdout; elsewhere they go to stderr.
     if (opts.output !== 'plan') ctx.report(result.findings);

@@ -6,7 +6,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type * as Semver from 'semver';
 import type { CliContext } from '..';
-import { FindingsError, hasErrors } from '../../k8s/diagnostics';
 import type * as Output from '../../k8s/yaml';
 import type * as OutputDir from '../../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
@@ -14,7 +13,7 @@ import type * as Render from '../../pipelines/render';
 import type * as Preview from '../../pipelines/preview';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
-import { addInputOptions, loadInputs, type InputOptions } from './common';
+import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
 
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
 const lazy = {
@@ -75,12 +74,12 @@ export function register(program: Command, ctx: CliContext): Command {
       const { redactionNotice, isRedacted } = lazy.redaction();
       const { toJsonList, toYamlStream } = lazy.output();
       const { writeOutputDir } = lazy.outputDir();
-      const inputs = loadInputs(opts, ctx);
+      const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
         ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
-      if (hasErrors(result.findings)) throw new FindingsError(result.findings);
+      failOn(result.findings, opts);
       const redacted = result.objects.filter(isRedacted).length;
       if (redacted) result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {

@@ -1,0 +1,165 @@
+/**
+ * `cozy-gw fn`: the KRM function (KRM Functions Specification, as kpt and kustomize run it).
+ *
+ * Pure: a ResourceList in, a ResourceList out, findings as data. The command module
+ * (src/cli/commands/fn.ts) reads standard input and writes standard output.
+ *
+ * The rules it keeps (cli-contract "cozy-gw fn", decisions 9, and what kpt does with a
+ * function's output):
+ * - functionConfig is a `fn.cozystack.io/v1alpha1 CozyGateway` (schemas/cozygateway.schema.json)
+ *   or a ConfigMap as `kpt fn eval -- key=value` makes one (see configFromConfigMap).
+ * - Items that came in pass through unchanged, annotations included (kpt rewrites a file whose
+ *   items lost their path annotations), in their order; they are the user's own files.
+ * - The Kptfile, local-config objects and the function's own config are passed through and
+ *   never read as inputs.
+ * - Items a previous run generated (annotation GENERATED_ANNOTATION) are dropped and generated
+ *   afresh, so a pipeline run twice gives the same package.
+ * - New items carry the generated marker and a path annotation, internal and legacy forms.
+ * - Every finding becomes a `results` entry (severity, resourceRef, field, file); an error
+ *   makes exit code 1 (kpt shows [PASS] for error results with exit 0), and the output list
+ *   is still written: on failure it holds the items exactly as they came in.
+ */
+import { error, hasErrors, type Finding } from '../../k8s/diagnostics';
+import { compareObjects, isObject, keyOf, type KObject } from '../../k8s/model';
+import { isList, flattenList } from '../../k8s/lists';
+import { generate, type GenerateOptions } from '../../pipelines/generate';
+import { parseFunctionConfig } from './config';
+import { annotateGenerated, fileOf, isGenerated, isKObject, isMetaOrLocal, refOfLoose } from './items';
+import { toResult, type KrmResult } from './results';
+
+export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
+
+export interface ResourceList {
+  apiVersion: string;
+  kind: string;
+  items: unknown[];
+  functionConfig?: unknown;
+  results?: KrmResult[];
+  [key: string]: unknown;
+}
+
+export interface FnOptions {
+  /** The clock for the controller pass when the config names none (the edge supplies it). */
+  defaultNow: string;
+  /** Add path annotations to new items (ResourceList mode: yes; kustomize plugin mode: no). */
+  pathAnnotations?: boolean;
+}
+
+export const DEFAULT_NOW = '1970-01-01T00:00:00Z';
+
+export interface FnRun {
+  /** Items that go out: the pass-through ones (the same objects as came in) and the new ones. */
+  items: unknown[];
+  /** The new items only, annotated. */
+  generated: KObject[];
+  findings: Finding[];
+  exitCode: number;
+}
+
+/**
+ * The function over plain items: split the inputs from what passes through, render (and
+ * reconcile), and assemble the output items. On any error the items go out as they came in.
+ */
+export function runFunction(items: unknown[], functionConfig: unknown, opts: FnOptions): FnRun {
+  const findings: Finding[] = [];
+  const { config, findings: cf } = parseFunctionConfig(functionConfig);
+  findings.push(...cf);
+  const inputs: KObject[] = [];
+  const keep: unknown[] = [];
+  items.forEach((it, i) => {
+    if (isGenerated(it)) return; // replaced by this run's output
+    keep.push(it);
+    if (isMetaOrLocal(it)) return;
+    // cli-contract "Inputs": `kind: List` and any `*List` kind are flattened into their items;
+    // the List itself passes through untouched, its items are read as inputs.
+    if (isList(it)) {
+      flattenList(it).forEach((sub, j) => {
+        if (isKObject(sub)) inputs.push(sub);
+        else findings.push(error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', { field: `items[${i}].items[${j}]`, file: fileOf(it)?.path, rule: 'fn.item' }));
+      });
+      return;
+    }
+    if (!isKObject(it)) {
+      const f = fileOf(it);
+      findings.push(error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', { field: `items[${i}]`, file: f?.path, rule: 'fn.item' }));
+      return;
+    }
+    inputs.push(it);
+  });
+  // Every failure at once: the engine runs even when the config or an item was refused.
+
+  const eo: GenerateOptions = {
+    values: config.values,
+    valuesFile: configFileOf(functionConfig, items)?.path ?? 'functionConfig',
+    render: true,
+    reconcile: config.reconcile,
+    now: config.now ?? opts.defaultNow,
+    gatewayApiVersion: config.gatewayApiVersion,
+    ciliumVersion: config.ciliumVersion,
+    includeSecretData: config.includeSecretData,
+    includeHint: 'set includeSecretData: true in the CozyGateway spec (includeSecretData=true as a kpt argument)',
+  };
+  const res = generate(inputs, eo);
+  findings.push(...res.findings.map((f) => attributeValuesFinding(f, eo.valuesFile, functionConfig, items)));
+  if (hasErrors(findings)) return { items, generated: [], findings, exitCode: 1 };
+  const generated = annotateGenerated([...res.objects].sort(compareObjects), opts.pathAnnotations !== false);
+  return { items: [...keep, ...generated], generated, findings, exitCode: 0 };
+}
+
+/**
+ * The file of the functionConfig: its own path annotation, or that of the item it was read
+ * from (kpt fn render passes a `configPath` file in as an item too, with its path).
+ */
+function configFileOf(functionConfig: unknown, items: unknown[]): { path: string; index?: number } | undefined {
+  const own = fileOf(functionConfig);
+  if (own || !isKObject(functionConfig)) return own;
+  const k = keyOf(functionConfig);
+  const item = items.find((it) => isKObject(it) && keyOf(it) === k);
+  return item ? fileOf(item) : undefined;
+}
+
+/** A finding about the platform values names the functionConfig and the field inside it. */
+function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: unknown, items: unknown[]): Finding {
+  if (f.file !== valuesFile || f.object || !isObject(functionConfig)) return f;
+  const out: Finding = { ...f, object: refOfLoose(functionConfig) };
+  const isCm = functionConfig.kind === 'ConfigMap';
+  if (f.field) {
+    const data = isObject(functionConfig.data) ? functionConfig.data : {};
+    out.field = !isCm ? `spec.values.${f.field}` : f.field in data || !('values' in data) ? `data.${f.field}` : 'data.values';
+  }
+  const file = configFileOf(functionConfig, items);
+  if (file) out.file = file.path;
+  else delete out.file;
+  delete out.line;
+  return out;
+}
+
+/** The pure entry point over a parsed ResourceList. */
+export function processResourceList(rl: unknown, opts: FnOptions): { output: ResourceList; exitCode: number; findings: Finding[] } {
+  const check = checkResourceList(rl);
+  if (check) {
+    const output: ResourceList = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: isObject(rl) && Array.isArray(rl.items) ? rl.items : [] };
+    output.results = [toResult(check, [], undefined)];
+    return { output, exitCode: 1, findings: [check] };
+  }
+  const list = rl as ResourceList;
+  const run = runFunction(list.items ?? [], list.functionConfig, opts);
+  const output: ResourceList = { ...list, items: run.items };
+  const mine = run.findings.map((f) => toResult(f, list.items ?? [], list.functionConfig));
+  const results = [...(Array.isArray(list.results) ? list.results : []), ...mine];
+  if (results.length) output.results = results;
+  else delete output.results;
+  // The same file on stderr as in the results: the item's file in the package.
+  const findings = run.findings.map((f, i) => (mine[i].file && mine[i].file!.path !== f.file ? { ...f, file: mine[i].file!.path, line: undefined } : f));
+  return { output, exitCode: run.exitCode, findings };
+}
+
+function checkResourceList(rl: unknown): Finding | undefined {
+  if (!isObject(rl)) return error('standard input is not a ResourceList (expected a YAML or JSON object of kind ResourceList)', { rule: 'fn.input' });
+  if (rl.kind !== 'ResourceList') return error(`standard input is a ${String(rl.kind)}, not a ResourceList`, { rule: 'fn.input', hint: 'run cozy-gw fn under kpt or kustomize, or pipe a config.kubernetes.io/v1 ResourceList into it' });
+  if (typeof rl.apiVersion !== 'string' || !RESOURCE_LIST_VERSIONS.includes(rl.apiVersion)) {
+    return error(`ResourceList apiVersion ${JSON.stringify(rl.apiVersion)} is not supported`, { rule: 'fn.input', field: 'apiVersion', hint: `use ${RESOURCE_LIST_VERSIONS.join(' or ')}` });
+  }
+  if (rl.items !== undefined && rl.items !== null && !Array.isArray(rl.items)) return error('ResourceList items must be a list', { rule: 'fn.input', field: 'items' });
+  return undefined;
+}

@@ -1,0 +1,85 @@
+/**
+ * The items of a ResourceList (the KRM Functions Specification, as kpt runs it): where an item
+ * lives in the package (path annotations), what passes through unread (the Kptfile,
+ * local-config objects, the function's own config), what a previous run generated, and the
+ * marks and files new items get. Pure.
+ */
+import { clone, isObject, type KObject, type ObjRef } from '../../k8s/model';
+
+
+/** Marks the objects this function generated, so a later run replaces them instead of adding copies. */
+export const GENERATED_ANNOTATION = 'cozy-gw.cozystack.io/generated';
+export const PATH_ANNOTATION = 'internal.config.kubernetes.io/path';
+export const INDEX_ANNOTATION = 'internal.config.kubernetes.io/index';
+export const LEGACY_PATH_ANNOTATION = 'config.kubernetes.io/path';
+export const LEGACY_INDEX_ANNOTATION = 'config.kubernetes.io/index';
+export const LOCAL_CONFIG_ANNOTATION = 'config.kubernetes.io/local-config';
+/** Directory of the package that new items are written into (by kpt). */
+export const GENERATED_DIR = 'cozy-gw';
+
+export function refOfLoose(o: Record<string, unknown>): ObjRef {
+  const md = isObject(o.metadata) ? o.metadata : {};
+  const r: ObjRef = { apiVersion: String(o.apiVersion ?? ''), kind: String(o.kind ?? ''), name: String(md.name ?? '') };
+  if (typeof md.namespace === 'string' && md.namespace) r.namespace = md.namespace;
+  return r;
+}
+
+function annotationOf(o: unknown, name: string): string | undefined {
+  if (!isObject(o) || !isObject(o.metadata) || !isObject(o.metadata.annotations)) return undefined;
+  const v = o.metadata.annotations[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function isGenerated(o: unknown): boolean {
+  return annotationOf(o, GENERATED_ANNOTATION) === 'true';
+}
+
+/** kpt's own objects and local-config objects: passed through, never read as inputs. */
+export function isMetaOrLocal(o: unknown): boolean {
+  if (!isObject(o)) return false;
+  if (o.kind === 'Kptfile' && typeof o.apiVersion === 'string' && o.apiVersion.startsWith('kpt.dev/')) return true;
+  if (typeof o.apiVersion === 'string' && o.apiVersion.startsWith('fn.cozystack.io/')) return true; // our own config
+  return annotationOf(o, LOCAL_CONFIG_ANNOTATION) === 'true';
+}
+
+/** Where an item lives in the package (internal annotation first, then the legacy one). */
+export function fileOf(o: unknown): { path: string; index?: number } | undefined {
+  const p = annotationOf(o, PATH_ANNOTATION) ?? annotationOf(o, LEGACY_PATH_ANNOTATION);
+  if (!p) return undefined;
+  const i = annotationOf(o, INDEX_ANNOTATION) ?? annotationOf(o, LEGACY_INDEX_ANNOTATION);
+  return i !== undefined && /^\d+$/.test(i) ? { path: p, index: Number(i) } : { path: p };
+}
+
+
+export function isKObject(o: unknown): o is KObject {
+  return isObject(o) && typeof o.apiVersion === 'string' && o.apiVersion !== '' && typeof o.kind === 'string' && o.kind !== ''
+    && isObject(o.metadata) && typeof o.metadata.name === 'string' && o.metadata.name !== '';
+}
+
+/** `cozy-gw/<namespace>/<kind>-<name>.yaml`; cluster-scoped objects under `cozy-gw/_cluster/`. */
+export function generatedPath(o: KObject): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+  const ns = o.metadata.namespace ? safe(o.metadata.namespace) : '_cluster';
+  return `${GENERATED_DIR}/${ns}/${o.kind.toLowerCase()}-${safe(o.metadata.name)}.yaml`;
+}
+
+/** Mark objects as generated and, in ResourceList mode, give each a file in the package. */
+export function annotateGenerated(objs: KObject[], withPath: boolean): KObject[] {
+  const used = new Map<string, number>();
+  return objs.map((o0) => {
+    const o = clone(o0);
+    const ann: Record<string, string> = { ...(o.metadata.annotations ?? {}) };
+    ann[GENERATED_ANNOTATION] = 'true';
+    if (withPath) {
+      const p = generatedPath(o);
+      const index = used.get(p) ?? 0;
+      used.set(p, index + 1);
+      ann[PATH_ANNOTATION] = p;
+      ann[INDEX_ANNOTATION] = String(index);
+      ann[LEGACY_PATH_ANNOTATION] = p;
+      ann[LEGACY_INDEX_ANNOTATION] = String(index);
+    }
+    o.metadata.annotations = ann;
+    return o;
+  });
+}

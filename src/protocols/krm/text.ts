@@ -1,0 +1,165 @@
+/**
+ * The ResourceList protocol on text: items that pass through keep their bytes, so kpt writes the
+ * user's files back as they were (issue 13: `kpt fn render` run again and again leaves the package
+ * as `exec: cat` would). Pure: text in, text out.
+ */
+import { CST, Document, isMap, isScalar, isSeq, Parser, parseDocument, YAMLSeq, type Node, type Scalar } from 'yaml';
+import { error, type Finding } from '../../k8s/diagnostics';
+import { isObject } from '../../k8s/model';
+import { dumpYaml } from '../../k8s/yaml';
+import { processResourceList, type FnOptions, type ResourceList } from './function';
+import { toResult } from './results';
+
+/** kpt's own layout (compact sequences), and no folding of long lines. */
+export const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
+
+/** A node for a new object, written the YAML-1.1-safe way (js-yaml quotes `yes`, `0777`, ...). */
+function newNode(doc: Document, value: unknown, failsafe: boolean): Node {
+  const parsed = parseDocument(dumpYaml(value), failsafe ? { schema: 'failsafe' } : {});
+  return (parsed.contents as Node | null) ?? (doc.createNode(value) as Node);
+}
+
+export interface TextRun {
+  stdout: string;
+  exitCode: number;
+  findings: Finding[];
+}
+
+/**
+ * The ResourceList protocol on text: the items that pass through keep their YAML nodes,
+ * comments and quoting included, so kpt writes the user's files back as they were.
+ */
+export function processResourceListText(text: string, opts: FnOptions): TextRun {
+  const doc = parseDocument(text, { keepSourceTokens: false });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const f = error(`standard input is not valid YAML: ${e.message.split('\n')[0]}`, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line });
+    return writeBare(f);
+  }
+  const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;
+  const { output, exitCode, findings } = processResourceList(rl, opts);
+  if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMap(doc.contents)) {
+    return { stdout: dumpYaml(output), exitCode, findings };
+  }
+  // cli-contract `fn`, decisions §9: items that came in pass through unchanged, byte for byte.
+  const spliced = spliceItems(text, rl, output);
+  if (spliced !== undefined) return { stdout: spliced, exitCode, findings };
+  // Not the block layout kpt and kustomize write (JSON, a flow sequence, ...): the items are
+  // written back from their YAML nodes, comments and quoting kept.
+  // The output is written from the same text read with the failsafe schema, where every scalar
+  // is its source text: a number such as `1e3`, `0x1F` or `012` is written back as it was, not
+  // as the YAML 1.2 reader's number re-printed (`1e+3`, `0x1f`, `12`), which a YAML 1.1 reader
+  // (PyYAML, kubectl) would load as another value.
+  const raw = parseDocument(text, { keepSourceTokens: false, schema: 'failsafe' });
+  const text1 = raw.errors.length === 0 && raw.warnings.length === 0 && isMap(raw.contents);
+  return writeItems(text1 ? raw : doc, rl, output, exitCode, findings, text1);
+}
+
+/** The source text of a CST token, and where it ends. */
+function extent(tok: CST.Token | undefined, from: number): number {
+  return tok ? tok.offset + CST.stringify(tok).length : from;
+}
+
+/** Where a sequence item begins in the source: its first comment, blank line or `-`. */
+function itemStart(it: { start: CST.SourceToken[]; value?: CST.Token }): number | undefined {
+  return it.start.length ? it.start[0].offset : it.value?.offset;
+}
+
+/**
+ * A new item as a block sequence entry at the given indentation, laid out as kpt lays out its
+ * own files (compact sequences), its scalars written the YAML-1.1-safe way (newNode).
+ */
+function seqEntry(value: unknown, indent: string): string {
+  const doc = new Document(new YAMLSeq(), { schema: 'failsafe' });
+  (doc.contents as YAMLSeq).items.push(newNode(doc, value, true));
+  const lines = doc.toString(STRINGIFY).replace(/\n$/, '').split('\n');
+  return lines.map((l) => (l === '' ? '' : `${indent}${l}`)).join('\n') + '\n';
+}
+
+/**
+ * The output as the input text with only what the function changes rewritten: the items that
+ * pass through are the very bytes they came as (comments, flow style, quoting, key order, blank
+ * lines), the items a previous run generated are cut out, the new items are appended in the
+ * sequence's own indentation, and `results` is written last. Undefined when the input is not
+ * one YAML document whose `items` is a block sequence (the layout kpt and kustomize write).
+ */
+function spliceItems(text: string, rl: unknown, output: ResourceList): string | undefined {
+  if (!isObject(rl) || !Array.isArray(rl.items)) return undefined;
+  const docs = [...new Parser().parse(text)].filter((t) => t.type !== 'comment' && t.type !== 'newline' && t.type !== 'space');
+  if (docs.length !== 1 || docs[0].type !== 'document' || docs[0].value?.type !== 'block-map') return undefined;
+  const map = docs[0].value;
+  const keyName = (k: CST.Token | null | undefined) => (k && k.type === 'scalar' ? k.source : undefined);
+  const itemsPair = map.items.find((p) => keyName(p.key) === 'items');
+  const seq = itemsPair?.value;
+  if (!seq || seq.type !== 'block-seq' || seq.items.length !== rl.items.length || seq.items.length === 0) return undefined;
+  const starts = seq.items.map(itemStart);
+  if (starts.some((x) => x === undefined)) return undefined;
+  const from = starts[0]!;
+  const to = extent(seq.items[seq.items.length - 1].value, from);
+  const pieces = seq.items.map((it, i) => text.slice(starts[i]!, i + 1 < seq.items.length ? starts[i + 1]! : to));
+  const dash = seq.items[0].start.find((t) => t.type === 'seq-item-ind');
+  if (!dash) return undefined;
+  const indent = ' '.repeat(dash.offset - (text.lastIndexOf('\n', dash.offset - 1) + 1));
+  const index = new Map<unknown, number>(rl.items.map((it, i) => [it, i]));
+  let body = '';
+  for (const it of output.items) {
+    const i = index.get(it);
+    body += i !== undefined ? pieces[i] : seqEntry(it, indent);
+  }
+  if (body === '') return undefined;
+  let out = text.slice(0, from) + body + text.slice(to);
+  // results: the input's own (earlier functions') and this run's, written in place of the old ones.
+  const resultsPair = map.items.find((p) => keyName(p.key) === 'results');
+  const resultsText = output.results?.length ? parseDocument(dumpYaml({ results: output.results }), { schema: 'failsafe' }).toString(STRINGIFY) : '';
+  if (resultsPair) {
+    const head = itemStart({ start: resultsPair.start, value: resultsPair.key ?? undefined });
+    const end = extent(resultsPair.value ?? undefined, extent(resultsPair.key ?? undefined, 0));
+    if (head === undefined || head < to) return undefined;
+    const shift = out.length - text.length;
+    out = out.slice(0, head + shift) + resultsText + out.slice(end + shift);
+  } else if (resultsText) {
+    out = `${out}${out.endsWith('\n') ? '' : '\n'}${resultsText}`;
+  }
+  return out;
+}
+
+function writeItems(doc: Document, rl: Record<string, unknown>, output: ResourceList, exitCode: number, findings: Finding[], failsafe: boolean): TextRun {
+  const nodeOf = (_d: Document, value: unknown) => newNode(doc, value, failsafe);
+  // Map every input item (as plain data) back to its node.
+  const inItems = Array.isArray(rl.items) ? (rl.items as unknown[]) : [];
+  const seqNode = doc.get('items', true);
+  const nodes = new Map<unknown, Node>();
+  if (isSeq(seqNode)) inItems.forEach((it, i) => nodes.set(it, seqNode.items[i] as Node));
+  const seq = new YAMLSeq();
+  for (const it of output.items) {
+    const n = nodes.get(it);
+    seq.items.push(n ? headCommentInside(n) : nodeOf(doc, it));
+  }
+  if (isSeq(seqNode)) {
+    seq.commentBefore = seqNode.commentBefore;
+    seq.comment = seqNode.comment;
+  }
+  doc.set('items', seq);
+  if (output.results?.length) doc.set('results', nodeOf(doc, output.results));
+  else doc.delete('results');
+  return { stdout: doc.toString(STRINGIFY), exitCode, findings };
+}
+
+/**
+ * A comment above an item's first key (`- # comment` then `  apiVersion: ...`, as kpt writes
+ * it) stays on that key: written before the `-` instead, kpt would read it as a second comment
+ * and write it into the user's file twice.
+ */
+function headCommentInside(n: Node): Node {
+  if (isMap(n) && n.commentBefore && n.items.length > 0 && isScalar(n.items[0].key)) {
+    const key = n.items[0].key as Scalar;
+    key.commentBefore = key.commentBefore ? `${n.commentBefore}\n${key.commentBefore}` : n.commentBefore;
+    n.commentBefore = undefined;
+  }
+  return n;
+}
+
+function writeBare(f: Finding): TextRun {
+  const output: ResourceList = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [], results: [toResult(f, [], undefined)] };
+  return { stdout: dumpYaml(output), exitCode: 1, findings: [f] };
+}

@@ -1,0 +1,127 @@
+/**
+ * The conventions of cli-contract "Reading values and writing trees", through the CLI:
+ * unknown keys and --strict, --set/--set-string, every input error at once, the -f values hint.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../helpers/cli';
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-conventions-'));
+  fs.writeFileSync(path.join(dir, 'typo.yaml'), 'publishing:\n  hots: acme.com\n  certificates:\n    solvr: dns01\npublshing: {}\nnetworking: {clusterDomain: x}\n');
+  fs.writeFileSync(path.join(dir, 'values.yaml'), 'publishing:\n  host: acme.com\ngateway:\n  attachedNamespaces: [cozy-system, default]\n');
+  fs.writeFileSync(
+    path.join(dir, 'tenant.yaml'),
+    'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: alice\n  namespace: tenant-root\nspec:\n  gatway: true\n  zzzzzzzzzz: 1\n',
+  );
+  fs.writeFileSync(
+    path.join(dir, 'pkg.yaml'),
+    'apiVersion: cozystack.io/v1alpha1\nkind: Package\nmetadata:\n  name: cozystack.cozystack-platform\nspec:\n  components:\n    platform:\n      values:\n        gateway:\n          enabld: true\n',
+  );
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const cli = (args: string[], stdin?: string) => runCli(args, { cwd: dir, stdin });
+
+describe('unknown keys', () => {
+  it('render warns about each unknown key with the nearest known key, naming file and line', async () => {
+    const r = await cli(['render', '--values', 'typo.yaml', '-f', 'tenant.yaml', '-f', 'pkg.yaml']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning: typo.yaml:2: publishing.hots: unknown key; did you mean publishing.host?\n');
+    expect(r.stderr).toContain('warning: typo.yaml:4: publishing.certificates.solvr: unknown key; did you mean publishing.certificates.solver?\n');
+    expect(r.stderr).toContain('warning: typo.yaml:5: publshing: unknown key; did you mean publishing?\n');
+    expect(r.stderr).toContain('warning: tenant.yaml:7: Tenant tenant-root/alice: spec.gatway: unknown key; did you mean spec.gateway?\n');
+    expect(r.stderr).toMatch(/warning: tenant\.yaml:8: Tenant tenant-root\/alice: spec\.zzzzzzzzzz: unknown key \(known keys here: host, gateway, /);
+    expect(r.stderr).toContain('warning: pkg.yaml:10: Package cozystack.cozystack-platform: spec.components.platform.values.gateway.enabld: unknown key; did you mean gateway.enabled?\n');
+    // Other top-level platform values are the platform chart's, not typos.
+    expect(r.stderr).not.toContain('networking');
+    expect(r.stdout).toContain('kind: Namespace');
+  });
+
+  it('reconcile and admit warn too', async () => {
+    for (const cmd of [['reconcile', '--now', '2026-01-01T00:00:00Z'], ['admit']]) {
+      const r = await cli([...cmd, '--values', 'typo.yaml', '-f', 'tenant.yaml']);
+      expect(r.stderr).toContain('warning: typo.yaml:2: publishing.hots: unknown key; did you mean publishing.host?\n');
+      expect(r.stderr).toContain('spec.gatway: unknown key; did you mean spec.gateway?\n');
+    }
+  });
+
+  it('--strict turns every warning into an error: exit 1, nothing on stdout', async () => {
+    for (const cmd of [['render'], ['reconcile', '--now', '2026-01-01T00:00:00Z'], ['admit']]) {
+      const r = await cli([...cmd, '--strict', '--values', 'typo.yaml', '-f', 'tenant.yaml']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('error: typo.yaml:2: publishing.hots: unknown key; did you mean publishing.host?\n');
+      expect(r.stderr).not.toMatch(/^warning/m);
+    }
+  });
+
+  it('post-render warns, and fails with --strict', async () => {
+    const warn = await cli(['post-render', '--values', 'typo.yaml'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
+    expect(warn.code).toBe(0);
+    expect(warn.stderr).toContain('warning: typo.yaml:2: publishing.hots: unknown key; did you mean publishing.host?\n');
+    const strict = await cli(['post-render', '--strict', '--values', 'typo.yaml'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toBe('');
+  });
+});
+
+describe('--set and --set-string', () => {
+  it('sets platform values after every --values', async () => {
+    const r = await cli(['render', '--values', 'values.yaml', '--set', 'publishing.host=set.example', '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"namespace.cozystack.io/host": "set.example"');
+    expect(r.stdout).not.toContain('acme.com');
+  });
+
+  it('an index addresses the list --values gave; --set-string keeps strings', async () => {
+    const r = await cli(['render', '--values', 'values.yaml', '--set', 'gateway.attachedNamespaces[1]=cozy-dashboard']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('gateway-attached-namespaces: cozy-system,cozy-dashboard\n');
+    const list = await cli(['render', '--values', 'values.yaml', '--set', 'gateway.attachedNamespaces={cozy-a,cozy-b}']);
+    expect(list.stdout).toContain('gateway-attached-namespaces: cozy-a,cozy-b\n');
+    const typed = await cli(['render', '--set', 'gateway.enabled=yes', '-o', 'json']);
+    expect(typed.stderr).toContain('error: --set: gateway.enabled: must be boolean, got "yes"');
+    const str = await cli(['render', '--set-string', 'gateway.enabled=true']);
+    expect(str.code).toBe(1);
+    expect(str.stderr).toContain('error: --set-string: gateway.enabled: must be boolean, got "true"');
+  });
+
+  it('unknown keys given with --set are warned about, naming the flag', async () => {
+    const r = await cli(['render', '--set', 'publishing.hots=x']);
+    expect(r.stderr).toContain('warning: --set: publishing.hots: unknown key; did you mean publishing.host?\n');
+  });
+
+  it('a syntax error is a usage error naming the flag and the bad token', async () => {
+    const r = await cli(['render', '--set', 'gateway.attachedNamespaces[x]=a']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("option '--set <path=value>' argument 'gateway.attachedNamespaces[x]=a' is invalid");
+    expect(r.stderr).toContain('index "[x]" is not a non-negative integer');
+    const s = await cli(['reconcile', '--set-string', 'publishing.host']);
+    expect(s.code).toBe(2);
+    expect(s.stderr).toContain("option '--set-string <path=value>' argument 'publishing.host' is invalid");
+  });
+});
+
+describe('input errors', () => {
+  it('every input error is reported at once: --values and -f', async () => {
+    const r = await cli(['render', '--values', 'nope.yaml', '-f', 'x']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('cannot read x');
+    expect(r.stderr).toContain('cannot read values file nope.yaml');
+  });
+
+  it('a values file given to -f gets a hint to use --values', async () => {
+    const r = await cli(['render', '-f', 'values.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: values.yaml:1: apiVersion: object lacks apiVersion, kind, metadata.name (this looks like platform values (top-level publishing/gateway): pass it with --values values.yaml)');
+  });
+
+  it('standard input is read once: two - sources are a usage error', async () => {
+    const r = await cli(['render', '-f', '-', '--values', '-'], 'publishing: {}\n');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: standard input can be read only once, but -f - and --values - both read it');
+  });
+});

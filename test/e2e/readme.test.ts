@@ -1,0 +1,106 @@
+/**
+ * The README is a promise (issue 13): every command it shows runs here, from a fresh clone's point
+ * of view, and its output is compared with what the README shows (`...` cuts allowed). Blocks run
+ * in README order in one scratch directory holding the clone's files, so a file one step writes
+ * (rendered.yaml) is there for the next, as for a reader following the tour. The format is
+ * described in test/helpers/readme.ts. Needs `npm run build` (the commands run bin/cozy-gw.js).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { ROOT } from '../helpers/cli';
+import { ensureBuilt } from '../helpers/kpt';
+import { matchOutput, parseReadme, type ReadmeBlock } from '../helpers/readme';
+
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const blocks = parseReadme(README);
+
+function onPath(tool: string): boolean {
+  return spawnSync('bash', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** A scratch copy of a fresh clone after the two set-up commands: the tracked files and the build. */
+function workspace(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-readme-'));
+  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  for (const f of tracked) {
+    if (f.startsWith('test/') || f.startsWith('testdata/')) continue;
+    const src = path.join(ROOT, f);
+    if (!fs.existsSync(src)) continue;
+    fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    fs.copyFileSync(src, path.join(dir, f));
+    fs.chmodSync(path.join(dir, f), fs.statSync(src).mode);
+  }
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  fs.cpSync(path.join(ROOT, 'dist'), path.join(dir, 'dist'), { recursive: true });
+  return dir;
+}
+
+function env(): NodeJS.ProcessEnv {
+  const e: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true' };
+  return e;
+}
+
+let dir = '';
+beforeAll(() => {
+  ensureBuilt();
+  dir = workspace();
+}, 300000);
+afterAll(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('README', () => {
+  it('has commands to check', () => {
+    expect(blocks.filter((b) => b.commands.length > 0).length).toBeGreaterThan(5);
+  });
+
+  it('opens with the two set-up commands', () => {
+    const setup = blocks.find((b) => /set-up/i.test(b.section));
+    expect(setup?.commands.map((c) => c.command.replace(/\s+#.*$/, '').trim())).toEqual(['npm install && npm run example', 'npm test']);
+  });
+
+  let lastExit = 0;
+  for (const b of blocks) {
+    if (b.commands.length === 0) continue;
+    const name = `${b.section}: block at README.md:${b.line}`;
+    const missing = b.needs.filter((t) => !onPath(t));
+    if (b.skip) {
+      it.skip(`${name} (skipped: ${b.skip})`, () => {});
+      continue;
+    }
+    if (missing.length) {
+      it.skip(`${name} (skipped: ${missing.join(', ')} not on PATH)`, () => {});
+      continue;
+    }
+    it(name, () => runBlock(b), 300000);
+  }
+
+  function runBlock(b: ReadmeBlock): void {
+    for (const c of b.commands) {
+      const cmd = c.command.replace(/\s+#[^'"\n]*$/, '');
+      // The set-up commands are what this suite is part of: `npm install` ran before it, and
+      // `npm test` is this run.
+      if (/^npm (install|ci|test)\b/.test(cmd.trim())) {
+        if (/npm run example/.test(cmd)) runOne({ ...c, command: 'npm run --silent example >/dev/null' }, b);
+        continue;
+      }
+      runOne({ ...c, command: cmd }, b);
+    }
+  }
+
+  function runOne(c: { command: string; expected?: string[]; line: number }, b: ReadmeBlock): void {
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `(exit ${lastExit}); ${c.command}`], { cwd: dir, env: env(), encoding: 'utf8', timeout: 120000, maxBuffer: 256 * 1024 * 1024 });
+    // stdout and stderr as a terminal shows them: the commands write one after the other.
+    const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
+    lastExit = r.status ?? 1;
+    if (b.kind === 'sh' || c.expected === undefined) {
+      if (r.status !== 0) throw new Error(`README.md:${c.line}: \`${c.command}\` exited ${r.status}:\n${output.slice(0, 2000)}`);
+      return;
+    }
+    // A command whose shown output ends in `echo $?` is expected to fail; elsewhere it must pass.
+    const problem = matchOutput(c.expected, output.split('\n'));
+    if (problem) throw new Error(`README.md:${c.line}: \`${c.command}\`: ${problem}\n--- it printed (exit ${r.status}):\n${output.slice(0, 3000)}`);
+  }
+});
