@@ -6,10 +6,12 @@
  * 3 `diff` found differences (0 when it found none).
  */
 import { Command, CommanderError } from 'commander';
-import { FindingsError, formatFinding, type Finding } from '../k8s/diagnostics';
+import { FindingsError } from '../k8s/diagnostics';
 import { VERSION } from './version';
 import { readAllStdin } from '../io/stdin';
-import type { SourceMap } from '../io/sourceMap';
+import { makeContext, type CliContext, type CliIO } from './context';
+
+export { locate, makeContext, type CliContext, type CliIO } from './context';
 import * as render from './commands/render';
 import * as reconcile from './commands/reconcile';
 import * as admit from './commands/admit';
@@ -18,27 +20,6 @@ import * as fn from './commands/fn';
 import * as postRender from './commands/post-render';
 import * as snapshot from './commands/snapshot';
 import * as completion from './commands/completion';
-
-/** Everything a command may touch outside the core; injected so tests run in-process. */
-export interface CliIO {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  readStdin: () => string;
-  env: Record<string, string | undefined>;
-  /** Whether stderr is a terminal (colour is used only then, and never with NO_COLOR). */
-  isTTY: boolean;
-  cwd: string;
-}
-
-export interface CliContext {
-  io: CliIO;
-  exitCode: number;
-  /** Print findings on stderr, errors and warnings alike. */
-  report: (findings: Finding[]) => void;
-  color: boolean;
-  /** Where the inputs were read (the readers' source map), so that a finding gets its file and line. */
-  sources?: SourceMap;
-}
 
 export const COMMANDS = [render, reconcile, diff, admit, fn, postRender, snapshot, completion];
 
@@ -68,59 +49,6 @@ Run 'cozy-gw <command> --help' for a command's options and examples.`,
     sub.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
   }
   return program;
-}
-
-/**
- * A finding placed at file and line, from the readers' source map: the core names objects,
- * values files and fields, never lines. A finding about an input object gets the object's file
- * and the line of its field; one about a `--values` file the line of the field in it; a finding
- * about a platform value also says where that value is set.
- */
-export function locate(f: Finding, sources: SourceMap | undefined): Finding {
-  if (!sources) return f;
-  let out = f;
-  if (f.line === undefined) {
-    if (f.object && !f.file) {
-      const o = sources.objectOf(f.object);
-      const origin = o && sources.originOf(o);
-      if (o && origin) out = { ...f, file: origin.file, line: sources.lineOf(o, f.field) };
-    } else if (f.file && !f.object) {
-      const values = sources.valuesOf(f.file);
-      if (values) out = { ...f, line: sources.lineOf(values, f.field) };
-    }
-  }
-  const at = f.valueAt;
-  if (at && at.line === undefined) {
-    if (at.object) {
-      const o = sources.objectOf(at.object);
-      const origin = o && sources.originOf(o);
-      if (o && origin) out = { ...out, valueAt: { ...at, file: origin.file, line: sources.lineOf(o, at.field) } };
-    } else if (at.file) {
-      const values = sources.valuesOf(at.file);
-      if (values) out = { ...out, valueAt: { ...at, line: sources.lineOf(values, at.field) } };
-    }
-  }
-  return out;
-}
-
-function paint(ctx: CliContext, code: string, s: string): string {
-  return ctx.color ? `\u001b[${code}m${s}\u001b[0m` : s;
-}
-
-export function makeContext(io: CliIO): CliContext {
-  const ctx: CliContext = {
-    io,
-    exitCode: 0,
-    color: io.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb',
-    report: (findings) => {
-      for (const f of findings.map((x) => locate(x, ctx.sources))) {
-        const line = formatFinding(f);
-        const colored = f.severity === 'error' ? line.replace(/^error/, paint(ctx, '31', 'error')) : line.replace(/^warning/, paint(ctx, '33', 'warning'));
-        io.stderr(colored + '\n');
-      }
-    },
-  };
-  return ctx;
 }
 
 /** Run the CLI; resolves to the exit code. Never throws for user errors. */

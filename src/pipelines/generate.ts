@@ -10,10 +10,9 @@
  * includeSecretData, and otherwise left to the in-cluster controller with an info finding
  * (src/pipelines/appliedSecrets.ts).
  */
-import { hasErrors, type Finding } from '../k8s/diagnostics';
+import type { Finding } from '../k8s/diagnostics';
 import { keyOf, sortObjects, type KObject } from '../k8s/model';
-import { render } from './render';
-import { reconcile } from './reconcile';
+import { renderThenReconcile } from './preview';
 import { applySecretRule } from './appliedSecrets';
 
 export interface GenerateOptions {
@@ -40,24 +39,12 @@ export interface GenerateResult {
 }
 
 export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult {
-  const findings: Finding[] = [];
   const valuesFiles = o.values.map((values) => ({ file: o.valuesFile, values }));
   const inputKeys = new Set(inputs.map(keyOf));
-  let rendered: KObject[] = [];
-  if (o.render) {
-    const r = render({ objects: inputs, valuesFiles }, { gatewayApiVersion: o.gatewayApiVersion });
-    findings.push(...r.findings);
-    if (hasErrors(findings)) return { objects: [], findings };
-    rendered = r.objects;
-  }
-  const renderedKeys = new Set(rendered.map(keyOf));
-  if (!o.reconcile) return { objects: sortObjects(rendered.filter((x) => !inputKeys.has(keyOf(x)))), findings };
-
-  // The cluster state the controller reads: the inputs, with what the charts render applied over them.
-  const state = [...inputs.filter((x) => !renderedKeys.has(keyOf(x))), ...rendered];
-  const rec = reconcile({ objects: state, valuesFiles: o.values.length ? valuesFiles : undefined }, { now: o.now, ciliumVersion: o.ciliumVersion });
-  findings.push(...rec.findings);
-  if (hasErrors(findings)) return { objects: [], findings };
+  const pass = renderThenReconcile({ objects: inputs, valuesFiles }, o);
+  const { findings, rendered, renderedKeys, reconciled: rec } = pass;
+  if (pass.failed) return { objects: [], findings };
+  if (!rec) return { objects: sortObjects(rendered.filter((x) => !inputKeys.has(keyOf(x)))), findings };
   const applied = applySecretRule(
     rec.store.all().filter((x) => !inputKeys.has(keyOf(x))),
     (x) => !renderedKeys.has(keyOf(x)),

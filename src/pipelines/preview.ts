@@ -9,7 +9,7 @@
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import { keyOf, type KObject } from '../k8s/model';
 import { orderOutput, render, type RenderInput, type RenderOptions } from './render';
-import { reconcile } from './reconcile';
+import { reconcile, type ReconcileResult } from './reconcile';
 import { redactSecret } from '../k8s/secretRedaction';
 import { applySecretRule } from './appliedSecrets';
 import type { Change } from '../k8s/store';
@@ -33,18 +33,49 @@ export interface PreviewResult {
   changes: Change[];
 }
 
-export function preview(input: RenderInput, opts: PreviewOptions): PreviewResult {
-  const r = render(input, opts);
-  if (hasErrors(r.findings)) return { objects: [], findings: r.findings, changes: [] };
-  const renderedKeys = new Set(r.objects.map(keyOf));
+/** What the pipeline of render and one controller pass gives. */
+export interface ControllerPass {
+  /** Whether any finding is an error: then there is nothing to output. */
+  failed: boolean;
+  /** The render's findings, then the pass's. */
+  findings: Finding[];
+  /** What the charts rendered (none when the render is skipped). */
+  rendered: KObject[];
+  renderedKeys: Set<string>;
+  /** The controller pass (absent when it is skipped, or when the render failed). */
+  reconciled?: ReconcileResult;
+}
+
+/**
+ * The one pipeline of `render --with-controller`, `fn` and `post-render`: the charts render the
+ * inputs; the rendered objects are applied over the inputs as the cluster state; one controller
+ * pass runs over that state. A failed render stops before the pass.
+ */
+export function renderThenReconcile(
+  input: RenderInput,
+  o: { render?: boolean; reconcile?: boolean; now: string; gatewayApiVersion?: string; ciliumVersion?: string },
+): ControllerPass {
+  const findings: Finding[] = [];
+  let rendered: KObject[] = [];
+  if (o.render !== false) {
+    const r = render(input, { gatewayApiVersion: o.gatewayApiVersion });
+    findings.push(...r.findings);
+    if (hasErrors(findings)) return { failed: true, findings, rendered: [], renderedKeys: new Set() };
+    rendered = r.objects;
+  }
+  const renderedKeys = new Set(rendered.map(keyOf));
+  if (o.reconcile === false) return { failed: false, findings, rendered, renderedKeys };
   // The cluster state: the inputs, with what the charts render applied over them.
-  const state = [...input.objects.filter((o) => !renderedKeys.has(keyOf(o))), ...r.objects];
-  const rec = reconcile(
-    { objects: state, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
-    { now: opts.now, ciliumVersion: opts.ciliumVersion },
-  );
-  const findings = [...r.findings, ...rec.findings];
-  if (hasErrors(rec.findings)) return { objects: [], findings, changes: [] };
+  const state = [...input.objects.filter((x) => !renderedKeys.has(keyOf(x))), ...rendered];
+  const reconciled = reconcile({ objects: state, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined }, { now: o.now, ciliumVersion: o.ciliumVersion });
+  findings.push(...reconciled.findings);
+  return { failed: hasErrors(findings), findings, rendered, renderedKeys, reconciled };
+}
+
+export function preview(input: RenderInput, opts: PreviewOptions): PreviewResult {
+  const pass = renderThenReconcile(input, opts);
+  const { findings, renderedKeys, reconciled: rec } = pass;
+  if (pass.failed || !rec) return { objects: [], findings, changes: [] };
   const touched = new Set(rec.changes.filter((c) => c.op !== 'delete').map((c) => keyOf(c.ref)));
   const written = rec.store.all().filter((o) => renderedKeys.has(keyOf(o)) || touched.has(keyOf(o)));
   // Secrets the controller writes (wildcard replicas) follow the key-material rule; the

@@ -10,6 +10,7 @@ import { describe, groupOf, keyOf, refOf, type KObject } from '../k8s/model';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { TGW_KIND } from '../controller/names';
 import { Store, type Change } from '../k8s/store';
+import { isRfc3339, RFC3339_EXAMPLE } from '../k8s/time';
 import { wildcardChannel, reconcileWildcardSecrets } from '../controller/wildcardSecrets';
 import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../controller/ciliumHazards';
 import { runTenantGatewayController } from '../controller/tenantGatewayController';
@@ -58,15 +59,10 @@ function duplicateFindings(objects: KObject[]): Finding[] {
   return out;
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-export function isRfc3339(s: string): boolean {
-  return RFC3339.test(s) && !Number.isNaN(Date.parse(s));
-}
 
 export function reconcile(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
   const findings: Finding[] = [];
-  if (!isRfc3339(opts.now)) findings.push(error(`--now ${JSON.stringify(opts.now)} is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`, { rule: 'input.now' }));
+  if (!isRfc3339(opts.now)) findings.push(error(`--now ${JSON.stringify(opts.now)} is not an RFC 3339 time (want e.g. ${RFC3339_EXAMPLE})`, { rule: 'input.now' }));
   findings.push(...duplicateFindings(input.objects));
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):

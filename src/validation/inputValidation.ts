@@ -5,12 +5,12 @@
  * names the object or the values file and the field (the CLI edge adds the line). Pure apart from
  * the line lookup, which reads the source text the CLI edge already registered.
  */
-import type { ErrorObject } from 'ajv';
 import { error, warning, type Finding } from '../k8s/diagnostics';
 import { getPath, isObject, refOf, type KObject } from '../k8s/model';
 import { findPlatformPackage } from '../charts/platformValues';
 import { unknownKeyHint, unknownKeyMessage, unknownTenantSpecKeys, unknownValueKeys } from './unknownKeys';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
+import { explainInputError, show } from './ajvErrors';
 
 /**
  * The validators of schemas/platform-values.schema.json and schemas/tenant.schema.json,
@@ -19,72 +19,6 @@ import { platformValuesValidator, tenantValidator, type Validate } from './valid
  */
 function validators(): { values: Validate; tenant: Validate } {
   return { values: platformValuesValidator(), tenant: tenantValidator() };
-}
-
-/** `/publishing/exposedServices/2` → `publishing.exposedServices[2]`. */
-export function fieldOfPointer(pointer: string): string {
-  let out = '';
-  for (const raw of pointer.split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    if (/^\d+$/.test(part)) out += `[${part}]`;
-    else out += out === '' ? part : `.${part}`;
-  }
-  return out;
-}
-
-function show(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (isObject(v)) return 'a mapping';
-  return JSON.stringify(v);
-}
-
-/** One ajv error as a (field, message) pair the user can act on. */
-function explain(e: ErrorObject): { field: string; message: string } {
-  const base = fieldOfPointer(e.instancePath);
-  const join = (a: string, b: string) => (a === '' ? b : `${a}.${b}`);
-  switch (e.keyword) {
-    case 'required':
-      return { field: join(base, String(e.params.missingProperty)), message: 'is required' };
-    case 'type':
-      return { field: base, message: `must be ${String(e.params.type).replace(',', ' or ')}, got ${show(e.data)}` };
-    case 'const':
-      return { field: base, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${show(e.data)}` };
-    case 'enum':
-      return { field: base, message: `must be one of ${(e.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}, got ${show(e.data)}` };
-    case 'minLength':
-      return { field: base, message: 'must not be empty' };
-    default:
-      return { field: base, message: e.message ?? 'is invalid' };
-  }
-}
-
-/** What the user can do about one ajv error (the Finding's hint). */
-export function hintOf(e: ErrorObject, field: string): string | undefined {
-  switch (e.keyword) {
-    case 'required':
-      return `add ${field}`;
-    case 'type': {
-      const t = String(e.params.type);
-      if (t === 'boolean') return `write true or false, unquoted`;
-      if (t === 'string') return `quote the value ("...") so YAML reads it as a string`;
-      if (t === 'array') return `write a list, e.g. ${field.split('.').pop()}: [a, b]`;
-      if (t === 'object') return `write a mapping (key: value lines indented under ${field.split('.').pop() || 'it'})`;
-      return `write a ${t.replace(',', ' or ')}`;
-    }
-    case 'enum':
-    case 'const':
-      return `set ${field || 'it'} to one of the values listed`;
-    case 'minLength':
-      return `give ${field || 'it'} a value, or remove the key for the default`;
-    case 'pattern':
-    case 'format':
-      return `change ${field || 'it'} to match`;
-    case 'additionalProperties':
-      return `remove the key, or check its spelling`;
-    default:
-      return undefined;
-  }
 }
 
 /** Helm's null deletes a key: such keys are not values to check. */
@@ -123,8 +57,8 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
   const out = validate(dropNulls(values))
     ? []
     : (validate.errors ?? []).map((e) => {
-        const { field, message } = explain(e);
-        return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema', hint: hintOf(e, field) });
+        const { field, message, hint } = explainInputError(e);
+        return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema', hint });
       });
   for (const u of unknownValueKeys(values)) {
     out.push(warning(unknownKeyMessage(u), { ...locateValue(where, u.path), rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
@@ -142,8 +76,8 @@ export function validateTenant(o: KObject): Finding[] {
   const out: Finding[] = [];
   if (!validate(o)) {
     for (const e of validate.errors ?? []) {
-      const { field, message } = explain(e);
-      out.push(error(field ? message : `Tenant ${message}`, { object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hintOf(e, field) }));
+      const { field, message, hint } = explainInputError(e);
+      out.push(error(field ? message : `Tenant ${message}`, { object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hint }));
     }
   }
   for (const u of unknownTenantSpecKeys(o.spec)) {

@@ -4,12 +4,12 @@
  * then the x-kubernetes-validations CEL rules (with src/cel.ts; `self` is the node the rule sits
  * on). Ratcheting does not apply: every object is judged as a CREATE.
  */
-import type { ErrorObject } from 'ajv';
 import { asset } from '../assets';
 import { CelError, evalBool, evalString, toCel } from '../admission/cel';
 import { error, type Finding } from '../k8s/diagnostics';
 import { clone, isObject, refOf, type KObject } from '../k8s/model';
 import { tenantGatewayValidator } from './validators.generated';
+import { explainCrdError, fieldOf } from './ajvErrors';
 
 export { toJsonSchema } from './crdJsonSchema';
 
@@ -49,51 +49,6 @@ function schema(): Schema {
  */
 const ajvValidator = tenantGatewayValidator;
 
-/** `/spec/tlsPassthroughListeners/0/port` → `spec.tlsPassthroughListeners[0].port`. */
-export function fieldPath(pointer: string | (string | number)[]): string {
-  const parts = Array.isArray(pointer)
-    ? pointer
-    : pointer
-        .split('/')
-        .slice(1)
-        .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
-        .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-  let out = '';
-  for (const p of parts) out += typeof p === 'number' ? `[${p}]` : out === '' ? p : `.${p}`;
-  return out;
-}
-
-function ajvMessage(e: ErrorObject): { field: string; message: string; hint?: string } {
-  let field = fieldPath(e.instancePath);
-  const p = e.params as Record<string, unknown>;
-  let message = e.message ?? 'is invalid';
-  let hint: string | undefined;
-  switch (e.keyword) {
-    case 'required':
-      field = field ? `${field}.${p.missingProperty}` : String(p.missingProperty);
-      message = 'Required value';
-      hint = `add ${field}`;
-      break;
-    case 'additionalProperties':
-      field = field ? `${field}.${p.additionalProperty}` : String(p.additionalProperty);
-      message = 'unknown field';
-      hint = 'remove the field, or check its spelling against the TenantGateway CRD';
-      break;
-    case 'enum':
-      message = `Unsupported value: supported values: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-      hint = `set ${field} to one of the supported values`;
-      break;
-    case 'pattern':
-      message = `must match the pattern ${p.pattern}`;
-      hint = `change ${field} to match`;
-      break;
-    case 'type':
-      hint = `write ${field} as a ${String(p.type)}`;
-      break;
-  }
-  return { field, message, hint };
-}
-
 /** CRD defaults (`default:` in the schema) applied to absent fields of present objects, recursively. */
 export function applyDefaults(value: unknown, s: Schema): unknown {
   if (isObject(value) && isObject(s.properties)) {
@@ -119,7 +74,7 @@ function celFindings(value: unknown, s: Schema, path: (string | number)[], obj: 
   if (rules.length) {
     const act = { self: toCel(value) };
     for (const r of rules) {
-      const field = fieldPath([...path]) + (r.fieldPath ?? '');
+      const field = fieldOf(path) + (r.fieldPath ?? '');
       try {
         if (evalBool(r.rule, act)) continue;
         let message = r.message ?? `failed rule: ${r.rule}`;
@@ -133,7 +88,7 @@ function celFindings(value: unknown, s: Schema, path: (string | number)[], obj: 
         out.push(error(message, { rule: 'tenantgateway.cel', object: refOf(obj), field: field.replace(/^\./, ''), hint: `the TenantGateway CRD rule ${r.rule} refuses it: change ${field.replace(/^\./, '') || 'the object'} so the rule holds` }));
       } catch (e) {
         const m = e instanceof CelError ? e.message : String(e);
-        out.push(error(`rule ${r.rule} could not be evaluated: ${m}`, { rule: 'tenantgateway.cel', object: refOf(obj), field: fieldPath(path) }));
+        out.push(error(`rule ${r.rule} could not be evaluated: ${m}`, { rule: 'tenantgateway.cel', object: refOf(obj), field: fieldOf(path) }));
       }
     }
   }
@@ -162,10 +117,10 @@ function listTypeFindings(value: unknown, s: Schema, path: (string | number)[], 
         const key = JSON.stringify(id);
         if (type === 'map' && isObject(item) && keys.some((k) => item[k] === undefined)) return; // a missing key is the schema's "Required value"
         if (seen.has(key)) {
-          const field = fieldPath([...path, i]);
+          const field = fieldOf([...path, i]);
           out.push(error(`Duplicate value: ${key}`, {
             rule: 'tenantgateway.schema', object: refOf(obj), field,
-            hint: type === 'map' ? `${fieldPath(path)} is a list-map keyed by ${keys.join(', ')}: give each item its own ${keys.join(' and ')}` : `${fieldPath(path)} is a set: remove the repeated item`,
+            hint: type === 'map' ? `${fieldOf(path)} is a list-map keyed by ${keys.join(', ')}: give each item its own ${keys.join(' and ')}` : `${fieldOf(path)} is a set: remove the repeated item`,
           }));
         }
         seen.add(key);
@@ -194,7 +149,7 @@ export function validateTenantGateway(obj: KObject): Finding[] {
   if (!validate(o)) {
     const seen = new Set<string>();
     for (const e of validate.errors ?? []) {
-      const { field, message, hint } = ajvMessage(e);
+      const { field, message, hint } = explainCrdError(e);
       const key = `${field}|${message}`;
       if (seen.has(key)) continue;
       seen.add(key);

@@ -133,7 +133,7 @@ describe('usage errors exit 2 and point at --help', () => {
     const now = await cli(['reconcile', '--now', 'yesterday']);
     expect(now.code).not.toBe(0);
     expect(now.code).toBe(2);
-    expect(now.stderr).toMatch(/--now <time>.*"yesterday" is not an RFC 3339 time \(want e\.g\. 2026-01-01T00:00:00Z\)/);
+    expect(now.stderr).toMatch(/--now <time>.*"yesterday" is not an RFC 3339 time \(e\.g\. 2026-01-01T00:00:00Z\)/);
     expect(now.stderr).toMatch(/run with --help/);
     const cilium = await cli(['reconcile', '--cilium-version', 'banana']);
     expect(cilium.code).not.toBe(0);

@@ -11,7 +11,8 @@
  */
 import { error, warning, type Finding } from '../../src/k8s/diagnostics';
 import { groupOf, refOf, type KObject } from '../../src/k8s/model';
-import { fieldPath, validateTenantGateway } from '../../src/validation/tenantGatewayCrd';
+import { validateTenantGateway } from '../../src/validation/tenantGatewayCrd';
+import { fieldOf } from '../../src/validation/ajvErrors';
 
 /** An ajv ErrorObject as the models' ValidationError carries it. */
 export interface SchemaError {
@@ -94,7 +95,7 @@ export async function schemaCheck(objects: KObject[], load: Loader = defaultLoad
       }
       const seen = new Set<string>();
       for (const er of errs) {
-        const field = fieldPath(er.instancePath);
+        const field = fieldOf(er.instancePath);
         const extra = er.keyword === 'required' && er.params?.missingProperty ? `${field ? '.' : ''}${String(er.params.missingProperty)}` : '';
         const msg = `${er.message ?? 'is invalid'}${er.keyword === 'enum' && er.params?.allowedValues ? ` (${(er.params.allowedValues as unknown[]).join(', ')})` : ''}`;
         const key = `${field}${extra}|${msg}`;

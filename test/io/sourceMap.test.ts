@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readInputs, readValuesFiles } from '../../src/io/inputs';
-import { locate } from '../../src/cli/index';
+import { locate } from '../../src/cli/context';
 import { formatFinding } from '../../src/k8s/diagnostics';
 import { validateTenant } from '../../src/validation/inputValidation';
 import { render } from '../../src/pipelines/render';

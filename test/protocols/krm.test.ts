@@ -22,7 +22,8 @@ import {
 } from '../../src/protocols/krm';
 import type { KObject } from '../../src/k8s/model';
 import * as fnCommand from '../../src/cli/commands/fn';
-import { defaultNow, rebindConsole } from '../../src/cli/commands/fn';
+import { rebindConsole } from '../../src/cli/context';
+import { defaultNow } from '../../src/cli/clock';
 import { runCommand, TESTDATA, tmpDir } from '../helpers/kpt';
 
 const OPTS = { defaultNow: '2026-01-01T00:00:00Z' };
@@ -347,6 +348,13 @@ spec:
     const docs = jsyaml.loadAll(stdout) as KObject[];
     expect(find(docs, 'TenantGateway', 'cozystack')!.metadata.annotations).toEqual({ [GENERATED_ANNOTATION]: 'true' });
     expect(stdout).not.toMatch(/config\.kubernetes\.io\/path/);
+  });
+
+  it('documents that pass through are the very bytes they came as (flow style, quoting, comments between documents)', () => {
+    const widget = '# a widget\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w,   namespace: tenant-root}   # spaced\nspec: {list: [a,  b], n: 0x1F, s: \'x\'}\n';
+    const { stdout, exitCode } = processKustomizeStream(`${stream}---\n${widget}`, cfg, OPTS);
+    expect(exitCode).toBe(0);
+    expect(stdout.startsWith(`${stream}---\n${widget}---\n`)).toBe(true);
   });
 
   it('a failure writes nothing on stdout (kustomize fails the build) and reports every finding', () => {

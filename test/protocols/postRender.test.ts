@@ -133,9 +133,10 @@ describe('cozy-gw post-render (command)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith(STREAM)).toBe(true);
     const bad = await runCommand(postRenderCommand, ['post-render', '--now', 'tomorrow'], { stdin: STREAM });
-    expect(bad.code).toBe(1);
+    // a malformed flag value is a usage error, worded as render's and reconcile's (one --now parser)
+    expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/--now must be an RFC 3339 time/);
+    expect(bad.stderr).toMatch(/--now <rfc3339>.*"tomorrow" is not an RFC 3339 time \(e\.g\. 2026-01-01T00:00:00Z\)/);
   });
 });
 

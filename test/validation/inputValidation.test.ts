@@ -1,6 +1,7 @@
-import { fieldOfPointer, validatePlatformValues as validatePlatformValuesCore, validateTenant as validateTenantCore } from '../../src/validation/inputValidation';
+import { fieldOf as fieldOfPointer } from '../../src/validation/ajvErrors';
+import { validatePlatformValues as validatePlatformValuesCore, validateTenant as validateTenantCore } from '../../src/validation/inputValidation';
 import { objectsOf, parseDocuments, SourceMap } from '../../src/io/inputs';
-import { locate } from '../../src/cli/index';
+import { locate } from '../../src/cli/context';
 import { formatFinding, type Finding } from '../../src/k8s/diagnostics';
 import { render as renderCore, type RenderInput } from '../../src/pipelines/render';
 import type { KObject } from '../../src/k8s/model';

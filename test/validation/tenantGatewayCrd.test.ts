@@ -1,4 +1,5 @@
-import { applyTenantGatewayDefaults, fieldPath, tenantGatewayCrd, toJsonSchema, tenantGatewaySchema, validateTenantGateway } from '../../src/validation/tenantGatewayCrd';
+import { fieldOf as fieldPath } from '../../src/validation/ajvErrors';
+import { applyTenantGatewayDefaults, tenantGatewayCrd, toJsonSchema, tenantGatewaySchema, validateTenantGateway } from '../../src/validation/tenantGatewayCrd';
 import type { KObject } from '../../src/k8s/model';
 
 function tgw(spec: Record<string, unknown>): KObject {

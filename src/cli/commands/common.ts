@@ -5,7 +5,7 @@
  * errors for option combinations that cannot be honoured).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import type { CliContext } from '..';
+import type { CliContext } from '../context';
 import { readInputs, readValuesFiles } from '../../io/inputs';
 import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';

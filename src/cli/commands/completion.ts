@@ -7,7 +7,7 @@
  * options with choices complete those; other option values are left to the user.
  */
 import { Argument, type Command, type Option } from 'commander';
-import type { CliContext } from '..';
+import type { CliContext } from '../context';
 import { VERSION } from '../version';
 import { withExamples } from './help';
 

@@ -14,15 +14,14 @@
 import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '..';
-import { error, FindingsError } from '../../k8s/diagnostics';
 import { keyOf, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
 import type * as UnifiedDiff from '../../pipelines/unifiedDiff';
 import type * as Diff from '../../pipelines/diff';
 import type * as Plan from '../../pipelines/plan';
 import type * as Render from '../../pipelines/render';
-import type * as Reconcile from '../../pipelines/reconcile';
 import { readInputs, type SourceMap } from '../../io/inputs';
+import { defaultNow, parseNow } from '../clock';
 import { addInputOptions, collect, failOn, loadInputs, usageError, type InputOptions } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
@@ -32,13 +31,10 @@ const lazy = {
   diff: () => require('../../pipelines/diff') as typeof Diff,
   plan: () => require('../../pipelines/plan') as typeof Plan,
   render: () => require('../../pipelines/render') as typeof Render,
-  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
 };
 
 /** The exit code for "the change makes a difference". */
 export const EXIT_DIFFERENCES = 3;
-/** The clock when neither --now nor SOURCE_DATE_EPOCH is given. */
-export const FIXED_EPOCH = '1970-01-01T00:00:00Z';
 
 interface DiffCliOptions extends InputOptions {
   state: string[];
@@ -48,27 +44,9 @@ interface DiffCliOptions extends InputOptions {
   ciliumVersion: string;
 }
 
-function nowArg(v: string): string {
-  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`);
-  return v;
-}
-
 function ciliumArg(v: string): string {
   if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
   return v;
-}
-
-/** --now, else SOURCE_DATE_EPOCH (seconds since the epoch, as reproducible-builds.org defines it), else the fixed epoch. */
-export function diffClock(now: string | undefined, env: Record<string, string | undefined>): string {
-  if (now) return now;
-  const sde = env.SOURCE_DATE_EPOCH;
-  if (sde !== undefined && sde !== '') {
-    if (!/^\d{1,12}$/.test(sde.trim())) {
-      throw new FindingsError([error(`SOURCE_DATE_EPOCH ${JSON.stringify(sde)} is not a number of seconds since 1970-01-01`, { rule: 'input.now', hint: 'unset it, or give --now' })]);
-    }
-    return new Date(Number(sde.trim()) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  }
-  return FIXED_EPOCH;
 }
 
 /** A committed `render --output-dir` tree: its kustomization and cozy-gw's own record files are not objects. */
@@ -96,7 +74,7 @@ export function register(program: Command, ctx: CliContext): Command {
   addInputOptions(cmd)
     .option('--prune', 'the given Tenants are the whole tree: a Tenant the state has and the inputs lack is removed, with its Namespace and everything in it')
     .addOption(new Option('-o, --output <format>', 'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames"}').choices(['diff', 'plan', 'json']).default('diff'))
-    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)', nowArg)
+    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)', parseNow)
     .option('--cilium-version <semver>', 'the Cilium version whose Gateway hazards are reported', ciliumArg, SHIPPED_CILIUM_VERSION)
     .addHelpText(
       'after',
@@ -113,7 +91,7 @@ Examples:
       const stdinUsers = [...opts.state.filter((f) => f === '-').map(() => '--state -'), ...opts.filename.filter((f) => f === '-').map(() => '-f -'), ...opts.values.filter((f) => f === '-').map(() => '--values -')];
       if (stdinUsers.length > 1) usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
       const { diff, hasDifferences, diffChanges, afterStore } = lazy.diff();
-      const now = diffClock(opts.now, ctx.io.env);
+      const now = opts.now ?? defaultNow(ctx.io.env);
       const { state, sources } = readState(opts.state, ctx);
       // One source map for the run: a finding about a state object or a given one names its file and line.
       const inputs = loadInputs(opts, ctx, cmd, sources);

@@ -13,7 +13,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import type { CliContext } from '..';
+import { rebindConsole, type CliContext } from '../context';
+import { defaultNow } from '../clock';
 import { error, FindingsError } from '../../k8s/diagnostics';
 import type { TextRun } from '../../protocols/krm';
 import type * as Krm from '../../protocols/krm';
@@ -21,21 +22,6 @@ import type * as Krm from '../../protocols/krm';
 /** The KRM function core (ajv, yaml, the renderer) is loaded when a command runs, not when the CLI registers it (issue 5). */
 const lazyKrm = () => require('../../protocols/krm') as typeof Krm;
 
-/** The clock when the config names none: SOURCE_DATE_EPOCH (reproducible builds) or the epoch. */
-export function defaultNow(env: Record<string, string | undefined>): string {
-  const s = env.SOURCE_DATE_EPOCH;
-  if (s && /^\d+$/.test(s)) return new Date(Number(s) * 1000).toISOString().replace(/\.000Z$/, 'Z');
-  return lazyKrm().DEFAULT_NOW;
-}
-
-/** Send console.log/info/debug to stderr while a protocol owns stdout; returns the undo. */
-export function rebindConsole(): () => void {
-  const saved = { log: console.log, info: console.info, debug: console.debug };
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
-  return () => Object.assign(console, saved);
-}
 
 interface FnOpts {
   kustomizePlugin?: string;

@@ -6,12 +6,11 @@
  * stdout, findings on stderr; stdout carries the manifests alone.
  */
 import type { Command } from 'commander';
-import type { CliContext } from '..';
+import { rebindConsole, type CliContext } from '../context';
+import { defaultNow, parseNow } from '../clock';
 import { addValuesOptions, failOn, loadValues, usageError, type ValuesOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import type * as PostRender from '../../protocols/postRender';
-import { defaultNow, rebindConsole } from './fn';
-import { error, FindingsError } from '../../k8s/diagnostics';
 
 /** The post-renderer core is loaded when the command runs, not when the CLI registers it (issue 5). */
 const lazyPostRender = () => require('../../protocols/postRender') as typeof PostRender;
@@ -31,7 +30,7 @@ export function register(program: Command, ctx: CliContext): Command {
         'followed by the objects the cozystack-controller creates for every TenantGateway among them\n' +
         '(Gateway, Issuer, Certificates, redirect HTTPRoute, wildcard Secret replicas).',
     )
-    .option('--now <rfc3339>', 'the clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)')
+    .option('--now <rfc3339>', 'the clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)', parseNow)
     .option('--cilium-version <version>', 'the Cilium version the controller pass assumes')
     .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)')
     .addHelpText(
@@ -46,7 +45,6 @@ export function register(program: Command, ctx: CliContext): Command {
       const restore = rebindConsole();
       try {
         const now = opts.now ?? defaultNow(ctx.io.env);
-        if (Number.isNaN(Date.parse(now))) throw new FindingsError([error(`--now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(now)}`, { rule: 'post-render.now' })]);
         if ((opts.values ?? []).includes('-')) usageError(cmd, '--values - cannot be honoured: standard input carries the manifests');
         const values = loadValues(opts, ctx);
         const res = postRender(ctx.io.readStdin(), { values, now, ciliumVersion: opts.ciliumVersion, includeSecretData: Boolean(opts.includeSecretData) });

@@ -5,11 +5,12 @@
  * the clock, prints; the pass itself is src/reconcile.ts.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { CliContext } from '..';
+import type { CliContext } from '../context';
 import { describe, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
+import { currentTime, parseNow } from '../clock';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as Plan from '../../pipelines/plan';
 import type * as Hostnames from '../../pipelines/hostnames';
@@ -33,11 +34,6 @@ interface ReconcileOptions extends InputOptions {
   includeSecretData?: boolean;
   ciliumVersion: string;
   upstreamCilium?: boolean;
-}
-
-/** The current time at second precision, read here at the edge (decisions §8: --now is the only clock in the core). */
-function currentTime(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 export interface ReconcileOutput {
@@ -80,12 +76,6 @@ export function formatReconcile(result: Reconcile.ReconcileResult, before: KObje
   return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes };
 }
 
-/** A malformed flag value is a usage error (exit 2), as commander reports any other. */
-function nowArg(v: string): string {
-  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (want e.g. 2026-01-01T00:00:00Z)`);
-  return v;
-}
-
 function ciliumArg(v: string): string {
   if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
   return v;
@@ -98,7 +88,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .description('Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete')
     .addOption(new Option('-o, --output <format>', 'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader').choices(['yaml', 'json', 'plan']).default('yaml'))
     .option('--all', 'print the whole state after the pass (every input object and every created one) instead of only what changed')
-    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output', nowArg)
+    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output', parseNow)
     .option('--include-secret-data', 'print Secret data (key material); by default every Secret is printed without it')
     .option('--cilium-version <semver>', 'the Cilium version whose Gateway hazards are reported', ciliumArg, SHIPPED_CILIUM_VERSION)
     .option('--upstream-cilium', "judge hazards for the upstream Cilium operator image, without the platform's patches")

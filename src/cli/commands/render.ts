@@ -5,7 +5,7 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type * as Semver from 'semver';
-import type { CliContext } from '..';
+import type { CliContext } from '../context';
 import type * as Output from '../../k8s/yaml';
 import type * as OutputDir from '../../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
@@ -14,6 +14,7 @@ import type * as Preview from '../../pipelines/preview';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
+import { currentTime, parseNow } from '../clock';
 
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
 const lazy = {
@@ -33,11 +34,6 @@ interface RenderCliOptions extends InputOptions {
   withController?: boolean;
   now?: string;
   includeSecretData?: boolean;
-}
-
-function parseNow(v: string): string {
-  if (!lazy.reconcile().isRfc3339(v)) throw new InvalidArgumentError(`"${v}" is not an RFC 3339 time (e.g. 2026-01-01T00:00:00Z)`);
-  return v;
 }
 
 function parseVersion(v: string): string {
@@ -77,7 +73,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z'), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? currentTime(), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
       const redacted = result.objects.filter(isRedacted).length;

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import type * as Execa from 'execa';
-import type { CliContext } from '..';
+import type { CliContext } from '../context';
 import { error, FindingsError, type Finding } from '../../k8s/diagnostics';
 import type { KObject } from '../../k8s/model';
 import { dumpYaml, toJsonList, toYamlStream } from '../../k8s/yaml';

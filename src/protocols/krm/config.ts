@@ -6,7 +6,8 @@
 import { parseDocument } from 'yaml';
 import { cozyGatewayValidator } from '../../validation/validators.generated';
 import { error, type Finding } from '../../k8s/diagnostics';
-import { hintOf } from '../../validation/inputValidation';
+import { fieldOf, hintOf } from '../../validation/ajvErrors';
+import { isRfc3339 } from '../../k8s/time';
 import { isObject, type ObjRef } from '../../k8s/model';
 import { refOfLoose } from './items';
 
@@ -34,15 +35,6 @@ function validateCozyGateway(o: unknown) {
   const validator = cozyGatewayValidator();
   const ok = validator(o);
   return ok ? [] : (validator.errors ?? []);
-}
-
-/** `/spec/values/publishing` → `spec.values.publishing`, `/a/0` → `a[0]`. */
-function jsonPointerToField(p: string, extra?: string): string {
-  const parts = p.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (extra) parts.push(extra);
-  let out = '';
-  for (const s of parts) out += /^\d+$/.test(s) ? `[${s}]` : out === '' ? s : `.${s}`;
-  return out;
 }
 
 /** The keys of a CozyGateway spec (schemas/cozygateway.schema.json), which are also the ConfigMap's option names. */
@@ -126,7 +118,7 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
 
 function checkNow(config: FnConfig, ref: ObjRef, field: string, findings: Finding[]): void {
   if (config.now === undefined) return;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(config.now) || Number.isNaN(Date.parse(config.now))) {
+  if (!isRfc3339(config.now)) {
     findings.push(error(`now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(config.now)}`, { object: ref, field, rule: 'fn.config', hint: 'a date, a T, a time and a zone: 2026-01-01T00:00:00Z' }));
   }
 }
@@ -138,7 +130,7 @@ export function configFromCozyGateway(cg: Record<string, unknown>): { config: Fn
   const config = defaultConfig();
   for (const e of validateCozyGateway(cg)) {
     const extra = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: string }).additionalProperty) : undefined;
-    const field = jsonPointerToField(e.instancePath, extra) || undefined;
+    const field = fieldOf(e.instancePath, extra) || undefined;
     const msg = e.keyword === 'additionalProperties' ? `unknown field ${extra}` : `${e.message ?? 'invalid'}${e.keyword === 'enum' || e.keyword === 'const' ? ` (${JSON.stringify(e.params)})` : ''}`;
     const hint = e.keyword === 'additionalProperties'
       ? (field === 'spec' || field?.startsWith('spec.') ? `remove it or check its spelling: a ${FN_KIND} spec holds ${SPEC_KEYS.join(', ')}` : 'remove it or check its spelling')

@@ -45,7 +45,8 @@ export interface FnOptions {
   pathAnnotations?: boolean;
 }
 
-export const DEFAULT_NOW = '1970-01-01T00:00:00Z';
+/** The clock of a pipeline that names none and has no SOURCE_DATE_EPOCH. */
+export { EPOCH as DEFAULT_NOW } from '../../k8s/time';
 
 export interface FnRun {
   /** Items that go out: the pass-through ones (the same objects as came in) and the new ones. */

@@ -2,20 +2,19 @@
  * The kustomize legacy exec plugin: config file as argument, manifests on stdin and stdout.
  * Pure: text in, text out.
  */
-import { parseAllDocuments, parseDocument, type Document } from 'yaml';
+import { CST, Parser, parseAllDocuments, parseDocument } from 'yaml';
 import { error, type Finding } from '../../k8s/diagnostics';
 import { flattenList, isList } from '../../k8s/lists';
 import { dumpYaml } from '../../k8s/yaml';
 import { runFunction, type FnOptions } from './function';
-import { STRINGIFY, type TextRun } from './text';
-
+import type { TextRun } from './text';
 
 /**
  * kustomize's exec plugin protocol (the one `kubectl kustomize --enable-alpha-plugins` runs):
  * the plugin's config (our CozyGateway) as a file, the resources as a YAML stream on stdin,
- * the resulting stream on stdout. Documents that pass through are written back as they came
- * (comments kept); new objects follow, without kpt's path annotations. On error nothing is
- * written (kustomize fails the build).
+ * the resulting stream on stdout. Documents that pass through are written back as the very
+ * bytes they came as (comments, flow style, quoting); new objects follow, without kpt's path
+ * annotations. On error nothing is written (kustomize fails the build).
  */
 export function processKustomizeStream(text: string, configText: string, opts: FnOptions): TextRun {
   const findings: Finding[] = [];
@@ -25,9 +24,10 @@ export function processKustomizeStream(text: string, configText: string, opts: F
   else functionConfig = cdoc.toJS();
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [docs];
+  const sources = documentSources(text);
   const items: unknown[] = [];
-  const docOf = new Map<unknown, Document>();
-  for (const d of list) {
+  const sourceOf = new Map<unknown, string>();
+  for (const [i, d] of list.entries()) {
     if (d.errors.length) {
       findings.push(error(`standard input is not valid YAML: ${d.errors[0].message.split('\n')[0]}`, { rule: 'fn.input', file: '<stdin>', line: d.errors[0].linePos?.[0]?.line }));
       continue;
@@ -39,18 +39,37 @@ export function processKustomizeStream(text: string, configText: string, opts: F
       continue;
     }
     items.push(v);
-    docOf.set(v, d);
+    sourceOf.set(v, sources.length === list.length ? sources[i] : stripDocMarkers(d.toString()));
   }
   if (findings.length) return { stdout: '', exitCode: 1, findings };
   const run = runFunction(items, functionConfig, { ...opts, pathAnnotations: false });
   if (run.exitCode !== 0) return { stdout: '', exitCode: run.exitCode, findings: run.findings };
   const out = run.items.map((it) => {
-    const d = docOf.get(it);
-    return d ? stripDocMarkers(d.toString(STRINGIFY)) : dumpYaml(it);
+    const src = sourceOf.get(it);
+    return src !== undefined ? src : dumpYaml(it);
   });
   return { stdout: out.join('---\n'), exitCode: 0, findings: run.findings };
 }
 
+/**
+ * The source text of each document of a stream, the comments above it included, without its
+ * `---` and `...` markers, ending in a newline.
+ */
+function documentSources(text: string): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const tok of new Parser().parse(text)) {
+    if (tok.type === 'document') {
+      const src = stripDocMarkers(pending + CST.stringify(tok));
+      out.push(src.endsWith('\n') ? src : `${src}\n`);
+      pending = '';
+    } else if (tok.type === 'comment' || tok.type === 'newline' || tok.type === 'space') {
+      pending += CST.stringify(tok);
+    }
+  }
+  return out;
+}
+
 function stripDocMarkers(s: string): string {
-  return s.replace(/^---\n/, '').replace(/\n\.\.\.\n?$/, '\n');
+  return s.replace(/^((?:[ \t]*(?:#.*)?\n)*)---[ \t]*\n/, '$1').replace(/\n\.\.\.\n?$/, '\n');
 }

@@ -1,0 +1,91 @@
+/**
+ * What a command is given: the I/O it may touch (injected, so tests run in-process), the exit
+ * code it sets, and how findings are reported: placed at file and line from the readers' source
+ * map (locate, the one place that does), coloured on a terminal, on standard error.
+ */
+import { formatFinding, type Finding } from '../k8s/diagnostics';
+import type { SourceMap } from '../io/sourceMap';
+
+/** Everything a command may touch outside the core; injected so tests run in-process. */
+export interface CliIO {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  readStdin: () => string;
+  env: Record<string, string | undefined>;
+  /** Whether stderr is a terminal (colour is used only then, and never with NO_COLOR). */
+  isTTY: boolean;
+  cwd: string;
+}
+
+export interface CliContext {
+  io: CliIO;
+  exitCode: number;
+  /** Print findings on stderr, errors and warnings alike. */
+  report: (findings: Finding[]) => void;
+  color: boolean;
+  /** Where the inputs were read (the readers' source map), so that a finding gets its file and line. */
+  sources?: SourceMap;
+}
+
+/**
+ * A finding placed at file and line, from the readers' source map: the core names objects,
+ * values files and fields, never lines. A finding about an input object gets the object's file
+ * and the line of its field; one about a `--values` file the line of the field in it; a finding
+ * about a platform value also says where that value is set.
+ */
+export function locate(f: Finding, sources: SourceMap | undefined): Finding {
+  if (!sources) return f;
+  let out = f;
+  if (f.line === undefined) {
+    if (f.object && !f.file) {
+      const o = sources.objectOf(f.object);
+      const origin = o && sources.originOf(o);
+      if (o && origin) out = { ...f, file: origin.file, line: sources.lineOf(o, f.field) };
+    } else if (f.file && !f.object) {
+      const values = sources.valuesOf(f.file);
+      if (values) out = { ...f, line: sources.lineOf(values, f.field) };
+    }
+  }
+  const at = f.valueAt;
+  if (at && at.line === undefined) {
+    if (at.object) {
+      const o = sources.objectOf(at.object);
+      const origin = o && sources.originOf(o);
+      if (o && origin) out = { ...out, valueAt: { ...at, file: origin.file, line: sources.lineOf(o, at.field) } };
+    } else if (at.file) {
+      const values = sources.valuesOf(at.file);
+      if (values) out = { ...out, valueAt: { ...at, line: sources.lineOf(values, at.field) } };
+    }
+  }
+  return out;
+}
+
+function paint(ctx: CliContext, code: string, s: string): string {
+  return ctx.color ? `\u001b[${code}m${s}\u001b[0m` : s;
+}
+
+export function makeContext(io: CliIO): CliContext {
+  const ctx: CliContext = {
+    io,
+    exitCode: 0,
+    color: io.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb',
+    report: (findings) => {
+      for (const f of findings.map((x) => locate(x, ctx.sources))) {
+        const line = formatFinding(f);
+        const colored = f.severity === 'error' ? line.replace(/^error/, paint(ctx, '31', 'error')) : line.replace(/^warning/, paint(ctx, '33', 'warning'));
+        io.stderr(colored + '\n');
+      }
+    },
+  };
+  return ctx;
+}
+
+
+/** Send console.log/info/debug to stderr while a protocol owns stdout (fn, post-render); returns the undo. */
+export function rebindConsole(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
+  return () => Object.assign(console, saved);
+}
