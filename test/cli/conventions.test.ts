@@ -125,3 +125,59 @@ describe('input errors', () => {
     expect(r.stderr).toContain('error: standard input can be read only once, but -f - and --values - both read it');
   });
 });
+
+describe('reproducible by default', () => {
+  const EX = ['--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'];
+  const root = path.resolve(__dirname, '..', '..');
+  const times = (s: string) => [...new Set([...s.matchAll(/lastTransitionTime: "?([^"\n]+)"?/g)].map((m) => m[1]))];
+
+  it('render --with-controller: the fixed epoch without --now, SOURCE_DATE_EPOCH when set, --now over both', async () => {
+    const a = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: {} });
+    expect(a.code).toBe(0);
+    expect(times(a.stdout)).toEqual(['1970-01-01T00:00:00Z']);
+    const sde = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    expect(times(sde.stdout)).toEqual(['2026-01-01T00:00:00Z']);
+    const now = await runCli(['render', ...EX, '--with-controller', '--now', '2027-02-03T04:05:06Z'], { cwd: root, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    expect(times(now.stdout)).toEqual(['2027-02-03T04:05:06Z']);
+  });
+
+  it('a SOURCE_DATE_EPOCH that is not whole seconds is an error, not ignored', async () => {
+    const r = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: { SOURCE_DATE_EPOCH: 'yesterday' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('error: SOURCE_DATE_EPOCH="yesterday" is not a whole number of seconds since 1970-01-01');
+  });
+
+  it('reconcile keeps the current time (SOURCE_DATE_EPOCH is not its clock)', async () => {
+    const rendered = (await runCli(['render', ...EX], { cwd: root })).stdout;
+    const rec = await runCli(['reconcile', '--values', 'examples/platform/values.yaml', '-f', '-'], { cwd: root, stdin: rendered, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    expect(rec.code).toBe(0);
+    const t = times(rec.stdout);
+    expect(t.length).toBeGreaterThan(0);
+    for (const x of t) expect(Math.abs(Date.parse(x) - Date.now())).toBeLessThan(10 * 60 * 1000);
+  });
+});
+
+describe('render --with-controller --output-dir', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  it('writes what the platform owns, without status; the preview keeps everything', async () => {
+    const out = path.join(dir, 'tree');
+    const args = ['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants', '--with-controller'];
+    const preview = await runCli(args, { cwd: root });
+    expect(preview.stdout).toMatch(/kind: HTTPRoute\nmetadata:\n  name: status\n  namespace: tenant-root\n/);
+    expect(preview.stdout).toContain('\nstatus:\n');
+    const r = await runCli([...args, '--output-dir', out], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/info: \d+ input objects the controller changed \(route status, namespace labels\) are not written to the tree: the platform does not own them/);
+    const files = fs.readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.yaml'));
+    const all = files.map((f) => fs.readFileSync(path.join(out, f), 'utf8'));
+    for (const text of all) expect(text).not.toMatch(/^status:/m);
+    // The app route and the cluster's own namespaces (cozy-*) are not the platform's.
+    expect(files).not.toContain('tenant-root/httproute-status.yaml');
+    expect(files.some((f) => f.startsWith('cozy-'))).toBe(false);
+    expect(files.filter((f) => /^_cluster\/namespace-/.test(f)).every((f) => /namespace-tenant-/.test(f))).toBe(true);
+    // The controller's own objects are there.
+    expect(files).toEqual(expect.arrayContaining(['tenant-root/gateway-cozystack.yaml', 'tenant-root/tenantgateway-cozystack.yaml']));
+    expect(all.join('')).toContain('kind: Issuer');
+  });
+});

@@ -10,7 +10,7 @@ import { describe, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
-import { currentTime, parseNow } from '../clock';
+import { parseNow, resolveNow } from '../clock';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as Plan from '../../pipelines/plan';
 import type * as Hostnames from '../../pipelines/hostnames';
@@ -104,7 +104,8 @@ Examples:
   addInputOptions(cmd);
   cmd.action((opts: ReconcileOptions) => {
     const { reconcile } = lazy.reconcile();
-    const now = opts.now ?? currentTime();
+    // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
+    const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
     const inputs = loadInputs(opts, ctx, cmd);
     const result = reconcile(
       { objects: inputs.objects, valuesFiles: inputs.values },

@@ -14,7 +14,7 @@ import type * as Preview from '../../pipelines/preview';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
 import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
-import { currentTime, parseNow } from '../clock';
+import { parseNow, resolveNow } from '../clock';
 
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
 const lazy = {
@@ -58,7 +58,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
     .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', parseVersion, DEFAULT_GATEWAY_API_VERSION)
     .option('--with-controller', 'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status')
-    .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: the current time)', parseNow)
+    .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z, so output is reproducible)', parseNow)
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .addHelpText(
       'after',
@@ -73,7 +73,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? currentTime(), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
       const redacted = result.objects.filter(isRedacted).length;
