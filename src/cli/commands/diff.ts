@@ -21,7 +21,7 @@ import type * as Diff from '../../pipelines/diff';
 import type * as Plan from '../../pipelines/plan';
 import type * as Render from '../../pipelines/render';
 import { readInputs, type SourceMap } from '../../io/inputs';
-import { defaultNow, parseNow } from '../clock';
+import { parseNow, resolveNow } from '../clock';
 import { addInputOptions, collect, failOn, loadInputs, usageError, type InputOptions } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
@@ -91,7 +91,7 @@ Examples:
       const stdinUsers = [...opts.state.filter((f) => f === '-').map(() => '--state -'), ...opts.filename.filter((f) => f === '-').map(() => '-f -'), ...opts.values.filter((f) => f === '-').map(() => '--values -')];
       if (stdinUsers.length > 1) usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
       const { diff, hasDifferences, diffChanges, afterStore } = lazy.diff();
-      const now = opts.now ?? defaultNow(ctx.io.env);
+      const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
       const { state, sources } = readState(opts.state, ctx);
       // One source map for the run: a finding about a state object or a given one names its file and line.
       const inputs = loadInputs(opts, ctx, cmd, sources);
