@@ -181,3 +181,46 @@ describe('render --with-controller --output-dir', () => {
     expect(all.join('')).toContain('kind: Issuer');
   });
 });
+
+describe('option combinations that cannot be honoured', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const EX = ['--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'];
+
+  it('-o json --output-dir writes JSON files, listed in kustomization.yaml', async () => {
+    const out = path.join(dir, 'json-tree');
+    const r = await runCli(['render', ...EX, '-o', 'json', '--output-dir', out], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^wrote (\d+) files \(\d+ objects as JSON and kustomization\.yaml\) to /m);
+    const files = fs.readdirSync(out, { recursive: true }).map(String).filter((f) => /\.(json|yaml)$/.test(f)).sort();
+    expect(files.filter((f) => f.endsWith('.yaml'))).toEqual(['kustomization.yaml']);
+    const tgw = JSON.parse(fs.readFileSync(path.join(out, 'tenant-root/tenantgateway-cozystack.json'), 'utf8'));
+    expect(tgw.kind).toBe('TenantGateway');
+    const k = fs.readFileSync(path.join(out, 'kustomization.yaml'), 'utf8');
+    expect(k).toContain('  - tenant-root/tenantgateway-cozystack.json\n');
+    expect(k.match(/\.json\n/g)!.length).toBe(files.length - 1);
+  });
+
+  it.each([
+    [['render', '--now', '2026-01-01T00:00:00Z'], '--now applies only with --with-controller'],
+    [['render', '--include-secret-data'], '--include-secret-data applies only with --with-controller'],
+    [['reconcile', '-o', 'plan', '--all'], '-o plan cannot be combined with --all'],
+    [['reconcile', '-o', 'plan', '--include-secret-data'], '-o plan cannot be combined with --include-secret-data'],
+  ])('%j is a usage error', async (args, msg) => {
+    const r = await runCli([...args, ...EX], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`error: ${msg}`);
+  });
+
+  it('fn with both CONFIG and --kustomize-plugin is a usage error', async () => {
+    const r = await runCli(['fn', 'a.yaml', '--kustomize-plugin', 'b.yaml'], { cwd: dir, stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: give the plugin config once: either CONFIG (a.yaml) or --kustomize-plugin (b.yaml)');
+  });
+
+  it('post-render --values - is a usage error (stdin carries the manifests)', async () => {
+    const r = await runCli(['post-render', '--values', '-'], { cwd: dir, stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: --values - cannot be honoured: standard input carries the manifests');
+  });
+});

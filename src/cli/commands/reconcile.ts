@@ -8,7 +8,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { describe, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
-import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
+import { addInputOptions, failOn, loadInputs, usageError, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
 import type * as Reconcile from '../../pipelines/reconcile';
@@ -106,6 +106,11 @@ Examples:
     const { reconcile } = lazy.reconcile();
     // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
+    // Options that cannot be honoured are usage errors, not silent fallbacks.
+    if (opts.output === 'plan') {
+      const ignored = [opts.all && '--all', opts.includeSecretData && '--include-secret-data'].filter(Boolean);
+      if (ignored.length) usageError(cmd, `-o plan cannot be combined with ${ignored.join(' or ')}: a plan prints an account of the changes, never objects (use -o yaml or -o json)`);
+    }
     const inputs = loadInputs(opts, ctx, cmd);
     const result = reconcile(
       { objects: inputs.objects, valuesFiles: inputs.values },
