@@ -98,6 +98,10 @@ Examples:
       const result = diff({ state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune }, { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! });
       failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
       const different = hasDifferences(result);
+      // Findings about objects the change leaves as they are were there before it: counted, not repeated.
+      const differing = new Set([...result.created, ...result.deleted, ...result.changed.map((c) => c.after)].map(keyOf));
+      const relevant = result.findings.filter((f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)));
+      const unrelated = result.findings.filter((f) => f.severity === 'warning').length - relevant.filter((f) => f.severity === 'warning').length;
       let out: Iterable<string>;
       if (opts.output === 'json') {
         const { toJson } = lazy.output();
@@ -111,7 +115,7 @@ Examples:
         });
         out = [
           renderPlan(
-            { ...pass, store: afterStore(result, state), changes: diffChanges(result) },
+            { ...pass, findings: relevant, store: afterStore(result, state), changes: diffChanges(result) },
             {
               before: result.changed.map((c) => c.before),
               now,
@@ -135,7 +139,8 @@ Examples:
         const ordered = orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) => items.get(keyOf(o))!);
         out = unifiedDiffs(ordered);
       }
-      ctx.report(result.findings.filter((f) => f.severity !== 'info'));
+      ctx.report(relevant.filter((f) => f.severity === 'warning'));
+      if (unrelated) ctx.io.stderr(`note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)\n`);
       if (!different) ctx.io.stderr('note: no differences\n');
       for (const chunk of out) ctx.io.stdout(chunk);
       ctx.exitCode = different ? EXIT_DIFFERENCES : 0;
