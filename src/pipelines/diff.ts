@@ -15,12 +15,14 @@
  * - Laying over: an object with the same group, kind, namespace and name replaces the state's, as
  *   `kubectl apply` writes it: the state's `status` and the fields the API server sets
  *   (metadata.uid, resourceVersion, generation, creationTimestamp, managedFields; a Namespace's
- *   spec) stay when the given object has none. A rendered object wins over a given one.
+ *   spec and its kubernetes.io/metadata.name label) stay when the given object has none. A rendered object wins over a given one.
  * - What leaves: a TenantGateway that render no longer produces in a namespace it still renders
  *   (the tenant gave up its Gateway); with `prune`, every tenant Namespace the state holds (a
  *   Namespace carrying its own `tenant.cozystack.io/<name>` label, or the namespace of one of the
  *   state's Tenants) that render no longer produces, its cozystack-values Secret and TenantGateway,
- *   and everything else in that Namespace with it (the API server deletes a Namespace's contents).
+ *   and everything else in that Namespace with it (the API server deletes a Namespace's contents);
+ *   and whatever a leaving object controls (ownerReferences: a TenantGateway's Gateway, Issuer,
+ *   Certificates and redirect route), as the garbage collector deletes it.
  * - Secrets: compared as the API server stores them (stringData folded into data); when either
  *   side's data is unknown (a Secret cozy-gw printed without its data) only the redacted forms are
  *   compared. Key material never leaves this module: every Secret in the result has its data
@@ -33,7 +35,7 @@ import { Store, type Change } from '../k8s/store';
 import { isRedacted, isSecret, redactSecret } from '../k8s/secretRedaction';
 import { isTenant, TENANT_ROOT, VALUES_SECRET } from '../charts/tenantChart';
 import { findPlatformPackage } from '../charts/platformValues';
-import { TGW_KIND, TGW_NAME } from '../controller/names';
+import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_KIND, TGW_NAME } from '../controller/names';
 import { orderOutput, render, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
@@ -77,6 +79,8 @@ export interface DiffResult {
   pass?: ReconcileResult;
 }
 
+const NAME_LABEL = 'kubernetes.io/metadata.name';
+
 /** Fields the API server owns: an applied object without them keeps the state's. */
 const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields'];
 
@@ -87,7 +91,15 @@ function applyOver(given: KObject, live: KObject | undefined): KObject {
   const edit = () => (out ??= { ...given, metadata: { ...given.metadata } });
   for (const f of SERVER_METADATA) if (given.metadata[f] === undefined && live.metadata[f] !== undefined) edit().metadata[f] = live.metadata[f];
   if (given.status === undefined && live.status !== undefined) edit().status = live.status;
-  if (given.kind === 'Namespace' && given.apiVersion === 'v1' && given.spec === undefined && live.spec !== undefined) edit().spec = live.spec;
+  if (given.kind === 'Namespace' && given.apiVersion === 'v1') {
+    if (given.spec === undefined && live.spec !== undefined) edit().spec = live.spec;
+    // The API server stamps every Namespace with its name label.
+    const name = live.metadata.labels?.[NAME_LABEL];
+    if (name !== undefined && given.metadata.labels?.[NAME_LABEL] === undefined) {
+      const m = edit().metadata;
+      m.labels = { ...(m.labels ?? {}), [NAME_LABEL]: name };
+    }
+  }
   return out ?? given;
 }
 
@@ -221,6 +233,24 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
           else if (isTenantGatewayObj(o)) why(k, `its tenant left the tree: render no longer produces it`);
           else why(k, `goes with Namespace ${o.metadata.namespace} (everything in a deleted Namespace is deleted with it)`);
         }
+      }
+    }
+    // What the API server's garbage collector takes with them: objects a leaving object controls
+    // (the Gateway, Issuer, Certificates and redirect route of a TenantGateway), transitively.
+    for (let grew = true; grew; ) {
+      grew = false;
+      const owners = new Set<string>();
+      for (const o of input.state) if (leaving.has(keyOf(o))) owners.add(`${o.metadata.namespace ?? ''}|${o.kind}|${o.metadata.name}`);
+      for (const o of input.state) {
+        const k = keyOf(o);
+        if (leaving.has(k)) continue;
+        let owner: { kind: string; name: string } | undefined = (o.metadata.ownerReferences ?? []).find((r) => owners.has(`${o.metadata.namespace ?? ''}|${r.kind}|${r.name}`));
+        // Without a uid the controller writes no ownerReference; its label says the same.
+        if (!owner && o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE && owners.has(`${o.metadata.namespace ?? ''}|${TGW_KIND}|${o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME}`)) owner = { kind: TGW_KIND, name: o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME };
+        if (!owner) continue;
+        leaving.add(k);
+        why(k, `garbage-collected with its owner ${owner.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${owner.name}`);
+        grew = true;
       }
     }
     overlay.push(...givenTenants);
