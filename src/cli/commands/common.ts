@@ -108,10 +108,13 @@ export function loadValues(opts: ValuesOptions, ctx: CliContext, objects: KObjec
   return [...files, ...setSources(opts, files, objects)];
 }
 
-/** Read -f and --values (and --set). Throws FindingsError with every problem of every source at once. */
-export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command): LoadedInputs {
+/**
+ * Read -f and --values (and --set). Throws FindingsError with every problem of every source at once.
+ * `into`: a source map that already holds other inputs of the run (diff's --state), added to.
+ */
+export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, into?: SourceMap): LoadedInputs {
   if (cmd) checkStdin(cmd, opts);
-  const sources = new SourceMap();
+  const sources = into ?? new SourceMap();
   ctx.sources = sources;
   const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, sources };
   const findings: Finding[] = [];

@@ -13,6 +13,7 @@ import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as Plan from '../../pipelines/plan';
+import type * as Hostnames from '../../pipelines/hostnames';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
@@ -22,6 +23,7 @@ const lazy = {
   output: () => require('../../k8s/yaml') as typeof Output,
   reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
   plan: () => require('../../pipelines/plan') as typeof Plan,
+  hostnames: () => require('../../pipelines/hostnames') as typeof Hostnames,
   redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
 };
 
@@ -54,7 +56,8 @@ export function formatReconcile(result: Reconcile.ReconcileResult, before: KObje
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
-    return { stdout: [renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
+    const hostnames = lazy.hostnames().hostnameTable(before, result.store.all());
+    return { stdout: [renderPlan(result, { before, now: opts.now, hostnames, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
   }
   const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
   // With --all, what changed is printed only by -o json.
