@@ -10,6 +10,7 @@ import { readInputs, readValuesFiles } from '../../io/inputs';
 import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
+import type * as PublishedSchemas from '../../validation/publishedSchemas';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
 import { findPlatformPackage } from '../../charts/platformValues';
 
@@ -141,4 +142,16 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
 export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
   const promoted = opts.strict ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)) : findings;
   if (hasErrors(promoted)) throw new FindingsError(promoted);
+}
+
+/** `--validate`: render, reconcile and diff check what they emit against the published schemas. */
+export function addValidateOption(cmd: Command): Command {
+  return cmd.option('--validate', 'check every emitted Gateway API, cert-manager and TenantGateway object against its published schema (as kubeconform would); exit 1 on an invalid object');
+}
+
+/** The findings of `--validate` over the objects a command is about to emit (none without the flag). */
+export function validateEmitted(objects: KObject[], opts: { validate?: boolean }): Finding[] {
+  if (!opts.validate) return [];
+  const { validatePublished } = require('../../validation/publishedSchemas') as typeof PublishedSchemas;
+  return validatePublished(objects);
 }

@@ -22,7 +22,7 @@ import type * as Plan from '../../pipelines/plan';
 import type * as Render from '../../pipelines/render';
 import { readInputs, type SourceMap } from '../../io/inputs';
 import { parseNow, resolveNow } from '../clock';
-import { addInputOptions, collect, failOn, loadInputs, usageError, type InputOptions } from './common';
+import { addInputOptions, addValidateOption, collect, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
 const lazy = {
@@ -37,6 +37,7 @@ const lazy = {
 export const EXIT_DIFFERENCES = 3;
 
 interface DiffCliOptions extends InputOptions {
+  validate?: boolean;
   state: string[];
   prune?: boolean;
   output: 'diff' | 'plan' | 'json';
@@ -71,7 +72,7 @@ export function register(program: Command, ctx: CliContext): Command {
         `Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error, 2 a usage error.`,
     )
     .option('--state <path>', 'the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable', collect, []);
-  addInputOptions(cmd)
+  addValidateOption(addInputOptions(cmd))
     .option('--prune', 'the given Tenants are the whole tree: a Tenant the state has and the inputs lack is removed, with its Namespace and everything in it')
     .addOption(new Option('-o, --output <format>', 'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames"}').choices(['diff', 'plan', 'json']).default('diff'))
     .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)', parseNow)
@@ -97,6 +98,10 @@ Examples:
       const inputs = loadInputs(opts, ctx, cmd, sources);
       const result = diff({ state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune }, { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! });
       failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
+      // --validate: the objects the change creates or changes, as they would be, against their published schemas.
+      const invalid = validateEmitted([...result.created, ...result.changed.map((c) => c.after)], opts);
+      failOn(invalid, opts);
+      result.findings.push(...invalid);
       const different = hasDifferences(result);
       // Findings about objects the change leaves as they are were there before it: counted, not repeated.
       const differing = new Set([...result.created, ...result.deleted, ...result.changed.map((c) => c.after)].map(keyOf));

@@ -8,7 +8,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { describe, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
-import { addInputOptions, failOn, loadInputs, usageError, type InputOptions } from './common';
+import { addInputOptions, addValidateOption, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
 import type * as Reconcile from '../../pipelines/reconcile';
@@ -28,6 +28,7 @@ const lazy = {
 };
 
 interface ReconcileOptions extends InputOptions {
+  validate?: boolean;
   output: 'yaml' | 'json' | 'plan';
   all?: boolean;
   now?: string;
@@ -101,7 +102,7 @@ Examples:
   cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml
   cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5`,
     );
-  addInputOptions(cmd);
+  addValidateOption(addInputOptions(cmd));
   cmd.action((opts: ReconcileOptions) => {
     const { reconcile } = lazy.reconcile();
     // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
@@ -118,6 +119,10 @@ Examples:
     );
     result.findings.unshift(...unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }));
     failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
+    // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
+    const invalid = validateEmitted(opts.all ? result.store.all() : result.store.changedObjects(), opts);
+    failOn(invalid, opts);
+    result.findings.push(...invalid);
     const out = formatReconcile(result, inputs.objects, { output: opts.output, all: opts.all, includeSecretData: opts.includeSecretData, now });
     // In a plan the findings are part of stdout; elsewhere they go to stderr.
     if (opts.output !== 'plan') ctx.report(result.findings);

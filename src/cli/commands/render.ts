@@ -13,7 +13,7 @@ import type * as Render from '../../pipelines/render';
 import type * as Preview from '../../pipelines/preview';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
-import { addInputOptions, failOn, loadInputs, usageError, type InputOptions } from './common';
+import { addInputOptions, addValidateOption, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { parseNow, resolveNow } from '../clock';
 
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
@@ -28,6 +28,7 @@ const lazy = {
 };
 
 interface RenderCliOptions extends InputOptions {
+  validate?: boolean;
   output: 'yaml' | 'json';
   outputDir?: string;
   gatewayApiVersion: string;
@@ -53,7 +54,7 @@ export function register(program: Command, ctx: CliContext): Command {
         'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +
         'ValidatingAdmissionPolicies with their bindings.',
     );
-  addInputOptions(cmd)
+  addValidateOption(addInputOptions(cmd))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
     .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', parseVersion, DEFAULT_GATEWAY_API_VERSION)
@@ -81,6 +82,10 @@ export function register(program: Command, ctx: CliContext): Command {
         ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
+      // --validate: the emitted objects against their published schemas, before anything is written.
+      const invalid = validateEmitted(result.objects, opts);
+      result.findings.push(...invalid);
+      failOn(invalid, opts);
       const redacted = result.objects.filter(isRedacted).length;
       if (redacted) result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
