@@ -2,7 +2,8 @@
  * The command-line edge: argument parsing, exit codes, and where output goes. The commands
  * themselves live in src/commands/, one module each; the logic they call is pure.
  *
- * Exit codes: 0 success; 1 a render failure, an admission denial or invalid input; 2 usage.
+ * Exit codes: 0 success; 1 a render failure, an admission denial or invalid input; 2 usage;
+ * 3 `diff` found differences (0 when it found none).
  */
 import { Command, CommanderError } from 'commander';
 import { FindingsError } from '../k8s/diagnostics';
@@ -14,12 +15,13 @@ export { locate, makeContext, type CliContext, type CliIO } from './context';
 import * as render from './commands/render';
 import * as reconcile from './commands/reconcile';
 import * as admit from './commands/admit';
+import * as diff from './commands/diff';
 import * as fn from './commands/fn';
 import * as postRender from './commands/post-render';
 import * as snapshot from './commands/snapshot';
 import * as completion from './commands/completion';
 
-export const COMMANDS = [render, reconcile, admit, fn, postRender, snapshot, completion];
+export const COMMANDS = [render, reconcile, diff, admit, fn, postRender, snapshot, completion];
 
 export function buildProgram(ctx: CliContext): Command {
   const program = new Command();
@@ -35,6 +37,7 @@ Examples:
   cozy-gw render --values values.yaml -f tenants/                      # the platform's manifests
   cozy-gw render --values values.yaml -f tenants/ -f cluster/ --with-controller --now 2026-01-01T00:00:00Z
   cozy-gw reconcile --values values.yaml -f cluster.yaml -o plan       # what the controller would do, and why
+  cozy-gw diff --state state.yaml --values values.yaml -f tenants/ -o plan   # a change, hostname by hostname
   cozy-gw admit --values values.yaml -f routes/ --as alice             # what the admission policies refuse
 
 Run 'cozy-gw <command> --help' for a command's options and examples.`,

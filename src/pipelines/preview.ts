@@ -4,7 +4,8 @@
  * Secrets, ...); one controller pass runs over that state. The result is what the cluster would
  * hold for the platform: every rendered object as the controller leaves it (namespace labels,
  * TenantGateway status), plus every object the controller creates or changes (Gateways, Issuers,
- * Certificates, redirect routes, route statuses, wildcard replicas). Pure.
+ * Certificates, redirect routes, route statuses, wildcard replicas). With `applied` (a tree for
+ * `--output-dir`) only what the platform owns, without status. Pure.
  */
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import { keyOf, type KObject } from '../k8s/model';
@@ -13,6 +14,8 @@ import { reconcile, type ReconcileResult } from './reconcile';
 import { redactSecret } from '../k8s/secretRedaction';
 import { applySecretRule } from './appliedSecrets';
 import type { Change } from '../k8s/store';
+import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
+import { LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
 
 export interface PreviewOptions extends RenderOptions {
   now: string;
@@ -72,6 +75,19 @@ export function renderThenReconcile(
   return { failed: hasErrors(findings), findings, rendered, renderedKeys, reconciled };
 }
 
+/** An object the controller writes as its own: its managed-by label, or a wildcard-Secret replica. */
+export function isPlatformOwned(o: KObject): boolean {
+  const l = o.metadata.labels ?? {};
+  return l[LABEL_MANAGED_BY] === MANAGED_BY_VALUE || l[LABEL_WILDCARD_COPY] === 'true';
+}
+
+/** The object without `status`. */
+export function withoutStatus(o: KObject): KObject {
+  if (!('status' in o)) return o;
+  const { status: _status, ...rest } = o as KObject & { status?: unknown };
+  return rest as KObject;
+}
+
 export function preview(input: RenderInput, opts: PreviewOptions): PreviewResult {
   const pass = renderThenReconcile(input, opts);
   const { findings, renderedKeys, reconciled: rec } = pass;
@@ -81,8 +97,22 @@ export function preview(input: RenderInput, opts: PreviewOptions): PreviewResult
   // Secrets the controller writes (wildcard replicas) follow the key-material rule; the
   // rendered cozystack-values Secrets hold no key material (the values channel never does).
   if (opts.applied) {
-    const applied = applySecretRule(written, (o) => !renderedKeys.has(keyOf(o)), { includeSecretData: Boolean(opts.includeSecretData), includeHint: 'pass --include-secret-data' });
-    return { objects: orderOutput(applied.objects), findings: [...findings, ...applied.findings], changes: rec.changes };
+    // A tree a GitOps tool applies holds what the platform owns: the rendered objects and the
+    // controller's own, never an input object it does not own (the cluster's namespaces, app
+    // routes whose status the pass wrote), and never status (the controllers write it).
+    const owned = written.filter((o) => renderedKeys.has(keyOf(o)) || isPlatformOwned(o));
+    const left = written.length - owned.length;
+    const notes: Finding[] = [];
+    if (left) {
+      notes.push({
+        severity: 'info',
+        message: `${left} input object${left === 1 ? '' : 's'} the controller changed (route status, namespace labels) ${left === 1 ? 'is' : 'are'} not written to the tree: the platform does not own ${left === 1 ? 'it' : 'them'}`,
+        rule: 'output.not-owned',
+        hint: 'the preview on stdout, without --output-dir, shows them',
+      });
+    }
+    const applied = applySecretRule(owned.map(withoutStatus), (o) => !renderedKeys.has(keyOf(o)), { includeSecretData: Boolean(opts.includeSecretData), includeHint: 'pass --include-secret-data' });
+    return { objects: orderOutput(applied.objects), findings: [...findings, ...notes, ...applied.findings], changes: rec.changes };
   }
   const objects = written.map((o) => (renderedKeys.has(keyOf(o)) || opts.includeSecretData ? o : redactSecret(o)));
   return { objects: orderOutput(objects), findings, changes: rec.changes };

@@ -125,3 +125,137 @@ describe('input errors', () => {
     expect(r.stderr).toContain('error: standard input can be read only once, but -f - and --values - both read it');
   });
 });
+
+describe('reproducible by default', () => {
+  const EX = ['--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'];
+  const root = path.resolve(__dirname, '..', '..');
+  const times = (s: string) => [...new Set([...s.matchAll(/lastTransitionTime: "?([^"\n]+)"?/g)].map((m) => m[1]))];
+
+  it('render --with-controller: the fixed epoch without --now, SOURCE_DATE_EPOCH when set, --now over both', async () => {
+    const a = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: {} });
+    expect(a.code).toBe(0);
+    expect(times(a.stdout)).toEqual(['1970-01-01T00:00:00Z']);
+    const sde = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    expect(times(sde.stdout)).toEqual(['2026-01-01T00:00:00Z']);
+    const now = await runCli(['render', ...EX, '--with-controller', '--now', '2027-02-03T04:05:06Z'], { cwd: root, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    expect(times(now.stdout)).toEqual(['2027-02-03T04:05:06Z']);
+  });
+
+  it('a SOURCE_DATE_EPOCH that is not whole seconds is an error, not ignored', async () => {
+    const r = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: { SOURCE_DATE_EPOCH: 'yesterday' } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('error: SOURCE_DATE_EPOCH="yesterday" is not a whole number of seconds since 1970-01-01');
+  });
+
+  it('reconcile keeps the current time (SOURCE_DATE_EPOCH is not its clock)', async () => {
+    const rendered = (await runCli(['render', ...EX], { cwd: root })).stdout;
+    const rec = await runCli(['reconcile', '--values', 'examples/platform/values.yaml', '-f', '-'], { cwd: root, stdin: rendered, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    expect(rec.code).toBe(0);
+    const t = times(rec.stdout);
+    expect(t.length).toBeGreaterThan(0);
+    for (const x of t) expect(Math.abs(Date.parse(x) - Date.now())).toBeLessThan(10 * 60 * 1000);
+  });
+});
+
+describe('render --with-controller --output-dir', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  it('writes what the platform owns, without status; the preview keeps everything', async () => {
+    const out = path.join(dir, 'tree');
+    const args = ['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants', '--with-controller'];
+    const preview = await runCli(args, { cwd: root });
+    expect(preview.stdout).toMatch(/kind: HTTPRoute\nmetadata:\n  name: status\n  namespace: tenant-root\n/);
+    expect(preview.stdout).toContain('\nstatus:\n');
+    const r = await runCli([...args, '--output-dir', out], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/info: \d+ input objects the controller changed \(route status, namespace labels\) are not written to the tree: the platform does not own them/);
+    const files = fs.readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.yaml'));
+    const all = files.map((f) => fs.readFileSync(path.join(out, f), 'utf8'));
+    for (const text of all) expect(text).not.toMatch(/^status:/m);
+    // The app route and the cluster's own namespaces (cozy-*) are not the platform's.
+    expect(files).not.toContain('tenant-root/httproute-status.yaml');
+    expect(files.some((f) => f.startsWith('cozy-'))).toBe(false);
+    expect(files.filter((f) => /^_cluster\/namespace-/.test(f)).every((f) => /namespace-tenant-/.test(f))).toBe(true);
+    // The controller's own objects are there.
+    expect(files).toEqual(expect.arrayContaining(['tenant-root/gateway-cozystack.yaml', 'tenant-root/tenantgateway-cozystack.yaml']));
+    expect(all.join('')).toContain('kind: Issuer');
+  });
+});
+
+describe('option combinations that cannot be honoured', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const EX = ['--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'];
+
+  it('-o json --output-dir writes JSON files, listed in kustomization.yaml', async () => {
+    const out = path.join(dir, 'json-tree');
+    const r = await runCli(['render', ...EX, '-o', 'json', '--output-dir', out], { cwd: root });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^wrote (\d+) files \(\d+ objects as JSON and kustomization\.yaml\) to /m);
+    const files = fs.readdirSync(out, { recursive: true }).map(String).filter((f) => /\.(json|yaml)$/.test(f)).sort();
+    expect(files.filter((f) => f.endsWith('.yaml'))).toEqual(['kustomization.yaml']);
+    const tgw = JSON.parse(fs.readFileSync(path.join(out, 'tenant-root/tenantgateway-cozystack.json'), 'utf8'));
+    expect(tgw.kind).toBe('TenantGateway');
+    const k = fs.readFileSync(path.join(out, 'kustomization.yaml'), 'utf8');
+    expect(k).toContain('  - tenant-root/tenantgateway-cozystack.json\n');
+    expect(k.match(/\.json\n/g)!.length).toBe(files.length - 1);
+  });
+
+  it.each([
+    [['render', '--now', '2026-01-01T00:00:00Z'], '--now applies only with --with-controller'],
+    [['render', '--include-secret-data'], '--include-secret-data applies only with --with-controller'],
+    [['reconcile', '-o', 'plan', '--all'], '-o plan cannot be combined with --all'],
+    [['reconcile', '-o', 'plan', '--include-secret-data'], '-o plan cannot be combined with --include-secret-data'],
+  ])('%j is a usage error', async (args, msg) => {
+    const r = await runCli([...args, ...EX], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`error: ${msg}`);
+  });
+
+  it('fn with both CONFIG and --kustomize-plugin is a usage error', async () => {
+    const r = await runCli(['fn', 'a.yaml', '--kustomize-plugin', 'b.yaml'], { cwd: dir, stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: give the plugin config once: either CONFIG (a.yaml) or --kustomize-plugin (b.yaml)');
+  });
+
+  it('post-render --values - is a usage error (stdin carries the manifests)', async () => {
+    const r = await runCli(['post-render', '--values', '-'], { cwd: dir, stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: --values - cannot be honoured: standard input carries the manifests');
+  });
+});
+
+describe('--validate', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const EX = ['--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'];
+  it('render and render --with-controller: the example passes', async () => {
+    for (const extra of [[], ['--with-controller']]) {
+      const r = await runCli(['render', ...EX, ...extra, '--validate'], { cwd: root });
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toMatch(/^error/m);
+    }
+  });
+  it('an invalid emitted object: exit 1, nothing on stdout, the object and field named', async () => {
+    fs.writeFileSync(path.join(dir, 'bad-route.yaml'), 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-root\nspec:\n  hostnames: ["a.example.org"]\n  rules:\n    - backendRefs:\n        - name: app\n          port: 99999\n');
+    const r = await runCli(['reconcile', '--all', '--validate', '-f', 'bad-route.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/error: bad-route\.yaml:\d+: HTTPRoute tenant-root\/app: spec\.rules\[0\]\.backendRefs\[0\]\.port: must be <= 65535/);
+    const without = await runCli(['reconcile', '--all', '-f', 'bad-route.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    expect(without.code).toBe(0);
+  });
+});
+
+describe('diff --validate', () => {
+  it('checks what the change creates or changes: an invalid route is an error (exit 1)', async () => {
+    fs.writeFileSync(path.join(dir, 'state.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-root\n');
+    fs.writeFileSync(path.join(dir, 'bad-route2.yaml'), 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-root\nspec:\n  hostnames: ["a.example.org"]\n  rules:\n    - backendRefs:\n        - name: app\n          port: 99999\n');
+    const ok = await runCli(['diff', '--state', 'state.yaml', '-f', 'bad-route2.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    expect(ok.stderr).not.toMatch(/^error/m);
+    expect(ok.stdout).toContain('HTTPRoute tenant-root/app');
+    const r = await runCli(['diff', '--state', 'state.yaml', '-f', 'bad-route2.yaml', '--now', '2026-01-01T00:00:00Z', '--validate'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/HTTPRoute tenant-root\/app: spec\.rules\[0\]\.backendRefs\[0\]\.port: must be <= 65535/);
+  });
+});

@@ -140,7 +140,7 @@ describe('10. smaller defects', () => {
     const r = await cli(['render', '-f', 'root.yaml', '--now', '2026-01-01T00:00:00Z']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/--now .* needs --with-controller/);
+    expect(r.stderr).toMatch(/--now .*only with --with-controller/);
   });
 
   it('40,000 tenantSelectableClasses are read in linear time', async () => {

@@ -10,6 +10,7 @@ import { readInputs, readValuesFiles } from '../../io/inputs';
 import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
+import type * as PublishedSchemas from '../../validation/publishedSchemas';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
 import { findPlatformPackage } from '../../charts/platformValues';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
@@ -109,10 +110,13 @@ export function loadValues(opts: ValuesOptions, ctx: CliContext, objects: KObjec
   return [...files, ...setSources(opts, files, objects)];
 }
 
-/** Read -f and --values (and --set). Throws FindingsError with every problem of every source at once. */
-export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command): LoadedInputs {
+/**
+ * Read -f and --values (and --set). Throws FindingsError with every problem of every source at once.
+ * `into`: a source map that already holds other inputs of the run (diff's --state), added to.
+ */
+export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, into?: SourceMap): LoadedInputs {
   if (cmd) checkStdin(cmd, opts);
-  const sources = new SourceMap();
+  const sources = into ?? new SourceMap();
   ctx.sources = sources;
   const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, sources };
   const findings: Finding[] = [];
@@ -157,4 +161,16 @@ export function gatewayApiVersionArg(v: string): string {
     throw e;
   }
   return v;
+}
+
+/** `--validate`: render, reconcile and diff check what they emit against the published schemas. */
+export function addValidateOption(cmd: Command): Command {
+  return cmd.option('--validate', 'check every emitted Gateway API, cert-manager and TenantGateway object against its published schema (as kubeconform would); exit 1 on an invalid object');
+}
+
+/** The findings of `--validate` over the objects a command is about to emit (none without the flag). */
+export function validateEmitted(objects: KObject[], opts: { validate?: boolean }): Finding[] {
+  if (!opts.validate) return [];
+  const { validatePublished } = require('../../validation/publishedSchemas') as typeof PublishedSchemas;
+  return validatePublished(objects);
 }

@@ -15,6 +15,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { rebindConsole, type CliContext } from '../context';
 import { defaultNow } from '../clock';
+import { usageError } from './common';
 import { error, FindingsError } from '../../k8s/diagnostics';
 import type { TextRun } from '../../protocols/krm';
 import type * as Krm from '../../protocols/krm';
@@ -52,11 +53,12 @@ export function register(program: Command, ctx: CliContext): Command {
         '  kpt fn eval ./pkg --image ghcr.io/cozystack/cozy-gw:VERSION -- publishing.host=example.org   # the container image\n' +
         '  kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw-fn --kustomize-plugin CONFIG`\n',
     )
-    .action((config: string | undefined, _args: string[], opts: FnOpts) => {
+    .action((config: string | undefined, _args: string[], opts: FnOpts, cmd: Command) => {
       const { processKustomizeStream, processResourceListText } = lazyKrm();
       const restore = rebindConsole();
       try {
         const now = defaultNow(ctx.io.env);
+        if (opts.kustomizePlugin !== undefined && config !== undefined) usageError(cmd, `give the plugin config once: either CONFIG (${config}) or --kustomize-plugin (${opts.kustomizePlugin})`);
         const pluginConfig = opts.kustomizePlugin ?? config;
         let run: TextRun;
         if (pluginConfig !== undefined || ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING !== undefined) {

@@ -7,7 +7,7 @@
  */
 import type { Command } from 'commander';
 import { rebindConsole, type CliContext } from '../context';
-import { defaultNow, parseNow } from '../clock';
+import { parseNow, resolveNow } from '../clock';
 import { addValuesOptions, failOn, loadValues, usageError, type ValuesOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import type * as PostRender from '../../protocols/postRender';
@@ -44,7 +44,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const { postRender } = lazyPostRender();
       const restore = rebindConsole();
       try {
-        const now = opts.now ?? defaultNow(ctx.io.env);
+        const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
         if ((opts.values ?? []).includes('-')) usageError(cmd, '--values - cannot be honoured: standard input carries the manifests');
         const values = loadValues(opts, ctx);
         const res = postRender(ctx.io.readStdin(), { values, now, ciliumVersion: opts.ciliumVersion, includeSecretData: Boolean(opts.includeSecretData) });

@@ -8,11 +8,12 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { describe, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
-import { addInputOptions, failOn, loadInputs, type InputOptions } from './common';
+import { addInputOptions, addValidateOption, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
-import { currentTime, parseNow } from '../clock';
+import { parseNow, resolveNow } from '../clock';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as Plan from '../../pipelines/plan';
+import type * as Hostnames from '../../pipelines/hostnames';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
@@ -22,10 +23,12 @@ const lazy = {
   output: () => require('../../k8s/yaml') as typeof Output,
   reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
   plan: () => require('../../pipelines/plan') as typeof Plan,
+  hostnames: () => require('../../pipelines/hostnames') as typeof Hostnames,
   redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
 };
 
 interface ReconcileOptions extends InputOptions {
+  validate?: boolean;
   output: 'yaml' | 'json' | 'plan';
   all?: boolean;
   now?: string;
@@ -53,7 +56,8 @@ export function formatReconcile(result: Reconcile.ReconcileResult, before: KObje
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
-    return { stdout: [renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
+    const hostnames = lazy.hostnames().hostnameTable(before, result.store.all());
+    return { stdout: [renderPlan(result, { before, now: opts.now, hostnames, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
   }
   const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
   // With --all, what changed is printed only by -o json.
@@ -98,10 +102,16 @@ Examples:
   cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml
   cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5`,
     );
-  addInputOptions(cmd);
+  addValidateOption(addInputOptions(cmd));
   cmd.action((opts: ReconcileOptions) => {
     const { reconcile } = lazy.reconcile();
-    const now = opts.now ?? currentTime();
+    // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
+    const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
+    // Options that cannot be honoured are usage errors, not silent fallbacks.
+    if (opts.output === 'plan') {
+      const ignored = [opts.all && '--all', opts.includeSecretData && '--include-secret-data'].filter(Boolean);
+      if (ignored.length) usageError(cmd, `-o plan cannot be combined with ${ignored.join(' or ')}: a plan prints an account of the changes, never objects (use -o yaml or -o json)`);
+    }
     const inputs = loadInputs(opts, ctx, cmd);
     const result = reconcile(
       { objects: inputs.objects, valuesFiles: inputs.values },
@@ -109,6 +119,10 @@ Examples:
     );
     result.findings.unshift(...unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }));
     failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
+    // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
+    const invalid = validateEmitted(opts.all ? result.store.all() : result.store.changedObjects(), opts);
+    failOn(invalid, opts);
+    result.findings.push(...invalid);
     const out = formatReconcile(result, inputs.objects, { output: opts.output, all: opts.all, includeSecretData: opts.includeSecretData, now });
     // In a plan the findings are part of stdout; elsewhere they go to stderr.
     if (opts.output !== 'plan') ctx.report(result.findings);

@@ -12,8 +12,8 @@ import type * as Render from '../../pipelines/render';
 import type * as Preview from '../../pipelines/preview';
 import type * as Reconcile from '../../pipelines/reconcile';
 import type * as SecretRedaction from '../../k8s/secretRedaction';
-import { addInputOptions, failOn, gatewayApiVersionArg, loadInputs, usageError, type InputOptions } from './common';
-import { currentTime, parseNow } from '../clock';
+import { addInputOptions, addValidateOption, failOn, gatewayApiVersionArg, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
+import { parseNow, resolveNow } from '../clock';
 
 // The core is loaded when the command runs, not when the CLI registers it (issue 5).
 const lazy = {
@@ -26,6 +26,7 @@ const lazy = {
 };
 
 interface RenderCliOptions extends InputOptions {
+  validate?: boolean;
   output: 'yaml' | 'json';
   outputDir?: string;
   gatewayApiVersion: string;
@@ -43,39 +44,45 @@ export function register(program: Command, ctx: CliContext): Command {
         'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +
         'ValidatingAdmissionPolicies with their bindings.',
     );
-  addInputOptions(cmd)
+  addValidateOption(addInputOptions(cmd))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
-    .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
+    .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
     .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', gatewayApiVersionArg, DEFAULT_GATEWAY_API_VERSION)
     .option('--with-controller', 'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status')
-    .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: the current time)', parseNow)
+    .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z, so output is reproducible)', parseNow)
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .addHelpText(
       'after',
       '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
     )
     .action((opts: RenderCliOptions) => {
-      // An option that does nothing here is a usage error, not silently ignored.
-      if (opts.now !== undefined && !opts.withController) {
-        usageError(cmd, '--now sets the clock of the controller pass: it needs --with-controller (render alone writes no timestamps)');
-      }
       const { render } = lazy.render();
       const { preview } = lazy.preview();
       const { redactionNotice, isRedacted } = lazy.redaction();
       const { toJsonList, toYamlStream } = lazy.output();
       const { writeOutputDir } = lazy.outputDir();
+      // Options that cannot be honoured are usage errors, not silent fallbacks.
+      if (!opts.withController) {
+        const needs = (['now', 'includeSecretData'] as const).filter((k) => opts[k] !== undefined).map((k) => (k === 'now' ? '--now' : '--include-secret-data'));
+        if (needs.length) usageError(cmd, `${needs.join(' and ')} ${needs.length === 1 ? 'applies' : 'apply'} only with --with-controller (render alone reads no clock and writes no key material)`);
+      }
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: opts.now ?? currentTime(), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
+      // --validate: the emitted objects against their published schemas, before anything is written.
+      const invalid = validateEmitted(result.objects, opts);
+      result.findings.push(...invalid);
+      failOn(invalid, opts);
       const redacted = result.objects.filter(isRedacted).length;
       if (redacted) result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
-        const n = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects);
+        // -o json --output-dir writes JSON files (cli-contract "Reading values and writing trees").
+        const n = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, opts.output);
         ctx.report(result.findings);
-        ctx.io.stderr(`wrote ${n} files (${result.objects.length} objects and kustomization.yaml) to ${opts.outputDir}\n`);
+        ctx.io.stderr(`wrote ${n} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${opts.outputDir}\n`);
         return;
       }
       ctx.io.stdout(opts.output === 'json' ? toJsonList(result.objects) : toYamlStream(result.objects));
