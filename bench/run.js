@@ -8,13 +8,20 @@
  *   reconcile    cozy-gw reconcile --all -o yaml -f snapshot.yaml --values values.yaml --now ...
  *   render-floor node bench/floor.js render-output.yaml    (js-yaml read + write of render's output)
  *   render       cozy-gw render -f tenants.yaml --values values.yaml
+ *   diff-floor   node bench/floor.js diff-state.yaml diff-tenants.yaml  (js-yaml read + write of diff's inputs)
+ *   diff         cozy-gw diff --state diff-state.yaml --values values.yaml -f diff-tenants.yaml --prune
+ *
+ * diff's state is the platform after one pass (reconcile --all over render's output, the Tenants
+ * and the snapshot's routes, made unmeasured); its change is the whole tenants file with one child
+ * tenant given its own Gateway (a pull request on a tenants directory): render of the whole tree,
+ * the pass, the comparison and the unified diff of what differs.
  *
  * Prints medians, the ratio to the floor, objects per second and peak RSS as a table, and the
  * same as JSON with --json FILE. Needs `npm run build` (runs dist/ through bin/cozy-gw.js).
  *
  * Options: --sizes S,M,L,XL  --repeat N (default 3)  --json FILE  --seed N  --keep (keep the
  * generated folders)  --dir DIR (generate under DIR instead of a temporary folder)
- * --only floor,reconcile,render-floor,render
+ * --only floor,reconcile,render-floor,render,diff-floor,diff
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -27,7 +34,10 @@ let BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
 const FLOOR = path.join(__dirname, 'floor.js');
 const HOOK = path.join(__dirname, 'maxrss.js');
 const NOW = '2026-01-01T00:00:00Z';
-const COMMANDS = ['floor', 'reconcile', 'render-floor', 'render'];
+const COMMANDS = ['floor', 'reconcile', 'render-floor', 'render', 'diff-floor', 'diff'];
+/** Exit codes that are success: diff exits 3 when it finds differences. */
+const OK_EXIT = { diff: [0, 3] };
+const okExit = (c, code) => (OK_EXIT[c] ?? [0]).includes(code);
 
 function parseArgs(argv) {
   const o = { sizes: Object.keys(SIZES), repeat: 3, json: undefined, seed: DEFAULT_SEED, keep: false, dir: undefined, only: COMMANDS };
@@ -57,7 +67,7 @@ function parseArgs(argv) {
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
-  process.stderr.write('usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render]\n');
+  process.stderr.write('usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render,diff-floor,diff]\n');
   process.exit(msg ? 2 : 0);
 }
 
@@ -82,6 +92,36 @@ function measure(args, outFile, rssFile) {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * diff's inputs (unmeasured): the state, the platform after one pass over render's output, the
+ * Tenants and the snapshot's routes; the change, the tenants with one child tenant given its own
+ * Gateway. Returns 'ok' or why not.
+ */
+function prepareDiff(dir, files, renderOut, rss) {
+  const jsyaml = require('js-yaml');
+  const routes = [];
+  jsyaml.loadAll(fs.readFileSync(files.snapshot, 'utf8'), (d) => {
+    if (d && d.kind !== 'Namespace' && d.kind !== 'TenantGateway') routes.push(d);
+  });
+  const routesFile = path.join(dir, 'diff-routes.yaml');
+  fs.writeFileSync(routesFile, routes.map((d) => jsyaml.dump(d, { noRefs: true, lineWidth: -1 })).join('---\n'));
+  const stateFile = path.join(dir, 'diff-state.yaml');
+  const st = measure([BIN, 'reconcile', '--all', '--now', NOW, '--values', files.values, '-f', renderOut, '-f', files.tenants, '-f', routesFile], stateFile, rss);
+  if (st.code !== 0) return `exit ${st.code} making the state: ${st.stderr.split('\n')[0].slice(0, 200)}`;
+  const tenants = [];
+  jsyaml.loadAll(fs.readFileSync(files.tenants, 'utf8'), (d) => d && tenants.push(d));
+  const child = tenants.find((t) => t.metadata.namespace !== 'tenant-root' && !(t.spec && t.spec.gateway));
+  if (!child) return 'no inheriting tenant to give a Gateway';
+  child.spec = { ...(child.spec || {}), gateway: true };
+  fs.writeFileSync(path.join(dir, 'diff-tenants.yaml'), tenants.map((d) => jsyaml.dump(d, { noRefs: true, lineWidth: -1 })).join('---\n'));
+  const probe = measure(argvDiff(dir, files), path.join(dir, 'diff.probe.yaml'), rss);
+  return okExit('diff', probe.code) ? 'ok' : `exit ${probe.code}: ${probe.stderr.split('\n')[0].slice(0, 200)}`;
+}
+
+function argvDiff(dir, files) {
+  return [BIN, 'diff', '--state', path.join(dir, 'diff-state.yaml'), '--values', files.values, '-f', path.join(dir, 'diff-tenants.yaml'), '--prune', '--now', NOW];
 }
 
 function median(xs) {
@@ -153,6 +193,8 @@ function main() {
       reconcile: [BIN, 'reconcile', '--all', '-o', 'yaml', '--now', NOW, '--values', files.values, '-f', files.snapshot],
       'render-floor': [FLOOR, renderOut],
       render: [BIN, 'render', '--values', files.values, '-f', files.tenants],
+      'diff-floor': [FLOOR, path.join(dir, 'diff-state.yaml'), path.join(dir, 'diff-tenants.yaml')],
+      diff: argvDiff(dir, files),
     };
     // A first, unmeasured render produces the render floor's input (and proves render works).
     const status = {};
@@ -162,6 +204,7 @@ function main() {
     const rec = measure(argv.reconcile, out('reconcile'), rss);
     status.reconcile = rec.code === 0 ? 'ok' : `exit ${rec.code}: ${rec.stderr.split('\n')[0].slice(0, 200)}`;
     status.floor = 'ok';
+    status.diff = status['diff-floor'] = o.only.some((c) => c.startsWith('diff')) ? prepareDiff(dir, files, renderOut, rss) : 'not asked for';
     const cmds = o.only.filter((c) => status[c] === 'ok');
     for (const c of o.only) if (status[c] !== 'ok') process.stderr.write(`${size}: ${c} skipped (${status[c]})\n`);
     const runs = Object.fromEntries(cmds.map((c) => [c, []]));
@@ -170,7 +213,7 @@ function main() {
       for (let j = 0; j < cmds.length; j++) {
         const c = cmds[(j + r) % cmds.length];
         const res = measure(argv[c], out(c), rss);
-        if (res.code !== 0) {
+        if (!okExit(c, res.code)) {
           process.stderr.write(`${size}: ${c} failed (exit ${res.code}): ${res.stderr.slice(0, 500)}\n`);
           process.exit(1);
         }
@@ -183,6 +226,9 @@ function main() {
       reconcile: { objects: meta.snapshotObjects, bytes: meta.snapshotBytes },
       render: { objects: meta.tenants, bytes: meta.tenantsBytes },
     };
+    if (status.diff === 'ok') {
+      for (const c of ['diff', 'diff-floor']) inputs[c] = { objects: countDocs(path.join(dir, 'diff-state.yaml')) + meta.tenants, bytes: fs.statSync(path.join(dir, 'diff-state.yaml')).size + fs.statSync(path.join(dir, 'diff-tenants.yaml')).size };
+    }
     if (status.render === 'ok') {
       const n = countDocs(renderOut);
       inputs['render-floor'] = { objects: n, bytes: fs.statSync(renderOut).size };
@@ -211,6 +257,7 @@ function main() {
     };
     ratio('reconcile', 'floor');
     ratio('render', 'render-floor');
+    ratio('diff', 'diff-floor');
     for (const c of Object.keys(C)) C[c].rssOverInput = +((C[c].peakRssKiB * 1024) / Math.max(C[c].inputBytes, C[c].outputBytes)).toFixed(2);
     row.status = status;
     results.push(row);
@@ -228,11 +275,11 @@ function checks(results, baseline) {
   const baselineCpu = baseline.cpuMs;
   const out = [];
   const L = results.find((r) => r.size === 'L');
-  for (const [c, what] of [['reconcile', 'reconcile --all on L within 1.5x the floor'], ['render', 'render on L within 1.5x its render floor']]) {
+  for (const [c, what, max] of [['reconcile', 'reconcile --all on L within 1.5x the floor', 1.5], ['render', 'render on L within 1.5x its render floor', 1.5], ['diff', 'diff on L within 2.5x its floor (reading both sides)', 2.5]]) {
     const x = L?.commands[c];
     if (x?.ratioToFloor === undefined) continue;
-    out.push({ target: `${what} (wall)`, value: x.ratioToFloor, ok: x.ratioToFloor <= 1.5 });
-    out.push({ target: `${what} (cpu)`, value: x.cpuRatioToFloor, ok: x.cpuRatioToFloor <= 1.5 });
+    out.push({ target: `${what} (wall)`, value: x.ratioToFloor, ok: x.ratioToFloor <= max });
+    out.push({ target: `${what} (cpu)`, value: x.cpuRatioToFloor, ok: x.cpuRatioToFloor <= max });
   }
   // Linearity: CPU time per object with the node startup (baseline) taken out, from the smallest
   // size to the largest, and between the two largest (where startup matters least).
@@ -289,7 +336,8 @@ function table(report) {
     }
   }
   lines.push('');
-  lines.push('floor = js-yaml reading and writing every document of reconcile\'s input; render-floor = the same over render\'s output.');
+  lines.push('floor = js-yaml reading and writing every document of reconcile\'s input; render-floor = the same over render\'s output;');
+  lines.push('diff-floor = the same over diff\'s state and change.');
   lines.push('wall and cpu (user+system, all threads) are medians; x floor = wall / the floor\'s wall, x fl cpu = the same in cpu time');
   lines.push('(cpu is the steadier figure on a shared machine). objects / bytes = the larger of input and output; us/object from wall.');
   if (report.checks.length) {

@@ -39,9 +39,8 @@ export function isEdgeClass(cluster: ClusterMap, cls: string): boolean {
 
 /** §3 guard 4: the platform default plus the trimmed gateway.tenantSelectableClasses entries. */
 export function selectableClasses(cluster: ClusterMap): string[] {
-  const out = [defaultClass(cluster)];
-  for (const c of splitList(cluster['gateway-tenant-classes'])) if (!out.includes(c)) out.push(c);
-  return out;
+  // A Set, not Array.includes: tens of thousands of classes stay linear (issue 11).
+  return [...new Set([defaultClass(cluster), ...splitList(cluster['gateway-tenant-classes'])])];
 }
 
 /** §3 Resolution, the class: trimmed gatewayClassName, else trimmed gateway-class-name, else cilium. */

@@ -8,7 +8,8 @@
  * --help` loads commander and this directory; `cozy-gw render` the render chain, not the
  * controller's, the CEL engine or kubectl's runner.
  *
- * Exit codes: 0 success; 1 a render failure, an admission denial or invalid input; 2 usage.
+ * Exit codes: 0 success; 1 a render failure, an admission denial or invalid input; 2 usage;
+ * 3 `diff` found differences (0 when it found none).
  */
 import { Command, CommanderError, Help } from 'commander';
 import { FindingsError } from '../k8s/diagnostics';
@@ -36,6 +37,7 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'render', term: 'render [options]', summary: 'Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies', load: () => require('./commands/render') },
   { name: 'reconcile', term: 'reconcile [options]', summary: 'Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status', load: () => require('./commands/reconcile') },
+  { name: 'diff', term: 'diff [options]', summary: 'Preview a change against a cluster state: object by object and hostname by hostname', load: () => require('./commands/diff') },
   { name: 'admit', term: 'admit [options]', summary: 'Evaluate the platform admission policies (real CEL) against objects, as a CREATE by a given caller', load: () => require('./commands/admit') },
   { name: 'fn', term: 'fn [options] [config] [args...]', summary: 'KRM function: render (and reconcile) inside kpt and kustomize pipelines', load: () => require('./commands/fn') },
   { name: 'post-render', term: 'post-render [options]', summary: "Helm post-renderer: add the controller's objects for every TenantGateway in the release", load: () => require('./commands/post-render') },
@@ -71,6 +73,7 @@ Examples:
   cozy-gw render --values values.yaml -f tenants/                      # the platform's manifests
   cozy-gw render --values values.yaml -f tenants/ -f cluster/ --with-controller --now 2026-01-01T00:00:00Z
   cozy-gw reconcile --values values.yaml -f cluster.yaml -o plan       # what the controller would do, and why
+  cozy-gw diff --state state.yaml --values values.yaml -f tenants/ -o plan   # a change, hostname by hostname
   cozy-gw admit --values values.yaml -f routes/ --as alice             # what the admission policies refuse
 
 Run 'cozy-gw <command> --help' for a command's options and examples.`,
@@ -114,9 +117,45 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
+/** The one line a failed write to standard output earns: what went wrong, without a stack. */
+export function outputErrorLine(e: NodeJS.ErrnoException): string {
+  const why: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EBADF: 'standard output is not open for writing',
+    EIO: 'input/output error',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EFBIG: 'file too large',
+    EDQUOT: 'disk quota exceeded',
+  };
+  const reason = (e.code && why[e.code]) ?? String(e.message ?? e).split('\n')[0];
+  return `error: cannot write to standard output: ${reason}${e.code ? ` (${e.code})` : ''}\n`;
+}
+
+/**
+ * A write to standard output failed. A reader that stopped early (`cozy-gw render | head`)
+ * closed the pipe: that is not an error and stays silent. Anything else (a full disk,
+ * `> /dev/full`, a descriptor not open for writing) is one line on stderr and exit 1.
+ */
+function stdoutFailed(e: NodeJS.ErrnoException): never {
+  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  try {
+    process.stderr.write(outputErrorLine(e));
+  } catch {
+    // stderr is gone too: the exit code is all that is left
+  }
+  process.exit(1);
+}
+
 export function processIO(): CliIO {
   return {
-    stdout: (s) => void process.stdout.write(s),
+    stdout: (s) => {
+      try {
+        process.stdout.write(s);
+      } catch (e) {
+        stdoutFailed(e as NodeJS.ErrnoException);
+      }
+    },
     stderr: (s) => void process.stderr.write(s),
     readStdin: () => readAllStdin(),
     env: process.env,
@@ -127,10 +166,9 @@ export function processIO(): CliIO {
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   // A reader that stops early (`cozy-gw render | head`) closes the pipe: that is not an error.
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
-  });
+  process.stdout.on('error', stdoutFailed);
+  // A closed stderr must not crash a run whose output went through.
+  process.stderr.on('error', () => undefined);
   const code = await run(argv, processIO());
   process.exitCode = code;
 }

@@ -75,13 +75,14 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
   return out;
 }
 
-function listFiles(p: string, cwd: string): string[] {
+function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): string[] {
   const st = fs.statSync(path.resolve(cwd, p));
-  if (!st.isDirectory()) return [p];
+  if (!st.isDirectory()) return skip?.(p) ? [] : [p];
   const out: string[] = [];
   for (const e of fs.readdirSync(path.resolve(cwd, p), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(p, e.name);
-    if (e.isDirectory()) out.push(...listFiles(full, cwd));
+    if (skip?.(full)) continue;
+    if (e.isDirectory()) out.push(...listFiles(full, cwd, skip));
     else if (/\.(ya?ml|json)$/i.test(e.name)) out.push(full);
   }
   return out;
@@ -92,6 +93,8 @@ export interface ReadOptions {
   readStdin?: () => string;
   /** Directory relative paths are resolved against (messages keep the path as given). */
   cwd?: string;
+  /** Files (and directories) not to read, e.g. a committed tree's kustomization.yaml. */
+  skip?: (file: string) => boolean;
   /** The map to add to (one map for every reader of a run); a new one when not given. */
   sources?: SourceMap;
 }
@@ -118,7 +121,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     }
     let files: string[];
     try {
-      files = listFiles(p, opts.cwd ?? process.cwd());
+      files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip);
     } catch {
       findings.push(error(`cannot read ${p}: no such file or directory`, { file: p, rule: 'input.missing', hint: 'check the -f path' }));
       continue;

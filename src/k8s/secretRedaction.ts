@@ -30,15 +30,27 @@ export function secretKeys(o: KObject): string[] {
   return [...keys].sort();
 }
 
-/** A copy of a Secret without key material, annotated with the keys left out. Other kinds are returned as they are. */
+/** Whether a Secret holds no key material at all: no `stringData`, and `data` absent or empty. */
+function holdsNothing(o: KObject): boolean {
+  return o.stringData === undefined && (o.data === undefined || (isObject(o.data) && Object.keys(o.data).length === 0));
+}
+
+/**
+ * A copy of a Secret without key material, annotated with the keys left out. Other kinds are
+ * returned as they are. The annotation is the tool's word, never the input's: a Secret that
+ * arrives carrying it with data (a forged or hand-edited one) is redacted like any other, and
+ * only a Secret that already holds nothing is returned as it is.
+ */
 export function redactSecret(o: KObject): KObject {
-  if (!isSecret(o) || isRedacted(o)) return o;
+  if (!isSecret(o)) return o;
+  if (holdsNothing(o) && (isRedacted(o) || o.data === undefined)) return o;
   const keys = secretKeys(o);
-  if (keys.length === 0 && o.data === undefined && o.stringData === undefined) return o;
   const out = clone(o);
   delete out.stringData;
   out.data = {};
-  out.metadata.annotations = { ...(out.metadata.annotations ?? {}), [REDACTED_ANNOTATION]: keys.length ? keys.join(',') : '(none)' };
+  const already = out.metadata.annotations?.[REDACTED_ANNOTATION];
+  const listed = keys.length ? keys.join(',') : typeof already === 'string' && already ? already : '(none)';
+  out.metadata.annotations = { ...(out.metadata.annotations ?? {}), [REDACTED_ANNOTATION]: listed };
   return out;
 }
 

@@ -14,6 +14,7 @@ import type { Finding } from '../k8s/diagnostics';
 import { keyOf, sortObjects, type KObject } from '../k8s/model';
 import { renderThenReconcile } from './preview';
 import { applySecretRule } from './appliedSecrets';
+import { metadataFindingsOf } from '../k8s/metadataShape';
 
 export interface GenerateOptions {
   /** Platform values layers, merged left to right over the chart defaults (as `--values`). */
@@ -39,6 +40,8 @@ export interface GenerateResult {
 }
 
 export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult {
+  const malformed = metadataFindingsOf(inputs);
+  if (malformed.length) return { objects: [], findings: malformed };
   const valuesFiles = o.values.map((values) => ({ file: o.valuesFile, values }));
   const inputKeys = new Set(inputs.map(keyOf));
   const pass = renderThenReconcile({ objects: inputs, valuesFiles }, o);

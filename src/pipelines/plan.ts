@@ -11,6 +11,7 @@ import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../
 import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
 import { CONTROLLER_NAME, TGW_KIND } from '../controller/names';
+import { formatHostnameTable, type HostnameRow } from './hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
 
 export interface PlanOptions {
@@ -24,6 +25,16 @@ export interface PlanOptions {
   upstreamCilium?: boolean;
   /** Max field lines per changed object. */
   maxDiffLines?: number;
+  /** The first line's words (default `Reconcile plan`). */
+  title?: string;
+  /** The hostname table (hostnames.ts), printed first when it has rows. */
+  hostnames?: HostnameRow[];
+  /** Lines printed after the counts (e.g. the Namespaces a diff removes). */
+  notes?: string[];
+  /** The line printed when nothing differs (default: the reconcile wording). */
+  nothingLine?: string;
+  /** List routes that stay refused without a change (default true). */
+  showRefusedUnchanged?: boolean;
 }
 
 const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
@@ -170,15 +181,17 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
   const others = result.findings.filter((f) => !f.rule?.startsWith('cilium.'));
   const warnings = others.filter((f) => f.severity !== 'info');
 
-  lines.push(`Reconcile plan at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`);
+  lines.push(`${opts.title ?? 'Reconcile plan'} at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`);
   if (opts.channelOrigin) lines.push(`Wildcard-Secret channel: ${opts.channelOrigin}`);
   lines.push(`${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings.length, 'warning')}, ${plural(cilium.length, 'Cilium note')}.`);
+  for (const n of opts.notes ?? []) lines.push(n);
+  if (opts.hostnames?.length) lines.push('', ...formatHostnameTable(opts.hostnames));
 
   // Groups: every namespace with a change, and every namespace holding a refused route.
   const groups = new Map<string, Change[]>();
   for (const c of result.changes) groups.set(groupOf(c.ref), [...(groups.get(groupOf(c.ref)) ?? []), c]);
   const changedKeys = new Set(result.changes.map((c) => keyOf(c.ref)));
-  const refusedUnchanged = result.store.all().filter((o) => ROUTE_KINDS.has(o.kind) && !changedKeys.has(keyOf(o)) && refused(o));
+  const refusedUnchanged = opts.showRefusedUnchanged === false ? [] : result.store.all().filter((o) => ROUTE_KINDS.has(o.kind) && !changedKeys.has(keyOf(o)) && refused(o));
   for (const r of refusedUnchanged) if (!groups.has(groupOf(refOf(r)))) groups.set(groupOf(refOf(r)), []);
 
   for (const g of [...groups.keys()].sort()) {
@@ -223,7 +236,7 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
     lines.push('', `Cilium ${opts.ciliumVersion ?? ''} (what the Gateway implementation does with these Gateways):`.replace('  (', ' ('));
     for (const f of cilium) lines.push(`  ${formatFinding(f)} [${f.rule}]`);
   }
-  if (!result.changes.length && !refusedUnchanged.length) lines.push('', 'Nothing to do: the state is already what the controllers want.');
+  if (!result.changes.length && !refusedUnchanged.length) lines.push('', opts.nothingLine ?? 'Nothing to do: the state is already what the controllers want.');
   return lines.join('\n') + '\n';
 }
 

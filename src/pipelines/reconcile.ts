@@ -6,6 +6,7 @@
  * Used by `reconcile`, the KRM function, the Helm post-renderer and `render --with-controller`.
  */
 import { error, type Finding } from '../k8s/diagnostics';
+import { duplicateFindings } from '../k8s/duplicates';
 import { describe, groupOf, keyOf, refOf, type KObject } from '../k8s/model';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { TGW_KIND } from '../controller/names';
@@ -46,19 +47,6 @@ export interface ReconcileResult {
   /** Whether they were judged for the upstream operator image (without the platform's patches). */
   upstreamCilium?: boolean;
 }
-
-/** Two input objects with one identity cannot both be the cluster state. */
-function duplicateFindings(objects: KObject[]): Finding[] {
-  const seen = new Map<string, KObject>();
-  const out: Finding[] = [];
-  for (const o of objects) {
-    const k = keyOf(o);
-    if (seen.has(k)) out.push(error(`${describe(o)} is given more than once in the inputs`, { rule: 'input.duplicate', object: refOf(o), hint: 'keep one copy of each object' }));
-    else seen.set(k, o);
-  }
-  return out;
-}
-
 
 export function reconcile(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
   const findings: Finding[] = [];

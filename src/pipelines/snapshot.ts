@@ -10,7 +10,7 @@
 import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
-import { redactSecret } from '../k8s/secretRedaction';
+import { redactSecret, secretKeys } from '../k8s/secretRedaction';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
 import { VALUES_SECRET } from '../charts/tenantChart';
 import { CHANNEL_SECRET, LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
@@ -96,6 +96,18 @@ export function selectSecret(s: KObject, wildcardNames: Set<string>): boolean {
   );
 }
 
+/**
+ * A `cozystack-values` Secret as the charts write it: type Opaque (or none given) holding
+ * `values.yaml` and nothing else. Only such a Secret keeps its data in a snapshot (it is the
+ * values channel, configuration and no key material); a Secret that merely carries the name (a
+ * `kubernetes.io/tls` one, or one holding other keys) is redacted like any other.
+ */
+export function isValuesChannel(s: KObject): boolean {
+  if (s.metadata.name !== VALUES_SECRET) return false;
+  if (s.type !== undefined && s.type !== 'Opaque') return false;
+  return secretKeys(s).every((k) => k === 'values.yaml');
+}
+
 /** Server-side bookkeeping cozy-gw never reads: managedFields, and last-applied (for a Secret it repeats the data). */
 export function tidy(o: KObject): KObject {
   const metadata = { ...o.metadata };
@@ -142,7 +154,7 @@ export function assembleSnapshot(listings: Listing[], opts: { includeSecretData:
     counts.push({ resource: l.resource.resource, listed: items.length, kept: kept.length });
     for (const o of kept) {
       let out = tidy(o);
-      if (out.kind === 'Secret' && !opts.includeSecretData && out.metadata.name !== VALUES_SECRET) {
+      if (out.kind === 'Secret' && !opts.includeSecretData && !isValuesChannel(out)) {
         const r = redactSecret(out);
         if (r !== out) redacted++;
         out = r;

@@ -96,7 +96,8 @@ describe('bash completes', () => {
   });
   test('root options, and a command\'s own options after it', () => {
     expect(bashComplete(['cozy-gw', '--v'])).toEqual(['--version']);
-    expect(bashComplete(['cozy-gw', 'render', '--va'])).toEqual(['--values']);
+    expect(bashComplete(['cozy-gw', 'render', '--va'])).toEqual(['--validate', '--values']);
+    expect(bashComplete(['cozy-gw', 'render', '--valu'])).toEqual(['--values']);
     expect(bashComplete(['cozy-gw', 'reconcile', '-f', 'x.yaml', '--no'])).toEqual(['--now']);
   });
   test('argument and option value choices', () => {

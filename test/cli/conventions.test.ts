@@ -224,3 +224,38 @@ describe('option combinations that cannot be honoured', () => {
     expect(r.stderr).toContain('error: --values - cannot be honoured: standard input carries the manifests');
   });
 });
+
+describe('--validate', () => {
+  const root = path.resolve(__dirname, '..', '..');
+  const EX = ['--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'];
+  it('render and render --with-controller: the example passes', async () => {
+    for (const extra of [[], ['--with-controller']]) {
+      const r = await runCli(['render', ...EX, ...extra, '--validate'], { cwd: root });
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toMatch(/^error/m);
+    }
+  });
+  it('an invalid emitted object: exit 1, nothing on stdout, the object and field named', async () => {
+    fs.writeFileSync(path.join(dir, 'bad-route.yaml'), 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-root\nspec:\n  hostnames: ["a.example.org"]\n  rules:\n    - backendRefs:\n        - name: app\n          port: 99999\n');
+    const r = await runCli(['reconcile', '--all', '--validate', '-f', 'bad-route.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/error: bad-route\.yaml:\d+: HTTPRoute tenant-root\/app: spec\.rules\[0\]\.backendRefs\[0\]\.port: must be <= 65535/);
+    const without = await runCli(['reconcile', '--all', '-f', 'bad-route.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    expect(without.code).toBe(0);
+  });
+});
+
+describe('diff --validate', () => {
+  it('checks what the change creates or changes: an invalid route is an error (exit 1)', async () => {
+    fs.writeFileSync(path.join(dir, 'state.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-root\n');
+    fs.writeFileSync(path.join(dir, 'bad-route2.yaml'), 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-root\nspec:\n  hostnames: ["a.example.org"]\n  rules:\n    - backendRefs:\n        - name: app\n          port: 99999\n');
+    const ok = await runCli(['diff', '--state', 'state.yaml', '-f', 'bad-route2.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    expect(ok.stderr).not.toMatch(/^error/m);
+    expect(ok.stdout).toContain('HTTPRoute tenant-root/app');
+    const r = await runCli(['diff', '--state', 'state.yaml', '-f', 'bad-route2.yaml', '--now', '2026-01-01T00:00:00Z', '--validate'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/HTTPRoute tenant-root\/app: spec\.rules\[0\]\.backendRefs\[0\]\.port: must be <= 65535/);
+  });
+});

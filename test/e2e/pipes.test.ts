@@ -30,4 +30,14 @@ describe('cozy-gw in a shell pipeline', () => {
     expect(r.stdout).toMatch(/exit=0/);
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
+
+  // Issue 11, defect 6: a failed write to standard output is one clean line and exit 1.
+  it.each([
+    ['a full disk (ENOSPC)', '> /dev/full', /^error: cannot write to standard output: no space left on device \(ENOSPC\)\n$/],
+    ['a descriptor not open for writing (EBADF)', '1</dev/null', /^error: cannot write to standard output: .*\(EBADF\)\n$/],
+  ])('output to %s: one line on stderr, exit 1, no stack', (_what, redirect, line) => {
+    const r = sh(`${example} ${redirect}`);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(line);
+  });
 });

@@ -178,7 +178,8 @@ describe('cozy-gw render (CLI)', () => {
   });
 
   it('--output-dir writes nothing on a render failure', async () => {
-    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '--output-dir', 'deploy', '--gateway-api-version', '0.1.0'], { cwd: dir });
+    fs.writeFileSync(path.join(dir, 'bad.yaml'), 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: x\n  namespace: tenant-root\nspec:\n  gateway: true\n  gatewayClass: nope\n');
+    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'bad.yaml', '--output-dir', 'deploy'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(fs.existsSync(path.join(dir, 'deploy'))).toBe(false);
   });

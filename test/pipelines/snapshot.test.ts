@@ -262,11 +262,11 @@ describe('snapshot rules (pure)', () => {
 
   test('assembleSnapshot redacts every selected Secret but cozystack-values, unless asked', () => {
     const secrets = SNAPSHOT_RESOURCES.find((r) => r.kind === 'Secret')!;
-    const listing = [{ resource: secrets, items: [secret('x', { type: 'kubernetes.io/tls' }), secret('cozystack-values')] }];
+    const listing = [{ resource: secrets, items: [secret('x', { type: 'kubernetes.io/tls' }), secret('cozystack-values', { data: { 'values.yaml': 'dg==' } })] }];
     const redacted = assembleSnapshot(listing, { includeSecretData: false });
     expect(redacted.redacted).toBe(1);
-    expect(redacted.objects.map((o) => o.data)).toEqual([{ k: 'dg==' }, {}]);
-    expect(assembleSnapshot(listing, { includeSecretData: true }).objects.map((o) => o.data)).toEqual([{ k: 'dg==' }, { k: 'dg==' }]);
+    expect(redacted.objects.map((o) => o.data)).toEqual([{ 'values.yaml': 'dg==' }, {}]);
+    expect(assembleSnapshot(listing, { includeSecretData: true }).objects.map((o) => o.data)).toEqual([{ 'values.yaml': 'dg==' }, { k: 'dg==' }]);
   });
 
   test('kubectl failures are told apart from their stderr', () => {

@@ -10,8 +10,11 @@ import { readInputs, readValuesFiles } from '../../io/inputs';
 import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
+import type * as PublishedSchemas from '../../validation/publishedSchemas';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
 import { findPlatformPackage } from '../../charts/platformValues';
+import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
+import { metadataFindingsOf } from '../../k8s/metadataShape';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -107,10 +110,13 @@ export function loadValues(opts: ValuesOptions, ctx: CliContext, objects: KObjec
   return [...files, ...setSources(opts, files, objects)];
 }
 
-/** Read -f and --values (and --set). Throws FindingsError with every problem of every source at once. */
-export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command): LoadedInputs {
+/**
+ * Read -f and --values (and --set). Throws FindingsError with every problem of every source at once.
+ * `into`: a source map that already holds other inputs of the run (diff's --state), added to.
+ */
+export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, into?: SourceMap): LoadedInputs {
   if (cmd) checkStdin(cmd, opts);
-  const sources = new SourceMap();
+  const sources = into ?? new SourceMap();
   ctx.sources = sources;
   const ro = { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, sources };
   const findings: Finding[] = [];
@@ -127,6 +133,8 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command): 
   };
   const objects = attempt(() => readInputs(opts.filename ?? [], ro).objects, [] as KObject[]);
   const files = attempt(() => readValuesFiles(opts.values ?? [], ro).values, [] as ValuesSource[]);
+  // Labels and annotations that are not maps of strings: an input error naming the field.
+  findings.push(...metadataFindingsOf(objects));
   if (findings.length) throw new FindingsError(findings);
   return { objects, values: [...files, ...setSources(opts, files, objects)] };
 }
@@ -138,4 +146,31 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command): 
 export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
   const promoted = opts.strict ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)) : findings;
   if (hasErrors(promoted)) throw new FindingsError(promoted);
+}
+
+/**
+ * `--gateway-api-version`: a version (`1.6.1`, `v1.2`) of a bundle the policies know (1.0 and
+ * later). Anything else is a usage error (exit 2), as commander reports any other bad flag value.
+ */
+export function gatewayApiVersionArg(v: string): string {
+  if (!/^v?\d+(\.\d+){0,2}([-+][0-9A-Za-z.+-]*)?$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v.slice(0, 80))} is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
+  try {
+    servedVersions(v);
+  } catch (e) {
+    if (e instanceof FindingsError) throw new InvalidArgumentError(e.findings.map((f) => f.message).join('; '));
+    throw e;
+  }
+  return v;
+}
+
+/** `--validate`: render, reconcile and diff check what they emit against the published schemas. */
+export function addValidateOption(cmd: Command): Command {
+  return cmd.option('--validate', 'check every emitted Gateway API, cert-manager and TenantGateway object against its published schema (as kubeconform would); exit 1 on an invalid object');
+}
+
+/** The findings of `--validate` over the objects a command is about to emit (none without the flag). */
+export function validateEmitted(objects: KObject[], opts: { validate?: boolean }): Finding[] {
+  if (!opts.validate) return [];
+  const { validatePublished } = require('../../validation/publishedSchemas') as typeof PublishedSchemas;
+  return validatePublished(objects);
 }

@@ -2,21 +2,33 @@
  * `cozy-gw reconcile` (cli-contract): runs the controllers once over the given cluster state and
  * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
  * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
- * the clock, prints; the pass itself is src/pipelines/reconcile.ts.
+ * the clock, prints; the pass itself is src/reconcile.ts.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { describe, type KObject } from '../../k8s/model';
-import { toJson, yamlStreamChunks } from '../../k8s/yaml';
-import { addInputOptions, failOn, loadInputs, usageError, type InputOptions } from './common';
+import type * as Output from '../../k8s/yaml';
+import { addInputOptions, addValidateOption, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
-import { reconcile, type ReconcileResult } from '../../pipelines/reconcile';
-import { renderPlan } from '../../pipelines/plan';
-import { redactSecrets, redactionNotice } from '../../k8s/secretRedaction';
+import type * as Reconcile from '../../pipelines/reconcile';
+import type * as Plan from '../../pipelines/plan';
+import type * as Hostnames from '../../pipelines/hostnames';
+import type * as SecretRedaction from '../../k8s/secretRedaction';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
+// The pass and its output are loaded when the command runs, not when the CLI registers it
+// (issue 5: `cozy-gw --version` and the other commands do not pay for them).
+const lazy = {
+  output: () => require('../../k8s/yaml') as typeof Output,
+  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
+  plan: () => require('../../pipelines/plan') as typeof Plan,
+  hostnames: () => require('../../pipelines/hostnames') as typeof Hostnames,
+  redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
+};
+
 interface ReconcileOptions extends InputOptions {
+  validate?: boolean;
   output: 'yaml' | 'json' | 'plan';
   all?: boolean;
   now?: string;
@@ -37,11 +49,15 @@ export interface ReconcileOutput {
 }
 
 /** The output of one pass in the chosen format (pure: used by the command and its tests). */
-export function formatReconcile(result: ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
+export function formatReconcile(result: Reconcile.ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
+  const { renderPlan } = lazy.plan();
+  const { redactSecrets, redactionNotice } = lazy.redaction();
+  const { toJson, yamlStreamChunks } = lazy.output();
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
-    return { stdout: [renderPlan(result, { before, now: opts.now, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
+    const hostnames = lazy.hostnames().hostnameTable(before, result.store.all());
+    return { stdout: [renderPlan(result, { before, now: opts.now, hostnames, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
   }
   const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
   // With --all, what changed is printed only by -o json.
@@ -69,6 +85,7 @@ function ciliumArg(v: string): string {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('reconcile')
+    .summary('Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status')
     .description('Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete')
     .addOption(new Option('-o, --output <format>', 'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader').choices(['yaml', 'json', 'plan']).default('yaml'))
     .option('--all', 'print the whole state after the pass (every input object and every created one) instead of only what changed')
@@ -85,8 +102,9 @@ Examples:
   cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml
   cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5`,
     );
-  addInputOptions(cmd);
+  addValidateOption(addInputOptions(cmd));
   cmd.action((opts: ReconcileOptions) => {
+    const { reconcile } = lazy.reconcile();
     // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
     // Options that cannot be honoured are usage errors, not silent fallbacks.
@@ -101,6 +119,10 @@ Examples:
     );
     result.findings.unshift(...unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }));
     failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
+    // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
+    const invalid = validateEmitted(opts.all ? result.store.all() : result.store.changedObjects(), opts);
+    failOn(invalid, opts);
+    result.findings.push(...invalid);
     const out = formatReconcile(result, inputs.objects, { output: opts.output, all: opts.all, includeSecretData: opts.includeSecretData, now });
     // In a plan the findings are part of stdout; elsewhere they go to stderr.
     if (opts.output !== 'plan') ctx.report(result.findings);

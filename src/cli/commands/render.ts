@@ -1,25 +1,32 @@
 /**
  * `cozy-gw render` (cli-contract "cozy-gw render"): read -f and --values, run the pure core
- * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
+ * (src/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import coerce from 'semver/functions/coerce';
-import valid from 'semver/functions/valid';
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
-import { toJsonList, toYamlStream } from '../../k8s/yaml';
-import { writeOutputDir } from '../../io/outputDir';
+import type * as Output from '../../k8s/yaml';
+import type * as OutputDir from '../../io/outputDir';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
-import { render } from '../../pipelines/render';
+import type * as Render from '../../pipelines/render';
 import type * as Preview from '../../pipelines/preview';
-import { isRedacted, redactionNotice } from '../../k8s/secretRedaction';
-import { addInputOptions, failOn, loadInputs, usageError, type InputOptions } from './common';
+import type * as Reconcile from '../../pipelines/reconcile';
+import type * as SecretRedaction from '../../k8s/secretRedaction';
+import { addInputOptions, addValidateOption, failOn, gatewayApiVersionArg, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { parseNow, resolveNow } from '../clock';
 
-/** The controller's chain (the pass and all it needs) is loaded for --with-controller only: a plain render does not run it. */
-const controllerPipeline = () => require('../../pipelines/preview') as typeof Preview;
+// The core is loaded when the command runs, not when the CLI registers it (issue 5).
+const lazy = {
+  output: () => require('../../k8s/yaml') as typeof Output,
+  outputDir: () => require('../../io/outputDir') as typeof OutputDir,
+  render: () => require('../../pipelines/render') as typeof Render,
+  preview: () => require('../../pipelines/preview') as typeof Preview,
+  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
+  redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
+};
 
 interface RenderCliOptions extends InputOptions {
+  validate?: boolean;
   output: 'yaml' | 'json';
   outputDir?: string;
   gatewayApiVersion: string;
@@ -28,25 +35,19 @@ interface RenderCliOptions extends InputOptions {
   includeSecretData?: boolean;
 }
 
-function parseVersion(v: string): string {
-  if (!valid(coerce(v)) || !/^v?\d+(\.\d+){0,2}([-+].*)?$/.test(v)) {
-    throw new InvalidArgumentError(`"${v}" is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
-  }
-  return v;
-}
-
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
+    .summary('Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies')
     .description(
       'Render the platform, apps/tenant and extra/gateway charts and the admission policies: for tenant-root and every Tenant ' +
         'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +
         'ValidatingAdmissionPolicies with their bindings.',
     );
-  addInputOptions(cmd)
+  addValidateOption(addInputOptions(cmd))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
-    .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', parseVersion, DEFAULT_GATEWAY_API_VERSION)
+    .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', gatewayApiVersionArg, DEFAULT_GATEWAY_API_VERSION)
     .option('--with-controller', 'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status')
     .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z, so output is reproducible)', parseNow)
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
@@ -55,6 +56,11 @@ export function register(program: Command, ctx: CliContext): Command {
       '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
     )
     .action((opts: RenderCliOptions) => {
+      const { render } = lazy.render();
+      const { preview } = lazy.preview();
+      const { redactionNotice, isRedacted } = lazy.redaction();
+      const { toJsonList, toYamlStream } = lazy.output();
+      const { writeOutputDir } = lazy.outputDir();
       // Options that cannot be honoured are usage errors, not silent fallbacks.
       if (!opts.withController) {
         const needs = (['now', 'includeSecretData'] as const).filter((k) => opts[k] !== undefined).map((k) => (k === 'now' ? '--now' : '--include-secret-data'));
@@ -63,9 +69,13 @@ export function register(program: Command, ctx: CliContext): Command {
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? controllerPipeline().preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
+      // --validate: the emitted objects against their published schemas, before anything is written.
+      const invalid = validateEmitted(result.objects, opts);
+      result.findings.push(...invalid);
+      failOn(invalid, opts);
       const redacted = result.objects.filter(isRedacted).length;
       if (redacted) result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {

@@ -11,6 +11,16 @@ import { isRfc3339 } from '../../k8s/time';
 import { isObject, type ObjRef } from '../../k8s/model';
 import { refOfLoose } from './items';
 
+/**
+ * What a `yaml` parse error says, for a user: the first line of its message without the
+ * library's advice (`please use YAML.parseAllDocuments()`) or its position (the finding carries
+ * the line).
+ */
+export function yamlProblem(e: { code?: string; message: string }, what = 'the input'): string {
+  if (e.code === 'MULTIPLE_DOCS') return `${what} holds more than one YAML document, where one is expected`;
+  return e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+}
+
 export const FN_API_VERSION = 'fn.cozystack.io/v1alpha1';
 export const FN_KIND = 'CozyGateway';
 
@@ -43,7 +53,7 @@ const SPEC_KEYS = ['values', 'reconcile', 'now', 'gatewayApiVersion', 'ciliumVer
 /** Parse a ConfigMap data value as YAML, as `--set`-style users expect: `true`, `8443`, `[a, b]`. */
 function yamlValue(s: string): { value?: unknown; problem?: string } {
   const doc = parseDocument(s);
-  if (doc.errors.length) return { problem: doc.errors[0].message.split('\n')[0] };
+  if (doc.errors.length) return { problem: yamlProblem(doc.errors[0], 'the value') };
   return { value: doc.toJS() };
 }
 

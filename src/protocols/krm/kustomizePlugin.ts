@@ -8,6 +8,7 @@ import { flattenList, isList } from '../../k8s/lists';
 import { dumpYaml } from '../../k8s/yaml';
 import { runFunction, type FnOptions } from './function';
 import type { TextRun } from './text';
+import { yamlProblem } from './config';
 
 /**
  * kustomize's exec plugin protocol (the one `kubectl kustomize --enable-alpha-plugins` runs):
@@ -20,7 +21,7 @@ export function processKustomizeStream(text: string, configText: string, opts: F
   const findings: Finding[] = [];
   let functionConfig: unknown;
   const cdoc = parseDocument(configText);
-  if (cdoc.errors.length) findings.push(error(`plugin config is not valid YAML: ${cdoc.errors[0].message.split('\n')[0]}`, { rule: 'fn.config' }));
+  if (cdoc.errors.length) findings.push(error(`plugin config is not valid YAML: ${yamlProblem(cdoc.errors[0])}`, { rule: 'fn.config' }));
   else functionConfig = cdoc.toJS();
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [docs];
@@ -29,7 +30,7 @@ export function processKustomizeStream(text: string, configText: string, opts: F
   const sourceOf = new Map<unknown, string>();
   for (const [i, d] of list.entries()) {
     if (d.errors.length) {
-      findings.push(error(`standard input is not valid YAML: ${d.errors[0].message.split('\n')[0]}`, { rule: 'fn.input', file: '<stdin>', line: d.errors[0].linePos?.[0]?.line }));
+      findings.push(error(`standard input is not valid YAML: ${yamlProblem(d.errors[0])}`, { rule: 'fn.input', file: '<stdin>', line: d.errors[0].linePos?.[0]?.line }));
       continue;
     }
     const v = d.toJS({ maxAliasCount: -1 }) as unknown;

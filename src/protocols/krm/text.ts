@@ -9,6 +9,7 @@ import { isObject } from '../../k8s/model';
 import { dumpYaml } from '../../k8s/yaml';
 import { processResourceList, type FnOptions, type ResourceList } from './function';
 import { toResult } from './results';
+import { yamlProblem } from './config';
 
 /** kpt's own layout (compact sequences), and no folding of long lines. */
 export const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
@@ -33,7 +34,8 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   const doc = parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length) {
     const e = doc.errors[0];
-    const f = error(`standard input is not valid YAML: ${e.message.split('\n')[0]}`, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line });
+    const text = e.code === 'MULTIPLE_DOCS' ? 'standard input holds more than one YAML document; a KRM function reads exactly one ResourceList' : `standard input is not valid YAML: ${yamlProblem(e)}`;
+    const f = error(text, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line });
     return writeBare(f);
   }
   const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;

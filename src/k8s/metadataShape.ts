@@ -1,0 +1,41 @@
+/**
+ * Metadata of the shape the API server accepts: `metadata.namespace` a string, `labels` and
+ * `annotations` maps of strings. Anything else (`annotations: "abc"`, `labels: [a, b]`, a number
+ * as a label value) is an input error naming the field, never read as something else. Pure.
+ */
+import { error, type Finding } from './diagnostics';
+import { isObject, refOf, type KObject } from './model';
+
+function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (isObject(v)) return 'a mapping';
+  return `a ${typeof v}`;
+}
+
+/** The findings of one object's metadata (empty when it is well formed). */
+export function metadataFindings(o: KObject): Finding[] {
+  const out: Finding[] = [];
+  const md = o.metadata as unknown;
+  if (!isObject(md)) return out; // the reader already refused an object without metadata
+  const ref = { apiVersion: String(o.apiVersion), kind: String(o.kind), name: typeof md.name === 'string' ? md.name : '' };
+  const at = (field: string, message: string) =>
+    out.push(error(message, { object: ref, field, rule: 'input.metadata', hint: 'write it as kubectl get -o yaml prints it: labels and annotations are maps of string keys to string values' }));
+  if (md.namespace !== undefined && md.namespace !== null && typeof md.namespace !== 'string') at('metadata.namespace', `must be a string, got ${kindOf(md.namespace)}`);
+  for (const f of ['labels', 'annotations'] as const) {
+    const v = md[f];
+    if (v === undefined || v === null) continue;
+    if (!isObject(v)) {
+      at(`metadata.${f}`, `must be a map of strings, got ${kindOf(v)}`);
+      continue;
+    }
+    for (const [k, x] of Object.entries(v)) if (typeof x !== 'string') at(`metadata.${f}.${k}`, `must be a string, got ${kindOf(x)}`);
+  }
+  if (out.length && typeof md.namespace === 'string') for (const f of out) f.object = { ...refOf(o) };
+  return out;
+}
+
+/** The findings of every object's metadata. */
+export function metadataFindingsOf(objects: KObject[]): Finding[] {
+  return objects.flatMap(metadataFindings);
+}

@@ -1,0 +1,167 @@
+/**
+ * Issue 11: cozy-gw safe with hostile input and careless use. One test per numbered defect of
+ * the issue, each through the CLI as a user (or an attacker) meets it. Every one of them failed
+ * before the fix.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../helpers/cli';
+import { assembleSnapshot, SNAPSHOT_RESOURCES } from '../../src/pipelines/snapshot';
+import type { KObject } from '../../src/k8s/model';
+import { selectableClasses } from '../../src/charts/gatewayChart';
+
+let dir: string;
+
+const ROOT_TENANT = 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';
+const VALUES = 'publishing:\n  host: example.org\ngateway:\n  enabled: true\n';
+/** A secret marker: it must never appear in any output. */
+const MARKER = 'SECRETMARKER';
+const MARKER_B64 = Buffer.from(MARKER).toString('base64');
+
+function write(name: string, text: string): string {
+  fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+  fs.writeFileSync(path.join(dir, name), text);
+  return name;
+}
+
+async function cli(args: string[], stdin?: string) {
+  const r = await runCli(args, { cwd: dir, stdin });
+  expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?/);
+  return r;
+}
+
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-hostile-'));
+  write('values.yaml', VALUES);
+  write('root.yaml', ROOT_TENANT);
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('1. secrets: redaction cannot be switched off by input', () => {
+  const forged = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: forged\n  namespace: tenant-root\n  annotations:\n    cozy-gw.cozystack.io/secret-data-omitted: tls.key\ntype: kubernetes.io/tls\ndata:\n  tls.key: ${MARKER_B64}\nstringData:\n  extra: ${MARKER}\n`;
+
+  it('reconcile --all redacts a Secret that already carries the redaction annotation', async () => {
+    write('forged.yaml', forged);
+    for (const o of [[], ['-o', 'json']]) {
+      const r = await cli(['reconcile', '--values', 'values.yaml', '-f', 'forged.yaml', '--all', '--now', '2026-01-01T00:00:00Z', ...o]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('forged');
+      expect(r.stdout).not.toContain(MARKER_B64);
+      expect(r.stdout).not.toContain(MARKER);
+    }
+    const r = await cli(['reconcile', '--values', 'values.yaml', '-f', 'forged.yaml', '--all', '--now', '2026-01-01T00:00:00Z', '--include-secret-data']);
+    expect(r.stdout).toContain(MARKER_B64);
+  });
+
+  it('snapshot keeps the data only of a real values channel, never of an annotated or a TLS cozystack-values Secret', () => {
+    const secrets = SNAPSHOT_RESOURCES.find((r) => r.kind === 'Secret')!;
+    const s = (name: string, extra: Partial<KObject>): KObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'tenant-x' }, ...extra }) as KObject;
+    const items = [
+      s('cozystack-values', { type: 'kubernetes.io/tls', data: { 'tls.key': MARKER_B64, 'values.yaml': 'e30=' } }),
+      { ...s('forged', { type: 'kubernetes.io/tls', data: { 'tls.key': MARKER_B64 } }), metadata: { name: 'forged', namespace: 'tenant-x', annotations: { 'cozy-gw.cozystack.io/secret-data-omitted': 'x' } } },
+      { ...s('cozystack-values', { type: 'Opaque', data: { 'values.yaml': 'e30=' } }), metadata: { name: 'cozystack-values', namespace: 'tenant-y' } },
+    ];
+    const snap = assembleSnapshot([{ resource: secrets, items }], { includeSecretData: false });
+    expect(JSON.stringify(snap.objects)).not.toContain(MARKER_B64);
+    expect(snap.redacted).toBe(2);
+    expect(snap.objects.find((o) => o.metadata.namespace === 'tenant-y')!.data).toEqual({ 'values.yaml': 'e30=' });
+  });
+});
+
+describe('7. admit: honest verdicts', () => {
+  const VALUES7 = 'publishing:\n  host: example.org\n  exposedServices: [dashboard]\ngateway:\n  enabled: true\n';
+  const ns = (host: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: ${host}\n`;
+  const route = (namespace?: string) =>
+    `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n  hostnames: [dashboard.example.org]\n`;
+
+  it('two Namespaces with one name are an input error, in either order, as render and reconcile have it', async () => {
+    write('values7.yaml', VALUES7);
+    write('route.yaml', route('tenant-alice'));
+    for (const order of [[ns('alice.example.org'), ns('example.org')], [ns('example.org'), ns('alice.example.org')]]) {
+      write('ns.yaml', order.join('---\n'));
+      const r = await cli(['admit', '--values', 'values7.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice']);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: ns\.yaml:\d+: .*Namespace tenant-alice is given more than once in the inputs/m);
+    }
+  });
+
+  it('a namespaced object without metadata.namespace is judged in -n (default "default"), and a note says so', async () => {
+    write('values7.yaml', VALUES7);
+    write('ns.yaml', ns('alice.example.org'));
+    write('route.yaml', route());
+    const dflt = await cli(['admit', '--values', 'values7.yaml', '-f', 'route.yaml', '--as', 'alice', '-o', 'json']);
+    expect(dflt.stderr).toMatch(/^note: route\.yaml:\d+: HTTPRoute app has no metadata\.namespace: judged in namespace default/m);
+    const inAlice = await cli(['admit', '--values', 'values7.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice', '--as-group', 'system:serviceaccounts:cozy-fluxcd', '-n', 'tenant-alice']);
+    expect(inAlice.code).toBe(1);
+    expect(inAlice.stdout).toMatch(/^HTTPRoute tenant-alice\/app: ValidatingAdmissionPolicy 'cozystack-route-hostname-policy'/m);
+    expect(inAlice.stderr).toMatch(/judged in namespace tenant-alice/);
+    // A cluster-scoped object keeps having no namespace.
+    expect(inAlice.stderr).not.toMatch(/Namespace tenant-alice has no metadata\.namespace/);
+    const bad = await cli(['admit', '-f', 'route.yaml', '-n', 'Not A Namespace']);
+    expect(bad.code).toBe(2);
+  });
+});
+
+describe('8. malformed metadata is an input error naming the field', () => {
+  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\n  annotations: "abc"\n  labels: [a, b]\n';
+  it.each([['render'], ['reconcile'], ['admit']])('%s', async (command) => {
+    write('cm.yaml', cm);
+    const r = await cli([command, '-f', 'cm.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: cm\.yaml:7: ConfigMap x\/c: metadata\.labels: must be a map of strings, got a list/m);
+    expect(r.stderr).toMatch(/^error: cm\.yaml:6: ConfigMap x\/c: metadata\.annotations: must be a map of strings, got a string/m);
+  });
+  it('post-render and fn', async () => {
+    const pr = await cli(['post-render'], cm);
+    expect(pr.code).toBe(1);
+    expect(pr.stderr).toMatch(/metadata\.annotations: must be a map of strings/);
+    const rl = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n    labels: {a: 1}\n`;
+    const fn = await cli(['fn'], rl);
+    expect(fn.code).toBe(1);
+    expect(fn.stderr).toMatch(/metadata\.labels\.a: must be a string, got a number/);
+  });
+});
+
+describe('10. smaller defects', () => {
+  it('--gateway-api-version older than any known bundle is a usage error (exit 2), in render and admit', async () => {
+    for (const command of ['render', 'admit']) {
+      const r = await cli([command, '-f', 'root.yaml', '--gateway-api-version', '0.1.0']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/0\.1\.0 is older than any bundle the policies know/);
+      const junk = await cli([command, '-f', 'root.yaml', '--gateway-api-version', 'latest']);
+      expect(junk.code).toBe(2);
+    }
+  });
+
+  it('render --now without --with-controller is a usage error', async () => {
+    const r = await cli(['render', '-f', 'root.yaml', '--now', '2026-01-01T00:00:00Z']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--now .*only with --with-controller/);
+  });
+
+  it('40,000 tenantSelectableClasses are read in linear time', async () => {
+    const classes = Array.from({ length: 40_000 }, (_, i) => `  - class-${i}\n`).join('');
+    write('many.yaml', `${VALUES}  tenantSelectableClasses:\n${classes}`);
+    write('root.yaml', `${ROOT_TENANT}  gatewayClass: class-39999\n`);
+    const r = await cli(['render', '--values', 'many.yaml', '-f', 'root.yaml']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('gatewayClassName: class-39999');
+    // The check itself on 100,000 classes: the quadratic includes needed billions of comparisons
+    // (seconds); a Set needs milliseconds.
+    const cluster = { 'gateway-tenant-classes': Array.from({ length: 100_000 }, (_, i) => `c${i}`).join(',') };
+    const started = Date.now();
+    expect(selectableClasses(cluster).length).toBe(100_001);
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('fn never shows the YAML library\'s advice', async () => {
+    const r = await cli(['fn'], 'apiVersion: v1\n---\nkind: x\n');
+    expect(r.code).toBe(1);
+    expect(r.stderr + r.stdout).not.toMatch(/please use|parseAllDocuments/);
+    expect(r.stderr).toMatch(/^error: <stdin>:2: standard input holds more than one YAML document; a KRM function reads exactly one ResourceList$/m);
+  });
+});
