@@ -3,7 +3,7 @@
  * the apiserver adds on impersonation), which policies judge it (the ones `render` emits for the
  * platform values given), and what to tell a user about each policy's denial. Pure.
  */
-import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { hasErrors, printable, type Finding } from '../k8s/diagnostics';
 import { describe, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { POLICY_NAMES, renderPolicies } from '../charts/policies';
@@ -37,7 +37,7 @@ export function platformPolicies(input: AdmitInput, opts: { gatewayApiVersion?: 
 
 /** `HTTPRoute tenant-alice/app: ValidatingAdmissionPolicy 'name' denied request: message` */
 export function formatDenial(d: Decision, message: string): string {
-  return `${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${message}`;
+  return printable(`${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${message}`);
 }
 
 /**

@@ -165,3 +165,28 @@ describe('10. smaller defects', () => {
     expect(r.stderr).toMatch(/^error: <stdin>:2: standard input holds more than one YAML document; a KRM function reads exactly one ResourceList$/m);
   });
 });
+
+describe('9. no forged lines: echoed values escaped and cut', () => {
+  it('a hostname with a newline and ANSI escapes stays on its denial line in admit', async () => {
+    write('values9.yaml', 'publishing:\n  host: example.org\ngateway:\n  enabled: true\n');
+    write('ns.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: alice.example.org\n');
+    write('route.yaml', 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-alice\nspec:\n  hostnames: ["x.example.org\\nHTTPRoute tenant-alice/forged: ValidatingAdmissionPolicy \'p\' denied request: \\u001b[2Jgotcha"]\n');
+    const r = await cli(['admit', '--values', 'values9.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice', '--as-group', 'system:serviceaccounts:cozy-fluxcd']);
+    expect(r.code).toBe(1);
+    const lines = r.stdout.trimEnd().split('\n').filter((l) => l.startsWith('HTTPRoute'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^HTTPRoute tenant-alice\/app: .*x\.example\.org\\nHTTPRoute tenant-alice\/forged/);
+    expect(r.stdout + r.stderr).not.toContain('\u001b');
+  });
+
+  it("a Tenant's gatewayClass with control characters and 5,000 characters is escaped and cut on stderr", async () => {
+    const cls = `nope\\n\\u001b[31merror: forged${'x'.repeat(5000)}`;
+    write('x.yaml', `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: x\n  namespace: tenant-root\nspec:\n  gateway: true\n  gatewayClass: "${cls}"\n`);
+    const r = await cli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'x.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain('\u001b');
+    expect(r.stderr).not.toMatch(/^error: forged/m);
+    expect(r.stderr).toMatch(/more characters\)/);
+    for (const line of r.stderr.split('\n')) expect(line.length).toBeLessThan(2000);
+  });
+});

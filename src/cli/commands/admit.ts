@@ -8,7 +8,7 @@ import type { CliContext } from '../context';
 import type { Decision } from '../../admission/admit';
 import type * as Admit from '../../admission/admit';
 import type * as Request from '../../admission/request';
-import { FindingsError } from '../../k8s/diagnostics';
+import { FindingsError, printable } from '../../k8s/diagnostics';
 import { describe, type KObject } from '../../k8s/model';
 import { isClusterScoped } from '../../k8s/scope';
 import { duplicateFindings } from '../../k8s/duplicates';
@@ -57,7 +57,7 @@ export function formatDenialHint(d: Decision, sources: SourceMap | undefined): s
   const file = source ? sources?.originOf(source)?.file : undefined;
   const line = source ? (sources?.lineOf(source, h.field) ?? sources?.lineOf(source)) : undefined;
   const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
-  return `hint: ${where}${describe(d.object)}: ${h.hint}`;
+  return printable(`hint: ${where}${describe(d.object)}: ${h.hint}`);
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -94,7 +94,7 @@ Examples:
       const file = ctx.sources?.originOf(p.original)?.file;
       const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
       const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
-      ctx.io.stderr(`note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)\n`);
+      ctx.io.stderr(printable(`note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`) + '\n');
     }
     const input = { objects: inputs.objects, valuesFiles: inputs.values };
     const platform = platformPolicies(input, { gatewayApiVersion: opts.gatewayApiVersion });
