@@ -12,6 +12,7 @@
  */
 import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from '../k8s/yaml';
+import { exceedsLimits } from '../k8s/limits';
 import { warning, error, type Finding } from '../k8s/diagnostics';
 import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
 import { clusterValues, resolvePlatformValues, type ClusterMap } from '../charts/platformValues';
@@ -129,6 +130,8 @@ function channelFromSecret(secret: KObject): ChannelResult {
   } catch (e) {
     return bad(`values.yaml is not YAML (${(e as Error).message.split('\n')[0]})`);
   }
+  const over = exceedsLimits(doc);
+  if (over) return bad(`values.yaml ${over}`);
   if (doc === undefined || doc === null) return { channel: {}, origin, findings: [] };
   if (!isObject(doc)) return bad('values.yaml is not a map');
   const c = doc._cluster;

@@ -13,21 +13,26 @@ import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { SourceMap } from './sourceMap';
+import { checkParsed, checkText, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
 
 export { SourceMap } from './sourceMap';
 
 /** Parse the documents of one source. Throws a FindingsError naming the file and line on bad YAML. */
 export function parseDocuments(text: string, file: string, sources: SourceMap): unknown[] {
   sources.addText(file, text);
+  const tooBig = checkText(text);
+  if (tooBig) throw limitError(tooBig, file);
+  let docs: unknown[] = [];
   try {
-    const docs: unknown[] = [];
     jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: file });
-    return docs;
   } catch (e) {
+    docs = [];
     const ye = e as jsyaml.YAMLException;
     // An error at the end of the stream is reported on the last line the file has, not one past it.
-    const lines = text.endsWith('\n') ? text.split('\n').length - 1 : text.split('\n').length;
+    const all = text.split(/\r\n|\r|\n/).length;
+    const lines = /[\r\n]$/.test(text) ? all - 1 : all;
     const line = ye.mark ? Math.max(1, Math.min(ye.mark.line + 1, lines)) : undefined;
+    if (/maxDepth/.test(ye.reason ?? '')) throw limitError({ line: line ?? 1, message: `the YAML is nested more than ${MAX_DEPTH} levels deep (limit ${MAX_DEPTH})` }, file);
     throw new FindingsError([
       error(`not valid YAML or JSON: ${ye.reason ?? ye.message}`, {
         file,
@@ -37,6 +42,16 @@ export function parseDocuments(text: string, file: string, sources: SourceMap): 
       }),
     ]);
   }
+  const over = checkParsed(text, docs);
+  if (over) throw limitError(over, file);
+  return docs;
+}
+
+/** A bound of src/k8s/limits.ts crossed: an input error at the file and the document's line. */
+function limitError(p: LimitProblem, file: string): FindingsError {
+  return new FindingsError([
+    error(p.message, { file, line: p.line, rule: 'input.limit', hint: 'cozy-gw reads at most 32 MiB of text per YAML document and 3 MiB per object once aliases are expanded, nested at most 100 levels deep; no real manifest reaches these limits' }),
+  ]);
 }
 
 /**

@@ -106,7 +106,8 @@ export class SourceMap {
     if (text === undefined) return undefined;
     const { LineCounter, parseAllDocuments } = yaml();
     const lc = new LineCounter();
-    const docs = parseAllDocuments(text, { lineCounter: lc });
+    // Lines end at \r\n, \r or \n: a lone \r is made a \n so the line counter (which counts \n) sees it; offsets stay the same.
+    const docs = parseAllDocuments(text.replace(/\r(?!\n)/g, '\n'), { lineCounter: lc });
     parsed = { docs: Array.isArray(docs) ? docs : [docs as unknown as Document.Parsed], lc };
     this.parsed.set(file, parsed);
     return parsed;

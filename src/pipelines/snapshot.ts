@@ -9,6 +9,7 @@
  */
 import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from '../k8s/yaml';
+import { exceedsLimits } from '../k8s/limits';
 import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
 import { redactSecret, secretKeys } from '../k8s/secretRedaction';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
@@ -44,9 +45,11 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 function decodeValuesYaml(s: KObject): unknown {
+  // An alias bomb in the channel names nothing (decisions §13); reconcile reports it when it reads the Secret.
+  const bounded = (v: unknown) => (exceedsLimits(v) ? undefined : v);
   try {
-    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return jsyaml.load(s.stringData['values.yaml'], LOAD_OPTIONS);
-    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string') return jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'), LOAD_OPTIONS);
+    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return bounded(jsyaml.load(s.stringData['values.yaml'], LOAD_OPTIONS));
+    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string') return bounded(jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'), LOAD_OPTIONS));
   } catch {
     // an unparsable channel names no wildcard Secret; reconcile reports it when it reads the Secret
   }

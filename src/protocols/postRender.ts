@@ -13,6 +13,7 @@
  * - Errors are findings (the edge prints them on stderr, exit 1, nothing on stdout).
  */
 import * as jsyaml from 'js-yaml';
+import { checkParsed, checkText } from '../k8s/limits';
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
@@ -39,8 +40,18 @@ export interface PostRenderResult {
 function objectsOfStream(text: string, findings: Finding[]): KObject[] {
   const out: KObject[] = [];
   let docs: unknown[] = [];
+  const tooBig = checkText(text);
+  if (tooBig) {
+    findings.push(error(tooBig.message, { file: '<stdin>', line: tooBig.line, rule: 'input.limit' }));
+    return out;
+  }
   try {
     jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: '<stdin>' });
+    const over = checkParsed(text, docs);
+    if (over) {
+      findings.push(error(over.message, { file: '<stdin>', line: over.line, rule: 'input.limit' }));
+      return out;
+    }
   } catch (e) {
     const ye = e as jsyaml.YAMLException;
     findings.push(error(`the manifests on standard input are not valid YAML: ${ye.reason ?? ye.message}`, { file: '<stdin>', line: ye.mark ? ye.mark.line + 1 : undefined, rule: 'post-render.input' }));

@@ -201,3 +201,87 @@ describe('10. a directory with nothing to read', () => {
     expect(r.stderr).toMatch(/^error: empty: empty holds no \*\.yaml, \*\.yml or \*\.json file/m);
   });
 });
+
+/** A "billion laughs": 9 levels of 9 aliases, a few hundred bytes, 9^9 strings once expanded. */
+function aliasBomb(indent: string): string {
+  const lines = [`${indent}a: &a ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]`];
+  for (let i = 1; i < 9; i++) {
+    const p = String.fromCharCode(96 + i);
+    const c = String.fromCharCode(97 + i);
+    lines.push(`${indent}${c}: &${c} [${Array(9).fill(`*${p}`).join(', ')}]`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+describe('5. bounded reading (decisions §13)', () => {
+  const LIMIT_MSG = /the YAML document expands to more than 3 MiB \(aliases counted as expanded/;
+  /** Runs and times one command; the bound is generous (the measured times are well under a second). */
+  async function timed(args: string[], stdin?: string) {
+    const t0 = Date.now();
+    const r = await cli(args, stdin);
+    const ms = Date.now() - t0;
+    expect(ms).toBeLessThan(5000);
+    expect(r.code).toBe(1);
+    return r;
+  }
+  const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n  namespace: x\n';
+
+  it('an alias bomb in --values is an input error at its file and line', async () => {
+    write('bomb.yaml', aliasBomb(''));
+    for (const command of ['render', 'admit']) {
+      const r = await timed([command, '-f', 'root.yaml', '--values', 'bomb.yaml']);
+      expect(r.stderr).toMatch(new RegExp(`^error: bomb\\.yaml:1: ${LIMIT_MSG.source}`, 'm'));
+    }
+  });
+
+  it('an alias bomb in a Package or any object in -f names the file and the document line', async () => {
+    write('pkg.yaml', `${CM}---\napiVersion: cozystack.io/v1alpha1\nkind: Package\nmetadata:\n  name: cozystack.cozystack-platform\nspec:\n  components:\n    platform:\n      values:\n${aliasBomb('        ')}`);
+    write('obj.yaml', `${CM}---\n${CM.replace('name: ok', 'name: bomb')}data:\n${aliasBomb('  ')}`);
+    for (const [file, command] of [['pkg.yaml', 'render'], ['pkg.yaml', 'reconcile'], ['obj.yaml', 'admit'], ['obj.yaml', 'reconcile']]) {
+      const args = command === 'reconcile' ? [command, '--all', '-f', file] : [command, '-f', 'root.yaml', '-f', file];
+      const r = await timed(args);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(new RegExp(`^error: ${file.replace('.', '\\.')}:6: ${LIMIT_MSG.source}`, 'm'));
+    }
+  });
+
+  it('fn (a ResourceList on stdin) and post-render (stdin) refuse an alias bomb', async () => {
+    const rl = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: c\n  data:\n${aliasBomb('    ')}`;
+    const fn = await timed(['fn'], rl);
+    expect(fn.stderr).toMatch(new RegExp(`^error: <stdin>:1: standard input: ${LIMIT_MSG.source}`, 'm'));
+    const pr = await timed(['post-render'], `${CM}---\n${CM}data:\n${aliasBomb('  ')}`);
+    expect(pr.stderr).toMatch(new RegExp(`^error: <stdin>:6: ${LIMIT_MSG.source}`, 'm'));
+  });
+
+  it('a 50 MB spec.host is refused quickly and not echoed', async () => {
+    const host = 'h'.repeat(50 * 1000 * 1000);
+    write('huge.yaml', `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n  namespace: tenant-root\nspec:\n  hostnames: ["${host}"]\n`);
+    const r = await timed(['render', '-f', 'root.yaml', '-f', 'huge.yaml']);
+    expect(r.stderr).toMatch(/^error: huge\.yaml:1: a YAML document of 50000\d+ characters is larger than the limit of 32 MiB/m);
+    expect(r.stderr.length).toBeLessThan(2000);
+    const pr = await timed(['post-render'], `${CM}data:\n  host: ${host}\n`);
+    expect(pr.stderr).toMatch(/^error: <stdin>:1: a YAML document of 50000\d+ characters is larger than the limit of 32 MiB/m);
+    expect(pr.stderr.length).toBeLessThan(2000);
+  });
+
+  it('deep nesting is refused', async () => {
+    write('deep.yaml', `${CM}data:\n  a: ${'['.repeat(500)}${']'.repeat(500)}\n`);
+    const r = await timed(['render', '-f', 'deep.yaml']);
+    expect(r.stderr).toMatch(/^error: deep\.yaml:7: the YAML is nested more than 100 levels deep \(limit 100\)/m);
+    const fn = await timed(['fn'], `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${'['.repeat(150)}${']'.repeat(150)}\n`);
+    expect(fn.stderr).toMatch(/^error: <stdin>:1: standard input: the YAML document nested more than 100 levels deep/m);
+  });
+});
+
+describe('10. CR-only line endings', () => {
+  it('count as line ends in syntax errors and in field lines', async () => {
+    write('cr.yaml', 'apiVersion: v1\rkind: ConfigMap\rmetadata:\r  name: c\rdata: [\r');
+    const r = await cli(['render', '-f', 'cr.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: cr\.yaml:5: not valid YAML or JSON/m);
+    write('cr.yaml', 'apiVersion: v1\rkind: ConfigMap\rmetadata:\r  name: c\r  namespace: x\r  annotations: "abc"\r');
+    const r2 = await cli(['render', '-f', 'cr.yaml']);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toMatch(/^error: cr\.yaml:6: ConfigMap x\/c: metadata\.annotations: must be a map of strings/m);
+  });
+});

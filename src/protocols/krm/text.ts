@@ -10,6 +10,7 @@ import { dumpYaml } from '../../k8s/yaml';
 import { processResourceList, type FnOptions, type ResourceList } from './function';
 import { toResult } from './results';
 import { yamlProblem } from './config';
+import { checkParsed, checkText } from '../../k8s/limits';
 
 /** kpt's own layout (compact sequences), and no folding of long lines. */
 export const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
@@ -31,6 +32,10 @@ export interface TextRun {
  * comments and quoting included, so kpt writes the user's files back as they were.
  */
 export function processResourceListText(text: string, opts: FnOptions): TextRun {
+  // decisions §13: a document too large is refused before it is parsed; one that expands past
+  // the bounds (an alias bomb) after parsing, before anything walks or copies it.
+  const tooBig = checkText(text);
+  if (tooBig) return writeBare(error(`standard input: ${tooBig.message}`, { rule: 'input.limit', file: '<stdin>', line: tooBig.line }));
   const doc = parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length) {
     const e = doc.errors[0];
@@ -38,7 +43,10 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
     const f = error(text, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line });
     return writeBare(f);
   }
+  // Aliases come out as shared nodes (no copy); the bound below counts them as expanded.
   const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;
+  const over = checkParsed(text, [rl]);
+  if (over) return writeBare(error(`standard input: ${over.message}`, { rule: 'input.limit', file: '<stdin>', line: over.line }));
   const { output, exitCode, findings } = processResourceList(rl, opts);
   if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMap(doc.contents)) {
     return { stdout: dumpYaml(output), exitCode, findings };

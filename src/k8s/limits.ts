@@ -1,0 +1,137 @@
+/**
+ * Bounds on what a parsed input may expand to (decisions §13: hostile input is bounded). No real
+ * manifest reaches them; crossing one is an input error that the edge places at the file and
+ * the line of the document.
+ *
+ * - MAX_DOCUMENT_BYTES: the text of one YAML document (between `---` lines), checked before it
+ *   is parsed, so a 50 MB scalar is refused without being read into a tree. Generous so that a
+ *   `kubectl get -A -o yaml` List of tens of thousands of objects still reads.
+ * - MAX_OBJECT_BYTES: the expanded size of one object (of each item of a List, of the document
+ *   otherwise), aliases counted as expanded: 3 MiB, the API server's request limit. A
+ *   "billion laughs" alias bomb of a few hundred bytes expands past it and is refused.
+ * - MAX_DEPTH: nesting of mappings and sequences; js-yaml refuses more than 100 while parsing,
+ *   the same bound is applied to what the `yaml` library reads.
+ *
+ * The measure is linear in the size of the parsed graph: node sizes are memoised over the object
+ * graph, so an alias (a shared node) is measured once and counted each time it is referred to.
+ * Pure: no I/O, no state between calls.
+ */
+import { isObject } from './model';
+
+export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
+export const MAX_OBJECT_BYTES = 3 * 1024 * 1024;
+export const MAX_DEPTH = 100;
+
+/** One YAML document of a stream: its 1-based first line and its length in characters. */
+export interface DocumentSpan {
+  line: number;
+  length: number;
+}
+
+/**
+ * The documents of a YAML stream as its `---` lines split it (a segment holding nothing but
+ * comments, directives and blank lines before the first `---` is no document). Linear; used
+ * only to place and size documents, never to parse them.
+ */
+export function documentSpans(text: string): DocumentSpan[] {
+  const LINE_END = /\r\n|\r|\n/g;
+  const spans: DocumentSpan[] = [];
+  let start = 0;
+  let startLine = 1;
+  let line = 1;
+  let pos = 0;
+  let leading = true;
+  let leadingHasContent = false;
+  const close = (end: number) => {
+    if (!leading || leadingHasContent) spans.push({ line: startLine, length: end - start });
+  };
+  while (pos <= text.length) {
+    LINE_END.lastIndex = pos;
+    const m = LINE_END.exec(text);
+    const end = m ? m.index : text.length;
+    const next = m ? m.index + m[0].length : text.length + 1;
+    const l = text.slice(pos, Math.min(end, pos + 4));
+    if (/^---(\s|$)/.test(l) || l === '---') {
+      close(pos);
+      leading = false;
+      start = pos;
+      startLine = line;
+    } else if (leading && !leadingHasContent && !/^\s*(#|%|$)/.test(text.slice(pos, Math.min(end, pos + 200)))) {
+      leadingHasContent = true;
+    }
+    pos = next;
+    line++;
+  }
+  close(text.length);
+  return spans;
+}
+
+/** The first document of a stream longer than MAX_DOCUMENT_BYTES, or undefined. */
+export function oversizedDocument(text: string, max = MAX_DOCUMENT_BYTES): DocumentSpan | undefined {
+  if (text.length <= max) return undefined;
+  return documentSpans(text).find((s) => s.length > max);
+}
+
+/** Why a parsed value passes a bound, or undefined when it stays within them. */
+export function exceedsLimits(value: unknown, maxBytes = MAX_OBJECT_BYTES, maxDepth = MAX_DEPTH): string | undefined {
+  const sizes = new Map<object, number>();
+  const open = new Set<object>();
+  let tooDeep = false;
+  const size = (v: unknown, depth: number): number => {
+    if (typeof v === 'string') return v.length + 2;
+    if (v === null || typeof v !== 'object') return 4;
+    const known = sizes.get(v);
+    if (known !== undefined) return known;
+    if (open.has(v)) return Infinity;
+    if (depth > maxDepth) { tooDeep = true; return Infinity; }
+    open.add(v);
+    let n = 2;
+    if (Array.isArray(v)) for (const it of v) n += size(it, depth + 1) + 2;
+    else for (const [k, it] of Object.entries(v as Record<string, unknown>)) n += k.length + 4 + size(it, depth + 1);
+    open.delete(v);
+    sizes.set(v, n);
+    return n;
+  };
+  const check = (v: unknown): string | undefined => {
+    const n = size(v, 1);
+    if (tooDeep) return `nested more than ${maxDepth} levels deep (limit ${maxDepth})`;
+    if (n === Infinity) return 'an alias refers to the node that holds it (a cycle)';
+    if (n > maxBytes) return `expands to more than ${mib(maxBytes)} (aliases counted as expanded; limit ${mib(maxBytes)}, the API server's request limit)`;
+    return undefined;
+  };
+  // A List document (kubectl get -o yaml) holds many objects: each item is one object.
+  if (isObject(value) && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) {
+    for (const it of value.items) {
+      const why = check(it);
+      if (why) return why;
+    }
+    const { items: _items, ...rest } = value;
+    return check(rest);
+  }
+  return check(value);
+}
+
+function mib(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+}
+
+/** A bound crossed by a stream: the 1-based line of the document and why. */
+export interface LimitProblem {
+  line: number;
+  message: string;
+}
+
+/** Before parsing: a document whose text is longer than MAX_DOCUMENT_BYTES. */
+export function checkText(text: string): LimitProblem | undefined {
+  const big = oversizedDocument(text);
+  return big ? { line: big.line, message: `a YAML document of ${big.length} characters is larger than the limit of ${mib(MAX_DOCUMENT_BYTES)}` } : undefined;
+}
+
+/** After parsing: the first parsed document (index = document of the stream) that passes a bound. */
+export function checkParsed(text: string, docs: unknown[]): LimitProblem | undefined {
+  for (let i = 0; i < docs.length; i++) {
+    const why = exceedsLimits(docs[i]);
+    if (why) return { line: documentSpans(text)[i]?.line ?? 1, message: `the YAML document ${why}` };
+  }
+  return undefined;
+}
