@@ -1,6 +1,6 @@
 /**
  * Offline ValidatingAdmissionPolicy evaluation (cli-contract.md `cozy-gw admit`): each object is
- * judged as a CREATE by a given user against the policies `render` emits (src/policies.ts),
+ * judged as a CREATE by a given user against the policies `render` emits (src/charts/policies.ts),
  * following the Kubernetes admission semantics for ValidatingAdmissionPolicy:
  *
  * - a policy takes effect through a binding that names it (validationActions Deny denies, Warn

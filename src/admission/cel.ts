@@ -176,15 +176,6 @@ export function compile(expression: string): Program {
   return p;
 }
 
-/** Check that an expression compiles; the error message, or undefined. */
-export function compileError(expression: string): string | undefined {
-  try {
-    compile(expression);
-    return undefined;
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
 
 /**
  * Evaluate an expression over an activation whose values are already CEL values (see toCel).

@@ -3,11 +3,11 @@
  * the apiserver adds on impersonation), which policies judge it (the ones `render` emits for the
  * platform values given), and what to tell a user about each policy's denial. Pure.
  */
-import { FindingsError, hasErrors, printable, type Finding } from '../k8s/diagnostics';
+import { hasErrors, printable, type Finding } from '../k8s/diagnostics';
 import { describe, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { POLICY_NAMES, renderPolicies } from '../charts/policies';
-import { admit, type Decision, type UserInfo } from './admit';
+import type { Decision, UserInfo } from './admit';
 
 export const ANONYMOUS = 'system:anonymous';
 
@@ -33,16 +33,6 @@ export function platformPolicies(input: AdmitInput, opts: { gatewayApiVersion?: 
   const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
   if (hasErrors(findings)) return { policies: [], findings };
   return { policies: renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }), findings };
-}
-
-/**
- * Every input object as a CREATE by `user`, judged by the platform's admission policies.
- * Throws the values' findings when they fail.
- */
-export function admitInputs(input: AdmitInput, user: UserInfo, opts: { gatewayApiVersion?: string } = {}): Decision[] {
-  const { policies, findings } = platformPolicies(input, opts);
-  if (hasErrors(findings)) throw new FindingsError(findings);
-  return admit(input.objects, policies, user);
 }
 
 /** `HTTPRoute tenant-alice/app: ValidatingAdmissionPolicy 'name' denied request: message` */

@@ -5,9 +5,11 @@
  * layer-6 render-time guard over `_cluster.gateway-attached-namespaces`.
  *
  * This module is the one source of truth for the policies: `render` prints them and `admit`
- * evaluates exactly these objects (src/admit.ts).
+ * evaluates exactly these objects (src/admission/admit.ts).
  */
-import * as semver from 'semver';
+import coerce from 'semver/functions/coerce';
+import compare from 'semver/functions/compare';
+import gte from 'semver/functions/gte';
 import { error, FindingsError, type Finding } from '../k8s/diagnostics';
 import type { KObject } from '../k8s/model';
 import { splitList, type ClusterMap } from './platformValues';
@@ -59,13 +61,13 @@ export const DEFAULT_GATEWAY_API_VERSION = '1.6.1';
  * newest known one does; one older than 1.0 (or not a version) is refused.
  */
 export function servedVersions(version: string = DEFAULT_GATEWAY_API_VERSION): (typeof GATEWAY_API_SERVED)[string] {
-  const v = semver.coerce(version);
+  const v = coerce(version);
   if (!v) {
     throw new FindingsError([error(`gatewayApiVersion "${version}" is not a version`, { rule: 'policies.gateway-api-version', hint: `e.g. ${DEFAULT_GATEWAY_API_VERSION}` })]);
   }
-  const known = Object.keys(GATEWAY_API_SERVED).sort((a, b) => semver.compare(`${a}.0`, `${b}.0`));
+  const known = Object.keys(GATEWAY_API_SERVED).sort((a, b) => compare(`${a}.0`, `${b}.0`));
   let pick: string | undefined;
-  for (const k of known) if (semver.gte(v, `${k}.0`)) pick = k;
+  for (const k of known) if (gte(v, `${k}.0`)) pick = k;
   if (!pick) {
     throw new FindingsError([error(`Gateway API ${version} is older than any bundle the policies know (${known[0]} and later)`, { rule: 'policies.gateway-api-version' })]);
   }

@@ -5,6 +5,7 @@
  */
 import { formatFinding, type Finding } from '../k8s/diagnostics';
 import type { SourceMap } from '../io/sourceMap';
+import type { Exec } from '../io/exec';
 
 /** Everything a command may touch outside the core; injected so tests run in-process. */
 export interface CliIO {
@@ -15,6 +16,8 @@ export interface CliIO {
   /** Whether stderr is a terminal (colour is used only then, and never with NO_COLOR). */
   isTTY: boolean;
   cwd: string;
+  /** Runs another program (kubectl); the real runner when absent (src/io/exec.ts). */
+  exec?: Exec;
 }
 
 export interface CliContext {

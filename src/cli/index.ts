@@ -1,29 +1,65 @@
 /**
  * The command-line edge: argument parsing, exit codes, and where output goes. The commands
- * themselves live in src/commands/, one module each; the logic they call is pure.
+ * themselves live in src/cli/commands/, one module each; the logic they call is pure.
+ *
+ * Start-up loads only what the command run needs: the commands are registered from a light
+ * table (name, summary, how the top-level help lists it), and the module of a command, with
+ * everything it imports, is loaded only when that command runs or shows its help. `cozy-gw
+ * --help` loads commander and this directory; `cozy-gw render` the render chain, not the
+ * controller's, the CEL engine or kubectl's runner.
  *
  * Exit codes: 0 success; 1 a render failure, an admission denial or invalid input; 2 usage;
  * 3 `diff` found differences (0 when it found none).
  */
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { FindingsError } from '../k8s/diagnostics';
 import { VERSION } from './version';
 import { readAllStdin } from '../io/stdin';
 import { makeContext, type CliContext, type CliIO } from './context';
 
 export { locate, makeContext, type CliContext, type CliIO } from './context';
-import * as render from './commands/render';
-import * as reconcile from './commands/reconcile';
-import * as admit from './commands/admit';
-import * as diff from './commands/diff';
-import * as fn from './commands/fn';
-import * as postRender from './commands/post-render';
-import * as snapshot from './commands/snapshot';
-import * as completion from './commands/completion';
 
-export const COMMANDS = [render, reconcile, diff, admit, fn, postRender, snapshot, completion];
+/** A command module: it defines the command's options, help and action. */
+export interface CommandModule {
+  register: (program: Command, ctx: CliContext) => Command;
+}
 
-export function buildProgram(ctx: CliContext): Command {
+export interface CommandEntry {
+  name: string;
+  /** The line the top-level help shows beside it. */
+  summary: string;
+  /** How the top-level help names it (`render [options]`); a test checks it against the loaded command. */
+  term: string;
+  load: () => CommandModule;
+}
+
+/** Every command, in the order the help lists them. */
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'render', term: 'render [options]', summary: 'Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies', load: () => require('./commands/render') },
+  { name: 'reconcile', term: 'reconcile [options]', summary: 'Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status', load: () => require('./commands/reconcile') },
+  { name: 'diff', term: 'diff [options]', summary: 'Preview a change against a cluster state: object by object and hostname by hostname', load: () => require('./commands/diff') },
+  { name: 'admit', term: 'admit [options]', summary: 'Evaluate the platform admission policies (real CEL) against objects, as a CREATE by a given caller', load: () => require('./commands/admit') },
+  { name: 'fn', term: 'fn [options] [config] [args...]', summary: 'KRM function: render (and reconcile) inside kpt and kustomize pipelines', load: () => require('./commands/fn') },
+  { name: 'post-render', term: 'post-render [options]', summary: "Helm post-renderer: add the controller's objects for every TenantGateway in the release", load: () => require('./commands/post-render') },
+  { name: 'snapshot', term: 'snapshot [options]', summary: 'Write the cluster state cozy-gw reads (through kubectl) to a file', load: () => require('./commands/snapshot') },
+  { name: 'completion', term: 'completion <shell>', summary: 'Print a shell completion script (bash, zsh or fish) for cozy-gw', load: () => require('./commands/completion') },
+];
+
+/**
+ * The commands an argument list runs (or shows the help of): the first word, or the word after
+ * `help`; every command for `completion` (the script lists them all) and when no arguments are
+ * known (a program built for inspection).
+ */
+export function commandsNeeded(argv: string[] | undefined): Set<string> {
+  if (!argv) return new Set(COMMANDS.map((c) => c.name));
+  const words = argv.filter((a) => !a.startsWith('-'));
+  const first = words[0] === 'help' ? words[1] : words[0];
+  if (first === 'completion') return new Set(COMMANDS.map((c) => c.name));
+  return new Set(first ? [first] : []);
+}
+
+/** The program; with `argv`, only the commands it needs are loaded, the others are listed from the table. */
+export function buildProgram(ctx: CliContext, argv?: string[]): Command {
   const program = new Command();
   program
     .name('cozy-gw')
@@ -44,9 +80,16 @@ Run 'cozy-gw <command> --help' for a command's options and examples.`,
     )
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+  const needed = commandsNeeded(argv);
+  const terms = new Map<Command, string>();
   for (const c of COMMANDS) {
-    const sub = c.register(program, ctx);
-    sub.exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+    let sub: Command;
+    if (needed.has(c.name)) sub = c.load().register(program, ctx);
+    else terms.set((sub = program.command(c.name)), c.term);
+    sub.summary(c.summary).exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+  }
+  if (terms.size) {
+    program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd) ?? new Help().subcommandTerm(cmd) });
   }
   return program;
 }
@@ -54,7 +97,7 @@ Run 'cozy-gw <command> --help' for a command's options and examples.`,
 /** Run the CLI; resolves to the exit code. Never throws for user errors. */
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const ctx = makeContext(io);
-  const program = buildProgram(ctx);
+  const program = buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;

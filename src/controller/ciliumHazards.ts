@@ -9,7 +9,8 @@
  * `ciliumHazards` runs the rules that apply to one version over every Gateway in the store that
  * Cilium reconciles. Pure: the store and a version in, findings out.
  */
-import type * as Semver from 'semver';
+import satisfies from 'semver/functions/satisfies';
+import valid from 'semver/functions/valid';
 import { error, type Finding, type Severity } from '../k8s/diagnostics';
 import { isObject, refOf, type KObject } from '../k8s/model';
 import { GROUPS, type Store } from '../k8s/store';
@@ -27,9 +28,6 @@ import {
 /** The Cilium the platform ships (tenant-gateway.md: "the shipped v1.20.2"). */
 export const SHIPPED_CILIUM_VERSION = '1.20.2';
 
-/** semver, loaded on first use: the CLI imports this module for SHIPPED_CILIUM_VERSION alone when it registers `reconcile` (issue 5). */
-let semverLib: typeof Semver | undefined;
-const semver = (): typeof Semver => (semverLib ??= require('semver') as typeof Semver);
 export const CILIUM_CONTROLLER = 'io.cilium/gateway-controller';
 
 export interface Listener {
@@ -242,7 +240,7 @@ export const HAZARD_RULES: HazardRule[] = [
     severity: 'info',
     source: 'Why the Cilium version matters: "the declared port is where the listener is published, not where the backend can be reached … Cilium v1.19.6 restores the port boundary, but conditionally, and only for a listener something actually routes to"',
     check: (gw, ctx) => {
-      const split = semver().satisfies(ctx.version, '>=1.19.6', { includePrerelease: true }) ? needsPerPortListeners(gw) : undefined;
+      const split = satisfies(ctx.version, '>=1.19.6', { includePrerelease: true }) ? needsPerPortListeners(gw) : undefined;
       if (split) return [];
       return gw.listeners
         .filter((l) => isPassthrough(l) && l.port !== 443)
@@ -321,7 +319,7 @@ export const HAZARD_RULES: HazardRule[] = [
     source: 'Why the Cilium version matters: "v1.19.6 adds a check, listenerPairConflict … finds an HTTPS-terminate and a TLS-passthrough listener sharing a port and an overlapping SNI … and marks both Conflicted and not Accepted; from v1.20 the pair is also dropped from Envoy … The operator image this platform ships accepts the pair when the passthrough hostname is strictly narrower"',
     check: (gw, ctx) => {
       const out: { message: string; listener?: Listener }[] = [];
-      const dropped = semver().satisfies(ctx.version, '>=1.20.0-0', { includePrerelease: true }) ? ' and drops both from Envoy' : '';
+      const dropped = satisfies(ctx.version, '>=1.20.0-0', { includePrerelease: true }) ? ' and drops both from Envoy' : '';
       for (const t of gw.listeners.filter(isTerminate)) {
         for (const p of gw.listeners.filter(isPassthrough)) {
           if (t.port !== p.port || !hostnamesOverlap(t.hostname, p.hostname)) continue;
@@ -389,12 +387,12 @@ function sharingKey(gw: KObject): string | undefined {
 
 /** `v1.20.2` or `1.20.2` → `1.20.2`; undefined when it is not a version. */
 export function parseCiliumVersion(v: string): string | undefined {
-  return semver().valid(v.trim().replace(/^v/, '')) ?? undefined;
+  return valid(v.trim().replace(/^v/, '')) ?? undefined;
 }
 
 /** The rules that apply to one Cilium version (and operator image). */
 export function rulesFor(ctx: HazardContext): HazardRule[] {
-  return HAZARD_RULES.filter((r) => semver().satisfies(ctx.version, r.versions, { includePrerelease: true }) && !(r.upstreamOnly && ctx.patched));
+  return HAZARD_RULES.filter((r) => satisfies(ctx.version, r.versions, { includePrerelease: true }) && !(r.upstreamOnly && ctx.patched));
 }
 
 function reconciledByCilium(gw: KObject, store: Store): boolean {

@@ -126,6 +126,12 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
       findings.push(error(`cannot read ${p}: no such file or directory`, { file: p, rule: 'input.missing', hint: 'check the -f path' }));
       continue;
     }
+    // A directory with nothing to read is a mistyped or wrong path far more often than an
+    // intended empty input: an error naming it, never a silent success over nothing.
+    if (files.length === 0) {
+      findings.push(error(`${p} holds no *.yaml, *.yml or *.json file`, { file: p, rule: 'input.empty-dir', hint: 'check the -f path; a directory is read recursively for *.yaml, *.yml and *.json files' }));
+      continue;
+    }
     for (const f of files) {
       try {
         const text = fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');

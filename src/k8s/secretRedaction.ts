@@ -6,7 +6,7 @@
  * `stringData` dropped and its `data` emptied (`data: {}`: no key material, while the object still
  * reads as a Secret that holds data), plus the annotation REDACTED_ANNOTATION naming the keys that
  * were left out. A Secret carrying that annotation read back as input has unknown data: the
- * wildcard controller never copies or compares bytes it does not have (src/wildcardSecrets.ts).
+ * wildcard controller never copies or compares bytes it does not have (src/controller/wildcardSecrets.ts).
  * Pure: objects in, objects out.
  */
 import { clone, isObject, type KObject } from './model';

@@ -22,12 +22,9 @@ import type { KObject } from './model';
  */
 export const LOAD_OPTIONS = Object.freeze({ schema: jsyaml.CORE_SCHEMA });
 
-const OPTIONS: jsyaml.DumpOptions = { noRefs: true, lineWidth: -1, sortKeys: false, quotingType: '"' };
-
-/** js-yaml's output, by js-yaml. */
-export function dumpYamlReference(value: unknown): string {
-  return jsyaml.dump(value, OPTIONS);
-}
+/** js-yaml's options for the manifests written (test/helpers/yamlReference.ts dumps with them as the oracle). */
+export const DUMP_OPTIONS: Readonly<jsyaml.DumpOptions> = Object.freeze({ noRefs: true, lineWidth: -1, sortKeys: false, quotingType: '"' });
+const OPTIONS = DUMP_OPTIONS;
 
 export function dumpYaml(value: unknown, memo: Memo = newMemo()): string {
   try {

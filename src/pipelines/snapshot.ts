@@ -1,6 +1,6 @@
 /**
  * `cozy-gw snapshot`: which cluster state cozy-gw reads, and how a listing becomes a snapshot.
- * Pure: the command (src/commands/snapshot.ts) runs kubectl and hands the parsed lists in here.
+ * Pure: the command (src/cli/commands/snapshot.ts) runs kubectl and hands the parsed lists in here.
  *
  * The snapshot is what `render`, `reconcile` and `admit` read as cluster state (cli-contract
  * "Inputs": Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
@@ -135,7 +135,7 @@ export interface SnapshotResult {
 
 /**
  * Assemble a snapshot from kubectl's listings: Secrets selected (selectSecret) and, unless
- * `includeSecretData`, printed without key material (decisions §9, src/secretRedaction.ts) —
+ * `includeSecretData`, printed without key material (decisions §9, src/k8s/secretRedaction.ts) —
  * except `cozystack-values`, which is the values channel the controller reads and carries no key
  * material (tenant-gateway.md: "the certificate and private key never travel on the values
  * channel"); bookkeeping dropped (tidy); objects in the stable order (compareObjects).

@@ -1,7 +1,7 @@
 /**
  * The TenantGateway CRD (schemas/tenantgateway.crd.yaml, reference-facts §4) applied offline, as
  * the apiserver applies it to a write: defaults first, then the structural schema (with ajv),
- * then the x-kubernetes-validations CEL rules (with src/cel.ts; `self` is the node the rule sits
+ * then the x-kubernetes-validations CEL rules (with src/admission/cel.ts; `self` is the node the rule sits
  * on). Ratcheting does not apply: every object is judged as a CREATE.
  */
 import { asset } from '../assets';
@@ -44,7 +44,7 @@ function schema(): Schema {
 
 /**
  * The validator of toJsonSchema(tenantGatewaySchema()), with the date-time format of status
- * conditions (src/crdJsonSchema.ts), precompiled at build time by scripts/embed-assets.js (ajv
+ * conditions (src/validation/crdJsonSchema.ts), precompiled at build time by scripts/embed-assets.js (ajv
  * standalone code): no schema compile at run time (issue 5).
  */
 const ajvValidator = tenantGatewayValidator;

@@ -1,6 +1,6 @@
-import { admitInputs, callerOf, DENIAL_HINTS, denialHint, formatDenial } from '../../src/admission/request';
+import { callerOf, DENIAL_HINTS, denialHint, formatDenial, platformPolicies } from '../../src/admission/request';
 import { POLICY_NAMES, renderPolicies } from '../../src/charts/policies';
-import { denials } from '../../src/admission/admit';
+import { admit, denials } from '../../src/admission/admit';
 import type { KObject } from '../../src/k8s/model';
 
 describe('the admit request', () => {
@@ -21,11 +21,14 @@ describe('the admit request', () => {
     expect(denialHint('unknown').hint).toMatch(/--as-group/);
   });
 
-  it('judges the inputs with the policies of the platform values given', () => {
+  it('the policies are those of the platform values given; no policies when the values fail', () => {
     const ns: KObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-alice', labels: { 'namespace.cozystack.io/host': 'alice.example.org' } } };
     const route: KObject = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'app', namespace: 'tenant-alice' }, spec: { hostnames: ['bob.example.org'] } };
-    const d = denials(admitInputs({ objects: [ns, route], valuesFiles: [{ file: 'v.yaml', values: { publishing: { host: 'example.org' } } }] }, callerOf('alice')));
+    const platform = platformPolicies({ objects: [ns, route], valuesFiles: [{ file: 'v.yaml', values: { publishing: { host: 'example.org' } } }] });
+    expect(platform.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    const d = denials(admit([ns, route], platform.policies, callerOf('alice')));
     // alice may not set the host label herself, nor publish a hostname outside her apex
     expect(d.map((x) => formatDenial(x, x.messages.join('; ')))).toEqual([expect.stringMatching(/^Namespace tenant-alice: ValidatingAdmissionPolicy 'cozystack-namespace-host-label-policy'/), expect.stringMatching(/^HTTPRoute tenant-alice\/app: ValidatingAdmissionPolicy 'cozystack-route-hostname-policy' with binding '[^']+' denied request: /)]);
+    expect(platformPolicies({ objects: [], valuesFiles: [{ file: 'v.yaml', values: { gateway: { className: '   ' } } }] })).toEqual({ policies: [], findings: [expect.objectContaining({ severity: 'error' })] });
   });
 });

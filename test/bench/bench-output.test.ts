@@ -5,7 +5,8 @@
 import fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
 import { generate } from '../../bench/generate.js';
-import { dumpYaml, dumpYamlReference, toYamlStream } from '../../src/k8s/yaml';
+import { dumpYaml, toYamlStream } from '../../src/k8s/yaml';
+import { dumpYamlReference } from '../helpers/yamlReference';
 
 const same = (v: unknown) => expect(dumpYaml(v)).toBe(dumpYamlReference(v));
 

@@ -1,4 +1,4 @@
-import { compileError } from '../../src/admission/cel';
+import { compileError } from '../helpers/celCompile';
 import type { KObject } from '../../src/k8s/model';
 import { clusterValues, platformDefaults } from '../../src/charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies, servedVersions, TRUSTED_GROUPS } from '../../src/charts/policies';

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Command } from 'commander';
 import { buildProgram, makeContext, type CliIO } from '../../src/cli';
+import { inProcessKubectl } from '../helpers/fakeKubectl';
 import { error, warning } from '../../src/k8s/diagnostics';
 import { examplesOf, withExamples } from '../../src/cli/commands/help';
 import { VERSION } from '../../src/cli/version';
@@ -26,7 +27,7 @@ describe('colour: on a terminal only, never with NO_COLOR or TERM=dumb', () => {
   const RED_ERROR = '\u001b[31merror\u001b[0m: ';
   // A real error path through the CLI: snapshot with a fake kubectl that refuses the context.
   const fakeEnv = { PATH: `${path.join(TESTDATA, 'fake-kubectl')}${path.delimiter}${path.dirname(process.execPath)}` };
-  const fail = (isTTY: boolean, env: Record<string, string> = {}) => runCli(['snapshot', '--context', 'nope'], { isTTY, env: { ...fakeEnv, ...env } });
+  const fail = (isTTY: boolean, env: Record<string, string> = {}) => runCli(['snapshot', '--context', 'nope'], { isTTY, env: { ...fakeEnv, ...env }, exec: inProcessKubectl });
 
   test('a terminal gets coloured severities', async () => {
     const r = await fail(true);

@@ -190,3 +190,14 @@ describe('9. no forged lines: echoed values escaped and cut', () => {
     for (const line of r.stderr.split('\n')) expect(line.length).toBeLessThan(2000);
   });
 });
+
+describe('10. a directory with nothing to read', () => {
+  it('is an input error naming the directory', async () => {
+    fs.mkdirSync(path.join(dir, 'empty', 'sub'), { recursive: true });
+    write('empty/README.md', '# not YAML\n');
+    const r = await cli(['render', '-f', 'empty']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^error: empty: empty holds no \*\.yaml, \*\.yml or \*\.json file/m);
+  });
+});

@@ -13,6 +13,8 @@ export interface RunOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   isTTY?: boolean;
+  /** The program runner (kubectl); default the real one. */
+  exec?: CliIO['exec'];
 }
 
 export async function runCli(args: string[], opts: RunOptions = {}): Promise<CliResult> {
@@ -25,6 +27,7 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Cli
     env: opts.env ?? {},
     isTTY: opts.isTTY ?? false,
     cwd: opts.cwd ?? process.cwd(),
+    exec: opts.exec,
   };
   const code = await run(args, io);
   return { code, stdout, stderr };

@@ -4,7 +4,8 @@
  * chomping and indentation indicator.
  */
 import fc from 'fast-check';
-import { dumpYaml, dumpYamlReference } from '../../src/k8s/yaml';
+import { dumpYaml } from '../../src/k8s/yaml';
+import { dumpYamlReference } from '../helpers/yamlReference';
 
 const same = (v: unknown) => expect(dumpYaml(v)).toBe(dumpYamlReference(v));
 

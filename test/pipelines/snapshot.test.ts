@@ -1,6 +1,8 @@
 /**
- * `cozy-gw snapshot`, against a fake kubectl on PATH (testdata/fake-kubectl/kubectl answers
- * `get <resource> -o json` from fixture files per context and fails as kubectl does).
+ * `cozy-gw snapshot`, against a fake kubectl on PATH (testdata/fake-kubectl answers
+ * `get <resource> -o json` from fixture files per context and fails as kubectl does), run
+ * in-process through the injectable runner (CliIO.exec); the real runner (execa) is tested once
+ * on the fake executable and once on a missing one.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,6 +13,8 @@ import type { KObject } from '../../src/k8s/model';
 import { REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
 import { assembleSnapshot, classifyKubectlError, selectSecret, SNAPSHOT_RESOURCES, tidy, wildcardSecretNames } from '../../src/pipelines/snapshot';
 import { runCli, TESTDATA, type RunOptions } from '../helpers/cli';
+import { inProcessKubectl } from '../helpers/fakeKubectl';
+import { execProcess } from '../../src/io/exec';
 
 const FAKE = path.join(TESTDATA, 'fake-kubectl');
 const NODE_DIR = path.dirname(process.execPath);
@@ -26,7 +30,7 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
 }
 
 function snapshot(args: string[], opts: RunOptions = {}) {
-  return runCli(['snapshot', ...args], { cwd: tmp, env: env(), ...opts });
+  return runCli(['snapshot', ...args], { cwd: tmp, env: env(), exec: inProcessKubectl, ...opts });
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -167,11 +171,21 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
     expect(fs.existsSync(path.join(tmp, 'never.yaml'))).toBe(false);
   };
 
-  test('kubectl missing', async () => {
+  test('kubectl missing (the real runner, and the injected one alike)', async () => {
     const empty = fs.mkdtempSync(path.join(tmp, 'empty-'));
-    const r = await snapshot(['-o', 'never.yaml'], { env: { PATH: empty } });
-    noOutput(r);
-    expect(r.stderr).toBe('error: kubectl not found: cannot run kubectl (install kubectl and put it on PATH, or name it with --kubectl PATH (or $KUBECTL))\n');
+    for (const exec of [execProcess, inProcessKubectl]) {
+      const r = await snapshot(['-o', 'never.yaml'], { env: { PATH: empty }, exec });
+      noOutput(r);
+      expect(r.stderr).toBe('error: kubectl not found: cannot run kubectl (install kubectl and put it on PATH, or name it with --kubectl PATH (or $KUBECTL))\n');
+    }
+  });
+
+  test('the real runner runs the executable with the given environment and directory, standard input closed', async () => {
+    const r = await execProcess(path.join(FAKE, 'kubectl'), ['--context', 'kind-cozy', 'get', 'namespaces', '-o', 'json'], { env: { PATH: NODE_DIR }, cwd: tmp });
+    expect(r).toMatchObject({ exitCode: 0, missing: false, stderr: '' });
+    expect(JSON.parse(r.stdout).items.length).toBeGreaterThan(0);
+    const bad = await execProcess(path.join(FAKE, 'kubectl'), ['--context', 'nope', 'get', 'namespaces', '-o', 'json'], { env: { PATH: NODE_DIR }, cwd: tmp });
+    expect(bad).toEqual({ exitCode: 1, missing: false, stdout: '', stderr: 'Error in configuration: context was not found for specified context: nope\n' });
   });
 
   test('--kubectl names another executable', async () => {

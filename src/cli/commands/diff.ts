@@ -13,7 +13,7 @@
  */
 import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { CliContext } from '..';
+import type { CliContext } from '../context';
 import { keyOf, type KObject } from '../../k8s/model';
 import type * as Output from '../../k8s/yaml';
 import type * as UnifiedDiff from '../../pipelines/unifiedDiff';

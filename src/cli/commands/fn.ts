@@ -17,11 +17,7 @@ import { rebindConsole, type CliContext } from '../context';
 import { defaultNow } from '../clock';
 import { usageError } from './common';
 import { error, FindingsError } from '../../k8s/diagnostics';
-import type { TextRun } from '../../protocols/krm';
-import type * as Krm from '../../protocols/krm';
-
-/** The KRM function core (ajv, yaml, the renderer) is loaded when a command runs, not when the CLI registers it (issue 5). */
-const lazyKrm = () => require('../../protocols/krm') as typeof Krm;
+import { processKustomizeStream, processResourceListText, type TextRun } from '../../protocols/krm';
 
 
 interface FnOpts {
@@ -31,7 +27,6 @@ interface FnOpts {
 export function register(program: Command, ctx: CliContext): Command {
   return program
     .command('fn')
-    .summary('KRM function: render (and reconcile) inside kpt and kustomize pipelines')
     .description(
       'A KRM function: reads a config.kubernetes.io/v1 ResourceList on stdin and writes it back with the rendered objects added ' +
         '(and, with reconcile, the objects the controller creates). Items that came in pass through unchanged.\n\n' +
@@ -54,7 +49,6 @@ export function register(program: Command, ctx: CliContext): Command {
         '  kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw-fn --kustomize-plugin CONFIG`\n',
     )
     .action((config: string | undefined, _args: string[], opts: FnOpts, cmd: Command) => {
-      const { processKustomizeStream, processResourceListText } = lazyKrm();
       const restore = rebindConsole();
       try {
         const now = defaultNow(ctx.io.env);

@@ -10,10 +10,7 @@ import { rebindConsole, type CliContext } from '../context';
 import { parseNow, resolveNow } from '../clock';
 import { addValuesOptions, failOn, loadValues, usageError, type ValuesOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
-import type * as PostRender from '../../protocols/postRender';
-
-/** The post-renderer core is loaded when the command runs, not when the CLI registers it (issue 5). */
-const lazyPostRender = () => require('../../protocols/postRender') as typeof PostRender;
+import { postRender } from '../../protocols/postRender';
 
 interface PostRenderOpts extends ValuesOptions {
   now?: string;
@@ -24,7 +21,6 @@ interface PostRenderOpts extends ValuesOptions {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('post-render')
-    .summary('Helm post-renderer: add the controller\'s objects for every TenantGateway in the release')
     .description(
       'A Helm post-renderer: reads the manifests Helm rendered on stdin and writes them unchanged, byte for byte,\n' +
         'followed by the objects the cozystack-controller creates for every TenantGateway among them\n' +
@@ -41,7 +37,6 @@ export function register(program: Command, ctx: CliContext): Command {
         '  helm plugin install "$(npm root -g)/cozy-gw" && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)\n',
     );
   return addValuesOptions(cmd).action((opts: PostRenderOpts) => {
-      const { postRender } = lazyPostRender();
       const restore = rebindConsole();
       try {
         const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });

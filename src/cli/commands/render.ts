@@ -57,7 +57,6 @@ export function register(program: Command, ctx: CliContext): Command {
     )
     .action((opts: RenderCliOptions) => {
       const { render } = lazy.render();
-      const { preview } = lazy.preview();
       const { redactionNotice, isRedacted } = lazy.redaction();
       const { toJsonList, toYamlStream } = lazy.output();
       const { writeOutputDir } = lazy.outputDir();
@@ -69,7 +68,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? lazy.preview().preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
       // --validate: the emitted objects against their published schemas, before anything is written.

@@ -1,12 +1,11 @@
 /**
  * `cozy-gw snapshot`: write the cluster state cozy-gw reads, through kubectl, so that render,
  * reconcile and admit can run against a live cluster's state offline. What is read and how the
- * listing becomes a snapshot is in src/snapshot.ts; this module runs kubectl and writes the file.
+ * listing becomes a snapshot is in src/pipelines/snapshot.ts; this module runs kubectl and writes the file.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
-import type * as Execa from 'execa';
 import type { CliContext } from '../context';
 import { error, FindingsError, type Finding } from '../../k8s/diagnostics';
 import type { KObject } from '../../k8s/model';
@@ -14,6 +13,7 @@ import { dumpYaml, toJsonList, toYamlStream } from '../../k8s/yaml';
 import { redactionNotice } from '../../k8s/secretRedaction';
 import { assembleSnapshot, classifyKubectlError, SNAPSHOT_RESOURCES, type Listing, type SnapshotResource } from '../../pipelines/snapshot';
 import { withExamples } from './help';
+import { execProcess } from '../../io/exec';
 
 export interface SnapshotOptions {
   context?: string;
@@ -25,33 +25,8 @@ export interface SnapshotOptions {
   quiet?: boolean;
 }
 
-interface KubectlRun {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-  /** The executable was not found. */
-  missing: boolean;
-}
-
 /** How many listings run at once (kubectl calls are mostly waiting on the API server). */
 const PARALLEL = 4;
-
-async function runKubectl(bin: string, args: string[], ctx: CliContext): Promise<KubectlRun> {
-  // execa (an ES module) is loaded when kubectl runs, not when the CLI registers the command (issue 5).
-  const { execa } = require('execa') as typeof Execa;
-  const r = await execa(bin, args, {
-    reject: false,
-    env: ctx.io.env,
-    extendEnv: false,
-    cwd: ctx.io.cwd,
-    stdin: 'ignore',
-    maxBuffer: 2 ** 30,
-    stripFinalNewline: false,
-  });
-  const code = (r as { code?: string }).code;
-  const missing = code === 'ENOENT' || (r.failed && r.exitCode === undefined && /ENOENT/.test(String(r.message)));
-  return { exitCode: r.exitCode ?? 1, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), missing };
-}
 
 function globalArgs(opts: SnapshotOptions): string[] {
   const a: string[] = [];
@@ -65,7 +40,7 @@ type Outcome = { ok: true; listing: Listing } | { ok: false; absent?: true; fata
 async function list(r: SnapshotResource, opts: SnapshotOptions, ctx: CliContext): Promise<Outcome> {
   const bin = opts.kubectl ?? ctx.io.env.KUBECTL ?? 'kubectl';
   const args = [...globalArgs(opts), 'get', r.resource, ...(r.namespaced ? ['--all-namespaces'] : []), '-o', 'json'];
-  const run = await runKubectl(bin, args, ctx);
+  const run = await (ctx.io.exec ?? execProcess)(bin, args, { env: ctx.io.env, cwd: ctx.io.cwd });
   if (run.missing) {
     return { ok: false, fatal: true, finding: error(`kubectl not found: cannot run ${bin}`, { rule: 'snapshot.kubectl-missing', hint: 'install kubectl and put it on PATH, or name it with --kubectl PATH (or $KUBECTL)' }) };
   }
@@ -157,7 +132,6 @@ function writeAtomically(file: string, text: string): void {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('snapshot')
-    .summary('Write the cluster state cozy-gw reads (through kubectl) to a file')
     .description(
       'Write the cluster state cozy-gw reads, through kubectl: Namespaces, Tenants, the platform Package, TenantGateways, ' +
         'GatewayClasses, Gateways, HTTPRoutes, TLSRoutes, GRPCRoutes, Ingresses, cert-manager Certificates and Issuers, and the ' +

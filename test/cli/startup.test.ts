@@ -1,0 +1,56 @@
+/**
+ * Start-up loads only what the command run needs (issue 9): the commands are registered from a
+ * light table and a command's module is loaded when it runs. The table's help lines must be
+ * what the loaded commands would print, and the module counts are read from a real process.
+ */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { Help } from 'commander';
+import { buildProgram, COMMANDS, commandsNeeded, makeContext } from '../../src/cli';
+
+const ROOT = path.resolve(__dirname, '../..');
+const ctx = () => makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT });
+
+describe('the command table', () => {
+  it("each entry's help line is the loaded command's", () => {
+    const program = buildProgram(ctx());
+    const help = new Help();
+    expect(program.commands.map((c) => [c.name(), help.subcommandTerm(c), c.summary()])).toEqual(COMMANDS.map((c) => [c.name, c.term, c.summary]));
+  });
+
+  it('the top-level help is the same with no command loaded', () => {
+    const full = buildProgram(ctx()).helpInformation();
+    const light = buildProgram(ctx(), ['--help']);
+    expect(light.helpInformation()).toBe(full);
+  });
+
+  it('the commands an argument list needs', () => {
+    expect([...commandsNeeded(['--help'])]).toEqual([]);
+    expect([...commandsNeeded(['render', '-f', 'x'])]).toEqual(['render']);
+    expect([...commandsNeeded(['help', 'admit'])]).toEqual(['admit']);
+    expect(commandsNeeded(['completion', 'bash']).size).toBe(COMMANDS.length);
+  });
+});
+
+describe('modules loaded by the built CLI', () => {
+  const run = (args: string[]): string[] => {
+    const r = spawnSync(process.execPath, ['-r', path.join(ROOT, 'test/helpers/loadedModules.js'), path.join(ROOT, 'bin/cozy-gw.js'), ...args], { cwd: ROOT, encoding: 'utf8' });
+    const m = /LOADED (.*)/.exec(r.stderr);
+    if (!m) throw new Error(`no module list from cozy-gw ${args.join(' ')} (status ${r.status}): ${r.stderr}`);
+    return (JSON.parse(m[1]) as string[]).filter((f) => !f.endsWith('loadedModules.js'));
+  };
+
+  it('--help loads commander and the CLI directory, nothing of the core or its libraries', () => {
+    const mods = run(['--help']);
+    expect(mods.length).toBeGreaterThan(0);
+    expect(mods.length).toBeLessThan(25);
+    expect(mods.filter((m) => /node_modules\/(js-yaml|yaml|handlebars|semver|ajv|execa|@marcbachmann)\//.test(m))).toEqual([]);
+    expect(mods.filter((m) => /dist\/(charts|controller|pipelines|admission|validation|protocols)\//.test(m))).toEqual([]);
+  }, 30_000);
+
+  it('render loads the render chain, not the controller pass', () => {
+    const mods = run(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants']);
+    expect(mods.some((m) => m.endsWith('dist/pipelines/render.js'))).toBe(true);
+    expect(mods.filter((m) => /dist\/(controller\/tenantGatewayController|pipelines\/reconcile|protocols\/)/.test(m))).toEqual([]);
+  }, 30_000);
+});
