@@ -5,7 +5,8 @@
  * (the CRD's structural schema, as `kubectl apply` would word the refusal).
  */
 import type { ErrorObject } from 'ajv';
-import { isObject } from '../k8s/model';
+import { error, type Finding } from '../k8s/diagnostics';
+import { isObject, type ObjRef } from '../k8s/model';
 
 /**
  * A JSON pointer (`/spec/tlsPassthroughListeners/0/port`) or a path of keys and indexes as a
@@ -122,4 +123,21 @@ export function explainCrdError(e: ErrorObject): Explained {
       break;
   }
   return { field, message, hint };
+}
+
+/**
+ * A failed validation's errors as findings, each (field, message) once: ajv reports one violation
+ * through several schema branches, and a user needs to read it once.
+ */
+export function schemaFindings(errors: readonly ErrorObject[] | null | undefined, explain: (e: ErrorObject) => Explained, base: { rule: string; object: ObjRef }): Finding[] {
+  const seen = new Set<string>();
+  const out: Finding[] = [];
+  for (const e of errors ?? []) {
+    const { field, message, hint } = explain(e);
+    const key = `${field}|${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(error(message, { ...base, field: field || undefined, hint }));
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import { fullFormats } from 'ajv-formats/dist/formats';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
 import { error, warning, type Finding } from '../k8s/diagnostics';
 import { groupOf, refOf, type KObject } from '../k8s/model';
-import { explainCrdError } from './ajvErrors';
+import { explainCrdError, schemaFindings } from './ajvErrors';
 import { validateTenantGateway } from './tenantGatewayCrd';
 import { KINDS, moduleLoader } from './upstreamValidators.generated';
 
@@ -79,14 +79,7 @@ export function validatePublished(objects: KObject[]): Finding[] {
       continue;
     }
     if (validate(o)) continue;
-    const seen = new Set<string>();
-    for (const e of validate.errors ?? []) {
-      const { field, message, hint } = explain(e);
-      const key = `${field}|${message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      findings.push(error(message, { rule: 'validate.schema', object: refOf(o), field: field || undefined, hint }));
-    }
+    findings.push(...schemaFindings(validate.errors, explain, { rule: 'validate.schema', object: refOf(o) }));
   }
   return findings;
 }

@@ -9,7 +9,7 @@ import { CelError, evalBool, evalString, toCel } from '../admission/cel';
 import { error, type Finding } from '../k8s/diagnostics';
 import { clone, isObject, refOf, type KObject } from '../k8s/model';
 import { tenantGatewayValidator } from './validators.generated';
-import { explainCrdError, fieldOf } from './ajvErrors';
+import { explainCrdError, fieldOf, schemaFindings } from './ajvErrors';
 
 export { toJsonSchema } from './crdJsonSchema';
 
@@ -146,16 +146,7 @@ export function validateTenantGateway(obj: KObject): Finding[] {
     findings.push(error(`TenantGateway apiVersion must be gateway.cozystack.io/v1alpha1, got ${o.apiVersion}`, { rule: 'tenantgateway.schema', object: ref, field: 'apiVersion' }));
   }
   const validate = ajvValidator();
-  if (!validate(o)) {
-    const seen = new Set<string>();
-    for (const e of validate.errors ?? []) {
-      const { field, message, hint } = explainCrdError(e);
-      const key = `${field}|${message}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      findings.push(error(message, { rule: 'tenantgateway.schema', object: ref, field, hint }));
-    }
-  }
+  if (!validate(o)) findings.push(...schemaFindings(validate.errors, explainCrdError, { rule: 'tenantgateway.schema', object: ref }));
   listTypeFindings(o, schema(), [], obj, findings);
   const cel: Finding[] = [];
   celFindings(o, schema(), [], obj, cel);

@@ -111,7 +111,7 @@ describe('output tree (--output-dir)', () => {
     expect(k.startsWith(MARKER)).toBe(true);
     const parsed = jsyaml.load(k) as { kind: string; resources: string[] };
     expect(parsed.kind).toBe('Kustomization');
-    expect(parsed.resources).toEqual(r.objects.map(fileOf));
+    expect(parsed.resources).toEqual(r.objects.map((o) => fileOf(o)));
   });
 });
 

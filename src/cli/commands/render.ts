@@ -79,9 +79,12 @@ export function register(program: Command, ctx: CliContext): Command {
       if (redacted) result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
         // -o json --output-dir writes JSON files (cli-contract "Reading values and writing trees").
-        const n = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, opts.output);
+        const w = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, { format: opts.output, home: ctx.io.env.HOME });
         ctx.report(result.findings);
-        ctx.io.stderr(`wrote ${n} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${opts.outputDir}\n`);
+        ctx.io.stderr(`wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${opts.outputDir}\n`);
+        const list = (xs: string[]) => (xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', '));
+        if (w.removed.length) ctx.io.stderr(`note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${list(w.removed)}\n`);
+        if (w.left.length) ctx.io.stderr(`note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${list(w.left)}\n`);
         return;
       }
       ctx.io.stdout(opts.output === 'json' ? toJsonList(result.objects) : toYamlStream(result.objects));

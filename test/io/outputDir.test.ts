@@ -1,0 +1,251 @@
+/**
+ * `--output-dir` owns only what it wrote (decisions.md 12; issue 11 items 2, 3, 4): every path
+ * inside the directory, names mapped injectively, a record of the files written, the user's files
+ * left and named, refusals, and no debris on any failure.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { FindingsError } from '../../src/k8s/diagnostics';
+import type { KObject } from '../../src/k8s/model';
+import { fileOf, RECORD, segment, treePaths, writeOutputDir } from '../../src/io/outputDir';
+import { runCli, ROOT } from '../helpers/cli';
+
+const obj = (kind: string, name: string, namespace?: string, apiVersion = 'v1'): KObject => ({ apiVersion, kind, metadata: { name, ...(namespace !== undefined ? { namespace } : {}) } }) as KObject;
+
+let tmp: string;
+beforeEach(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-outdir-'));
+});
+afterEach(() => {
+  for (const p of [tmp]) {
+    try {
+      fs.chmodSync(p, 0o755);
+    } catch {
+      /* gone */
+    }
+  }
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Every file and directory below `dir`, relative. */
+function tree(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      out.push(e.isDirectory() ? `${r}/` : r);
+      if (e.isDirectory()) walk(r);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+function findingOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof FindingsError) return e.findings.map((x) => x.message).join('\n');
+    throw e;
+  }
+  throw new Error('no finding');
+}
+
+describe('names', () => {
+  it('keep ordinary Kubernetes names readable', () => {
+    expect(fileOf(obj('HTTPRoute', 'grafana', 'tenant-alice-dev'))).toBe('tenant-alice-dev/httproute-grafana.yaml');
+    expect(fileOf(obj('Namespace', 'tenant-root'))).toBe('_cluster/namespace-tenant-root.yaml');
+    expect(fileOf(obj('ConfigMap', 'a.b', 'x'), 'json')).toBe('x/configmap-a.b.json');
+  });
+  it('never escape the directory: .., /, NUL and control characters become escapes', () => {
+    for (const bad of ['..', '.', '/', 'a/../b', '\0', 'a\nb', '\u001b[31m', '.hidden', '']) {
+      const s = segment(bad);
+      expect(s).toMatch(/^[a-z0-9._~-]+$/);
+      expect(s.startsWith('.')).toBe(false);
+      expect(s).not.toContain('/');
+    }
+    expect(fileOf(obj('HTTPRoute', 'escape', '..'))).toBe('_2e_./httproute-escape.yaml');
+  });
+  it('a/b, a:b and a_b are three files, and so are names differing only in case', () => {
+    const paths = treePaths([obj('HTTPRoute', 'a/b', 'n'), obj('HTTPRoute', 'a:b', 'n'), obj('HTTPRoute', 'a_b', 'n'), obj('HTTPRoute', 'A_b', 'n')]);
+    expect(new Set(paths.map((p) => p.toLowerCase())).size).toBe(4);
+  });
+  it('the same kind and name from two API groups, kinds differing in case, and a repeated object all stay apart', () => {
+    const objs = [obj('Gateway', 'g', 'n', 'gateway.networking.k8s.io/v1'), obj('Gateway', 'g', 'n', 'example.com/v1'), obj('gateway', 'g', 'n', 'example.com/v1'), obj('Gateway', 'g', 'n', 'example.com/v1')];
+    const paths = treePaths(objs);
+    expect(new Set(paths).size).toBe(4);
+    // Deterministic: the same input, the same names.
+    expect(treePaths(objs)).toEqual(paths);
+  });
+  it('a kind with a dash cannot meet another kind-name split', () => {
+    expect(fileOf(obj('a-b', 'c', 'n'))).not.toBe(fileOf(obj('a', 'b-c', 'n')));
+  });
+  it('very long names are cut with a digest, within the file-name limit', () => {
+    const long = 'x'.repeat(300);
+    const f = fileOf(obj('ConfigMap', long, 'n'));
+    expect(path.basename(f).length).toBeLessThan(255);
+    expect(fileOf(obj('ConfigMap', long + 'y', 'n'))).not.toBe(f);
+  });
+  it('property: for any names, paths stay inside the directory and no two objects share a file, case-insensitively', () => {
+    const name = fc.string({ unit: 'binary', maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.constantFrom('HTTPRoute', 'httproute', 'Secret', 'a-b'), name, fc.option(name, { nil: undefined })), { maxLength: 12 }), (specs) => {
+        const objs = specs.map(([k, n, ns]) => obj(k, n, ns));
+        const paths = treePaths(objs);
+        for (const p of paths) {
+          expect(path.posix.normalize(p)).toBe(p);
+          expect(p.split('/').every((s) => s !== '' && !s.startsWith('.'))).toBe(true);
+          // eslint-disable-next-line no-control-regex
+          expect(p).not.toMatch(/[\u0000-\u001f\u007f]/);
+        }
+        const ids = new Set(objs.map((o) => `${o.kind}\n${o.metadata.namespace ?? ''}\n${o.metadata.name}`));
+        const distinct = new Set(paths.map((p) => p.toLowerCase()));
+        expect(distinct.size).toBe(paths.length);
+        expect(distinct.size).toBeGreaterThanOrEqual(ids.size);
+      }),
+      { numRuns: 300, seed: Number(process.env.FC_SEED ?? 7) },
+    );
+  });
+});
+
+describe('writing the tree', () => {
+  const objs = [obj('Namespace', 'tenant-a'), obj('Secret', 's', 'tenant-a')];
+
+  it('writes the files, kustomization.yaml and the record, and nothing outside', () => {
+    const r = writeOutputDir('out/deploy', tmp, [...objs, obj('HTTPRoute', 'escape', '..')]);
+    expect(r.written).toBe(4);
+    expect(tree(tmp)).toEqual(['out/', 'out/deploy/', 'out/deploy/.cozy-gw-files', 'out/deploy/_2e_./', 'out/deploy/_2e_./httproute-escape.yaml', 'out/deploy/_cluster/', 'out/deploy/_cluster/namespace-tenant-a.yaml', 'out/deploy/kustomization.yaml', 'out/deploy/tenant-a/', 'out/deploy/tenant-a/secret-s.yaml']);
+    expect(fs.readFileSync(path.join(tmp, 'out/deploy/kustomization.yaml'), 'utf8')).not.toContain('..');
+  });
+
+  it('a later run replaces and removes only its own files, and names what it left', () => {
+    writeOutputDir('d', tmp, objs);
+    fs.writeFileSync(path.join(tmp, 'd/README.md'), 'mine');
+    fs.mkdirSync(path.join(tmp, 'd/.git'));
+    fs.writeFileSync(path.join(tmp, 'd/.git/HEAD'), 'ref');
+    fs.writeFileSync(path.join(tmp, 'd/tenant-a/mine.yaml'), 'mine');
+    const r = writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]);
+    expect(r.removed).toEqual(['_cluster/namespace-tenant-a.yaml', 'tenant-a/secret-s.yaml']);
+    expect(r.left).toEqual(['.git/', 'README.md', 'tenant-a/mine.yaml']);
+    expect(tree(path.join(tmp, 'd'))).toEqual(['.cozy-gw-files', '.git/', '.git/HEAD', 'README.md', '_cluster/', '_cluster/namespace-tenant-b.yaml', 'kustomization.yaml', 'tenant-a/', 'tenant-a/mine.yaml']);
+    expect(fs.readFileSync(path.join(tmp, 'd/README.md'), 'utf8')).toBe('mine');
+  });
+
+  it('refuses a directory holding files and no record, and writes nothing', () => {
+    fs.mkdirSync(path.join(tmp, 'd'));
+    fs.writeFileSync(path.join(tmp, 'd/x.yaml'), 'x');
+    expect(findingOf(() => writeOutputDir('d', tmp, objs))).toMatch(/holds files cozy-gw did not write/);
+    expect(tree(path.join(tmp, 'd'))).toEqual(['x.yaml']);
+  });
+
+  it('refuses the working directory and the home directory unless they hold the record', () => {
+    expect(findingOf(() => writeOutputDir('.', tmp, objs))).toMatch(/is the working directory/);
+    expect(tree(tmp)).toEqual([]);
+    expect(findingOf(() => writeOutputDir(tmp, '/', objs, { home: tmp }))).toMatch(/is the home directory/);
+    // With the record, it is cozy-gw's tree.
+    fs.writeFileSync(path.join(tmp, RECORD), '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n');
+    expect(writeOutputDir('.', tmp, objs).written).toBe(3);
+  });
+
+  it('takes over a tree an earlier version wrote (marker in kustomization.yaml): its listed files are its own', () => {
+    fs.mkdirSync(path.join(tmp, 'd/_cluster'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'd/_cluster/namespace-old.yaml'), 'x');
+    fs.writeFileSync(path.join(tmp, 'd/notes.txt'), 'mine');
+    fs.writeFileSync(path.join(tmp, 'd/kustomization.yaml'), '# Generated by cozy-gw render: do not edit, re-run the command. The whole directory is replaced on each run.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - _cluster/namespace-old.yaml\n  - ../../etc/passwd\n');
+    const r = writeOutputDir('d', tmp, objs);
+    expect(r.removed).toEqual(['_cluster/namespace-old.yaml']);
+    expect(r.left).toEqual(['notes.txt']);
+  });
+
+  it('a tampered record cannot make it remove anything outside the directory', () => {
+    fs.writeFileSync(path.join(tmp, 'victim'), 'keep');
+    fs.mkdirSync(path.join(tmp, 'd'));
+    fs.writeFileSync(path.join(tmp, 'd', RECORD), '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n../victim\n/etc/hostname\n');
+    writeOutputDir('d', tmp, objs);
+    expect(fs.readFileSync(path.join(tmp, 'victim'), 'utf8')).toBe('keep');
+  });
+
+  it("refuses to replace a user's file at a path of its own", () => {
+    writeOutputDir('d', tmp, objs);
+    fs.writeFileSync(path.join(tmp, 'd/_cluster/namespace-tenant-b.yaml'), 'mine');
+    expect(findingOf(() => writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]))).toMatch(/namespace-tenant-b.yaml exists and cozy-gw did not write it/);
+    expect(fs.readFileSync(path.join(tmp, 'd/_cluster/namespace-tenant-b.yaml'), 'utf8')).toBe('mine');
+    expect(fs.existsSync(path.join(tmp, 'd/tenant-a/secret-s.yaml'))).toBe(true);
+  });
+
+  it('never writes through a symbolic link in the tree', () => {
+    fs.mkdirSync(path.join(tmp, 'elsewhere'));
+    writeOutputDir('d', tmp, [obj('Namespace', 'x')]);
+    fs.symlinkSync(path.join(tmp, 'elsewhere'), path.join(tmp, 'd/tenant-a'));
+    expect(findingOf(() => writeOutputDir('d', tmp, objs))).toMatch(/tenant-a is not a directory \(a symbolic link\)/);
+    expect(fs.readdirSync(path.join(tmp, 'elsewhere'))).toEqual([]);
+  });
+
+  it('a parent that is a file: one clean error, no debris', () => {
+    fs.writeFileSync(path.join(tmp, 'file'), 'x');
+    expect(findingOf(() => writeOutputDir('file/d', tmp, objs))).toMatch(/file is not a directory/);
+    expect(tree(tmp)).toEqual(['file']);
+    expect(findingOf(() => writeOutputDir('file', tmp, objs))).toMatch(/is not a directory/);
+  });
+
+  (process.getuid?.() === 0 ? it.skip : it)('a read-only parent: one clean error, no debris (skipped as root, who may write anywhere)', () => {
+    fs.mkdirSync(path.join(tmp, 'ro'));
+    fs.chmodSync(path.join(tmp, 'ro'), 0o555);
+    expect(findingOf(() => writeOutputDir('ro/d', tmp, objs))).toMatch(/cannot write the tree: permission denied \(EACCES\)/);
+    expect(tree(tmp)).toEqual(['ro/']);
+  });
+
+  it('a failure while writing leaves the directory as it was (a directory in the way of a file)', () => {
+    writeOutputDir('d', tmp, objs);
+    const before = tree(path.join(tmp, 'd'));
+    const contents = fs.readFileSync(path.join(tmp, 'd/kustomization.yaml'), 'utf8');
+    fs.mkdirSync(path.join(tmp, 'd/tenant-b'));
+    // A directory where the new tree wants a file: refused before anything moves.
+    fs.mkdirSync(path.join(tmp, 'd/tenant-b/secret-t.yaml'));
+    expect(findingOf(() => writeOutputDir('d', tmp, [...objs, obj('Namespace', 'tenant-b'), obj('Secret', 't', 'tenant-b')]))).toMatch(/secret-t.yaml is in the way/);
+    expect(tree(path.join(tmp, 'd'))).toEqual([...before, 'tenant-b/', 'tenant-b/secret-t.yaml/'].sort());
+    expect(fs.readFileSync(path.join(tmp, 'd/kustomization.yaml'), 'utf8')).toBe(contents);
+  });
+
+  it('honours the umask (no forced 0700)', () => {
+    const old = process.umask(0o022);
+    try {
+      writeOutputDir('d', tmp, objs);
+    } finally {
+      process.umask(old);
+    }
+    expect(fs.statSync(path.join(tmp, 'd')).mode & 0o777).toBe(0o755);
+    expect(fs.statSync(path.join(tmp, 'd/kustomization.yaml')).mode & 0o777).toBe(0o644);
+  });
+
+  it('writes into a mount point or any directory in place (it never renames the directory itself)', () => {
+    fs.mkdirSync(path.join(tmp, 'd'));
+    const ino = fs.statSync(path.join(tmp, 'd')).ino;
+    writeOutputDir('d', tmp, objs);
+    writeOutputDir('d', tmp, objs);
+    expect(fs.statSync(path.join(tmp, 'd')).ino).toBe(ino);
+    expect(fs.readdirSync(tmp)).toEqual(['d']);
+  });
+});
+
+describe('cozy-gw render --output-dir', () => {
+  it('names what it left and what it removed on stderr', async () => {
+    const args = ['render', '--values', path.join(ROOT, 'examples/platform/values.yaml'), '-f', path.join(ROOT, 'examples/platform/tenants/root.yaml'), '--output-dir', 'deploy'];
+    expect((await runCli(args, { cwd: tmp })).code).toBe(0);
+    fs.writeFileSync(path.join(tmp, 'deploy/README.md'), 'mine');
+    const r = await runCli(args, { cwd: tmp });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('note: left 1 entry cozy-gw did not write: README.md');
+    const r2 = await runCli(['render', '--values', path.join(ROOT, 'examples/platform/values.yaml'), '--output-dir', 'deploy'], { cwd: tmp });
+    expect(r2.code).toBe(0);
+    expect(r2.stderr).toMatch(/note: removed 1 file an earlier run wrote: tenant-root\/tenantgateway-cozystack.yaml/);
+  });
+  it('refuses --output-dir . in a directory it has not written, exit 1, nothing written', async () => {
+    const r = await runCli(['render', '--values', path.join(ROOT, 'examples/platform/values.yaml'), '--output-dir', '.'], { cwd: tmp });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: --output-dir \. is the working directory/);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+});
