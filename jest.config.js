@@ -16,6 +16,8 @@ module.exports = {
     '^@kubernetes-models/(base|validate)$': '<rootDir>/node_modules/@kubernetes-models/$1/dist/index.js',
     '^kubernetes-models/(.+?)(\\.js)?$': '<rootDir>/node_modules/kubernetes-models/$1.js',
   },
+  // dist/ is brought up to date once, before any suite runs from it (test/globalSetup.ts).
+  globalSetup: '<rootDir>/test/globalSetup.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
