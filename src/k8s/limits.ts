@@ -72,8 +72,58 @@ export function oversizedDocument(text: string, max = MAX_DOCUMENT_BYTES): Docum
   return documentSpans(text).find((s) => s.length > max);
 }
 
+/**
+ * Whether a value, walked as the tree it expands to, stays within both bounds: a plain recursive
+ * sum with no memo, abandoned as soon as a bound is crossed. The expanded size it adds up is the
+ * one `exceedsLimits` computes (shared nodes counted each time), and it visits every place a node
+ * stands, so a value it passes also passes the memoised walk; it costs no allocation per node
+ * (the memo does), and an alias bomb or a cycle stops it after at most maxBytes / 2 visits.
+ */
+function withinExpanded(value: unknown, maxBytes: number, maxDepth: number): boolean {
+  let total = 0;
+  const walk = (v: unknown, depth: number): boolean => {
+    if (typeof v === 'string') {
+      total += v.length + 2;
+      return total <= maxBytes;
+    }
+    if (v === null || typeof v !== 'object') {
+      total += 4;
+      return total <= maxBytes;
+    }
+    if (depth > maxDepth) return false;
+    total += 2;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        total += 2;
+        if (!walk(v[i], depth + 1)) return false;
+      }
+      return true;
+    }
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      total += keys[i].length + 4;
+      if (!walk((v as Record<string, unknown>)[keys[i]], depth + 1)) return false;
+    }
+    return true;
+  };
+  return walk(value, 1);
+}
+
 /** Why a parsed value passes a bound, or undefined when it stays within them. */
 export function exceedsLimits(value: unknown, maxBytes = MAX_OBJECT_BYTES, maxDepth = MAX_DEPTH): string | undefined {
+  // The common case, every real manifest: one cheap walk says it is within bounds. Only a value
+  // it refuses is measured again, with the memo, for the exact reason.
+  if (isObject(value) && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) {
+    if (value.items.every((it) => withinExpanded(it, maxBytes, maxDepth))) {
+      const { items: _items, ...rest } = value;
+      if (withinExpanded(rest, maxBytes, maxDepth)) return undefined;
+    }
+  } else if (withinExpanded(value, maxBytes, maxDepth)) return undefined;
+  return exactLimits(value, maxBytes, maxDepth);
+}
+
+/** The memoised measure (linear in the parsed graph, aliases counted as expanded) and its reason. */
+function exactLimits(value: unknown, maxBytes: number, maxDepth: number): string | undefined {
   const sizes = new Map<object, number>();
   const open = new Set<object>();
   let tooDeep = false;

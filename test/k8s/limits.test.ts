@@ -1,5 +1,6 @@
 /** src/k8s/limits.ts: the bounds of decisions §13, measured in linear time with aliases counted as expanded. */
 import { checkParsed, checkText, documentSpans, exceedsLimits, MAX_DEPTH, MAX_OBJECT_BYTES } from '../../src/k8s/limits';
+import fc from 'fast-check';
 
 describe('exceedsLimits', () => {
   it('counts a shared node each time it is referred to, without walking it again', () => {
@@ -41,5 +42,39 @@ describe('documentSpans and the checks', () => {
     expect(checkText(`a: 1\n---\nb: ${'x'.repeat(33 * 1024 * 1024)}\n`)).toEqual({ line: 2, message: expect.stringMatching(/^a YAML document of \d+ characters is larger than the limit of 32 MiB$/) });
     const big = 'x'.repeat(MAX_OBJECT_BYTES + 1);
     expect(checkParsed('a: 1\n---\nb: big\n', [{ a: 1 }, { b: big }])).toEqual({ line: 2, message: expect.stringMatching(/^the YAML document expands to more than 3 MiB/) });
+  });
+});
+
+describe('exceedsLimits on generated graphs (FC_SEED replays)', () => {
+  // The measure as the module states it, written the plain way: strings their length + 2, other
+  // scalars 4, a collection 2 plus each item + 2 (sequence) or key length + 4 + value (mapping),
+  // a shared node counted each time it is referred to.
+  const expanded = (v: unknown): number => {
+    if (typeof v === 'string') return v.length + 2;
+    if (v === null || typeof v !== 'object') return 4;
+    if (Array.isArray(v)) return v.reduce((n: number, x) => n + expanded(x) + 2, 2);
+    return Object.entries(v).reduce((n, [k, x]) => n + k.length + 4 + expanded(x), 2);
+  };
+  // Directed acyclic graphs: later nodes refer to earlier ones, so sharing is everywhere.
+  const graph = fc
+    .array(fc.tuple(fc.oneof(fc.constant('seq'), fc.constant('map')), fc.array(fc.oneof(fc.nat(), fc.string({ maxLength: 30 })), { minLength: 1, maxLength: 5 })), { minLength: 1, maxLength: 12 })
+    .map((spec) => {
+      const nodes: unknown[] = [];
+      for (const [shape, refs] of spec) {
+        const kids = refs.map((r) => (typeof r === 'number' && nodes.length ? nodes[r % nodes.length] : String(r)));
+        nodes.push(shape === 'seq' ? kids : Object.fromEntries(kids.map((k, i) => [`k${i}`, k])));
+      }
+      return nodes[nodes.length - 1];
+    });
+  const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+  it('refuses exactly the values whose expanded size passes the bound', () => {
+    fc.assert(
+      fc.property(graph, fc.integer({ min: 10, max: 5000 }), (v, max) => {
+        const why = exceedsLimits(v, max, 1000);
+        expect(why === undefined).toBe(expanded(v) <= max);
+        if (why) expect(why).toMatch(/^expands to more than/);
+      }),
+      { numRuns: 300, seed },
+    );
   });
 });
