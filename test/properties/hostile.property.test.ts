@@ -4,7 +4,8 @@
  * modest anchors and aliases (no alias bombs), odd names and keys (`..`, `/`, NUL, control
  * characters, unicode, very long) and control characters in values. Each case is written to temp
  * files once and run in-process through render (plain, --with-controller --output-dir), reconcile
- * (-o yaml/json/plan, --all), admit, fn (a ResourceList on stdin), post-render and diff (--state).
+ * (-o yaml/json/plan, --all), admit, fn (a ResourceList on stdin, and the kustomize exec plugin form:
+ * a config file and a stream on stdin), post-render and diff (--state).
  *
  * Asserted: exit 0, 1 or 2 (diff also 3), no stack trace or JavaScript error name on stderr, bounded
  * time per command, nothing written outside the output directory, and the secret marker put in
@@ -271,6 +272,8 @@ async function check(c: Case): Promise<void> {
     fs.writeFileSync(path.join(work, 'values.yaml'), c.values);
     fs.writeFileSync(path.join(work, 'docs.yaml'), c.docs);
     fs.writeFileSync(path.join(work, 'state.yaml'), c.state);
+    // The kustomize exec plugin form reads its config from a file, the stream on stdin.
+    fs.writeFileSync(path.join(work, 'plugin.yaml'), c.fnConfig ? emit(c.fnConfig) : 'apiVersion: fn.cozystack.io/v1alpha1\nkind: CozyGateway\nmetadata: {name: x}\nspec: {}\n');
     const outRel = path.join('out', 'deploy');
     const before = snapshotTree(parent);
     const resourceList =
@@ -291,6 +294,7 @@ async function check(c: Case): Promise<void> {
       { args: ['reconcile', ...common, '--now', NOW, '--all'] },
       { args: ['admit', ...common, '--as', 'system:serviceaccount:cozy-fluxcd:helm-controller'] },
       { args: ['fn'], stdin: resourceList, passThrough: resourceList },
+      { args: ['fn', 'plugin.yaml'], stdin: c.docs, passThrough: c.docs },
       { args: ['post-render', '--now', NOW], stdin: c.docs, passThrough: c.docs },
       { args: ['diff', '--state', 'state.yaml', ...common, '--now', NOW], codes: [0, 1, 2, 3] },
     ];

@@ -357,6 +357,41 @@ spec:
     expect(stdout.startsWith(`${stream}---\n${widget}---\n`)).toBe(true);
   });
 
+  // decisions §13 on the kustomize channel too (issue 11): an alias bomb in the stream or in the
+  // plugin config is an input error at its line, in bounded time, never a library exception.
+  const bomb = (indent: string) => {
+    const lines = [`a0: &a0 [${Array(9).fill('"xxxxxxxxxx"').join(',')}]`];
+    for (let i = 1; i < 9; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]`);
+    return lines.map((l) => indent + l).join('\n');
+  };
+  it('refuses an object of the stream that expands past the bound, at its line, writing nothing', () => {
+    const t0 = Date.now();
+    const widget = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bomb\ndata:\n${bomb('  ')}\n`;
+    const { stdout, exitCode, findings } = processKustomizeStream(`${stream}---\n${widget}`, cfg, OPTS);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(exitCode).toBe(1);
+    expect(stdout).toBe('');
+    // Line 12 is the document's `---`, where every channel places a document (src/k8s/limits.ts documentSpans).
+    expect(findings).toEqual([expect.objectContaining({ severity: 'error', file: '<stdin>', line: 12, rule: 'input.limit', message: expect.stringMatching(/^standard input: the YAML document expands to more than 3 MiB/) })]);
+  });
+  it('refuses a plugin config that expands past the bound, and one too large to read', () => {
+    const big = `${cfg}    junk:\n${bomb('      ')}\n`;
+    const { exitCode, findings } = processKustomizeStream(stream, big, OPTS);
+    expect(exitCode).toBe(1);
+    expect(findings).toEqual([expect.objectContaining({ rule: 'fn.config.limit', line: 1, message: expect.stringMatching(/^plugin config: the YAML document expands to more than 3 MiB/) })]);
+    const huge = processKustomizeStream(stream, `${cfg}    junk: "${'x'.repeat(33 * 1024 * 1024)}"\n`, OPTS);
+    expect(huge.exitCode).toBe(1);
+    expect(huge.findings[0]).toEqual(expect.objectContaining({ rule: 'fn.config.limit', message: expect.stringMatching(/^plugin config: a YAML document of \d+ characters is larger than the limit of 32 MiB/) }));
+  });
+  it('refuses a ConfigMap functionConfig value that expands past the bound, naming the field', () => {
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { 'publishing.host': 'example.org', values: `{${bomb('').split('\n').join(', ')}}`, 'gateway.junk': `{${bomb('').split('\n').join(', ')}}` } };
+    const { findings } = parseFunctionConfig(cm);
+    expect(findings.map((f) => [f.field, f.rule, f.message.replace(/ \(aliases.*$/, '')])).toEqual([
+      ['data.gateway.junk', 'fn.config.limit', 'the value expands to more than 3 MiB'],
+      ['data.values', 'fn.config.limit', 'the value expands to more than 3 MiB'],
+    ]);
+  });
+
   it('a failure writes nothing on stdout (kustomize fails the build) and reports every finding', () => {
     const { stdout, exitCode, findings } = processKustomizeStream(stream, cfg.replace('host: example.org', 'host: example.org, certificates: {solver: nope}'), OPTS);
     expect(exitCode).toBe(1);

@@ -9,6 +9,7 @@ import { error, type Finding } from '../../k8s/diagnostics';
 import { fieldOf, hintOf } from '../../validation/ajvErrors';
 import { isRfc3339 } from '../../k8s/time';
 import { isObject, type ObjRef } from '../../k8s/model';
+import { exceedsLimits } from '../../k8s/limits';
 import { refOfLoose } from './items';
 
 /**
@@ -51,10 +52,13 @@ function validateCozyGateway(o: unknown) {
 const SPEC_KEYS = ['values', 'reconcile', 'now', 'gatewayApiVersion', 'ciliumVersion', 'includeSecretData'];
 
 /** Parse a ConfigMap data value as YAML, as `--set`-style users expect: `true`, `8443`, `[a, b]`. */
-function yamlValue(s: string): { value?: unknown; problem?: string } {
+function yamlValue(s: string): { value?: unknown; problem?: string; limit?: string } {
   const doc = parseDocument(s);
   if (doc.errors.length) return { problem: yamlProblem(doc.errors[0], 'the value') };
-  return { value: doc.toJS() };
+  // decisions §13: aliases stay shared nodes, and a value that expands past the bounds is refused.
+  const value = doc.toJS({ maxAliasCount: -1 }) as unknown;
+  const why = exceedsLimits(value);
+  return why ? { limit: `the value ${why}` } : { value };
 }
 
 function setDotted(target: Record<string, unknown>, dotted: string, value: unknown): void {
@@ -99,8 +103,9 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
     const text = typeof raw === 'string' ? raw : raw === null || raw === undefined ? '' : String(raw);
     const field = `data.${key}`;
     if (key === 'values') {
-      const { value, problem } = yamlValue(text);
-      if (problem) findings.push(error(`values is not valid YAML: ${problem}`, { object: ref, field, rule: 'fn.config', hint: 'fix the YAML of data.values (a block scalar: values: |)' }));
+      const { value, problem, limit } = yamlValue(text);
+      if (limit) findings.push(error(limit, { object: ref, field, rule: 'fn.config.limit' }));
+      else if (problem) findings.push(error(`values is not valid YAML: ${problem}`, { object: ref, field, rule: 'fn.config', hint: 'fix the YAML of data.values (a block scalar: values: |)' }));
       else if (value === null || value === undefined) continue;
       else if (!isObject(value)) findings.push(error('values must hold a YAML mapping of platform values (publishing, gateway, ...)', { object: ref, field, rule: 'fn.config', hint: 'write data.values as a block scalar holding publishing: and gateway: keys' }));
       else config.values.unshift(value);
@@ -111,8 +116,9 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
     } else if (key === 'now' || key === 'gatewayApiVersion' || key === 'ciliumVersion') {
       config[key] = text.trim();
     } else if (key.includes('.') && !key.startsWith('.') && !key.endsWith('.') && !key.includes('..')) {
-      const { value, problem } = yamlValue(text);
-      if (problem) findings.push(error(`${key}: not a valid YAML value: ${problem}`, { object: ref, field, rule: 'fn.config' }));
+      const { value, problem, limit } = yamlValue(text);
+      if (limit) findings.push(error(limit, { object: ref, field, rule: 'fn.config.limit' }));
+      else if (problem) findings.push(error(`${key}: not a valid YAML value: ${problem}`, { object: ref, field, rule: 'fn.config' }));
       else setDotted(dotted, key, value === undefined ? null : value);
     } else {
       findings.push(error(`unknown functionConfig key "${key}"`, {

@@ -9,6 +9,7 @@ import { dumpYaml } from '../../k8s/yaml';
 import { runFunction, type FnOptions } from './function';
 import type { TextRun } from './text';
 import { yamlProblem } from './config';
+import { checkParsed, checkText, exceedsLimits } from '../../k8s/limits';
 
 /**
  * kustomize's exec plugin protocol (the one `kubectl kustomize --enable-alpha-plugins` runs):
@@ -20,9 +21,19 @@ import { yamlProblem } from './config';
 export function processKustomizeStream(text: string, configText: string, opts: FnOptions): TextRun {
   const findings: Finding[] = [];
   let functionConfig: unknown;
+  // decisions §13, as on every other channel: a document too large is refused before it is
+  // parsed, one that expands past the bounds (an alias bomb) after parsing, aliases kept shared.
+  const configTooBig = checkText(configText);
+  if (configTooBig) return refused(error(`plugin config: ${configTooBig.message}`, { rule: 'fn.config.limit', line: configTooBig.line }));
   const cdoc = parseDocument(configText);
-  if (cdoc.errors.length) findings.push(error(`plugin config is not valid YAML: ${yamlProblem(cdoc.errors[0])}`, { rule: 'fn.config' }));
-  else functionConfig = cdoc.toJS();
+  if (cdoc.errors.length) findings.push(error(`plugin config is not valid YAML: ${yamlProblem(cdoc.errors[0])}`, { rule: 'fn.config', line: cdoc.errors[0].linePos?.[0]?.line }));
+  else {
+    functionConfig = cdoc.toJS({ maxAliasCount: -1 });
+    const over = checkParsed(configText, [functionConfig]);
+    if (over) return refused(error(`plugin config: ${over.message}`, { rule: 'fn.config.limit', line: over.line }));
+  }
+  const tooBig = checkText(text);
+  if (tooBig) return refused(error(`standard input: ${tooBig.message}`, { rule: 'input.limit', file: '<stdin>', line: tooBig.line }));
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [docs];
   const sources = documentSources(text);
@@ -35,6 +46,11 @@ export function processKustomizeStream(text: string, configText: string, opts: F
     }
     const v = d.toJS({ maxAliasCount: -1 }) as unknown;
     if (v === null || v === undefined) continue;
+    const why = exceedsLimits(v);
+    if (why) {
+      findings.push(error(`standard input: the YAML document ${why}`, { rule: 'input.limit', file: '<stdin>', line: lineOfDocument(text, d) }));
+      continue;
+    }
     if (isList(v)) {
       items.push(...flattenList(v)); // flattened; written back as plain objects
       continue;
@@ -50,6 +66,21 @@ export function processKustomizeStream(text: string, configText: string, opts: F
     return src !== undefined ? src : dumpYaml(it);
   });
   return { stdout: out.join('---\n'), exitCode: 0, findings: run.findings };
+}
+
+function refused(f: Finding): TextRun {
+  return { stdout: '', exitCode: 1, findings: [f] };
+}
+
+/** The 1-based line a parsed document starts on. */
+function lineOfDocument(text: string, d: { range?: [number, number, number] }): number {
+  const start = d.range?.[0] ?? 0;
+  let line = 1;
+  for (let i = 0; i < start && i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
+  }
+  return line;
 }
 
 /**
