@@ -1,5 +1,5 @@
 /** Read access to the embedded charts/, schemas/ and templates/ (see scripts/embed-assets.js). */
-import { DATA, TEXT } from './assets.generated';
+import { DATA, TEMPLATES } from './assets.generated';
 import { clone } from '../k8s/model';
 
 /** Parsed YAML or JSON asset, e.g. `charts/platform/values.yaml`; a fresh copy each call. */
@@ -8,7 +8,8 @@ export function asset<T = unknown>(file: string): T {
   return clone(DATA[file]) as T;
 }
 
-export function assetText(file: string): string {
-  if (!(file in TEXT)) throw new Error(`internal: template ${file} is not embedded`);
-  return TEXT[file];
+/** A template of templates/, precompiled at build time (scripts/embed-assets.js). */
+export function templateSpec(file: string): object {
+  if (!(file in TEMPLATES)) throw new Error(`internal: template ${file} is not embedded`);
+  return TEMPLATES[file];
 }

@@ -1,11 +1,12 @@
 /**
  * Handlebars templates for the manifests where a template reads better than code (templates/).
- * Templates are embedded with the other assets, compiled once, and rendered without HTML
- * escaping (they produce YAML). Helpers: `indent N text` (every line, as Helm's `indent`) and
- * `quote s` (Helm's `quote`: a double-quoted string). Pure: data in, text out.
+ * Templates are precompiled at build time with the other assets (scripts/embed-assets.js, with
+ * `noEscape`: they produce YAML, and `strict`), so only handlebars' runtime loads here. Helpers:
+ * `indent N text` (every line, as Helm's `indent`) and `quote s` (Helm's `quote`: a double-quoted
+ * string). Pure: data in, text out.
  */
-import Handlebars from 'handlebars';
-import { assetText } from '../assets';
+import Handlebars from 'handlebars/runtime';
+import { templateSpec } from '../assets';
 
 const hb = Handlebars.create();
 hb.registerHelper('indent', (n: number, text: string) =>
@@ -17,14 +18,7 @@ hb.registerHelper('indent', (n: number, text: string) =>
 );
 hb.registerHelper('quote', (s: unknown) => JSON.stringify(String(s)));
 
-const compiled = new Map<string, Handlebars.TemplateDelegate>();
-
 /** Render `templates/<name>` with `context`. */
 export function renderTemplate(name: string, context: object): string {
-  let t = compiled.get(name);
-  if (!t) {
-    t = hb.compile(assetText(`templates/${name}`), { noEscape: true, strict: true });
-    compiled.set(name, t);
-  }
-  return t(context);
+  return hb.template(templateSpec(`templates/${name}`) as Parameters<typeof hb.template>[0])(context);
 }
