@@ -14,22 +14,37 @@ import { isObject } from '../k8s/model';
 
 type Schema = Record<string, unknown>;
 
-/** Levenshtein distance (insert, delete, substitute: cost 1 each). */
-export function editDistance(a: string, b: string): number {
+/**
+ * Levenshtein distance (insert, delete, substitute: cost 1 each). With `limit`, the work stops as
+ * soon as the distance is known to pass it, and limit + 1 is returned: a key of hostile length
+ * costs nothing against a known key it cannot be a misspelling of (the distance is at least the
+ * difference of the lengths).
+ */
+export function editDistance(a: string, b: string, limit = Infinity): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
+    let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (cur[j] < rowMin) rowMin = cur[j];
     }
+    // Every later row is at least this row's minimum.
+    if (rowMin > limit) return limit + 1;
     prev = cur;
   }
-  return prev[b.length];
+  return Math.min(prev[b.length], limit + 1);
+}
+
+/** The largest distance nearEnough accepts for a key. */
+function maxDistance(key: string): number {
+  return Math.max(2, Math.floor(key.length / 3));
 }
 
 /** How far a key may be from a known one to be suggested: 2 edits, or a third of the key. */
 export function nearEnough(key: string, distance: number): boolean {
-  return distance <= Math.max(2, Math.floor(key.length / 3));
+  return distance <= maxDistance(key);
 }
 
 /**
@@ -39,8 +54,10 @@ export function nearEnough(key: string, distance: number): boolean {
 export function nearestKey(key: string, known: string[]): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;
+  // Only a distance nearEnough accepts can be suggested: farther ones are not worked out.
+  const limit = maxDistance(key);
   for (const k of [...known].sort()) {
-    const d = k.toLowerCase() === key.toLowerCase() ? 0.5 : editDistance(key, k);
+    const d = k.toLowerCase() === key.toLowerCase() ? 0.5 : editDistance(key, k, limit);
     if (d < bestD) {
       best = k;
       bestD = d;

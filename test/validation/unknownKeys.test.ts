@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { editDistance, nearestKey, unknownKeys, unknownTenantSpecKeys, unknownValueKeys } from '../../src/validation/unknownKeys';
 
 describe('unknown keys', () => {
@@ -6,6 +7,26 @@ describe('unknown keys', () => {
     expect(editDistance('publshing', 'publishing')).toBe(1);
     expect(editDistance('', 'abc')).toBe(3);
     expect(editDistance('kitten', 'sitting')).toBe(3);
+  });
+  it('stops at a limit: limit + 1 as soon as the distance passes it, the distance itself below it', () => {
+    expect(editDistance('kitten', 'sitting', 3)).toBe(3);
+    expect(editDistance('kitten', 'sitting', 2)).toBe(3);
+    expect(editDistance('abcdefgh', 'zyxwvuts', 1)).toBe(2);
+    expect(editDistance('a'.repeat(10), 'host', 2)).toBe(3);
+  });
+  it('agrees with the unbounded distance under every limit (generated strings)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.string({ maxLength: 12 }), fc.nat(14), (a, b, limit) => {
+        expect(editDistance(a, b, limit)).toBe(Math.min(editDistance(a, b), limit + 1));
+      }),
+      { numRuns: 500, seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
+    );
+  });
+  it('suggests nothing for a key of hostile length, without working out its distances', () => {
+    const t0 = process.hrtime.bigint();
+    expect(nearestKey('h'.repeat(200000), ['host', 'gateway', 'publishing'])).toBeUndefined();
+    // Unbounded, this is 200,000 x 10 cells per known key; bounded, a length comparison.
+    expect(Number(process.hrtime.bigint() - t0) / 1e6).toBeLessThan(500); // unbounded: about 2 s here
   });
   it('nearest key: smallest distance, case-insensitive match first, ties alphabetical, none when far', () => {
     expect(nearestKey('hots', ['host', 'ingressName'])).toBe('host');
