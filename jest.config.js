@@ -3,8 +3,12 @@
 const esmOnly = ['@marcbachmann/cel-js', 'execa', 'commander', 'fast-check', '@kubernetes-models', 'pure-rand',
   'is-plain-obj', 'strip-final-newline', 'npm-run-path', 'path-key', 'unicorn-magic', 'human-signals', 'is-stream',
   'figures', 'get-stream', 'yoctocolors', '@sec-ant', 'parse-ms', 'pretty-ms', 'is-unicode-supported', '@sindresorhus', 'kubernetes-models', 'is-cidr', 'cidr-regex'];
+const os = require('node:os');
 module.exports = {
   testEnvironment: 'node',
+  // One worker per core, at least two: jest's default (cores - 1) runs the whole suite in band on
+  // the two-core machines CI uses, leaving a core idle while the e2e suites wait on processes.
+  maxWorkers: Math.max(2, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length),
   // Generous: CI machines have two cores and the property and kpt tests share them.
   testTimeout: 60000,
   // Packages whose `exports` have only an `import` condition, which jest's CommonJS resolver does not read.

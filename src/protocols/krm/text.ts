@@ -3,7 +3,7 @@
  * user's files back as they were (issue 13: `kpt fn render` run again and again leaves the package
  * as `exec: cat` would). Pure: text in, text out.
  */
-import { CST, Document, isMap, isScalar, isSeq, Parser, parseDocument, YAMLSeq, type Node, type Scalar } from 'yaml';
+import { Composer, CST, Document, isMap, isScalar, isSeq, Parser, parseDocument, YAMLSeq, type Node, type Scalar } from 'yaml';
 import { error, type Finding } from '../../k8s/diagnostics';
 import { isObject } from '../../k8s/model';
 import { dumpYaml } from '../../k8s/yaml';
@@ -36,7 +36,12 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   // the bounds (an alias bomb) after parsing, before anything walks or copies it.
   const tooBig = checkText(text);
   if (tooBig) return writeBare(error(`standard input: ${tooBig.message}`, { rule: 'input.limit', file: '<stdin>', line: tooBig.line }));
-  const doc = parseDocument(text, { keepSourceTokens: false });
+  // One lexing and parsing pass: its tokens are composed into the document here and spliced by
+  // spliceItems. Only input that does not compose cleanly into one document is read again, by
+  // parseDocument, for its errors with their lines.
+  const tokens = [...new Parser().parse(text)];
+  const composed = [...new Composer({ keepSourceTokens: false }).compose(tokens, true, text.length)];
+  const doc = composed.length === 1 && composed[0].errors.length === 0 ? composed[0] : parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length) {
     const e = doc.errors[0];
     const text = e.code === 'MULTIPLE_DOCS' ? 'standard input holds more than one YAML document; a KRM function reads exactly one ResourceList' : `standard input is not valid YAML: ${yamlProblem(e)}`;
@@ -52,7 +57,7 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
     return { stdout: dumpYaml(output), exitCode, findings };
   }
   // cli-contract `fn`, decisions §9: items that came in pass through unchanged, byte for byte.
-  const spliced = spliceItems(text, rl, output);
+  const spliced = spliceItems(text, tokens, rl, output);
   if (spliced !== undefined) return { stdout: spliced, exitCode, findings };
   // Not the block layout kpt and kustomize write (JSON, a flow sequence, ...): the items are
   // written back from their YAML nodes, comments and quoting kept.
@@ -76,14 +81,24 @@ function itemStart(it: { start: CST.SourceToken[]; value?: CST.Token }): number 
 }
 
 /**
- * A new item as a block sequence entry at the given indentation, laid out as kpt lays out its
+ * New items as block sequence entries at the given indentation, one string each, laid out as kpt lays out its
  * own files (compact sequences), its scalars written the YAML-1.1-safe way (newNode).
  */
-function seqEntry(value: unknown, indent: string): string {
+function seqEntries(values: unknown[], indent: string): string[] {
+  if (values.length === 0) return [];
+  // All of them in one sequence, read and written once: in a block sequence written at column 0,
+  // an entry begins exactly at a line that begins with `-` (everything inside it is indented).
   const doc = new Document(new YAMLSeq(), { schema: 'failsafe' });
-  (doc.contents as YAMLSeq).items.push(newNode(doc, value, true));
-  const lines = doc.toString(STRINGIFY).replace(/\n$/, '').split('\n');
-  return lines.map((l) => (l === '' ? '' : `${indent}${l}`)).join('\n') + '\n';
+  const seq = doc.contents as YAMLSeq;
+  const parsed = parseDocument(dumpYaml(values), { schema: 'failsafe' }).contents;
+  if (isSeq(parsed) && parsed.items.length === values.length) seq.items.push(...(parsed.items as Node[]));
+  else for (const v of values) seq.items.push(newNode(doc, v, true));
+  const entries: string[] = [];
+  for (const l of doc.toString(STRINGIFY).replace(/\n$/, '').split('\n')) {
+    if (l.startsWith('-') || entries.length === 0) entries.push('');
+    entries[entries.length - 1] += `${l === '' ? '' : `${indent}${l}`}\n`;
+  }
+  return entries.length === values.length ? entries : values.map((v) => seqEntries([v], indent)[0]);
 }
 
 /**
@@ -93,9 +108,9 @@ function seqEntry(value: unknown, indent: string): string {
  * sequence's own indentation, and `results` is written last. Undefined when the input is not
  * one YAML document whose `items` is a block sequence (the layout kpt and kustomize write).
  */
-function spliceItems(text: string, rl: unknown, output: ResourceList): string | undefined {
+function spliceItems(text: string, tokens: CST.Token[], rl: unknown, output: ResourceList): string | undefined {
   if (!isObject(rl) || !Array.isArray(rl.items)) return undefined;
-  const docs = [...new Parser().parse(text)].filter((t) => t.type !== 'comment' && t.type !== 'newline' && t.type !== 'space');
+  const docs = tokens.filter((t) => t.type !== 'comment' && t.type !== 'newline' && t.type !== 'space');
   if (docs.length !== 1 || docs[0].type !== 'document' || docs[0].value?.type !== 'block-map') return undefined;
   const map = docs[0].value;
   const keyName = (k: CST.Token | null | undefined) => (k && k.type === 'scalar' ? k.source : undefined);
@@ -111,10 +126,12 @@ function spliceItems(text: string, rl: unknown, output: ResourceList): string | 
   if (!dash) return undefined;
   const indent = ' '.repeat(dash.offset - (text.lastIndexOf('\n', dash.offset - 1) + 1));
   const index = new Map<unknown, number>(rl.items.map((it, i) => [it, i]));
+  const added = seqEntries(output.items.filter((it) => !index.has(it)), indent);
   let body = '';
+  let next = 0;
   for (const it of output.items) {
     const i = index.get(it);
-    body += i !== undefined ? pieces[i] : seqEntry(it, indent);
+    body += i !== undefined ? pieces[i] : added[next++];
   }
   if (body === '') return undefined;
   let out = text.slice(0, from) + body + text.slice(to);
