@@ -5,9 +5,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
+import { late } from '../lateModules';
 import type { Decision } from '../../admission/admit';
-import type * as Admit from '../../admission/admit';
-import type * as Request from '../../admission/request';
 import { FindingsError, printable } from '../../k8s/diagnostics';
 import { describe, type KObject } from '../../k8s/model';
 import { isClusterScoped } from '../../k8s/scope';
@@ -17,9 +16,6 @@ import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import { denialHint, formatDenial } from '../../admission/request';
 import { addInputOptions, collect, failOn, gatewayApiVersionArg, loadInputs, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
-
-/** The evaluator (CEL engine included) is loaded when the command runs, not when the CLI registers it (issue 5). */
-const lazyAdmit = () => ({ ...(require('../../admission/admit') as typeof Admit), ...(require('../../admission/request') as typeof Request) });
 
 interface AdmitOptions extends InputOptions {
   as?: string;
@@ -79,7 +75,8 @@ Examples:
   cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json`,
   );
   return cmd.action((opts: AdmitOptions) => {
-    const { admit, callerOf, denials, platformPolicies, warnings } = lazyAdmit();
+    const { admit, denials, warnings } = late.admit();
+    const { callerOf, platformPolicies } = late.request();
     const inputs = loadInputs(opts, ctx, cmd);
     const { objects, placed } = placeInNamespace(inputs.objects, opts.namespace);
     for (const p of placed) {

@@ -6,11 +6,11 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context';
+import { late } from '../lateModules';
 import { readInputs, readValuesFiles } from '../../io/inputs';
 import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
-import type * as PublishedSchemas from '../../validation/publishedSchemas';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
 import { findPlatformPackage } from '../../charts/platformValues';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
@@ -171,6 +171,5 @@ export function addValidateOption(cmd: Command): Command {
 /** The findings of `--validate` over the objects a command is about to emit (none without the flag). */
 export function validateEmitted(objects: KObject[], opts: { validate?: boolean }): Finding[] {
   if (!opts.validate) return [];
-  const { validatePublished } = require('../../validation/publishedSchemas') as typeof PublishedSchemas;
-  return validatePublished(objects);
+  return late.publishedSchemas().validatePublished(objects);
 }

@@ -14,24 +14,12 @@
 import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
+import { late } from '../lateModules';
 import { keyOf, type KObject } from '../../k8s/model';
-import type * as Output from '../../k8s/yaml';
-import type * as UnifiedDiff from '../../pipelines/unifiedDiff';
-import type * as Diff from '../../pipelines/diff';
-import type * as Plan from '../../pipelines/plan';
-import type * as Render from '../../pipelines/render';
 import { readInputs, type SourceMap } from '../../io/inputs';
 import { parseNow, resolveNow } from '../clock';
 import { addInputOptions, addValidateOption, collect, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
-
-const lazy = {
-  output: () => require('../../k8s/yaml') as typeof Output,
-  unified: () => require('../../pipelines/unifiedDiff') as typeof UnifiedDiff,
-  diff: () => require('../../pipelines/diff') as typeof Diff,
-  plan: () => require('../../pipelines/plan') as typeof Plan,
-  render: () => require('../../pipelines/render') as typeof Render,
-};
 
 /** The exit code for "the change makes a difference". */
 export const EXIT_DIFFERENCES = 3;
@@ -91,7 +79,7 @@ Examples:
       if (!opts.state.length) usageError(cmd, '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)');
       const stdinUsers = [...opts.state.filter((f) => f === '-').map(() => '--state -'), ...opts.filename.filter((f) => f === '-').map(() => '-f -'), ...opts.values.filter((f) => f === '-').map(() => '--values -')];
       if (stdinUsers.length > 1) usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
-      const { diff, hasDifferences, diffChanges, afterStore } = lazy.diff();
+      const { diff, hasDifferences, diffChanges, afterStore } = late.diff();
       const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
       const { state, sources } = readState(opts.state, ctx);
       // One source map for the run: a finding about a state object or a given one names its file and line.
@@ -109,10 +97,10 @@ Examples:
       const unrelated = result.findings.filter((f) => f.severity === 'warning').length - relevant.filter((f) => f.severity === 'warning').length;
       let out: Iterable<string>;
       if (opts.output === 'json') {
-        const { toJson } = lazy.output();
+        const { toJson } = late.yaml();
         out = [toJson({ created: result.created, changed: result.changed, deleted: result.deleted, hostnames: result.hostnames })];
       } else if (opts.output === 'plan') {
-        const { renderPlan } = lazy.plan();
+        const { renderPlan } = late.plan();
         const pass = result.pass!;
         const removed = result.removedNamespaces.map((ns) => {
           const n = result.deleted.filter((o) => o.metadata.namespace === ns).length;
@@ -135,8 +123,8 @@ Examples:
           ),
         ];
       } else {
-        const { unifiedDiffs } = lazy.unified();
-        const { orderOutput } = lazy.render();
+        const { unifiedDiffs } = late.unifiedDiff();
+        const { orderOutput } = late.render();
         const items = new Map<string, { before?: KObject; after?: KObject }>();
         for (const o of result.created) items.set(keyOf(o), { after: o });
         for (const c of result.changed) items.set(keyOf(c.after), c);

@@ -6,26 +6,13 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
+import type { ReconcileResult } from '../../pipelines/reconcile';
+import { late } from '../lateModules';
 import { describe, type KObject } from '../../k8s/model';
-import type * as Output from '../../k8s/yaml';
 import { addInputOptions, addValidateOption, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
-import type * as Reconcile from '../../pipelines/reconcile';
-import type * as Plan from '../../pipelines/plan';
-import type * as Hostnames from '../../pipelines/hostnames';
-import type * as SecretRedaction from '../../k8s/secretRedaction';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
-
-// The pass and its output are loaded when the command runs, not when the CLI registers it
-// (issue 5: `cozy-gw --version` and the other commands do not pay for them).
-const lazy = {
-  output: () => require('../../k8s/yaml') as typeof Output,
-  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
-  plan: () => require('../../pipelines/plan') as typeof Plan,
-  hostnames: () => require('../../pipelines/hostnames') as typeof Hostnames,
-  redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
-};
 
 interface ReconcileOptions extends InputOptions {
   validate?: boolean;
@@ -49,14 +36,14 @@ export interface ReconcileOutput {
 }
 
 /** The output of one pass in the chosen format (pure: used by the command and its tests). */
-export function formatReconcile(result: Reconcile.ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
-  const { renderPlan } = lazy.plan();
-  const { redactSecrets, redactionNotice } = lazy.redaction();
-  const { toJson, yamlStreamChunks } = lazy.output();
+export function formatReconcile(result: ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
+  const { renderPlan } = late.plan();
+  const { redactSecrets, redactionNotice } = late.redaction();
+  const { toJson, yamlStreamChunks } = late.yaml();
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
-    const hostnames = lazy.hostnames().hostnameTable(before, result.store.all());
+    const hostnames = late.hostnames().hostnameTable(before, result.store.all());
     return { stdout: [renderPlan(result, { before, now: opts.now, hostnames, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
   }
   const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
@@ -104,7 +91,7 @@ Examples:
     );
   addValidateOption(addInputOptions(cmd));
   cmd.action((opts: ReconcileOptions) => {
-    const { reconcile } = lazy.reconcile();
+    const { reconcile } = late.reconcile();
     // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
     // Options that cannot be honoured are usage errors, not silent fallbacks.

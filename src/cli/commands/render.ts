@@ -5,25 +5,10 @@
  */
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
-import type * as Output from '../../k8s/yaml';
-import type * as OutputDir from '../../io/outputDir';
+import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
-import type * as Render from '../../pipelines/render';
-import type * as Preview from '../../pipelines/preview';
-import type * as Reconcile from '../../pipelines/reconcile';
-import type * as SecretRedaction from '../../k8s/secretRedaction';
 import { addInputOptions, addValidateOption, failOn, gatewayApiVersionArg, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
 import { parseNow, resolveNow } from '../clock';
-
-// The core is loaded when the command runs, not when the CLI registers it (issue 5).
-const lazy = {
-  output: () => require('../../k8s/yaml') as typeof Output,
-  outputDir: () => require('../../io/outputDir') as typeof OutputDir,
-  render: () => require('../../pipelines/render') as typeof Render,
-  preview: () => require('../../pipelines/preview') as typeof Preview,
-  reconcile: () => require('../../pipelines/reconcile') as typeof Reconcile,
-  redaction: () => require('../../k8s/secretRedaction') as typeof SecretRedaction,
-};
 
 interface RenderCliOptions extends InputOptions {
   validate?: boolean;
@@ -56,10 +41,10 @@ export function register(program: Command, ctx: CliContext): Command {
       '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
     )
     .action((opts: RenderCliOptions) => {
-      const { render } = lazy.render();
-      const { redactionNotice, isRedacted } = lazy.redaction();
-      const { toJsonList, toYamlStream } = lazy.output();
-      const { writeOutputDir } = lazy.outputDir();
+      const { render } = late.render();
+      const { redactionNotice, isRedacted } = late.redaction();
+      const { toJsonList, toYamlStream } = late.yaml();
+      const { writeOutputDir } = late.outputDir();
       // Options that cannot be honoured are usage errors, not silent fallbacks.
       if (!opts.withController) {
         const needs = (['now', 'includeSecretData'] as const).filter((k) => opts[k] !== undefined).map((k) => (k === 'now' ? '--now' : '--include-secret-data'));
@@ -68,7 +53,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? lazy.preview().preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? late.preview().preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
       // --validate: the emitted objects against their published schemas, before anything is written.

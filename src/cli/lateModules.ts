@@ -1,0 +1,26 @@
+/**
+ * The modules a command needs only once its action runs (issue 5): `--help`, `--version`,
+ * `completion` and a usage error never load them, and `render` without `--with-controller`
+ * never loads the controller pass (test/cli/startup.test.ts counts the modules). The command
+ * modules themselves are loaded only for the command invoked (src/cli/index.ts); this is the one
+ * table of what loads later still, so each late load is written once, for every command.
+ *
+ * `require` inside a function is not an import at load time (test/architecture.test.ts); the
+ * `typeof import(...)` types vanish at build.
+ */
+export const late = {
+  yaml: () => require('../k8s/yaml') as typeof import('../k8s/yaml'),
+  redaction: () => require('../k8s/secretRedaction') as typeof import('../k8s/secretRedaction'),
+  outputDir: () => require('../io/outputDir') as typeof import('../io/outputDir'),
+  render: () => require('../pipelines/render') as typeof import('../pipelines/render'),
+  preview: () => require('../pipelines/preview') as typeof import('../pipelines/preview'),
+  reconcile: () => require('../pipelines/reconcile') as typeof import('../pipelines/reconcile'),
+  plan: () => require('../pipelines/plan') as typeof import('../pipelines/plan'),
+  hostnames: () => require('../pipelines/hostnames') as typeof import('../pipelines/hostnames'),
+  diff: () => require('../pipelines/diff') as typeof import('../pipelines/diff'),
+  unifiedDiff: () => require('../pipelines/unifiedDiff') as typeof import('../pipelines/unifiedDiff'),
+  /** The evaluator, CEL engine included. */
+  admit: () => require('../admission/admit') as typeof import('../admission/admit'),
+  request: () => require('../admission/request') as typeof import('../admission/request'),
+  publishedSchemas: () => require('../validation/publishedSchemas') as typeof import('../validation/publishedSchemas'),
+};
