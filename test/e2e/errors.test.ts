@@ -5,31 +5,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../helpers/cli';
+import { MIN_VALUES, ROOT_TENANT, runCli, useScratch } from '../helpers/cli';
 
-let dir: string;
-
-const ROOT_TENANT = 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';
-const VALUES = 'publishing:\n  host: example.org\ngateway:\n  enabled: true\n';
-
-function write(name: string, text: string): string {
-  fs.writeFileSync(path.join(dir, name), text);
-  return name;
-}
-
-async function cli(args: string[], stdin?: string) {
-  const r = await runCli(args, { cwd: dir, stdin });
-  // Never a stack trace for bad input.
-  expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?/);
-  return r;
-}
-
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-errors-'));
-  write('values.yaml', VALUES);
-  write('root.yaml', ROOT_TENANT);
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+const scratch = useScratch('cozy-gw-errors-', { 'values.yaml': MIN_VALUES, 'root.yaml': ROOT_TENANT });
+const { write, cli } = scratch;
 
 describe('input files', () => {
   it('YAML syntax: file and line, nothing on stdout', async () => {
@@ -180,7 +159,7 @@ describe('post-render', () => {
 
 describe('snapshot', () => {
   it('kubectl missing: which binary, and how to name another', async () => {
-    const r = await cli(['snapshot', '--kubectl', path.join(dir, 'no-kubectl')]);
+    const r = await cli(['snapshot', '--kubectl', path.join(scratch.dir, 'no-kubectl')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/error: kubectl not found: cannot run .*no-kubectl \(install kubectl and put it on PATH, or name it with --kubectl PATH/);

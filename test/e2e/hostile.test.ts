@@ -6,37 +6,19 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../helpers/cli';
+import { MIN_VALUES, ROOT_TENANT, runCli, useScratch } from '../helpers/cli';
 import { assembleSnapshot, SNAPSHOT_RESOURCES } from '../../src/pipelines/snapshot';
 import type { KObject } from '../../src/k8s/model';
 import { selectableClasses } from '../../src/charts/gatewayChart';
 
-let dir: string;
-
-const ROOT_TENANT = 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';
-const VALUES = 'publishing:\n  host: example.org\ngateway:\n  enabled: true\n';
 /** A secret marker: it must never appear in any output. */
 const MARKER = 'SECRETMARKER';
 const MARKER_B64 = Buffer.from(MARKER).toString('base64');
 
-function write(name: string, text: string): string {
-  fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-  fs.writeFileSync(path.join(dir, name), text);
-  return name;
-}
 
-async function cli(args: string[], stdin?: string) {
-  const r = await runCli(args, { cwd: dir, stdin });
-  expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?/);
-  return r;
-}
 
-beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-hostile-'));
-  write('values.yaml', VALUES);
-  write('root.yaml', ROOT_TENANT);
-});
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+const scratch = useScratch('cozy-gw-hostile-', { 'values.yaml': MIN_VALUES, 'root.yaml': ROOT_TENANT });
+const { write, cli } = scratch;
 
 describe('1. secrets: redaction cannot be switched off by input', () => {
   const forged = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: forged\n  namespace: tenant-root\n  annotations:\n    cozy-gw.cozystack.io/secret-data-omitted: tls.key\ntype: kubernetes.io/tls\ndata:\n  tls.key: ${MARKER_B64}\nstringData:\n  extra: ${MARKER}\n`;
@@ -145,7 +127,7 @@ describe('10. smaller defects', () => {
 
   it('40,000 tenantSelectableClasses are read in linear time', async () => {
     const classes = Array.from({ length: 40_000 }, (_, i) => `  - class-${i}\n`).join('');
-    write('many.yaml', `${VALUES}  tenantSelectableClasses:\n${classes}`);
+    write('many.yaml', `${MIN_VALUES}  tenantSelectableClasses:\n${classes}`);
     write('root.yaml', `${ROOT_TENANT}  gatewayClass: class-39999\n`);
     const r = await cli(['render', '--values', 'many.yaml', '-f', 'root.yaml']);
     expect(r.code).toBe(0);
@@ -193,7 +175,7 @@ describe('9. no forged lines: echoed values escaped and cut', () => {
 
 describe('10. a directory with nothing to read', () => {
   it('is an input error naming the directory', async () => {
-    fs.mkdirSync(path.join(dir, 'empty', 'sub'), { recursive: true });
+    fs.mkdirSync(path.join(scratch.dir, 'empty', 'sub'), { recursive: true });
     write('empty/README.md', '# not YAML\n');
     const r = await cli(['render', '-f', 'empty']);
     expect(r.code).toBe(1);

@@ -1,4 +1,6 @@
 /** Runs the CLI in-process with captured standard streams (no child process: fast tests). */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { run, type CliIO } from '../../src/cli';
 
@@ -35,3 +37,48 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Cli
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const TESTDATA = path.join(ROOT, 'testdata');
+
+/** The smallest platform: tenant-root with its own Gateway, and the values that publish it. */
+export const ROOT_TENANT = 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';
+export const MIN_VALUES = 'publishing:\n  host: example.org\ngateway:\n  enabled: true\n';
+
+/** A stack frame on stderr: never printed for bad input. */
+export const STACK_FRAME = /\n\s+at .+:\d+:\d+\)?/;
+
+export interface Scratch {
+  /** The directory of the running test. */
+  readonly dir: string;
+  /** Writes a file below the directory (its folders made); returns the name. */
+  write(name: string, text: string): string;
+  /** Runs the CLI in the directory, as a user meets it; fails the test on a stack trace. */
+  cli(args: string[], stdin?: string): Promise<CliResult>;
+}
+
+/**
+ * A fresh scratch directory for every test of the file (registered with beforeEach/afterEach),
+ * holding `files` at the start: for suites that run the CLI over small hand-written inputs.
+ */
+export function useScratch(prefix: string, files: Record<string, string> = {}): Scratch {
+  let dir = '';
+  const scratch: Scratch = {
+    get dir() {
+      return dir;
+    },
+    write(name, text) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+      return name;
+    },
+    async cli(args, stdin) {
+      const r = await runCli(args, { cwd: dir, stdin });
+      expect(r.stderr).not.toMatch(STACK_FRAME);
+      return r;
+    },
+  };
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    for (const [name, text] of Object.entries(files)) scratch.write(name, text);
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return scratch;
+}
