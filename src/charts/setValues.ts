@@ -156,16 +156,6 @@ export function parseSet(arg: string, opts: { asString?: boolean } = {}): SetAss
   return out;
 }
 
-/** `a.b[0].c`, with `\.` for a dot inside a key. */
-export function formatPath(path: PathPart[]): string {
-  let out = '';
-  for (const p of path) {
-    if (typeof p === 'number') out += `[${p}]`;
-    else out += (out === '' ? '' : '.') + p.replace(/\\/g, '\\\\').replace(/\./g, '\\.');
-  }
-  return out;
-}
-
 function setChild(node: Record<string, unknown> | unknown[], key: PathPart, value: unknown): void {
   if (Array.isArray(node)) {
     const i = key as number;

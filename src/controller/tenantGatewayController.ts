@@ -130,11 +130,6 @@ export interface TenantGatewayRun {
   races: HostnameRace[];
 }
 
-/** Reconcile every TenantGateway in the store; the findings only (see {@link runTenantGatewayController}). */
-export function reconcileTenantGateways(store: Store, opts: ReconcileOptions): Finding[] {
-  return runTenantGatewayController(store, opts).findings;
-}
-
 /** Reconcile every TenantGateway in the store, sorted by namespace and name. */
 export function runTenantGatewayController(store: Store, opts: ReconcileOptions): TenantGatewayRun {
   const findings: Finding[] = [];

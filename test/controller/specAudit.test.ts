@@ -2,7 +2,7 @@
  * Spec audit of the controller half: one test per behaviour sentence of tenant-gateway.md that no
  * other test pinned down. Each test quotes (or names) the sentence it holds the code to.
  */
-import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
+import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import { perAppListenerName, perAppCertificateName } from '../../src/controller/names';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import { validateTenantGateway } from '../../src/controller/tenantGatewayValidation';
@@ -15,7 +15,7 @@ const CTRL = 'gateway.cozystack.io/tenantgateway-controller';
 
 function pass(objects: KObject[], now = NOW): Store {
   const store = new Store(objects);
-  reconcileTenantGateways(store, { now });
+  runTenantGatewayController(store, { now });
   return store;
 }
 
@@ -386,7 +386,7 @@ describe('entries on routes that stopped attaching (reference-facts §5.9: "one 
     }
     // and a second pass writes nothing
     const again = new Store(s.all());
-    reconcileTenantGateways(again, { now: LATER });
+    runTenantGatewayController(again, { now: LATER }).findings;
     expect(again.changes()).toEqual([]);
   });
 

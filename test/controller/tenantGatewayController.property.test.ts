@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { isValidSectionName } from '../../src/k8s/dnsNames';
 import { selectsPlainHttp } from '../../src/controller/hostnameClaims';
 import { hostnamesOverlap } from '../../src/k8s/gatewayApi';
-import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
+import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import { clone, type KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
 import { LATER, NOW, ns, route, tgw } from './tgwFixtures';
@@ -79,7 +79,7 @@ const arbSnapshot = fc
 
 function run(objs: KObject[], now = NOW): Store {
   const store = new Store(clone(objs));
-  reconcileTenantGateways(store, { now });
+  runTenantGatewayController(store, { now }).findings;
   return store;
 }
 
@@ -92,7 +92,7 @@ describe('TenantGateway pass invariants', () => {
         expect(JSON.stringify(run(objs).all())).toBe(JSON.stringify(store.all()));
         // Idempotence.
         const again = new Store(store.all());
-        reconcileTenantGateways(again, { now: LATER });
+        runTenantGatewayController(again, { now: LATER }).findings;
         expect(again.changes()).toEqual([]);
 
         for (const gw of store.list('gateway.networking.k8s.io', 'Gateway')) {

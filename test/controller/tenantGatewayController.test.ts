@@ -1,4 +1,4 @@
-import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
+import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
 import { LATER, NOW, acceptedOf, baseNamespaces, http, liveStatus, tgw } from './tgwFixtures';
@@ -7,10 +7,10 @@ const TGW = (s: Store, ns = 'tenant-root') => s.get('gateway.cozystack.io', 'Ten
 const GW = (s: Store, ns = 'tenant-root') => s.get('gateway.networking.k8s.io', 'Gateway', ns, 'cozystack');
 const ready = (o: KObject) => ((o.status as { conditions: Record<string, unknown>[] }).conditions ?? []).find((c) => c.type === 'Ready')!;
 
-describe('reconcileTenantGateways (reference-facts §5.1)', () => {
+describe('runTenantGatewayController (reference-facts §5.1)', () => {
   test('a full http01 pass: labels, Gateway, certificates, route status, redirect, status', () => {
     const store = new Store([tgw({ attachedNamespaces: ['cozy-harbor'] }), ...baseNamespaces(), http('cozy-harbor', 'harbor', ['harbor.example.org'])]);
-    const findings = reconcileTenantGateways(store, { now: NOW });
+    const findings = runTenantGatewayController(store, { now: NOW }).findings;
     expect(findings).toEqual([]);
     const gw = GW(store)!;
     expect((gw.spec as { listeners: { name: string }[] }).listeners.map((l) => l.name)).toEqual(['http', 'https-harbor-91fb3185']);
@@ -24,10 +24,10 @@ describe('reconcileTenantGateways (reference-facts §5.1)', () => {
 
   test('once the live Gateway is programmed the TenantGateway reads Ready=True', () => {
     const first = new Store([tgw({}), ...baseNamespaces()]);
-    reconcileTenantGateways(first, { now: NOW });
+    runTenantGatewayController(first, { now: NOW }).findings;
     const live = { ...GW(first)!, status: liveStatus(['http']) };
     const second = new Store([...first.all().filter((o) => o.kind !== 'Gateway'), live]);
-    reconcileTenantGateways(second, { now: LATER });
+    runTenantGatewayController(second, { now: LATER }).findings;
     expect(ready(TGW(second))).toMatchObject({ status: 'True', reason: 'Reconciled', lastTransitionTime: LATER });
     expect((TGW(second).status as { listeners: unknown[] }).listeners).toEqual([{ name: 'http', ready: true }]);
   });
@@ -39,7 +39,7 @@ describe('reconcileTenantGateways (reference-facts §5.1)', () => {
     );
     old.status = { listeners: [{ name: 'http', ready: true }] };
     const store = new Store([old, ...baseNamespaces()]);
-    const findings = reconcileTenantGateways(store, { now: NOW });
+    const findings = runTenantGatewayController(store, { now: NOW }).findings;
     expect(GW(store)).toBeUndefined();
     const t = TGW(store);
     expect(ready(t)).toMatchObject({ status: 'False', reason: 'ReconcileError', observedGeneration: 4, message: expect.stringMatching(/"api" is repeated/) });
@@ -53,7 +53,7 @@ describe('reconcileTenantGateways (reference-facts §5.1)', () => {
   test('the listener budget is counted before the Gateway is written', () => {
     const hosts = Array.from({ length: 64 }, (_, i) => `h${i}.example.org`);
     const store = new Store([tgw({}), ...baseNamespaces(), http('tenant-root', 'many', hosts)]);
-    reconcileTenantGateways(store, { now: NOW });
+    runTenantGatewayController(store, { now: NOW }).findings;
     expect(GW(store)).toBeUndefined();
     expect(ready(TGW(store)).message).toMatch(/65 listeners.*64/);
   });
@@ -65,7 +65,7 @@ describe('reconcileTenantGateways (reference-facts §5.1)', () => {
       ...baseNamespaces(),
       { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-bob', labels: { 'namespace.cozystack.io/host': 'bob.example.org' } } },
     ]);
-    const findings = reconcileTenantGateways(store, { now: NOW });
+    const findings = runTenantGatewayController(store, { now: NOW }).findings;
     expect(store.get('', 'Namespace', undefined, 'cozy-harbor')!.metadata.labels?.['namespace.cozystack.io/gateway']).toBe('tenant-root');
     expect(ready(TGW(store, 'tenant-bob')).message).toMatch(/cozy-harbor is attached to the TenantGateway in tenant-root/);
     expect(findings.map((f) => f.rule)).toEqual(['tenantgateway.attached-namespace-contest']);
@@ -78,9 +78,9 @@ describe('reconcileTenantGateways (reference-facts §5.1)', () => {
       http('cozy-harbor', 'harbor', ['harbor.example.org', 'api.example.org']),
       http('tenant-alice', 'x', ['harbor.example.org', '*.alice.example.org']),
     ]);
-    reconcileTenantGateways(store, { now: NOW });
+    runTenantGatewayController(store, { now: NOW }).findings;
     const again = new Store(store.all());
-    reconcileTenantGateways(again, { now: LATER });
+    runTenantGatewayController(again, { now: LATER }).findings;
     expect(again.changes()).toEqual([]);
   });
 });

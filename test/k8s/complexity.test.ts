@@ -11,7 +11,7 @@
  */
 import { generate } from '../../bench/generate.js';
 import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../../src/controller/ciliumHazards';
-import { reconcileTenantGateways } from '../../src/controller/tenantGatewayController';
+import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
 import { reconcileWildcardSecrets, wildcardChannel } from '../../src/controller/wildcardSecrets';
@@ -52,7 +52,7 @@ function reconcileWork(tops: number): { work: Record<Phase, Work>; objects: numb
   const valuesFiles = [{ file: 'values.yaml', values }];
   const store = new Store(objects);
   const controller = counted(store, () => {
-    expect(reconcileTenantGateways(store, { now: '2026-01-01T00:00:00Z' }).filter((f) => f.severity === 'error')).toEqual([]);
+    expect(runTenantGatewayController(store, { now: '2026-01-01T00:00:00Z' }).findings.filter((f) => f.severity === 'error')).toEqual([]);
   });
   // the pass did its job: every TenantGateway got a Gateway
   expect(store.list('gateway.networking.k8s.io', 'Gateway').length).toBe(g.meta.tenantGateways);

@@ -11,16 +11,8 @@
  */
 import type { Command } from 'commander';
 
-const registry = new WeakMap<Command, string[]>();
-
 /** Add an "Examples:" section to the command's help (after the options). Lines starting with `#` are comments. */
 export function withExamples(cmd: Command, examples: string[]): Command {
-  registry.set(cmd, [...(registry.get(cmd) ?? []), ...examples]);
   const lines = examples.map((e) => (e.startsWith('#') ? `  ${e}` : `  $ ${e}`));
   return cmd.addHelpText('after', `\nExamples:\n${lines.join('\n')}`);
-}
-
-/** The examples given to a command (empty when it has none). */
-export function examplesOf(cmd: Command): string[] {
-  return registry.get(cmd) ?? [];
 }
