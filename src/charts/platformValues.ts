@@ -12,11 +12,6 @@ export type PlatformValues = Record<string, unknown>;
 /** The `_cluster` map: every value a string, as the platform chart writes it. */
 export type ClusterMap = Record<string, string>;
 
-export const DEFAULT_ATTACHED_NAMESPACES = [
-  'cozy-cert-manager', 'cozy-dashboard', 'cozy-keycloak', 'cozy-system', 'cozy-harbor', 'cozy-bucket',
-  'cozy-kubevirt', 'cozy-kubevirt-cdi', 'cozy-monitoring', 'cozy-linstor-gui', 'default',
-];
-
 export function platformDefaults(): PlatformValues {
   return asset<PlatformValues>('charts/platform/values.yaml');
 }

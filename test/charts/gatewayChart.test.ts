@@ -1,5 +1,6 @@
+import { DEFAULT_ATTACHED_NAMESPACES } from '../helpers/referenceFacts';
 import { certModeOf, renderGateway, selectableClasses } from '../../src/charts/gatewayChart';
-import { clusterValues, DEFAULT_ATTACHED_NAMESPACES, resolvePlatformValues, type ClusterMap } from '../../src/charts/platformValues';
+import { clusterValues, resolvePlatformValues, type ClusterMap } from '../../src/charts/platformValues';
 import { inheritNamespace, rootNamespaceValues, type TenantRelease } from '../../src/charts/tenantChart';
 import type { KObject } from '../../src/k8s/model';
 

@@ -1,4 +1,5 @@
-import { clusterValues, exposeIngress, findPlatformPackage, resolvePlatformValues, splitList, DEFAULT_ATTACHED_NAMESPACES } from '../../src/charts/platformValues';
+import { DEFAULT_ATTACHED_NAMESPACES } from '../helpers/referenceFacts';
+import { clusterValues, exposeIngress, findPlatformPackage, resolvePlatformValues, splitList } from '../../src/charts/platformValues';
 import type { KObject } from '../../src/k8s/model';
 
 const pkg = (values: Record<string, unknown>, name = 'cozystack.cozystack-platform'): KObject => ({
