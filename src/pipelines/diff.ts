@@ -145,12 +145,22 @@ function storedSecret(o: KObject): KObject {
   return out;
 }
 
+/**
+ * A Secret side as shown: every value of `data` masked (`*** (before)` / `*** (after)` where the
+ * sides differ). Whatever else `data` or `stringData` hold (a malformed Secret of a snapshot: a
+ * string, a list) is shown as `***` whole: no input shape gets key material printed.
+ */
 function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'after'): KObject {
-  if (!isSecret(o) || !isObject(o.data)) return o;
-  const theirs = other && isObject(other.data) ? other.data : undefined;
-  const data: Record<string, string> = {};
-  for (const k of Object.keys(o.data)) data[k] = theirs && k in theirs && theirs[k] !== o.data[k] ? `*** (${side})` : '***';
-  return { ...o, data };
+  if (!isSecret(o)) return o;
+  const out: KObject = { ...o };
+  if (isObject(o.data)) {
+    const theirs = other && isObject(other.data) ? other.data : undefined;
+    const data: Record<string, string> = {};
+    for (const k of Object.keys(o.data)) data[k] = theirs && k in theirs && theirs[k] !== o.data[k] ? `*** (${side})` : '***';
+    out.data = data;
+  } else if (o.data !== undefined && o.data !== null) out.data = '***';
+  if (o.stringData !== undefined && o.stringData !== null) out.stringData = '***';
+  return out;
 }
 
 /** The two sides of a Secret as compared and shown (either undefined for a create or a delete). */

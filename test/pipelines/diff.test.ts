@@ -39,6 +39,37 @@ describe('diff: Secrets', () => {
   });
 });
 
+describe('diff: Secrets of any shape', () => {
+  // Found by the hostile property (FC_SEED=440832195): a snapshot Secret whose data and
+  // stringData are not maps was printed as it came.
+  const MARK = 'LEAKED-KEY';
+  const MARK64 = Buffer.from(MARK).toString('base64');
+  const shapes: [string, Partial<KObject>][] = [
+    ['strings', { data: MARK64, stringData: MARK } as Partial<KObject>],
+    ['lists', { data: [MARK64], stringData: [MARK] } as Partial<KObject>],
+    ['a map of strings under stringData, a number as data', { data: 7, stringData: { k: MARK } } as Partial<KObject>],
+  ];
+  for (const [what, shape] of shapes) {
+    it(`masks data and stringData held as ${what}, on both sides and in every output`, async () => {
+      const state = { ...secret({}), ...shape } as KObject;
+      const d = diff({ state: [state], objects: [secret({ 'tls.crt': MARK64 })], valuesFiles: [] }, { now: NOW });
+      expect(JSON.stringify(d)).not.toContain(MARK);
+      expect(JSON.stringify(d)).not.toContain(MARK64);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-diff-secret-'));
+      try {
+        fs.writeFileSync(path.join(dir, 'state.yaml'), JSON.stringify(state));
+        fs.writeFileSync(path.join(dir, 'change.yaml'), JSON.stringify({ ...secret({}), data: { 'tls.crt': MARK64 }, stringData: { x: MARK } }));
+        for (const o of ['diff', 'plan', 'json']) {
+          const r = await runCli(['diff', '--state', 'state.yaml', '-f', 'change.yaml', '-o', o, '--now', NOW], { cwd: dir });
+          expect([r.code, r.stdout.includes(MARK) || r.stdout.includes(MARK64), r.stderr.includes(MARK)]).toEqual([3, false, false]);
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
 describe('diff: what leaves', () => {
   it('a tenant that gives up its Gateway loses its TenantGateway; its Namespace stays', () => {
     const text = fs.readFileSync(path.join(TESTDATA, 'golden', 'diff', 'own-gateway', 'expected'), 'utf8');
