@@ -9,7 +9,7 @@ import { dumpYaml } from '../../k8s/yaml';
 import { runFunction, type FnOptions } from './function';
 import type { TextRun } from './text';
 import { yamlProblem } from './config';
-import { checkParsed, checkText, exceedsLimits } from '../../k8s/limits';
+import { checkParsed, checkText, documentSpans, exceedsLimits } from '../../k8s/limits';
 
 /**
  * kustomize's exec plugin protocol (the one `kubectl kustomize --enable-alpha-plugins` runs):
@@ -48,7 +48,8 @@ export function processKustomizeStream(text: string, configText: string, opts: F
     if (v === null || v === undefined) continue;
     const why = exceedsLimits(v);
     if (why) {
-      findings.push(error(`standard input: the YAML document ${why}`, { rule: 'input.limit', file: '<stdin>', line: lineOfDocument(text, d) }));
+      // Placed as every channel places a document: at its `---` line (documentSpans).
+      findings.push(error(`standard input: the YAML document ${why}`, { rule: 'input.limit', file: '<stdin>', line: documentSpans(text)[i]?.line ?? 1 }));
       continue;
     }
     if (isList(v)) {
@@ -70,17 +71,6 @@ export function processKustomizeStream(text: string, configText: string, opts: F
 
 function refused(f: Finding): TextRun {
   return { stdout: '', exitCode: 1, findings: [f] };
-}
-
-/** The 1-based line a parsed document starts on. */
-function lineOfDocument(text: string, d: { range?: [number, number, number] }): number {
-  const start = d.range?.[0] ?? 0;
-  let line = 1;
-  for (let i = 0; i < start && i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
-  }
-  return line;
 }
 
 /**
