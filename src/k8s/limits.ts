@@ -73,35 +73,41 @@ export function oversizedDocument(text: string, max = MAX_DOCUMENT_BYTES): Docum
 }
 
 /**
+ * The measure, in one place: a string its length + 2, any other scalar 4, a mapping or sequence 2,
+ * plus 2 per sequence item and the key's length + 4 per mapping entry, each value added in.
+ */
+const COST = {
+  string: (s: string) => s.length + 2,
+  scalar: 4,
+  collection: 2,
+  item: 2,
+  entry: (key: string) => key.length + 4,
+};
+
+/**
  * Whether a value, walked as the tree it expands to, stays within both bounds: a plain recursive
- * sum with no memo, abandoned as soon as a bound is crossed. The expanded size it adds up is the
- * one `exceedsLimits` computes (shared nodes counted each time), and it visits every place a node
- * stands, so a value it passes also passes the memoised walk; it costs no allocation per node
+ * sum with no memo, abandoned as soon as a bound is crossed. It adds up the expanded size the
+ * memoised measure computes (shared nodes counted each time) and visits every place a node
+ * stands, so a value it passes also passes the memoised measure; it costs no allocation per node
  * (the memo does), and an alias bomb or a cycle stops it after at most maxBytes / 2 visits.
  */
 function withinExpanded(value: unknown, maxBytes: number, maxDepth: number): boolean {
   let total = 0;
   const walk = (v: unknown, depth: number): boolean => {
-    if (typeof v === 'string') {
-      total += v.length + 2;
-      return total <= maxBytes;
-    }
-    if (v === null || typeof v !== 'object') {
-      total += 4;
-      return total <= maxBytes;
-    }
+    if (typeof v === 'string') return (total += COST.string(v)) <= maxBytes;
+    if (v === null || typeof v !== 'object') return (total += COST.scalar) <= maxBytes;
     if (depth > maxDepth) return false;
-    total += 2;
+    total += COST.collection;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
-        total += 2;
+        total += COST.item;
         if (!walk(v[i], depth + 1)) return false;
       }
       return true;
     }
     const keys = Object.keys(v);
     for (let i = 0; i < keys.length; i++) {
-      total += keys[i].length + 4;
+      total += COST.entry(keys[i]);
       if (!walk((v as Record<string, unknown>)[keys[i]], depth + 1)) return false;
     }
     return true;
@@ -109,56 +115,60 @@ function withinExpanded(value: unknown, maxBytes: number, maxDepth: number): boo
   return walk(value, 1);
 }
 
-/** Why a parsed value passes a bound, or undefined when it stays within them. */
-export function exceedsLimits(value: unknown, maxBytes = MAX_OBJECT_BYTES, maxDepth = MAX_DEPTH): string | undefined {
-  // The common case, every real manifest: one cheap walk says it is within bounds. Only a value
-  // it refuses is measured again, with the memo, for the exact reason.
-  if (isObject(value) && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) {
-    if (value.items.every((it) => withinExpanded(it, maxBytes, maxDepth))) {
-      const { items: _items, ...rest } = value;
-      if (withinExpanded(rest, maxBytes, maxDepth)) return undefined;
-    }
-  } else if (withinExpanded(value, maxBytes, maxDepth)) return undefined;
-  return exactLimits(value, maxBytes, maxDepth);
-}
-
-/** The memoised measure (linear in the parsed graph, aliases counted as expanded) and its reason. */
-function exactLimits(value: unknown, maxBytes: number, maxDepth: number): string | undefined {
+/**
+ * The memoised measure (linear in the parsed graph, aliases counted as expanded): a function that
+ * gives the reason a value passes a bound. One memo for the calls of one exceedsLimits, so nodes
+ * shared between the items of a List are measured once.
+ */
+function exactMeasure(maxBytes: number, maxDepth: number): (value: unknown) => string | undefined {
   const sizes = new Map<object, number>();
   const open = new Set<object>();
   let tooDeep = false;
   const size = (v: unknown, depth: number): number => {
-    if (typeof v === 'string') return v.length + 2;
-    if (v === null || typeof v !== 'object') return 4;
+    if (typeof v === 'string') return COST.string(v);
+    if (v === null || typeof v !== 'object') return COST.scalar;
     const known = sizes.get(v);
     if (known !== undefined) return known;
     if (open.has(v)) return Infinity;
     if (depth > maxDepth) { tooDeep = true; return Infinity; }
     open.add(v);
-    let n = 2;
-    if (Array.isArray(v)) for (const it of v) n += size(it, depth + 1) + 2;
-    else for (const [k, it] of Object.entries(v as Record<string, unknown>)) n += k.length + 4 + size(it, depth + 1);
+    let n = COST.collection;
+    if (Array.isArray(v)) for (const it of v) n += size(it, depth + 1) + COST.item;
+    else for (const [k, it] of Object.entries(v as Record<string, unknown>)) n += COST.entry(k) + size(it, depth + 1);
     open.delete(v);
     sizes.set(v, n);
     return n;
   };
-  const check = (v: unknown): string | undefined => {
+  return (v) => {
     const n = size(v, 1);
     if (tooDeep) return `nested more than ${maxDepth} levels deep (limit ${maxDepth})`;
     if (n === Infinity) return 'an alias refers to the node that holds it (a cycle)';
     if (n > maxBytes) return `expands to more than ${mib(maxBytes)} (aliases counted as expanded; limit ${mib(maxBytes)}, the API server's request limit)`;
     return undefined;
   };
-  // A List document (kubectl get -o yaml) holds many objects: each item is one object.
+}
+
+/** What is measured on its own: each item of a List document (kubectl get -o yaml) and the rest of it; else the whole value. */
+function measuredParts(value: unknown): unknown[] {
   if (isObject(value) && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) {
-    for (const it of value.items) {
-      const why = check(it);
-      if (why) return why;
-    }
-    const { items: _items, ...rest } = value;
-    return check(rest);
+    const { items, ...rest } = value;
+    return [...(items as unknown[]), rest];
   }
-  return check(value);
+  return [value];
+}
+
+/** Why a parsed value passes a bound, or undefined when it stays within them. */
+export function exceedsLimits(value: unknown, maxBytes = MAX_OBJECT_BYTES, maxDepth = MAX_DEPTH): string | undefined {
+  let exact: ((v: unknown) => string | undefined) | undefined;
+  for (const part of measuredParts(value)) {
+    // Every real manifest: the cheap walk says it is within bounds. Only a part it refuses is
+    // measured again, with the memo, for the exact reason.
+    if (withinExpanded(part, maxBytes, maxDepth)) continue;
+    exact ??= exactMeasure(maxBytes, maxDepth);
+    const why = exact(part);
+    if (why) return why;
+  }
+  return undefined;
 }
 
 function mib(n: number): string {

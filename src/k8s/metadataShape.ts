@@ -18,10 +18,11 @@ export function metadataFindings(o: KObject): Finding[] {
   const out: Finding[] = [];
   const md = o.metadata as unknown;
   if (!isObject(md)) return out; // the reader already refused an object without metadata
-  if (wellFormed(md)) return out; // every real object: no finding to build
-  const ref = { apiVersion: String(o.apiVersion), kind: String(o.kind), name: typeof md.name === 'string' ? md.name : '' };
-  const at = (field: string, message: string) =>
+  // Nothing is built for a well-formed object (every real one): the reference only with a finding.
+  const at = (field: string, message: string) => {
+    const ref = typeof md.namespace === 'string' ? { ...refOf(o) } : { apiVersion: String(o.apiVersion), kind: String(o.kind), name: typeof md.name === 'string' ? md.name : '' };
     out.push(error(message, { object: ref, field, rule: 'input.metadata', hint: 'write it as kubectl get -o yaml prints it: labels and annotations are maps of string keys to string values' }));
+  };
   if (md.namespace !== undefined && md.namespace !== null && typeof md.namespace !== 'string') at('metadata.namespace', `must be a string, got ${kindOf(md.namespace)}`);
   for (const f of ['labels', 'annotations'] as const) {
     const v = md[f];
@@ -30,21 +31,9 @@ export function metadataFindings(o: KObject): Finding[] {
       at(`metadata.${f}`, `must be a map of strings, got ${kindOf(v)}`);
       continue;
     }
-    for (const [k, x] of Object.entries(v)) if (typeof x !== 'string') at(`metadata.${f}.${k}`, `must be a string, got ${kindOf(x)}`);
+    for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k) && typeof v[k] !== 'string') at(`metadata.${f}.${k}`, `must be a string, got ${kindOf(v[k])}`);
   }
-  if (out.length && typeof md.namespace === 'string') for (const f of out) f.object = { ...refOf(o) };
   return out;
-}
-
-/** Whether metadata has the accepted shape (the check of metadataFindings, without building findings). */
-function wellFormed(md: Record<string, unknown>): boolean {
-  if (md.namespace !== undefined && md.namespace !== null && typeof md.namespace !== 'string') return false;
-  for (const v of [md.labels, md.annotations]) {
-    if (v === undefined || v === null) continue;
-    if (!isObject(v)) return false;
-    for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k) && typeof v[k] !== 'string') return false;
-  }
-  return true;
 }
 
 /** The findings of every object's metadata. */
