@@ -1,8 +1,31 @@
 /** Tests run the TypeScript sources directly through SWC (fast, no type-check; `npm run build` type-checks).
  * The ESM-only dependencies are transformed to CommonJS for jest's module system. */
-const esmOnly = ['@marcbachmann/cel-js', 'execa', 'commander', 'fast-check', '@kubernetes-models', 'pure-rand',
-  'is-plain-obj', 'strip-final-newline', 'npm-run-path', 'path-key', 'unicorn-magic', 'human-signals', 'is-stream',
-  'figures', 'get-stream', 'yoctocolors', '@sec-ant', 'parse-ms', 'pretty-ms', 'is-unicode-supported', '@sindresorhus', 'kubernetes-models', 'is-cidr', 'cidr-regex'];
+const esmOnly = [
+  '@marcbachmann/cel-js',
+  'execa',
+  'commander',
+  'fast-check',
+  '@kubernetes-models',
+  'pure-rand',
+  'is-plain-obj',
+  'strip-final-newline',
+  'npm-run-path',
+  'path-key',
+  'unicorn-magic',
+  'human-signals',
+  'is-stream',
+  'figures',
+  'get-stream',
+  'yoctocolors',
+  '@sec-ant',
+  'parse-ms',
+  'pretty-ms',
+  'is-unicode-supported',
+  '@sindresorhus',
+  'kubernetes-models',
+  'is-cidr',
+  'cidr-regex',
+];
 const os = require('node:os');
 module.exports = {
   testEnvironment: 'node',
@@ -15,8 +38,10 @@ module.exports = {
   moduleNameMapper: {
     '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
     // The @kubernetes-models packages (the self-check's upstream schemas) and what they import.
-    '^@kubernetes-models/(gateway-api|cert-manager|apimachinery)/(.+?)(\\.js)?$': '<rootDir>/node_modules/@kubernetes-models/$1/$2.js',
-    '^@kubernetes-models/validate/runtime/(.+?)(\\.js)?$': '<rootDir>/node_modules/@kubernetes-models/validate/dist/runtime/$1.js',
+    '^@kubernetes-models/(gateway-api|cert-manager|apimachinery)/(.+?)(\\.js)?$':
+      '<rootDir>/node_modules/@kubernetes-models/$1/$2.js',
+    '^@kubernetes-models/validate/runtime/(.+?)(\\.js)?$':
+      '<rootDir>/node_modules/@kubernetes-models/validate/dist/runtime/$1.js',
     '^@kubernetes-models/(base|validate)$': '<rootDir>/node_modules/@kubernetes-models/$1/dist/index.js',
     '^kubernetes-models/(.+?)(\\.js)?$': '<rootDir>/node_modules/kubernetes-models/$1.js',
   },
@@ -25,7 +50,10 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.(t|j|mj)s$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }],
+    '^.+\\.(t|j|mj)s$': [
+      '@swc/jest',
+      { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+    ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'json'],

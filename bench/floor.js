@@ -10,8 +10,9 @@ const jsyaml = require('js-yaml');
 const out = [];
 for (const f of process.argv.slice(2)) {
   jsyaml.loadAll(fs.readFileSync(f, 'utf8'), (d) => {
-    if (d !== null && d !== undefined) out.push(jsyaml.dump(d, { noRefs: true, lineWidth: -1, sortKeys: false, quotingType: '"' }));
+    if (d !== null && d !== undefined)
+      out.push(jsyaml.dump(d, { noRefs: true, lineWidth: -1, sortKeys: false, quotingType: '"' }));
   });
 }
 const buf = Buffer.from(out.join('---\n'));
-for (let off = 0; off < buf.length; ) off += fs.writeSync(1, buf, off);
+for (let off = 0; off < buf.length;) off += fs.writeSync(1, buf, off);

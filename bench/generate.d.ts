@@ -6,22 +6,46 @@ export interface KObj {
   spec?: any;
   [k: string]: unknown;
 }
-export interface Owner { ns: string; apex: string; mode: 'http01' | 'dns01' }
+export interface Owner {
+  ns: string;
+  apex: string;
+  mode: 'http01' | 'dns01';
+}
 export interface Meta {
-  size: string; seed: number; tenants: number; namespaces: number; tenantGateways: number;
-  httpRoutes: number; tlsRoutes: number; snapshotObjects: number;
+  size: string;
+  seed: number;
+  tenants: number;
+  namespaces: number;
+  tenantGateways: number;
+  httpRoutes: number;
+  tlsRoutes: number;
+  snapshotObjects: number;
 }
 export interface Generated {
-  tenants: KObj[]; snapshot: KObj[]; owners: Owner[];
-  values: Record<string, unknown>; valuesDns01: Record<string, unknown>; meta: Meta;
+  tenants: KObj[];
+  snapshot: KObj[];
+  owners: Owner[];
+  values: Record<string, unknown>;
+  valuesDns01: Record<string, unknown>;
+  meta: Meta;
 }
 export const SIZES: Record<'S' | 'M' | 'L' | 'XL', number>;
 export const DEFAULT_SEED: number;
 export const ROOT_HOST: string;
 export const CUSTOM_SUFFIX: string;
-export function prng(seed: number): { next(): number; int(n: number): number; pick<T>(xs: T[]): T; chance(p: number): boolean };
+export function prng(seed: number): {
+  next(): number;
+  int(n: number): number;
+  pick<T>(xs: T[]): T;
+  chance(p: number): boolean;
+};
 export function generate(size?: string, seed?: number, opts?: { tops?: number }): Generated;
-export function writePlatform(dir: string, size?: string, seed?: number, opts?: { tops?: number }): {
+export function writePlatform(
+  dir: string,
+  size?: string,
+  seed?: number,
+  opts?: { tops?: number },
+): {
   dir: string;
   files: { values: string; valuesDns01: string; tenants: string; snapshot: string; meta: string };
   meta: Meta & { tenantsBytes: number; snapshotBytes: number };

@@ -35,8 +35,19 @@ const ROOT_HOST = 'example.org';
 const CUSTOM_SUFFIX = 'example.net';
 const DEFAULT_SEED = 20260101;
 const GW_GROUP = 'gateway.networking.k8s.io';
-const ATTACHED = ['cozy-cert-manager', 'cozy-dashboard', 'cozy-keycloak', 'cozy-system', 'cozy-harbor', 'cozy-bucket',
-  'cozy-kubevirt', 'cozy-kubevirt-cdi', 'cozy-monitoring', 'cozy-linstor-gui', 'default'];
+const ATTACHED = [
+  'cozy-cert-manager',
+  'cozy-dashboard',
+  'cozy-keycloak',
+  'cozy-system',
+  'cozy-harbor',
+  'cozy-bucket',
+  'cozy-kubevirt',
+  'cozy-kubevirt-cdi',
+  'cozy-monitoring',
+  'cozy-linstor-gui',
+  'default',
+];
 
 /** mulberry32: a small, fast, seedable 32-bit PRNG. Returns floats in [0, 1). */
 function prng(seed) {
@@ -57,8 +68,28 @@ function prng(seed) {
 }
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ra', 'to', 'vi', 'zu', 'be', 'do', 'fa', 'gi', 'ho', 'ju', 'pe', 'sa'];
-const APPS = ['shop', 'blog', 'wiki', 'grafana', 'portal', 'api', 'docs', 'status', 'chat', 'git', 'ci', 'auth',
-  'admin', 'cdn', 'media', 'search', 'mail', 'crm', 'erp', 'metrics'];
+const APPS = [
+  'shop',
+  'blog',
+  'wiki',
+  'grafana',
+  'portal',
+  'api',
+  'docs',
+  'status',
+  'chat',
+  'git',
+  'ci',
+  'auth',
+  'admin',
+  'cdn',
+  'media',
+  'search',
+  'mail',
+  'crm',
+  'erp',
+  'metrics',
+];
 const DBS = ['pg', 'redis', 'mongo', 'kafka', 'nats'];
 
 /** A pronounceable name with no dash, unique thanks to the numeric suffix. */
@@ -78,27 +109,40 @@ function tenantNamespace(ns, nsValues) {
   const labels = { 'tenant.cozystack.io/tenant-root': '' };
   const parts = ns.split('-');
   for (let i = 2; i <= parts.length; i++) labels[`tenant.cozystack.io/${parts.slice(0, i).join('-')}`] = '';
-  for (const k of ['etcd', 'ingress', 'gateway', 'monitoring', 'seaweedfs', 'host']) labels[`namespace.cozystack.io/${k}`] = nsValues[k];
+  for (const k of ['etcd', 'ingress', 'gateway', 'monitoring', 'seaweedfs', 'host'])
+    labels[`namespace.cozystack.io/${k}`] = nsValues[k];
   labels['alpha.kubevirt.io/auto-memory-limits-ratio'] = '1.0';
   labels['kubernetes.io/metadata.name'] = ns;
   return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } };
 }
 
 function plainNamespace(ns, labels = {}) {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { ...labels, 'kubernetes.io/metadata.name': ns } } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: ns, labels: { ...labels, 'kubernetes.io/metadata.name': ns } },
+  };
 }
 
 /** The TenantGateway the gateway chart renders (reference-facts §3), for certMode http01 or dns01. */
 function tenantGateway(ns, apex, mode, publishing) {
   const spec = { apex, gatewayClassName: 'cilium', certMode: mode, issuerName: 'letsencrypt-prod' };
   if (mode === 'dns01') {
-    spec.dns01 = { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { name: 'cloudflare-api-token-secret', key: 'api-token' } } };
+    spec.dns01 = {
+      provider: 'cloudflare',
+      cloudflare: { apiTokenSecretRef: { name: 'cloudflare-api-token-secret', key: 'api-token' } },
+    };
   }
   if (publishing) {
     spec.attachedNamespaces = [...ATTACHED];
     spec.tlsPassthroughServices = ['api', 'vm-exportproxy', 'cdi-uploadproxy'];
   }
-  return { apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', metadata: { name: 'cozystack', namespace: ns }, spec };
+  return {
+    apiVersion: 'gateway.cozystack.io/v1alpha1',
+    kind: 'TenantGateway',
+    metadata: { name: 'cozystack', namespace: ns },
+    spec,
+  };
 }
 
 function parentRef(ownerNs, extra) {
@@ -109,7 +153,8 @@ function httpRoute(name, ns, ownerNs, hostnames, r, extra) {
   const rule = { backendRefs: [{ name, port: 8080 }] };
   if (r.chance(0.1)) rule.matches = [{ path: { type: 'PathPrefix', value: '/api' } }];
   return {
-    apiVersion: `${GW_GROUP}/v1`, kind: 'HTTPRoute',
+    apiVersion: `${GW_GROUP}/v1`,
+    kind: 'HTTPRoute',
     metadata: { name, namespace: ns },
     spec: { parentRefs: [parentRef(ownerNs, extra)], hostnames, rules: [rule] },
   };
@@ -117,16 +162,25 @@ function httpRoute(name, ns, ownerNs, hostnames, r, extra) {
 
 function tlsRoute(name, ns, ownerNs, hostname, port, extra) {
   return {
-    apiVersion: `${GW_GROUP}/v1alpha2`, kind: 'TLSRoute',
+    apiVersion: `${GW_GROUP}/v1alpha2`,
+    kind: 'TLSRoute',
     metadata: { name, namespace: ns },
-    spec: { parentRefs: [parentRef(ownerNs, extra)], hostnames: [hostname], rules: [{ backendRefs: [{ name, port }] }] },
+    spec: {
+      parentRefs: [parentRef(ownerNs, extra)],
+      hostnames: [hostname],
+      rules: [{ backendRefs: [{ name, port }] }],
+    },
   };
 }
 
 /** Platform values (the platform chart's publishing / gateway keys). */
 function platformValues(solver) {
   const v = {
-    publishing: { host: ROOT_HOST, ingressName: 'tenant-root', certificates: { solver, issuerName: 'letsencrypt-prod' } },
+    publishing: {
+      host: ROOT_HOST,
+      ingressName: 'tenant-root',
+      certificates: { solver, issuerName: 'letsencrypt-prod' },
+    },
     gateway: { enabled: true },
   };
   return v;
@@ -146,20 +200,48 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
   const routes = [];
   const tls = [];
   const owners = [];
-  const rootNs = { etcd: 'tenant-root', ingress: 'tenant-root', gateway: 'tenant-root', monitoring: 'tenant-root', seaweedfs: 'tenant-root', host: ROOT_HOST };
+  const rootNs = {
+    etcd: 'tenant-root',
+    ingress: 'tenant-root',
+    gateway: 'tenant-root',
+    monitoring: 'tenant-root',
+    seaweedfs: 'tenant-root',
+    host: ROOT_HOST,
+  };
 
   // tenant-root (cozystack-basics, reference-facts §2.7) and the platform namespaces.
-  namespaces.push(plainNamespace('tenant-root', { 'platform.cozystack.io/no-delete': 'true', 'namespace.cozystack.io/host': ROOT_HOST, 'namespace.cozystack.io/gateway': 'tenant-root' }));
+  namespaces.push(
+    plainNamespace('tenant-root', {
+      'platform.cozystack.io/no-delete': 'true',
+      'namespace.cozystack.io/host': ROOT_HOST,
+      'namespace.cozystack.io/gateway': 'tenant-root',
+    }),
+  );
   for (const ns of ATTACHED) namespaces.push(plainNamespace(ns));
   tgws.push(tenantGateway('tenant-root', ROOT_HOST, 'http01', true));
   owners.push({ ns: 'tenant-root', apex: ROOT_HOST, mode: 'http01' });
   // The platform's own routes on the publishing Gateway.
-  for (const [app, ns] of [['dashboard', 'cozy-dashboard'], ['keycloak', 'cozy-keycloak'], ['harbor', 'cozy-harbor'], ['grafana', 'cozy-monitoring'], ['s3', 'cozy-bucket'], ['linstor', 'cozy-linstor-gui']]) {
+  for (const [app, ns] of [
+    ['dashboard', 'cozy-dashboard'],
+    ['keycloak', 'cozy-keycloak'],
+    ['harbor', 'cozy-harbor'],
+    ['grafana', 'cozy-monitoring'],
+    ['s3', 'cozy-bucket'],
+    ['linstor', 'cozy-linstor-gui'],
+  ]) {
     routes.push(httpRoute(app, ns, 'tenant-root', [`${app}.${ROOT_HOST}`], r));
   }
   tls.push(tlsRoute('kubernetes-api', 'default', 'tenant-root', `api.${ROOT_HOST}`, 6443, { sectionName: 'tls-api' }));
-  tls.push(tlsRoute('vm-exportproxy', 'cozy-kubevirt', 'tenant-root', `vm-exportproxy.${ROOT_HOST}`, 443, { sectionName: 'tls-vm-exportproxy' }));
-  tls.push(tlsRoute('cdi-uploadproxy', 'cozy-kubevirt-cdi', 'tenant-root', `cdi-uploadproxy.${ROOT_HOST}`, 443, { sectionName: 'tls-cdi-uploadproxy' }));
+  tls.push(
+    tlsRoute('vm-exportproxy', 'cozy-kubevirt', 'tenant-root', `vm-exportproxy.${ROOT_HOST}`, 443, {
+      sectionName: 'tls-vm-exportproxy',
+    }),
+  );
+  tls.push(
+    tlsRoute('cdi-uploadproxy', 'cozy-kubevirt-cdi', 'tenant-root', `cdi-uploadproxy.${ROOT_HOST}`, 443, {
+      sectionName: 'tls-cdi-uploadproxy',
+    }),
+  );
 
   for (let t = 0; t < tops; t++) {
     const name = tenantName(r, t);
@@ -172,8 +254,12 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
     if (r.chance(0.2)) spec.etcd = true;
     tenants.push(tenantObj(name, 'tenant-root', spec));
     const ownerValues = {
-      etcd: spec.etcd ? ownerNs : rootNs.etcd, ingress: rootNs.ingress, gateway: ownerNs,
-      monitoring: spec.monitoring ? ownerNs : rootNs.monitoring, seaweedfs: rootNs.seaweedfs, host: apex,
+      etcd: spec.etcd ? ownerNs : rootNs.etcd,
+      ingress: rootNs.ingress,
+      gateway: ownerNs,
+      monitoring: spec.monitoring ? ownerNs : rootNs.monitoring,
+      seaweedfs: rootNs.seaweedfs,
+      host: apex,
     };
     namespaces.push(tenantNamespace(ownerNs, ownerValues));
     tgws.push(tenantGateway(ownerNs, apex, mode, false));
@@ -187,7 +273,9 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
       tenants.push(tenantObj(cname, ownerNs, cspec));
       const cns = `${ownerNs}-${cname}`;
       const chost = `${cname}.${apex}`;
-      namespaces.push(tenantNamespace(cns, { ...ownerValues, seaweedfs: cspec.seaweedfs ? cns : ownerValues.seaweedfs, host: chost }));
+      namespaces.push(
+        tenantNamespace(cns, { ...ownerValues, seaweedfs: cspec.seaweedfs ? cns : ownerValues.seaweedfs, host: chost }),
+      );
       tenantNss.push({ ns: cns, host: chost });
     }
     // HTTPRoutes: spread over the owner's namespaces. Route i sits in namespace i % 10.
@@ -213,18 +301,28 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
   }
   const snapshot = [...namespaces, ...tgws, ...routes, ...tls];
   return {
-    tenants, snapshot, owners,
+    tenants,
+    snapshot,
+    owners,
     values: platformValues('http01'),
     valuesDns01: platformValues('dns01'),
     meta: {
-      size: opts.tops ? `custom(${tops})` : size, seed, tenants: tenants.length, namespaces: namespaces.length,
-      tenantGateways: tgws.length, httpRoutes: routes.length, tlsRoutes: tls.length, snapshotObjects: snapshot.length,
+      size: opts.tops ? `custom(${tops})` : size,
+      seed,
+      tenants: tenants.length,
+      namespaces: namespaces.length,
+      tenantGateways: tgws.length,
+      httpRoutes: routes.length,
+      tlsRoutes: tls.length,
+      snapshotObjects: snapshot.length,
     },
   };
 }
 
 function dumpStream(objs) {
-  return objs.map((o) => jsyaml.dump(o, { noRefs: true, lineWidth: -1, quotingType: '"', noArrayIndent: true })).join('---\n');
+  return objs
+    .map((o) => jsyaml.dump(o, { noRefs: true, lineWidth: -1, quotingType: '"', noArrayIndent: true }))
+    .join('---\n');
 }
 
 /**
@@ -248,7 +346,11 @@ function writePlatform(dir, size = 'L', seed = DEFAULT_SEED, opts = {}) {
   const snapshotText = dumpStream(g.snapshot);
   fs.writeFileSync(files.tenants, tenantsText);
   fs.writeFileSync(files.snapshot, snapshotText);
-  const meta = { ...g.meta, tenantsBytes: Buffer.byteLength(tenantsText), snapshotBytes: Buffer.byteLength(snapshotText) };
+  const meta = {
+    ...g.meta,
+    tenantsBytes: Buffer.byteLength(tenantsText),
+    snapshotBytes: Buffer.byteLength(snapshotText),
+  };
   fs.writeFileSync(files.meta, JSON.stringify(meta, null, 2) + '\n');
   return { dir, files, meta };
 }
@@ -257,7 +359,18 @@ function tmpDir(prefix = 'cozy-gw-bench-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-module.exports = { SIZES, DEFAULT_SEED, ROOT_HOST, CUSTOM_SUFFIX, prng, generate, writePlatform, dumpStream, tmpDir, platformValues };
+module.exports = {
+  SIZES,
+  DEFAULT_SEED,
+  ROOT_HOST,
+  CUSTOM_SUFFIX,
+  prng,
+  generate,
+  writePlatform,
+  dumpStream,
+  tmpDir,
+  platformValues,
+};
 
 if (require.main === module) {
   const args = process.argv.slice(2);

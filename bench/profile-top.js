@@ -17,7 +17,8 @@ const nodes = new Map(prof.nodes.map((n) => [n.id, n]));
 const parent = new Map();
 for (const n of prof.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
 const dt = new Map();
-for (let i = 0; i < prof.samples.length; i++) dt.set(prof.samples[i], (dt.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
+for (let i = 0; i < prof.samples.length; i++)
+  dt.set(prof.samples[i], (dt.get(prof.samples[i]) ?? 0) + (prof.timeDeltas[i] ?? 0));
 const total = [...dt.values()].reduce((a, b) => a + b, 0);
 const label = (n) => {
   const f = n.callFrame;
@@ -41,7 +42,8 @@ for (const [id, t] of dt) {
 }
 const show = (title, m) => {
   console.log(`${title} (total ${(total / 1000).toFixed(0)} ms)`);
-  for (const [l, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, N)) console.log(`${((100 * t) / total).toFixed(1).padStart(5)}%  ${(t / 1000).toFixed(0).padStart(6)} ms  ${l}`);
+  for (const [l, t] of [...m].sort((a, b) => b[1] - a[1]).slice(0, N))
+    console.log(`${((100 * t) / total).toFixed(1).padStart(5)}%  ${(t / 1000).toFixed(0).padStart(6)} ms  ${l}`);
 };
 show('self time', self);
 console.log('');

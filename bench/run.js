@@ -40,7 +40,15 @@ const OK_EXIT = { diff: [0, 3] };
 const okExit = (c, code) => (OK_EXIT[c] ?? [0]).includes(code);
 
 function parseArgs(argv) {
-  const o = { sizes: Object.keys(SIZES), repeat: 3, json: undefined, seed: DEFAULT_SEED, keep: false, dir: undefined, only: COMMANDS };
+  const o = {
+    sizes: Object.keys(SIZES),
+    repeat: 3,
+    json: undefined,
+    seed: DEFAULT_SEED,
+    keep: false,
+    dir: undefined,
+    only: COMMANDS,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -48,12 +56,19 @@ function parseArgs(argv) {
       if (v === undefined) usage(`${a} needs a value`);
       return v;
     };
-    if (a === '--sizes') o.sizes = val().split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+    if (a === '--sizes')
+      o.sizes = val()
+        .split(',')
+        .map((s) => s.trim().toUpperCase())
+        .filter(Boolean);
     else if (a === '--repeat') o.repeat = Number(val());
     else if (a === '--json') o.json = val();
     else if (a === '--seed') o.seed = Number(val());
     else if (a === '--dir') o.dir = val();
-    else if (a === '--only') o.only = val().split(',').map((s) => s.trim());
+    else if (a === '--only')
+      o.only = val()
+        .split(',')
+        .map((s) => s.trim());
     else if (a === '--keep') o.keep = true;
     else if (a === '-h' || a === '--help') usage();
     else usage(`unknown option ${a}`);
@@ -67,7 +82,9 @@ function parseArgs(argv) {
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
-  process.stderr.write('usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render,diff-floor,diff]\n');
+  process.stderr.write(
+    'usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render,diff-floor,diff]\n',
+  );
   process.exit(msg ? 2 : 0);
 }
 
@@ -75,10 +92,17 @@ function usage(msg) {
 function measure(args, outFile, rssFile) {
   const fd = fs.openSync(outFile, 'w');
   try {
-    try { fs.unlinkSync(rssFile); } catch { /* first run */ }
+    try {
+      fs.unlinkSync(rssFile);
+    } catch {
+      /* first run */
+    }
     const t0 = process.hrtime.bigint();
     const r = spawnSync(process.execPath, ['-r', HOOK, ...args], {
-      cwd: ROOT, stdio: ['ignore', fd, 'pipe'], env: { ...process.env, BENCH_RSS_FILE: rssFile }, maxBuffer: 64 << 20,
+      cwd: ROOT,
+      stdio: ['ignore', fd, 'pipe'],
+      env: { ...process.env, BENCH_RSS_FILE: rssFile },
+      maxBuffer: 64 << 20,
     });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     let rssKiB;
@@ -87,7 +111,9 @@ function measure(args, outFile, rssFile) {
       const u = JSON.parse(fs.readFileSync(rssFile, 'utf8'));
       rssKiB = u.maxRSS;
       cpuMs = (u.userUs + u.systemUs) / 1000;
-    } catch { /* the child died before its exit hook */ }
+    } catch {
+      /* the child died before its exit hook */
+    }
     return { ms, cpuMs, rssKiB, code: r.status, stderr: r.stderr ? r.stderr.toString() : String(r.error ?? '') };
   } finally {
     fs.closeSync(fd);
@@ -108,20 +134,53 @@ function prepareDiff(dir, files, renderOut, rss) {
   const routesFile = path.join(dir, 'diff-routes.yaml');
   fs.writeFileSync(routesFile, routes.map((d) => jsyaml.dump(d, { noRefs: true, lineWidth: -1 })).join('---\n'));
   const stateFile = path.join(dir, 'diff-state.yaml');
-  const st = measure([BIN, 'reconcile', '--all', '--now', NOW, '--values', files.values, '-f', renderOut, '-f', files.tenants, '-f', routesFile], stateFile, rss);
+  const st = measure(
+    [
+      BIN,
+      'reconcile',
+      '--all',
+      '--now',
+      NOW,
+      '--values',
+      files.values,
+      '-f',
+      renderOut,
+      '-f',
+      files.tenants,
+      '-f',
+      routesFile,
+    ],
+    stateFile,
+    rss,
+  );
   if (st.code !== 0) return `exit ${st.code} making the state: ${st.stderr.split('\n')[0].slice(0, 200)}`;
   const tenants = [];
   jsyaml.loadAll(fs.readFileSync(files.tenants, 'utf8'), (d) => d && tenants.push(d));
   const child = tenants.find((t) => t.metadata.namespace !== 'tenant-root' && !(t.spec && t.spec.gateway));
   if (!child) return 'no inheriting tenant to give a Gateway';
   child.spec = { ...(child.spec || {}), gateway: true };
-  fs.writeFileSync(path.join(dir, 'diff-tenants.yaml'), tenants.map((d) => jsyaml.dump(d, { noRefs: true, lineWidth: -1 })).join('---\n'));
+  fs.writeFileSync(
+    path.join(dir, 'diff-tenants.yaml'),
+    tenants.map((d) => jsyaml.dump(d, { noRefs: true, lineWidth: -1 })).join('---\n'),
+  );
   const probe = measure(argvDiff(dir, files), path.join(dir, 'diff.probe.yaml'), rss);
   return okExit('diff', probe.code) ? 'ok' : `exit ${probe.code}: ${probe.stderr.split('\n')[0].slice(0, 200)}`;
 }
 
 function argvDiff(dir, files) {
-  return [BIN, 'diff', '--state', path.join(dir, 'diff-state.yaml'), '--values', files.values, '-f', path.join(dir, 'diff-tenants.yaml'), '--prune', '--now', NOW];
+  return [
+    BIN,
+    'diff',
+    '--state',
+    path.join(dir, 'diff-state.yaml'),
+    '--values',
+    files.values,
+    '-f',
+    path.join(dir, 'diff-tenants.yaml'),
+    '--prune',
+    '--now',
+    NOW,
+  ];
 }
 
 function median(xs) {
@@ -140,7 +199,11 @@ function countDocs(file) {
 }
 
 function fmtMs(ms) {
-  return ms >= 10000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${Math.round(ms)} ms`;
+  return ms >= 10000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : ms >= 1000
+      ? `${(ms / 1000).toFixed(2)} s`
+      : `${Math.round(ms)} ms`;
 }
 function fmtMB(bytes) {
   return `${(bytes / 1048576).toFixed(1)} MB`;
@@ -151,8 +214,16 @@ function machine() {
   try {
     const m = /model name\s*:\s*(.*)/.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'));
     if (m) cpu = m[1].trim();
-  } catch { cpu = os.cpus()[0]?.model ?? 'unknown'; }
-  return { nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length, cpu, node: process.version, platform: `${os.platform()} ${os.release()}`, memGiB: +(os.totalmem() / 2 ** 30).toFixed(1) };
+  } catch {
+    cpu = os.cpus()[0]?.model ?? 'unknown';
+  }
+  return {
+    nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
+    cpu,
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+    memGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+  };
 }
 
 function main() {
@@ -176,21 +247,41 @@ function main() {
   fs.mkdirSync(scratch, { recursive: true });
   const baseRuns = [];
   for (let i = 0; i < 5; i++) baseRuns.push(measure(['-e', '0'], path.join(scratch, 'out'), path.join(scratch, 'rss')));
-  const baseline = { ms: median(baseRuns.map((r) => r.ms)), cpuMs: median(baseRuns.map((r) => r.cpuMs ?? 0)), rssKiB: Math.max(...baseRuns.map((r) => r.rssKiB ?? 0)) };
-  process.stderr.write(`baseline (node -e 0): ${fmtMs(baseline.ms)} wall, ${fmtMs(baseline.cpuMs)} cpu, ${fmtMB(baseline.rssKiB * 1024)} RSS\n`);
+  const baseline = {
+    ms: median(baseRuns.map((r) => r.ms)),
+    cpuMs: median(baseRuns.map((r) => r.cpuMs ?? 0)),
+    rssKiB: Math.max(...baseRuns.map((r) => r.rssKiB ?? 0)),
+  };
+  process.stderr.write(
+    `baseline (node -e 0): ${fmtMs(baseline.ms)} wall, ${fmtMs(baseline.cpuMs)} cpu, ${fmtMB(baseline.rssKiB * 1024)} RSS\n`,
+  );
 
   const results = [];
   for (const size of o.sizes) {
     const dir = path.join(base, size);
     const t0 = Date.now();
     const { files, meta } = writePlatform(dir, size, o.seed);
-    process.stderr.write(`${size}: generated ${meta.tenants} tenants, ${meta.snapshotObjects} snapshot objects (${fmtMB(meta.snapshotBytes)}) in ${Date.now() - t0} ms -> ${dir}\n`);
+    process.stderr.write(
+      `${size}: generated ${meta.tenants} tenants, ${meta.snapshotObjects} snapshot objects (${fmtMB(meta.snapshotBytes)}) in ${Date.now() - t0} ms -> ${dir}\n`,
+    );
     const out = (n) => path.join(dir, `${n}.out.yaml`);
     const rss = path.join(dir, 'rss');
     const renderOut = path.join(dir, 'render-output.yaml');
     const argv = {
       floor: [FLOOR, files.snapshot],
-      reconcile: [BIN, 'reconcile', '--all', '-o', 'yaml', '--now', NOW, '--values', files.values, '-f', files.snapshot],
+      reconcile: [
+        BIN,
+        'reconcile',
+        '--all',
+        '-o',
+        'yaml',
+        '--now',
+        NOW,
+        '--values',
+        files.values,
+        '-f',
+        files.snapshot,
+      ],
       'render-floor': [FLOOR, renderOut],
       render: [BIN, 'render', '--values', files.values, '-f', files.tenants],
       'diff-floor': [FLOOR, path.join(dir, 'diff-state.yaml'), path.join(dir, 'diff-tenants.yaml')],
@@ -204,7 +295,9 @@ function main() {
     const rec = measure(argv.reconcile, out('reconcile'), rss);
     status.reconcile = rec.code === 0 ? 'ok' : `exit ${rec.code}: ${rec.stderr.split('\n')[0].slice(0, 200)}`;
     status.floor = 'ok';
-    status.diff = status['diff-floor'] = o.only.some((c) => c.startsWith('diff')) ? prepareDiff(dir, files, renderOut, rss) : 'not asked for';
+    status.diff = status['diff-floor'] = o.only.some((c) => c.startsWith('diff'))
+      ? prepareDiff(dir, files, renderOut, rss)
+      : 'not asked for';
     const cmds = o.only.filter((c) => status[c] === 'ok');
     for (const c of o.only) if (status[c] !== 'ok') process.stderr.write(`${size}: ${c} skipped (${status[c]})\n`);
     const runs = Object.fromEntries(cmds.map((c) => [c, []]));
@@ -218,7 +311,9 @@ function main() {
           process.exit(1);
         }
         runs[c].push(res);
-        process.stderr.write(`${size} ${r + 1}/${o.repeat} ${c}: ${fmtMs(res.ms)} wall, ${fmtMs(res.cpuMs ?? 0)} cpu, ${fmtMB((res.rssKiB ?? 0) * 1024)}\n`);
+        process.stderr.write(
+          `${size} ${r + 1}/${o.repeat} ${c}: ${fmtMs(res.ms)} wall, ${fmtMs(res.cpuMs ?? 0)} cpu, ${fmtMB((res.rssKiB ?? 0) * 1024)}\n`,
+        );
       }
     }
     const inputs = {
@@ -227,7 +322,12 @@ function main() {
       render: { objects: meta.tenants, bytes: meta.tenantsBytes },
     };
     if (status.diff === 'ok') {
-      for (const c of ['diff', 'diff-floor']) inputs[c] = { objects: countDocs(path.join(dir, 'diff-state.yaml')) + meta.tenants, bytes: fs.statSync(path.join(dir, 'diff-state.yaml')).size + fs.statSync(path.join(dir, 'diff-tenants.yaml')).size };
+      for (const c of ['diff', 'diff-floor'])
+        inputs[c] = {
+          objects: countDocs(path.join(dir, 'diff-state.yaml')) + meta.tenants,
+          bytes:
+            fs.statSync(path.join(dir, 'diff-state.yaml')).size + fs.statSync(path.join(dir, 'diff-tenants.yaml')).size,
+        };
     }
     if (status.render === 'ok') {
       const n = countDocs(renderOut);
@@ -242,11 +342,17 @@ function main() {
       // Objects per second counts the larger side: reconcile's input, render's output.
       const objects = Math.max(inputs[c].objects, outObjects);
       row.commands[c] = {
-        medianMs: +ms.toFixed(1), runsMs: runs[c].map((x) => +x.ms.toFixed(1)),
-        medianCpuMs: +cpuMs.toFixed(1), runsCpuMs: runs[c].map((x) => +(x.cpuMs ?? 0).toFixed(1)),
+        medianMs: +ms.toFixed(1),
+        runsMs: runs[c].map((x) => +x.ms.toFixed(1)),
+        medianCpuMs: +cpuMs.toFixed(1),
+        runsCpuMs: runs[c].map((x) => +(x.cpuMs ?? 0).toFixed(1)),
         peakRssKiB: Math.max(...runs[c].map((x) => x.rssKiB ?? 0)),
-        inputObjects: inputs[c].objects, inputBytes: inputs[c].bytes, outputObjects: outObjects, outputBytes: outBytes,
-        objectsPerSecond: Math.round(objects / (ms / 1000)), usPerObject: +((ms * 1000) / objects).toFixed(2),
+        inputObjects: inputs[c].objects,
+        inputBytes: inputs[c].bytes,
+        outputObjects: outObjects,
+        outputBytes: outBytes,
+        objectsPerSecond: Math.round(objects / (ms / 1000)),
+        usPerObject: +((ms * 1000) / objects).toFixed(2),
       };
     }
     const C = row.commands;
@@ -258,7 +364,8 @@ function main() {
     ratio('reconcile', 'floor');
     ratio('render', 'render-floor');
     ratio('diff', 'diff-floor');
-    for (const c of Object.keys(C)) C[c].rssOverInput = +((C[c].peakRssKiB * 1024) / Math.max(C[c].inputBytes, C[c].outputBytes)).toFixed(2);
+    for (const c of Object.keys(C))
+      C[c].rssOverInput = +((C[c].peakRssKiB * 1024) / Math.max(C[c].inputBytes, C[c].outputBytes)).toFixed(2);
     row.status = status;
     results.push(row);
     if (!o.keep && !o.dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -275,7 +382,11 @@ function checks(results, baseline) {
   const baselineCpu = baseline.cpuMs;
   const out = [];
   const L = results.find((r) => r.size === 'L');
-  for (const [c, what, max] of [['reconcile', 'reconcile --all on L within 1.5x the floor', 1.5], ['render', 'render on L within 1.5x its render floor', 1.5], ['diff', 'diff on L within 2.5x its floor (reading both sides)', 2.5]]) {
+  for (const [c, what, max] of [
+    ['reconcile', 'reconcile --all on L within 1.5x the floor', 1.5],
+    ['render', 'render on L within 1.5x its render floor', 1.5],
+    ['diff', 'diff on L within 2.5x its floor (reading both sides)', 2.5],
+  ]) {
     const x = L?.commands[c];
     if (x?.ratioToFloor === undefined) continue;
     out.push({ target: `${what} (wall)`, value: x.ratioToFloor, ok: x.ratioToFloor <= max });
@@ -296,14 +407,18 @@ function checks(results, baseline) {
       const pb = perObj(b, c);
       if (pa === undefined || pb === undefined) continue;
       const v = +(pb / pa).toFixed(2);
-      out.push({ target: `${c}: cpu per object (startup excluded) ${a.size} -> ${b.size} within 1.3x`, value: v, ok: v <= 1.3 });
+      out.push({
+        target: `${c}: cpu per object (startup excluded) ${a.size} -> ${b.size} within 1.3x`,
+        value: v,
+        ok: v <= 1.3,
+      });
     }
   }
   if (L?.commands.reconcile) {
     const v = +((L.commands.reconcile.peakRssKiB * 1024) / L.meta.snapshotBytes).toFixed(2);
     out.push({ target: 'reconcile on L: peak RSS at most 6x the input size', value: v, ok: v <= 6 });
     const w = +(((L.commands.reconcile.peakRssKiB - baseline.rssKiB) * 1024) / L.meta.snapshotBytes).toFixed(2);
-    out.push({ target: 'reconcile on L: peak RSS above node\'s own at most 6x the input size', value: w, ok: w <= 6 });
+    out.push({ target: "reconcile on L: peak RSS above node's own at most 6x the input size", value: w, ok: w <= 6 });
   }
   return out;
 }
@@ -316,10 +431,27 @@ function pad(s, n, right) {
 function table(report) {
   const lines = [];
   const m = report.machine;
-  lines.push(`cozy-gw benchmark — ${m.nproc} cpu ${m.cpu}, ${m.memGiB} GiB, node ${m.node}; seed ${report.seed}, median of ${report.repeat}`);
-  lines.push(`baseline: node startup ${fmtMs(report.baseline.ms)} wall, ${fmtMs(report.baseline.cpuMs)} cpu, ${fmtMB(report.baseline.rssKiB * 1024)} RSS (included in every figure)`);
+  lines.push(
+    `cozy-gw benchmark — ${m.nproc} cpu ${m.cpu}, ${m.memGiB} GiB, node ${m.node}; seed ${report.seed}, median of ${report.repeat}`,
+  );
+  lines.push(
+    `baseline: node startup ${fmtMs(report.baseline.ms)} wall, ${fmtMs(report.baseline.cpuMs)} cpu, ${fmtMB(report.baseline.rssKiB * 1024)} RSS (included in every figure)`,
+  );
   lines.push('');
-  const head = ['size', 'command', 'objects', 'bytes', 'wall', 'cpu', 'x floor', 'x fl cpu', 'objects/s', 'us/object', 'peak RSS', 'RSS/bytes'];
+  const head = [
+    'size',
+    'command',
+    'objects',
+    'bytes',
+    'wall',
+    'cpu',
+    'x floor',
+    'x fl cpu',
+    'objects/s',
+    'us/object',
+    'peak RSS',
+    'RSS/bytes',
+  ];
   const w = [4, 12, 7, 8, 8, 8, 7, 8, 9, 9, 9, 9];
   lines.push(head.map((h, i) => pad(h, w[i], i > 1)).join('  '));
   lines.push(w.map((n) => '-'.repeat(n)).join('  '));
@@ -327,19 +459,42 @@ function table(report) {
     for (const c of COMMANDS) {
       const x = r.commands[c];
       if (!x) {
-        if (r.status?.[c] && r.status[c] !== 'ok') lines.push(`${pad(r.size, w[0])}  ${pad(c, w[1])}  (skipped: ${r.status[c]})`);
+        if (r.status?.[c] && r.status[c] !== 'ok')
+          lines.push(`${pad(r.size, w[0])}  ${pad(c, w[1])}  (skipped: ${r.status[c]})`);
         continue;
       }
       const objs = Math.max(x.inputObjects, x.outputObjects);
-      lines.push([r.size, c, objs, fmtMB(Math.max(x.inputBytes, x.outputBytes)), fmtMs(x.medianMs), fmtMs(x.medianCpuMs), x.ratioToFloor ?? '', x.cpuRatioToFloor ?? '', x.objectsPerSecond, x.usPerObject, fmtMB(x.peakRssKiB * 1024), x.rssOverInput]
-        .map((v, i) => pad(v, w[i], i > 1)).join('  '));
+      lines.push(
+        [
+          r.size,
+          c,
+          objs,
+          fmtMB(Math.max(x.inputBytes, x.outputBytes)),
+          fmtMs(x.medianMs),
+          fmtMs(x.medianCpuMs),
+          x.ratioToFloor ?? '',
+          x.cpuRatioToFloor ?? '',
+          x.objectsPerSecond,
+          x.usPerObject,
+          fmtMB(x.peakRssKiB * 1024),
+          x.rssOverInput,
+        ]
+          .map((v, i) => pad(v, w[i], i > 1))
+          .join('  '),
+      );
     }
   }
   lines.push('');
-  lines.push('floor = js-yaml reading and writing every document of reconcile\'s input; render-floor = the same over render\'s output;');
-  lines.push('diff-floor = the same over diff\'s state and change.');
-  lines.push('wall and cpu (user+system, all threads) are medians; x floor = wall / the floor\'s wall, x fl cpu = the same in cpu time');
-  lines.push('(cpu is the steadier figure on a shared machine). objects / bytes = the larger of input and output; us/object from wall.');
+  lines.push(
+    "floor = js-yaml reading and writing every document of reconcile's input; render-floor = the same over render's output;",
+  );
+  lines.push("diff-floor = the same over diff's state and change.");
+  lines.push(
+    "wall and cpu (user+system, all threads) are medians; x floor = wall / the floor's wall, x fl cpu = the same in cpu time",
+  );
+  lines.push(
+    '(cpu is the steadier figure on a shared machine). objects / bytes = the larger of input and output; us/object from wall.',
+  );
   if (report.checks.length) {
     lines.push('');
     lines.push('targets (measured, not asserted):');

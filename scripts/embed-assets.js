@@ -28,12 +28,22 @@ function walk(dir) {
  * test` and `npm run build` do not load the TypeScript compiler for nothing.
  */
 const crypto = require('node:crypto');
-const inputs = [...walk('charts'), ...walk('schemas'), ...walk('templates'), 'scripts/embed-assets.js', 'src/validation/crdJsonSchema.ts'];
+const inputs = [
+  ...walk('charts'),
+  ...walk('schemas'),
+  ...walk('templates'),
+  'scripts/embed-assets.js',
+  'src/validation/crdJsonSchema.ts',
+];
 const hash = crypto.createHash('sha256');
 for (const f of inputs) hash.update(`${f}\0${fs.readFileSync(path.join(root, f))}\0`);
-for (const lib of ['ajv', 'handlebars', 'js-yaml', 'typescript']) hash.update(`${lib}@${require(`${lib}/package.json`).version}\0`);
+for (const lib of ['ajv', 'handlebars', 'js-yaml', 'typescript'])
+  hash.update(`${lib}@${require(`${lib}/package.json`).version}\0`);
 const stamp = `// Inputs digest: ${hash.digest('hex')}\n`;
-const generated = [path.join(root, 'src', 'assets', 'assets.generated.ts'), path.join(root, 'src', 'validation', 'validators.generated.ts')];
+const generated = [
+  path.join(root, 'src', 'assets', 'assets.generated.ts'),
+  path.join(root, 'src', 'validation', 'validators.generated.ts'),
+];
 if (generated.every((g) => fs.existsSync(g) && fs.readFileSync(g, 'utf8').includes(stamp))) process.exit(0);
 
 const data = {};
@@ -78,7 +88,9 @@ if (!fs.existsSync(out) || fs.readFileSync(out, 'utf8') !== body) fs.writeFileSy
 function transpiled(file) {
   const ts = require('typescript');
   const src = fs.readFileSync(path.join(root, file), 'utf8');
-  const js = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } }).outputText;
+  const js = ts.transpileModule(src, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
   const m = { exports: {} };
   new Function('module', 'exports', 'require', js)(m, m.exports, require);
   return m.exports;
@@ -91,12 +103,18 @@ function standalone(opts, schema, setup) {
   return standaloneCode(ajv, ajv.compile(schema));
 }
 const crd = transpiled('src/validation/crdJsonSchema.ts');
-const tgSchema = data['schemas/tenantgateway.crd.yaml'].spec.versions.find((v) => v.name === 'v1alpha1').schema.openAPIV3Schema;
+const tgSchema = data['schemas/tenantgateway.crd.yaml'].spec.versions.find((v) => v.name === 'v1alpha1').schema
+  .openAPIV3Schema;
 const validators = {
   // src/validation/tenantGatewayCrd.ts
-  tenantGateway: standalone({ allErrors: true, strict: false }, crd.toJsonSchema(tgSchema), (ajv) => ajv.addFormat('date-time', crd.DATE_TIME)),
+  tenantGateway: standalone({ allErrors: true, strict: false }, crd.toJsonSchema(tgSchema), (ajv) =>
+    ajv.addFormat('date-time', crd.DATE_TIME),
+  ),
   // src/validation/inputValidation.ts
-  platformValues: standalone({ allErrors: true, verbose: true, strict: false }, data['schemas/platform-values.schema.json']),
+  platformValues: standalone(
+    { allErrors: true, verbose: true, strict: false },
+    data['schemas/platform-values.schema.json'],
+  ),
   tenant: standalone({ allErrors: true, verbose: true, strict: false }, data['schemas/tenant.schema.json']),
   // src/protocols/krm/config.ts
   cozyGateway: standalone({ allErrors: true, strict: false }, data['schemas/cozygateway.schema.json']),

@@ -59,9 +59,10 @@ function unbundle(schema) {
     const out = {};
     for (const [k, v] of Object.entries(node)) {
       // Under `properties` and `$defs` the keys are names, not keywords.
-      out[k] = (k === 'properties' || k === '$defs') && v && typeof v === 'object' && !Array.isArray(v)
-        ? Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, walk(sub, false)]))
-        : walk(v, false);
+      out[k] =
+        (k === 'properties' || k === '$defs') && v && typeof v === 'object' && !Array.isArray(v)
+          ? Object.fromEntries(Object.entries(v).map(([name, sub]) => [name, walk(sub, false)]))
+          : walk(v, false);
     }
     if (!isRoot && typeof node.$id === 'string') {
       resources.push(out);
@@ -78,7 +79,8 @@ function schemaValidator(schemaPath = SCHEMA) {
   if (compiled && compiled.path === schemaPath) return compiled.validate;
   const schema = JSON.parse(fs.readFileSync(schemaPath, 'utf8'));
   const declared = schema.$schema || '';
-  if (!declared.includes('2020-12')) throw new Error(`${schemaPath}: expected a draft 2020-12 schema, found $schema ${declared}`);
+  if (!declared.includes('2020-12'))
+    throw new Error(`${schemaPath}: expected a draft 2020-12 schema, found $schema ${declared}`);
   const Ajv2020 = require('ajv/dist/2020').default;
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   const { root, resources } = unbundle(schema);
@@ -101,20 +103,25 @@ function projectChecks(config, root = ROOT) {
     if (b.skip === true) problems.push(`builds[${i}]: skip is true`);
     const targets = Array.isArray(b.targets) ? b.targets : [];
     for (const t of REQUIRED_TARGETS) if (!targets.includes(t)) problems.push(`builds[${i}].targets: missing ${t}`);
-    for (const t of targets) if (!/^bun-(linux|darwin|windows)-(x64|arm64)(-modern|-baseline|-musl)*$/.test(t)) problems.push(`builds[${i}].targets: ${t} is not a bun target name`);
+    for (const t of targets)
+      if (!/^bun-(linux|darwin|windows)-(x64|arm64)(-modern|-baseline|-musl)*$/.test(t))
+        problems.push(`builds[${i}].targets: ${t} is not a bun target name`);
     if (b.binary !== 'cozy-gw') problems.push(`builds[${i}].binary: ${JSON.stringify(b.binary)}, expected "cozy-gw"`);
     const main = resolveMain(b, root);
     if (!fs.existsSync(main)) problems.push(`builds[${i}].main: ${path.relative(root, main) || '.'} does not exist`);
   }
   if (config.checksum && config.checksum.disable === true) problems.push('checksum: disabled');
   if (!config.checksum) problems.push('checksum: not configured');
-  if (!config.changelog || config.changelog.disable === true || config.changelog.disable === 'true') problems.push('changelog: missing or disabled');
+  if (!config.changelog || config.changelog.disable === true || config.changelog.disable === 'true')
+    problems.push('changelog: missing or disabled');
   const hooks = (config.before && config.before.hooks) || [];
-  if (!hooks.some((h) => typeof h === 'string' && /\bnpm run build\b/.test(h))) problems.push('before.hooks: `npm run build` must run before bun compiles bin/cozy-gw.js (it requires dist/)');
+  if (!hooks.some((h) => typeof h === 'string' && /\bnpm run build\b/.test(h)))
+    problems.push('before.hooks: `npm run build` must run before bun compiles bin/cozy-gw.js (it requires dist/)');
   for (const [i, a] of (config.archives || []).entries()) {
     for (const f of a.files || []) {
       const src = typeof f === 'string' ? f : f.src;
-      if (src && !/[*?[]/.test(src) && !fs.existsSync(path.join(root, src))) problems.push(`archives[${i}].files: ${src} does not exist`);
+      if (src && !/[*?[]/.test(src) && !fs.existsSync(path.join(root, src)))
+        problems.push(`archives[${i}].files: ${src} does not exist`);
     }
   }
   problems.push(...dockerChecks(config, root));
@@ -133,7 +140,8 @@ const BUN_PLATFORM = { 'bun-linux-x64': 'linux/amd64', 'bun-linux-arm64': 'linux
 function dockerChecks(config, root = ROOT) {
   const problems = [];
   const images = Array.isArray(config.dockers_v2) ? config.dockers_v2 : [];
-  if (images.length === 0) problems.push('dockers_v2: no container image (kpt fn eval --image and kustomize container: need one)');
+  if (images.length === 0)
+    problems.push('dockers_v2: no container image (kpt fn eval --image and kustomize container: need one)');
   const builds = Array.isArray(config.builds) ? config.builds : [];
   for (const [i, d] of images.entries()) {
     const where = `dockers_v2[${i}]`;
@@ -143,7 +151,12 @@ function dockerChecks(config, root = ROOT) {
     for (const id of ids) if (!builds.some((b) => b.id === id)) problems.push(`${where}.ids: no build has id ${id}`);
     const platforms = d.platforms || ['linux/amd64'];
     for (const p of platforms) {
-      if (!used.some((b) => (b.targets || []).some((t) => BUN_PLATFORM[t.replace(/(-modern|-baseline|-musl)+$/, '')] === p))) problems.push(`${where}.platforms: no build target makes a ${p} binary`);
+      if (
+        !used.some((b) =>
+          (b.targets || []).some((t) => BUN_PLATFORM[t.replace(/(-modern|-baseline|-musl)+$/, '')] === p),
+        )
+      )
+        problems.push(`${where}.platforms: no build target makes a ${p} binary`);
     }
     if ((d.images || []).length === 0) problems.push(`${where}.images: none`);
     if (!fs.existsSync(file)) {
@@ -152,9 +165,13 @@ function dockerChecks(config, root = ROOT) {
     }
     const text = fs.readFileSync(file, 'utf8');
     for (const b of used) {
-      if (!new RegExp(`^COPY\\s+\\$\\{?TARGETPLATFORM\\}?/${b.binary}\\s`, 'm').test(text)) problems.push(`${where}: ${path.relative(root, file)} does not COPY $TARGETPLATFORM/${b.binary} (where GoReleaser puts the binary)`);
+      if (!new RegExp(`^COPY\\s+\\$\\{?TARGETPLATFORM\\}?/${b.binary}\\s`, 'm').test(text))
+        problems.push(
+          `${where}: ${path.relative(root, file)} does not COPY $TARGETPLATFORM/${b.binary} (where GoReleaser puts the binary)`,
+        );
     }
-    if (!/^ARG\s+TARGETPLATFORM\s*$/m.test(text)) problems.push(`${where}: ${path.relative(root, file)} does not declare ARG TARGETPLATFORM`);
+    if (!/^ARG\s+TARGETPLATFORM\s*$/m.test(text))
+      problems.push(`${where}: ${path.relative(root, file)} does not declare ARG TARGETPLATFORM`);
     const entry = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(text);
     let argv;
     try {
@@ -162,7 +179,10 @@ function dockerChecks(config, root = ROOT) {
     } catch {
       argv = undefined;
     }
-    if (!Array.isArray(argv) || !/\/cozy-gw$/.test(argv[0]) || argv[1] !== 'fn' || argv.length !== 2) problems.push(`${where}: ${path.relative(root, file)} ENTRYPOINT must be the exec form ["/usr/local/bin/cozy-gw", "fn"] (the KRM function)`);
+    if (!Array.isArray(argv) || !/\/cozy-gw$/.test(argv[0]) || argv[1] !== 'fn' || argv.length !== 2)
+      problems.push(
+        `${where}: ${path.relative(root, file)} ENTRYPOINT must be the exec form ["/usr/local/bin/cozy-gw", "fn"] (the KRM function)`,
+      );
   }
   return problems;
 }
@@ -176,7 +196,12 @@ function dockerEntrypoint(file) {
 /** Validate a parsed .goreleaser.yaml: schema errors then project checks, as messages. */
 function validateConfig(config, { schemaPath = SCHEMA, root = ROOT } = {}) {
   const validate = schemaValidator(schemaPath);
-  const errors = validate(config) ? [] : validate.errors.map((e) => `schema: ${e.instancePath || '/'} ${e.message}${e.params && e.params.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}${e.params && e.params.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`);
+  const errors = validate(config)
+    ? []
+    : validate.errors.map(
+        (e) =>
+          `schema: ${e.instancePath || '/'} ${e.message}${e.params && e.params.allowedValues ? ` (${e.params.allowedValues.join(', ')})` : ''}${e.params && e.params.additionalProperty ? ` (${e.params.additionalProperty})` : ''}`,
+      );
   return [...errors, ...projectChecks(config, root)];
 }
 
@@ -229,15 +254,36 @@ function findBun({ install = false, log = () => {} } = {}) {
   const onPath = bunVersionOf('bun');
   if (onPath === BUN_VERSION) return { bin: 'bun', source: `bun ${onPath} on PATH` };
   const cached = path.join(BUN_CACHE, 'node_modules', '.bin', process.platform === 'win32' ? 'bun.cmd' : 'bun');
-  if (bunVersionOf(cached) === BUN_VERSION) return { bin: cached, source: `bun ${BUN_VERSION} in ${path.relative(ROOT, BUN_CACHE)}` };
-  if (!install) return { reason: `bun ${BUN_VERSION} not found (${onPath ? `bun on PATH is ${onPath}` : 'no bun on PATH'}, none in ${path.relative(ROOT, BUN_CACHE)}); run with --install-bun or COZY_GW_RELEASE_CHECK=1` };
+  if (bunVersionOf(cached) === BUN_VERSION)
+    return { bin: cached, source: `bun ${BUN_VERSION} in ${path.relative(ROOT, BUN_CACHE)}` };
+  if (!install)
+    return {
+      reason: `bun ${BUN_VERSION} not found (${onPath ? `bun on PATH is ${onPath}` : 'no bun on PATH'}, none in ${path.relative(ROOT, BUN_CACHE)}); run with --install-bun or COZY_GW_RELEASE_CHECK=1`,
+    };
   log(`installing bun ${BUN_VERSION} from the npm registry into ${path.relative(ROOT, BUN_CACHE)}`);
   fs.mkdirSync(BUN_CACHE, { recursive: true });
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--prefix', BUN_CACHE, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--loglevel=error', `bun@${BUN_VERSION}`], { encoding: 'utf8' });
-  if (r.status !== 0) return { reason: `npm install bun@${BUN_VERSION} failed: ${(r.stderr || r.error || '').toString().trim()}` };
+  const r = spawnSync(
+    npm,
+    [
+      'install',
+      '--prefix',
+      BUN_CACHE,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      `bun@${BUN_VERSION}`,
+    ],
+    { encoding: 'utf8' },
+  );
+  if (r.status !== 0)
+    return { reason: `npm install bun@${BUN_VERSION} failed: ${(r.stderr || r.error || '').toString().trim()}` };
   const v = bunVersionOf(cached);
-  return v === BUN_VERSION ? { bin: cached, source: `bun ${v} installed into ${path.relative(ROOT, BUN_CACHE)}` } : { reason: `bun ${BUN_VERSION} installed but ${cached} does not run` };
+  return v === BUN_VERSION
+    ? { bin: cached, source: `bun ${v} installed into ${path.relative(ROOT, BUN_CACHE)}` }
+    : { reason: `bun ${BUN_VERSION} installed but ${cached} does not run` };
 }
 
 /** The OS and CPU an executable is for, read from its header (ELF or 64-bit Mach-O). */
@@ -276,12 +322,18 @@ function buildTargets(config, bun, outDir, { hostOnly = false, log = () => {} } 
       const started = Date.now();
       const r = spawnSync(bun, args, { cwd, encoding: 'utf8', maxBuffer: 64 << 20 });
       const ms = Date.now() - started;
-      if (r.status !== 0) throw new Error(`bun ${args.join(' ')} failed (exit ${r.status}):\n${r.stdout}${r.stderr}${r.error ? r.error.message : ''}`);
+      if (r.status !== 0)
+        throw new Error(
+          `bun ${args.join(' ')} failed (exit ${r.status}):\n${r.stdout}${r.stderr}${r.error ? r.error.message : ''}`,
+        );
       const kind = executableKind(file);
       const want = targetKind(target);
-      if (want && (kind.os !== want.os || kind.arch !== want.arch)) throw new Error(`${target}: bun wrote an executable for ${kind.os}/${kind.arch}`);
+      if (want && (kind.os !== want.os || kind.arch !== want.arch))
+        throw new Error(`${target}: bun wrote an executable for ${kind.os}/${kind.arch}`);
       const sha256 = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-      log(`built ${target} in ${ms} ms: ${path.basename(path.dirname(file))}/${path.basename(file)} (${kind.os}/${kind.arch}, ${(fs.statSync(file).size / 1048576).toFixed(1)} MiB) with: bun ${args.join(' ')}`);
+      log(
+        `built ${target} in ${ms} ms: ${path.basename(path.dirname(file))}/${path.basename(file)} (${kind.os}/${kind.arch}, ${(fs.statSync(file).size / 1048576).toFixed(1)} MiB) with: bun ${args.join(' ')}`,
+      );
       results.push({ target, file, ms, kind, sha256, args });
     }
   }
@@ -320,7 +372,11 @@ function comparisonCases(root = ROOT) {
       cases.push({ name: 'npm run example', args });
       const values = args.flatMap((a, i) => (a === '--values' && args[i + 1] ? ['--values', args[i + 1]] : []));
       if (args[0] === 'render') {
-        cases.push({ name: 'example | reconcile', args: ['reconcile', ...values, '-f', '-', '--now', '2026-01-01T00:00:00Z'], stdinFrom: 'npm run example' });
+        cases.push({
+          name: 'example | reconcile',
+          args: ['reconcile', ...values, '-f', '-', '--now', '2026-01-01T00:00:00Z'],
+          stdinFrom: 'npm run example',
+        });
         cases.push({ name: 'example | admit', args: ['admit', ...values, '-f', '-'], stdinFrom: 'npm run example' });
       }
     }
@@ -331,8 +387,14 @@ function comparisonCases(root = ROOT) {
   // snapshot runs kubectl through execa (ESM-only, loaded with require): the fake kubectl of the tests.
   const fakeKubectl = path.join(root, 'testdata', 'fake-kubectl', 'kubectl');
   if (fs.existsSync(fakeKubectl)) {
-    cases.push({ name: 'snapshot (fake kubectl)', args: ['snapshot', '--kubectl', fakeKubectl, '--context', 'kind-cozy', '-q'] });
-    cases.push({ name: 'snapshot forbidden (fake kubectl)', args: ['snapshot', '--kubectl', fakeKubectl, '--context', 'restricted'] });
+    cases.push({
+      name: 'snapshot (fake kubectl)',
+      args: ['snapshot', '--kubectl', fakeKubectl, '--context', 'kind-cozy', '-q'],
+    });
+    cases.push({
+      name: 'snapshot forbidden (fake kubectl)',
+      args: ['snapshot', '--kubectl', fakeKubectl, '--context', 'restricted'],
+    });
   }
   cases.push({ name: 'unknown command', args: ['no-such-command'] });
   cases.push({ name: 'missing input file', args: ['render', '-f', 'does-not-exist.yaml'] });
@@ -376,17 +438,32 @@ function compareOutputs(binary, { root = ROOT, log = () => {} } = {}) {
   const results = [];
   try {
     for (const c of cases) {
-      const input = c.stdinFrom ? outputs.get(c.stdinFrom) ?? '' : '';
+      const input = c.stdinFrom ? (outputs.get(c.stdinFrom) ?? '') : '';
       const a = run(process.execPath, [path.join(root, 'bin', 'cozy-gw.js'), ...c.args], input);
       const b = run(binary, c.args, input);
       outputs.set(c.name, a.stdout);
       const diff = [];
       if (b.error) diff.push(`binary did not run: ${b.error.message}`);
       if (a.status !== b.status) diff.push(`exit code: node ${a.status}, binary ${b.status}`);
-      if (!Buffer.from(a.stdout).equals(Buffer.from(b.stdout))) diff.push(`stdout differs (node ${a.stdout.length} bytes, binary ${b.stdout.length} bytes)${firstDifference(a.stdout, b.stdout)}`);
-      if (!Buffer.from(a.stderr).equals(Buffer.from(b.stderr))) diff.push(`stderr differs${firstDifference(a.stderr, b.stderr)}: node ${JSON.stringify(a.stderr.toString().slice(0, 300))}, binary ${JSON.stringify(b.stderr.toString().slice(0, 300))}`);
-      results.push({ name: c.name, args: c.args, same: diff.length === 0, diff, exit: a.status, bytes: a.stdout.length });
-      log(`${diff.length === 0 ? 'same' : 'DIFFERENT'}: ${c.stdinFrom ? `${c.stdinFrom} | ` : ''}cozy-gw ${c.args.join(' ')} (exit ${a.status}, ${a.stdout.length} bytes on stdout)${diff.length ? `\n  ${diff.join('\n  ')}` : ''}`);
+      if (!Buffer.from(a.stdout).equals(Buffer.from(b.stdout)))
+        diff.push(
+          `stdout differs (node ${a.stdout.length} bytes, binary ${b.stdout.length} bytes)${firstDifference(a.stdout, b.stdout)}`,
+        );
+      if (!Buffer.from(a.stderr).equals(Buffer.from(b.stderr)))
+        diff.push(
+          `stderr differs${firstDifference(a.stderr, b.stderr)}: node ${JSON.stringify(a.stderr.toString().slice(0, 300))}, binary ${JSON.stringify(b.stderr.toString().slice(0, 300))}`,
+        );
+      results.push({
+        name: c.name,
+        args: c.args,
+        same: diff.length === 0,
+        diff,
+        exit: a.status,
+        bytes: a.stdout.length,
+      });
+      log(
+        `${diff.length === 0 ? 'same' : 'DIFFERENT'}: ${c.stdinFrom ? `${c.stdinFrom} | ` : ''}cozy-gw ${c.args.join(' ')} (exit ${a.status}, ${a.stdout.length} bytes on stdout)${diff.length ? `\n  ${diff.join('\n  ')}` : ''}`,
+      );
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -406,13 +483,22 @@ function firstDifference(a, b) {
 // ---------------------------------------------------------------------------------------------
 
 /** The whole check. Returns { ok, problems, builds, comparisons }. */
-function releaseCheck({ schemaOnly = false, hostOnly = false, installBun = false, keep = false, log = console.error } = {}) {
+function releaseCheck({
+  schemaOnly = false,
+  hostOnly = false,
+  installBun = false,
+  keep = false,
+  log = console.error,
+} = {}) {
   const config = readConfig();
   const problems = validateConfig(config);
   if (problems.length) return { ok: false, problems };
-  log(`.goreleaser.yaml: valid against GoReleaser's schema (${path.relative(ROOT, SCHEMA)}, draft 2020-12) and the project checks`);
+  log(
+    `.goreleaser.yaml: valid against GoReleaser's schema (${path.relative(ROOT, SCHEMA)}, draft 2020-12) and the project checks`,
+  );
   if (schemaOnly) return { ok: true, problems: [] };
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) return { ok: false, problems: ['dist/cli/index.js is missing: run `npm run build` first'] };
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js')))
+    return { ok: false, problems: ['dist/cli/index.js is missing: run `npm run build` first'] };
   const bun = findBun({ install: installBun || process.env.COZY_GW_RELEASE_CHECK === '1', log });
   if (!bun.bin) return { ok: false, problems: [bun.reason], skipped: true };
   log(`bun: ${bun.source}`);
@@ -423,7 +509,9 @@ function releaseCheck({ schemaOnly = false, hostOnly = false, installBun = false
     if (!host) return { ok: false, problems: [`no build for the host target ${hostTarget()}`], builds };
     const comparisons = compareOutputs(host.file, { log });
     const bad = comparisons.filter((c) => !c.same);
-    log(`checksums (sha256, as checksums.txt would list the binaries):\n${builds.map((b) => `${b.sha256}  ${path.basename(path.dirname(b.file))}/${path.basename(b.file)}`).join('\n')}`);
+    log(
+      `checksums (sha256, as checksums.txt would list the binaries):\n${builds.map((b) => `${b.sha256}  ${path.basename(path.dirname(b.file))}/${path.basename(b.file)}`).join('\n')}`,
+    );
     return { ok: bad.length === 0, problems: bad.map((c) => `${c.name}: ${c.diff.join('; ')}`), builds, comparisons };
   } finally {
     if (keep) log(`binaries kept in ${outDir}`);
@@ -434,19 +522,50 @@ function releaseCheck({ schemaOnly = false, hostOnly = false, installBun = false
 function main(argv) {
   const flags = new Set(argv);
   const known = ['--schema-only', '--host-only', '--install-bun', '--keep', '--help'];
-  for (const f of flags) if (!known.includes(f)) { console.error(`release-check: unknown option ${f} (known: ${known.join(' ')})`); return 2; }
-  if (flags.has('--help')) { console.log(`usage: node scripts/release-check.js [${known.slice(0, 4).join('] [')}]`); return 0; }
+  for (const f of flags)
+    if (!known.includes(f)) {
+      console.error(`release-check: unknown option ${f} (known: ${known.join(' ')})`);
+      return 2;
+    }
+  if (flags.has('--help')) {
+    console.log(`usage: node scripts/release-check.js [${known.slice(0, 4).join('] [')}]`);
+    return 0;
+  }
   const started = Date.now();
-  const r = releaseCheck({ schemaOnly: flags.has('--schema-only'), hostOnly: flags.has('--host-only'), installBun: flags.has('--install-bun'), keep: flags.has('--keep') });
+  const r = releaseCheck({
+    schemaOnly: flags.has('--schema-only'),
+    hostOnly: flags.has('--host-only'),
+    installBun: flags.has('--install-bun'),
+    keep: flags.has('--keep'),
+  });
   for (const p of r.problems) console.error(`release-check: ${p}`);
   console.error(`release-check: ${r.ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return r.ok ? 0 : 1;
 }
 
 module.exports = {
-  BUN_VERSION, REQUIRED_TARGETS, CONFIG, SCHEMA, unbundle, schemaValidator, validateConfig, projectChecks, dockerChecks, dockerEntrypoint, readConfig,
-  resolveMain, bunBuildArgs, hostTarget, findBun, executableKind, buildTargets, splitArgs, comparisonCases,
-  helpCases, compareOutputs, releaseCheck,
+  BUN_VERSION,
+  REQUIRED_TARGETS,
+  CONFIG,
+  SCHEMA,
+  unbundle,
+  schemaValidator,
+  validateConfig,
+  projectChecks,
+  dockerChecks,
+  dockerEntrypoint,
+  readConfig,
+  resolveMain,
+  bunBuildArgs,
+  hostTarget,
+  findBun,
+  executableKind,
+  buildTargets,
+  splitArgs,
+  comparisonCases,
+  helpCases,
+  compareOutputs,
+  releaseCheck,
 };
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

@@ -11,7 +11,11 @@ const ROOT = path.resolve(__dirname, '..');
 const SRC = path.join(ROOT, 'src');
 
 function files(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? files(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+    );
 }
 
 function resolve(from: string, spec: string): string | undefined {
@@ -63,7 +67,9 @@ test('no import cycle', () => {
 
 test('the core imports nothing from cli/ or io/', () => {
   const edge = (f: string) => /^src\/(cli|io)\//.test(rel(f));
-  const bad = [...G].filter(([f]) => !edge(f)).flatMap(([f, deps]) => deps.filter(edge).map((d) => `${rel(f)} → ${rel(d)}`));
+  const bad = [...G]
+    .filter(([f]) => !edge(f))
+    .flatMap(([f, deps]) => deps.filter(edge).map((d) => `${rel(f)} → ${rel(d)}`));
   expect(bad).toEqual([]);
 });
 
@@ -71,6 +77,10 @@ test("the README's Design map names every folder of src/, and only those", () =>
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const design = readme.slice(readme.indexOf('## Design'));
   const mapped = [...design.matchAll(/^\| `src\/([a-z0-9]+)\/` \|/gm)].map((m) => m[1]).sort();
-  const folders = fs.readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const folders = fs
+    .readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   expect(mapped).toEqual(folders);
 });

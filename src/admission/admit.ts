@@ -45,7 +45,10 @@ export interface Decision {
 }
 
 type Rule = { apiGroups?: string[]; apiVersions?: string[]; resources?: string[]; operations?: string[] };
-type Selector = { matchLabels?: Record<string, string>; matchExpressions?: { key: string; operator: string; values?: string[] }[] };
+type Selector = {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+};
 type Named = { name: string; expression: string };
 type Validation = { expression: string; message?: string; messageExpression?: string; reason?: string };
 
@@ -136,7 +139,12 @@ function buildRequest(o: KObject, user: UserInfo): { req: Request; cel: Record<s
 interface Prepared {
   vap: KObject;
   spec: Record<string, unknown>;
-  mc: { resourceRules?: Rule[]; excludeResourceRules?: Rule[]; namespaceSelector?: Selector; objectSelector?: Selector };
+  mc: {
+    resourceRules?: Rule[];
+    excludeResourceRules?: Rule[];
+    namespaceSelector?: Selector;
+    objectSelector?: Selector;
+  };
   binds: KObject[];
 }
 
@@ -191,7 +199,12 @@ export function admit(objects: KObject[], policies: KObject[], user: UserInfo): 
  * policy: the decisions `admit` gives for it. The cheap match constraints are checked before any
  * CEL value is built, so an object no policy matches costs next to nothing.
  */
-export function admitObject(o: KObject, nsObj: KObject | undefined, policies: readonly KObject[], user: UserInfo): Decision[] {
+export function admitObject(
+  o: KObject,
+  nsObj: KObject | undefined,
+  policies: readonly KObject[],
+  user: UserInfo,
+): Decision[] {
   const out: Decision[] = [];
   const group = groupOf(o.apiVersion);
   const version = versionOf(o.apiVersion);
@@ -249,9 +262,13 @@ interface Failure {
   reason: string;
 }
 
-function evaluatePolicy(spec: Record<string, unknown>, base: Record<string, unknown>): 'skip' | { failures: Failure[] } {
+function evaluatePolicy(
+  spec: Record<string, unknown>,
+  base: Record<string, unknown>,
+): 'skip' | { failures: Failure[] } {
   const failClosed = (spec.failurePolicy ?? 'Fail') === 'Fail';
-  const fail = (message: string): 'skip' | { failures: Failure[] } => (failClosed ? { failures: [{ message, reason: 'Forbidden' }] } : 'skip');
+  const fail = (message: string): 'skip' | { failures: Failure[] } =>
+    failClosed ? { failures: [{ message, reason: 'Forbidden' }] } : 'skip';
   // matchConditions: all must be true; false skips; an error applies failurePolicy.
   for (const c of (spec.matchConditions ?? []) as Named[]) {
     try {
@@ -280,7 +297,8 @@ function evaluatePolicy(spec: Record<string, unknown>, base: Record<string, unkn
       if (broken) throw new CelError(`variable '${broken[0]}' resulted in error: ${broken[1]}`, val.expression);
       ok = evalBool(val.expression, act);
     } catch (e) {
-      if (failClosed) failures.push({ message: `expression '${val.expression}' resulted in error: ${errText(e)}`, reason });
+      if (failClosed)
+        failures.push({ message: `expression '${val.expression}' resulted in error: ${errText(e)}`, reason });
       continue;
     }
     if (ok) continue;

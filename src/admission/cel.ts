@@ -43,7 +43,8 @@ export function toCel(v: unknown): unknown {
     const x = src[k];
     if (x === undefined) continue;
     // defineProperty for `__proto__`: it stays a key (an assignment would set the prototype).
-    if (k === '__proto__') Object.defineProperty(out, k, { value: toCel(x), enumerable: true, writable: true, configurable: true });
+    if (k === '__proto__')
+      Object.defineProperty(out, k, { value: toCel(x), enumerable: true, writable: true, configurable: true });
     else out[k] = toCel(x);
   }
   return out;
@@ -82,62 +83,92 @@ function celEquals(a: unknown, b: unknown): boolean {
 /** Kubernetes CEL library functions the engine lacks (k8s.io/apiserver/pkg/cel/library, cel-go ext). */
 const EXTRA_FUNCTIONS: [string, Handler][] = [
   // strings ext
-  ['string.charAt(int): string', (s: string, i: bigint) => {
-    const n = Number(i);
-    if (n < 0 || n > s.length) throw new Error(`index out of range: ${n}`);
-    return s.charAt(n);
-  }],
+  [
+    'string.charAt(int): string',
+    (s: string, i: bigint) => {
+      const n = Number(i);
+      if (n < 0 || n > s.length) throw new Error(`index out of range: ${n}`);
+      return s.charAt(n);
+    },
+  ],
   ['string.replace(string, string): string', (s: string, a: string, b: string) => s.split(a).join(b)],
-  ['string.replace(string, string, int): string', (s: string, a: string, b: string, n: bigint) => {
-    let left = Number(n);
-    if (left < 0) return s.split(a).join(b);
-    let out = '';
-    let rest = s;
-    while (left > 0) {
-      const i = rest.indexOf(a);
-      if (i < 0) break;
-      out += rest.slice(0, i) + b;
-      rest = rest.slice(i + a.length);
-      left--;
-      if (a === '') break;
-    }
-    return out + rest;
-  }],
+  [
+    'string.replace(string, string, int): string',
+    (s: string, a: string, b: string, n: bigint) => {
+      let left = Number(n);
+      if (left < 0) return s.split(a).join(b);
+      let out = '';
+      let rest = s;
+      while (left > 0) {
+        const i = rest.indexOf(a);
+        if (i < 0) break;
+        out += rest.slice(0, i) + b;
+        rest = rest.slice(i + a.length);
+        left--;
+        if (a === '') break;
+      }
+      return out + rest;
+    },
+  ],
   ['string.reverse(): string', (s: string) => [...s].reverse().join('')],
   // regex library
   ['string.find(string): string', (s: string, re: string) => new RegExp(re).exec(s)?.[0] ?? ''],
-  ['string.findAll(string): list<string>', (s: string, re: string) => [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0])],
-  ['string.findAll(string, int): list<string>', (s: string, re: string, n: bigint) => {
-    const all = [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0]);
-    return Number(n) < 0 ? all : all.slice(0, Number(n));
-  }],
+  [
+    'string.findAll(string): list<string>',
+    (s: string, re: string) => [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0]),
+  ],
+  [
+    'string.findAll(string, int): list<string>',
+    (s: string, re: string, n: bigint) => {
+      const all = [...s.matchAll(new RegExp(re, 'g'))].map((m) => m[0]);
+      return Number(n) < 0 ? all : all.slice(0, Number(n));
+    },
+  ],
   // lists library
   ['list.isSorted(): bool', (l: unknown[]) => listOf(l).every((x, i, a) => i === 0 || cmpCel(a[i - 1], x) <= 0)],
   ['list.indexOf(dyn): int', (l: unknown[], x: unknown) => BigInt(listOf(l).findIndex((y) => celEquals(x, y)))],
-  ['list.lastIndexOf(dyn): int', (l: unknown[], x: unknown) => {
-    const a = listOf(l);
-    for (let i = a.length - 1; i >= 0; i--) if (celEquals(x, a[i])) return BigInt(i);
-    return -1n;
-  }],
-  ['list.sum(): dyn', (l: unknown[]) => {
-    const a = listOf(l);
-    if (a.length === 0) return 0n;
-    return a.reduce((s: unknown, x) => (typeof s === 'bigint' && typeof x === 'bigint' ? s + x : Number(s) + Number(x)));
-  }],
-  ['list.min(): dyn', (l: unknown[]) => {
-    const a = listOf(l);
-    if (a.length === 0) throw new Error('min called on empty list');
-    return a.reduce((m, x) => (cmpCel(x, m) < 0 ? x : m));
-  }],
-  ['list.max(): dyn', (l: unknown[]) => {
-    const a = listOf(l);
-    if (a.length === 0) throw new Error('max called on empty list');
-    return a.reduce((m, x) => (cmpCel(x, m) > 0 ? x : m));
-  }],
+  [
+    'list.lastIndexOf(dyn): int',
+    (l: unknown[], x: unknown) => {
+      const a = listOf(l);
+      for (let i = a.length - 1; i >= 0; i--) if (celEquals(x, a[i])) return BigInt(i);
+      return -1n;
+    },
+  ],
+  [
+    'list.sum(): dyn',
+    (l: unknown[]) => {
+      const a = listOf(l);
+      if (a.length === 0) return 0n;
+      return a.reduce((s: unknown, x) =>
+        typeof s === 'bigint' && typeof x === 'bigint' ? s + x : Number(s) + Number(x),
+      );
+    },
+  ],
+  [
+    'list.min(): dyn',
+    (l: unknown[]) => {
+      const a = listOf(l);
+      if (a.length === 0) throw new Error('min called on empty list');
+      return a.reduce((m, x) => (cmpCel(x, m) < 0 ? x : m));
+    },
+  ],
+  [
+    'list.max(): dyn',
+    (l: unknown[]) => {
+      const a = listOf(l);
+      if (a.length === 0) throw new Error('max called on empty list');
+      return a.reduce((m, x) => (cmpCel(x, m) > 0 ? x : m));
+    },
+  ],
 ];
 
 function buildEnv(): Environment {
-  const env = new Environment({ unlistedVariablesAreDyn: true, homogeneousAggregateLiterals: false, enableOptionalTypes: true });
+  const env = new Environment({
+    unlistedVariablesAreDyn: true,
+    homogeneousAggregateLiterals: false,
+    enableOptionalTypes: true,
+  });
   for (const [sig, fn] of EXTRA_FUNCTIONS) {
     try {
       env.registerFunction(sig, fn as never);
@@ -176,7 +207,6 @@ export function compile(expression: string): Program {
   return p;
 }
 
-
 /**
  * Evaluate an expression over an activation whose values are already CEL values (see toCel).
  * Throws CelError for a compile or an evaluation error (no such key, no such overload, ...).
@@ -200,13 +230,21 @@ export function evaluate(expression: string, vars: Record<string, unknown> = {})
 /** Evaluate a boolean expression; a non-bool result is an error, as in Kubernetes. */
 export function evalBool(expression: string, activation: Record<string, unknown>): boolean {
   const v = evalCel(expression, activation);
-  if (typeof v !== 'boolean') throw new CelError(`expression must evaluate to a bool, got ${typeof v === 'bigint' ? 'int' : typeof v}`, expression);
+  if (typeof v !== 'boolean')
+    throw new CelError(
+      `expression must evaluate to a bool, got ${typeof v === 'bigint' ? 'int' : typeof v}`,
+      expression,
+    );
   return v;
 }
 
 /** Evaluate a string expression (messageExpression); a non-string result is an error. */
 export function evalString(expression: string, activation: Record<string, unknown>): string {
   const v = evalCel(expression, activation);
-  if (typeof v !== 'string') throw new CelError(`messageExpression must evaluate to a string, got ${typeof v === 'bigint' ? 'int' : typeof v}`, expression);
+  if (typeof v !== 'string')
+    throw new CelError(
+      `messageExpression must evaluate to a string, got ${typeof v === 'bigint' ? 'int' : typeof v}`,
+      expression,
+    );
   return v;
 }

@@ -28,7 +28,10 @@ export interface AdmitInput {
  * The platform's admission policies exactly as `render` emits them for these platform values,
  * with the values' findings; no policies when the values fail.
  */
-export function platformPolicies(input: AdmitInput, opts: { gatewayApiVersion?: string } = {}): { policies: KObject[]; findings: Finding[] } {
+export function platformPolicies(
+  input: AdmitInput,
+  opts: { gatewayApiVersion?: string } = {},
+): { policies: KObject[]; findings: Finding[] } {
   const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects });
   const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
   if (hasErrors(findings)) return { policies: [], findings };
@@ -37,7 +40,9 @@ export function platformPolicies(input: AdmitInput, opts: { gatewayApiVersion?: 
 
 /** `HTTPRoute tenant-alice/app: ValidatingAdmissionPolicy 'name' denied request: message` */
 export function formatDenial(d: Decision, message: string): string {
-  return printable(`${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${message}`);
+  return printable(
+    `${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${message}`,
+  );
 }
 
 /**

@@ -115,11 +115,11 @@ export function deriveHost(name: string, specHost: string | undefined, parentHos
   return '';
 }
 
-const MODULE_KEYS = ['etcd', 'ingress', 'monitoring', 'seaweedfs'] as const;
+type ModuleKey = 'etcd' | 'ingress' | 'monitoring' | 'seaweedfs';
 
 /** §2.3: the tenant's `_namespace`, in the chart's order, from its parent's and its spec. */
 export function inheritNamespace(T: string, name: string, spec: TenantSpec, parent: NamespaceValues): NamespaceValues {
-  const own = (k: (typeof MODULE_KEYS)[number]) => (spec[k] === true ? T : parent[k] ?? '');
+  const own = (k: ModuleKey) => (spec[k] === true ? T : parent[k] ?? '');
   const out: NamespaceValues = {
     etcd: own('etcd'),
     ingress: own('ingress'),

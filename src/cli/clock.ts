@@ -25,7 +25,12 @@ export type ClockMode = 'reproducible' | 'live';
  * the environment; `current` reads the wall clock (injected for tests). A SOURCE_DATE_EPOCH that
  * is not a whole number of seconds is an error, not a silent fallback.
  */
-export function resolveNow(opts: { now?: string; env: Record<string, string | undefined>; mode: ClockMode; current?: () => Date }): string {
+export function resolveNow(opts: {
+  now?: string;
+  env: Record<string, string | undefined>;
+  mode: ClockMode;
+  current?: () => Date;
+}): string {
   if (opts.now !== undefined) return opts.now;
   if (opts.mode === 'live') return opts.current ? rfc3339Seconds(opts.current()) : currentTime();
   const sde = opts.env.SOURCE_DATE_EPOCH;

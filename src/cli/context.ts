@@ -75,14 +75,16 @@ export function makeContext(io: CliIO): CliContext {
     report: (findings) => {
       for (const f of findings.map((x) => locate(x, ctx.sources))) {
         const line = formatFinding(f);
-        const colored = f.severity === 'error' ? line.replace(/^error/, paint(ctx, '31', 'error')) : line.replace(/^warning/, paint(ctx, '33', 'warning'));
+        const colored =
+          f.severity === 'error'
+            ? line.replace(/^error/, paint(ctx, '31', 'error'))
+            : line.replace(/^warning/, paint(ctx, '33', 'warning'));
         io.stderr(colored + '\n');
       }
     },
   };
   return ctx;
 }
-
 
 /** Send console.log/info/debug to stderr while a protocol owns stdout (fn, post-render); returns the undo. */
 export function rebindConsole(): () => void {

@@ -35,14 +35,54 @@ export interface CommandEntry {
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
-  { name: 'render', term: 'render [options]', summary: 'Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies', load: () => require('./commands/render') },
-  { name: 'reconcile', term: 'reconcile [options]', summary: 'Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status', load: () => require('./commands/reconcile') },
-  { name: 'diff', term: 'diff [options]', summary: 'Preview a change against a cluster state: object by object and hostname by hostname', load: () => require('./commands/diff') },
-  { name: 'admit', term: 'admit [options]', summary: 'Evaluate the platform admission policies (real CEL) against objects, as a CREATE by a given caller', load: () => require('./commands/admit') },
-  { name: 'fn', term: 'fn [options] [config] [args...]', summary: 'KRM function: render (and reconcile) inside kpt and kustomize pipelines', load: () => require('./commands/fn') },
-  { name: 'post-render', term: 'post-render [options]', summary: "Helm post-renderer: add the controller's objects for every TenantGateway in the release", load: () => require('./commands/post-render') },
-  { name: 'snapshot', term: 'snapshot [options]', summary: 'Write the cluster state cozy-gw reads (through kubectl) to a file', load: () => require('./commands/snapshot') },
-  { name: 'completion', term: 'completion <shell>', summary: 'Print a shell completion script (bash, zsh or fish) for cozy-gw', load: () => require('./commands/completion') },
+  {
+    name: 'render',
+    term: 'render [options]',
+    summary: 'Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies',
+    load: () => require('./commands/render'),
+  },
+  {
+    name: 'reconcile',
+    term: 'reconcile [options]',
+    summary: 'Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status',
+    load: () => require('./commands/reconcile'),
+  },
+  {
+    name: 'diff',
+    term: 'diff [options]',
+    summary: 'Preview a change against a cluster state: object by object and hostname by hostname',
+    load: () => require('./commands/diff'),
+  },
+  {
+    name: 'admit',
+    term: 'admit [options]',
+    summary: 'Evaluate the platform admission policies (real CEL) against objects, as a CREATE by a given caller',
+    load: () => require('./commands/admit'),
+  },
+  {
+    name: 'fn',
+    term: 'fn [options] [config] [args...]',
+    summary: 'KRM function: render (and reconcile) inside kpt and kustomize pipelines',
+    load: () => require('./commands/fn'),
+  },
+  {
+    name: 'post-render',
+    term: 'post-render [options]',
+    summary: "Helm post-renderer: add the controller's objects for every TenantGateway in the release",
+    load: () => require('./commands/post-render'),
+  },
+  {
+    name: 'snapshot',
+    term: 'snapshot [options]',
+    summary: 'Write the cluster state cozy-gw reads (through kubectl) to a file',
+    load: () => require('./commands/snapshot'),
+  },
+  {
+    name: 'completion',
+    term: 'completion <shell>',
+    summary: 'Print a shell completion script (bash, zsh or fish) for cozy-gw',
+    load: () => require('./commands/completion'),
+  },
 ];
 
 /**
@@ -86,7 +126,10 @@ Run 'cozy-gw <command> --help' for a command's options and examples.`,
     let sub: Command;
     if (needed.has(c.name)) sub = c.load().register(program, ctx);
     else terms.set((sub = program.command(c.name)), c.term);
-    sub.summary(c.summary).exitOverride().configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+    sub
+      .summary(c.summary)
+      .exitOverride()
+      .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
   }
   if (terms.size) {
     program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd) ?? new Help().subcommandTerm(cmd) });
@@ -103,7 +146,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return ctx.exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return 0;
       return 2;
     }
     if (e instanceof FindingsError) {

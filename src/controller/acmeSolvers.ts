@@ -32,7 +32,10 @@ function where(tgw: KObject): string {
 /** spec.certMode with its CRD default (tenantGatewaySpec.ts); an unknown mode is a ReconcileError. */
 export function certModeOf(tgw: KObject): CertMode {
   const v = viewOf(tgw);
-  if (!certModeKnown(v)) throw new ReconcileError(`${where(tgw)}: unsupported certMode "${v.certModeRaw}" (supported: ${CERT_MODES.join(', ')})`);
+  if (!certModeKnown(v))
+    throw new ReconcileError(
+      `${where(tgw)}: unsupported certMode "${v.certModeRaw}" (supported: ${CERT_MODES.join(', ')})`,
+    );
   return v.certMode;
 }
 
@@ -79,7 +82,12 @@ export function http01Solver(tgw: KObject): Record<string, unknown> {
 }
 
 /** A `{name, key}` secret selector; `name` defaults to "" (reference-facts §4). */
-function secretRef(tgw: KObject, block: Record<string, unknown>, provider: string, field: string): Record<string, string> {
+function secretRef(
+  tgw: KObject,
+  block: Record<string, unknown>,
+  provider: string,
+  field: string,
+): Record<string, string> {
   const ref = block[field];
   if (!isObject(ref)) throw new ReconcileError(`${where(tgw)}: spec.dns01.${provider}.${field} is missing`);
   const out: Record<string, string> = { name: str(ref.name) };

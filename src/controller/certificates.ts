@@ -33,7 +33,13 @@ function issuerRef(tgw: KObject): Record<string, string> {
   return { kind: 'Issuer', name: issuerName(tgw.metadata.name) };
 }
 
-function certificate(tgw: KObject, name: string, dnsNames: string[], labels: Record<string, string>, tgwLabel: boolean): KObject {
+function certificate(
+  tgw: KObject,
+  name: string,
+  dnsNames: string[],
+  labels: Record<string, string>,
+  tgwLabel: boolean,
+): KObject {
   return {
     apiVersion: CERT_MANAGER_API,
     kind: 'Certificate',

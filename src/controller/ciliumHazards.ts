@@ -65,7 +65,11 @@ export interface HazardRule {
   severity: Severity;
   /** The spec passage the rule encodes. */
   source: string;
-  check: (gw: GatewayView, ctx: HazardContext, all: GatewayView[]) => { message: string; listener?: Listener; severity?: Severity }[];
+  check: (
+    gw: GatewayView,
+    ctx: HazardContext,
+    all: GatewayView[],
+  ) => { message: string; listener?: Listener; severity?: Severity }[];
 }
 
 // ----- listener reading --------------------------------------------------------------------------
@@ -76,8 +80,14 @@ function readListeners(gw: KObject): Listener[] {
   return ls.filter(isObject).map((l, index) => {
     const tls = isObject(l.tls) ? l.tls : undefined;
     const ar = isObject(l.allowedRoutes) ? l.allowedRoutes : undefined;
-    const kinds = ar && Array.isArray(ar.kinds) ? ar.kinds.filter(isObject).map((k) => String(k.kind ?? '')) : undefined;
-    const out: Listener = { index, name: String(l.name ?? ''), port: Number(l.port ?? 0), protocol: String(l.protocol ?? '') };
+    const kinds =
+      ar && Array.isArray(ar.kinds) ? ar.kinds.filter(isObject).map((k) => String(k.kind ?? '')) : undefined;
+    const out: Listener = {
+      index,
+      name: String(l.name ?? ''),
+      port: Number(l.port ?? 0),
+      protocol: String(l.protocol ?? ''),
+    };
     if (typeof l.hostname === 'string' && l.hostname !== '') out.hostname = l.hostname;
     if (tls && typeof tls.mode === 'string') out.tlsMode = tls.mode;
     if (kinds) out.kinds = kinds;
@@ -114,7 +124,9 @@ export function effectiveKinds(l: Listener): string[] {
 /** The parentRefs of a route that name this Gateway. */
 function parentRefsTo(route: KObject, gw: KObject): ParentRef[] {
   const gateway = { namespace: gw.metadata.namespace ?? '', name: gw.metadata.name };
-  return routeParentRefs(route).filter((r): r is ParentRef => parentRefTargets(r, route.metadata.namespace ?? '', gateway));
+  return routeParentRefs(route).filter((r): r is ParentRef =>
+    parentRefTargets(r, route.metadata.namespace ?? '', gateway),
+  );
 }
 
 /**
@@ -180,10 +192,12 @@ export function needsPerPortListeners(gw: GatewayView): string | undefined {
   const httpsPorts = new Set(https.map((l) => l.port));
   if (httpsPorts.size > 1) return `more than one HTTPS port (${[...httpsPorts].sort((a, b) => a - b).join(', ')})`;
   const ptPorts = new Set(routed.map((l) => l.port));
-  if (ptPorts.size > 1) return `more than one TLS-passthrough port carrying a route (${[...ptPorts].sort((a, b) => a - b).join(', ')})`;
+  if (ptPorts.size > 1)
+    return `more than one TLS-passthrough port carrying a route (${[...ptPorts].sort((a, b) => a - b).join(', ')})`;
   for (const t of https) {
     for (const p of routed) {
-      if (t.port !== p.port && hostnamesOverlap(t.hostname, p.hostname)) return `HTTPS listener ${t.name} (port ${t.port}) and routed passthrough listener ${p.name} (port ${p.port}) share an SNI`;
+      if (t.port !== p.port && hostnamesOverlap(t.hostname, p.hostname))
+        return `HTTPS listener ${t.name} (port ${t.port}) and routed passthrough listener ${p.name} (port ${p.port}) share an SNI`;
     }
   }
   return undefined;
@@ -206,7 +220,8 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.passthrough-sni-across-ports',
     versions: '<1.19.6',
     severity: 'warning',
-    source: 'Layer-4 TLS passthrough on native ports: "Cilium before v1.19.6 selected a passthrough backend by SNI alone and could not tell two matching listeners apart even on different ports"',
+    source:
+      'Layer-4 TLS passthrough on native ports: "Cilium before v1.19.6 selected a passthrough backend by SNI alone and could not tell two matching listeners apart even on different ports"',
     check: (gw) =>
       pairs(gw.listeners.filter(isPassthrough))
         .filter(([a, b]) => a.port !== b.port && hostnamesOverlap(a.hostname, b.hostname))
@@ -219,7 +234,8 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.sni-chains-share-one-envoy-listener',
     versions: '<1.19.6',
     severity: 'warning',
-    source: 'Why the Cilium version matters: "On v1.19.5 the whole Gateway is translated into a single Envoy listener … A terminate chain and a passthrough chain carrying one name therefore land in the same listener whichever Gateway port declared them"',
+    source:
+      'Why the Cilium version matters: "On v1.19.5 the whole Gateway is translated into a single Envoy listener … A terminate chain and a passthrough chain carrying one name therefore land in the same listener whichever Gateway port declared them"',
     check: (gw) => {
       const out: { message: string; listener?: Listener }[] = [];
       for (const t of gw.listeners.filter(isTerminate)) {
@@ -238,9 +254,12 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.passthrough-port-not-a-boundary',
     versions: '*',
     severity: 'info',
-    source: 'Why the Cilium version matters: "the declared port is where the listener is published, not where the backend can be reached … Cilium v1.19.6 restores the port boundary, but conditionally, and only for a listener something actually routes to"',
+    source:
+      'Why the Cilium version matters: "the declared port is where the listener is published, not where the backend can be reached … Cilium v1.19.6 restores the port boundary, but conditionally, and only for a listener something actually routes to"',
     check: (gw, ctx) => {
-      const split = satisfies(ctx.version, '>=1.19.6', { includePrerelease: true }) ? needsPerPortListeners(gw) : undefined;
+      const split = satisfies(ctx.version, '>=1.19.6', { includePrerelease: true })
+        ? needsPerPortListeners(gw)
+        : undefined;
       if (split) return [];
       return gw.listeners
         .filter((l) => isPassthrough(l) && l.port !== 443)
@@ -254,12 +273,15 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.explicit-kinds-apply-gateway-wide',
     versions: '<1.19.6',
     severity: 'warning',
-    source: 'Security model 1: "before v1.19.6 Cilium turned an explicit TLSRoute into a rejection of every HTTPRoute on the Gateway, whatever port the listener sat on"; native ports: "a listener that spelled its kinds out had them applied to every route on the Gateway, not to itself"',
+    source:
+      'Security model 1: "before v1.19.6 Cilium turned an explicit TLSRoute into a rejection of every HTTPRoute on the Gateway, whatever port the listener sat on"; native ports: "a listener that spelled its kinds out had them applied to every route on the Gateway, not to itself"',
     check: (gw) => {
       const out: { message: string; listener?: Listener }[] = [];
       const admitted = new Set(gw.listeners.flatMap(effectiveKinds));
       for (const l of gw.listeners.filter((x) => x.kinds !== undefined)) {
-        const missing = [...admitted].filter((k) => !l.kinds!.includes(k) && (k === 'HTTPRoute' || k === 'GRPCRoute')).sort();
+        const missing = [...admitted]
+          .filter((k) => !l.kinds!.includes(k) && (k === 'HTTPRoute' || k === 'GRPCRoute'))
+          .sort();
         for (const k of missing) {
           if (k === 'GRPCRoute' && !gw.grpcAttached) continue;
           out.push({
@@ -275,7 +297,8 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.divergent-kinds-on-port',
     versions: '*',
     severity: 'warning',
-    source: 'Security model 1: "divergent kind sets on one port make Cilium merge the listeners and drop HTTPRoutes (cilium#45559)"',
+    source:
+      'Security model 1: "divergent kind sets on one port make Cilium merge the listeners and drop HTTPRoutes (cilium#45559)"',
     check: (gw) => {
       const byPort = new Map<number, Listener[]>();
       for (const l of gw.listeners) byPort.set(l.port, [...(byPort.get(l.port) ?? []), l]);
@@ -288,7 +311,10 @@ export const HAZARD_RULES: HazardRule[] = [
         }
         if (sets.size < 2) continue;
         const desc = [...sets].map(([k, names]) => `[${k || 'none'}] on ${names.join(', ')}`).join('; ');
-        out.push({ listener: ls[0], message: `listeners on port ${port} admit different route kinds (${desc}): Cilium merges the listeners of one port and drops HTTPRoutes (cilium#45559); give every listener on the port the same allowedRoutes.kinds` });
+        out.push({
+          listener: ls[0],
+          message: `listeners on port ${port} admit different route kinds (${desc}): Cilium merges the listeners of one port and drops HTTPRoutes (cilium#45559); give every listener on the port the same allowedRoutes.kinds`,
+        });
       }
       return out;
     },
@@ -297,12 +323,19 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.no-conflicted-condition',
     versions: '<1.19.6',
     severity: 'warning',
-    source: 'One behaviour change: "Cilium before v1.19.6 implements none of that: v1.19.5 writes Accepted, Programmed and ResolvedRefs on a listener and has no Conflicted condition anywhere, so the pair is admitted, translated, and reported by nothing"',
+    source:
+      'One behaviour change: "Cilium before v1.19.6 implements none of that: v1.19.5 writes Accepted, Programmed and ResolvedRefs on a listener and has no Conflicted condition anywhere, so the pair is admitted, translated, and reported by nothing"',
     check: (gw) => {
       const out: { message: string; listener?: Listener }[] = [];
       for (const t of gw.listeners.filter(isTerminate)) {
         for (const p of gw.listeners.filter(isPassthrough)) {
-          if (t.port !== p.port || !hostnamesOverlap(t.hostname, p.hostname) || strictlyNarrower(p.hostname, t.hostname) || strictlyNarrower(t.hostname, p.hostname)) continue;
+          if (
+            t.port !== p.port ||
+            !hostnamesOverlap(t.hostname, p.hostname) ||
+            strictlyNarrower(p.hostname, t.hostname) ||
+            strictlyNarrower(t.hostname, p.hostname)
+          )
+            continue;
           out.push({
             listener: p,
             message: `terminate listener ${t.name} and passthrough listener ${p.name} both answer ${host(p)} on port ${p.port}: this Cilium has no Conflicted condition, so the pair is admitted and translated and nothing on the objects says whether the name is terminated or passed through`,
@@ -316,10 +349,13 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.listener-pair-conflict',
     versions: '>=1.19.6',
     severity: 'warning',
-    source: 'Why the Cilium version matters: "v1.19.6 adds a check, listenerPairConflict … finds an HTTPS-terminate and a TLS-passthrough listener sharing a port and an overlapping SNI … and marks both Conflicted and not Accepted; from v1.20 the pair is also dropped from Envoy … The operator image this platform ships accepts the pair when the passthrough hostname is strictly narrower"',
+    source:
+      'Why the Cilium version matters: "v1.19.6 adds a check, listenerPairConflict … finds an HTTPS-terminate and a TLS-passthrough listener sharing a port and an overlapping SNI … and marks both Conflicted and not Accepted; from v1.20 the pair is also dropped from Envoy … The operator image this platform ships accepts the pair when the passthrough hostname is strictly narrower"',
     check: (gw, ctx) => {
       const out: { message: string; listener?: Listener }[] = [];
-      const dropped = satisfies(ctx.version, '>=1.20.0-0', { includePrerelease: true }) ? ' and drops both from Envoy' : '';
+      const dropped = satisfies(ctx.version, '>=1.20.0-0', { includePrerelease: true })
+        ? ' and drops both from Envoy'
+        : '';
       for (const t of gw.listeners.filter(isTerminate)) {
         for (const p of gw.listeners.filter(isPassthrough)) {
           if (t.port !== p.port || !hostnamesOverlap(t.hostname, p.hostname)) continue;
@@ -341,10 +377,17 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.needs-per-port-listeners',
     versions: '>=1.19.6',
     severity: 'info',
-    source: 'Why the Cilium version matters: "NeedsPerPortListeners is true when the model has more than one HTTPS port, or more than one TLS-passthrough port carrying a route, or an HTTPS chain and a routed passthrough chain on different ports sharing an SNI"',
+    source:
+      'Why the Cilium version matters: "NeedsPerPortListeners is true when the model has more than one HTTPS port, or more than one TLS-passthrough port carrying a route, or an HTTPS chain and a routed passthrough chain on different ports sharing an SNI"',
     check: (gw) => {
       const clause = needsPerPortListeners(gw);
-      return clause ? [{ message: `NeedsPerPortListeners holds (${clause}): Cilium gives each port its own Envoy listener, so each passthrough port is a boundary again` }] : [];
+      return clause
+        ? [
+            {
+              message: `NeedsPerPortListeners holds (${clause}): Cilium gives each port its own Envoy listener, so each passthrough port is a boundary again`,
+            },
+          ]
+        : [];
     },
   },
   {
@@ -352,11 +395,14 @@ export const HAZARD_RULES: HazardRule[] = [
     versions: '>=1.19.6',
     upstreamOnly: true,
     severity: 'warning',
-    source: 'Why the Cilium version matters: "Port 443 then carries HTTPS and passthrough listeners at once, and upstream emits two Envoy listeners with one name for it, which the agent refuses (cilium/cilium#48269); the operator image this platform ships carries the fix"',
+    source:
+      'Why the Cilium version matters: "Port 443 then carries HTTPS and passthrough listeners at once, and upstream emits two Envoy listeners with one name for it, which the agent refuses (cilium/cilium#48269); the operator image this platform ships carries the fix"',
     check: (gw) => {
       const clause = needsPerPortListeners(gw);
       if (!clause) return [];
-      const ports = [...new Set(gw.listeners.filter(isTerminate).map((l) => l.port))].filter((port) => gw.listeners.some((l) => l.port === port && isPassthrough(l))).sort((a, b) => a - b);
+      const ports = [...new Set(gw.listeners.filter(isTerminate).map((l) => l.port))]
+        .filter((port) => gw.listeners.some((l) => l.port === port && isPassthrough(l)))
+        .sort((a, b) => a - b);
       return ports.map((port) => ({
         message: `the listeners split per port (${clause}) and port ${port} carries HTTPS and passthrough listeners at once: the upstream operator emits two Envoy listeners with one name for it and the agent refuses them (cilium#48269)`,
       }));
@@ -366,21 +412,29 @@ export const HAZARD_RULES: HazardRule[] = [
     id: 'cilium.sharing-key-port-collision',
     versions: '*',
     severity: 'warning',
-    source: 'Known limitations: "every tenant Gateway claims 443/TCP, so lbipam.cilium.io/sharing-key is inactive on port collision (cilium#21270, cilium#42756)"',
+    source:
+      'Known limitations: "every tenant Gateway claims 443/TCP, so lbipam.cilium.io/sharing-key is inactive on port collision (cilium#21270, cilium#42756)"',
     check: (gw, _ctx, all) => {
       const key = sharingKey(gw.gateway);
       if (!key) return [];
       const ports = new Set(gw.listeners.map((l) => l.port));
-      const others = all.filter((o) => o !== gw && sharingKey(o.gateway) === key && o.listeners.some((l) => ports.has(l.port)));
+      const others = all.filter(
+        (o) => o !== gw && sharingKey(o.gateway) === key && o.listeners.some((l) => ports.has(l.port)),
+      );
       if (!others.length) return [];
-      return [{ message: `Gateway shares lbipam.cilium.io/sharing-key ${JSON.stringify(key)} with ${others.map((o) => `${o.gateway.metadata.namespace}/${o.gateway.metadata.name}`).join(', ')} on a common port: the sharing key is inactive on a port collision, so each Gateway gets its own LB IP (cilium#21270, cilium#42756)` }];
+      return [
+        {
+          message: `Gateway shares lbipam.cilium.io/sharing-key ${JSON.stringify(key)} with ${others.map((o) => `${o.gateway.metadata.namespace}/${o.gateway.metadata.name}`).join(', ')} on a common port: the sharing key is inactive on a port collision, so each Gateway gets its own LB IP (cilium#21270, cilium#42756)`,
+        },
+      ];
     },
   },
 ];
 
 function sharingKey(gw: KObject): string | undefined {
   const spec = isObject(gw.spec) ? gw.spec : {};
-  const infra = isObject(spec.infrastructure) && isObject(spec.infrastructure.annotations) ? spec.infrastructure.annotations : {};
+  const infra =
+    isObject(spec.infrastructure) && isObject(spec.infrastructure.annotations) ? spec.infrastructure.annotations : {};
   const k = infra['lbipam.cilium.io/sharing-key'] ?? gw.metadata.annotations?.['lbipam.cilium.io/sharing-key'];
   return typeof k === 'string' && k !== '' ? k : undefined;
 }
@@ -392,7 +446,9 @@ export function parseCiliumVersion(v: string): string | undefined {
 
 /** The rules that apply to one Cilium version (and operator image). */
 export function rulesFor(ctx: HazardContext): HazardRule[] {
-  return HAZARD_RULES.filter((r) => satisfies(ctx.version, r.versions, { includePrerelease: true }) && !(r.upstreamOnly && ctx.patched));
+  return HAZARD_RULES.filter(
+    (r) => satisfies(ctx.version, r.versions, { includePrerelease: true }) && !(r.upstreamOnly && ctx.patched),
+  );
 }
 
 function reconciledByCilium(gw: KObject, store: Store): boolean {
@@ -410,7 +466,13 @@ function reconciledByCilium(gw: KObject, store: Store): boolean {
  */
 export function ciliumHazards(store: Store, version: string, patched = true): Finding[] {
   const v = parseCiliumVersion(version);
-  if (!v) return [error(`--cilium-version ${JSON.stringify(version)} is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`, { rule: 'cilium.version' })];
+  if (!v)
+    return [
+      error(
+        `--cilium-version ${JSON.stringify(version)} is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`,
+        { rule: 'cilium.version' },
+      ),
+    ];
   const ctx: HazardContext = { version: v, patched };
   const tlsRoutes = routesByGateway(store, 'TLSRoute');
   const grpcRoutes = routesByGateway(store, 'GRPCRoute');
@@ -419,7 +481,12 @@ export function ciliumHazards(store: Store, version: string, patched = true): Fi
     .filter((g) => reconciledByCilium(g, store))
     .map((g) => {
       const listeners = readListeners(g);
-      return { gateway: g, listeners, routed: routedPassthrough(g, listeners, tlsRoutes), grpcAttached: attachedRoutesOfKind(g, grpcRoutes).length > 0 };
+      return {
+        gateway: g,
+        listeners,
+        routed: routedPassthrough(g, listeners, tlsRoutes),
+        grpcAttached: attachedRoutesOfKind(g, grpcRoutes).length > 0,
+      };
     });
   const out: Finding[] = [];
   const rules = rulesFor(ctx);

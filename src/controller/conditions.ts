@@ -29,13 +29,21 @@ function ordered(c: Condition, lastTransitionTime: string): Record<string, unkno
 }
 
 /** A new list with `cond` merged in; the input list is not modified. */
-export function mergeCondition(list: unknown, cond: Condition, now: string, on: TransitionOn): Record<string, unknown>[] {
+export function mergeCondition(
+  list: unknown,
+  cond: Condition,
+  now: string,
+  on: TransitionOn,
+): Record<string, unknown>[] {
   const cur = Array.isArray(list) ? (list.filter(isObject) as Record<string, unknown>[]) : [];
   const i = cur.findIndex((c) => c.type === cond.type);
   if (i < 0) return [...cur, ordered(cond, now)];
   const old = cur[i];
-  const changed = old.status !== cond.status || (on === 'status-reason-message' && (old.reason !== cond.reason || old.message !== cond.message));
-  const ltt = !changed && typeof old.lastTransitionTime === 'string' && old.lastTransitionTime ? old.lastTransitionTime : now;
+  const changed =
+    old.status !== cond.status ||
+    (on === 'status-reason-message' && (old.reason !== cond.reason || old.message !== cond.message));
+  const ltt =
+    !changed && typeof old.lastTransitionTime === 'string' && old.lastTransitionTime ? old.lastTransitionTime : now;
   const out = [...cur];
   out[i] = ordered(cond, ltt);
   return out;

@@ -92,7 +92,12 @@ export function renderListeners(
     for (const c of children) out.push(edge(childListenerName('edge', c), `*.${c}`));
     return out;
   }
-  out.push({ name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: { namespaces: nameSelector(plainHttpNamespaces(v)) } });
+  out.push({
+    name: 'http',
+    port: 80,
+    protocol: 'HTTP',
+    allowedRoutes: { namespaces: nameSelector(plainHttpNamespaces(v)) },
+  });
   if (v.certMode === 'http01') {
     for (const h of served) out.push(terminate(perAppListenerName(h), h, perAppCertificateName(v.name, h), ns));
   } else {
@@ -153,7 +158,9 @@ export function checkListeners(v: TenantGatewayView, listeners: readonly Listene
   for (const l of listeners) {
     if (!isValidSectionName(l.name)) bad.push(`listener name ${JSON.stringify(l.name)} is not a valid SectionName`);
     if (l.hostname !== undefined && !isValidHostname(l.hostname)) {
-      bad.push(`listener ${l.name} hostname ${JSON.stringify(l.hostname)} is not a lowercase DNS name of at most ${MAX_NAME_LENGTH} characters`);
+      bad.push(
+        `listener ${l.name} hostname ${JSON.stringify(l.hostname)} is not a lowercase DNS name of at most ${MAX_NAME_LENGTH} characters`,
+      );
     }
   }
   if (bad.length > 0) throw new ReconcileError(`Gateway ${v.id} cannot be written: ${bad.join('; ')}`);
@@ -164,7 +171,12 @@ export function checkListeners(v: TenantGatewayView, listeners: readonly Listene
  * `cozystack.io/gateway: <tgw ns>` plus the controller's, merged over foreign labels; the spec
  * replaced; an existing Gateway of that name that the TenantGateway does not own stops the pass.
  */
-export function reconcileGateway(store: Store, v: TenantGatewayView, listeners: readonly Listener[], why = ''): KObject {
+export function reconcileGateway(
+  store: Store,
+  v: TenantGatewayView,
+  listeners: readonly Listener[],
+  why = '',
+): KObject {
   const desired: KObject = {
     apiVersion: `${GROUPS.gateway}/v1`,
     kind: 'Gateway',
@@ -173,6 +185,11 @@ export function reconcileGateway(store: Store, v: TenantGatewayView, listeners: 
     metadata: ownedMetadata(v.obj, v.name, { [LABEL_GATEWAY]: v.namespace }, { tenantGatewayLabel: false }),
     spec: { gatewayClassName: v.gatewayClassName, listeners: listeners.map((l) => ({ ...l })) },
   };
-  applyOwned(store, v.obj, desired, why || `Gateway for TenantGateway ${v.id} (${v.certMode}, ${listeners.length} listeners)`);
+  applyOwned(
+    store,
+    v.obj,
+    desired,
+    why || `Gateway for TenantGateway ${v.id} (${v.certMode}, ${listeners.length} listeners)`,
+  );
   return store.get(GROUPS.gateway, 'Gateway', v.namespace, v.name)!;
 }

@@ -10,7 +10,15 @@ import { GROUPS } from '../k8s/store';
 import { passthroughListenerName, passthroughServiceListenerName, redirectRouteName } from './names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 import { isValidHostname, isWildcardHostname } from '../k8s/dnsNames';
-import { hostnamesOverlap, parentRefPort, parentRefSection, parentRefTargets, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
+import {
+  hostnamesOverlap,
+  parentRefPort,
+  parentRefSection,
+  parentRefTargets,
+  routeHostnames,
+  routeParentRefs,
+  type ParentRef,
+} from '../k8s/gatewayApi';
 
 export type RouteKind = 'HTTPRoute' | 'TLSRoute';
 export const ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
@@ -33,10 +41,20 @@ export function passthroughListenersOf(v: TenantGatewayView): PassthroughListene
   if (v.certMode === 'edge') return [];
   const out: PassthroughListener[] = [];
   for (const svc of v.passthroughServices) {
-    out.push({ listenerName: passthroughServiceListenerName(svc), hostname: `${svc}.${v.apex}`, port: 443, native: false });
+    out.push({
+      listenerName: passthroughServiceListenerName(svc),
+      hostname: `${svc}.${v.apex}`,
+      port: 443,
+      native: false,
+    });
   }
   for (const l of v.passthroughListeners) {
-    out.push({ listenerName: passthroughListenerName(String(l.name)), hostname: String(l.hostname), port: Number(l.port), native: true });
+    out.push({
+      listenerName: passthroughListenerName(String(l.name)),
+      hostname: String(l.hostname),
+      port: Number(l.port),
+      native: true,
+    });
   }
   return out;
 }
@@ -48,7 +66,8 @@ export function passthroughListenersOf(v: TenantGatewayView): PassthroughListene
  */
 export function reservingHostname(h: string, passthrough: readonly PassthroughListener[]): string | undefined {
   let best: string | undefined;
-  for (const p of passthrough) if (hostnamesOverlap(h, p.hostname) && (best === undefined || p.hostname < best)) best = p.hostname;
+  for (const p of passthrough)
+    if (hostnamesOverlap(h, p.hostname) && (best === undefined || p.hostname < best)) best = p.hostname;
   return best;
 }
 
@@ -73,7 +92,11 @@ export interface Claimant {
  * (decisions.md §5), so judging it would only make a second pass differ from the first.
  */
 export function isOwnRedirect(route: KObject, v: TenantGatewayView): boolean {
-  return route.kind === 'HTTPRoute' && route.metadata.namespace === v.namespace && route.metadata.name === redirectRouteName(v.name);
+  return (
+    route.kind === 'HTTPRoute' &&
+    route.metadata.namespace === v.namespace &&
+    route.metadata.name === redirectRouteName(v.name)
+  );
 }
 
 /**
@@ -103,7 +126,15 @@ export function collectClaimants(routes: readonly KObject[], v: TenantGatewayVie
     const ns = route.metadata.namespace ?? '';
     routeParentRefs(route).forEach((p, i) => {
       if (!parentRefTargets(p, ns, v)) return;
-      const c: Claimant = { route, kind: route.kind as RouteKind, namespace: ns, name: route.metadata.name, refIndex: i, parentRef: p, hostnames };
+      const c: Claimant = {
+        route,
+        kind: route.kind as RouteKind,
+        namespace: ns,
+        name: route.metadata.name,
+        refIndex: i,
+        parentRef: p,
+        hostnames,
+      };
       const section = parentRefSection(p);
       const port = parentRefPort(p);
       if (section !== undefined) c.sectionName = section;

@@ -27,7 +27,8 @@ import { reservingHostname, selectsPlainHttp, type Claimant, type PassthroughLis
 import { perAppListenerName } from './names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 
-export type RouteReason = 'Accepted' | 'HostnameConflict' | 'NoMatchingListenerHostname' | 'NotAllowedByListeners' | 'NoMatchingParent';
+export type RouteReason =
+  'Accepted' | 'HostnameConflict' | 'NoMatchingListenerHostname' | 'NotAllowedByListeners' | 'NoMatchingParent';
 
 /** The verdict on one claim: the Accepted condition this controller writes for it. */
 export interface Verdict {
@@ -95,7 +96,10 @@ function cmp(a: string, b: string): number {
 }
 
 /** Race rank (reference-facts §5.8): cozy-* namespaces first, then namespace, then name (byte order). */
-export function compareRaceRank(a: Pick<Claimant, 'namespace' | 'name'>, b: Pick<Claimant, 'namespace' | 'name'>): number {
+export function compareRaceRank(
+  a: Pick<Claimant, 'namespace' | 'name'>,
+  b: Pick<Claimant, 'namespace' | 'name'>,
+): number {
   const ca = a.namespace.startsWith('cozy-') ? 0 : 1;
   const cb = b.namespace.startsWith('cozy-') ? 0 : 1;
   return ca - cb || cmp(a.namespace, b.namespace) || cmp(a.name, b.name);
@@ -113,12 +117,22 @@ export function compareClaims(a: Claimant, b: Claimant): number {
 
 type CauseKind = 'conflict' | WithdrawalCause;
 /** The causes in the order a message lists them (reference-facts §5.9). */
-const CAUSE_ORDER: CauseKind[] = ['conflict', 'section', 'port', 'reserved', 'wildcard', 'tlsOnly', 'invalid', 'native'];
+const CAUSE_ORDER: CauseKind[] = [
+  'conflict',
+  'section',
+  'port',
+  'reserved',
+  'wildcard',
+  'tlsOnly',
+  'invalid',
+  'native',
+];
 const CAUSE_TEXT: Record<CauseKind, string> = {
   conflict: 'hostname held by a route in another namespace',
   section: 'the listener named by sectionName answers another hostname',
   port: 'no listener answering it is published on the parentRef port',
-  reserved: 'answered only by a TLS-passthrough listener, which an HTTPRoute does not attach to, and no terminate listener is rendered beside it',
+  reserved:
+    'answered only by a TLS-passthrough listener, which an HTTPRoute does not attach to, and no terminate listener is rendered beside it',
   wildcard: 'HTTP-01 issues no wildcard certificate, so no terminate listener can carry the wildcard',
   tlsOnly: 'no listener renders it (a hostname only a TLSRoute claims earns no listener)',
   invalid: 'not a valid hostname',
@@ -189,7 +203,12 @@ function judgeClaim(ctx: Indexed, c: Claimant): Judged {
   // sectionName and parentRef port select different listeners, http with port 443 for one").
   const sectionPort = section === 'http' ? 80 : ptByName.get(section ?? '')?.port;
   if (section !== undefined && port !== undefined && sectionPort !== undefined && sectionPort !== port) {
-    j.settled = refusal(v, c, 'NoMatchingParent', `sectionName ${section} and port ${port} select different listeners (${section} is on port ${sectionPort})`);
+    j.settled = refusal(
+      v,
+      c,
+      'NoMatchingParent',
+      `sectionName ${section} and port ${port} select different listeners (${section} is on port ${sectionPort})`,
+    );
     return j;
   }
 
@@ -199,7 +218,12 @@ function judgeClaim(ctx: Indexed, c: Claimant): Judged {
     if (c.kind === 'TLSRoute') {
       j.settled = refusal(v, c, 'NotAllowedByListeners', 'listener http serves plain HTTP and takes no TLSRoute');
     } else if (!ctx.plainHttpNamespaces.includes(c.namespace)) {
-      j.settled = refusal(v, c, 'NotAllowedByListeners', `listener http admits routes from namespaces ${ctx.plainHttpNamespaces.join(', ')} only, not from ${c.namespace}`);
+      j.settled = refusal(
+        v,
+        c,
+        'NotAllowedByListeners',
+        `listener http admits routes from namespaces ${ctx.plainHttpNamespaces.join(', ')} only, not from ${c.namespace}`,
+      );
     } else {
       j.settled = accepted(v, c);
     }
@@ -212,7 +236,12 @@ function judgeClaim(ctx: Indexed, c: Claimant): Judged {
       // A rendered tls-<name> forwards a stream it never terminates: NotAllowedByListeners.
       // An absent one: NoMatchingParent "whatever answers the hostname".
       j.settled = l
-        ? refusal(v, c, 'NotAllowedByListeners', `listener ${section} passes TLS through without terminating it and takes TLSRoute only`)
+        ? refusal(
+            v,
+            c,
+            'NotAllowedByListeners',
+            `listener ${section} passes TLS through without terminating it and takes TLSRoute only`,
+          )
         : refusal(v, c, 'NoMatchingParent', `sectionName ${section} names no listener on Gateway ${v.id}`);
       return j;
     }
@@ -223,7 +252,12 @@ function judgeClaim(ctx: Indexed, c: Claimant): Judged {
       for (const h of [...c.hostnames].sort()) {
         const r = reservingHostname(h, passthrough);
         if (r === undefined) continue;
-        j.settled = refusal(v, c, 'NoMatchingParent', `sectionName ${section} names no listener on Gateway ${v.id} (${h} is answered by ${r})`);
+        j.settled = refusal(
+          v,
+          c,
+          'NoMatchingParent',
+          `sectionName ${section} names no listener on Gateway ${v.id} (${h} is answered by ${r})`,
+        );
         return j;
       }
       judgeTlsHostnames(ctx, j);
@@ -232,8 +266,10 @@ function judgeClaim(ctx: Indexed, c: Claimant): Judged {
     // Pinned to a rendered passthrough listener: it races where that listener answers the name.
     for (const h of c.hostnames) {
       if (!isValidHostname(h)) withdraw(j, h, 'invalid');
-      else if (!hostnamesOverlap(l.hostname, h)) withdraw(j, h, 'section', `sectionName ${section} answers ${l.hostname}`);
-      else if (l.native && c.namespace !== v.namespace) withdraw(j, h, 'native', `listener ${l.listenerName} admits ${v.namespace}`);
+      else if (!hostnamesOverlap(l.hostname, h))
+        withdraw(j, h, 'section', `sectionName ${section} answers ${l.hostname}`);
+      else if (l.native && c.namespace !== v.namespace)
+        withdraw(j, h, 'native', `listener ${l.listenerName} admits ${v.namespace}`);
     }
     return j;
   }
@@ -243,7 +279,8 @@ function judgeClaim(ctx: Indexed, c: Claimant): Judged {
     // under HTTP-01, and is never rendered for a name a passthrough listener answers.
     for (const h of c.hostnames) {
       if (!isValidHostname(h)) withdraw(j, h, 'invalid');
-      else if (port !== undefined && port !== 443) withdraw(j, h, 'port', `port ${port}; terminate listeners are published on 443 only`);
+      else if (port !== undefined && port !== 443)
+        withdraw(j, h, 'port', `port ${port}; terminate listeners are published on 443 only`);
       else if (isWildcardHostname(h)) withdraw(j, h, 'wildcard');
       else {
         const r = reservingHostname(h, passthrough);
@@ -319,7 +356,8 @@ export function decideHostnames(context: RaceContext, claimants: readonly Claima
   for (const [h, cs] of racing) {
     let winner = cs[0];
     for (const c of cs) if (compareClaims(c, winner) < 0) winner = c;
-    for (const c of cs) if (c.namespace !== winner.namespace) standings.get(c)!.set(h, { status: 'lost', heldBy: winner });
+    for (const c of cs)
+      if (c.namespace !== winner.namespace) standings.get(c)!.set(h, { status: 'lost', heldBy: winner });
   }
 
   // Phase 3: the verdicts (decisions.md 6, 10, 11; reference-facts §5.9 "Reason").
@@ -334,8 +372,10 @@ export function decideHostnames(context: RaceContext, claimants: readonly Claima
       // decisions.md 10: an HTTPRoute whose only refusal is the passthrough reservation, and
       // which also claims a name outside it, "stays Accepted and is served on that one".
       // Refused for any other cause as well, it keeps the reservation in the message.
-      if (causes.size === 0 || (causes.size === 1 && causes.has('reserved') && all.some((s) => s.status === 'holds'))) return accepted(ctx.v, c);
-      const reason: RouteReason = causes.size === 1 && causes.has('native') ? 'NotAllowedByListeners' : 'NoMatchingListenerHostname';
+      if (causes.size === 0 || (causes.size === 1 && causes.has('reserved') && all.some((s) => s.status === 'holds')))
+        return accepted(ctx.v, c);
+      const reason: RouteReason =
+        causes.size === 1 && causes.has('native') ? 'NotAllowedByListeners' : 'NoMatchingListenerHostname';
       return { claimant: c, accepted: false, reason, message: causesMessage(ctx.v, mine) };
     }
     return { claimant: c, accepted: false, reason: 'HostnameConflict', message: causesMessage(ctx.v, mine) };

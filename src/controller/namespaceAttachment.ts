@@ -41,7 +41,11 @@ export interface AttachmentPlan {
  * several TenantGateways list, the publishing tenant's wins, then the lexicographically smallest
  * TenantGateway namespace (decisions.md §3); the others do not relabel it.
  */
-export function planAttachment(store: Store, active: readonly TenantGatewayView[], publishingNamespace: string): AttachmentPlan {
+export function planAttachment(
+  store: Store,
+  active: readonly TenantGatewayView[],
+  publishingNamespace: string,
+): AttachmentPlan {
   const namespaces = store.list(GROUPS.core, 'Namespace');
   const byName = new Map<string, KObject>(namespaces.map((n) => [n.metadata.name, n]));
 
@@ -56,7 +60,8 @@ export function planAttachment(store: Store, active: readonly TenantGatewayView[
     add(v.namespace, v.namespace, true);
     for (const a of v.attachedNamespaces) add(a, v.namespace, a === v.namespace);
   }
-  const rank = (c: { tgwNs: string; own: boolean }) => [c.own ? 0 : 1, c.tgwNs === publishingNamespace ? 0 : 1] as const;
+  const rank = (c: { tgwNs: string; own: boolean }) =>
+    [c.own ? 0 : 1, c.tgwNs === publishingNamespace ? 0 : 1] as const;
   const winnerOf = new Map<string, string>();
   const heldBy = new Map<string, string[]>();
   const lostBy = new Map<string, AttachmentLoss[]>();
@@ -134,7 +139,8 @@ export function applyNamespaceLabels(store: Store, plan: AttachmentPlan, v: Tena
     const next = clone(cur);
     next.metadata.labels = { ...(next.metadata.labels ?? {}), [NS_LABEL_GATEWAY]: v.namespace };
     next.metadata.annotations = { ...(next.metadata.annotations ?? {}), [ANNOTATION_ATTACHED_BY]: v.namespace };
-    const why = ns === v.namespace ? `namespace of TenantGateway ${v.id}` : `in attachedNamespaces of TenantGateway ${v.id}`;
+    const why =
+      ns === v.namespace ? `namespace of TenantGateway ${v.id}` : `in attachedNamespaces of TenantGateway ${v.id}`;
     store.put(next, `gateway label ${v.namespace}: ${why}`);
   }
   for (const ns of plan.collected(v.namespace)) {

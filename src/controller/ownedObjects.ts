@@ -27,7 +27,8 @@ export function ownedMetadata(
   // The controller's own labels first, then the object's (the order they print in).
   const ordered: Record<string, string> = { [LABEL_MANAGED_BY]: MANAGED_BY_VALUE };
   if (opts.tenantGatewayLabel || !tgw.metadata.uid) ordered[LABEL_TENANTGATEWAY] = tgw.metadata.name;
-  for (const [k, v] of Object.entries(md.labels ?? {})) if (!(k in ordered) && k !== LABEL_TENANTGATEWAY) ordered[k] = v;
+  for (const [k, v] of Object.entries(md.labels ?? {}))
+    if (!(k in ordered) && k !== LABEL_TENANTGATEWAY) ordered[k] = v;
   md.labels = ordered;
   return md;
 }
@@ -62,7 +63,10 @@ export function applyOwned(store: Store, tgw: KObject, desired: KObject, reason:
   // pass's clone time): the rest is shared with the stored object, which nothing mutates.
   const next: KObject = {
     ...existing,
-    metadata: { ...existing.metadata, labels: { ...(existing.metadata.labels ?? {}), ...(desired.metadata.labels ?? {}) } },
+    metadata: {
+      ...existing.metadata,
+      labels: { ...(existing.metadata.labels ?? {}), ...(desired.metadata.labels ?? {}) },
+    },
     spec: clone(desired.spec),
   };
   if (deepEqual(next, existing)) return false; // no write, nothing for admission to judge

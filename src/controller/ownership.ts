@@ -12,7 +12,16 @@ import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_API_VERSIO
 /** The controller ownerReference to the TenantGateway, or none when it has no uid. */
 export function ownerReferences(tgw: KObject): OwnerReference[] | undefined {
   if (!tgw.metadata.uid) return undefined;
-  return [{ apiVersion: TGW_API_VERSION, kind: TGW_KIND, name: tgw.metadata.name, uid: tgw.metadata.uid, controller: true, blockOwnerDeletion: true }];
+  return [
+    {
+      apiVersion: TGW_API_VERSION,
+      kind: TGW_KIND,
+      name: tgw.metadata.name,
+      uid: tgw.metadata.uid,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ];
 }
 
 /** The labels every controller-created object carries, plus the object's own. */
@@ -21,7 +30,11 @@ export function controllerLabels(tgw: KObject, extra: Record<string, string> = {
 }
 
 /** Metadata for an object the controller creates in the TenantGateway's namespace. */
-export function controllerMetadata(tgw: KObject, name: string, labels: Record<string, string> = {}): KObject['metadata'] {
+export function controllerMetadata(
+  tgw: KObject,
+  name: string,
+  labels: Record<string, string> = {},
+): KObject['metadata'] {
   const md: KObject['metadata'] = { name, namespace: tgw.metadata.namespace, labels: controllerLabels(tgw, labels) };
   const refs = ownerReferences(tgw);
   if (refs) md.ownerReferences = refs;

@@ -26,7 +26,11 @@ function parentsOf(route: KObject): Record<string, unknown>[] {
 }
 
 function isOurs(entry: unknown, route: KObject, v: TenantGatewayView): boolean {
-  return isObject(entry) && entry.controllerName === CONTROLLER_NAME && parentRefTargets(entry.parentRef, route.metadata.namespace ?? '', v);
+  return (
+    isObject(entry) &&
+    entry.controllerName === CONTROLLER_NAME &&
+    parentRefTargets(entry.parentRef, route.metadata.namespace ?? '', v)
+  );
 }
 
 /**
@@ -36,8 +40,17 @@ function isOurs(entry: unknown, route: KObject, v: TenantGatewayView): boolean {
  */
 function upsertOurEntry(parents: Record<string, unknown>[], ref: ParentRef, cond: Condition, now: string): void {
   const i = parents.findIndex((e) => e.controllerName === CONTROLLER_NAME && deepEqual(e.parentRef, ref));
-  if (i >= 0) parents[i] = { ...parents[i], conditions: mergeCondition(parents[i].conditions, cond, now, 'status-reason-message') };
-  else parents.push({ parentRef: clone(ref), controllerName: CONTROLLER_NAME, conditions: mergeCondition([], cond, now, 'status-reason-message') });
+  if (i >= 0)
+    parents[i] = {
+      ...parents[i],
+      conditions: mergeCondition(parents[i].conditions, cond, now, 'status-reason-message'),
+    };
+  else
+    parents.push({
+      parentRef: clone(ref),
+      controllerName: CONTROLLER_NAME,
+      conditions: mergeCondition([], cond, now, 'status-reason-message'),
+    });
 }
 
 /**
@@ -54,7 +67,13 @@ function writeParents(store: Store, route: KObject, parents: Record<string, unkn
  * the exact parentRef, conditions merged by type, new entries appended. This controller's entries
  * on an attached route for a parentRef that no longer claims anything are dropped.
  */
-export function writeRouteStatuses(store: Store, v: TenantGatewayView, routes: readonly KObject[], verdicts: readonly Verdict[], now: string): void {
+export function writeRouteStatuses(
+  store: Store,
+  v: TenantGatewayView,
+  routes: readonly KObject[],
+  verdicts: readonly Verdict[],
+  now: string,
+): void {
   const byRoute = new Map<KObject, Verdict[]>();
   for (const vd of verdicts) {
     const l = byRoute.get(vd.claimant.route) ?? [];
@@ -64,7 +83,9 @@ export function writeRouteStatuses(store: Store, v: TenantGatewayView, routes: r
   for (const route of routes) {
     const vs = byRoute.get(route) ?? [];
     const cur = parentsOf(route);
-    const parents = cur.filter((e) => !isOurs(e, route, v) || vs.some((vd) => deepEqual(e.parentRef, vd.claimant.parentRef)));
+    const parents = cur.filter(
+      (e) => !isOurs(e, route, v) || vs.some((vd) => deepEqual(e.parentRef, vd.claimant.parentRef)),
+    );
     const kept = parents.length;
     const why: string[] = [];
     for (const vd of vs) {
@@ -74,7 +95,12 @@ export function writeRouteStatuses(store: Store, v: TenantGatewayView, routes: r
     }
     if (vs.length === 0 && kept === cur.length) continue;
     if (deepEqual(parents, cur)) continue;
-    writeParents(store, route, parents, why.length ? `route status: ${why.join(', ')}` : `route status: stale entry of TenantGateway ${v.id} removed`);
+    writeParents(
+      store,
+      route,
+      parents,
+      why.length ? `route status: ${why.join(', ')}` : `route status: stale entry of TenantGateway ${v.id} removed`,
+    );
   }
 }
 
@@ -85,7 +111,8 @@ export function writeRouteStatuses(store: Store, v: TenantGatewayView, routes: r
 export function routesWithOurEntries(store: Store): KObject[] {
   const out: KObject[] = [];
   for (const kind of ROUTE_KINDS) {
-    for (const r of store.list(GROUPS.gateway, kind)) if (parentsOf(r).some((e) => isObject(e) && e.controllerName === CONTROLLER_NAME)) out.push(r);
+    for (const r of store.list(GROUPS.gateway, kind))
+      if (parentsOf(r).some((e) => isObject(e) && e.controllerName === CONTROLLER_NAME)) out.push(r);
   }
   return out;
 }
@@ -97,7 +124,12 @@ export function routesWithOurEntries(store: Store): KObject[] {
  * entries for other Gateways stay). `candidates` are routes read at the start of the run;
  * `attached` are the ones this pass judged.
  */
-export function dropDetachedEntries(store: Store, v: TenantGatewayView, candidates: readonly KObject[], attached: readonly KObject[]): void {
+export function dropDetachedEntries(
+  store: Store,
+  v: TenantGatewayView,
+  candidates: readonly KObject[],
+  attached: readonly KObject[],
+): void {
   const judged = new Set(attached.map((r) => `${r.kind}/${r.metadata.namespace ?? ''}/${r.metadata.name}`));
   for (const c of candidates) {
     if (judged.has(`${c.kind}/${c.metadata.namespace ?? ''}/${c.metadata.name}`)) continue;
@@ -105,7 +137,13 @@ export function dropDetachedEntries(store: Store, v: TenantGatewayView, candidat
     if (!route) continue;
     const cur = parentsOf(route);
     const parents = cur.filter((e) => !isOurs(e, route, v));
-    if (parents.length !== cur.length) writeParents(store, route, parents, `route status: entry of TenantGateway ${v.id} removed (the route no longer attaches to its Gateway)`);
+    if (parents.length !== cur.length)
+      writeParents(
+        store,
+        route,
+        parents,
+        `route status: entry of TenantGateway ${v.id} removed (the route no longer attaches to its Gateway)`,
+      );
   }
 }
 
@@ -120,21 +158,42 @@ export function edgeTlsRouteMessage(v: TenantGatewayView): string {
  * except that under edge every attached TLSRoute declaring hostnames reads Accepted=False,
  * NoMatchingParent, per parentRef naming the Gateway.
  */
-export function writeApexWideRouteStatuses(store: Store, v: TenantGatewayView, routes: readonly KObject[], now: string): void {
+export function writeApexWideRouteStatuses(
+  store: Store,
+  v: TenantGatewayView,
+  routes: readonly KObject[],
+  now: string,
+): void {
   for (const route of routes) {
     const cur = parentsOf(route);
     const ns = route.metadata.namespace ?? '';
     if (v.certMode === 'edge' && route.kind === 'TLSRoute' && routeHostnames(route).length > 0) {
       const refs = routeParentRefs(route).filter((p) => parentRefTargets(p, ns, v));
       const parents = cur.filter((e) => !isOurs(e, route, v) || refs.some((p) => deepEqual(p, e.parentRef)));
-      const cond: Condition = { type: 'Accepted', status: 'False', reason: 'NoMatchingParent', message: edgeTlsRouteMessage(v) };
+      const cond: Condition = {
+        type: 'Accepted',
+        status: 'False',
+        reason: 'NoMatchingParent',
+        message: edgeTlsRouteMessage(v),
+      };
       for (const ref of refs) upsertOurEntry(parents, ref as ParentRef, cond, now);
-      if (!deepEqual(parents, cur)) writeParents(store, route, parents, `route status: Accepted=False (NoMatchingParent): TenantGateway ${v.id} is edge-terminated and renders no TLS listener`);
+      if (!deepEqual(parents, cur))
+        writeParents(
+          store,
+          route,
+          parents,
+          `route status: Accepted=False (NoMatchingParent): TenantGateway ${v.id} is edge-terminated and renders no TLS listener`,
+        );
       continue;
     }
     const parents = cur.filter((e) => !isOurs(e, route, v));
     if (parents.length !== cur.length) {
-      writeParents(store, route, parents, `route status: entry of TenantGateway ${v.id} removed (certMode ${v.certMode} collects no hostname claims)`);
+      writeParents(
+        store,
+        route,
+        parents,
+        `route status: entry of TenantGateway ${v.id} removed (certMode ${v.certMode} collects no hostname claims)`,
+      );
     }
   }
 }

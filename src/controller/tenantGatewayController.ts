@@ -14,13 +14,37 @@ import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
 import { reconcileIssuer, reconcilePerListenerCertificates, reconcileWildcardCertificate } from './certificates';
 import { ReconcileError } from './errors';
-import { checkListeners, plainHttpNamespaces, reconcileGateway, renderListeners, type Listener } from './gatewayRendering';
-import { attachedRoutes, collectClaimants, passthroughListenersOf, servedHostnames, wantsTermination, type Claimant } from './hostnameClaims';
-import { applyNamespaceLabels, attachSet, childApexes, planAttachment, type AttachmentPlan } from './namespaceAttachment';
+import {
+  checkListeners,
+  plainHttpNamespaces,
+  reconcileGateway,
+  renderListeners,
+  type Listener,
+} from './gatewayRendering';
+import {
+  attachedRoutes,
+  collectClaimants,
+  passthroughListenersOf,
+  servedHostnames,
+  wantsTermination,
+  type Claimant,
+} from './hostnameClaims';
+import {
+  applyNamespaceLabels,
+  attachSet,
+  childApexes,
+  planAttachment,
+  type AttachmentPlan,
+} from './namespaceAttachment';
 import { perAppListenerName } from './names';
 import { reconcileRedirectRoute } from './redirectRoute';
 import { decideHostnames, type HostnameRace } from './hostnameRace';
-import { dropDetachedEntries, routesWithOurEntries, writeApexWideRouteStatuses, writeRouteStatuses } from './routeStatus';
+import {
+  dropDetachedEntries,
+  routesWithOurEntries,
+  writeApexWideRouteStatuses,
+  writeRouteStatuses,
+} from './routeStatus';
 import { listenerEntries, readyCondition, writeTenantGatewayStatus } from './tenantGatewayStatus';
 import { viewOf, type TenantGatewayView } from './tenantGatewaySpec';
 import { validateTenantGateway } from './tenantGatewayValidation';
@@ -35,7 +59,11 @@ export interface ReconcileOptions {
   publishingNamespace?: string;
 }
 
-function listenerReasons(listeners: readonly Listener[], existing: KObject | undefined, claimants: readonly Claimant[]): string {
+function listenerReasons(
+  listeners: readonly Listener[],
+  existing: KObject | undefined,
+  claimants: readonly Claimant[],
+): string {
   const before = new Set<string>();
   const spec = existing?.spec as { listeners?: { name?: unknown }[] } | undefined;
   for (const l of spec?.listeners ?? []) if (typeof l?.name === 'string') before.add(l.name);
@@ -66,7 +94,14 @@ function listenerReasons(listeners: readonly Listener[], existing: KObject | und
  * the hostname race goes to `races` as soon as route status is written from it (the other modes
  * collect no claims).
  */
-function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: string, withOurEntries: readonly KObject[], races: HostnameRace[]): void {
+function runPass(
+  store: Store,
+  v: TenantGatewayView,
+  plan: AttachmentPlan,
+  now: string,
+  withOurEntries: readonly KObject[],
+  races: HostnameRace[],
+): void {
   const tgw = v.obj;
   const passthrough = passthroughListenersOf(v);
   const attach = attachSet(plan, v);
@@ -94,7 +129,10 @@ function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: 
 
   // 8. Route statuses.
   if (v.certMode === 'http01') {
-    const race = decideHostnames({ v, passthrough, served: new Set(served), plainHttpNamespaces: plainHttpNamespaces(v) }, claimants);
+    const race = decideHostnames(
+      { v, passthrough, served: new Set(served), plainHttpNamespaces: plainHttpNamespaces(v) },
+      claimants,
+    );
     writeRouteStatuses(store, v, routes, race.verdicts, now);
     races.push(race);
   } else {
@@ -115,7 +153,10 @@ function runPass(store: Store, v: TenantGatewayView, plan: AttachmentPlan, now: 
 
 function lostMessage(lost: { namespace: string; winner: string }[]): string {
   return lost
-    .map((l) => `attachedNamespaces entry ${l.namespace} is attached to the TenantGateway in ${l.winner}, which takes precedence; not relabelled`)
+    .map(
+      (l) =>
+        `attachedNamespaces entry ${l.namespace} is attached to the TenantGateway in ${l.winner}, which takes precedence; not relabelled`,
+    )
     .join('; ');
 }
 
@@ -154,20 +195,34 @@ export function runTenantGatewayController(store: Store, opts: ReconcileOptions)
       writeTenantGatewayStatus(
         store,
         v,
-        { type: 'Ready', status: 'False', observedGeneration: v.generation, reason: 'ReconcileError', message: e.message },
+        {
+          type: 'Ready',
+          status: 'False',
+          observedGeneration: v.generation,
+          reason: 'ReconcileError',
+          message: e.message,
+        },
         undefined,
         opts.now,
       );
-      findings.push(warning(`Ready=False (ReconcileError): ${e.message}`, { object: refOf(v.obj), rule: 'tenantgateway.reconcile-error' }));
+      findings.push(
+        warning(`Ready=False (ReconcileError): ${e.message}`, {
+          object: refOf(v.obj),
+          rule: 'tenantgateway.reconcile-error',
+        }),
+      );
       continue;
     }
     for (const l of plan.lost(v.namespace)) {
       findings.push(
-        warning(`attachedNamespaces entry ${l.namespace} is held by the TenantGateway in ${l.winner}; this one does not relabel it`, {
-          object: refOf(v.obj),
-          field: 'spec.attachedNamespaces',
-          rule: 'tenantgateway.attached-namespace-contest',
-        }),
+        warning(
+          `attachedNamespaces entry ${l.namespace} is held by the TenantGateway in ${l.winner}; this one does not relabel it`,
+          {
+            object: refOf(v.obj),
+            field: 'spec.attachedNamespaces',
+            rule: 'tenantgateway.attached-namespace-contest',
+          },
+        ),
       );
     }
   }

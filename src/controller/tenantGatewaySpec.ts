@@ -53,9 +53,13 @@ export function viewOf(tgw: KObject): TenantGatewayView {
     const s = str(n).trim();
     if (s && !attached.includes(s)) attached.push(s);
   }
-  const services = (Array.isArray(spec.tlsPassthroughServices) ? spec.tlsPassthroughServices : []).map((s) => (typeof s === 'string' ? s : String(s)));
+  const services = (Array.isArray(spec.tlsPassthroughServices) ? spec.tlsPassthroughServices : []).map((s) =>
+    typeof s === 'string' ? s : String(s),
+  );
   const listeners = (Array.isArray(spec.tlsPassthroughListeners) ? spec.tlsPassthroughListeners : []).map((l) =>
-    isObject(l) ? { name: l.name, port: l.port, hostname: l.hostname } : { name: undefined, port: undefined, hostname: undefined },
+    isObject(l)
+      ? { name: l.name, port: l.port, hostname: l.hostname }
+      : { name: undefined, port: undefined, hostname: undefined },
   );
   const wsr = isObject(spec.wildcardSecretRef) ? spec.wildcardSecretRef : {};
   const gen = tgw.metadata.generation;

@@ -35,7 +35,8 @@ export interface ListenerStatusEntry {
 export function listenerEntries(listeners: readonly Listener[], gateway: KObject | undefined): ListenerStatusEntry[] {
   const st = gateway && isObject(gateway.status) ? gateway.status : {};
   const live = new Map<string, Record<string, unknown>>();
-  for (const l of Array.isArray(st.listeners) ? st.listeners : []) if (isObject(l) && typeof l.name === 'string') live.set(l.name, l);
+  for (const l of Array.isArray(st.listeners) ? st.listeners : [])
+    if (isObject(l) && typeof l.name === 'string') live.set(l.name, l);
   return listeners.map((l) => {
     const e: ListenerStatusEntry = { name: l.name, ready: false };
     if (l.hostname !== undefined) e.hostname = l.hostname;
@@ -55,22 +56,50 @@ export function listenerEntries(listeners: readonly Listener[], gateway: KObject
 }
 
 /** The Ready condition from the live Gateway and the listener entries (first match wins). */
-export function readyCondition(v: TenantGatewayView, gateway: KObject | undefined, entries: readonly ListenerStatusEntry[]): Condition {
+export function readyCondition(
+  v: TenantGatewayView,
+  gateway: KObject | undefined,
+  entries: readonly ListenerStatusEntry[],
+): Condition {
   const gen = v.generation;
   const st = gateway && isObject(gateway.status) ? gateway.status : {};
   const gw = `Gateway ${v.id}`;
   if (conditionStatus(st.conditions, 'Accepted') !== 'True') {
-    return { type: 'Ready', status: 'False', observedGeneration: gen, reason: 'GatewayNotAccepted', message: `${gw} is not Accepted by its GatewayClass controller yet` };
+    return {
+      type: 'Ready',
+      status: 'False',
+      observedGeneration: gen,
+      reason: 'GatewayNotAccepted',
+      message: `${gw} is not Accepted by its GatewayClass controller yet`,
+    };
   }
   if (conditionStatus(st.conditions, 'Programmed') !== 'True') {
-    return { type: 'Ready', status: 'False', observedGeneration: gen, reason: 'GatewayNotProgrammed', message: `${gw} is not Programmed yet` };
+    return {
+      type: 'Ready',
+      status: 'False',
+      observedGeneration: gen,
+      reason: 'GatewayNotProgrammed',
+      message: `${gw} is not Programmed yet`,
+    };
   }
   const notReady = entries.filter((e) => !e.ready);
   if (notReady.length > 0) {
     const list = notReady.map((e) => `${e.name} (${e.reason})`).join(', ');
-    return { type: 'Ready', status: 'False', observedGeneration: gen, reason: 'ListenersNotReady', message: `${notReady.length} of ${entries.length} listeners not ready: ${list}` };
+    return {
+      type: 'Ready',
+      status: 'False',
+      observedGeneration: gen,
+      reason: 'ListenersNotReady',
+      message: `${notReady.length} of ${entries.length} listeners not ready: ${list}`,
+    };
   }
-  return { type: 'Ready', status: 'True', observedGeneration: gen, reason: 'Reconciled', message: `${gw} reconciled with ${entries.length} listeners` };
+  return {
+    type: 'Ready',
+    status: 'True',
+    observedGeneration: gen,
+    reason: 'Reconciled',
+    message: `${gw} reconciled with ${entries.length} listeners`,
+  };
 }
 
 /**
@@ -88,10 +117,17 @@ export function writeTenantGatewayStatus(
   const cur = store.get(GROUPS.cozyGateway, 'TenantGateway', v.namespace, v.name) ?? v.obj;
   const next = clone(cur);
   const st = isObject(next.status) ? next.status : {};
-  const status: Record<string, unknown> = { ...st, observedGeneration: v.generation, conditions: mergeCondition(st.conditions, ready, now, 'status') };
+  const status: Record<string, unknown> = {
+    ...st,
+    observedGeneration: v.generation,
+    conditions: mergeCondition(st.conditions, ready, now, 'status'),
+  };
   if (listeners !== undefined) status.listeners = listeners;
   // Stable key order: observedGeneration, conditions, listeners, then anything else it had.
-  const ordered: Record<string, unknown> = { observedGeneration: status.observedGeneration, conditions: status.conditions };
+  const ordered: Record<string, unknown> = {
+    observedGeneration: status.observedGeneration,
+    conditions: status.conditions,
+  };
   if (status.listeners !== undefined) ordered.listeners = status.listeners;
   for (const [k, x] of Object.entries(status)) if (!(k in ordered)) ordered[k] = x;
   next.status = ordered;

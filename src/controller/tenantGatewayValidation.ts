@@ -49,16 +49,24 @@ export function validateTenantGateway(v: TenantGatewayView): string[] {
       continue;
     }
     const ln = passthroughServiceListenerName(svc);
-    if (ln.length > MAX_NAME_LENGTH) problems.push(`tlsPassthroughServices entry ${q(svc)}: listener name ${ln} is longer than ${MAX_NAME_LENGTH} characters`);
+    if (ln.length > MAX_NAME_LENGTH)
+      problems.push(
+        `tlsPassthroughServices entry ${q(svc)}: listener name ${ln} is longer than ${MAX_NAME_LENGTH} characters`,
+      );
     const host = `${svc}.${v.apex}`;
-    if (host.length > MAX_NAME_LENGTH) problems.push(`tlsPassthroughServices entry ${q(svc)}: hostname ${host} is longer than ${MAX_NAME_LENGTH} characters`);
+    if (host.length > MAX_NAME_LENGTH)
+      problems.push(
+        `tlsPassthroughServices entry ${q(svc)}: hostname ${host} is longer than ${MAX_NAME_LENGTH} characters`,
+      );
   }
 
   const listeners = v.passthroughListeners;
   if (listeners.length > 0) {
     // "An apex no listener hostname can sit within is checked by the controller as well."
     if (v.apex && !isDns1123Subdomain(v.apex)) {
-      problems.push(`apex ${q(v.apex)} is not a lowercase DNS-1123 subdomain, so no tlsPassthroughListeners hostname can sit within it`);
+      problems.push(
+        `apex ${q(v.apex)} is not a lowercase DNS-1123 subdomain, so no tlsPassthroughListeners hostname can sit within it`,
+      );
     }
     const names = new Set<string>();
     const ports = new Set<number>();
@@ -69,7 +77,10 @@ export function validateTenantGateway(v: TenantGatewayView): string[] {
       } else {
         if (names.has(l.name)) problems.push(`${at}: name ${q(l.name)} is repeated`);
         names.add(l.name);
-        if (seenSvc.has(l.name)) problems.push(`${at}: name ${q(l.name)} clashes with the tlsPassthroughServices entry of the same name (both render listener ${passthroughListenerName(l.name)})`);
+        if (seenSvc.has(l.name))
+          problems.push(
+            `${at}: name ${q(l.name)} clashes with the tlsPassthroughServices entry of the same name (both render listener ${passthroughListenerName(l.name)})`,
+          );
       }
       const port = l.port;
       if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {

@@ -43,24 +43,42 @@ export interface ChannelResult {
 const CHANNEL_KEYS = ['wildcard-secret-name', 'expose-ingress'] as const;
 
 function channelSecretIn(objects: KObject[]): KObject | undefined {
-  return objects.find((o) => o.kind === 'Secret' && o.apiVersion === 'v1' && o.metadata.namespace === CHANNEL_SECRET.namespace && o.metadata.name === CHANNEL_SECRET.name);
+  return objects.find(
+    (o) =>
+      o.kind === 'Secret' &&
+      o.apiVersion === 'v1' &&
+      o.metadata.namespace === CHANNEL_SECRET.namespace &&
+      o.metadata.name === CHANNEL_SECRET.name,
+  );
 }
 
 /** Whether the values the user gave (a Package, `--values` files) set wildcardSecretName themselves. */
 function wildcardNameGivenExplicitly(objects: KObject[], files: { values: Record<string, unknown> }[]): boolean {
   const setIn = (v: unknown) => {
-    const c = isObject(v) && isObject(v.publishing) && isObject(v.publishing.certificates) ? v.publishing.certificates : undefined;
-    return c !== undefined && 'wildcardSecretName' in c && c.wildcardSecretName !== null && c.wildcardSecretName !== undefined;
+    const c =
+      isObject(v) && isObject(v.publishing) && isObject(v.publishing.certificates)
+        ? v.publishing.certificates
+        : undefined;
+    return (
+      c !== undefined &&
+      'wildcardSecretName' in c &&
+      c.wildcardSecretName !== null &&
+      c.wildcardSecretName !== undefined
+    );
   };
   const pkg = objects.find((o) => o.kind === 'Package' && o.apiVersion.startsWith('cozystack.io/'));
-  const pkgValues = pkg && isObject(pkg.spec) && isObject(pkg.spec.components) && isObject(pkg.spec.components.platform) ? pkg.spec.components.platform.values : undefined;
+  const pkgValues =
+    pkg && isObject(pkg.spec) && isObject(pkg.spec.components) && isObject(pkg.spec.components.platform)
+      ? pkg.spec.components.platform.values
+      : undefined;
   return setIn(pkgValues) || files.some((f) => setIn(f.values));
 }
 
 /** Decode `values.yaml` out of the channel Secret (stringData wins over data, as the apiserver merges them). */
 function channelSecretValuesYaml(s: KObject): string | undefined {
   if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return s.stringData['values.yaml'];
-  if (isObject(s.data) && typeof s.data['values.yaml'] === 'string') return Buffer.from(s.data['values.yaml'], 'base64').toString('utf8');
+  if (isObject(s.data) && typeof s.data['values.yaml'] === 'string')
+    return Buffer.from(s.data['values.yaml'], 'base64').toString('utf8');
   return undefined;
 }
 
@@ -82,7 +100,10 @@ function channelSecretValuesYaml(s: KObject): string | undefined {
  * Secret is the state they would overwrite); a disagreement on the two keys the controller reads
  * is reported as a warning.
  */
-export function wildcardChannel(objects: KObject[], files: { file: string; values: Record<string, unknown> }[]): ChannelResult {
+export function wildcardChannel(
+  objects: KObject[],
+  files: { file: string; values: Record<string, unknown> }[],
+): ChannelResult {
   const findings: Finding[] = [];
   const resolved = resolvePlatformValues({ files, objects });
   const secret = channelSecretIn(objects);
@@ -95,17 +116,25 @@ export function wildcardChannel(objects: KObject[], files: { file: string; value
   }
   const { cluster } = clusterValues(resolved.values, resolved.pkg);
   const channel: ClusterMap = { 'expose-ingress': cluster['expose-ingress'] ?? '' };
-  if (cluster['wildcard-secret-name'] !== '' || wildcardNameGivenExplicitly(objects, files)) channel['wildcard-secret-name'] = cluster['wildcard-secret-name'] ?? '';
-  const origin = files.length ? `platform values (${files.map((f) => f.file).join(', ')})` : `platform values of Package ${resolved.pkg?.metadata.name ?? ''}`;
+  if (cluster['wildcard-secret-name'] !== '' || wildcardNameGivenExplicitly(objects, files))
+    channel['wildcard-secret-name'] = cluster['wildcard-secret-name'] ?? '';
+  const origin = files.length
+    ? `platform values (${files.map((f) => f.file).join(', ')})`
+    : `platform values of Package ${resolved.pkg?.metadata.name ?? ''}`;
   if (fromSecret?.channel && secret) {
-    const differs = CHANNEL_KEYS.filter((k) => (fromSecret!.channel![k] ?? '') !== (channel[k] ?? '') || (k in fromSecret!.channel!) !== (k in channel));
+    const differs = CHANNEL_KEYS.filter(
+      (k) => (fromSecret!.channel![k] ?? '') !== (channel[k] ?? '') || k in fromSecret!.channel! !== k in channel,
+    );
     if (differs.length) {
       findings.push(
-        warning(`the platform values given outrank this input Secret as the wildcard-secret channel; they differ on _cluster ${differs.join(', ')}`, {
-          rule: 'wildcard.channel-overridden',
-          object: refOf(secret),
-          hint: 'render the platform to refresh cozystack-values, or drop --values to replay the live channel',
-        }),
+        warning(
+          `the platform values given outrank this input Secret as the wildcard-secret channel; they differ on _cluster ${differs.join(', ')}`,
+          {
+            rule: 'wildcard.channel-overridden',
+            object: refOf(secret),
+            hint: 'render the platform to refresh cozystack-values, or drop --values to replay the live channel',
+          },
+        ),
       );
     }
   }
@@ -117,10 +146,25 @@ function channelFromSecret(secret: KObject): ChannelResult {
   const bad = (message: string): ChannelResult => ({
     channel: undefined,
     origin,
-    findings: [error(`the wildcard-secret channel cannot be read: ${message}; no replica is created or pruned`, { rule: 'wildcard.channel-unparsable', object: refOf(secret), field: 'values.yaml' })],
+    findings: [
+      error(`the wildcard-secret channel cannot be read: ${message}; no replica is created or pruned`, {
+        rule: 'wildcard.channel-unparsable',
+        object: refOf(secret),
+        field: 'values.yaml',
+      }),
+    ],
   });
   if (isRedacted(secret)) {
-    return { channel: undefined, origin, findings: [warning('the wildcard-secret channel was printed without its data (--include-secret-data was not given); treating the channel as absent', { rule: 'wildcard.channel-redacted', object: refOf(secret) })] };
+    return {
+      channel: undefined,
+      origin,
+      findings: [
+        warning(
+          'the wildcard-secret channel was printed without its data (--include-secret-data was not given); treating the channel as absent',
+          { rule: 'wildcard.channel-redacted', object: refOf(secret) },
+        ),
+      ],
+    };
   }
   const text = channelSecretValuesYaml(secret);
   if (text === undefined) return { channel: undefined, origin, findings: [] };
@@ -191,7 +235,9 @@ export function replicationTargets(store: Store, sourceNamespace: string): strin
 function effectiveData(s: KObject): Record<string, string> {
   const out: Record<string, string> = {};
   if (isObject(s.data)) for (const [k, v] of Object.entries(s.data)) if (typeof v === 'string') out[k] = v;
-  if (isObject(s.stringData)) for (const [k, v] of Object.entries(s.stringData)) if (typeof v === 'string') out[k] = Buffer.from(v, 'utf8').toString('base64');
+  if (isObject(s.stringData))
+    for (const [k, v] of Object.entries(s.stringData))
+      if (typeof v === 'string') out[k] = Buffer.from(v, 'utf8').toString('base64');
   return out;
 }
 
@@ -222,7 +268,10 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
   // old source location included (upstream TestReconcile_DisableDeletesCopyAtSourceLocation).
   if (name === '') {
     for (const r of replicas) {
-      store.delete(refOf(r), `${REASON_PREFIX}: wildcard mode is disabled (wildcardSecretName is empty), so every replica is garbage-collected`);
+      store.delete(
+        refOf(r),
+        `${REASON_PREFIX}: wildcard mode is disabled (wildcardSecretName is empty), so every replica is garbage-collected`,
+      );
     }
     return findings;
   }
@@ -231,16 +280,24 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
   const sourceSlot = `${srcNs}/${name}`;
   const source = store.get(GROUPS.core, 'Secret', srcNs, name);
   if (!source) {
-    findings.push(warning(`wildcard source Secret ${sourceSlot} does not exist; replicas are kept and none is created until it does`, { rule: 'wildcard.source-missing', object: secretRef(srcNs, name) }));
+    findings.push(
+      warning(
+        `wildcard source Secret ${sourceSlot} does not exist; replicas are kept and none is created until it does`,
+        { rule: 'wildcard.source-missing', object: secretRef(srcNs, name) },
+      ),
+    );
     return findings;
   }
   if (source.type !== TLS_TYPE) {
     findings.push(
-      warning(`wildcard source Secret ${sourceSlot} is of type ${JSON.stringify(source.type ?? 'Opaque')}, not ${TLS_TYPE}; replicas are kept and none is created until it is`, {
-        rule: 'wildcard.source-not-tls',
-        object: refOf(source),
-        field: 'type',
-      }),
+      warning(
+        `wildcard source Secret ${sourceSlot} is of type ${JSON.stringify(source.type ?? 'Opaque')}, not ${TLS_TYPE}; replicas are kept and none is created until it is`,
+        {
+          rule: 'wildcard.source-not-tls',
+          object: refOf(source),
+          field: 'type',
+        },
+      ),
     );
     return findings;
   }
@@ -253,27 +310,43 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
     if (existing && !isReplica(existing)) {
       // Foreign collision: never touched (upstream Warning Event WildcardReplicaSkipped).
       findings.push(
-        warning(`WildcardReplicaSkipped: Secret ${ns}/${name} exists without label ${LABEL_WILDCARD_COPY}="true"; it is not a replica of ${sourceSlot} and is left untouched`, {
-          rule: 'wildcard.replica-skipped',
-          object: refOf(existing),
-          hint: `rename or remove it to let the controller mirror ${sourceSlot} there`,
-        }),
+        warning(
+          `WildcardReplicaSkipped: Secret ${ns}/${name} exists without label ${LABEL_WILDCARD_COPY}="true"; it is not a replica of ${sourceSlot} and is left untouched`,
+          {
+            rule: 'wildcard.replica-skipped',
+            object: refOf(existing),
+            hint: `rename or remove it to let the controller mirror ${sourceSlot} there`,
+          },
+        ),
       );
       continue;
     }
     if (!existing) {
       if (!sourceKnown) {
-        findings.push(warning(`cannot create replica ${ns}/${name}: the data of source ${sourceSlot} was left out of the input (printed without --include-secret-data)`, { rule: 'wildcard.source-redacted', object: refOf(source) }));
+        findings.push(
+          warning(
+            `cannot create replica ${ns}/${name}: the data of source ${sourceSlot} was left out of the input (printed without --include-secret-data)`,
+            { rule: 'wildcard.source-redacted', object: refOf(source) },
+          ),
+        );
         continue;
       }
       const replica: KObject = {
         apiVersion: 'v1',
         kind: 'Secret',
-        metadata: { name, namespace: ns, labels: { [LABEL_WILDCARD_COPY]: 'true' }, annotations: { [ANNOTATION_WILDCARD_SOURCE]: sourceSlot } },
+        metadata: {
+          name,
+          namespace: ns,
+          labels: { [LABEL_WILDCARD_COPY]: 'true' },
+          annotations: { [ANNOTATION_WILDCARD_SOURCE]: sourceSlot },
+        },
         type: source.type,
         data: clone(data),
       };
-      store.put(replica, `${REASON_PREFIX}: namespace ${ns} owns a termination point, so the operator wildcard ${sourceSlot} is mirrored into it`);
+      store.put(
+        replica,
+        `${REASON_PREFIX}: namespace ${ns} owns a termination point, so the operator wildcard ${sourceSlot} is mirrored into it`,
+      );
       continue;
     }
     // Updated only when data or the source annotation differs; the update re-asserts the label
@@ -289,7 +362,12 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
       delete upd.stringData;
       if (isRedacted(existing)) delete upd.metadata.annotations[REDACTED_ANNOTATION];
     }
-    const why = [annotationDiffers ? `its source annotation is not ${sourceSlot}` : '', dataDiffers ? 'its data differs from the source' : ''].filter(Boolean).join(' and ');
+    const why = [
+      annotationDiffers ? `its source annotation is not ${sourceSlot}` : '',
+      dataDiffers ? 'its data differs from the source' : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
     store.put(upd, `${REASON_PREFIX}: replica ${ns}/${name} is brought back in line with ${sourceSlot} (${why})`);
   }
 

@@ -41,6 +41,9 @@ export function admitWrite(store: Store, obj: KObject): void {
   // an object no policy's match constraints select (a Certificate, an Issuer) costs no CEL at all.
   const denied = admitObject(obj, ns, CONTROLLER_POLICIES, CONTROLLER_USER).filter((d) => !d.allowed);
   if (denied.length === 0) return;
-  const why = denied.map((d) => `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.messages.join('; ')}`);
+  const why = denied.map(
+    (d) =>
+      `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.messages.join('; ')}`,
+  );
   throw new ReconcileError(`the apiserver refuses the write of ${describe(obj)}: ${why.join('; ')}`);
 }

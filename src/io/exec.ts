@@ -13,7 +13,11 @@ export interface ExecResult {
 }
 
 /** Run `bin` with `args` in `cwd`, with exactly the environment `env`, standard input closed. */
-export type Exec = (bin: string, args: string[], o: { env: Record<string, string | undefined>; cwd: string }) => Promise<ExecResult>;
+export type Exec = (
+  bin: string,
+  args: string[],
+  o: { env: Record<string, string | undefined>; cwd: string },
+) => Promise<ExecResult>;
 
 /** The real runner (execa). */
 export const execProcess: Exec = async (bin, args, o) => {

@@ -32,7 +32,11 @@ export function parseDocuments(text: string, file: string, sources: SourceMap): 
     const all = text.split(/\r\n|\r|\n/).length;
     const lines = /[\r\n]$/.test(text) ? all - 1 : all;
     const line = ye.mark ? Math.max(1, Math.min(ye.mark.line + 1, lines)) : undefined;
-    if (/maxDepth/.test(ye.reason ?? '')) throw limitError({ line: line ?? 1, message: `the YAML is nested more than ${MAX_DEPTH} levels deep (limit ${MAX_DEPTH})` }, file);
+    if (/maxDepth/.test(ye.reason ?? ''))
+      throw limitError(
+        { line: line ?? 1, message: `the YAML is nested more than ${MAX_DEPTH} levels deep (limit ${MAX_DEPTH})` },
+        file,
+      );
     throw new FindingsError([
       error(`not valid YAML or JSON: ${ye.reason ?? ye.message}`, {
         file,
@@ -50,7 +54,12 @@ export function parseDocuments(text: string, file: string, sources: SourceMap): 
 /** A bound of src/k8s/limits.ts crossed: an input error at the file and the document's line. */
 function limitError(p: LimitProblem, file: string): FindingsError {
   return new FindingsError([
-    error(p.message, { file, line: p.line, rule: 'input.limit', hint: 'cozy-gw reads at most 32 MiB of text per YAML document and 3 MiB per object once aliases are expanded, nested at most 100 levels deep; no real manifest reaches these limits' }),
+    error(p.message, {
+      file,
+      line: p.line,
+      rule: 'input.limit',
+      hint: 'cozy-gw reads at most 32 MiB of text per YAML document and 3 MiB per object once aliases are expanded, nested at most 100 levels deep; no real manifest reaches these limits',
+    }),
   ]);
 }
 
@@ -63,7 +72,14 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
   const visit = (d: unknown, doc: number, p: (string | number)[]) => {
     if (d === null || d === undefined) return;
     if (!isObject(d)) {
-      findings.push(error('expected a Kubernetes object (a mapping with apiVersion, kind and metadata)', { file, rule: 'input.object', line: sources.lineAt({ file, doc, path: p }), hint: 'each YAML document must be one object; put several in a `kind: List` with `items:`, or separate them with ---' }));
+      findings.push(
+        error('expected a Kubernetes object (a mapping with apiVersion, kind and metadata)', {
+          file,
+          rule: 'input.object',
+          line: sources.lineAt({ file, doc, path: p }),
+          hint: 'each YAML document must be one object; put several in a `kind: List` with `items:`, or separate them with ---',
+        }),
+      );
       return;
     }
     if (isList(d)) {
@@ -75,11 +91,20 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
     if (!isObject(md) || typeof md.name !== 'string' || md.name === '') missing.push('metadata.name');
     if (missing.length) {
       // A platform values file given to -f: say where it belongs.
-      const looksLikeValues = p.length === 0 && d.apiVersion === undefined && d.kind === undefined && ('publishing' in d || 'gateway' in d);
+      const looksLikeValues =
+        p.length === 0 && d.apiVersion === undefined && d.kind === undefined && ('publishing' in d || 'gateway' in d);
       const hint = looksLikeValues
         ? `this looks like platform values (top-level publishing/gateway): pass it with --values ${file}`
         : 'every object needs apiVersion, kind and metadata.name, as kubectl get -o yaml prints them';
-      findings.push(error(`object lacks ${missing.join(', ')}`, { file, rule: 'input.object', line: sources.lineAt({ file, doc, path: p }), field: missing[0], hint }));
+      findings.push(
+        error(`object lacks ${missing.join(', ')}`, {
+          file,
+          rule: 'input.object',
+          line: sources.lineAt({ file, doc, path: p }),
+          field: missing[0],
+          hint,
+        }),
+      );
       return;
     }
     const o = d as unknown as KObject;
@@ -94,7 +119,9 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): st
   const st = fs.statSync(path.resolve(cwd, p));
   if (!st.isDirectory()) return skip?.(p) ? [] : [p];
   const out: string[] = [];
-  for (const e of fs.readdirSync(path.resolve(cwd, p), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+  for (const e of fs
+    .readdirSync(path.resolve(cwd, p), { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(p, e.name);
     if (skip?.(full)) continue;
     if (e.isDirectory()) out.push(...listFiles(full, cwd, skip));
@@ -138,13 +165,25 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     try {
       files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip);
     } catch {
-      findings.push(error(`cannot read ${p}: no such file or directory`, { file: p, rule: 'input.missing', hint: 'check the -f path' }));
+      findings.push(
+        error(`cannot read ${p}: no such file or directory`, {
+          file: p,
+          rule: 'input.missing',
+          hint: 'check the -f path',
+        }),
+      );
       continue;
     }
     // A directory with nothing to read is a mistyped or wrong path far more often than an
     // intended empty input: an error naming it, never a silent success over nothing.
     if (files.length === 0) {
-      findings.push(error(`${p} holds no *.yaml, *.yml or *.json file`, { file: p, rule: 'input.empty-dir', hint: 'check the -f path; a directory is read recursively for *.yaml, *.yml and *.json files' }));
+      findings.push(
+        error(`${p} holds no *.yaml, *.yml or *.json file`, {
+          file: p,
+          rule: 'input.empty-dir',
+          hint: 'check the -f path; a directory is read recursively for *.yaml, *.yml and *.json files',
+        }),
+      );
       continue;
     }
     for (const f of files) {
@@ -162,23 +201,40 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
 }
 
 /** Read `--values` files (each one mapping), in order; merging is the platform values module's job. */
-export function readValuesFiles(files: string[], opts: ReadOptions = {}): { values: { file: string; values: Record<string, unknown> }[]; sources: SourceMap } {
+export function readValuesFiles(
+  files: string[],
+  opts: ReadOptions = {},
+): { values: { file: string; values: Record<string, unknown> }[]; sources: SourceMap } {
   const sources = opts.sources ?? new SourceMap();
   const findings: Finding[] = [];
   const out: { file: string; values: Record<string, unknown> }[] = [];
   for (const f of files) {
     let text: string;
     try {
-      text = f === '-' ? (opts.readStdin ?? readStdinSync)() : fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
+      text =
+        f === '-'
+          ? (opts.readStdin ?? readStdinSync)()
+          : fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
     } catch {
-      findings.push(error(`cannot read values file ${f}`, { file: f, rule: 'values.missing', hint: 'check the --values path' }));
+      findings.push(
+        error(`cannot read values file ${f}`, { file: f, rule: 'values.missing', hint: 'check the --values path' }),
+      );
       continue;
     }
     try {
       const docs = parseDocuments(text, f, sources).filter((d) => d !== null && d !== undefined);
-      if (docs.length === 0) { out.push({ file: f, values: {} }); continue; }
+      if (docs.length === 0) {
+        out.push({ file: f, values: {} });
+        continue;
+      }
       if (docs.length > 1 || !isObject(docs[0])) {
-        findings.push(error('a values file must hold one mapping (top-level keys publishing, gateway, ...)', { file: f, line: 1, rule: 'values.shape' }));
+        findings.push(
+          error('a values file must hold one mapping (top-level keys publishing, gateway, ...)', {
+            file: f,
+            line: 1,
+            rule: 'values.shape',
+          }),
+        );
         continue;
       }
       const values = docs[0] as Record<string, unknown>;

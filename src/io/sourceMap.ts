@@ -61,7 +61,8 @@ export class SourceMap {
 
   /** The input object of an identity. */
   objectOf(ref: ObjRef): KObject | undefined {
-    for (; this.indexed < this.added.length; this.indexed++) this.objects.set(keyOf(this.added[this.indexed]), this.added[this.indexed]);
+    for (; this.indexed < this.added.length; this.indexed++)
+      this.objects.set(keyOf(this.added[this.indexed]), this.added[this.indexed]);
     return this.objects.get(keyOf(ref));
   }
 

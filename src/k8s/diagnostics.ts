@@ -78,7 +78,10 @@ const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '
  */
 export function printable(s: string): string {
   const escaped = s.replace(UNPRINTABLE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped.replace(new RegExp(`[^\\s]{${ECHO_LIMIT + 1},}`, 'g'), (w) => `${w.slice(0, ECHO_LIMIT)}…(${w.length - ECHO_LIMIT} more characters)`);
+  return escaped.replace(
+    new RegExp(`[^\\s]{${ECHO_LIMIT + 1},}`, 'g'),
+    (w) => `${w.slice(0, ECHO_LIMIT)}…(${w.length - ECHO_LIMIT} more characters)`,
+  );
 }
 
 export function formatFinding(f: Finding): string {

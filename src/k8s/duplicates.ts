@@ -7,7 +7,14 @@ export function duplicateFindings(objects: KObject[]): Finding[] {
   const out: Finding[] = [];
   for (const o of objects) {
     const k = keyOf(o);
-    if (seen.has(k)) out.push(error(`${describe(o)} is given more than once in the inputs`, { rule: 'input.duplicate', object: refOf(o), hint: 'keep one copy of each object' }));
+    if (seen.has(k))
+      out.push(
+        error(`${describe(o)} is given more than once in the inputs`, {
+          rule: 'input.duplicate',
+          object: refOf(o),
+          hint: 'keep one copy of each object',
+        }),
+      );
     else seen.add(k);
   }
   return out;

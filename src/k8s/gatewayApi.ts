@@ -86,11 +86,20 @@ export function parentRefPort(ref: ParentRef): number | undefined {
  * gateway.networking.k8s.io, kind absent or Gateway, namespace (defaulting to the route's, an
  * empty one included) the Gateway's, and name the Gateway's.
  */
-export function parentRefTargets(ref: unknown, routeNamespace: string, gateway: { namespace: string; name: string }): ref is ParentRef {
+export function parentRefTargets(
+  ref: unknown,
+  routeNamespace: string,
+  gateway: { namespace: string; name: string },
+): ref is ParentRef {
   if (!isObject(ref)) return false;
   const group = ref.group ?? '';
   const kind = ref.kind ?? 'Gateway';
-  return (group === '' || group === GROUPS.gateway) && kind === 'Gateway' && ref.name === gateway.name && parentRefNamespace(ref, routeNamespace) === gateway.namespace;
+  return (
+    (group === '' || group === GROUPS.gateway) &&
+    kind === 'Gateway' &&
+    ref.name === gateway.name &&
+    parentRefNamespace(ref, routeNamespace) === gateway.namespace
+  );
 }
 
 /**

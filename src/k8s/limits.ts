@@ -130,7 +130,10 @@ function exactMeasure(maxBytes: number, maxDepth: number): (value: unknown) => s
     const known = sizes.get(v);
     if (known !== undefined) return known;
     if (open.has(v)) return Infinity;
-    if (depth > maxDepth) { tooDeep = true; return Infinity; }
+    if (depth > maxDepth) {
+      tooDeep = true;
+      return Infinity;
+    }
     open.add(v);
     let n = COST.collection;
     if (Array.isArray(v)) for (const it of v) n += size(it, depth + 1) + COST.item;
@@ -143,7 +146,8 @@ function exactMeasure(maxBytes: number, maxDepth: number): (value: unknown) => s
     const n = size(v, 1);
     if (tooDeep) return `nested more than ${maxDepth} levels deep (limit ${maxDepth})`;
     if (n === Infinity) return 'an alias refers to the node that holds it (a cycle)';
-    if (n > maxBytes) return `expands to more than ${mib(maxBytes)} (aliases counted as expanded; limit ${mib(maxBytes)}, the API server's request limit)`;
+    if (n > maxBytes)
+      return `expands to more than ${mib(maxBytes)} (aliases counted as expanded; limit ${mib(maxBytes)}, the API server's request limit)`;
     return undefined;
   };
 }
@@ -184,7 +188,12 @@ export interface LimitProblem {
 /** Before parsing: a document whose text is longer than MAX_DOCUMENT_BYTES. */
 export function checkText(text: string): LimitProblem | undefined {
   const big = oversizedDocument(text);
-  return big ? { line: big.line, message: `a YAML document of ${big.length} characters is larger than the limit of ${mib(MAX_DOCUMENT_BYTES)}` } : undefined;
+  return big
+    ? {
+        line: big.line,
+        message: `a YAML document of ${big.length} characters is larger than the limit of ${mib(MAX_DOCUMENT_BYTES)}`,
+      }
+    : undefined;
 }
 
 /** After parsing: the first parsed document (index = document of the stream) that passes a bound. */

@@ -20,10 +20,21 @@ export function metadataFindings(o: KObject): Finding[] {
   if (!isObject(md)) return out; // the reader already refused an object without metadata
   // Nothing is built for a well-formed object (every real one): the reference only with a finding.
   const at = (field: string, message: string) => {
-    const ref = typeof md.namespace === 'string' ? { ...refOf(o) } : { apiVersion: String(o.apiVersion), kind: String(o.kind), name: typeof md.name === 'string' ? md.name : '' };
-    out.push(error(message, { object: ref, field, rule: 'input.metadata', hint: 'write it as kubectl get -o yaml prints it: labels and annotations are maps of string keys to string values' }));
+    const ref =
+      typeof md.namespace === 'string'
+        ? { ...refOf(o) }
+        : { apiVersion: String(o.apiVersion), kind: String(o.kind), name: typeof md.name === 'string' ? md.name : '' };
+    out.push(
+      error(message, {
+        object: ref,
+        field,
+        rule: 'input.metadata',
+        hint: 'write it as kubectl get -o yaml prints it: labels and annotations are maps of string keys to string values',
+      }),
+    );
   };
-  if (md.namespace !== undefined && md.namespace !== null && typeof md.namespace !== 'string') at('metadata.namespace', `must be a string, got ${kindOf(md.namespace)}`);
+  if (md.namespace !== undefined && md.namespace !== null && typeof md.namespace !== 'string')
+    at('metadata.namespace', `must be a string, got ${kindOf(md.namespace)}`);
   for (const f of ['labels', 'annotations'] as const) {
     const v = md[f];
     if (v === undefined || v === null) continue;
@@ -31,7 +42,9 @@ export function metadataFindings(o: KObject): Finding[] {
       at(`metadata.${f}`, `must be a map of strings, got ${kindOf(v)}`);
       continue;
     }
-    for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k) && typeof v[k] !== 'string') at(`metadata.${f}.${k}`, `must be a string, got ${kindOf(v[k])}`);
+    for (const k in v)
+      if (Object.prototype.hasOwnProperty.call(v, k) && typeof v[k] !== 'string')
+        at(`metadata.${f}.${k}`, `must be a string, got ${kindOf(v[k])}`);
   }
   return out;
 }

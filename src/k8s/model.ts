@@ -108,7 +108,8 @@ function copyPlain(x: unknown): unknown {
     case 'object': {
       if (x === null) return null;
       if (Array.isArray(x)) {
-        if (Object.getPrototypeOf(x) !== Array.prototype || typeof (x as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+        if (Object.getPrototypeOf(x) !== Array.prototype || typeof (x as { toJSON?: unknown }).toJSON === 'function')
+          throw NOT_PLAIN;
         const out = new Array<unknown>(x.length);
         for (let i = 0; i < x.length; i++) {
           const v = x[i];
@@ -117,12 +118,14 @@ function copyPlain(x: unknown): unknown {
         return out;
       }
       const proto = Object.getPrototypeOf(x);
-      if ((proto !== Object.prototype && proto !== null) || typeof (x as { toJSON?: unknown }).toJSON === 'function') throw NOT_PLAIN;
+      if ((proto !== Object.prototype && proto !== null) || typeof (x as { toJSON?: unknown }).toJSON === 'function')
+        throw NOT_PLAIN;
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(x)) {
         const v = (x as Record<string, unknown>)[k];
         if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-        if (k === '__proto__') Object.defineProperty(out, k, { value: copyPlain(v), enumerable: true, writable: true, configurable: true });
+        if (k === '__proto__')
+          Object.defineProperty(out, k, { value: copyPlain(v), enumerable: true, writable: true, configurable: true });
         else out[k] = copyPlain(v);
       }
       return out;
@@ -177,7 +180,13 @@ export function mergeValues(base: Record<string, unknown>, over: Record<string, 
     const own = Object.prototype.hasOwnProperty.call(out, k);
     if (v === null) delete out[k];
     // defineProperty keeps a key such as `__proto__` a plain key (an assignment would set the prototype).
-    else if (isObject(v) && own && isObject(out[k])) Object.defineProperty(out, k, { value: mergeValues(out[k] as Record<string, unknown>, v), enumerable: true, writable: true, configurable: true });
+    else if (isObject(v) && own && isObject(out[k]))
+      Object.defineProperty(out, k, {
+        value: mergeValues(out[k] as Record<string, unknown>, v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else Object.defineProperty(out, k, { value: clone(v), enumerable: true, writable: true, configurable: true });
   }
   return out;

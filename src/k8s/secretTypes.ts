@@ -25,9 +25,11 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 function mergedData(o: KObject): Map<string, string | undefined> {
   const out = new Map<string, string | undefined>();
   if (isObject(o.data)) {
-    for (const [k, v] of Object.entries(o.data)) out.set(k, typeof v === 'string' && BASE64.test(v) ? Buffer.from(v, 'base64').toString('utf8') : undefined);
+    for (const [k, v] of Object.entries(o.data))
+      out.set(k, typeof v === 'string' && BASE64.test(v) ? Buffer.from(v, 'base64').toString('utf8') : undefined);
   }
-  if (isObject(o.stringData)) for (const [k, v] of Object.entries(o.stringData)) out.set(k, typeof v === 'string' ? v : undefined);
+  if (isObject(o.stringData))
+    for (const [k, v] of Object.entries(o.stringData)) out.set(k, typeof v === 'string' ? v : undefined);
   return out;
 }
 
@@ -44,11 +46,13 @@ function isJson(s: string | undefined): boolean {
 /** Why the API server would refuse this Secret, or undefined when it would accept it. */
 export function secretTypeProblem(o: KObject): string | undefined {
   if (isObject(o.data)) {
-    for (const [k, v] of Object.entries(o.data)) if (typeof v !== 'string' || !BASE64.test(v)) return `data.${k} is not base64`;
+    for (const [k, v] of Object.entries(o.data))
+      if (typeof v !== 'string' || !BASE64.test(v)) return `data.${k} is not base64`;
   }
   const data = mergedData(o);
   for (const k of data.keys()) {
-    if (!KEY.test(k) || k === '.' || k.startsWith('..') || k.length > 253) return `${JSON.stringify(k)} is not a valid Secret key`;
+    if (!KEY.test(k) || k === '.' || k.startsWith('..') || k.length > 253)
+      return `${JSON.stringify(k)} is not a valid Secret key`;
   }
   const type = typeof o.type === 'string' ? o.type : 'Opaque';
   const missing = (keys: string[]) => keys.filter((k) => !data.has(k));
@@ -58,15 +62,25 @@ export function secretTypeProblem(o: KObject): string | undefined {
       return m.length ? `type ${type} without ${m.join(' and ')}` : undefined;
     }
     case 'kubernetes.io/dockerconfigjson':
-      return !data.has('.dockerconfigjson') ? `type ${type} without .dockerconfigjson` : isJson(data.get('.dockerconfigjson')) ? undefined : `type ${type}: .dockerconfigjson is not JSON`;
+      return !data.has('.dockerconfigjson')
+        ? `type ${type} without .dockerconfigjson`
+        : isJson(data.get('.dockerconfigjson'))
+          ? undefined
+          : `type ${type}: .dockerconfigjson is not JSON`;
     case 'kubernetes.io/dockercfg':
-      return !data.has('.dockercfg') ? `type ${type} without .dockercfg` : isJson(data.get('.dockercfg')) ? undefined : `type ${type}: .dockercfg is not JSON`;
+      return !data.has('.dockercfg')
+        ? `type ${type} without .dockercfg`
+        : isJson(data.get('.dockercfg'))
+          ? undefined
+          : `type ${type}: .dockercfg is not JSON`;
     case 'kubernetes.io/basic-auth':
       return data.has('username') || data.has('password') ? undefined : `type ${type} without username or password`;
     case 'kubernetes.io/ssh-auth':
       return data.has('ssh-privatekey') ? undefined : `type ${type} without ssh-privatekey`;
     case 'kubernetes.io/service-account-token':
-      return o.metadata.annotations?.['kubernetes.io/service-account.name'] ? undefined : `type ${type} without annotation kubernetes.io/service-account.name`;
+      return o.metadata.annotations?.['kubernetes.io/service-account.name']
+        ? undefined
+        : `type ${type} without annotation kubernetes.io/service-account.name`;
     default:
       return undefined;
   }

@@ -97,7 +97,10 @@ export class Store {
   /** The current object, or undefined. Do not mutate it: `put` a changed copy. */
   get(group: string, kind: string, namespace: string | undefined, name: string): KObject | undefined {
     this.stats.gets++;
-    return this.byKind.get(kindKey(group, kind))?.get(namespace ?? '')?.get(name);
+    return this.byKind
+      .get(kindKey(group, kind))
+      ?.get(namespace ?? '')
+      ?.get(name);
   }
 
   /**
@@ -214,7 +217,10 @@ export class Store {
   private computeChanges(): Change[] {
     const out: { order: string; change: Change }[] = [];
     const push = (op: ChangeOp, ref: ObjRef, rs: string[]) =>
-      out.push({ order: `${ref.apiVersion}\u0000${ref.kind}\u0000${ref.namespace ?? ''}\u0000${ref.name}`, change: { op, ref, reasons: rs } });
+      out.push({
+        order: `${ref.apiVersion}\u0000${ref.kind}\u0000${ref.namespace ?? ''}\u0000${ref.name}`,
+        change: { op, ref, reasons: rs },
+      });
     for (const [k, rs] of this.reasons) {
       const now = this.objects.get(k);
       const was = this.original.get(k);

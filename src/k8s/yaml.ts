@@ -23,7 +23,12 @@ import type { KObject } from './model';
 export const LOAD_OPTIONS = Object.freeze({ schema: jsyaml.CORE_SCHEMA });
 
 /** js-yaml's options for the manifests written (test/helpers/yamlReference.ts dumps with them as the oracle). */
-export const DUMP_OPTIONS: Readonly<jsyaml.DumpOptions> = Object.freeze({ noRefs: true, lineWidth: -1, sortKeys: false, quotingType: '"' });
+export const DUMP_OPTIONS: Readonly<jsyaml.DumpOptions> = Object.freeze({
+  noRefs: true,
+  lineWidth: -1,
+  sortKeys: false,
+  quotingType: '"',
+});
 const OPTIONS = DUMP_OPTIONS;
 
 export function dumpYaml(value: unknown, memo: Memo = newMemo()): string {
@@ -83,8 +88,31 @@ const toString = Object.prototype.toString;
  */
 const SIMPLE = /^[A-Za-z](?:[A-Za-z0-9._/\-,()=;+@'" ]*[A-Za-z0-9._/\-,()=;+@'"])?$/;
 const AMBIGUOUS = new Set([
-  'null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE',
-  'y', 'Y', 'yes', 'Yes', 'YES', 'n', 'N', 'no', 'No', 'NO', 'on', 'On', 'ON', 'off', 'Off', 'OFF',
+  'null',
+  'Null',
+  'NULL',
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'False',
+  'FALSE',
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'on',
+  'On',
+  'ON',
+  'off',
+  'Off',
+  'OFF',
 ]);
 
 /**

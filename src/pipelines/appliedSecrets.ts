@@ -40,7 +40,11 @@ function whatItIs(o: KObject): string {
  * Keep or leave out each Secret that `toolWritten` says the tool created or changed; every other
  * object is kept as it is. Order is kept.
  */
-export function applySecretRule(objects: KObject[], toolWritten: (o: KObject) => boolean, opts: AppliedSecretsOptions): AppliedSecrets {
+export function applySecretRule(
+  objects: KObject[],
+  toolWritten: (o: KObject) => boolean,
+  opts: AppliedSecretsOptions,
+): AppliedSecrets {
   const findings: Finding[] = [];
   const kept: KObject[] = [];
   for (const o of objects) {

@@ -89,7 +89,8 @@ function applyOver(given: KObject, live: KObject | undefined): KObject {
   if (!live) return given;
   let out: KObject | undefined;
   const edit = () => (out ??= { ...given, metadata: { ...given.metadata } });
-  for (const f of SERVER_METADATA) if (given.metadata[f] === undefined && live.metadata[f] !== undefined) edit().metadata[f] = live.metadata[f];
+  for (const f of SERVER_METADATA)
+    if (given.metadata[f] === undefined && live.metadata[f] !== undefined) edit().metadata[f] = live.metadata[f];
   if (given.status === undefined && live.status !== undefined) edit().status = live.status;
   if (given.kind === 'Namespace' && given.apiVersion === 'v1') {
     if (given.spec === undefined && live.spec !== undefined) edit().spec = live.spec;
@@ -108,7 +109,14 @@ function duplicates(objs: KObject[], what: string): Finding[] {
   const out: Finding[] = [];
   for (const o of objs) {
     const k = keyOf(o);
-    if (seen.has(k)) out.push(error(`${describe(o)} is given more than once in the ${what}`, { rule: 'input.duplicate', object: refOf(o), hint: 'keep one copy of each object' }));
+    if (seen.has(k))
+      out.push(
+        error(`${describe(o)} is given more than once in the ${what}`, {
+          rule: 'input.duplicate',
+          object: refOf(o),
+          hint: 'keep one copy of each object',
+        }),
+      );
     else seen.add(k);
   }
   return out;
@@ -125,7 +133,10 @@ function isNamespace(o: KObject): boolean {
 /** A Namespace the tenant chart rendered: it carries its own `tenant.cozystack.io/<name>` label. */
 function isTenantNamespace(o: KObject, stateTenantNamespaces: Set<string>): boolean {
   if (!isNamespace(o) || o.metadata.name === TENANT_ROOT) return false;
-  return stateTenantNamespaces.has(o.metadata.name) || o.metadata.labels?.[`tenant.cozystack.io/${o.metadata.name}`] !== undefined;
+  return (
+    stateTenantNamespaces.has(o.metadata.name) ||
+    o.metadata.labels?.[`tenant.cozystack.io/${o.metadata.name}`] !== undefined
+  );
 }
 
 function tenantNamespaceOf(t: KObject): string {
@@ -156,7 +167,8 @@ function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'afte
   if (isObject(o.data)) {
     const theirs = other && isObject(other.data) ? other.data : undefined;
     const data: Record<string, string> = {};
-    for (const k of Object.keys(o.data)) data[k] = theirs && k in theirs && theirs[k] !== o.data[k] ? `*** (${side})` : '***';
+    for (const k of Object.keys(o.data))
+      data[k] = theirs && k in theirs && theirs[k] !== o.data[k] ? `*** (${side})` : '***';
     out.data = data;
   } else if (o.data !== undefined && o.data !== null) out.data = '***';
   if (o.stringData !== undefined && o.stringData !== null) out.stringData = '***';
@@ -164,7 +176,10 @@ function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'afte
 }
 
 /** The two sides of a Secret as compared and shown (either undefined for a create or a delete). */
-function secretSides(before: KObject | undefined, after: KObject | undefined): { before?: KObject; after?: KObject; same: boolean } {
+function secretSides(
+  before: KObject | undefined,
+  after: KObject | undefined,
+): { before?: KObject; after?: KObject; same: boolean } {
   let b = before && storedSecret(before);
   let a = after && storedSecret(after);
   if ((b && isRedacted(b)) || (a && isRedacted(a))) {
@@ -178,8 +193,23 @@ function secretSides(before: KObject | undefined, after: KObject | undefined): {
 // ----- the diff --------------------------------------------------------------------------------
 
 export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
-  const empty = (findings: Finding[], rendered = false): DiffResult => ({ findings, created: [], changed: [], deleted: [], hostnames: [], reasons: new Map(), removedNamespaces: [], rendered });
-  const findings: Finding[] = [...duplicates(input.state, 'state (--state)'), ...duplicates(input.objects.filter((o) => !isTenant(o)), 'change (-f)')];
+  const empty = (findings: Finding[], rendered = false): DiffResult => ({
+    findings,
+    created: [],
+    changed: [],
+    deleted: [],
+    hostnames: [],
+    reasons: new Map(),
+    removedNamespaces: [],
+    rendered,
+  });
+  const findings: Finding[] = [
+    ...duplicates(input.state, 'state (--state)'),
+    ...duplicates(
+      input.objects.filter((o) => !isTenant(o)),
+      'change (-f)',
+    ),
+  ];
   if (hasErrors(findings)) return empty(findings);
 
   const reasons = new Map<string, string[]>();
@@ -193,7 +223,11 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   const givenOthers = input.objects.filter((o) => !isTenant(o));
   const givenKeys = new Set(givenTenants.map(keyOf));
   const stateTenants = input.state.filter(isTenant);
-  const runRender = givenTenants.length > 0 || input.valuesFiles.length > 0 || input.prune === true || findPlatformPackage(givenOthers) !== undefined;
+  const runRender =
+    givenTenants.length > 0 ||
+    input.valuesFiles.length > 0 ||
+    input.prune === true ||
+    findPlatformPackage(givenOthers) !== undefined;
 
   // The objects leaving the state, and the ones laid over it.
   const leaving = new Set<string>();
@@ -201,7 +235,9 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   const renderedBy = new Set<string>();
   const removedNamespaces: string[] = [];
   if (runRender) {
-    const tree = input.prune ? givenTenants : [...stateTenants.filter((t) => !givenKeys.has(keyOf(t))), ...givenTenants];
+    const tree = input.prune
+      ? givenTenants
+      : [...stateTenants.filter((t) => !givenKeys.has(keyOf(t))), ...givenTenants];
     const treeKeys = new Set(tree.map(keyOf));
     for (const t of stateTenants) {
       if (!treeKeys.has(keyOf(t))) {
@@ -222,14 +258,24 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     // A TenantGateway render no longer produces where it still renders the tenant.
     for (const o of input.state) {
       const ns = o.metadata.namespace ?? '';
-      if (isTenantGatewayObj(o) && o.metadata.name === TGW_NAME && renderedNamespaces.has(ns) && !renderedKeys.has(keyOf(o))) {
+      if (
+        isTenantGatewayObj(o) &&
+        o.metadata.name === TGW_NAME &&
+        renderedNamespaces.has(ns) &&
+        !renderedKeys.has(keyOf(o))
+      ) {
         leaving.add(keyOf(o));
-        why(keyOf(o), `the tenant of namespace ${ns} owns no Gateway any more: render no longer produces its TenantGateway`);
+        why(
+          keyOf(o),
+          `the tenant of namespace ${ns} owns no Gateway any more: render no longer produces its TenantGateway`,
+        );
       }
     }
     if (input.prune) {
       const stateTenantNamespaces = new Set(stateTenants.map(tenantNamespaceOf));
-      for (const o of input.state) if (isTenantNamespace(o, stateTenantNamespaces) && !renderedNamespaces.has(o.metadata.name)) removedNamespaces.push(o.metadata.name);
+      for (const o of input.state)
+        if (isTenantNamespace(o, stateTenantNamespaces) && !renderedNamespaces.has(o.metadata.name))
+          removedNamespaces.push(o.metadata.name);
       removedNamespaces.sort();
       const gone = new Set(removedNamespaces);
       for (const o of input.state) {
@@ -239,27 +285,45 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
           why(k, `its tenant left the tree: render no longer produces Namespace ${o.metadata.name}`);
         } else if (o.metadata.namespace && gone.has(o.metadata.namespace)) {
           leaving.add(k);
-          if (isSecret(o) && o.metadata.name === VALUES_SECRET) why(k, `its tenant left the tree: render no longer produces it`);
+          if (isSecret(o) && o.metadata.name === VALUES_SECRET)
+            why(k, `its tenant left the tree: render no longer produces it`);
           else if (isTenantGatewayObj(o)) why(k, `its tenant left the tree: render no longer produces it`);
-          else why(k, `goes with Namespace ${o.metadata.namespace} (everything in a deleted Namespace is deleted with it)`);
+          else
+            why(
+              k,
+              `goes with Namespace ${o.metadata.namespace} (everything in a deleted Namespace is deleted with it)`,
+            );
         }
       }
     }
     // What the API server's garbage collector takes with them: objects a leaving object controls
     // (the Gateway, Issuer, Certificates and redirect route of a TenantGateway), transitively.
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       const owners = new Set<string>();
-      for (const o of input.state) if (leaving.has(keyOf(o))) owners.add(`${o.metadata.namespace ?? ''}|${o.kind}|${o.metadata.name}`);
+      for (const o of input.state)
+        if (leaving.has(keyOf(o))) owners.add(`${o.metadata.namespace ?? ''}|${o.kind}|${o.metadata.name}`);
       for (const o of input.state) {
         const k = keyOf(o);
         if (leaving.has(k)) continue;
-        let owner: { kind: string; name: string } | undefined = (o.metadata.ownerReferences ?? []).find((r) => owners.has(`${o.metadata.namespace ?? ''}|${r.kind}|${r.name}`));
+        let owner: { kind: string; name: string } | undefined = (o.metadata.ownerReferences ?? []).find((r) =>
+          owners.has(`${o.metadata.namespace ?? ''}|${r.kind}|${r.name}`),
+        );
         // Without a uid the controller writes no ownerReference; its label says the same.
-        if (!owner && o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE && owners.has(`${o.metadata.namespace ?? ''}|${TGW_KIND}|${o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME}`)) owner = { kind: TGW_KIND, name: o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME };
+        if (
+          !owner &&
+          o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE &&
+          owners.has(
+            `${o.metadata.namespace ?? ''}|${TGW_KIND}|${o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME}`,
+          )
+        )
+          owner = { kind: TGW_KIND, name: o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME };
         if (!owner) continue;
         leaving.add(k);
-        why(k, `garbage-collected with its owner ${owner.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${owner.name}`);
+        why(
+          k,
+          `garbage-collected with its owner ${owner.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${owner.name}`,
+        );
         grew = true;
       }
     }
@@ -280,7 +344,8 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     const live = stateByKey.get(k);
     const next = applyOver(o, live);
     applied.push(next);
-    if (!live || !deepEqual(live, next)) why(k, isTenant(o) ? 'the given Tenant' : renderedBy.has(k) ? 'rendered by the charts' : 'a given object');
+    if (!live || !deepEqual(live, next))
+      why(k, isTenant(o) ? 'the given Tenant' : renderedBy.has(k) ? 'rendered by the charts' : 'a given object');
   }
 
   const pass = reconcile(
@@ -311,7 +376,8 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     if (!b) created.push(a);
     else if (!deepEqual(b, a)) changed.push({ before: b, after: a });
   }
-  for (const b of input.state) if (!afterKeys.has(keyOf(b))) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
+  for (const b of input.state)
+    if (!afterKeys.has(keyOf(b))) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
 
   const order = (objs: KObject[]) => orderOutput(objs);
   const changedOrder = new Map(order(changed.map((c) => c.after)).map((o, i) => [keyOf(o), i]));
@@ -336,7 +402,8 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
 /** The differences as store changes (for the plan): create, update, delete with their reasons, in the store's order. */
 export function diffChanges(d: DiffResult): Change[] {
   const out: Change[] = [];
-  const push = (op: Change['op'], o: KObject) => out.push({ op, ref: refOf(o), reasons: d.reasons.get(keyOf(o)) ?? [] });
+  const push = (op: Change['op'], o: KObject) =>
+    out.push({ op, ref: refOf(o), reasons: d.reasons.get(keyOf(o)) ?? [] });
   for (const o of d.created) push('create', o);
   for (const c of d.changed) push('update', c.after);
   for (const o of d.deleted) push('delete', o);

@@ -13,7 +13,14 @@
  * verdict) refuses them all. The controller's own routes (the http→https redirect) claim nothing.
  */
 import { isObject, keyOf, type KObject } from '../k8s/model';
-import { hostnamesOverlap, parentRefNamespace, parentRefSelectsListener, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
+import {
+  hostnamesOverlap,
+  parentRefNamespace,
+  parentRefSelectsListener,
+  routeHostnames,
+  routeParentRefs,
+  type ParentRef,
+} from '../k8s/gatewayApi';
 import { CONTROLLER_NAME, LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
 
 const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
@@ -92,7 +99,8 @@ function index(objs: readonly KObject[]): Index {
     if (o.kind === 'Namespace' && o.apiVersion === 'v1') ix.namespaces.set(o.metadata.name, o.metadata.labels ?? {});
     else if (ROUTE_KINDS.has(o.kind) && g === 'gateway.networking.k8s.io') {
       if (!isControllerOwned(o) && routeHostnames(o).length) ix.routes.set(keyOf(o), o);
-    } else if (o.kind === 'Gateway' && g === 'gateway.networking.k8s.io') ix.gateways.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
+    } else if (o.kind === 'Gateway' && g === 'gateway.networking.k8s.io')
+      ix.gateways.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
     else if (o.kind === 'Certificate' && g === 'cert-manager.io') {
       const secret = isObject(o.spec) ? str(o.spec.secretName) : undefined;
       if (secret) ix.certificates.set(`${o.metadata.namespace ?? ''}/${secret}`, o);
@@ -103,19 +111,32 @@ function index(objs: readonly KObject[]): Index {
 
 /** Whether a listener's allowedRoutes.namespaces admits routes from namespace ns (Gateway API: Same by default, All, Selector). */
 function admitsNamespace(ix: Index, listener: Record<string, unknown>, gwNamespace: string, ns: string): boolean {
-  const allowed = isObject(listener.allowedRoutes) && isObject(listener.allowedRoutes.namespaces) ? listener.allowedRoutes.namespaces : {};
+  const allowed =
+    isObject(listener.allowedRoutes) && isObject(listener.allowedRoutes.namespaces)
+      ? listener.allowedRoutes.namespaces
+      : {};
   const from = str(allowed.from) ?? 'Same';
   if (from === 'All') return true;
   if (from === 'Same') return ns === gwNamespace;
   if (from !== 'Selector' || !isObject(allowed.selector)) return false;
   const labels: Record<string, string> = { 'kubernetes.io/metadata.name': ns, ...(ix.namespaces.get(ns) ?? {}) };
   const sel = allowed.selector;
-  if (isObject(sel.matchLabels)) for (const [k, v] of Object.entries(sel.matchLabels)) if (labels[k] !== v) return false;
+  if (isObject(sel.matchLabels))
+    for (const [k, v] of Object.entries(sel.matchLabels)) if (labels[k] !== v) return false;
   for (const e of arr(sel.matchExpressions)) {
     const key = String(e.key ?? '');
     const values = Array.isArray(e.values) ? e.values.map(String) : [];
     const has = Object.prototype.hasOwnProperty.call(labels, key);
-    const ok = e.operator === 'In' ? has && values.includes(labels[key]) : e.operator === 'NotIn' ? !has || !values.includes(labels[key]) : e.operator === 'Exists' ? has : e.operator === 'DoesNotExist' ? !has : false;
+    const ok =
+      e.operator === 'In'
+        ? has && values.includes(labels[key])
+        : e.operator === 'NotIn'
+          ? !has || !values.includes(labels[key])
+          : e.operator === 'Exists'
+            ? has
+            : e.operator === 'DoesNotExist'
+              ? !has
+              : false;
     if (!ok) return false;
   }
   return true;
@@ -127,14 +148,22 @@ function admitsNamespace(ix: Index, listener: Record<string, unknown>, gwNamespa
  * allowedRoutes admit that namespace (a route the TenantGateway controller gave no verdict, as
  * under DNS-01, attaches as Gateway API attaches it).
  */
-function servingListener(ix: Index, gwKey: string, ref: ParentRef, kind: string, h: string, routeNamespace?: string): HostnameState | undefined {
+function servingListener(
+  ix: Index,
+  gwKey: string,
+  ref: ParentRef,
+  kind: string,
+  h: string,
+  routeNamespace?: string,
+): HostnameState | undefined {
   const gw = ix.gateways.get(gwKey);
   if (!gw) return undefined;
   const spec = isObject(gw.spec) ? gw.spec : {};
   let best: Record<string, unknown> | undefined;
   let bestRank = 0;
   for (const l of arr(spec.listeners)) {
-    if (!parentRefSelectsListener(ref, { name: String(l.name ?? ''), port: typeof l.port === 'number' ? l.port : -1 })) continue;
+    if (!parentRefSelectsListener(ref, { name: String(l.name ?? ''), port: typeof l.port === 'number' ? l.port : -1 }))
+      continue;
     if (!admitsKind(l, kind)) continue;
     if (routeNamespace !== undefined && !admitsNamespace(ix, l, gw.metadata.namespace ?? '', routeNamespace)) continue;
     const m = answers(str(l.hostname), h);
@@ -183,7 +212,12 @@ function causeFor(message: string, h: string): string {
 function gatewayRefs(route: KObject): { gw: string; ref: ParentRef }[] {
   const ns = route.metadata.namespace ?? '';
   return routeParentRefs(route)
-    .filter((p): p is ParentRef => isObject(p) && (p.kind ?? 'Gateway') === 'Gateway' && ['', 'gateway.networking.k8s.io'].includes(String(p.group ?? '')))
+    .filter(
+      (p): p is ParentRef =>
+        isObject(p) &&
+        (p.kind ?? 'Gateway') === 'Gateway' &&
+        ['', 'gateway.networking.k8s.io'].includes(String(p.group ?? '')),
+    )
     .map((p) => ({ gw: `${parentRefNamespace(p, ns)}/${String(p.name ?? '')}`, ref: p }));
 }
 
@@ -204,12 +238,15 @@ function unattachedReason(ix: Index, route: KObject, h: string): string {
   const gws = [...new Set(refs.map((r) => r.gw))];
   const existing = gws.filter((g) => ix.gateways.has(g));
   if (!existing.length) return `not attached: no Gateway ${gws.join(', ')} exists`;
-  if (refs.some((r) => ix.gateways.has(r.gw) && servingListener(ix, r.gw, r.ref, route.kind, h))) return `not attached: Gateway ${existing.join(', ')} takes no routes from namespace ${ns}`;
+  if (refs.some((r) => ix.gateways.has(r.gw) && servingListener(ix, r.gw, r.ref, route.kind, h)))
+    return `not attached: Gateway ${existing.join(', ')} takes no routes from namespace ${ns}`;
   return `no listener of Gateway ${existing.join(', ')} answers ${h}`;
 }
 
 /** Every (hostname, route) of one state, with what the state does with it. */
-export function hostnameStates(objs: readonly KObject[]): Map<string, { row: Omit<HostnameRow, 'before' | 'after' | 'change'>; state: HostnameState }> {
+export function hostnameStates(
+  objs: readonly KObject[],
+): Map<string, { row: Omit<HostnameRow, 'before' | 'after' | 'change'>; state: HostnameState }> {
   const ix = index(objs);
   const out = new Map<string, { row: Omit<HostnameRow, 'before' | 'after' | 'change'>; state: HostnameState }>();
   for (const route of ix.routes.values()) {
@@ -230,7 +267,12 @@ export function hostnameStates(objs: readonly KObject[]): Map<string, { row: Omi
         if (accepted.status !== 'True') {
           const namesAny = hostnames.some((x) => names(message, x));
           if (!namesAny || names(message, h)) {
-            refusal ??= { state: 'refused', reason: String(accepted.reason ?? 'Refused'), message: causeFor(message, h), gateway: gwKey };
+            refusal ??= {
+              state: 'refused',
+              reason: String(accepted.reason ?? 'Refused'),
+              message: causeFor(message, h),
+              gateway: gwKey,
+            };
             continue;
           }
         }
@@ -239,10 +281,20 @@ export function hostnameStates(objs: readonly KObject[]): Map<string, { row: Omi
           state = served;
           break;
         }
-        refusal ??= { state: 'refused', reason: 'NoListener', message: `no listener of Gateway ${gwKey} answers it`, gateway: gwKey };
+        refusal ??= {
+          state: 'refused',
+          reason: 'NoListener',
+          message: `no listener of Gateway ${gwKey} answers it`,
+          gateway: gwKey,
+        };
       }
       if (!state && !refusal && !ours.length) state = attachedWithoutVerdict(ix, route, h);
-      state ??= refusal ?? { state: 'unattached', reason: ours.length ? 'no Accepted condition from the TenantGateway controller' : unattachedReason(ix, route, h) };
+      state ??= refusal ?? {
+        state: 'unattached',
+        reason: ours.length
+          ? 'no Accepted condition from the TenantGateway controller'
+          : unattachedReason(ix, route, h),
+      };
       out.set(`${h}\u0000${routeName}`, { row: { hostname: h, route: routeName, namespace: ns }, state });
     }
   }
@@ -280,7 +332,12 @@ export function hostnameTable(before: readonly KObject[], after: readonly KObjec
     rows.push({ ...row, before: bs, after: as, change: classify(bs, as) });
   }
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  return rows.sort((x, y) => CHANGE_ORDER.indexOf(x.change) - CHANGE_ORDER.indexOf(y.change) || cmp(x.hostname, y.hostname) || cmp(x.route, y.route));
+  return rows.sort(
+    (x, y) =>
+      CHANGE_ORDER.indexOf(x.change) - CHANGE_ORDER.indexOf(y.change) ||
+      cmp(x.hostname, y.hostname) ||
+      cmp(x.route, y.route),
+  );
 }
 
 /** One state of a row in words. */
@@ -305,7 +362,13 @@ const HEADING: Record<HostnameChange, string> = {
   none: 'Unchanged',
 };
 
-const COUNT_WORD: Record<HostnameChange, string> = { stops: 'stop', starts: 'start', moves: 'move', reason: 'change reason', none: 'unchanged' };
+const COUNT_WORD: Record<HostnameChange, string> = {
+  stops: 'stop',
+  starts: 'start',
+  moves: 'move',
+  reason: 'change reason',
+  none: 'unchanged',
+};
 
 /** The table as the plans print it: the changed rows under a heading per change; unchanged ones counted. */
 export function formatHostnameTable(rows: readonly HostnameRow[]): string[] {

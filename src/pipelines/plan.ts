@@ -138,7 +138,8 @@ function routeOutcomes(route: KObject): RouteOutcome[] {
       const pr = isObject(p.parentRef) ? p.parentRef : {};
       const parent = `${String(pr.kind ?? 'Gateway')} ${parentRefNamespace(pr, route.metadata.namespace ?? '')}/${String(pr.name ?? '')}${pr.sectionName !== undefined ? ` sectionName=${String(pr.sectionName)}` : ''}${pr.port !== undefined ? ` port=${String(pr.port)}` : ''}`;
       const conds = (Array.isArray(p.conditions) ? p.conditions.filter(isObject) : []).map(
-        (c) => `${String(c.type)}=${String(c.status)}${c.reason ? ` ${String(c.reason)}` : ''}${c.message ? `: ${String(c.message)}` : ''}`,
+        (c) =>
+          `${String(c.type)}=${String(c.status)}${c.reason ? ` ${String(c.reason)}` : ''}${c.message ? `: ${String(c.message)}` : ''}`,
       );
       return { parent, conditions: conds };
     });
@@ -157,7 +158,17 @@ function groupOf(ref: ObjRef): string {
 }
 
 /** Order within a namespace: the TenantGateway and what it renders first, routes and Secrets after. */
-const KIND_RANK = ['TenantGateway', 'Namespace', 'Gateway', 'Issuer', 'Certificate', 'HTTPRoute', 'TLSRoute', 'GRPCRoute', 'Secret'];
+const KIND_RANK = [
+  'TenantGateway',
+  'Namespace',
+  'Gateway',
+  'Issuer',
+  'Certificate',
+  'HTTPRoute',
+  'TLSRoute',
+  'GRPCRoute',
+  'Secret',
+];
 function rank(c: Change): number {
   const i = KIND_RANK.indexOf(c.ref.kind);
   return i < 0 ? KIND_RANK.length : i;
@@ -181,9 +192,13 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
   const others = result.findings.filter((f) => !f.rule?.startsWith('cilium.'));
   const warnings = others.filter((f) => f.severity !== 'info');
 
-  lines.push(`${opts.title ?? 'Reconcile plan'} at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`);
+  lines.push(
+    `${opts.title ?? 'Reconcile plan'} at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`,
+  );
   if (opts.channelOrigin) lines.push(`Wildcard-Secret channel: ${opts.channelOrigin}`);
-  lines.push(`${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings.length, 'warning')}, ${plural(cilium.length, 'Cilium note')}.`);
+  lines.push(
+    `${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings.length, 'warning')}, ${plural(cilium.length, 'Cilium note')}.`,
+  );
   for (const n of opts.notes ?? []) lines.push(n);
   if (opts.hostnames?.length) lines.push('', ...formatHostnameTable(opts.hostnames));
 
@@ -191,15 +206,28 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
   const groups = new Map<string, Change[]>();
   for (const c of result.changes) groups.set(groupOf(c.ref), [...(groups.get(groupOf(c.ref)) ?? []), c]);
   const changedKeys = new Set(result.changes.map((c) => keyOf(c.ref)));
-  const refusedUnchanged = opts.showRefusedUnchanged === false ? [] : result.store.all().filter((o) => ROUTE_KINDS.has(o.kind) && !changedKeys.has(keyOf(o)) && refused(o));
+  const refusedUnchanged =
+    opts.showRefusedUnchanged === false
+      ? []
+      : result.store.all().filter((o) => ROUTE_KINDS.has(o.kind) && !changedKeys.has(keyOf(o)) && refused(o));
   for (const r of refusedUnchanged) if (!groups.has(groupOf(refOf(r)))) groups.set(groupOf(refOf(r)), []);
 
   for (const g of [...groups.keys()].sort()) {
     lines.push('');
     const tgws = g ? result.store.list('gateway.cozystack.io', TGW_KIND, g) : [];
-    const tgwNote = tgws.map((t) => `TenantGateway ${t.metadata.name}${isObject(t.spec) && t.spec.certMode ? ` (certMode ${String(t.spec.certMode)})` : ''}`).join(', ');
+    const tgwNote = tgws
+      .map(
+        (t) =>
+          `TenantGateway ${t.metadata.name}${isObject(t.spec) && t.spec.certMode ? ` (certMode ${String(t.spec.certMode)})` : ''}`,
+      )
+      .join(', ');
     lines.push(g ? `Namespace ${g}${tgwNote ? ` — ${tgwNote}` : ''}` : 'Cluster-scoped');
-    const inGroup = [...groups.get(g)!].sort((a, b) => rank(a) - rank(b) || (a.ref.kind < b.ref.kind ? -1 : a.ref.kind > b.ref.kind ? 1 : 0) || (a.ref.name < b.ref.name ? -1 : a.ref.name > b.ref.name ? 1 : 0));
+    const inGroup = [...groups.get(g)!].sort(
+      (a, b) =>
+        rank(a) - rank(b) ||
+        (a.ref.kind < b.ref.kind ? -1 : a.ref.kind > b.ref.kind ? 1 : 0) ||
+        (a.ref.name < b.ref.name ? -1 : a.ref.name > b.ref.name ? 1 : 0),
+    );
     for (const c of inGroup) {
       lines.push(`  ${SYMBOL[c.op]} ${VERB[c.op]} ${describe(c.ref)}`);
       for (const r of c.reasons) lines.push(`      why: ${r}`);
@@ -209,16 +237,25 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
         const was = before.get(k);
         // Route and TenantGateway status is shown as outcomes below, not as a field diff.
         const statusShownBelow = ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND;
-        const diffs = diffFields(was, now).filter((d) => !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) && !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)));
+        const diffs = diffFields(was, now).filter(
+          (d) =>
+            !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) &&
+            !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)),
+        );
         const secret = c.ref.kind === 'Secret';
         for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret)}`);
-        if (diffs.length > maxDiff) lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
+        if (diffs.length > maxDiff)
+          lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
       }
-      if (now && ROUTE_KINDS.has(now.kind)) for (const o of routeOutcomes(now)) lines.push(`      status from ${o.parent}: ${o.conditions.join('; ') || '(no conditions)'}`);
+      if (now && ROUTE_KINDS.has(now.kind))
+        for (const o of routeOutcomes(now))
+          lines.push(`      status from ${o.parent}: ${o.conditions.join('; ') || '(no conditions)'}`);
       if (now && now.kind === TGW_KIND) {
         const st = isObject(now.status) ? now.status : {};
-        for (const cnd of (Array.isArray(st.conditions) ? st.conditions.filter(isObject) : [])) {
-          lines.push(`      condition ${String(cnd.type)}=${String(cnd.status)}${cnd.reason ? ` ${String(cnd.reason)}` : ''}${cnd.message ? `: ${String(cnd.message)}` : ''}`);
+        for (const cnd of Array.isArray(st.conditions) ? st.conditions.filter(isObject) : []) {
+          lines.push(
+            `      condition ${String(cnd.type)}=${String(cnd.status)}${cnd.reason ? ` ${String(cnd.reason)}` : ''}${cnd.message ? `: ${String(cnd.message)}` : ''}`,
+          );
         }
       }
     }
@@ -233,10 +270,17 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
     for (const f of warnings) lines.push(`  ${formatFinding(f)}`);
   }
   if (cilium.length) {
-    lines.push('', `Cilium ${opts.ciliumVersion ?? ''} (what the Gateway implementation does with these Gateways):`.replace('  (', ' ('));
+    lines.push(
+      '',
+      `Cilium ${opts.ciliumVersion ?? ''} (what the Gateway implementation does with these Gateways):`.replace(
+        '  (',
+        ' (',
+      ),
+    );
     for (const f of cilium) lines.push(`  ${formatFinding(f)} [${f.rule}]`);
   }
-  if (!result.changes.length && !refusedUnchanged.length) lines.push('', opts.nothingLine ?? 'Nothing to do: the state is already what the controllers want.');
+  if (!result.changes.length && !refusedUnchanged.length)
+    lines.push('', opts.nothingLine ?? 'Nothing to do: the state is already what the controllers want.');
   return lines.join('\n') + '\n';
 }
 

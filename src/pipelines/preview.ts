@@ -70,7 +70,10 @@ export function renderThenReconcile(
   if (o.reconcile === false) return { failed: false, findings, rendered, renderedKeys };
   // The cluster state: the inputs, with what the charts render applied over them.
   const state = [...input.objects.filter((x) => !renderedKeys.has(keyOf(x))), ...rendered];
-  const reconciled = reconcile({ objects: state, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined }, { now: o.now, ciliumVersion: o.ciliumVersion });
+  const reconciled = reconcile(
+    { objects: state, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
+    { now: o.now, ciliumVersion: o.ciliumVersion },
+  );
   findings.push(...reconciled.findings);
   return { failed: hasErrors(findings), findings, rendered, renderedKeys, reconciled };
 }
@@ -111,8 +114,15 @@ export function preview(input: RenderInput, opts: PreviewOptions): PreviewResult
         hint: 'the preview on stdout, without --output-dir, shows them',
       });
     }
-    const applied = applySecretRule(owned.map(withoutStatus), (o) => !renderedKeys.has(keyOf(o)), { includeSecretData: Boolean(opts.includeSecretData), includeHint: 'pass --include-secret-data' });
-    return { objects: orderOutput(applied.objects), findings: [...findings, ...notes, ...applied.findings], changes: rec.changes };
+    const applied = applySecretRule(owned.map(withoutStatus), (o) => !renderedKeys.has(keyOf(o)), {
+      includeSecretData: Boolean(opts.includeSecretData),
+      includeHint: 'pass --include-secret-data',
+    });
+    return {
+      objects: orderOutput(applied.objects),
+      findings: [...findings, ...notes, ...applied.findings],
+      changes: rec.changes,
+    };
   }
   const objects = written.map((o) => (renderedKeys.has(keyOf(o)) || opts.includeSecretData ? o : redactSecret(o)));
   return { objects: orderOutput(objects), findings, changes: rec.changes };

@@ -7,7 +7,7 @@
  */
 import { error, type Finding } from '../k8s/diagnostics';
 import { duplicateFindings } from '../k8s/duplicates';
-import { describe, groupOf, keyOf, refOf, type KObject } from '../k8s/model';
+import { groupOf, type KObject } from '../k8s/model';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { TGW_KIND } from '../controller/names';
 import { Store, type Change } from '../k8s/store';
@@ -50,7 +50,12 @@ export interface ReconcileResult {
 
 export function reconcile(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
   const findings: Finding[] = [];
-  if (!isRfc3339(opts.now)) findings.push(error(`--now ${JSON.stringify(opts.now)} is not an RFC 3339 time (want e.g. ${RFC3339_EXAMPLE})`, { rule: 'input.now' }));
+  if (!isRfc3339(opts.now))
+    findings.push(
+      error(`--now ${JSON.stringify(opts.now)} is not an RFC 3339 time (want e.g. ${RFC3339_EXAMPLE})`, {
+        rule: 'input.now',
+      }),
+    );
   findings.push(...duplicateFindings(input.objects));
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
@@ -59,7 +64,12 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   for (const o of input.objects) {
     if (o.kind !== TGW_KIND || groupOf(o.apiVersion) !== 'gateway.cozystack.io') continue;
     for (const f of validateTenantGateway(o)) {
-      if (f.severity === 'error') findings.push({ ...f, severity: 'warning', message: `the TenantGateway CRD would refuse the next write of this object: ${f.message}` });
+      if (f.severity === 'error')
+        findings.push({
+          ...f,
+          severity: 'warning',
+          message: `the TenantGateway CRD would refuse the next write of this object: ${f.message}`,
+        });
     }
   }
   const store = new Store(input.objects);
@@ -83,5 +93,13 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;
   findings.push(...ciliumHazards(store, version, !opts.upstreamCilium));
 
-  return { store, changes: store.changes(), findings, races: run.races, channelOrigin: ch.origin, ciliumVersion: version.replace(/^v/, ''), upstreamCilium: Boolean(opts.upstreamCilium) };
+  return {
+    store,
+    changes: store.changes(),
+    findings,
+    races: run.races,
+    channelOrigin: ch.origin,
+    ciliumVersion: version.replace(/^v/, ''),
+    upstreamCilium: Boolean(opts.upstreamCilium),
+  };
 }

@@ -27,7 +27,13 @@ import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnost
 import { renderGateway } from '../charts/gatewayChart';
 import { locateValue, validatePlatformValues, validateTenant, type ValuesWhere } from '../validation/inputValidation';
 import { compareObjects, getPath, isObject, refOf, type KObject } from '../k8s/model';
-import { clusterValues, exposeIngress, findPlatformPackage, resolvePlatformValues, type ClusterMap } from '../charts/platformValues';
+import {
+  clusterValues,
+  exposeIngress,
+  findPlatformPackage,
+  resolvePlatformValues,
+  type ClusterMap,
+} from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
 import { isTenant, renderTenantTree, rootHostFindings, TENANT_ROOT } from '../charts/tenantChart';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
@@ -94,7 +100,8 @@ const GUARD_VALUES: Record<string, (f: Finding) => string> = {
   'gateway.unsupported-solver': () => 'publishing.certificates.solver',
   'gateway.unsupported-provider': () => 'publishing.certificates.dns01.provider',
   'gateway.unsupported-issuer': () => 'publishing.certificates.issuerName',
-  'gateway.dns01-missing-field': (f) => (f.message.includes('route53') ? 'publishing.certificates.dns01.route53' : 'publishing.certificates.dns01.rfc2136'),
+  'gateway.dns01-missing-field': (f) =>
+    f.message.includes('route53') ? 'publishing.certificates.dns01.route53' : 'publishing.certificates.dns01.rfc2136',
 };
 
 /** A guard that fails on a platform value says where that value was set (the hint ends with it). */
@@ -129,17 +136,22 @@ export function resolveCluster(input: RenderInput): { cluster: ClusterMap; findi
   const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects });
   const sources = valueSources(input, resolved.pkg);
   const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
-  const all = [...findings, ...rootHostFindings(cluster), ...attachedNamespacesGuard(cluster)].map((f) => placeValueFinding(f, sources));
+  const all = [...findings, ...rootHostFindings(cluster), ...attachedNamespacesGuard(cluster)].map((f) =>
+    placeValueFinding(f, sources),
+  );
   return { cluster, findings: all };
 }
 
 /** The stable output order (see the module comment). */
 export function orderOutput(objs: KObject[]): KObject[] {
   const namespaces = objs.filter((o) => o.kind === 'Namespace' && o.apiVersion === 'v1').sort(compareObjects);
-  const namespaced = objs.filter((o) => o.metadata.namespace).sort((a, b) => {
-    const an = a.metadata.namespace ?? '', bn = b.metadata.namespace ?? '';
-    return an < bn ? -1 : an > bn ? 1 : compareObjects(a, b);
-  });
+  const namespaced = objs
+    .filter((o) => o.metadata.namespace)
+    .sort((a, b) => {
+      const an = a.metadata.namespace ?? '',
+        bn = b.metadata.namespace ?? '';
+      return an < bn ? -1 : an > bn ? 1 : compareObjects(a, b);
+    });
   const rest = objs.filter((o) => !o.metadata.namespace && !(o.kind === 'Namespace' && o.apiVersion === 'v1'));
   return [...namespaces, ...namespaced, ...rest];
 }
@@ -176,14 +188,21 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
 
   // decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
   const publishing = exposeIngress(cluster);
-  if (cluster['gateway-enabled'] === 'true' && !tree.releases.some((r) => r.namespace === publishing && r.ownsGateway)) {
+  if (
+    cluster['gateway-enabled'] === 'true' &&
+    !tree.releases.some((r) => r.namespace === publishing && r.ownsGateway)
+  ) {
     findings.push(
-      warning(`gateway.enabled is true but the publishing tenant (${publishing}) owns no Gateway: nothing publishes the tenants' routes`, {
-        rule: 'render.no-publishing-gateway',
-        hint: publishing === TENANT_ROOT
-          ? 'add a Tenant named root in namespace tenant-root with spec.gateway: true'
-          : `set spec.gateway: true on the Tenant whose namespace is ${publishing}`,
-      }),
+      warning(
+        `gateway.enabled is true but the publishing tenant (${publishing}) owns no Gateway: nothing publishes the tenants' routes`,
+        {
+          rule: 'render.no-publishing-gateway',
+          hint:
+            publishing === TENANT_ROOT
+              ? 'add a Tenant named root in namespace tenant-root with spec.gateway: true'
+              : `set spec.gateway: true on the Tenant whose namespace is ${publishing}`,
+        },
+      ),
     );
   }
 

@@ -27,18 +27,78 @@ export interface SnapshotResource {
 
 /** The kinds cozy-gw reads, in the order they are listed. */
 export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
-  { resource: 'namespaces', kind: 'Namespace', namespaced: false, readBy: 'tenant labels, attached-namespace labels, replication targets' },
-  { resource: 'secrets', kind: 'Secret', namespaced: true, readBy: 'wildcard-Secret replication, cozystack-values, certificate Secrets (a selection: see selectSecret)' },
-  { resource: 'packages.cozystack.io', kind: 'Package', namespaced: false, readBy: 'platform values (spec.components.platform.values)' },
-  { resource: 'tenants.apps.cozystack.io', kind: 'Tenant', namespaced: true, readBy: 'render (the tenant tree), admit' },
-  { resource: 'tenantgateways.gateway.cozystack.io', kind: 'TenantGateway', namespaced: true, readBy: 'the TenantGateway controller' },
-  { resource: 'gatewayclasses.gateway.networking.k8s.io', kind: 'GatewayClass', namespaced: false, readBy: 'class checks' },
-  { resource: 'gateways.gateway.networking.k8s.io', kind: 'Gateway', namespaced: true, readBy: 'the controller (owned Gateways), admit' },
-  { resource: 'httproutes.gateway.networking.k8s.io', kind: 'HTTPRoute', namespaced: true, readBy: 'route hostnames and status' },
-  { resource: 'tlsroutes.gateway.networking.k8s.io', kind: 'TLSRoute', namespaced: true, readBy: 'route hostnames and status' },
-  { resource: 'grpcroutes.gateway.networking.k8s.io', kind: 'GRPCRoute', namespaced: true, readBy: 'admit (route hostname policy)' },
-  { resource: 'ingresses.networking.k8s.io', kind: 'Ingress', namespaced: true, readBy: 'admit (ingress hostname policy)' },
-  { resource: 'certificates.cert-manager.io', kind: 'Certificate', namespaced: true, readBy: 'the controller (owned Certificates)' },
+  {
+    resource: 'namespaces',
+    kind: 'Namespace',
+    namespaced: false,
+    readBy: 'tenant labels, attached-namespace labels, replication targets',
+  },
+  {
+    resource: 'secrets',
+    kind: 'Secret',
+    namespaced: true,
+    readBy: 'wildcard-Secret replication, cozystack-values, certificate Secrets (a selection: see selectSecret)',
+  },
+  {
+    resource: 'packages.cozystack.io',
+    kind: 'Package',
+    namespaced: false,
+    readBy: 'platform values (spec.components.platform.values)',
+  },
+  {
+    resource: 'tenants.apps.cozystack.io',
+    kind: 'Tenant',
+    namespaced: true,
+    readBy: 'render (the tenant tree), admit',
+  },
+  {
+    resource: 'tenantgateways.gateway.cozystack.io',
+    kind: 'TenantGateway',
+    namespaced: true,
+    readBy: 'the TenantGateway controller',
+  },
+  {
+    resource: 'gatewayclasses.gateway.networking.k8s.io',
+    kind: 'GatewayClass',
+    namespaced: false,
+    readBy: 'class checks',
+  },
+  {
+    resource: 'gateways.gateway.networking.k8s.io',
+    kind: 'Gateway',
+    namespaced: true,
+    readBy: 'the controller (owned Gateways), admit',
+  },
+  {
+    resource: 'httproutes.gateway.networking.k8s.io',
+    kind: 'HTTPRoute',
+    namespaced: true,
+    readBy: 'route hostnames and status',
+  },
+  {
+    resource: 'tlsroutes.gateway.networking.k8s.io',
+    kind: 'TLSRoute',
+    namespaced: true,
+    readBy: 'route hostnames and status',
+  },
+  {
+    resource: 'grpcroutes.gateway.networking.k8s.io',
+    kind: 'GRPCRoute',
+    namespaced: true,
+    readBy: 'admit (route hostname policy)',
+  },
+  {
+    resource: 'ingresses.networking.k8s.io',
+    kind: 'Ingress',
+    namespaced: true,
+    readBy: 'admit (ingress hostname policy)',
+  },
+  {
+    resource: 'certificates.cert-manager.io',
+    kind: 'Certificate',
+    namespaced: true,
+    readBy: 'the controller (owned Certificates)',
+  },
   { resource: 'issuers.cert-manager.io', kind: 'Issuer', namespaced: true, readBy: 'the controller (owned Issuer)' },
 ];
 
@@ -48,8 +108,10 @@ function decodeValuesYaml(s: KObject): unknown {
   // An alias bomb in the channel names nothing (decisions §13); reconcile reports it when it reads the Secret.
   const bounded = (v: unknown) => (exceedsLimits(v) ? undefined : v);
   try {
-    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return bounded(jsyaml.load(s.stringData['values.yaml'], LOAD_OPTIONS));
-    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string') return bounded(jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'), LOAD_OPTIONS));
+    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string')
+      return bounded(jsyaml.load(s.stringData['values.yaml'], LOAD_OPTIONS));
+    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string')
+      return bounded(jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'), LOAD_OPTIONS));
   } catch {
     // an unparsable channel names no wildcard Secret; reconcile reports it when it reads the Secret
   }
@@ -65,7 +127,15 @@ function decodeValuesYaml(s: KObject): unknown {
 export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Set<string> {
   const names = new Set<string>();
   for (const p of packages) {
-    const n = getPath(p, ['spec', 'components', 'platform', 'values', 'publishing', 'certificates', 'wildcardSecretName']);
+    const n = getPath(p, [
+      'spec',
+      'components',
+      'platform',
+      'values',
+      'publishing',
+      'certificates',
+      'wildcardSecretName',
+    ]);
     if (typeof n === 'string' && n) names.add(n);
   }
   for (const s of secrets) {
@@ -183,16 +253,21 @@ export type KubectlFailure =
 
 /** The message lines of kubectl's stderr, without klog's `E1130 01:02:03.456 ...` noise. */
 export function kubectlMessage(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l && !/^[EWIF]\d{4} \d{2}:\d{2}:\d{2}/.test(l));
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^[EWIF]\d{4} \d{2}:\d{2}:\d{2}/.test(l));
   return lines.join('\n') || stderr.trim();
 }
 
 export function classifyKubectlError(stderr: string): KubectlFailure {
   const message = kubectlMessage(stderr);
   // `error: the server doesn't have a resource type "tlsroutes.gateway.networking.k8s.io"`: the CRD is not installed.
-  if (/doesn't have a resource type|the server could not find the requested resource/.test(message)) return { kind: 'absent' };
+  if (/doesn't have a resource type|the server could not find the requested resource/.test(message))
+    return { kind: 'absent' };
   if (/\(Forbidden\)|is forbidden/.test(message)) return { kind: 'forbidden', message };
   // `Error in configuration: context was not found for specified context: x`, or `error: context "x" does not exist`.
-  if (/context was not found|context "[^"]*" does not exist|no context exists/.test(message)) return { kind: 'context', message };
+  if (/context was not found|context "[^"]*" does not exist|no context exists/.test(message))
+    return { kind: 'context', message };
   return { kind: 'other', message };
 }

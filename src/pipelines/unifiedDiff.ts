@@ -120,12 +120,24 @@ function hunks(script: [Op, string][], context: number): string[] {
 }
 
 /** The unified diff of one object (before undefined: created; after undefined: deleted). */
-export function unifiedDiff(before: KObject | undefined, after: KObject | undefined, context = 3, memo: Memo = newMemo()): string {
+export function unifiedDiff(
+  before: KObject | undefined,
+  after: KObject | undefined,
+  context = 3,
+  memo: Memo = newMemo(),
+): string {
   const o = (after ?? before)!;
   const head = describe(o);
   const body = hunks(lineDiff(lines(before, memo), lines(after, memo)), context);
   // As git and diff -N write a side that does not exist: /dev/null.
-  return [head, before ? `--- ${head} (state)` : '--- /dev/null', after ? `+++ ${head} (after)` : '+++ /dev/null', ...body].join('\n') + '\n';
+  return (
+    [
+      head,
+      before ? `--- ${head} (state)` : '--- /dev/null',
+      after ? `+++ ${head} (after)` : '+++ /dev/null',
+      ...body,
+    ].join('\n') + '\n'
+  );
 }
 
 /** Every difference, objects in the order given: created, changed and deleted interleaved by the caller. */

@@ -54,14 +54,27 @@ function objectsOfStream(text: string, findings: Finding[]): KObject[] {
     }
   } catch (e) {
     const ye = e as jsyaml.YAMLException;
-    findings.push(error(`the manifests on standard input are not valid YAML: ${ye.reason ?? ye.message}`, { file: '<stdin>', line: ye.mark ? ye.mark.line + 1 : undefined, rule: 'post-render.input' }));
+    findings.push(
+      error(`the manifests on standard input are not valid YAML: ${ye.reason ?? ye.message}`, {
+        file: '<stdin>',
+        line: ye.mark ? ye.mark.line + 1 : undefined,
+        rule: 'post-render.input',
+      }),
+    );
     docs = [];
   }
   const visit = (d: unknown) => {
     if (!isObject(d)) return;
     if (isList(d)) return d.items.forEach(visit);
     const md = d.metadata;
-    if (typeof d.apiVersion === 'string' && typeof d.kind === 'string' && isObject(md) && typeof md.name === 'string' && md.name) out.push(d as KObject);
+    if (
+      typeof d.apiVersion === 'string' &&
+      typeof d.kind === 'string' &&
+      isObject(md) &&
+      typeof md.name === 'string' &&
+      md.name
+    )
+      out.push(d as KObject);
   };
   docs.forEach(visit);
   return out;
@@ -71,7 +84,12 @@ function objectsOfStream(text: string, findings: Finding[]): KObject[] {
 export function postRender(text: string, opts: PostRenderOptions): PostRenderResult {
   const findings: Finding[] = [];
   if (text.trim() === '') {
-    findings.push(error('no manifests on standard input', { rule: 'post-render.input', hint: 'a post-renderer gets the manifests Helm rendered on standard input and must never write empty output' }));
+    findings.push(
+      error('no manifests on standard input', {
+        rule: 'post-render.input',
+        hint: 'a post-renderer gets the manifests Helm rendered on standard input and must never write empty output',
+      }),
+    );
     return { stdout: '', findings, exitCode: 1 };
   }
   const objects = objectsOfStream(text, findings);

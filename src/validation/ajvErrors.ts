@@ -57,7 +57,10 @@ function inputMessage(e: ErrorObject, base: string): { field: string; message: s
     case 'const':
       return { field: base, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${show(e.data)}` };
     case 'enum':
-      return { field: base, message: `must be one of ${(e.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}, got ${show(e.data)}` };
+      return {
+        field: base,
+        message: `must be one of ${(e.params.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}, got ${show(e.data)}`,
+      };
     case 'minLength':
       return { field: base, message: 'must not be empty' };
     default:
@@ -129,7 +132,11 @@ export function explainCrdError(e: ErrorObject): Explained {
  * A failed validation's errors as findings, each (field, message) once: ajv reports one violation
  * through several schema branches, and a user needs to read it once.
  */
-export function schemaFindings(errors: readonly ErrorObject[] | null | undefined, explain: (e: ErrorObject) => Explained, base: { rule: string; object: ObjRef }): Finding[] {
+export function schemaFindings(
+  errors: readonly ErrorObject[] | null | undefined,
+  explain: (e: ErrorObject) => Explained,
+  base: { rule: string; object: ObjRef },
+): Finding[] {
   const seen = new Set<string>();
   const out: Finding[] = [];
   for (const e of errors ?? []) {

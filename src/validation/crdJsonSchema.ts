@@ -31,7 +31,12 @@ export function toJsonSchema(s: Schema): Schema {
       out.additionalProperties = toJsonSchema(v as Schema);
     } else out[k] = v;
   }
-  if (out.type === 'object' && out.properties && out.additionalProperties === undefined && !s['x-kubernetes-preserve-unknown-fields']) {
+  if (
+    out.type === 'object' &&
+    out.properties &&
+    out.additionalProperties === undefined &&
+    !s['x-kubernetes-preserve-unknown-fields']
+  ) {
     out.additionalProperties = false;
   }
   return out;

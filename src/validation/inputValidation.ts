@@ -46,22 +46,41 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
   let values: unknown;
   if ('pkg' in where) {
     const c = where.pkg.spec;
-    const v = isObject(c) && isObject(c.components) && isObject(c.components.platform) ? c.components.platform.values : undefined;
+    const v =
+      isObject(c) && isObject(c.components) && isObject(c.components.platform)
+        ? c.components.platform.values
+        : undefined;
     if (v === undefined || v === null) return [];
     values = v;
   } else values = where.values;
   if (!isObject(values)) {
-    return [error(`platform values must be a mapping, got ${show(values)}`, { ...locateValue(where, ''), rule: 'input.values-schema', hint: 'write the platform chart values with top-level keys publishing: and gateway:' })];
+    return [
+      error(`platform values must be a mapping, got ${show(values)}`, {
+        ...locateValue(where, ''),
+        rule: 'input.values-schema',
+        hint: 'write the platform chart values with top-level keys publishing: and gateway:',
+      }),
+    ];
   }
   const validate = validators().values;
   const out = validate(dropNulls(values))
     ? []
     : (validate.errors ?? []).map((e) => {
         const { field, message, hint } = explainInputError(e);
-        return error(field ? message : `platform values ${message}`, { ...locateValue(where, field), rule: 'input.values-schema', hint });
+        return error(field ? message : `platform values ${message}`, {
+          ...locateValue(where, field),
+          rule: 'input.values-schema',
+          hint,
+        });
       });
   for (const u of unknownValueKeys(values)) {
-    out.push(warning(unknownKeyMessage(u), { ...locateValue(where, u.path), rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+    out.push(
+      warning(unknownKeyMessage(u), {
+        ...locateValue(where, u.path),
+        rule: 'input.unknown-key',
+        hint: unknownKeyHint(u),
+      }),
+    );
   }
   return out;
 }
@@ -77,11 +96,28 @@ export function validateTenant(o: KObject): Finding[] {
   if (!validate(o)) {
     for (const e of validate.errors ?? []) {
       const { field, message, hint } = explainInputError(e);
-      out.push(error(field ? message : `Tenant ${message}`, { object: refOf(o), field: field || undefined, rule: 'input.tenant-schema', hint: field === 'metadata.namespace' ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant" : hint }));
+      out.push(
+        error(field ? message : `Tenant ${message}`, {
+          object: refOf(o),
+          field: field || undefined,
+          rule: 'input.tenant-schema',
+          hint:
+            field === 'metadata.namespace'
+              ? "a Tenant's namespace is its parent tenant's namespace: tenant-root for a top-level tenant"
+              : hint,
+        }),
+      );
     }
   }
   for (const u of unknownTenantSpecKeys(o.spec)) {
-    out.push(warning(unknownKeyMessage(u), { object: refOf(o), field: u.path, rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+    out.push(
+      warning(unknownKeyMessage(u), {
+        object: refOf(o),
+        field: u.path,
+        rule: 'input.unknown-key',
+        hint: unknownKeyHint(u),
+      }),
+    );
   }
   return out;
 }
@@ -91,18 +127,36 @@ export function validateTenant(o: KObject): Finding[] {
  * and of every Tenant's spec: what the commands that do not render (reconcile, admit,
  * post-render) report.
  */
-export function unknownKeyFindings(input: { objects: KObject[]; valuesFiles: { file: string; values: Record<string, unknown> }[] }): Finding[] {
+export function unknownKeyFindings(input: {
+  objects: KObject[];
+  valuesFiles: { file: string; values: Record<string, unknown> }[];
+}): Finding[] {
   const out: Finding[] = [];
   const sources: ValuesWhere[] = [...input.valuesFiles];
   const pkg = findPlatformPackage(input.objects);
   if (pkg) sources.push({ pkg });
   for (const where of sources) {
     const values = 'pkg' in where ? getPath(where.pkg, ['spec', 'components', 'platform', 'values']) : where.values;
-    for (const u of unknownValueKeys(values)) out.push(warning(unknownKeyMessage(u), { ...locateValue(where, u.path), rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+    for (const u of unknownValueKeys(values))
+      out.push(
+        warning(unknownKeyMessage(u), {
+          ...locateValue(where, u.path),
+          rule: 'input.unknown-key',
+          hint: unknownKeyHint(u),
+        }),
+      );
   }
   for (const o of input.objects) {
     if (o.kind !== 'Tenant' || !o.apiVersion.startsWith('apps.cozystack.io/')) continue;
-    for (const u of unknownTenantSpecKeys(o.spec)) out.push(warning(unknownKeyMessage(u), { object: refOf(o), field: u.path, rule: 'input.unknown-key', hint: unknownKeyHint(u) }));
+    for (const u of unknownTenantSpecKeys(o.spec))
+      out.push(
+        warning(unknownKeyMessage(u), {
+          object: refOf(o),
+          field: u.path,
+          rule: 'input.unknown-key',
+          hint: unknownKeyHint(u),
+        }),
+      );
   }
   return out;
 }

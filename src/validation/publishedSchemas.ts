@@ -9,7 +9,7 @@
 import type { ErrorObject } from 'ajv';
 import { fullFormats } from 'ajv-formats/dist/formats';
 import ucs2length from 'ajv/dist/runtime/ucs2length';
-import { error, warning, type Finding } from '../k8s/diagnostics';
+import { warning, type Finding } from '../k8s/diagnostics';
 import { groupOf, refOf, type KObject } from '../k8s/model';
 import { explainCrdError, schemaFindings } from './ajvErrors';
 import { validateTenantGateway } from './tenantGatewayCrd';
@@ -20,7 +20,8 @@ export const PUBLISHED_GROUPS = ['gateway.networking.k8s.io', 'cert-manager.io',
 
 // The formats the compiled validators use, as @kubernetes-models/validate defines them.
 const rBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const rQuantity = /^[+-]?(?:\d+|\d+\.\d+|\d+\.|\.\d+)(?:[KMGTPE]i|(?:[YZEPTGMkhdcmunpfazy]|da)|[eE][+-]?(?:\d+|\d+\.\d+|\d+\.|\.\d+))?$/;
+const rQuantity =
+  /^[+-]?(?:\d+|\d+\.\d+|\d+\.|\.\d+)(?:[KMGTPE]i|(?:[YZEPTGMkhdcmunpfazy]|da)|[eE][+-]?(?:\d+|\d+\.\d+|\d+\.|\.\d+))?$/;
 const FORMATS: Record<string, unknown> = {
   ...fullFormats,
   byte: { type: 'string', validate: (v: string) => rBase64.test(v) },
@@ -33,7 +34,11 @@ let loader: ((id: string) => Record<string, unknown>) | undefined;
 function validatorFor(o: KObject): Validate | undefined {
   const id = KINDS[`${o.apiVersion}/${o.kind}`];
   if (!id) return undefined;
-  loader ??= moduleLoader(FORMATS, (ucs2length as unknown as { default?: (s: string) => number }).default ?? (ucs2length as unknown as (s: string) => number));
+  loader ??= moduleLoader(
+    FORMATS,
+    (ucs2length as unknown as { default?: (s: string) => number }).default ??
+      (ucs2length as unknown as (s: string) => number),
+  );
   return loader(id).validate as Validate;
 }
 
@@ -67,14 +72,26 @@ export function validatePublished(objects: KObject[]): Finding[] {
   for (const o of objects) {
     const group = groupOf(o.apiVersion);
     if (o.kind === 'TenantGateway' && group === 'gateway.cozystack.io') {
-      findings.push(...validateTenantGateway(o).map((f) => ({ ...f, rule: f.rule ?? 'validate.schema', object: f.object ?? refOf(o) })));
+      findings.push(
+        ...validateTenantGateway(o).map((f) => ({
+          ...f,
+          rule: f.rule ?? 'validate.schema',
+          object: f.object ?? refOf(o),
+        })),
+      );
       continue;
     }
     if (!PUBLISHED_GROUPS.includes(group)) continue;
     const validate = validatorFor(o);
     if (!validate) {
       const k = `${o.apiVersion} ${o.kind}`;
-      if (!unknown.has(k)) findings.push(warning(`no published schema for ${k} is vendored; not checked`, { rule: 'validate.unknown-kind', object: refOf(o) }));
+      if (!unknown.has(k))
+        findings.push(
+          warning(`no published schema for ${k} is vendored; not checked`, {
+            rule: 'validate.unknown-kind',
+            object: refOf(o),
+          }),
+        );
       unknown.add(k);
       continue;
     }

@@ -32,7 +32,9 @@ export function tenantGatewayCrd(): KObject {
 
 /** The v1alpha1 openAPIV3Schema of the CRD (a fresh copy). */
 export function tenantGatewaySchema(): Schema {
-  const crd = tenantGatewayCrd() as unknown as { spec: { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] } };
+  const crd = tenantGatewayCrd() as unknown as {
+    spec: { versions: { name: string; schema: { openAPIV3Schema: Schema } }[] };
+  };
   return crd.spec.versions.find((v) => v.name === 'v1alpha1')!.schema.openAPIV3Schema;
 }
 
@@ -85,15 +87,29 @@ function celFindings(value: unknown, s: Schema, path: (string | number)[], obj: 
             // Kubernetes falls back to message (or the rule) when messageExpression fails.
           }
         }
-        out.push(error(message, { rule: 'tenantgateway.cel', object: refOf(obj), field: field.replace(/^\./, ''), hint: `the TenantGateway CRD rule ${r.rule} refuses it: change ${field.replace(/^\./, '') || 'the object'} so the rule holds` }));
+        out.push(
+          error(message, {
+            rule: 'tenantgateway.cel',
+            object: refOf(obj),
+            field: field.replace(/^\./, ''),
+            hint: `the TenantGateway CRD rule ${r.rule} refuses it: change ${field.replace(/^\./, '') || 'the object'} so the rule holds`,
+          }),
+        );
       } catch (e) {
         const m = e instanceof CelError ? e.message : String(e);
-        out.push(error(`rule ${r.rule} could not be evaluated: ${m}`, { rule: 'tenantgateway.cel', object: refOf(obj), field: fieldOf(path) }));
+        out.push(
+          error(`rule ${r.rule} could not be evaluated: ${m}`, {
+            rule: 'tenantgateway.cel',
+            object: refOf(obj),
+            field: fieldOf(path),
+          }),
+        );
       }
     }
   }
   if (isObject(value) && isObject(s.properties)) {
-    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>)) celFindings(value[k], ps, [...path, k], obj, out);
+    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>))
+      celFindings(value[k], ps, [...path, k], obj, out);
   } else if (Array.isArray(value) && isObject(s.items)) {
     value.forEach((x, i) => celFindings(x, s.items as Schema, [...path, i], obj, out));
   }
@@ -118,17 +134,25 @@ function listTypeFindings(value: unknown, s: Schema, path: (string | number)[], 
         if (type === 'map' && isObject(item) && keys.some((k) => item[k] === undefined)) return; // a missing key is the schema's "Required value"
         if (seen.has(key)) {
           const field = fieldOf([...path, i]);
-          out.push(error(`Duplicate value: ${key}`, {
-            rule: 'tenantgateway.schema', object: refOf(obj), field,
-            hint: type === 'map' ? `${fieldOf(path)} is a list-map keyed by ${keys.join(', ')}: give each item its own ${keys.join(' and ')}` : `${fieldOf(path)} is a set: remove the repeated item`,
-          }));
+          out.push(
+            error(`Duplicate value: ${key}`, {
+              rule: 'tenantgateway.schema',
+              object: refOf(obj),
+              field,
+              hint:
+                type === 'map'
+                  ? `${fieldOf(path)} is a list-map keyed by ${keys.join(', ')}: give each item its own ${keys.join(' and ')}`
+                  : `${fieldOf(path)} is a set: remove the repeated item`,
+            }),
+          );
         }
         seen.add(key);
       });
     }
     if (isObject(s.items)) value.forEach((x, i) => listTypeFindings(x, s.items as Schema, [...path, i], obj, out));
   } else if (isObject(value) && isObject(s.properties)) {
-    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>)) listTypeFindings(value[k], ps, [...path, k], obj, out);
+    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>))
+      listTypeFindings(value[k], ps, [...path, k], obj, out);
   }
 }
 
@@ -143,10 +167,17 @@ export function validateTenantGateway(obj: KObject): Finding[] {
   const ref = refOf(obj);
   const findings: Finding[] = [];
   if (o.apiVersion !== 'gateway.cozystack.io/v1alpha1') {
-    findings.push(error(`TenantGateway apiVersion must be gateway.cozystack.io/v1alpha1, got ${o.apiVersion}`, { rule: 'tenantgateway.schema', object: ref, field: 'apiVersion' }));
+    findings.push(
+      error(`TenantGateway apiVersion must be gateway.cozystack.io/v1alpha1, got ${o.apiVersion}`, {
+        rule: 'tenantgateway.schema',
+        object: ref,
+        field: 'apiVersion',
+      }),
+    );
   }
   const validate = ajvValidator();
-  if (!validate(o)) findings.push(...schemaFindings(validate.errors, explainCrdError, { rule: 'tenantgateway.schema', object: ref }));
+  if (!validate(o))
+    findings.push(...schemaFindings(validate.errors, explainCrdError, { rule: 'tenantgateway.schema', object: ref }));
   listTypeFindings(o, schema(), [], obj, findings);
   const cel: Finding[] = [];
   celFindings(o, schema(), [], obj, cel);

@@ -88,7 +88,11 @@ const join = (base: string, k: string) => (base === '' ? k : `${base}.${k}`);
  * `additionalProperties`) must be one of them. `lenientTop`: at the top, report a key only when
  * it is a near miss. `base` prefixes every path.
  */
-export function unknownKeys(value: unknown, schema: Schema, opts: { base?: string; lenientTop?: boolean; root?: Schema } = {}): UnknownKey[] {
+export function unknownKeys(
+  value: unknown,
+  schema: Schema,
+  opts: { base?: string; lenientTop?: boolean; root?: Schema } = {},
+): UnknownKey[] {
   const root = opts.root ?? schema;
   const out: UnknownKey[] = [];
   const walk = (v: unknown, s: Schema, base: string, top: boolean) => {

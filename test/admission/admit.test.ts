@@ -4,12 +4,19 @@ import { clusterValues, platformDefaults } from '../../src/charts/platformValues
 import { renderPolicies, TRUSTED_GROUPS } from '../../src/charts/policies';
 
 const POLICIES = renderPolicies({ ...clusterValues(platformDefaults()).cluster, 'root-host': 'example.org' });
-const FLUX: UserInfo = { username: 'system:serviceaccount:cozy-fluxcd:helm-controller', groups: ['system:serviceaccounts', 'system:serviceaccounts:cozy-fluxcd', 'system:authenticated'] };
+const FLUX: UserInfo = {
+  username: 'system:serviceaccount:cozy-fluxcd:helm-controller',
+  groups: ['system:serviceaccounts', 'system:serviceaccounts:cozy-fluxcd', 'system:authenticated'],
+};
 const ADMIN: UserInfo = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 const ALICE: UserInfo = { username: 'alice', groups: ['tenant-alice-admin', 'system:authenticated'] };
 
 function ns(name: string, host?: string): KObject {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, ...(host !== undefined ? { labels: { 'namespace.cozystack.io/host': host } } : {}) } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, ...(host !== undefined ? { labels: { 'namespace.cozystack.io/host': host } } : {}) },
+  };
 }
 /** The denial messages of the last object, judged beside the others (Namespaces supply namespaceObject). */
 function denied(objs: KObject[], user: UserInfo = FLUX): string[] {
@@ -21,8 +28,15 @@ function denied(objs: KObject[], user: UserInfo = FLUX): string[] {
 const ALICE_NS = ns('tenant-alice', 'alice.example.org');
 
 describe('layer 2: cozystack-gateway-hostname-policy', () => {
-  const gw = (listeners: Record<string, unknown>[] | undefined, namespace = 'tenant-alice', apiVersion = 'gateway.networking.k8s.io/v1'): KObject => ({
-    apiVersion, kind: 'Gateway', metadata: { name: 'gw', namespace }, spec: { gatewayClassName: 'cilium', ...(listeners ? { listeners } : {}) },
+  const gw = (
+    listeners: Record<string, unknown>[] | undefined,
+    namespace = 'tenant-alice',
+    apiVersion = 'gateway.networking.k8s.io/v1',
+  ): KObject => ({
+    apiVersion,
+    kind: 'Gateway',
+    metadata: { name: 'gw', namespace },
+    spec: { gatewayClassName: 'cilium', ...(listeners ? { listeners } : {}) },
   });
   const l = (hostname?: string) => ({ name: 'l', port: 443, protocol: 'HTTPS', ...(hostname ? { hostname } : {}) });
   it.each([
@@ -62,7 +76,9 @@ describe('layer 2: cozystack-gateway-hostname-policy', () => {
 
 describe('layer 3: cozystack-gateway-attached-namespaces-policy', () => {
   const pkg = (values: Record<string, unknown>): KObject => ({
-    apiVersion: 'cozystack.io/v1alpha1', kind: 'Package', metadata: { name: 'cozystack.cozystack-platform' },
+    apiVersion: 'cozystack.io/v1alpha1',
+    kind: 'Package',
+    metadata: { name: 'cozystack.cozystack-platform' },
     spec: { variant: 'isp-full', components: { platform: { values } } },
   });
   it('admits a Package without gateway values or without tenant-* entries', () => {
@@ -74,19 +90,25 @@ describe('layer 3: cozystack-gateway-attached-namespaces-policy', () => {
   it('denies tenant-* entries even for cluster-admins (trimmed), naming them', () => {
     const d = denied([pkg({ gateway: { attachedNamespaces: ['cozy-system', ' tenant-alice', 'tenant-bob'] } })], ADMIN);
     expect(d).toHaveLength(1);
-    expect(d[0]).toMatch(/^cozystack-gateway-attached-namespaces-policy: .*tenant-alice, tenant-bob.*tenant\.spec\.gateway=true/);
+    expect(d[0]).toMatch(
+      /^cozystack-gateway-attached-namespaces-policy: .*tenant-alice, tenant-bob.*tenant\.spec\.gateway=true/,
+    );
   });
 });
 
 describe('layer 4: cozystack-tenant-host-policy', () => {
   const tenant = (host?: string): KObject => ({
-    apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'alice', namespace: 'tenant-root' },
+    apiVersion: 'apps.cozystack.io/v1alpha1',
+    kind: 'Tenant',
+    metadata: { name: 'alice', namespace: 'tenant-root' },
     spec: { gateway: true, ...(host !== undefined ? { host } : {}) },
   });
   it('denies an untrusted CREATE that sets spec.host, naming the user', () => {
     const d = denied([tenant('dashboard.example.org')], ALICE);
     expect(d).toHaveLength(1);
-    expect(d[0]).toMatch(/^cozystack-tenant-host-policy: spec\.host can only be set by cluster-admins or cozystack\/Flux service accounts: user alice/);
+    expect(d[0]).toMatch(
+      /^cozystack-tenant-host-policy: spec\.host can only be set by cluster-admins or cozystack\/Flux service accounts: user alice/,
+    );
   });
   it.each(TRUSTED_GROUPS)('admits a caller in %s', (g) => {
     expect(denied([tenant('dashboard.example.org')], { username: 'x', groups: [g] })).toEqual([]);
@@ -96,14 +118,21 @@ describe('layer 4: cozystack-tenant-host-policy', () => {
     expect(denied([tenant('')], ALICE)).toEqual([]);
   });
   it('does not trust a look-alike group', () => {
-    expect(denied([tenant('a.example.org')], { username: 'x', groups: ['system:serviceaccounts:cozy-systemx', 'system:serviceaccounts'] })).toHaveLength(1);
+    expect(
+      denied([tenant('a.example.org')], {
+        username: 'x',
+        groups: ['system:serviceaccounts:cozy-systemx', 'system:serviceaccounts'],
+      }),
+    ).toHaveLength(1);
   });
 });
 
 describe('layer 5: cozystack-namespace-host-label-policy', () => {
   it('denies an untrusted first-time write on CREATE, with old, new and user', () => {
     const d = denied([ALICE_NS], ALICE);
-    expect(d).toEqual(['cozystack-namespace-host-label-policy: label namespace.cozystack.io/host is immutable except for cluster-admins and cozystack/Flux service accounts: old "", new "alice.example.org", user alice']);
+    expect(d).toEqual([
+      'cozystack-namespace-host-label-policy: label namespace.cozystack.io/host is immutable except for cluster-admins and cozystack/Flux service accounts: old "", new "alice.example.org", user alice',
+    ]);
   });
   it('admits the trusted callers, a label with value "", and namespaces without the label', () => {
     expect(denied([ALICE_NS], FLUX)).toEqual([]);
@@ -114,27 +143,59 @@ describe('layer 5: cozystack-namespace-host-label-policy', () => {
 });
 
 describe('layer 7: cozystack-route-hostname-policy', () => {
-  const route = (kind: string, hostnames: string[] | undefined, namespace = 'tenant-alice', apiVersion = 'gateway.networking.k8s.io/v1'): KObject => ({
-    apiVersion, kind, metadata: { name: 'r', namespace },
-    spec: { parentRefs: [{ name: 'cozystack', namespace: 'tenant-root' }], ...(hostnames ? { hostnames } : {}), rules: [{ backendRefs: [{ name: 'app', port: 80 }] }] },
+  const route = (
+    kind: string,
+    hostnames: string[] | undefined,
+    namespace = 'tenant-alice',
+    apiVersion = 'gateway.networking.k8s.io/v1',
+  ): KObject => ({
+    apiVersion,
+    kind,
+    metadata: { name: 'r', namespace },
+    spec: {
+      parentRefs: [{ name: 'cozystack', namespace: 'tenant-root' }],
+      ...(hostnames ? { hostnames } : {}),
+      rules: [{ backendRefs: [{ name: 'app', port: 80 }] }],
+    },
   });
   const kinds: [string, string][] = [
-    ['HTTPRoute', 'gateway.networking.k8s.io/v1'], ['HTTPRoute', 'gateway.networking.k8s.io/v1beta1'],
-    ['TLSRoute', 'gateway.networking.k8s.io/v1'], ['TLSRoute', 'gateway.networking.k8s.io/v1alpha2'], ['TLSRoute', 'gateway.networking.k8s.io/v1alpha3'],
+    ['HTTPRoute', 'gateway.networking.k8s.io/v1'],
+    ['HTTPRoute', 'gateway.networking.k8s.io/v1beta1'],
+    ['TLSRoute', 'gateway.networking.k8s.io/v1'],
+    ['TLSRoute', 'gateway.networking.k8s.io/v1alpha2'],
+    ['TLSRoute', 'gateway.networking.k8s.io/v1alpha3'],
     ['GRPCRoute', 'gateway.networking.k8s.io/v1'],
   ];
   describe.each(kinds)('%s %s', (kind, apiVersion) => {
     it('admits hostnames within the apex (apex, subdomain, wildcard, mixed case)', () => {
-      expect(denied([ALICE_NS, route(kind, ['alice.example.org', 'app.alice.example.org', '*.alice.example.org', 'Web.Alice.Example.Org'], 'tenant-alice', apiVersion)])).toEqual([]);
+      expect(
+        denied([
+          ALICE_NS,
+          route(
+            kind,
+            ['alice.example.org', 'app.alice.example.org', '*.alice.example.org', 'Web.Alice.Example.Org'],
+            'tenant-alice',
+            apiVersion,
+          ),
+        ]),
+      ).toEqual([]);
     });
     it('denies a hostname outside the apex, naming only it', () => {
-      const d = denied([ALICE_NS, route(kind, ['app.alice.example.org', 'alice.example.org.attacker.net'], 'tenant-alice', apiVersion)]);
+      const d = denied([
+        ALICE_NS,
+        route(kind, ['app.alice.example.org', 'alice.example.org.attacker.net'], 'tenant-alice', apiVersion),
+      ]);
       expect(d).toHaveLength(1);
-      expect(d[0]).toMatch(new RegExp(`^cozystack-route-hostname-policy: ${kind} hostnames alice\\.example\\.org\\.attacker\\.net must equal alice\\.example\\.org`));
+      expect(d[0]).toMatch(
+        new RegExp(
+          `^cozystack-route-hostname-policy: ${kind} hostnames alice\\.example\\.org\\.attacker\\.net must equal alice\\.example\\.org`,
+        ),
+      );
     });
     it('denies a route that names no hostname', () => {
       expect(denied([ALICE_NS, route(kind, undefined, 'tenant-alice', apiVersion)])).toEqual([
-        `cozystack-route-hostname-policy: ${kind} must name its own hostnames in spec.hostnames: a route without hostnames inherits every hostname of the listeners it attaches to`]);
+        `cozystack-route-hostname-policy: ${kind} must name its own hostnames in spec.hostnames: a route without hostnames inherits every hostname of the listeners it attaches to`,
+      ]);
       expect(denied([ALICE_NS, route(kind, [], 'tenant-alice', apiVersion)])).toHaveLength(1);
     });
   });
@@ -147,30 +208,46 @@ describe('layer 7: cozystack-route-hostname-policy', () => {
     expect(denied([ALICE_NS, route('HTTPRoute', [h])])).toHaveLength(1);
   });
   it('fails closed: no host label, an empty one, or an unknown namespace', () => {
-    for (const objs of [[ns('tenant-alice'), route('HTTPRoute', ['a.alice.example.org'])], [ns('tenant-alice', ''), route('HTTPRoute', ['a.alice.example.org'])], [route('HTTPRoute', ['a.alice.example.org'])]]) {
+    for (const objs of [
+      [ns('tenant-alice'), route('HTTPRoute', ['a.alice.example.org'])],
+      [ns('tenant-alice', ''), route('HTTPRoute', ['a.alice.example.org'])],
+      [route('HTTPRoute', ['a.alice.example.org'])],
+    ]) {
       const d = denied(objs);
       expect(d).toHaveLength(1);
       expect(d[0]).toMatch(/has no \(or an empty\) namespace\.cozystack\.io\/host label/);
     }
   });
   it('reads a mixed-case label lowercased', () => {
-    expect(denied([ns('tenant-alice', 'Alice.Example.org'), route('HTTPRoute', ['app.alice.example.org'])])).toEqual([]);
+    expect(denied([ns('tenant-alice', 'Alice.Example.org'), route('HTTPRoute', ['app.alice.example.org'])])).toEqual(
+      [],
+    );
   });
   it('trusts cozy-* namespaces (not matched)', () => {
-    expect(denied([ns('cozy-dashboard', 'example.org'), route('HTTPRoute', ['anything.example.com'], 'cozy-dashboard')])).toEqual([]);
+    expect(
+      denied([ns('cozy-dashboard', 'example.org'), route('HTTPRoute', ['anything.example.com'], 'cozy-dashboard')]),
+    ).toEqual([]);
     expect(denied([route('HTTPRoute', undefined, 'cozy-dashboard')])).toEqual([]);
   });
   it('does not match a version the bundle does not serve', () => {
-    expect(denied([ALICE_NS, route('GRPCRoute', ['x.org'], 'tenant-alice', 'gateway.networking.k8s.io/v1alpha2')])).toEqual([]);
+    expect(
+      denied([ALICE_NS, route('GRPCRoute', ['x.org'], 'tenant-alice', 'gateway.networking.k8s.io/v1alpha2')]),
+    ).toEqual([]);
   });
 });
 
 describe('layer 8: cozystack-ingress-hostname-policy', () => {
   const ing = (spec: Record<string, unknown>, namespace = 'tenant-alice'): KObject => ({
-    apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web', namespace }, spec: { ingressClassName: 'tenant-root', ...spec },
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'web', namespace },
+    spec: { ingressClassName: 'tenant-root', ...spec },
   });
   const backend = { service: { name: 'app', port: { number: 80 } } };
-  const rule = (host?: string) => ({ ...(host !== undefined ? { host } : {}), http: { paths: [{ path: '/', pathType: 'Prefix', backend }] } });
+  const rule = (host?: string) => ({
+    ...(host !== undefined ? { host } : {}),
+    http: { paths: [{ path: '/', pathType: 'Prefix', backend }] },
+  });
   it.each([
     ['the namespace apex', 'alice.example.org'],
     ['a subdomain', 'app.alice.example.org'],
@@ -194,7 +271,9 @@ describe('layer 8: cozystack-ingress-hostname-policy', () => {
     expect(denied([ALICE_NS, ing({ rules: [rule(h)] })])[0]).toContain(h);
   });
   it('denies a rule without host and an empty host', () => {
-    expect(denied([ALICE_NS, ing({ rules: [rule('a.alice.example.org'), rule()] })])).toEqual(['cozystack-ingress-hostname-policy: Ingress rules need a host: a rule without one is an unbounded catch-all, not allowed in tenant namespaces']);
+    expect(denied([ALICE_NS, ing({ rules: [rule('a.alice.example.org'), rule()] })])).toEqual([
+      'cozystack-ingress-hostname-policy: Ingress rules need a host: a rule without one is an unbounded catch-all, not allowed in tenant namespaces',
+    ]);
     expect(denied([ALICE_NS, ing({ rules: [rule('')] })])).toHaveLength(1);
     expect(denied([ALICE_NS, ing({ tls: [{ hosts: [''] }] })])).toHaveLength(1);
   });
@@ -217,11 +296,35 @@ describe('layer 8: cozystack-ingress-hostname-policy', () => {
 });
 
 describe('admission semantics', () => {
-  const obj: KObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'tenant-a', labels: { team: 'x' } }, data: { n: '1' } };
+  const obj: KObject = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c', namespace: 'tenant-a', labels: { team: 'x' } },
+    data: { n: '1' },
+  };
   const mk = (spec: Record<string, unknown>, actions: string[] | null = ['Deny']): KObject[] => [
-    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: 'p' },
-      spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }] }, ...spec } },
-    ...(actions ? [{ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: 'b' }, spec: { policyName: 'p', validationActions: actions } }] : []),
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: 'p' },
+      spec: {
+        failurePolicy: 'Fail',
+        matchConstraints: {
+          resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }],
+        },
+        ...spec,
+      },
+    },
+    ...(actions
+      ? [
+          {
+            apiVersion: 'admissionregistration.k8s.io/v1',
+            kind: 'ValidatingAdmissionPolicyBinding',
+            metadata: { name: 'b' },
+            spec: { policyName: 'p', validationActions: actions },
+          },
+        ]
+      : []),
   ];
   const no = { validations: [{ expression: 'false', message: 'no' }] };
   it('a policy without a binding has no effect', () => {
@@ -233,24 +336,78 @@ describe('admission semantics', () => {
     expect(warnings(d)[0].messages).toEqual(['no']);
   });
   it('messageExpression, then message, then the expression', () => {
-    expect(admit([obj], mk({ validations: [{ expression: 'false', messageExpression: "'n=' + object.data.n", message: 'm' }] }), ALICE)[0].messages).toEqual(['n=1']);
-    expect(admit([obj], mk({ validations: [{ expression: 'false', messageExpression: 'object.nope', message: 'm' }] }), ALICE)[0].messages).toEqual(['m']);
-    expect(admit([obj], mk({ validations: [{ expression: '1 == 2' }] }), ALICE)[0].messages).toEqual(['failed expression: 1 == 2']);
+    expect(
+      admit(
+        [obj],
+        mk({ validations: [{ expression: 'false', messageExpression: "'n=' + object.data.n", message: 'm' }] }),
+        ALICE,
+      )[0].messages,
+    ).toEqual(['n=1']);
+    expect(
+      admit(
+        [obj],
+        mk({ validations: [{ expression: 'false', messageExpression: 'object.nope', message: 'm' }] }),
+        ALICE,
+      )[0].messages,
+    ).toEqual(['m']);
+    expect(admit([obj], mk({ validations: [{ expression: '1 == 2' }] }), ALICE)[0].messages).toEqual([
+      'failed expression: 1 == 2',
+    ]);
   });
   it('an error denies under failurePolicy Fail and is ignored under Ignore', () => {
-    expect(denials(admit([obj], mk({ validations: [{ expression: 'object.spec.x == 1' }] }), ALICE))[0].messages[0]).toMatch(/resulted in error/);
-    expect(denials(admit([obj], mk({ failurePolicy: 'Ignore', validations: [{ expression: 'object.spec.x == 1' }] }), ALICE))).toEqual([]);
-    expect(denials(admit([obj], mk({ matchConditions: [{ name: 'c', expression: 'object.spec.x' }], validations: [{ expression: 'true' }] }), ALICE))[0].messages[0]).toMatch(/matchCondition 'c'/);
+    expect(
+      denials(admit([obj], mk({ validations: [{ expression: 'object.spec.x == 1' }] }), ALICE))[0].messages[0],
+    ).toMatch(/resulted in error/);
+    expect(
+      denials(
+        admit([obj], mk({ failurePolicy: 'Ignore', validations: [{ expression: 'object.spec.x == 1' }] }), ALICE),
+      ),
+    ).toEqual([]);
+    expect(
+      denials(
+        admit(
+          [obj],
+          mk({ matchConditions: [{ name: 'c', expression: 'object.spec.x' }], validations: [{ expression: 'true' }] }),
+          ALICE,
+        ),
+      )[0].messages[0],
+    ).toMatch(/matchCondition 'c'/);
   });
   it('a false matchCondition skips the policy', () => {
     expect(admit([obj], mk({ matchConditions: [{ name: 'c', expression: 'false' }], ...no }), ALICE)).toEqual([]);
   });
   it('variables see the earlier ones; a failed variable fails the validations that read it', () => {
-    expect(denials(admit([obj], mk({ variables: [{ name: 'a', expression: 'int(object.data.n)' }, { name: 'b', expression: 'variables.a + 1' }], validations: [{ expression: 'variables.b == 2' }] }), ALICE))).toEqual([]);
-    expect(denials(admit([obj], mk({ variables: [{ name: 'a', expression: 'object.nope' }], validations: [{ expression: 'variables.a == 1' }] }), ALICE))[0].messages[0]).toMatch(/variable 'a'/);
+    expect(
+      denials(
+        admit(
+          [obj],
+          mk({
+            variables: [
+              { name: 'a', expression: 'int(object.data.n)' },
+              { name: 'b', expression: 'variables.a + 1' },
+            ],
+            validations: [{ expression: 'variables.b == 2' }],
+          }),
+          ALICE,
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      denials(
+        admit(
+          [obj],
+          mk({
+            variables: [{ name: 'a', expression: 'object.nope' }],
+            validations: [{ expression: 'variables.a == 1' }],
+          }),
+          ALICE,
+        ),
+      )[0].messages[0],
+    ).toMatch(/variable 'a'/);
   });
   it('exposes request, userInfo, oldObject (null) and params (null)', () => {
-    const e = "request.operation == 'CREATE' && request.namespace == 'tenant-a' && request.name == 'c' && request.kind.kind == 'ConfigMap' && request.resource.resource == 'configmaps' && request.userInfo.username == 'alice' && 'tenant-alice-admin' in request.userInfo.groups && oldObject == null && params == null && namespaceObject == null";
+    const e =
+      "request.operation == 'CREATE' && request.namespace == 'tenant-a' && request.name == 'c' && request.kind.kind == 'ConfigMap' && request.resource.resource == 'configmaps' && request.userInfo.username == 'alice' && 'tenant-alice-admin' in request.userInfo.groups && oldObject == null && params == null && namespaceObject == null";
     expect(denials(admit([obj], mk({ validations: [{ expression: e }] }), ALICE))).toEqual([]);
   });
   it('objectSelector, namespaceSelector and excludeResourceRules', () => {
@@ -262,16 +419,50 @@ describe('admission semantics', () => {
     };
     expect(admit([obj], with_({ objectSelector: { matchLabels: { team: 'y' } } }), ALICE)).toEqual([]);
     expect(admit([obj], with_({ objectSelector: { matchLabels: { team: 'x' } } }), ALICE)).toHaveLength(1);
-    expect(admit([ns('tenant-a'), obj], with_({ namespaceSelector: { matchExpressions: [{ key: 'k', operator: 'Exists' }] } }), ALICE)).toEqual([]);
-    expect(admit([obj], with_({ excludeResourceRules: [{ apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['configmaps'] }] }), ALICE)).toEqual([]);
+    expect(
+      admit(
+        [ns('tenant-a'), obj],
+        with_({ namespaceSelector: { matchExpressions: [{ key: 'k', operator: 'Exists' }] } }),
+        ALICE,
+      ),
+    ).toEqual([]);
+    expect(
+      admit(
+        [obj],
+        with_({
+          excludeResourceRules: [
+            { apiGroups: ['*'], apiVersions: ['*'], operations: ['*'], resources: ['configmaps'] },
+          ],
+        }),
+        ALICE,
+      ),
+    ).toEqual([]);
   });
   it('maps kinds to resources', () => {
-    expect(['Ingress', 'HTTPRoute', 'GatewayClass', 'NetworkPolicy', 'Namespace', 'Package'].map(resourceOf)).toEqual(
-      ['ingresses', 'httproutes', 'gatewayclasses', 'networkpolicies', 'namespaces', 'packages']);
+    expect(['Ingress', 'HTTPRoute', 'GatewayClass', 'NetworkPolicy', 'Namespace', 'Package'].map(resourceOf)).toEqual([
+      'ingresses',
+      'httproutes',
+      'gatewayclasses',
+      'networkpolicies',
+      'namespaces',
+      'packages',
+    ]);
   });
   it('matches label selectors', () => {
-    expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'In', values: ['1'] }, { key: 'b', operator: 'DoesNotExist' }] }, { a: '1' })).toBe(true);
-    expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] }, { a: '1' })).toBe(false);
+    expect(
+      selectorMatches(
+        {
+          matchExpressions: [
+            { key: 'a', operator: 'In', values: ['1'] },
+            { key: 'b', operator: 'DoesNotExist' },
+          ],
+        },
+        { a: '1' },
+      ),
+    ).toBe(true);
+    expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] }, { a: '1' })).toBe(
+      false,
+    );
   });
 });
 
@@ -286,6 +477,8 @@ describe('admit prints one line per denial', () => {
     expect(r.code).toBe(1);
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^Ingress tenant-alice\/web: ValidatingAdmissionPolicy 'cozystack-ingress-hostname-policy'.*; /);
+    expect(lines[0]).toMatch(
+      /^Ingress tenant-alice\/web: ValidatingAdmissionPolicy 'cozystack-ingress-hostname-policy'.*; /,
+    );
   });
 });

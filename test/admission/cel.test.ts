@@ -2,23 +2,35 @@ import fc from 'fast-check';
 import { compileError } from '../helpers/celCompile';
 import { CelError, evalBool, evalCel, evaluate, fromCel, toCel } from '../../src/admission/cel';
 
-describe('JSON integers are CEL ints (the machine\'s known trap)', () => {
+describe("JSON integers are CEL ints (the machine's known trap)", () => {
   it('converts whole numbers to BigInt, keeps doubles', () => {
-    expect(toCel({ a: 80, b: 1.5, c: [1, { d: 2 }], e: 'x', f: null, g: true })).toEqual({ a: 80n, b: 1.5, c: [1n, { d: 2n }], e: 'x', f: null, g: true });
+    expect(toCel({ a: 80, b: 1.5, c: [1, { d: 2 }], e: 'x', f: null, g: true })).toEqual({
+      a: 80n,
+      b: 1.5,
+      c: [1n, { d: 2n }],
+      e: 'x',
+      f: null,
+      g: true,
+    });
   });
   it('makes int arithmetic and comparison work', () => {
     expect(evaluate('port + 1', { port: 80 })).toBe(81);
     expect(evaluate('port == 80 && port < 443 && port % 2 == 0', { port: 80 })).toBe(true);
-    expect(evaluate('self.all(a, self.exists_one(b, b.port == a.port))', { self: [{ port: 1 }, { port: 2 }] })).toBe(true);
+    expect(evaluate('self.all(a, self.exists_one(b, b.port == a.port))', { self: [{ port: 1 }, { port: 2 }] })).toBe(
+      true,
+    );
     expect(evaluate('string(port)', { port: 6379 })).toBe('6379');
     expect(evaluate('size(l) == 2', { l: [1, 2] })).toBe(true);
   });
   it('round-trips JSON data (property)', () => {
     const json = fc.jsonValue().filter((v) => JSON.stringify(v) === JSON.stringify(JSON.parse(JSON.stringify(v))));
-    fc.assert(fc.property(json, (v) => {
-      const norm = JSON.parse(JSON.stringify(v));
-      expect(fromCel(toCel(norm))).toEqual(norm);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(json, (v) => {
+        const norm = JSON.parse(JSON.stringify(v));
+        expect(fromCel(toCel(norm))).toEqual(norm);
+      }),
+      { numRuns: 200 },
+    );
   });
   it('int results come back as numbers', () => {
     expect(evaluate('[1, 2].size()')).toBe(2);

@@ -5,15 +5,35 @@ import { toCel } from '../../src/admission/cel';
 function reference(v: unknown): unknown {
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
   if (Array.isArray(v)) return v.map(reference);
-  if (v !== null && typeof v === 'object' && !(v instanceof Uint8Array) && !(v instanceof Date) && !(v instanceof Map)) {
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).map(([k, x]) => [k, reference(x)]));
+  if (
+    v !== null &&
+    typeof v === 'object' &&
+    !(v instanceof Uint8Array) &&
+    !(v instanceof Date) &&
+    !(v instanceof Map)
+  ) {
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => [k, reference(x)]),
+    );
   }
   return v;
 }
 
 test('toCel equals the reference conversion on JSON-like data, undefined members included', () => {
   const data = fc.letrec((tie) => ({
-    v: fc.oneof({ depthSize: 'small' }, fc.integer(), fc.double({ noNaN: true }), fc.string(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(fc.string(), tie('v'), { maxKeys: 4 })),
+    v: fc.oneof(
+      { depthSize: 'small' },
+      fc.integer(),
+      fc.double({ noNaN: true }),
+      fc.string(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(tie('v'), { maxLength: 4 }),
+      fc.dictionary(fc.string(), tie('v'), { maxKeys: 4 }),
+    ),
   })).v;
   fc.assert(fc.property(data, (v) => expect(toCel(v)).toStrictEqual(reference(v))));
 });

@@ -79,7 +79,10 @@ describe('bench generator: valid objects', () => {
     for (const t of g.tenants) {
       expect(t.metadata.name).toMatch(/^[a-z][a-z0-9]*$/);
       if (t.metadata.name === 'root') continue;
-      const ns = t.metadata.namespace === 'tenant-root' ? `tenant-${t.metadata.name}` : `${t.metadata.namespace}-${t.metadata.name}`;
+      const ns =
+        t.metadata.namespace === 'tenant-root'
+          ? `tenant-${t.metadata.name}`
+          : `${t.metadata.namespace}-${t.metadata.name}`;
       expect(nsByName.has(ns)).toBe(true);
       // two levels: a parent is tenant-root or a top-level tenant's namespace
       expect(t.metadata.namespace === 'tenant-root' || /^tenant-[a-z0-9]+$/.test(t.metadata.namespace!)).toBe(true);
@@ -91,7 +94,10 @@ describe('bench generator: valid objects', () => {
   test('tenant namespaces carry the render labels, the gateway label naming the owner', () => {
     for (const t of g.tenants) {
       if (t.metadata.name === 'root') continue;
-      const ns = t.metadata.namespace === 'tenant-root' ? `tenant-${t.metadata.name}` : `${t.metadata.namespace}-${t.metadata.name}`;
+      const ns =
+        t.metadata.namespace === 'tenant-root'
+          ? `tenant-${t.metadata.name}`
+          : `${t.metadata.namespace}-${t.metadata.name}`;
       const owner = label(ns, 'namespace.cozystack.io/gateway')!;
       expect(tgwNs.has(owner)).toBe(true);
       expect(t.spec.gateway === true ? owner === ns : owner === t.metadata.namespace).toBe(true);
@@ -125,7 +131,14 @@ describe('bench generator: valid objects', () => {
       const id = `${r.kind} ${ns}/${r.metadata.name}`;
       const owner = ns.startsWith('tenant-') ? label(ns, 'namespace.cozystack.io/gateway')! : 'tenant-root';
       const p = r.spec.parentRefs[0];
-      if (r.spec.parentRefs.length !== 1 || p.group !== 'gateway.networking.k8s.io' || p.kind !== 'Gateway' || p.name !== 'cozystack' || p.namespace !== owner || !tgwNs.has(owner)) {
+      if (
+        r.spec.parentRefs.length !== 1 ||
+        p.group !== 'gateway.networking.k8s.io' ||
+        p.kind !== 'Gateway' ||
+        p.name !== 'cozystack' ||
+        p.namespace !== owner ||
+        !tgwNs.has(owner)
+      ) {
         bad.push(`${id}: parentRef ${JSON.stringify(r.spec.parentRefs)} is not the owner ${owner}`);
       }
       const apex = ns.startsWith('tenant-') ? label(ns, 'namespace.cozystack.io/host')! : ROOT_HOST;
@@ -139,10 +152,12 @@ describe('bench generator: valid objects', () => {
     }
     expect(bad).toEqual([]);
     // http01 owners stay within the listener budget: at most 50 distinct hostnames.
-    for (const o of g.owners.filter((x) => x.mode === 'http01')) expect(distinct.get(o.ns)!.size).toBeLessThanOrEqual(50);
+    for (const o of g.owners.filter((x) => x.mode === 'http01'))
+      expect(distinct.get(o.ns)!.size).toBeLessThanOrEqual(50);
     // some hostnames are raced between namespaces (the race is exercised)
     const claims = new Map<string, Set<string>>();
-    for (const r of byKind('HTTPRoute')) for (const h of r.spec.hostnames) claims.set(h, (claims.get(h) ?? new Set()).add(r.metadata.namespace!));
+    for (const r of byKind('HTTPRoute'))
+      for (const h of r.spec.hostnames) claims.set(h, (claims.get(h) ?? new Set()).add(r.metadata.namespace!));
     expect([...claims.values()].some((s) => s.size > 1)).toBe(true);
   });
 });
@@ -164,8 +179,13 @@ describe('bench generator: agrees with render', () => {
     try {
       const { files } = writePlatform(dir, 'S', 5);
       const g = generate('S', 5);
-      const snap = new Map(g.snapshot.map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, strip(o)]));
-      for (const [values, mode] of [[files.values, 'http01'], [files.valuesDns01, 'dns01']] as const) {
+      const snap = new Map(
+        g.snapshot.map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, strip(o)]),
+      );
+      for (const [values, mode] of [
+        [files.values, 'http01'],
+        [files.valuesDns01, 'dns01'],
+      ] as const) {
         const res = await runCli(['render', '--values', values, '-f', files.tenants]);
         expect(res.stderr).not.toMatch(/error/i);
         expect(res.code).toBe(0);

@@ -4,7 +4,7 @@ import { clusterValues, platformDefaults } from '../../src/charts/platformValues
 import { attachedNamespacesGuard, renderPolicies, servedVersions, TRUSTED_GROUPS } from '../../src/charts/policies';
 
 const cluster = (over: Record<string, string> = {}) => ({ ...clusterValues(platformDefaults()).cluster, ...over });
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const spec = (o: KObject) => o.spec as any;
 const vap = (objs: KObject[], name: string) => objs.find((o) => o.kind === 'ValidatingAdmissionPolicy' && o.metadata.name === name)!;
 

@@ -56,7 +56,7 @@ describe('where each CEL rule sits (reference-facts §4; "Schema constraints")',
   // "The CEL rule that keeps this field out of edge sits on the spec node, and ratcheting
   // suppresses a CEL error only while the node it sits on is unchanged": which node carries a
   // rule decides what a stored value blocks, so the placement itself is pinned.
-  const crd = tenantGatewayCrd() as unknown as { spec: { versions: { schema: { openAPIV3Schema: any } }[] } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const crd = tenantGatewayCrd() as unknown as { spec: { versions: { schema: { openAPIV3Schema: any } }[] } };  
   const spec = crd.spec.versions[0].schema.openAPIV3Schema.properties.spec;
   const rulesOf = (node: { 'x-kubernetes-validations'?: { rule: string }[] }) => (node['x-kubernetes-validations'] ?? []).map((r) => r.rule);
   it('rules 3 (apex containment), 4 (name vs services) and 5 (edge) on the spec node', () => {

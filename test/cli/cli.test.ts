@@ -15,7 +15,7 @@ import { ROOT, runCli, TESTDATA } from '../helpers/cli';
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
 describe('--version', () => {
-  test('src/version.ts is package.json\'s version', () => {
+  test("src/version.ts is package.json's version", () => {
     expect(VERSION).toBe(pkg.version);
   });
   test.each(['--version', '-V'])('%s prints it and exits 0', async (flag) => {
@@ -27,7 +27,8 @@ describe('colour: on a terminal only, never with NO_COLOR or TERM=dumb', () => {
   const RED_ERROR = '\u001b[31merror\u001b[0m: ';
   // A real error path through the CLI: snapshot with a fake kubectl that refuses the context.
   const fakeEnv = { PATH: `${path.join(TESTDATA, 'fake-kubectl')}${path.delimiter}${path.dirname(process.execPath)}` };
-  const fail = (isTTY: boolean, env: Record<string, string> = {}) => runCli(['snapshot', '--context', 'nope'], { isTTY, env: { ...fakeEnv, ...env }, exec: inProcessKubectl });
+  const fail = (isTTY: boolean, env: Record<string, string> = {}) =>
+    runCli(['snapshot', '--context', 'nope'], { isTTY, env: { ...fakeEnv, ...env }, exec: inProcessKubectl });
 
   test('a terminal gets coloured severities', async () => {
     const r = await fail(true);
@@ -48,7 +49,14 @@ describe('colour: on a terminal only, never with NO_COLOR or TERM=dumb', () => {
   });
   test('warnings are yellow, and the message itself is never painted', () => {
     let err = '';
-    const io: CliIO = { stdout: () => {}, stderr: (s) => void (err += s), readStdin: () => '', env: {}, isTTY: true, cwd: ROOT };
+    const io: CliIO = {
+      stdout: () => {},
+      stderr: (s) => void (err += s),
+      readStdin: () => '',
+      env: {},
+      isTTY: true,
+      cwd: ROOT,
+    };
     makeContext(io).report([warning('careful'), error('broken')]);
     expect(err).toBe('\u001b[33mwarning\u001b[0m: careful\n\u001b[31merror\u001b[0m: broken\n');
   });
@@ -57,13 +65,21 @@ describe('colour: on a terminal only, never with NO_COLOR or TERM=dumb', () => {
 describe('examples in --help', () => {
   test('withExamples adds an Examples section after the options, comments unprefixed', () => {
     let out = '';
-    const cmd = withExamples(new Command('demo').option('--x', 'an x').configureOutput({ writeOut: (s) => void (out += s) }).exitOverride(), ['cozy-gw demo --x', '# and a comment']);
+    const cmd = withExamples(
+      new Command('demo')
+        .option('--x', 'an x')
+        .configureOutput({ writeOut: (s) => void (out += s) })
+        .exitOverride(),
+      ['cozy-gw demo --x', '# and a comment'],
+    );
     expect(() => cmd.parse(['--help'], { from: 'user' })).toThrow();
     expect(out).toMatch(/--x +an x\n[\s\S]*\nExamples:\n {2}\$ cozy-gw demo --x\n {2}# and a comment\n$/);
   });
 
-  test('every command\'s --help carries examples of itself', async () => {
-    const program = buildProgram(makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT }));
+  test("every command's --help carries examples of itself", async () => {
+    const program = buildProgram(
+      makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT }),
+    );
     const lacking: string[] = [];
     for (const c of program.commands.map((x) => x.name())) {
       const r = await runCli([c, '--help']);

@@ -16,14 +16,20 @@ describe('the clock and --now', () => {
     expect(rfc3339Seconds(new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678)))).toBe('2026-01-02T03:04:05Z');
     expect(currentTime()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(defaultNow({ SOURCE_DATE_EPOCH: '1767225600' })).toBe('2026-01-01T00:00:00Z');
-    expect(() => defaultNow({ SOURCE_DATE_EPOCH: 'x' })).toThrow(/SOURCE_DATE_EPOCH="x" is not a whole number of seconds/);
+    expect(() => defaultNow({ SOURCE_DATE_EPOCH: 'x' })).toThrow(
+      /SOURCE_DATE_EPOCH="x" is not a whole number of seconds/,
+    );
     expect(defaultNow({})).toBe('1970-01-01T00:00:00Z');
   });
 
   const current = () => new Date('2030-05-06T07:08:09.123Z');
   it('resolveNow, reproducible: --now, else SOURCE_DATE_EPOCH, else the fixed epoch', () => {
-    expect(resolveNow({ now: '2026-01-01T00:00:00Z', env: { SOURCE_DATE_EPOCH: '0' }, mode: 'reproducible', current })).toBe('2026-01-01T00:00:00Z');
-    expect(resolveNow({ env: { SOURCE_DATE_EPOCH: '1767225600' }, mode: 'reproducible', current })).toBe('2026-01-01T00:00:00Z');
+    expect(
+      resolveNow({ now: '2026-01-01T00:00:00Z', env: { SOURCE_DATE_EPOCH: '0' }, mode: 'reproducible', current }),
+    ).toBe('2026-01-01T00:00:00Z');
+    expect(resolveNow({ env: { SOURCE_DATE_EPOCH: '1767225600' }, mode: 'reproducible', current })).toBe(
+      '2026-01-01T00:00:00Z',
+    );
     expect(resolveNow({ env: {}, mode: 'reproducible', current })).toBe(EPOCH);
     expect(resolveNow({ env: { SOURCE_DATE_EPOCH: '' }, mode: 'reproducible', current })).toBe(EPOCH);
   });
@@ -33,6 +39,8 @@ describe('the clock and --now', () => {
   });
   it('a malformed SOURCE_DATE_EPOCH is an error', () => {
     expect(() => resolveNow({ env: { SOURCE_DATE_EPOCH: '1.5' }, mode: 'reproducible' })).toThrow(FindingsError);
-    expect(() => resolveNow({ env: { SOURCE_DATE_EPOCH: '99999999999999999' }, mode: 'reproducible' })).toThrow(/not a whole number of seconds/);
+    expect(() => resolveNow({ env: { SOURCE_DATE_EPOCH: '99999999999999999' }, mode: 'reproducible' })).toThrow(
+      /not a whole number of seconds/,
+    );
   });
 });

@@ -8,14 +8,22 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command, Option } from 'commander';
 import { buildProgram, makeContext } from '../../src/cli';
-import { bashScript, commandTree, fishScript, zshScript, type CompletionCommand } from '../../src/cli/commands/completion';
+import {
+  bashScript,
+  commandTree,
+  fishScript,
+  zshScript,
+  type CompletionCommand,
+} from '../../src/cli/commands/completion';
 import { runCli } from '../helpers/cli';
 
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 const HAS = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
 
 function program(): Command {
-  return buildProgram(makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: process.cwd() }));
+  return buildProgram(
+    makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: process.cwd() }),
+  );
 }
 
 let scripts: Record<'bash' | 'zsh' | 'fish', string>;
@@ -35,25 +43,32 @@ beforeAll(async () => {
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const flags = (c: CompletionCommand) => c.options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f)));
+const flags = (c: CompletionCommand) =>
+  c.options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f)));
 
 describe('every command and option of the program appears', () => {
   test('the tree has the real commands and their options', () => {
     const names = tree.commands.map((c) => c.name);
-    expect(names).toEqual(expect.arrayContaining(['render', 'reconcile', 'admit', 'fn', 'post-render', 'snapshot', 'completion', 'help']));
+    expect(names).toEqual(
+      expect.arrayContaining(['render', 'reconcile', 'admit', 'fn', 'post-render', 'snapshot', 'completion', 'help']),
+    );
     expect(flags(tree)).toEqual(expect.arrayContaining(['-V', '--version', '-h', '--help']));
-    expect(tree.commands.find((c) => c.name === 'completion')?.args).toEqual([{ name: 'shell', choices: ['bash', 'zsh', 'fish'] }]);
+    expect(tree.commands.find((c) => c.name === 'completion')?.args).toEqual([
+      { name: 'shell', choices: ['bash', 'zsh', 'fish'] },
+    ]);
   });
 
   test.each(['bash', 'zsh', 'fish'] as const)('%s', (shell) => {
     const s = scripts[shell];
     const missing: string[] = [];
     for (const c of [tree, ...tree.commands]) {
-      if (c !== tree && !new RegExp(`(^|[\\s'"(])${c.name}([\\s)'":|]|$)`, 'm').test(s)) missing.push(`command ${c.name}`);
+      if (c !== tree && !new RegExp(`(^|[\\s'"(])${c.name}([\\s)'":|]|$)`, 'm').test(s))
+        missing.push(`command ${c.name}`);
       for (const o of c.options) {
-        const forms = shell === 'fish'
-          ? [o.short && `-s ${o.short.slice(1)}`, o.long && `-l ${o.long.slice(2)}`]
-          : [o.short, o.long];
+        const forms =
+          shell === 'fish'
+            ? [o.short && `-s ${o.short.slice(1)}`, o.long && `-l ${o.long.slice(2)}`]
+            : [o.short, o.long];
         for (const f of forms.filter(Boolean) as string[]) if (!s.includes(f)) missing.push(`${c.name} ${f}`);
       }
     }
@@ -94,7 +109,7 @@ describe('bash completes', () => {
     expect(bashComplete(['cozy-gw', 're'])).toEqual(['reconcile', 'render']);
     expect(bashComplete(['cozy-gw', ''])).toEqual([...tree.commands.map((c) => c.name)].sort());
   });
-  test('root options, and a command\'s own options after it', () => {
+  test("root options, and a command's own options after it", () => {
     expect(bashComplete(['cozy-gw', '--v'])).toEqual(['--version']);
     expect(bashComplete(['cozy-gw', 'render', '--va'])).toEqual(['--validate', '--values']);
     expect(bashComplete(['cozy-gw', 'render', '--valu'])).toEqual(['--values']);
@@ -109,7 +124,10 @@ describe('bash completes', () => {
     fs.mkdirSync(path.join(dir, 'files'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'files', 'platform.yaml'), '');
     fs.writeFileSync(path.join(dir, 'files', 'plain.txt'), '');
-    expect(bashComplete(['cozy-gw', 'render', '--values', 'files/pl'])).toEqual(['files/plain.txt', 'files/platform.yaml']);
+    expect(bashComplete(['cozy-gw', 'render', '--values', 'files/pl'])).toEqual([
+      'files/plain.txt',
+      'files/platform.yaml',
+    ]);
     expect(bashComplete(['cozy-gw', 'reconcile', '-f', 'files/plat'])).toEqual(['files/platform.yaml']);
   });
 });
@@ -118,8 +136,15 @@ describe('bash completes', () => {
   const fishComplete = (line: string) => {
     const file = path.join(dir, 'c.fish');
     fs.writeFileSync(file, scripts.fish);
-    const out = execFileSync('fish', ['--no-config', '-c', `source ${file}; complete -C${JSON.stringify(line)}`], { cwd: dir, encoding: 'utf8' });
-    return out.split('\n').filter(Boolean).map((l) => l.split('\t')[0]).sort();
+    const out = execFileSync('fish', ['--no-config', '-c', `source ${file}; complete -C${JSON.stringify(line)}`], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    return out
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split('\t')[0])
+      .sort();
   };
   test('commands, argument choices and option values', () => {
     expect(fishComplete('cozy-gw re')).toEqual(['reconcile', 'render']);
@@ -132,7 +157,8 @@ describe('bash completes', () => {
 describe('the scripts follow the program tree', () => {
   const p = new Command('cozy-gw');
   p.option('-q, --quiet', 'say less');
-  p.command('zap').description('Zap things. More words here.')
+  p.command('zap')
+    .description('Zap things. More words here.')
     .option('--zing <file>', 'a zing file')
     .addOption(new Option('--mode <m>', 'how').choices(['soft', 'hard']))
     .addOption(new Option('--secret', 'hidden').hideHelp());
@@ -149,7 +175,9 @@ describe('the scripts follow the program tree', () => {
     }
     expect(bashScript(t)).toContain('--zing) _cozy_gw_files; return 0 ;;');
     expect(zshScript(t)).toContain(`'--zing[a zing file]:zing:_files'`);
-    expect(fishScript(t)).toContain(`complete -c cozy-gw -n '__fish_seen_subcommand_from zap' -l zing -r -F -d 'a zing file'`);
+    expect(fishScript(t)).toContain(
+      `complete -c cozy-gw -n '__fish_seen_subcommand_from zap' -l zing -r -F -d 'a zing file'`,
+    );
   });
 });
 

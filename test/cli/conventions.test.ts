@@ -10,8 +10,14 @@ import { runCli } from '../helpers/cli';
 let dir: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-conventions-'));
-  fs.writeFileSync(path.join(dir, 'typo.yaml'), 'publishing:\n  hots: acme.com\n  certificates:\n    solvr: dns01\npublshing: {}\nnetworking: {clusterDomain: x}\n');
-  fs.writeFileSync(path.join(dir, 'values.yaml'), 'publishing:\n  host: acme.com\ngateway:\n  attachedNamespaces: [cozy-system, default]\n');
+  fs.writeFileSync(
+    path.join(dir, 'typo.yaml'),
+    'publishing:\n  hots: acme.com\n  certificates:\n    solvr: dns01\npublshing: {}\nnetworking: {clusterDomain: x}\n',
+  );
+  fs.writeFileSync(
+    path.join(dir, 'values.yaml'),
+    'publishing:\n  host: acme.com\ngateway:\n  attachedNamespaces: [cozy-system, default]\n',
+  );
   fs.writeFileSync(
     path.join(dir, 'tenant.yaml'),
     'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: alice\n  namespace: tenant-root\nspec:\n  gatway: true\n  zzzzzzzzzz: 1\n',
@@ -30,11 +36,19 @@ describe('unknown keys', () => {
     const r = await cli(['render', '--values', 'typo.yaml', '-f', 'tenant.yaml', '-f', 'pkg.yaml']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('warning: typo.yaml:2: publishing.hots: unknown key; did you mean publishing.host?\n');
-    expect(r.stderr).toContain('warning: typo.yaml:4: publishing.certificates.solvr: unknown key; did you mean publishing.certificates.solver?\n');
+    expect(r.stderr).toContain(
+      'warning: typo.yaml:4: publishing.certificates.solvr: unknown key; did you mean publishing.certificates.solver?\n',
+    );
     expect(r.stderr).toContain('warning: typo.yaml:5: publshing: unknown key; did you mean publishing?\n');
-    expect(r.stderr).toContain('warning: tenant.yaml:7: Tenant tenant-root/alice: spec.gatway: unknown key; did you mean spec.gateway?\n');
-    expect(r.stderr).toMatch(/warning: tenant\.yaml:8: Tenant tenant-root\/alice: spec\.zzzzzzzzzz: unknown key \(known keys here: host, gateway, /);
-    expect(r.stderr).toContain('warning: pkg.yaml:10: Package cozystack.cozystack-platform: spec.components.platform.values.gateway.enabld: unknown key; did you mean gateway.enabled?\n');
+    expect(r.stderr).toContain(
+      'warning: tenant.yaml:7: Tenant tenant-root/alice: spec.gatway: unknown key; did you mean spec.gateway?\n',
+    );
+    expect(r.stderr).toMatch(
+      /warning: tenant\.yaml:8: Tenant tenant-root\/alice: spec\.zzzzzzzzzz: unknown key \(known keys here: host, gateway, /,
+    );
+    expect(r.stderr).toContain(
+      'warning: pkg.yaml:10: Package cozystack.cozystack-platform: spec.components.platform.values.gateway.enabld: unknown key; did you mean gateway.enabled?\n',
+    );
     // Other top-level platform values are the platform chart's, not typos.
     expect(r.stderr).not.toContain('networking');
     expect(r.stdout).toContain('kind: Namespace');
@@ -59,10 +73,18 @@ describe('unknown keys', () => {
   });
 
   it('post-render warns, and fails with --strict', async () => {
-    const warn = await cli(['post-render', '--values', 'typo.yaml'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
+    const warn = await cli(
+      ['post-render', '--values', 'typo.yaml'],
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n',
+    );
     expect(warn.code).toBe(0);
-    expect(warn.stderr).toContain('warning: typo.yaml:2: publishing.hots: unknown key; did you mean publishing.host?\n');
-    const strict = await cli(['post-render', '--strict', '--values', 'typo.yaml'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n');
+    expect(warn.stderr).toContain(
+      'warning: typo.yaml:2: publishing.hots: unknown key; did you mean publishing.host?\n',
+    );
+    const strict = await cli(
+      ['post-render', '--strict', '--values', 'typo.yaml'],
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n',
+    );
     expect(strict.code).toBe(1);
     expect(strict.stdout).toBe('');
   });
@@ -80,7 +102,13 @@ describe('--set and --set-string', () => {
     const r = await cli(['render', '--values', 'values.yaml', '--set', 'gateway.attachedNamespaces[1]=cozy-dashboard']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('gateway-attached-namespaces: cozy-system,cozy-dashboard\n');
-    const list = await cli(['render', '--values', 'values.yaml', '--set', 'gateway.attachedNamespaces={cozy-a,cozy-b}']);
+    const list = await cli([
+      'render',
+      '--values',
+      'values.yaml',
+      '--set',
+      'gateway.attachedNamespaces={cozy-a,cozy-b}',
+    ]);
     expect(list.stdout).toContain('gateway-attached-namespaces: cozy-a,cozy-b\n');
     const typed = await cli(['render', '--set', 'gateway.enabled=yes', '-o', 'json']);
     expect(typed.stderr).toContain('error: --set: gateway.enabled: must be boolean, got "yes"');
@@ -116,7 +144,9 @@ describe('input errors', () => {
   it('a values file given to -f gets a hint to use --values', async () => {
     const r = await cli(['render', '-f', 'values.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: values.yaml:1: apiVersion: object lacks apiVersion, kind, metadata.name (this looks like platform values (top-level publishing/gateway): pass it with --values values.yaml)');
+    expect(r.stderr).toContain(
+      'error: values.yaml:1: apiVersion: object lacks apiVersion, kind, metadata.name (this looks like platform values (top-level publishing/gateway): pass it with --values values.yaml)',
+    );
   });
 
   it('standard input is read once: two - sources are a usage error', async () => {
@@ -135,22 +165,37 @@ describe('reproducible by default', () => {
     const a = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: {} });
     expect(a.code).toBe(0);
     expect(times(a.stdout)).toEqual(['1970-01-01T00:00:00Z']);
-    const sde = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    const sde = await runCli(['render', ...EX, '--with-controller'], {
+      cwd: root,
+      env: { SOURCE_DATE_EPOCH: '1767225600' },
+    });
     expect(times(sde.stdout)).toEqual(['2026-01-01T00:00:00Z']);
-    const now = await runCli(['render', ...EX, '--with-controller', '--now', '2027-02-03T04:05:06Z'], { cwd: root, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    const now = await runCli(['render', ...EX, '--with-controller', '--now', '2027-02-03T04:05:06Z'], {
+      cwd: root,
+      env: { SOURCE_DATE_EPOCH: '1767225600' },
+    });
     expect(times(now.stdout)).toEqual(['2027-02-03T04:05:06Z']);
   });
 
   it('a SOURCE_DATE_EPOCH that is not whole seconds is an error, not ignored', async () => {
-    const r = await runCli(['render', ...EX, '--with-controller'], { cwd: root, env: { SOURCE_DATE_EPOCH: 'yesterday' } });
+    const r = await runCli(['render', ...EX, '--with-controller'], {
+      cwd: root,
+      env: { SOURCE_DATE_EPOCH: 'yesterday' },
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error: SOURCE_DATE_EPOCH="yesterday" is not a whole number of seconds since 1970-01-01');
+    expect(r.stderr).toContain(
+      'error: SOURCE_DATE_EPOCH="yesterday" is not a whole number of seconds since 1970-01-01',
+    );
   });
 
   it('reconcile keeps the current time (SOURCE_DATE_EPOCH is not its clock)', async () => {
     const rendered = (await runCli(['render', ...EX], { cwd: root })).stdout;
-    const rec = await runCli(['reconcile', '--values', 'examples/platform/values.yaml', '-f', '-'], { cwd: root, stdin: rendered, env: { SOURCE_DATE_EPOCH: '1767225600' } });
+    const rec = await runCli(['reconcile', '--values', 'examples/platform/values.yaml', '-f', '-'], {
+      cwd: root,
+      stdin: rendered,
+      env: { SOURCE_DATE_EPOCH: '1767225600' },
+    });
     expect(rec.code).toBe(0);
     const t = times(rec.stdout);
     expect(t.length).toBeGreaterThan(0);
@@ -162,14 +207,26 @@ describe('render --with-controller --output-dir', () => {
   const root = path.resolve(__dirname, '..', '..');
   it('writes what the platform owns, without status; the preview keeps everything', async () => {
     const out = path.join(dir, 'tree');
-    const args = ['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants', '--with-controller'];
+    const args = [
+      'render',
+      '--values',
+      'examples/platform/values.yaml',
+      '-f',
+      'examples/platform/tenants',
+      '--with-controller',
+    ];
     const preview = await runCli(args, { cwd: root });
     expect(preview.stdout).toMatch(/kind: HTTPRoute\nmetadata:\n  name: status\n  namespace: tenant-root\n/);
     expect(preview.stdout).toContain('\nstatus:\n');
     const r = await runCli([...args, '--output-dir', out], { cwd: root });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/info: \d+ input objects the controller changed \(route status, namespace labels\) are not written to the tree: the platform does not own them/);
-    const files = fs.readdirSync(out, { recursive: true }).map(String).filter((f) => f.endsWith('.yaml'));
+    expect(r.stderr).toMatch(
+      /info: \d+ input objects the controller changed \(route status, namespace labels\) are not written to the tree: the platform does not own them/,
+    );
+    const files = fs
+      .readdirSync(out, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.yaml'));
     const all = files.map((f) => fs.readFileSync(path.join(out, f), 'utf8'));
     for (const text of all) expect(text).not.toMatch(/^status:/m);
     // The app route and the cluster's own namespaces (cozy-*) are not the platform's.
@@ -177,7 +234,9 @@ describe('render --with-controller --output-dir', () => {
     expect(files.some((f) => f.startsWith('cozy-'))).toBe(false);
     expect(files.filter((f) => /^_cluster\/namespace-/.test(f)).every((f) => /namespace-tenant-/.test(f))).toBe(true);
     // The controller's own objects are there.
-    expect(files).toEqual(expect.arrayContaining(['tenant-root/gateway-cozystack.yaml', 'tenant-root/tenantgateway-cozystack.yaml']));
+    expect(files).toEqual(
+      expect.arrayContaining(['tenant-root/gateway-cozystack.yaml', 'tenant-root/tenantgateway-cozystack.yaml']),
+    );
     expect(all.join('')).toContain('kind: Issuer');
   });
 });
@@ -191,7 +250,11 @@ describe('option combinations that cannot be honoured', () => {
     const r = await runCli(['render', ...EX, '-o', 'json', '--output-dir', out], { cwd: root });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^wrote (\d+) files \(\d+ objects as JSON and kustomization\.yaml\) to /m);
-    const files = fs.readdirSync(out, { recursive: true }).map(String).filter((f) => /\.(json|yaml)$/.test(f)).sort();
+    const files = fs
+      .readdirSync(out, { recursive: true })
+      .map(String)
+      .filter((f) => /\.(json|yaml)$/.test(f))
+      .sort();
     expect(files.filter((f) => f.endsWith('.yaml'))).toEqual(['kustomization.yaml']);
     const tgw = JSON.parse(fs.readFileSync(path.join(out, 'tenant-root/tenantgateway-cozystack.json'), 'utf8'));
     expect(tgw.kind).toBe('TenantGateway');
@@ -215,11 +278,16 @@ describe('option combinations that cannot be honoured', () => {
   it('fn with both CONFIG and --kustomize-plugin is a usage error', async () => {
     const r = await runCli(['fn', 'a.yaml', '--kustomize-plugin', 'b.yaml'], { cwd: dir, stdin: '' });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('error: give the plugin config once: either CONFIG (a.yaml) or --kustomize-plugin (b.yaml)');
+    expect(r.stderr).toContain(
+      'error: give the plugin config once: either CONFIG (a.yaml) or --kustomize-plugin (b.yaml)',
+    );
   });
 
   it('post-render --values - is a usage error (stdin carries the manifests)', async () => {
-    const r = await runCli(['post-render', '--values', '-'], { cwd: dir, stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n' });
+    const r = await runCli(['post-render', '--values', '-'], {
+      cwd: dir,
+      stdin: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n',
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('error: --values - cannot be honoured: standard input carries the manifests');
   });
@@ -236,12 +304,22 @@ describe('--validate', () => {
     }
   });
   it('an invalid emitted object: exit 1, nothing on stdout, the object and field named', async () => {
-    fs.writeFileSync(path.join(dir, 'bad-route.yaml'), 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-root\nspec:\n  hostnames: ["a.example.org"]\n  rules:\n    - backendRefs:\n        - name: app\n          port: 99999\n');
-    const r = await runCli(['reconcile', '--all', '--validate', '-f', 'bad-route.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    fs.writeFileSync(
+      path.join(dir, 'bad-route.yaml'),
+      'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-root\nspec:\n  hostnames: ["a.example.org"]\n  rules:\n    - backendRefs:\n        - name: app\n          port: 99999\n',
+    );
+    const r = await runCli(
+      ['reconcile', '--all', '--validate', '-f', 'bad-route.yaml', '--now', '2026-01-01T00:00:00Z'],
+      { cwd: dir },
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/error: bad-route\.yaml:\d+: HTTPRoute tenant-root\/app: spec\.rules\[0\]\.backendRefs\[0\]\.port: must be <= 65535/);
-    const without = await runCli(['reconcile', '--all', '-f', 'bad-route.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    expect(r.stderr).toMatch(
+      /error: bad-route\.yaml:\d+: HTTPRoute tenant-root\/app: spec\.rules\[0\]\.backendRefs\[0\]\.port: must be <= 65535/,
+    );
+    const without = await runCli(['reconcile', '--all', '-f', 'bad-route.yaml', '--now', '2026-01-01T00:00:00Z'], {
+      cwd: dir,
+    });
     expect(without.code).toBe(0);
   });
 });
@@ -249,11 +327,20 @@ describe('--validate', () => {
 describe('diff --validate', () => {
   it('checks what the change creates or changes: an invalid route is an error (exit 1)', async () => {
     fs.writeFileSync(path.join(dir, 'state.yaml'), 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-root\n');
-    fs.writeFileSync(path.join(dir, 'bad-route2.yaml'), 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-root\nspec:\n  hostnames: ["a.example.org"]\n  rules:\n    - backendRefs:\n        - name: app\n          port: 99999\n');
-    const ok = await runCli(['diff', '--state', 'state.yaml', '-f', 'bad-route2.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
+    fs.writeFileSync(
+      path.join(dir, 'bad-route2.yaml'),
+      'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-root\nspec:\n  hostnames: ["a.example.org"]\n  rules:\n    - backendRefs:\n        - name: app\n          port: 99999\n',
+    );
+    const ok = await runCli(
+      ['diff', '--state', 'state.yaml', '-f', 'bad-route2.yaml', '--now', '2026-01-01T00:00:00Z'],
+      { cwd: dir },
+    );
     expect(ok.stderr).not.toMatch(/^error/m);
     expect(ok.stdout).toContain('HTTPRoute tenant-root/app');
-    const r = await runCli(['diff', '--state', 'state.yaml', '-f', 'bad-route2.yaml', '--now', '2026-01-01T00:00:00Z', '--validate'], { cwd: dir });
+    const r = await runCli(
+      ['diff', '--state', 'state.yaml', '-f', 'bad-route2.yaml', '--now', '2026-01-01T00:00:00Z', '--validate'],
+      { cwd: dir },
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/HTTPRoute tenant-root\/app: spec\.rules\[0\]\.backendRefs\[0\]\.port: must be <= 65535/);

@@ -9,13 +9,16 @@ import { Help } from 'commander';
 import { buildProgram, COMMANDS, commandsNeeded, makeContext } from '../../src/cli';
 
 const ROOT = path.resolve(__dirname, '../..');
-const ctx = () => makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT });
+const ctx = () =>
+  makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT });
 
 describe('the command table', () => {
   it("each entry's help line is the loaded command's", () => {
     const program = buildProgram(ctx());
     const help = new Help();
-    expect(program.commands.map((c) => [c.name(), help.subcommandTerm(c), c.summary()])).toEqual(COMMANDS.map((c) => [c.name, c.term, c.summary]));
+    expect(program.commands.map((c) => [c.name(), help.subcommandTerm(c), c.summary()])).toEqual(
+      COMMANDS.map((c) => [c.name, c.term, c.summary]),
+    );
   });
 
   it('the top-level help is the same with no command loaded', () => {
@@ -34,7 +37,11 @@ describe('the command table', () => {
 
 describe('modules loaded by the built CLI', () => {
   const run = (args: string[]): string[] => {
-    const r = spawnSync(process.execPath, ['-r', path.join(ROOT, 'test/helpers/loadedModules.js'), path.join(ROOT, 'bin/cozy-gw.js'), ...args], { cwd: ROOT, encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      ['-r', path.join(ROOT, 'test/helpers/loadedModules.js'), path.join(ROOT, 'bin/cozy-gw.js'), ...args],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
     const m = /LOADED (.*)/.exec(r.stderr);
     if (!m) throw new Error(`no module list from cozy-gw ${args.join(' ')} (status ${r.status}): ${r.stderr}`);
     return (JSON.parse(m[1]) as string[]).filter((f) => !f.endsWith('loadedModules.js'));
@@ -44,13 +51,19 @@ describe('modules loaded by the built CLI', () => {
     const mods = run(['--help']);
     expect(mods.length).toBeGreaterThan(0);
     expect(mods.length).toBeLessThan(25);
-    expect(mods.filter((m) => /node_modules\/(js-yaml|yaml|handlebars|semver|ajv|execa|@marcbachmann)\//.test(m))).toEqual([]);
-    expect(mods.filter((m) => /dist\/(charts|controller|pipelines|admission|validation|protocols)\//.test(m))).toEqual([]);
+    expect(
+      mods.filter((m) => /node_modules\/(js-yaml|yaml|handlebars|semver|ajv|execa|@marcbachmann)\//.test(m)),
+    ).toEqual([]);
+    expect(mods.filter((m) => /dist\/(charts|controller|pipelines|admission|validation|protocols)\//.test(m))).toEqual(
+      [],
+    );
   }, 30_000);
 
   it('render loads the render chain, not the controller pass', () => {
     const mods = run(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants']);
     expect(mods.some((m) => m.endsWith('dist/pipelines/render.js'))).toBe(true);
-    expect(mods.filter((m) => /dist\/(controller\/tenantGatewayController|pipelines\/reconcile|protocols\/)/.test(m))).toEqual([]);
+    expect(
+      mods.filter((m) => /dist\/(controller\/tenantGatewayController|pipelines\/reconcile|protocols\/)/.test(m)),
+    ).toEqual([]);
   }, 30_000);
 });

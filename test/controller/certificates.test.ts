@@ -20,7 +20,14 @@ const NS = 'tenant-root';
 const UID = '3f0c2a8e-1b7d-4c5e-9a21-0d6f7e8a9b01';
 const PROD = 'https://acme-v02.api.letsencrypt.org/directory';
 const STAGE = 'https://acme-staging-v02.api.letsencrypt.org/directory';
-const OWNER = { apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', name: 'cozystack', uid: UID, controller: true, blockOwnerDeletion: true };
+const OWNER = {
+  apiVersion: 'gateway.cozystack.io/v1alpha1',
+  kind: 'TenantGateway',
+  name: 'cozystack',
+  uid: UID,
+  controller: true,
+  blockOwnerDeletion: true,
+};
 const MANAGED = { 'cozystack.io/managed-by': 'cozystack-controller' };
 const CLOUDFLARE = { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'api-token' } } };
 
@@ -30,11 +37,17 @@ function tgw(spec: Spec = {}, opts: { uid?: string | null } = {}): KObject {
   const uid = opts.uid === undefined ? UID : opts.uid;
   const md: KObject['metadata'] = { name: 'cozystack', namespace: NS, generation: 1 };
   if (uid) md.uid = uid;
-  return { apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', metadata: md, spec: { apex: 'example.org', ...spec } };
+  return {
+    apiVersion: 'gateway.cozystack.io/v1alpha1',
+    kind: 'TenantGateway',
+    metadata: md,
+    spec: { apex: 'example.org', ...spec },
+  };
 }
 
 const http01 = (extra: Spec = {}) => tgw({ certMode: 'http01', issuerName: 'letsencrypt-prod', ...extra });
-const dns01 = (extra: Spec = {}) => tgw({ certMode: 'dns01', issuerName: 'letsencrypt-prod', dns01: CLOUDFLARE, ...extra });
+const dns01 = (extra: Spec = {}) =>
+  tgw({ certMode: 'dns01', issuerName: 'letsencrypt-prod', dns01: CLOUDFLARE, ...extra });
 const existingSecret = () => tgw({ certMode: 'existingSecret', wildcardSecretRef: { name: 'wild' } });
 const edge = () => tgw({ certMode: 'edge' });
 
@@ -59,7 +72,13 @@ function perListenerCert(host: string, md: Partial<KObject['metadata']> = { owne
 }
 
 function tlsSecret(name: string): KObject {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: NS }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace: NS },
+    type: 'kubernetes.io/tls',
+    data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' },
+  };
 }
 
 /** The controller's ACME steps in the reference-facts §5.1 order. */
@@ -97,7 +116,15 @@ describe('Issuer', () => {
             {
               http01: {
                 gatewayHTTPRoute: {
-                  parentRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'cozystack', namespace: NS, sectionName: 'http' }],
+                  parentRefs: [
+                    {
+                      group: 'gateway.networking.k8s.io',
+                      kind: 'Gateway',
+                      name: 'cozystack',
+                      namespace: NS,
+                      sectionName: 'http',
+                    },
+                  ],
                 },
               },
             },
@@ -140,12 +167,32 @@ describe('Issuer', () => {
     ['cloudflare', CLOUDFLARE, { cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'api-token' } } }],
     [
       'route53',
-      { provider: 'route53', route53: { region: 'eu-west-1', accessKeyID: 'AKIA', secretAccessKeySecretRef: { name: 'r53', key: 'secret-access-key' } } },
-      { route53: { region: 'eu-west-1', accessKeyID: 'AKIA', secretAccessKeySecretRef: { name: 'r53', key: 'secret-access-key' } } },
+      {
+        provider: 'route53',
+        route53: {
+          region: 'eu-west-1',
+          accessKeyID: 'AKIA',
+          secretAccessKeySecretRef: { name: 'r53', key: 'secret-access-key' },
+        },
+      },
+      {
+        route53: {
+          region: 'eu-west-1',
+          accessKeyID: 'AKIA',
+          secretAccessKeySecretRef: { name: 'r53', key: 'secret-access-key' },
+        },
+      },
     ],
     [
       'route53 with IRSA (no access key id)',
-      { provider: 'route53', route53: { region: 'eu-west-1', accessKeyID: '', secretAccessKeySecretRef: { name: '', key: 'secret-access-key' } } },
+      {
+        provider: 'route53',
+        route53: {
+          region: 'eu-west-1',
+          accessKeyID: '',
+          secretAccessKeySecretRef: { name: '', key: 'secret-access-key' },
+        },
+      },
       { route53: { region: 'eu-west-1', secretAccessKeySecretRef: { name: '', key: 'secret-access-key' } } },
     ],
     [
@@ -155,13 +202,38 @@ describe('Issuer', () => {
     ],
     [
       'rfc2136',
-      { provider: 'rfc2136', rfc2136: { nameserver: 'ns1.example.test:53', tsigKeyName: 'le.', tsigAlgorithm: 'HMACSHA512', tsigSecretSecretRef: { name: 'tsig', key: 'tsig-secret-key' } } },
-      { rfc2136: { nameserver: 'ns1.example.test:53', tsigKeyName: 'le.', tsigAlgorithm: 'HMACSHA512', tsigSecretSecretRef: { name: 'tsig', key: 'tsig-secret-key' } } },
+      {
+        provider: 'rfc2136',
+        rfc2136: {
+          nameserver: 'ns1.example.test:53',
+          tsigKeyName: 'le.',
+          tsigAlgorithm: 'HMACSHA512',
+          tsigSecretSecretRef: { name: 'tsig', key: 'tsig-secret-key' },
+        },
+      },
+      {
+        rfc2136: {
+          nameserver: 'ns1.example.test:53',
+          tsigKeyName: 'le.',
+          tsigAlgorithm: 'HMACSHA512',
+          tsigSecretSecretRef: { name: 'tsig', key: 'tsig-secret-key' },
+        },
+      },
     ],
     [
       'rfc2136 with the default TSIG algorithm',
-      { provider: 'rfc2136', rfc2136: { nameserver: 'ns1', tsigKeyName: 'le.', tsigSecretSecretRef: { name: 'tsig', key: 'k' } } },
-      { rfc2136: { nameserver: 'ns1', tsigKeyName: 'le.', tsigAlgorithm: 'HMACSHA256', tsigSecretSecretRef: { name: 'tsig', key: 'k' } } },
+      {
+        provider: 'rfc2136',
+        rfc2136: { nameserver: 'ns1', tsigKeyName: 'le.', tsigSecretSecretRef: { name: 'tsig', key: 'k' } },
+      },
+      {
+        rfc2136: {
+          nameserver: 'ns1',
+          tsigKeyName: 'le.',
+          tsigAlgorithm: 'HMACSHA256',
+          tsigSecretSecretRef: { name: 'tsig', key: 'k' },
+        },
+      },
     ],
     [
       'a missing provider (cloudflare by default)',
@@ -180,12 +252,32 @@ describe('Issuer', () => {
 
   test.each([
     ['a missing dns01 block', { dns01: undefined }, /certMode dns01 requires spec\.dns01/],
-    ['an unknown provider', { dns01: { provider: 'gandi', gandi: {} } }, /unsupported dns01\.provider "gandi".*cloudflare, route53, digitalocean, rfc2136/],
-    ['a missing provider block', { dns01: { provider: 'route53' } }, /dns01\.provider is route53 but spec\.dns01\.route53 is missing/],
+    [
+      'an unknown provider',
+      { dns01: { provider: 'gandi', gandi: {} } },
+      /unsupported dns01\.provider "gandi".*cloudflare, route53, digitalocean, rfc2136/,
+    ],
+    [
+      'a missing provider block',
+      { dns01: { provider: 'route53' } },
+      /dns01\.provider is route53 but spec\.dns01\.route53 is missing/,
+    ],
     ['a missing cloudflare block', { dns01: { provider: 'cloudflare' } }, /spec\.dns01\.cloudflare is missing/],
-    ['a provider block without its secret ref', { dns01: { provider: 'digitalocean', digitalocean: {} } }, /spec\.dns01\.digitalocean\.tokenSecretRef is missing/],
-    ['route53 without a region', { dns01: { provider: 'route53', route53: { region: '' } } }, /route53\.region is required/],
-    ['rfc2136 without a nameserver', { dns01: { provider: 'rfc2136', rfc2136: { tsigKeyName: 'k', tsigSecretSecretRef: { name: 'n', key: 'k' } } } }, /rfc2136\.nameserver is required/],
+    [
+      'a provider block without its secret ref',
+      { dns01: { provider: 'digitalocean', digitalocean: {} } },
+      /spec\.dns01\.digitalocean\.tokenSecretRef is missing/,
+    ],
+    [
+      'route53 without a region',
+      { dns01: { provider: 'route53', route53: { region: '' } } },
+      /route53\.region is required/,
+    ],
+    [
+      'rfc2136 without a nameserver',
+      { dns01: { provider: 'rfc2136', rfc2136: { tsigKeyName: 'k', tsigSecretSecretRef: { name: 'n', key: 'k' } } } },
+      /rfc2136\.nameserver is required/,
+    ],
   ])('dns01 with %s is a ReconcileError and writes nothing', (_n, extra, msg) => {
     const s = new Store();
     const e = errorOf(() => reconcileIssuer(s, dns01(extra as Spec)));
@@ -200,16 +292,25 @@ describe('Issuer', () => {
     const before = get(s, 'Issuer', 'cozystack-gateway')!;
     const edited: KObject = {
       ...before,
-      metadata: { ...before.metadata, labels: { ...before.metadata.labels, team: 'a' }, annotations: { note: 'x' }, resourceVersion: '7' },
+      metadata: {
+        ...before.metadata,
+        labels: { ...before.metadata.labels, team: 'a' },
+        annotations: { note: 'x' },
+        resourceVersion: '7',
+      },
       status: { conditions: [{ type: 'Ready', status: 'True' }] },
     };
     const s2 = new Store([edited]);
     reconcileIssuer(s2, dns01());
     const after = get(s2, 'Issuer', 'cozystack-gateway')!;
-    expect((after.spec as any).acme.solvers).toEqual([{ dns01: { cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'api-token' } } } }]);
+    expect((after.spec as any).acme.solvers).toEqual([
+      { dns01: { cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'api-token' } } } },
+    ]);
     expect(after.metadata).toEqual(edited.metadata);
     expect(after.status).toEqual(edited.status);
-    expect(s2.changes()).toEqual([expect.objectContaining({ op: 'update', reasons: [expect.stringMatching(/DNS-01 solver via cloudflare/)] })]);
+    expect(s2.changes()).toEqual([
+      expect.objectContaining({ op: 'update', reasons: [expect.stringMatching(/DNS-01 solver via cloudflare/)] }),
+    ]);
   });
 
   test('labels are re-asserted on an owned Issuer whose label was removed', () => {
@@ -221,18 +322,31 @@ describe('Issuer', () => {
     expect(get(s2, 'Issuer', 'cozystack-gateway')!.metadata.labels).toEqual({ other: 'y', ...MANAGED });
   });
 
-  test.each([['existingSecret', existingSecret()], ['edge', edge()]])('%s deletes an owned Issuer and leaves the account Secret', (mode, t) => {
+  test.each([
+    ['existingSecret', existingSecret()],
+    ['edge', edge()],
+  ])('%s deletes an owned Issuer and leaves the account Secret', (mode, t) => {
     const s = new Store();
     reconcileIssuer(s, http01());
     const s2 = new Store([...s.all(), tlsSecret('cozystack-acme-account')]);
     reconcileIssuer(s2, t);
     expect(get(s2, 'Issuer', 'cozystack-gateway')).toBeUndefined();
     expect(s2.get('', 'Secret', NS, 'cozystack-acme-account')).toBeDefined();
-    expect(s2.changes()).toEqual([expect.objectContaining({ op: 'delete', reasons: [`garbage-collected: mode switched to ${mode}, which mints no Issuer`] })]);
+    expect(s2.changes()).toEqual([
+      expect.objectContaining({
+        op: 'delete',
+        reasons: [`garbage-collected: mode switched to ${mode}, which mints no Issuer`],
+      }),
+    ]);
   });
 
   test('existingSecret and edge never delete an unowned Issuer', () => {
-    const foreign: KObject = { apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'cozystack-gateway', namespace: NS }, spec: { selfSigned: {} } };
+    const foreign: KObject = {
+      apiVersion: 'cert-manager.io/v1',
+      kind: 'Issuer',
+      metadata: { name: 'cozystack-gateway', namespace: NS },
+      spec: { selfSigned: {} },
+    };
     for (const t of [existingSecret(), edge()]) {
       const s = new Store([foreign]);
       reconcileIssuer(s, t);
@@ -243,17 +357,38 @@ describe('Issuer', () => {
 
   test('takeover guard: an unowned Issuer of the derived name fails the pass and is left alone', () => {
     const foreigners: KObject[] = [
-      { apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'cozystack-gateway', namespace: NS }, spec: { selfSigned: {} } },
+      {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Issuer',
+        metadata: { name: 'cozystack-gateway', namespace: NS },
+        spec: { selfSigned: {} },
+      },
       // owned by another TenantGateway uid
-      { apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'cozystack-gateway', namespace: NS, ownerReferences: [{ ...OWNER, uid: 'other' }] }, spec: {} },
+      {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Issuer',
+        metadata: { name: 'cozystack-gateway', namespace: NS, ownerReferences: [{ ...OWNER, uid: 'other' }] },
+        spec: {},
+      },
       // labelled only, while the TenantGateway has a uid: labels do not prove ownership then
-      { apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'cozystack-gateway', namespace: NS, labels: { ...MANAGED, 'cozystack.io/tenantgateway': 'cozystack' } }, spec: {} },
+      {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Issuer',
+        metadata: {
+          name: 'cozystack-gateway',
+          namespace: NS,
+          labels: { ...MANAGED, 'cozystack.io/tenantgateway': 'cozystack' },
+        },
+        spec: {},
+      },
     ];
     for (const f of foreigners) {
       for (const t of [http01(), dns01()]) {
         const s = new Store([f]);
         const e = errorOf(() => reconcileIssuer(s, t));
-        expect(e.message).toBe('Issuer tenant-root/cozystack-gateway exists and is not owned by TenantGateway cozystack; refusing to take it over');
+        expect(e.message).toBe(
+          'Issuer tenant-root/cozystack-gateway exists and is not owned by TenantGateway cozystack; refusing to take it over',
+        );
         expect(get(s, 'Issuer', 'cozystack-gateway')).toEqual(f);
         expect(s.changes()).toEqual([]);
       }
@@ -279,7 +414,12 @@ describe('Issuer', () => {
 
   test('an Issuer created without a uid is owned when the TenantGateway has one only via its ownerReference', () => {
     const s = new Store([
-      { apiVersion: 'cert-manager.io/v1', kind: 'Issuer', metadata: { name: 'cozystack-gateway', namespace: NS, ownerReferences: [{ ...OWNER, uid: undefined }] }, spec: {} },
+      {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Issuer',
+        metadata: { name: 'cozystack-gateway', namespace: NS, ownerReferences: [{ ...OWNER, uid: undefined }] },
+        spec: {},
+      },
     ]);
     reconcileIssuer(s, http01());
     expect((get(s, 'Issuer', 'cozystack-gateway')!.spec as any).acme.server).toBe(PROD);
@@ -289,7 +429,9 @@ describe('Issuer', () => {
 describe('wildcard Certificate', () => {
   test('dnsNames: apex, *.apex, then c, *.c per sorted child apex, duplicates and empties skipped', () => {
     expect(wildcardDnsNames('example.org', [])).toEqual(['example.org', '*.example.org']);
-    expect(wildcardDnsNames('example.org', ['zed.example.org', '', 'alice.example.org', 'example.org', 'alice.example.org'])).toEqual([
+    expect(
+      wildcardDnsNames('example.org', ['zed.example.org', '', 'alice.example.org', 'example.org', 'alice.example.org']),
+    ).toEqual([
       'example.org',
       '*.example.org',
       'alice.example.org',
@@ -309,10 +451,19 @@ describe('wildcard Certificate', () => {
       spec: {
         secretName: 'cozystack-gateway-tls',
         issuerRef: { kind: 'Issuer', name: 'cozystack-gateway' },
-        dnsNames: ['example.org', '*.example.org', 'b.example.org', '*.b.example.org', 'customer1.io', '*.customer1.io'],
+        dnsNames: [
+          'example.org',
+          '*.example.org',
+          'b.example.org',
+          '*.b.example.org',
+          'customer1.io',
+          '*.customer1.io',
+        ],
       },
     });
-    expect(s.changes()[0].reasons).toEqual(['wildcard certificate for example.org and *.example.org plus 2 child apexes (dns01)']);
+    expect(s.changes()[0].reasons).toEqual([
+      'wildcard certificate for example.org and *.example.org plus 2 child apexes (dns01)',
+    ]);
   });
 
   test('a new child apex extends the SANs of the owned Certificate in place', () => {
@@ -324,14 +475,23 @@ describe('wildcard Certificate', () => {
     expect(s2.changes().map((c) => c.op)).toEqual(['update']);
   });
 
-  test.each([['http01', http01()], ['existingSecret', existingSecret()], ['edge', edge()]])('%s deletes an owned wildcard Certificate, never its Secret', (mode, t) => {
+  test.each([
+    ['http01', http01()],
+    ['existingSecret', existingSecret()],
+    ['edge', edge()],
+  ])('%s deletes an owned wildcard Certificate, never its Secret', (mode, t) => {
     const s = new Store();
     reconcileWildcardCertificate(s, dns01(), []);
     const s2 = new Store([...s.all(), tlsSecret('cozystack-gateway-tls')]);
     reconcileWildcardCertificate(s2, t, []);
     expect(get(s2, 'Certificate', 'cozystack-gateway-tls')).toBeUndefined();
     expect(s2.get('', 'Secret', NS, 'cozystack-gateway-tls')).toBeDefined();
-    expect(s2.changes()).toEqual([expect.objectContaining({ op: 'delete', reasons: [`garbage-collected: mode switched to ${mode}, which has no wildcard certificate`] })]);
+    expect(s2.changes()).toEqual([
+      expect.objectContaining({
+        op: 'delete',
+        reasons: [`garbage-collected: mode switched to ${mode}, which has no wildcard certificate`],
+      }),
+    ]);
   });
 
   test('other modes leave an unowned Certificate of that name alone; dns01 refuses to take it over', () => {
@@ -356,7 +516,12 @@ describe('wildcard Certificate', () => {
 describe('per-listener Certificates', () => {
   test('http01: one Certificate per served hostname, named <tgw>-<fl>-<hex8>-tls, dnsNames exactly the hostname', () => {
     const s = new Store();
-    reconcilePerListenerCertificates(s, http01(), ['harbor.foo.example.com', 'grafana.example.org', 'harbor.foo.example.com', '']);
+    reconcilePerListenerCertificates(s, http01(), [
+      'harbor.foo.example.com',
+      'grafana.example.org',
+      'harbor.foo.example.com',
+      '',
+    ]);
     expect(s.list('cert-manager.io', 'Certificate', NS).map((c) => c.metadata.name)).toEqual([
       'cozystack-grafana-ba6dd572-tls',
       'cozystack-harbor-760d5a8a-tls',
@@ -393,19 +558,34 @@ describe('per-listener Certificates', () => {
     for (const o of [kept, unowned, wildcard, unlabelled]) expect(get(s, 'Certificate', o.metadata.name)).toEqual(o);
     expect(s.get('', 'Secret', NS, secret.metadata.name)).toEqual(secret);
     expect(s.changes()).toEqual([
-      expect.objectContaining({ op: 'delete', ref: expect.objectContaining({ name: gone.metadata.name }), reasons: ['garbage-collected: no route claims old.example.org any more'] }),
+      expect.objectContaining({
+        op: 'delete',
+        ref: expect.objectContaining({ name: gone.metadata.name }),
+        reasons: ['garbage-collected: no route claims old.example.org any more'],
+      }),
     ]);
   });
 
   test('GC in another namespace never happens', () => {
-    const elsewhere = { ...perListenerCert('old.example.org'), metadata: { ...perListenerCert('old.example.org').metadata, namespace: 'tenant-other' } };
+    const elsewhere = {
+      ...perListenerCert('old.example.org'),
+      metadata: { ...perListenerCert('old.example.org').metadata, namespace: 'tenant-other' },
+    };
     const s = new Store([elsewhere]);
     reconcilePerListenerCertificates(s, dns01(), []);
     expect(s.changes()).toEqual([]);
   });
 
-  test.each([['dns01', dns01()], ['existingSecret', existingSecret()], ['edge', edge()]])('%s garbage-collects every owned per-listener Certificate and ignores served hostnames', (mode, t) => {
-    const s = new Store([perListenerCert('a.example.org'), perListenerCert('b.example.org'), tlsSecret(perListenerCert('a.example.org').metadata.name)]);
+  test.each([
+    ['dns01', dns01()],
+    ['existingSecret', existingSecret()],
+    ['edge', edge()],
+  ])('%s garbage-collects every owned per-listener Certificate and ignores served hostnames', (mode, t) => {
+    const s = new Store([
+      perListenerCert('a.example.org'),
+      perListenerCert('b.example.org'),
+      tlsSecret(perListenerCert('a.example.org').metadata.name),
+    ]);
     reconcilePerListenerCertificates(s, t, ['a.example.org']);
     expect(s.list('cert-manager.io', 'Certificate', NS)).toEqual([]);
     expect(s.list('', 'Secret', NS)).toHaveLength(1);
@@ -461,7 +641,11 @@ describe('mode switches over the whole ACME pass', () => {
 
   const modes: Record<string, () => KObject> = { http01: () => http01(), dns01: () => dns01(), existingSecret, edge };
   const expected: Record<string, string[]> = {
-    http01: ['Issuer/cozystack-gateway', 'Certificate/cozystack-harbor-91fb3185-tls', 'HTTPRoute/cozystack-http-redirect'],
+    http01: [
+      'Issuer/cozystack-gateway',
+      'Certificate/cozystack-harbor-91fb3185-tls',
+      'HTTPRoute/cozystack-http-redirect',
+    ],
     dns01: ['Issuer/cozystack-gateway', 'Certificate/cozystack-gateway-tls', 'HTTPRoute/cozystack-http-redirect'],
     existingSecret: ['HTTPRoute/cozystack-http-redirect'],
     edge: [],
@@ -492,9 +676,15 @@ describe('mode switches over the whole ACME pass', () => {
   });
 
   test('property: any sequence of modes and served hostnames ends with the objects of the last step, Secrets untouched, unowned objects untouched', () => {
-    const foreign = cert('cozystack-foreign-12345678-tls', ['foreign.example.org'], { labels: { ...MANAGED, 'cozystack.io/per-listener-cert': 'true' } });
+    const foreign = cert('cozystack-foreign-12345678-tls', ['foreign.example.org'], {
+      labels: { ...MANAGED, 'cozystack.io/per-listener-cert': 'true' },
+    });
     const host = fc.constantFrom('a.example.org', 'b.example.org', 'c.example.org', 'harbor.example.org');
-    const step = fc.record({ mode: fc.constantFrom(...Object.keys(modes)), served: fc.array(host, { maxLength: 4 }), uid: fc.boolean() });
+    const step = fc.record({
+      mode: fc.constantFrom(...Object.keys(modes)),
+      served: fc.array(host, { maxLength: 4 }),
+      uid: fc.boolean(),
+    });
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 5 }), fc.boolean(), (steps, withUid) => {
         let objects: KObject[] = [...secrets, foreign];
@@ -505,7 +695,10 @@ describe('mode switches over the whole ACME pass', () => {
         }
         const last = steps[steps.length - 1];
         const s = new Store(objects);
-        const certs = s.list('cert-manager.io', 'Certificate', NS).map((c) => c.metadata.name).filter((n) => n !== foreign.metadata.name);
+        const certs = s
+          .list('cert-manager.io', 'Certificate', NS)
+          .map((c) => c.metadata.name)
+          .filter((n) => n !== foreign.metadata.name);
         const wantCerts =
           last.mode === 'http01'
             ? [...new Set(last.served)].map((h) => perAppCertificateName('cozystack', h))
@@ -513,8 +706,12 @@ describe('mode switches over the whole ACME pass', () => {
               ? ['cozystack-gateway-tls']
               : [];
         expect(certs.sort()).toEqual(wantCerts.sort());
-        expect(s.get('cert-manager.io', 'Issuer', NS, 'cozystack-gateway') !== undefined).toBe(last.mode === 'http01' || last.mode === 'dns01');
-        expect(s.get('gateway.networking.k8s.io', 'HTTPRoute', NS, 'cozystack-http-redirect') !== undefined).toBe(last.mode !== 'edge');
+        expect(s.get('cert-manager.io', 'Issuer', NS, 'cozystack-gateway') !== undefined).toBe(
+          last.mode === 'http01' || last.mode === 'dns01',
+        );
+        expect(s.get('gateway.networking.k8s.io', 'HTTPRoute', NS, 'cozystack-http-redirect') !== undefined).toBe(
+          last.mode !== 'edge',
+        );
         expect(s.list('', 'Secret', NS)).toEqual(secrets);
         expect(s.get('cert-manager.io', 'Certificate', NS, foreign.metadata.name)).toEqual(foreign);
       }),

@@ -13,7 +13,10 @@ const render = (spec: Record<string, unknown>, served: string[] = [], children: 
 describe('listeners (reference-facts §5.3)', () => {
   test('http01: http, per-app listeners in hostname order, tls-<svc>, then native-port entries', () => {
     const ls = render(
-      { tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }] },
+      {
+        tlsPassthroughServices: ['api'],
+        tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }],
+      },
       ['harbor.foo.example.com', 'a.example.org'],
     );
     expect(ls.map((l) => l.name)).toEqual(['http', 'https-harbor-760d5a8a', 'https-a-8479b785', 'tls-api', 'tls-pg']);
@@ -21,9 +24,24 @@ describe('listeners (reference-facts §5.3)', () => {
       name: 'http',
       port: 80,
       protocol: 'HTTP',
-      allowedRoutes: { namespaces: { from: 'Selector', selector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['tenant-root', 'cozy-cert-manager'] }] } } },
+      allowedRoutes: {
+        namespaces: {
+          from: 'Selector',
+          selector: {
+            matchExpressions: [
+              { key: 'kubernetes.io/metadata.name', operator: 'In', values: ['tenant-root', 'cozy-cert-manager'] },
+            ],
+          },
+        },
+      },
     });
-    expect(ls.map((l) => l.hostname)).toEqual([undefined, 'harbor.foo.example.com', 'a.example.org', 'api.example.org', 'pg.example.org']);
+    expect(ls.map((l) => l.hostname)).toEqual([
+      undefined,
+      'harbor.foo.example.com',
+      'a.example.org',
+      'api.example.org',
+      'pg.example.org',
+    ]);
     expect(ls[1]).toEqual({
       name: 'https-harbor-760d5a8a',
       hostname: 'harbor.foo.example.com',
@@ -31,7 +49,10 @@ describe('listeners (reference-facts §5.3)', () => {
       protocol: 'HTTPS',
       tls: { mode: 'Terminate', certificateRefs: [{ name: 'cozystack-harbor-760d5a8a-tls' }] },
       allowedRoutes: {
-        namespaces: { from: 'Selector', selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } } },
+        namespaces: {
+          from: 'Selector',
+          selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } },
+        },
         kinds: [
           { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' },
           { group: 'gateway.networking.k8s.io', kind: 'TLSRoute' },
@@ -46,7 +67,14 @@ describe('listeners (reference-facts §5.3)', () => {
       port: 5432,
       protocol: 'TLS',
       tls: { mode: 'Passthrough' },
-      allowedRoutes: { namespaces: { from: 'Selector', selector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['tenant-root'] }] } } },
+      allowedRoutes: {
+        namespaces: {
+          from: 'Selector',
+          selector: {
+            matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values: ['tenant-root'] }],
+          },
+        },
+      },
     });
   });
 
@@ -57,7 +85,11 @@ describe('listeners (reference-facts §5.3)', () => {
   });
 
   test('dns01 and existingSecret: https, https-apex, then a child listener per child apex, all on one certificate', () => {
-    const dns = render({ certMode: 'dns01', tlsPassthroughServices: ['api'] }, ['ignored.example.org'], ['alice.example.org']);
+    const dns = render(
+      { certMode: 'dns01', tlsPassthroughServices: ['api'] },
+      ['ignored.example.org'],
+      ['alice.example.org'],
+    );
     expect(dns.map((l) => [l.name, l.hostname])).toEqual([
       ['http', undefined],
       ['https', '*.example.org'],
@@ -66,7 +98,8 @@ describe('listeners (reference-facts §5.3)', () => {
       ['tls-api', 'api.example.org'],
     ]);
     expect(dns[3].name).toMatch(/^https-child-alice-[0-9a-f]{8}$/);
-    for (const l of dns.slice(1, 4)) expect(l.tls).toEqual({ mode: 'Terminate', certificateRefs: [{ name: 'cozystack-gateway-tls' }] });
+    for (const l of dns.slice(1, 4))
+      expect(l.tls).toEqual({ mode: 'Terminate', certificateRefs: [{ name: 'cozystack-gateway-tls' }] });
     const es = render({ certMode: 'existingSecret', wildcardSecretRef: { name: 'wild' } });
     expect(es[1].tls).toEqual({ mode: 'Terminate', certificateRefs: [{ name: 'wild' }] });
     expect(() => render({ certMode: 'existingSecret' })).toThrow(ReconcileError);
@@ -79,7 +112,9 @@ describe('listeners (reference-facts §5.3)', () => {
     for (const l of ls) {
       expect(l).toMatchObject({ port: 80, protocol: 'HTTP' });
       expect(l.tls).toBeUndefined();
-      expect((l.allowedRoutes as { kinds: unknown }).kinds).toEqual([{ group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' }]);
+      expect((l.allowedRoutes as { kinds: unknown }).kinds).toEqual([
+        { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' },
+      ]);
     }
   });
 });
@@ -96,7 +131,9 @@ describe('before the write', () => {
 
   test('a mixed-case apex composes hostnames the Gateway CRD refuses: the write is refused', () => {
     const v = viewOf(tgw({ certMode: 'dns01', apex: 'Example.org' }));
-    expect(() => checkListeners(v, renderListeners(v, [], [], []))).toThrow(/hostname "\*\.Example\.org" is not a lowercase DNS name/);
+    expect(() => checkListeners(v, renderListeners(v, [], [], []))).toThrow(
+      /hostname "\*\.Example\.org" is not a lowercase DNS name/,
+    );
   });
 });
 
@@ -107,7 +144,10 @@ describe('the Gateway write (reference-facts §5.2)', () => {
     const v = viewOf(t);
     const gw = reconcileGateway(new Store([]), v, renderListeners(v, [], [], []));
     expect(gw.metadata.ownerReferences).toBeUndefined();
-    expect(gw.metadata.labels).toMatchObject({ 'cozystack.io/managed-by': 'cozystack-controller', 'cozystack.io/tenantgateway': 'cozystack' });
+    expect(gw.metadata.labels).toMatchObject({
+      'cozystack.io/managed-by': 'cozystack-controller',
+      'cozystack.io/tenantgateway': 'cozystack',
+    });
   });
 
   test('class default, labels, owner reference; foreign labels and status kept on update', () => {
@@ -121,9 +161,20 @@ describe('the Gateway write (reference-facts §5.2)', () => {
       'cozystack.io/gateway': 'tenant-root',
     });
     expect(gw.metadata.ownerReferences).toEqual([
-      { apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', name: 'cozystack', uid: 'uid-root', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'gateway.cozystack.io/v1alpha1',
+        kind: 'TenantGateway',
+        name: 'cozystack',
+        uid: 'uid-root',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
-    const live = { ...gw, metadata: { ...gw.metadata, labels: { ...gw.metadata.labels, foreign: 'x' } }, status: { conditions: [] } };
+    const live = {
+      ...gw,
+      metadata: { ...gw.metadata, labels: { ...gw.metadata.labels, foreign: 'x' } },
+      status: { conditions: [] },
+    };
     const store2 = new Store([live]);
     const v2 = viewOf(tgw({ gatewayClassName: 'other' }));
     const gw2 = reconcileGateway(store2, v2, renderListeners(v2, [], [], []));
@@ -134,7 +185,16 @@ describe('the Gateway write (reference-facts §5.2)', () => {
 
   test('an existing Gateway the TenantGateway does not own stops the pass', () => {
     const v = viewOf(tgw({}));
-    const store = new Store([{ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'cozystack', namespace: 'tenant-root' }, spec: {} }]);
-    expect(() => reconcileGateway(store, v, renderListeners(v, [], [], []))).toThrow(/not owned by TenantGateway cozystack/);
+    const store = new Store([
+      {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'Gateway',
+        metadata: { name: 'cozystack', namespace: 'tenant-root' },
+        spec: {},
+      },
+    ]);
+    expect(() => reconcileGateway(store, v, renderListeners(v, [], [], []))).toThrow(
+      /not owned by TenantGateway cozystack/,
+    );
   });
 });

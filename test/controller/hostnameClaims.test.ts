@@ -9,7 +9,12 @@ import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import { Store } from '../../src/k8s/store';
 import { http, route, tgw, tls } from './tgwFixtures';
 
-const v = viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'dbs', port: 5432, hostname: '*.db.example.org' }] }));
+const v = viewOf(
+  tgw({
+    tlsPassthroughServices: ['api'],
+    tlsPassthroughListeners: [{ name: 'dbs', port: 5432, hostname: '*.db.example.org' }],
+  }),
+);
 const pt = passthroughListenersOf(v);
 
 describe('passthrough reservation', () => {
@@ -44,7 +49,17 @@ describe('claimants and earned hostnames', () => {
 
   test('a route with no hostnames gets no claim; each matching parentRef is a claimant', () => {
     expect(claimants.map((c) => c.name)).not.toContain('nohosts');
-    const twoRefs = collectClaimants([http('tenant-root', 'two', ['a.example.org'], [{ name: 'cozystack' }, { name: 'cozystack', sectionName: 'http' }, { name: 'elsewhere' }])], v);
+    const twoRefs = collectClaimants(
+      [
+        http(
+          'tenant-root',
+          'two',
+          ['a.example.org'],
+          [{ name: 'cozystack' }, { name: 'cozystack', sectionName: 'http' }, { name: 'elsewhere' }],
+        ),
+      ],
+      v,
+    );
     expect(twoRefs.map((c) => c.refIndex)).toEqual([0, 1]);
   });
 
@@ -58,11 +73,15 @@ describe('claimants and earned hostnames', () => {
       http('tenant-eve', 'shop', ['shop.example.org']),
       http('tenant-root', 'shop', ['shop.example.org']),
     ]);
-    expect(attachedRoutes(store, v, ['tenant-root']).map((r) => `${r.kind}/${r.metadata.namespace}/${r.metadata.name}`)).toEqual(['HTTPRoute/tenant-root/shop']);
+    expect(
+      attachedRoutes(store, v, ['tenant-root']).map((r) => `${r.kind}/${r.metadata.namespace}/${r.metadata.name}`),
+    ).toEqual(['HTTPRoute/tenant-root/shop']);
   });
 
   test('the controller redirect route is not judged', () => {
-    const store = new Store([http('tenant-root', 'cozystack-http-redirect', ['example.org'], [{ name: 'cozystack', sectionName: 'http' }])]);
+    const store = new Store([
+      http('tenant-root', 'cozystack-http-redirect', ['example.org'], [{ name: 'cozystack', sectionName: 'http' }]),
+    ]);
     expect(attachedRoutes(store, v, ['tenant-root'])).toEqual([]);
   });
 });

@@ -12,12 +12,27 @@ import type { KObject } from '../../src/k8s/model';
 import { race, route } from './tgwFixtures';
 
 const NAMESPACES = ['tenant-root', 'tenant-alice', 'tenant-zed', 'cozy-harbor', 'cozy-dashboard', 'default'];
-const HOSTS = ['api.example.org', 'vm-exportproxy.example.org', 'app.example.org', 'x.api.example.org', '*.example.org', '*.db.example.org', 'pg.db.example.org', 'pg.example.org', 'gone.example.org', 'Bad_Name.example.org'];
+const HOSTS = [
+  'api.example.org',
+  'vm-exportproxy.example.org',
+  'app.example.org',
+  'x.api.example.org',
+  '*.example.org',
+  '*.db.example.org',
+  'pg.db.example.org',
+  'pg.example.org',
+  'gone.example.org',
+  'Bad_Name.example.org',
+];
 const SECTIONS = [undefined, 'http', 'tls-api', 'tls-vm-exportproxy', 'tls-pg', 'tls-nope', 'https-whatever'];
 const PORTS = [undefined, 80, 443, 5432, 8443];
 
 const arbRef = fc
-  .record({ section: fc.constantFrom(...SECTIONS), port: fc.constantFrom(...PORTS), nsForm: fc.constantFrom('explicit', 'absent', 'empty') })
+  .record({
+    section: fc.constantFrom(...SECTIONS),
+    port: fc.constantFrom(...PORTS),
+    nsForm: fc.constantFrom('explicit', 'absent', 'empty'),
+  })
   .map((r) => {
     const ref: Record<string, unknown> = { name: 'cozystack' };
     // Routes outside tenant-root must name the namespace to attach; the forms exercise the default.
@@ -47,7 +62,9 @@ const arbSpec = fc
 
 const arbCase = fc.record({
   spec: arbSpec,
-  routes: fc.uniqueArray(arbRoute, { maxLength: 10, selector: (r) => `${r.kind}/${r.namespace}/${r.name}` }).map((rs) => rs.map((r) => route(r.kind, r.namespace, r.name, r.hostnames, r.refs))),
+  routes: fc
+    .uniqueArray(arbRoute, { maxLength: 10, selector: (r) => `${r.kind}/${r.namespace}/${r.name}` })
+    .map((rs) => rs.map((r) => route(r.kind, r.namespace, r.name, r.hostnames, r.refs))),
 });
 
 const PARAMS = {
@@ -56,11 +73,14 @@ const PARAMS = {
   ...(process.env.FC_PATH ? { path: process.env.FC_PATH } : {}),
 };
 
-const idOf = (c: { kind: string; namespace: string; name: string; refIndex?: number }) => `${c.kind} ${c.namespace}/${c.name}${c.refIndex === undefined ? '' : `#${c.refIndex}`}`;
+const idOf = (c: { kind: string; namespace: string; name: string; refIndex?: number }) =>
+  `${c.kind} ${c.namespace}/${c.name}${c.refIndex === undefined ? '' : `#${c.refIndex}`}`;
 
 /** The whole result as plain text keyed by identity, so two orders compare equal when they decide alike. */
 function canonical(r: HostnameRace): unknown {
-  const verdicts = r.verdicts.map((vd) => [idOf(vd.claimant), vd.accepted, vd.reason, vd.message]).sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
+  const verdicts = r.verdicts
+    .map((vd) => [idOf(vd.claimant), vd.accepted, vd.reason, vd.message])
+    .sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1));
   const hostnames = r.hostnames.map((o) => ({
     h: o.hostname,
     listener: o.listener,
@@ -84,7 +104,12 @@ describe('hostname race properties', () => {
           // Every hostname of every claim has exactly one standing.
           for (const h of vd.claimant.hostnames) {
             const o = outcomes.get(h)!;
-            const places = [o.holders.filter((c) => c === vd.claimant), o.lost.filter((l) => l.claimant === vd.claimant), o.withdrawn.filter((w) => w.claimant === vd.claimant), o.claimsNone.filter((c) => c.claimant === vd.claimant)];
+            const places = [
+              o.holders.filter((c) => c === vd.claimant),
+              o.lost.filter((l) => l.claimant === vd.claimant),
+              o.withdrawn.filter((w) => w.claimant === vd.claimant),
+              o.claimsNone.filter((c) => c.claimant === vd.claimant),
+            ];
             expect(places.reduce((n, p) => n + p.length, 0)).toBe(1);
           }
           // The holder a conflict names holds that hostname in this pass: it raced there, it was not withdrawn.
@@ -94,11 +119,15 @@ describe('hostname race properties', () => {
             const o = outcomes.get(h)!;
             const holder = o.holders.find((c) => c.kind === kind && c.namespace === namespace && c.name === name);
             expect(holder).toBeDefined();
-            expect(o.withdrawn.some((w) => w.claimant === holder) || o.claimsNone.some((c) => c.claimant === holder)).toBe(false);
+            expect(
+              o.withdrawn.some((w) => w.claimant === holder) || o.claimsNone.some((c) => c.claimant === holder),
+            ).toBe(false);
             expect(holder!.namespace).not.toBe(vd.claimant.namespace);
           }
           // HostnameConflict exactly when the claim lost somewhere.
-          const lostSomewhere = vd.claimant.hostnames.some((h) => outcomes.get(h)!.lost.some((l) => l.claimant === vd.claimant));
+          const lostSomewhere = vd.claimant.hostnames.some((h) =>
+            outcomes.get(h)!.lost.some((l) => l.claimant === vd.claimant),
+          );
           expect(vd.reason === 'HostnameConflict').toBe(lostSomewhere);
           // Each hostname is listed at most once among the message's items.
           for (const h of vd.claimant.hostnames) {
@@ -117,7 +146,11 @@ describe('hostname race properties', () => {
     fc.assert(
       fc.property(
         arbCase.chain(({ spec, routes }) =>
-          fc.tuple(fc.constant(spec), fc.constant(routes), fc.shuffledSubarray(routes, { minLength: routes.length, maxLength: routes.length })),
+          fc.tuple(
+            fc.constant(spec),
+            fc.constant(routes),
+            fc.shuffledSubarray(routes, { minLength: routes.length, maxLength: routes.length }),
+          ),
         ),
         ([spec, routes, shuffled]: [Record<string, unknown>, KObject[], KObject[]]) => {
           expect(canonical(race(shuffled, spec))).toEqual(canonical(race(routes, spec)));

@@ -32,7 +32,10 @@ describe('attached-namespace labels (reference-facts §5.6)', () => {
     const plan = planAttachment(store, [v], 'tenant-root');
     expect(attachSet(plan, v)).toEqual(['tenant-alice', 'tenant-root']);
     applyNamespaceLabels(store, plan, v);
-    expect(get(store, 'cozy-harbor').metadata.labels).toEqual({ 'kubernetes.io/metadata.name': 'cozy-harbor', keep: 'x' });
+    expect(get(store, 'cozy-harbor').metadata.labels).toEqual({
+      'kubernetes.io/metadata.name': 'cozy-harbor',
+      keep: 'x',
+    });
     expect(get(store, 'cozy-harbor').metadata.annotations).toEqual({ other: 'y' });
     expect(get(store, 'tenant-alice').metadata.labels?.[GW]).toBe('tenant-root');
     expect(get(store, 'tenant-root').metadata.labels?.[GW]).toBe('tenant-root');
@@ -47,8 +50,15 @@ describe('attached-namespace labels (reference-facts §5.6)', () => {
   test("two TenantGateways listing one namespace: the publishing tenant's wins, then the smallest namespace (decisions.md §3)", () => {
     const store = new Store([ns('tenant-root'), ns('tenant-a'), ns('tenant-b'), ns('cozy-harbor'), ns('cozy-x')]);
     const root = viewOf(tgw({ attachedNamespaces: ['cozy-harbor'] }));
-    const a = viewOf(tgw({ apex: 'a.example.org', attachedNamespaces: ['cozy-harbor', 'cozy-x'] }, { namespace: 'tenant-a', uid: 'ua' }));
-    const b = viewOf(tgw({ apex: 'b.example.org', attachedNamespaces: ['cozy-x', 'tenant-a'] }, { namespace: 'tenant-b', uid: 'ub' }));
+    const a = viewOf(
+      tgw(
+        { apex: 'a.example.org', attachedNamespaces: ['cozy-harbor', 'cozy-x'] },
+        { namespace: 'tenant-a', uid: 'ua' },
+      ),
+    );
+    const b = viewOf(
+      tgw({ apex: 'b.example.org', attachedNamespaces: ['cozy-x', 'tenant-a'] }, { namespace: 'tenant-b', uid: 'ub' }),
+    );
     const plan = planAttachment(store, [a, b, root], 'tenant-root');
     expect(plan.finalLabel('cozy-harbor')).toBe('tenant-root');
     expect(plan.finalLabel('cozy-x')).toBe('tenant-a');
@@ -76,6 +86,9 @@ describe('attached-namespace labels (reference-facts §5.6)', () => {
       ns('tenant-other', { [GW]: 'tenant-other', 'namespace.cozystack.io/host': 'o.example.org' }),
     ]);
     const v = viewOf(tgw({}));
-    expect(childApexes(store, planAttachment(store, [v], 'tenant-root'), v)).toEqual(['a.example.org', 'b.example.org']);
+    expect(childApexes(store, planAttachment(store, [v], 'tenant-root'), v)).toEqual([
+      'a.example.org',
+      'b.example.org',
+    ]);
   });
 });

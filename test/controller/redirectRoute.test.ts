@@ -9,7 +9,14 @@ import { reconcileRedirectRoute, redirectRouteSpec } from '../../src/controller/
 
 const NS = 'tenant-root';
 const UID = '5f1c2a7e-0b9d-4c3e-8a61-2d7f4e9b1c05';
-const OWNER = { apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', name: 'cozystack', uid: UID, controller: true, blockOwnerDeletion: true };
+const OWNER = {
+  apiVersion: 'gateway.cozystack.io/v1alpha1',
+  kind: 'TenantGateway',
+  name: 'cozystack',
+  uid: UID,
+  controller: true,
+  blockOwnerDeletion: true,
+};
 const LABELS = { 'cozystack.io/managed-by': 'cozystack-controller', 'cozystack.io/tenantgateway': 'cozystack' };
 const G = 'gateway.networking.k8s.io';
 const NAME = 'cozystack-http-redirect';
@@ -31,17 +38,25 @@ const expectedSpec = {
 const route = (s: Store) => s.get(G, 'HTTPRoute', NS, NAME);
 
 describe('redirect route', () => {
-  test.each([['http01'], ['dns01'], ['existingSecret'], [undefined]])('certMode %s renders <tgw>-http-redirect', (mode) => {
-    const s = new Store();
-    reconcileRedirectRoute(s, tgw(mode));
-    expect(route(s)).toEqual({
-      apiVersion: 'gateway.networking.k8s.io/v1',
-      kind: 'HTTPRoute',
-      metadata: { name: NAME, namespace: NS, labels: LABELS, ownerReferences: [OWNER] },
-      spec: expectedSpec,
-    });
-    expect(s.changes()).toEqual([expect.objectContaining({ op: 'create', reasons: ['http-to-https redirect (301) for example.org and *.example.org'] })]);
-  });
+  test.each([['http01'], ['dns01'], ['existingSecret'], [undefined]])(
+    'certMode %s renders <tgw>-http-redirect',
+    (mode) => {
+      const s = new Store();
+      reconcileRedirectRoute(s, tgw(mode));
+      expect(route(s)).toEqual({
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        metadata: { name: NAME, namespace: NS, labels: LABELS, ownerReferences: [OWNER] },
+        spec: expectedSpec,
+      });
+      expect(s.changes()).toEqual([
+        expect.objectContaining({
+          op: 'create',
+          reasons: ['http-to-https redirect (301) for example.org and *.example.org'],
+        }),
+      ]);
+    },
+  );
 
   test('it selects section http with no namespace and names the apex and its wildcard (decisions §5)', () => {
     const spec = redirectRouteSpec(tgw('http01', { apex: 'alice.example.org' })) as typeof expectedSpec;
@@ -58,7 +73,10 @@ describe('redirect route', () => {
     reconcileRedirectRoute(s2, tgw('edge'));
     expect(route(s2)).toBeUndefined();
     expect(s2.changes()).toEqual([
-      expect.objectContaining({ op: 'delete', reasons: ['garbage-collected: mode switched to edge, which redirects at the edge'] }),
+      expect.objectContaining({
+        op: 'delete',
+        reasons: ['garbage-collected: mode switched to edge, which redirects at the edge'],
+      }),
     ]);
   });
 
@@ -71,7 +89,12 @@ describe('redirect route', () => {
   });
 
   test('edge never deletes an unowned route of that name', () => {
-    const foreign: KObject = { apiVersion: `${G}/v1`, kind: 'HTTPRoute', metadata: { name: NAME, namespace: NS }, spec: { hostnames: ['x.example.org'] } };
+    const foreign: KObject = {
+      apiVersion: `${G}/v1`,
+      kind: 'HTTPRoute',
+      metadata: { name: NAME, namespace: NS },
+      spec: { hostnames: ['x.example.org'] },
+    };
     const s = new Store([foreign]);
     reconcileRedirectRoute(s, tgw('edge'));
     expect(route(s)).toEqual(foreign);
@@ -81,8 +104,22 @@ describe('redirect route', () => {
   test('takeover guard: an unowned route of the derived name fails the pass and is not touched', () => {
     const foreigners: KObject[] = [
       { apiVersion: `${G}/v1`, kind: 'HTTPRoute', metadata: { name: NAME, namespace: NS }, spec: {} },
-      { apiVersion: `${G}/v1`, kind: 'HTTPRoute', metadata: { name: NAME, namespace: NS, ownerReferences: [{ ...OWNER, uid: 'someone-else' }] }, spec: {} },
-      { apiVersion: `${G}/v1`, kind: 'HTTPRoute', metadata: { name: NAME, namespace: NS, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'x', controller: true }] }, spec: {} },
+      {
+        apiVersion: `${G}/v1`,
+        kind: 'HTTPRoute',
+        metadata: { name: NAME, namespace: NS, ownerReferences: [{ ...OWNER, uid: 'someone-else' }] },
+        spec: {},
+      },
+      {
+        apiVersion: `${G}/v1`,
+        kind: 'HTTPRoute',
+        metadata: {
+          name: NAME,
+          namespace: NS,
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'x', controller: true }],
+        },
+        spec: {},
+      },
     ];
     for (const f of foreigners) {
       const s = new Store([f]);
@@ -110,7 +147,11 @@ describe('redirect route', () => {
     };
     const s = new Store([existing]);
     reconcileRedirectRoute(s, tgw('http01'));
-    expect(route(s)).toEqual({ ...existing, metadata: { ...existing.metadata, labels: { team: 'x', ...LABELS } }, spec: expectedSpec });
+    expect(route(s)).toEqual({
+      ...existing,
+      metadata: { ...existing.metadata, labels: { team: 'x', ...LABELS } },
+      spec: expectedSpec,
+    });
   });
 
   test('an apex change rewrites the hostnames', () => {
@@ -142,7 +183,9 @@ describe('redirect route', () => {
     reconcileRedirectRoute(s2, tgw('edge', { uid: false }));
     expect(route(s2)).toBeUndefined();
     // a route carrying only managed-by is not this TenantGateway's
-    const s3 = new Store([{ ...r, metadata: { ...r.metadata, labels: { 'cozystack.io/managed-by': 'cozystack-controller' } } }]);
+    const s3 = new Store([
+      { ...r, metadata: { ...r.metadata, labels: { 'cozystack.io/managed-by': 'cozystack-controller' } } },
+    ]);
     reconcileRedirectRoute(s3, tgw('edge', { uid: false }));
     expect(route(s3)).toBeDefined();
   });

@@ -19,7 +19,10 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
   });
 
   test('HostnameConflict for the loser, naming the hostname and the holder; the winner is Accepted', () => {
-    const m = judge([http('cozy-harbor', 'p', ['portal.example.org']), http('cozy-dashboard', 'p', ['portal.example.org'])]);
+    const m = judge([
+      http('cozy-harbor', 'p', ['portal.example.org']),
+      http('cozy-dashboard', 'p', ['portal.example.org']),
+    ]);
     expect(m.get('cozy-dashboard/p#0')!.reason).toBe('Accepted');
     expect(reasonOf(m, 'cozy-harbor/p#0')).toEqual([
       'HostnameConflict',
@@ -28,7 +31,10 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
   });
 
   test('a conflict alongside other causes is HostnameConflict with every cause spelled out', () => {
-    const m = judge([http('cozy-a', 'w', ['x.example.org']), http('tenant-root', 'l', ['x.example.org', '*.example.org'])]);
+    const m = judge([
+      http('cozy-a', 'w', ['x.example.org']),
+      http('tenant-root', 'l', ['x.example.org', '*.example.org']),
+    ]);
     const [reason, msg] = reasonOf(m, 'tenant-root/l#0');
     expect(reason).toBe('HostnameConflict');
     expect(msg).toMatch(/x\.example\.org \(held by HTTPRoute cozy-a\/w\).*; .*wildcard: \*\.example\.org/);
@@ -41,7 +47,12 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
         http('tenant-root', 'res', ['api.example.org']),
         http('tenant-root', 'resfree', ['api.example.org', 'free.example.org']),
         http('tenant-root', 'port', ['p.example.org'], [{ name: 'cozystack', port: 8443 }]),
-        http('tenant-root', 'sec', ['a.example.org', 'b.example.org'], [{ name: 'cozystack', sectionName: 'https-a-8479b785' }]),
+        http(
+          'tenant-root',
+          'sec',
+          ['a.example.org', 'b.example.org'],
+          [{ name: 'cozystack', sectionName: 'https-a-8479b785' }],
+        ),
         tls('tenant-root', 'only', ['only.example.org']),
         tls('tenant-root', 'tlsother', ['db.example.org'], [{ name: 'cozystack', sectionName: 'tls-api' }]),
       ],
@@ -54,11 +65,17 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
       expect.stringMatching(/TLS-passthrough listener.*: api\.example\.org \(answered by api\.example\.org\)$/),
     ]);
     expect(m.get('tenant-root/resfree#0')!.reason).toBe('Accepted'); // decisions.md §10
-    expect(reasonOf(m, 'tenant-root/port#0')).toEqual(['NoMatchingListenerHostname', expect.stringMatching(/p\.example\.org \(port 8443; /)]);
+    expect(reasonOf(m, 'tenant-root/port#0')).toEqual([
+      'NoMatchingListenerHostname',
+      expect.stringMatching(/p\.example\.org \(port 8443; /),
+    ]);
     // "A sectionName outside that prefix, http aside, is not judged here at all ... the route is
     // written Accepted=True like any attached route": a per-app listener name is such a section.
     expect(m.get('tenant-root/sec#0')!.reason).toBe('Accepted');
-    expect(reasonOf(m, 'tenant-root/only#0')).toEqual(['NoMatchingListenerHostname', expect.stringMatching(/only a TLSRoute claims.*: only\.example\.org$/)]);
+    expect(reasonOf(m, 'tenant-root/only#0')).toEqual([
+      'NoMatchingListenerHostname',
+      expect.stringMatching(/only a TLSRoute claims.*: only\.example\.org$/),
+    ]);
     expect(reasonOf(m, 'tenant-root/tlsother#0')).toEqual([
       'NoMatchingListenerHostname',
       expect.stringMatching(/db\.example\.org \(sectionName tls-api answers api\.example\.org\)/),
@@ -66,7 +83,10 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
   });
 
   test('a TLSRoute on a hostname an HTTPRoute earned a terminate listener for is judged like any attached route', () => {
-    const m = judge([http('tenant-root', 'web', ['db.example.org']), tls('tenant-root', 'db', ['db.example.org'], [{ name: 'cozystack', sectionName: 'tls-db' }])]);
+    const m = judge([
+      http('tenant-root', 'web', ['db.example.org']),
+      tls('tenant-root', 'db', ['db.example.org'], [{ name: 'cozystack', sectionName: 'tls-db' }]),
+    ]);
     expect(m.get('tenant-root/db#0')!.reason).toBe('Accepted');
   });
 
@@ -90,14 +110,32 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
     const m = judge(
       [
         http('tenant-root', 'pin', ['x.example.org'], [{ name: 'cozystack', sectionName: 'tls-api' }]),
-        http('tenant-alice', 'plain', ['*.alice.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', port: 80 }]),
+        http(
+          'tenant-alice',
+          'plain',
+          ['*.alice.example.org'],
+          [{ name: 'cozystack', namespace: 'tenant-root', port: 80 }],
+        ),
         http('tenant-root', 'plainok', ['*.example.org'], [{ name: 'cozystack', sectionName: 'http' }]),
-        http('cozy-cert-manager', 'acme', ['x.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'http' }]),
-        tls('tenant-alice', 'pg', ['pg.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'tls-pg' }]),
+        http(
+          'cozy-cert-manager',
+          'acme',
+          ['x.example.org'],
+          [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'http' }],
+        ),
+        tls(
+          'tenant-alice',
+          'pg',
+          ['pg.example.org'],
+          [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'tls-pg' }],
+        ),
         tls('tenant-alice', 'pg2', ['pg.example.org'], [{ name: 'cozystack', namespace: 'tenant-root' }]),
         tls('tenant-root', 'pgok', ['pg.example.org'], [{ name: 'cozystack', sectionName: 'tls-pg' }]),
       ],
-      { tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }] },
+      {
+        tlsPassthroughServices: ['api'],
+        tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }],
+      },
     );
     expect(m.get('tenant-root/pin#0')!.reason).toBe('NotAllowedByListeners');
     expect(m.get('tenant-alice/plain#0')!.reason).toBe('NotAllowedByListeners');
@@ -110,7 +148,9 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
   });
 
   test('two TLSRoutes racing for a passthrough hostname both eligible: the loser gets the conflict', () => {
-    const m = judge([tls('tenant-root', 'a', ['api.example.org']), tls('cozy-system', 'b', ['api.example.org'])], { tlsPassthroughServices: ['api'] });
+    const m = judge([tls('tenant-root', 'a', ['api.example.org']), tls('cozy-system', 'b', ['api.example.org'])], {
+      tlsPassthroughServices: ['api'],
+    });
     expect(m.get('cozy-system/b#0')!.reason).toBe('Accepted');
     expect(m.get('tenant-root/a#0')!.reason).toBe('HostnameConflict');
   });
@@ -121,7 +161,10 @@ describe('writing RouteParentStatus entries', () => {
   const write = (routes: KObject[], now: string, store = new Store(routes)) => {
     const claimants = collectClaimants(routes, v);
     const served = servedHostnames(claimants, []);
-    const { verdicts } = decideHostnames({ v, passthrough: [], served: new Set(served), plainHttpNamespaces: ['tenant-root'] }, claimants);
+    const { verdicts } = decideHostnames(
+      { v, passthrough: [], served: new Set(served), plainHttpNamespaces: ['tenant-root'] },
+      claimants,
+    );
     writeRouteStatuses(store, v, routes, verdicts, now);
     return store;
   };
@@ -129,7 +172,11 @@ describe('writing RouteParentStatus entries', () => {
 
   test('other controllers keep their entries; ours is appended keyed by the exact parentRef; lastTransitionTime is kept', () => {
     const ref = { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'cozystack', namespace: 'tenant-root' };
-    const cilium = { parentRef: ref, controllerName: 'io.cilium/gateway-controller', conditions: [{ type: 'Accepted', status: 'True' }] };
+    const cilium = {
+      parentRef: ref,
+      controllerName: 'io.cilium/gateway-controller',
+      conditions: [{ type: 'Accepted', status: 'True' }],
+    };
     const r = route('HTTPRoute', 'tenant-root', 'a', ['a.example.org'], [ref], { parents: [cilium] });
     const s1 = write([r], NOW);
     const a1 = get(s1, 'HTTPRoute', 'tenant-root', 'a');
@@ -138,7 +185,15 @@ describe('writing RouteParentStatus entries', () => {
     expect(parents[1]).toEqual({
       parentRef: ref,
       controllerName: CTRL,
-      conditions: [{ type: 'Accepted', status: 'True', lastTransitionTime: NOW, reason: 'Accepted', message: 'Route attached to TenantGateway tenant-root/cozystack' }],
+      conditions: [
+        {
+          type: 'Accepted',
+          status: 'True',
+          lastTransitionTime: NOW,
+          reason: 'Accepted',
+          message: 'Route attached to TenantGateway tenant-root/cozystack',
+        },
+      ],
     });
     const s2 = write([a1], LATER);
     expect(s2.changes()).toEqual([]);
@@ -150,8 +205,18 @@ describe('writing RouteParentStatus entries', () => {
     const a1 = get(s1, 'HTTPRoute', 'tenant-root', 'a');
     const loser = { ...a1, spec: { ...(a1.spec as object), hostnames: ['a.example.org'] } };
     const s2 = write([loser, http('cozy-x', 'w', ['a.example.org'])], LATER);
-    expect(acceptedOf(get(s2, 'HTTPRoute', 'tenant-root', 'a'))).toMatchObject({ status: 'False', reason: 'HostnameConflict', lastTransitionTime: LATER });
-    const moved = { ...a1, spec: { parentRefs: [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'http' }], hostnames: ['a.example.org'] } };
+    expect(acceptedOf(get(s2, 'HTTPRoute', 'tenant-root', 'a'))).toMatchObject({
+      status: 'False',
+      reason: 'HostnameConflict',
+      lastTransitionTime: LATER,
+    });
+    const moved = {
+      ...a1,
+      spec: {
+        parentRefs: [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'http' }],
+        hostnames: ['a.example.org'],
+      },
+    };
     const s3 = write([moved], LATER);
     const ps = (get(s3, 'HTTPRoute', 'tenant-root', 'a').status as { parents: Record<string, unknown>[] }).parents;
     expect(ps.map((p) => p.parentRef)).toEqual([{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'http' }]);
@@ -159,7 +224,11 @@ describe('writing RouteParentStatus entries', () => {
 
   test('apex-wide modes remove our entries; edge gives hostname-bearing TLSRoutes NoMatchingParent and leaves other controllers alone', () => {
     const ref = { name: 'cozystack', namespace: 'tenant-root' };
-    const ours = { parentRef: ref, controllerName: CTRL, conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'x', lastTransitionTime: NOW }] };
+    const ours = {
+      parentRef: ref,
+      controllerName: CTRL,
+      conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'x', lastTransitionTime: NOW }],
+    };
     const theirs = { parentRef: ref, controllerName: 'io.cilium/gateway-controller', conditions: [] };
     const routes = [
       route('HTTPRoute', 'tenant-root', 'h', ['h.example.org'], [ref], { parents: [ours, theirs] }),
@@ -169,7 +238,11 @@ describe('writing RouteParentStatus entries', () => {
     for (const mode of ['dns01', 'existingSecret']) {
       const store = new Store(routes);
       writeApexWideRouteStatuses(store, viewOf(tgw({ certMode: mode })), routes, LATER);
-      for (const [k, n] of [['HTTPRoute', 'h'], ['TLSRoute', 't'], ['TLSRoute', 'n']]) {
+      for (const [k, n] of [
+        ['HTTPRoute', 'h'],
+        ['TLSRoute', 't'],
+        ['TLSRoute', 'n'],
+      ]) {
         expect((get(store, k, 'tenant-root', n).status as { parents: unknown[] }).parents).toEqual([theirs]);
       }
     }

@@ -20,10 +20,18 @@ function pass(objects: KObject[], now = NOW): Store {
 }
 
 const listenersOf = (s: Store, namespace = 'tenant-root') =>
-  ((s.get(GW, 'Gateway', namespace, 'cozystack')?.spec as { listeners?: { name: string; hostname?: string }[] })?.listeners ?? []);
+  (s.get(GW, 'Gateway', namespace, 'cozystack')?.spec as { listeners?: { name: string; hostname?: string }[] })
+    ?.listeners ?? [];
 const readyOf = (s: Store, namespace = 'tenant-root') =>
-  ((s.get('gateway.cozystack.io', 'TenantGateway', namespace, 'cozystack')!.status as { conditions: Record<string, unknown>[] }).conditions ?? []).find((c) => c.type === 'Ready')!;
-const ours = (o: KObject | undefined) => ((o?.status as { parents?: Record<string, unknown>[] })?.parents ?? []).filter((p) => p.controllerName === CTRL);
+  (
+    (
+      s.get('gateway.cozystack.io', 'TenantGateway', namespace, 'cozystack')!.status as {
+        conditions: Record<string, unknown>[];
+      }
+    ).conditions ?? []
+  ).find((c) => c.type === 'Ready')!;
+const ours = (o: KObject | undefined) =>
+  ((o?.status as { parents?: Record<string, unknown>[] })?.parents ?? []).filter((p) => p.controllerName === CTRL);
 
 describe('HTTP-01 reservation and wildcard refusal (tenant-gateway.md "Default â€” HTTP-01", passthrough section)', () => {
   test('"an HTTPRoute publishing *.<apex> overlaps the shipped api.<apex> entry, but it is refused before the overlap is read": the wildcard cause, not the passthrough one', () => {
@@ -35,19 +43,35 @@ describe('HTTP-01 reservation and wildcard refusal (tenant-gateway.md "Default â
   });
 
   test('"the route reads NoMatchingListenerHostname naming it whether or not a TLSRoute claims *.<apex> too", and no listener or certificate', () => {
-    const s = pass([tgw({ tlsPassthroughServices: ['api'] }), ...baseNamespaces(), http('tenant-root', 'w', ['*.example.org']), tls('tenant-root', 't', ['*.example.org'])]);
+    const s = pass([
+      tgw({ tlsPassthroughServices: ['api'] }),
+      ...baseNamespaces(),
+      http('tenant-root', 'w', ['*.example.org']),
+      tls('tenant-root', 't', ['*.example.org']),
+    ]);
     expect(listenersOf(s).map((l) => l.name)).toEqual(['http', 'tls-api']);
-    expect(acceptedOf(s.get(GW, 'HTTPRoute', 'tenant-root', 'w'))).toMatchObject({ status: 'False', reason: 'NoMatchingListenerHostname', message: expect.stringMatching(/\*\.example\.org/) });
+    expect(acceptedOf(s.get(GW, 'HTTPRoute', 'tenant-root', 'w'))).toMatchObject({
+      status: 'False',
+      reason: 'NoMatchingListenerHostname',
+      message: expect.stringMatching(/\*\.example\.org/),
+    });
     expect(s.list('cert-manager.io', 'Certificate')).toEqual([]);
   });
 
   test('"The reservation is read off the TenantGateway spec alone: it holds whether or not a TLSRoute is attached to the passthrough listener"', () => {
     for (const withTls of [false, true]) {
-      const objs = [tgw({ tlsPassthroughServices: ['api'], attachedNamespaces: ['cozy-dashboard'] }), ...baseNamespaces(), http('cozy-dashboard', 'api', ['api.example.org'])];
+      const objs = [
+        tgw({ tlsPassthroughServices: ['api'], attachedNamespaces: ['cozy-dashboard'] }),
+        ...baseNamespaces(),
+        http('cozy-dashboard', 'api', ['api.example.org']),
+      ];
       if (withTls) objs.push(tls('tenant-root', 'kube', ['api.example.org']));
       const s = pass(objs);
       expect(listenersOf(s).map((l) => l.name)).toEqual(['http', 'tls-api']);
-      expect(acceptedOf(s.get(GW, 'HTTPRoute', 'cozy-dashboard', 'api'))).toMatchObject({ reason: 'NoMatchingListenerHostname', message: expect.stringMatching(/answered by api\.example\.org/) });
+      expect(acceptedOf(s.get(GW, 'HTTPRoute', 'cozy-dashboard', 'api'))).toMatchObject({
+        reason: 'NoMatchingListenerHostname',
+        message: expect.stringMatching(/answered by api\.example\.org/),
+      });
     }
   });
 
@@ -69,17 +93,39 @@ describe('HTTP-01 reservation and wildcard refusal (tenant-gateway.md "Default â
   });
 
   test('the plain-HTTP exception: "that listener carries no hostname, so it serves a wildcard claim like any other and the route is refused nothing" (port 80 too)', () => {
-    const m = judge([http('tenant-root', 'p80', ['*.example.org', 'api.example.org'], [{ name: 'cozystack', port: 80 }])], { tlsPassthroughServices: ['api'] });
+    const m = judge(
+      [http('tenant-root', 'p80', ['*.example.org', 'api.example.org'], [{ name: 'cozystack', port: 80 }])],
+      { tlsPassthroughServices: ['api'] },
+    );
     expect(m.get('tenant-root/p80#0')!.reason).toBe('Accepted');
   });
 
   test('"A parentRef that pins a port other than 443 earns neither through that parentRef": another parentRef of the same route still earns', () => {
-    const s = pass([tgw({}), ...baseNamespaces(), http('tenant-root', 'r', ['a.example.org'], [{ name: 'cozystack', port: 8443 }])]);
+    const s = pass([
+      tgw({}),
+      ...baseNamespaces(),
+      http('tenant-root', 'r', ['a.example.org'], [{ name: 'cozystack', port: 8443 }]),
+    ]);
     expect(listenersOf(s).map((l) => l.name)).toEqual(['http']);
-    const s2 = pass([tgw({}), ...baseNamespaces(), http('tenant-root', 'r', ['a.example.org'], [{ name: 'cozystack', port: 8443 }, { name: 'cozystack', port: 443 }])]);
+    const s2 = pass([
+      tgw({}),
+      ...baseNamespaces(),
+      http(
+        'tenant-root',
+        'r',
+        ['a.example.org'],
+        [
+          { name: 'cozystack', port: 8443 },
+          { name: 'cozystack', port: 443 },
+        ],
+      ),
+    ]);
     expect(listenersOf(s2).map((l) => l.name)).toEqual(['http', perAppListenerName('a.example.org')]);
     const r = s2.get(GW, 'HTTPRoute', 'tenant-root', 'r');
-    expect(acceptedOf(r, { name: 'cozystack', port: 8443 })).toMatchObject({ status: 'False', reason: 'NoMatchingListenerHostname' });
+    expect(acceptedOf(r, { name: 'cozystack', port: 8443 })).toMatchObject({
+      status: 'False',
+      reason: 'NoMatchingListenerHostname',
+    });
     expect(acceptedOf(r, { name: 'cozystack', port: 443 })).toMatchObject({ status: 'True' });
   });
 
@@ -91,7 +137,9 @@ describe('HTTP-01 reservation and wildcard refusal (tenant-gateway.md "Default â
       http('tenant-root', 'both', ['portal.example.org', 'shop.example.org']),
     ]);
     expect(listenersOf(s).map((l) => l.hostname)).toEqual([undefined, 'portal.example.org', 'shop.example.org']);
-    expect(s.get('cert-manager.io', 'Certificate', 'tenant-root', perAppCertificateName('cozystack', 'shop.example.org'))).toBeDefined();
+    expect(
+      s.get('cert-manager.io', 'Certificate', 'tenant-root', perAppCertificateName('cozystack', 'shop.example.org')),
+    ).toBeDefined();
     const c = acceptedOf(s.get(GW, 'HTTPRoute', 'tenant-root', 'both'))!;
     expect(c).toMatchObject({ status: 'False', reason: 'HostnameConflict' });
     expect(c.message).toMatch(/portal\.example\.org/);
@@ -107,7 +155,10 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
         tls('tenant-root', 't', ['pg.example.org'], [{ name: 'cozystack', sectionName: 'tls-pg', port: 443 }]),
         tls('tenant-root', 'ok', ['pg.example.org'], [{ name: 'cozystack', sectionName: 'tls-pg', port: 5432 }]),
       ],
-      { tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }] },
+      {
+        tlsPassthroughServices: ['api'],
+        tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }],
+      },
     );
     expect(m.get('tenant-root/h#0')!.reason).toBe('NoMatchingParent');
     expect(m.get('tenant-root/t#0')!.reason).toBe('NoMatchingParent');
@@ -119,20 +170,34 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
       [
         http('tenant-root', 'res', ['api.example.org'], [{ name: 'cozystack', sectionName: 'tls-gone' }]),
         http('tenant-root', 'wild', ['*.example.org'], [{ name: 'cozystack', sectionName: 'tls-gone' }]),
-        http('cozy-harbor', 'free', ['free.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'tls-gone' }]),
+        http(
+          'cozy-harbor',
+          'free',
+          ['free.example.org'],
+          [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'tls-gone' }],
+        ),
       ],
       { tlsPassthroughServices: ['api'] },
     );
-    for (const k of ['tenant-root/res#0', 'tenant-root/wild#0', 'cozy-harbor/free#0']) expect(m.get(k)!.reason).toBe('NoMatchingParent');
+    for (const k of ['tenant-root/res#0', 'tenant-root/wild#0', 'cozy-harbor/free#0'])
+      expect(m.get(k)!.reason).toBe('NoMatchingParent');
   });
 
   test('"An HTTPRoute that pins a rendered tls-<name> listener by sectionName ... cannot serve an HTTPRoute whatever namespace the route is in" (a native-port one too)', () => {
     const m = judge(
       [
         http('tenant-root', 'own', ['pg.example.org'], [{ name: 'cozystack', sectionName: 'tls-pg' }]),
-        http('cozy-harbor', 'cozy', ['api.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'tls-api' }]),
+        http(
+          'cozy-harbor',
+          'cozy',
+          ['api.example.org'],
+          [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'tls-api' }],
+        ),
       ],
-      { tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }] },
+      {
+        tlsPassthroughServices: ['api'],
+        tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }],
+      },
     );
     expect(m.get('tenant-root/own#0')!.reason).toBe('NotAllowedByListeners');
     expect(m.get('cozy-harbor/cozy#0')!.reason).toBe('NotAllowedByListeners');
@@ -140,7 +205,12 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
 
   test('"selecting it from any other namespace is refused by that listener with NotAllowedByListeners": an inheriting child and an attached cozy-* namespace, by port 80 and by http', () => {
     const m = judge([
-      http('tenant-alice', 'a', ['a.alice.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'http' }]),
+      http(
+        'tenant-alice',
+        'a',
+        ['a.alice.example.org'],
+        [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'http' }],
+      ),
       http('cozy-harbor', 'b', ['harbor.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', port: 80 }]),
     ]);
     expect(m.get('tenant-alice/a#0')!.reason).toBe('NotAllowedByListeners');
@@ -173,7 +243,12 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
   test('a section outside the prefix with port 80 selects the plain-HTTP listener like port 80 alone: served from an admitted namespace, refused from another', () => {
     const m = judge([
       http('tenant-root', 'own', ['*.example.org'], [{ name: 'cozystack', sectionName: 'web', port: 80 }]),
-      http('tenant-alice', 'kid', ['a.alice.example.org'], [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'web', port: 80 }]),
+      http(
+        'tenant-alice',
+        'kid',
+        ['a.alice.example.org'],
+        [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'web', port: 80 }],
+      ),
     ]);
     expect(m.get('tenant-root/own#0')!.reason).toBe('Accepted');
     expect(m.get('tenant-alice/kid#0')!.reason).toBe('NotAllowedByListeners');
@@ -181,8 +256,15 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
 
   test('"Two TLSRoutes racing for a hostname a passthrough listener answers, both eligible to attach, still get the conflict", also beneath a wildcard native entry', () => {
     const m = judge(
-      [tls('tenant-root', 'a', ['pg.db.example.org']), tls('tenant-root', 'b', ['pg.db.example.org']), tls('tenant-zed', 'c', ['pg.db.example.org'], [{ name: 'cozystack', namespace: 'tenant-root' }])],
-      { tlsPassthroughServices: ['api'], tlsPassthroughListeners: [{ name: 'dbs', port: 5432, hostname: '*.db.example.org' }] },
+      [
+        tls('tenant-root', 'a', ['pg.db.example.org']),
+        tls('tenant-root', 'b', ['pg.db.example.org']),
+        tls('tenant-zed', 'c', ['pg.db.example.org'], [{ name: 'cozystack', namespace: 'tenant-root' }]),
+      ],
+      {
+        tlsPassthroughServices: ['api'],
+        tlsPassthroughListeners: [{ name: 'dbs', port: 5432, hostname: '*.db.example.org' }],
+      },
     );
     expect(m.get('tenant-root/a#0')!.reason).toBe('Accepted');
     expect(m.get('tenant-root/b#0')!.reason).toBe('Accepted');
@@ -192,7 +274,10 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
 
   test('"A route carrying a conflict alongside any of the others is reported as HostnameConflict, with every cause spelled out in the message"', () => {
     const m = judge(
-      [http('cozy-harbor', 'w', ['shop.example.org']), http('tenant-root', 'l', ['shop.example.org', 'api.example.org'])],
+      [
+        http('cozy-harbor', 'w', ['shop.example.org']),
+        http('tenant-root', 'l', ['shop.example.org', 'api.example.org']),
+      ],
       { tlsPassthroughServices: ['api'] },
     );
     const vd = m.get('tenant-root/l#0')!;
@@ -203,7 +288,12 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
 
   test('"GRPCRoute takes no part in that race and never carries the condition": a full pass leaves it untouched and it earns nothing', () => {
     const g = route('GRPCRoute', 'tenant-root', 'rpc', ['rpc.example.org']);
-    const s = pass([tgw({}), ...baseNamespaces(), g, http('tenant-zed', 'web', ['rpc.example.org'], [{ name: 'cozystack', namespace: 'tenant-root' }])]);
+    const s = pass([
+      tgw({}),
+      ...baseNamespaces(),
+      g,
+      http('tenant-zed', 'web', ['rpc.example.org'], [{ name: 'cozystack', namespace: 'tenant-root' }]),
+    ]);
     expect(s.get(GW, 'GRPCRoute', 'tenant-root', 'rpc')).toEqual(g);
     expect(listenersOf(s).map((l) => l.name)).toEqual(['http']);
   });
@@ -212,7 +302,12 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
 describe('apex-wide modes and moving between modes (edge section)', () => {
   const tlsRef = { name: 'cozystack', namespace: 'tenant-root' };
   const world = (certMode: string, extra: KObject[] = []) => [
-    tgw({ certMode, tlsPassthroughServices: ['api'], wildcardSecretRef: { name: 'wild' }, dns01: { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'k' } } } }),
+    tgw({
+      certMode,
+      tlsPassthroughServices: ['api'],
+      wildcardSecretRef: { name: 'wild' },
+      dns01: { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'k' } } },
+    }),
     ...baseNamespaces(),
     ...extra,
   ];
@@ -220,12 +315,24 @@ describe('apex-wide modes and moving between modes (edge section)', () => {
     s.all().map((o) => (o.kind === 'TenantGateway' ? { ...o, spec: { ...(o.spec as object), certMode } } : o));
 
   test('"Moving back off the mode clears the condition again": edge -> http01 judges afresh, edge -> dns01 drops the entry', () => {
-    const first = pass(world('edge', [tls('tenant-root', 'kube', ['api.example.org'], [tlsRef]), tls('tenant-root', 'bare', undefined, [tlsRef])]));
-    expect(acceptedOf(first.get(GW, 'TLSRoute', 'tenant-root', 'kube'))).toMatchObject({ status: 'False', reason: 'NoMatchingParent' });
+    const first = pass(
+      world('edge', [
+        tls('tenant-root', 'kube', ['api.example.org'], [tlsRef]),
+        tls('tenant-root', 'bare', undefined, [tlsRef]),
+      ]),
+    );
+    expect(acceptedOf(first.get(GW, 'TLSRoute', 'tenant-root', 'kube'))).toMatchObject({
+      status: 'False',
+      reason: 'NoMatchingParent',
+    });
     expect(ours(first.get(GW, 'TLSRoute', 'tenant-root', 'bare'))).toEqual([]);
 
     const back = pass(replace(first, 'http01'), LATER);
-    expect(acceptedOf(back.get(GW, 'TLSRoute', 'tenant-root', 'kube'))).toMatchObject({ status: 'True', reason: 'Accepted', lastTransitionTime: LATER });
+    expect(acceptedOf(back.get(GW, 'TLSRoute', 'tenant-root', 'kube'))).toMatchObject({
+      status: 'True',
+      reason: 'Accepted',
+      lastTransitionTime: LATER,
+    });
     const dns = pass(replace(first, 'dns01'), LATER);
     expect(ours(dns.get(GW, 'TLSRoute', 'tenant-root', 'kube'))).toEqual([]);
     const es = pass(replace(first, 'existingSecret'), LATER);
@@ -233,7 +340,11 @@ describe('apex-wide modes and moving between modes (edge section)', () => {
   });
 
   test('"every attached TLSRoute that declares hostnames gets Accepted=False with reason NoMatchingParent": one entry per parentRef naming the Gateway, none for other Gateways', () => {
-    const refs = [tlsRef, { name: 'cozystack', namespace: 'tenant-root', port: 443 }, { name: 'other', namespace: 'tenant-root' }];
+    const refs = [
+      tlsRef,
+      { name: 'cozystack', namespace: 'tenant-root', port: 443 },
+      { name: 'other', namespace: 'tenant-root' },
+    ];
     const s = pass(world('edge', [tls('tenant-root', 'kube', ['api.example.org'], refs)]));
     const e = ours(s.get(GW, 'TLSRoute', 'tenant-root', 'kube'));
     expect(e.map((p) => p.parentRef)).toEqual([refs[0], refs[1]]);
@@ -241,7 +352,11 @@ describe('apex-wide modes and moving between modes (edge section)', () => {
 
   test('edge renders no tls-<svc>, no http, no redirect, no Issuer; tlsPassthroughServices is dropped without an error ("dropping it is the only way an edge tenant renders at all")', () => {
     const s = pass(world('edge'));
-    expect(listenersOf(s).map((l) => l.name)).toEqual(['edge', 'edge-apex', expect.stringMatching(/^edge-child-alice-/)]);
+    expect(listenersOf(s).map((l) => l.name)).toEqual([
+      'edge',
+      'edge-apex',
+      expect.stringMatching(/^edge-child-alice-/),
+    ]);
     expect(readyOf(s).reason).not.toBe('ReconcileError');
     expect(s.get(GW, 'HTTPRoute', 'tenant-root', 'cozystack-http-redirect')).toBeUndefined();
     expect(s.list('cert-manager.io', 'Issuer')).toEqual([]);
@@ -250,7 +365,13 @@ describe('apex-wide modes and moving between modes (edge section)', () => {
   test('"Under dns01 and existingSecret the wildcard terminate listener still serves such a name on 443": no reservation, no per-app listeners, the passthrough listener kept', () => {
     for (const m of ['dns01', 'existingSecret']) {
       const s = pass(world(m, [http('tenant-root', 'api', ['api.example.org'])]));
-      expect(listenersOf(s).map((l) => l.name)).toEqual(['http', 'https', 'https-apex', expect.stringMatching(/^https-child-alice-/), 'tls-api']);
+      expect(listenersOf(s).map((l) => l.name)).toEqual([
+        'http',
+        'https',
+        'https-apex',
+        expect.stringMatching(/^https-child-alice-/),
+        'tls-api',
+      ]);
       expect(ours(s.get(GW, 'HTTPRoute', 'tenant-root', 'api'))).toEqual([]);
     }
   });
@@ -261,18 +382,42 @@ describe('controller-side validation and the budget (passthrough section)', () =
     const svcs = ['api', 'vm-exportproxy', 'cdi-uploadproxy'];
     const natives = [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }];
     const hosts = (n: number) => Array.from({ length: n }, (_, i) => `h${i}.example.org`);
-    const ok = pass([tgw({ tlsPassthroughServices: svcs, tlsPassthroughListeners: natives }), ...baseNamespaces(), http('tenant-root', 'many', hosts(59))]);
+    const ok = pass([
+      tgw({ tlsPassthroughServices: svcs, tlsPassthroughListeners: natives }),
+      ...baseNamespaces(),
+      http('tenant-root', 'many', hosts(59)),
+    ]);
     expect(listenersOf(ok)).toHaveLength(64);
-    const over = pass([tgw({ tlsPassthroughServices: svcs, tlsPassthroughListeners: natives }), ...baseNamespaces(), http('tenant-root', 'many', hosts(60))]);
+    const over = pass([
+      tgw({ tlsPassthroughServices: svcs, tlsPassthroughListeners: natives }),
+      ...baseNamespaces(),
+      http('tenant-root', 'many', hosts(60)),
+    ]);
     expect(over.get(GW, 'Gateway', 'tenant-root', 'cozystack')).toBeUndefined();
-    expect(readyOf(over)).toMatchObject({ status: 'False', reason: 'ReconcileError', message: expect.stringMatching(/65 listeners.*64/) });
+    expect(readyOf(over)).toMatchObject({
+      status: 'False',
+      reason: 'ReconcileError',
+      message: expect.stringMatching(/65 listeners.*64/),
+    });
     // The route statuses are not written either: the pass stopped before step 8.
     expect(ours(over.get(GW, 'HTTPRoute', 'tenant-root', 'many'))).toEqual([]);
   });
 
   test('the budget holds under dns01 too (child apexes), before the write', () => {
-    const kids = Array.from({ length: 62 }, (_, i) => ns(`tenant-k${i}`, { 'namespace.cozystack.io/gateway': 'tenant-root', 'namespace.cozystack.io/host': `k${i}.example.org` }));
-    const s = pass([tgw({ certMode: 'dns01', dns01: { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'k' } } } }), ...baseNamespaces(), ...kids]);
+    const kids = Array.from({ length: 62 }, (_, i) =>
+      ns(`tenant-k${i}`, {
+        'namespace.cozystack.io/gateway': 'tenant-root',
+        'namespace.cozystack.io/host': `k${i}.example.org`,
+      }),
+    );
+    const s = pass([
+      tgw({
+        certMode: 'dns01',
+        dns01: { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'k' } } },
+      }),
+      ...baseNamespaces(),
+      ...kids,
+    ]);
     // http + https + https-apex + 63 children (62 + alice)
     expect(s.get(GW, 'Gateway', 'tenant-root', 'cozystack')).toBeUndefined();
     expect(readyOf(s).message).toMatch(/66 listeners/);
@@ -280,10 +425,16 @@ describe('controller-side validation and the budget (passthrough section)', () =
 
   test('"a wildcard that broad is rejected on a TenantGateway that carries the defaults": *.<apex> against api.<apex>; emptied defaults keep the rule between entries', () => {
     const wide = [{ name: 'all', port: 6379, hostname: '*.example.org' }];
-    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: wide })))).toEqual([expect.stringMatching(/tls-api.*tls-all.*overlap by SNI/)]);
-    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: wide })))).toEqual([]);
+    expect(
+      validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: wide }))),
+    ).toEqual([expect.stringMatching(/tls-api.*tls-all.*overlap by SNI/)]);
+    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: wide })))).toEqual(
+      [],
+    );
     const nested = [...wide, { name: 'db', port: 5432, hostname: '*.db.example.org' }];
-    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: nested })))).toEqual([expect.stringMatching(/tls-all.*tls-db.*overlap/)]);
+    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: nested })))).toEqual(
+      [expect.stringMatching(/tls-all.*tls-db.*overlap/)],
+    );
   });
 
   test('"an entry whose composed listener name or hostname runs past the 253 characters": a service at the bound composes a hostname over it', () => {
@@ -293,8 +444,15 @@ describe('controller-side validation and the budget (passthrough section)', () =
   });
 
   test('"the field is refused under edge" as Ready=False on the TenantGateway, nothing rendered', () => {
-    const s = pass([tgw({ certMode: 'edge', tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }] }), ...baseNamespaces()]);
-    expect(readyOf(s)).toMatchObject({ status: 'False', reason: 'ReconcileError', message: expect.stringMatching(/tlsPassthroughListeners.*edge/) });
+    const s = pass([
+      tgw({ certMode: 'edge', tlsPassthroughListeners: [{ name: 'pg', port: 5432, hostname: 'pg.example.org' }] }),
+      ...baseNamespaces(),
+    ]);
+    expect(readyOf(s)).toMatchObject({
+      status: 'False',
+      reason: 'ReconcileError',
+      message: expect.stringMatching(/tlsPassthroughListeners.*edge/),
+    });
     expect(s.get(GW, 'Gateway', 'tenant-root', 'cozystack')).toBeUndefined();
   });
 });
@@ -302,7 +460,11 @@ describe('controller-side validation and the budget (passthrough section)', () =
 describe('a mixed-case apex (schema constraints paragraph)', () => {
   test('"the controller then composes listener hostnames from it that Gateway API refuses ... admitted it is Ready=False": under http01 too, where the redirect names the apex', () => {
     const s = pass([tgw({ apex: 'Example.org' }), ns('tenant-root', { 'namespace.cozystack.io/host': 'Example.org' })]);
-    expect(readyOf(s)).toMatchObject({ status: 'False', reason: 'ReconcileError', message: expect.stringMatching(/Example\.org.*lowercase/) });
+    expect(readyOf(s)).toMatchObject({
+      status: 'False',
+      reason: 'ReconcileError',
+      message: expect.stringMatching(/Example\.org.*lowercase/),
+    });
     expect(s.get(GW, 'HTTPRoute', 'tenant-root', 'cozystack-http-redirect')).toBeUndefined();
   });
 });
@@ -312,8 +474,14 @@ describe('listener shapes per family and mode (Security model item 1)', () => {
     { group: GW, kind: 'HTTPRoute' },
     { group: GW, kind: 'TLSRoute' },
   ];
-  const LABEL_SEL = { from: 'Selector', selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } } };
-  const nameSel = (values: string[]) => ({ from: 'Selector', selector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values }] } });
+  const LABEL_SEL = {
+    from: 'Selector',
+    selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } },
+  };
+  const nameSel = (values: string[]) => ({
+    from: 'Selector',
+    selector: { matchExpressions: [{ key: 'kubernetes.io/metadata.name', operator: 'In', values }] },
+  });
   const spec = (certMode: string) => ({
     certMode,
     tlsPassthroughServices: ['api'],
@@ -326,7 +494,12 @@ describe('listener shapes per family and mode (Security model item 1)', () => {
     '%s: "every listener there [443], HTTPS-terminate and tls-<svc> passthrough alike, carries the same allowedRoutes.kinds"; port 80 pins the name; native ports pin the tenant namespace and name no kinds',
     (certMode) => {
       const s = pass([tgw(spec(certMode)), ...baseNamespaces(), http('tenant-root', 'shop', ['shop.example.org'])]);
-      const ls = listenersOf(s) as unknown as { name: string; port: number; protocol: string; allowedRoutes: { namespaces: unknown; kinds?: unknown } }[];
+      const ls = listenersOf(s) as unknown as {
+        name: string;
+        port: number;
+        protocol: string;
+        allowedRoutes: { namespaces: unknown; kinds?: unknown };
+      }[];
       expect(ls.length).toBeGreaterThan(2);
       for (const l of ls) {
         if (certMode === 'edge') {
@@ -353,19 +526,36 @@ describe('the upgrade that introduces the reservation (passthrough section, "One
     const certName = perAppCertificateName('cozystack', 'api.example.org');
     expect(before.get('cert-manager.io', 'Certificate', 'tenant-root', certName)).toBeDefined();
     expect(listenersOf(before).map((l) => l.name)).toContain(perAppListenerName('api.example.org'));
-    const issued: KObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: certName, namespace: 'tenant-root' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'eA==', 'tls.key': 'eA==' } };
-    const upgraded = before.all().map((o) => (o.kind === 'TenantGateway' ? { ...o, spec: { ...(o.spec as object), tlsPassthroughServices: ['api'] } } : o));
+    const issued: KObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: certName, namespace: 'tenant-root' },
+      type: 'kubernetes.io/tls',
+      data: { 'tls.crt': 'eA==', 'tls.key': 'eA==' },
+    };
+    const upgraded = before
+      .all()
+      .map((o) =>
+        o.kind === 'TenantGateway' ? { ...o, spec: { ...(o.spec as object), tlsPassthroughServices: ['api'] } } : o,
+      );
     const after = pass([...upgraded, issued], LATER);
     expect(listenersOf(after).map((l) => l.name)).toEqual(['http', 'tls-api']);
     expect(after.get('cert-manager.io', 'Certificate', 'tenant-root', certName)).toBeUndefined();
     expect(after.get('', 'Secret', 'tenant-root', certName)).toEqual(issued);
-    expect(acceptedOf(after.get(GW, 'HTTPRoute', 'tenant-root', 'kube'))).toMatchObject({ status: 'False', reason: 'NoMatchingListenerHostname', lastTransitionTime: LATER });
+    expect(acceptedOf(after.get(GW, 'HTTPRoute', 'tenant-root', 'kube'))).toMatchObject({
+      status: 'False',
+      reason: 'NoMatchingListenerHostname',
+      lastTransitionTime: LATER,
+    });
   });
 
   test('"Every other tenant renders no passthrough listener from this value, so its own HTTPRoute on one of those names under its apex keeps its terminate listener"', () => {
     const s = pass([
       tgw({ apex: 'alice.example.org' }, { namespace: 'tenant-alice', uid: 'uid-alice' }),
-      ns('tenant-alice', { 'namespace.cozystack.io/gateway': 'tenant-alice', 'namespace.cozystack.io/host': 'alice.example.org' }),
+      ns('tenant-alice', {
+        'namespace.cozystack.io/gateway': 'tenant-alice',
+        'namespace.cozystack.io/host': 'alice.example.org',
+      }),
       http('tenant-alice', 'kube', ['api.alice.example.org'], [{ name: 'cozystack' }]),
     ]);
     expect(listenersOf(s, 'tenant-alice').map((l) => l.hostname)).toEqual([undefined, 'api.alice.example.org']);
@@ -374,19 +564,36 @@ describe('the upgrade that introduces the reservation (passthrough section, "One
 
 describe('entries on routes that stopped attaching (reference-facts Â§5.9: "one RouteParentStatus per claimant")', () => {
   const ref = { name: 'cozystack', namespace: 'tenant-root' };
-  const stale = { parentRef: ref, controllerName: CTRL, conditions: [{ type: 'Accepted', status: 'True', lastTransitionTime: NOW, reason: 'Accepted', message: 'Route attached to TenantGateway tenant-root/cozystack' }] };
+  const stale = {
+    parentRef: ref,
+    controllerName: CTRL,
+    conditions: [
+      {
+        type: 'Accepted',
+        status: 'True',
+        lastTransitionTime: NOW,
+        reason: 'Accepted',
+        message: 'Route attached to TenantGateway tenant-root/cozystack',
+      },
+    ],
+  };
   const cilium = { parentRef: ref, controllerName: 'io.cilium/gateway-controller', conditions: [] };
 
   test('a route whose parentRefs no longer name the Gateway, or whose namespace left the attach set, loses this controllerâ€™s entry and keeps the others', () => {
-    const moved = route('HTTPRoute', 'tenant-root', 'moved', ['m.example.org'], [{ name: 'elsewhere' }], { parents: [stale, cilium] });
+    const moved = route('HTTPRoute', 'tenant-root', 'moved', ['m.example.org'], [{ name: 'elsewhere' }], {
+      parents: [stale, cilium],
+    });
     const left = route('HTTPRoute', 'tenant-eve', 'left', ['e.example.org'], [ref], { parents: [stale, cilium] });
     const s = pass([tgw({}), ...baseNamespaces(), moved, left], LATER);
-    for (const [n, name] of [['tenant-root', 'moved'], ['tenant-eve', 'left']]) {
+    for (const [n, name] of [
+      ['tenant-root', 'moved'],
+      ['tenant-eve', 'left'],
+    ]) {
       expect((s.get(GW, 'HTTPRoute', n, name)!.status as { parents: unknown[] }).parents).toEqual([cilium]);
     }
     // and a second pass writes nothing
     const again = new Store(s.all());
-    runTenantGatewayController(again, { now: LATER }).findings;
+    runTenantGatewayController(again, { now: LATER });
     expect(again.changes()).toEqual([]);
   });
 

@@ -17,7 +17,11 @@ export function tgw(spec: Record<string, unknown>, md: Partial<KObject['metadata
 }
 
 export function ns(name: string, labels: Record<string, string> = {}, annotations?: Record<string, string>): KObject {
-  const o: KObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } } };
+  const o: KObject = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
+  };
   if (annotations) o.metadata.annotations = annotations;
   return o;
 }
@@ -48,18 +52,33 @@ export const tls = (namespace: string, name: string, hostnames?: string[], paren
 /** The usual tenant-root cluster: tenant-root labelled, cozy-cert-manager attached. */
 export function baseNamespaces(): KObject[] {
   return [
-    ns('tenant-root', { 'namespace.cozystack.io/gateway': 'tenant-root', 'namespace.cozystack.io/host': 'example.org' }),
+    ns('tenant-root', {
+      'namespace.cozystack.io/gateway': 'tenant-root',
+      'namespace.cozystack.io/host': 'example.org',
+    }),
     ns('cozy-cert-manager'),
     ns('cozy-harbor'),
     ns('cozy-dashboard'),
-    ns('tenant-alice', { 'namespace.cozystack.io/gateway': 'tenant-root', 'namespace.cozystack.io/host': 'alice.example.org' }),
+    ns('tenant-alice', {
+      'namespace.cozystack.io/gateway': 'tenant-root',
+      'namespace.cozystack.io/host': 'alice.example.org',
+    }),
     ns('tenant-eve'),
   ];
 }
 
 /** A live Gateway status with every listener Accepted and Programmed. */
-export function liveStatus(listenerNames: string[], gw: { accepted?: boolean; programmed?: boolean } = {}): Record<string, unknown> {
-  const c = (type: string, ok = true) => ({ type, status: ok ? 'True' : 'False', reason: type, message: '', lastTransitionTime: NOW });
+export function liveStatus(
+  listenerNames: string[],
+  gw: { accepted?: boolean; programmed?: boolean } = {},
+): Record<string, unknown> {
+  const c = (type: string, ok = true) => ({
+    type,
+    status: ok ? 'True' : 'False',
+    reason: type,
+    message: '',
+    lastTransitionTime: NOW,
+  });
   return {
     conditions: [c('Accepted', gw.accepted ?? true), c('Programmed', gw.programmed ?? true)],
     listeners: listenerNames.map((name) => ({ name, attachedRoutes: 0, conditions: [c('Accepted'), c('Programmed')] })),
@@ -68,7 +87,9 @@ export function liveStatus(listenerNames: string[], gw: { accepted?: boolean; pr
 
 export function acceptedOf(o: KObject | undefined, ref?: Record<string, unknown>): Record<string, unknown> | undefined {
   const parents = ((o?.status as { parents?: Record<string, unknown>[] })?.parents ?? []).filter(
-    (p) => p.controllerName === 'gateway.cozystack.io/tenantgateway-controller' && (!ref || JSON.stringify(p.parentRef) === JSON.stringify(ref)),
+    (p) =>
+      p.controllerName === 'gateway.cozystack.io/tenantgateway-controller' &&
+      (!ref || JSON.stringify(p.parentRef) === JSON.stringify(ref)),
   );
   const conds = (parents[0]?.conditions ?? []) as Record<string, unknown>[];
   return conds.find((c) => c.type === 'Accepted');
@@ -80,7 +101,8 @@ export function acceptedOf(o: KObject | undefined, ref?: Record<string, unknown>
  */
 export function judge(routes: KObject[], spec: Record<string, unknown> = {}): Map<string, Verdict> {
   const out = new Map<string, Verdict>();
-  for (const vd of race(routes, spec).verdicts) out.set(`${vd.claimant.namespace}/${vd.claimant.name}#${vd.claimant.refIndex}`, vd);
+  for (const vd of race(routes, spec).verdicts)
+    out.set(`${vd.claimant.namespace}/${vd.claimant.name}#${vd.claimant.refIndex}`, vd);
   return out;
 }
 
@@ -90,5 +112,8 @@ export function race(routes: KObject[], spec: Record<string, unknown> = {}): Hos
   const pt = passthroughListenersOf(v);
   const claimants = collectClaimants(routes, v);
   const served = servedHostnames(claimants, pt);
-  return decideHostnames({ v, passthrough: pt, served: new Set(served), plainHttpNamespaces: ['tenant-root', 'cozy-cert-manager'] }, claimants);
+  return decideHostnames(
+    { v, passthrough: pt, served: new Set(served), plainHttpNamespaces: ['tenant-root', 'cozy-cert-manager'] },
+    claimants,
+  );
 }

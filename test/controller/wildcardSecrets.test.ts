@@ -14,25 +14,60 @@ const CRT = Buffer.from('cert').toString('base64');
 const KEY = Buffer.from('key').toString('base64');
 
 function ns(name: string, labels: Record<string, string> = {}, extra: Partial<KObject> = {}): KObject {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } }, ...extra };
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
+    ...extra,
+  };
 }
 /** A tenant namespace that owns a Gateway (label gateway = own name). */
-const gwNs = (name: string) => ns(name, { 'namespace.cozystack.io/gateway': name, 'namespace.cozystack.io/ingress': 'tenant-root' });
+const gwNs = (name: string) =>
+  ns(name, { 'namespace.cozystack.io/gateway': name, 'namespace.cozystack.io/ingress': 'tenant-root' });
 /** A tenant namespace that owns an ingress controller. */
-const ingNs = (name: string) => ns(name, { 'namespace.cozystack.io/gateway': 'tenant-root', 'namespace.cozystack.io/ingress': name });
+const ingNs = (name: string) =>
+  ns(name, { 'namespace.cozystack.io/gateway': 'tenant-root', 'namespace.cozystack.io/ingress': name });
 /** A tenant namespace that inherits both. */
-const plainNs = (name: string) => ns(name, { 'namespace.cozystack.io/gateway': 'tenant-root', 'namespace.cozystack.io/ingress': 'tenant-root' });
+const plainNs = (name: string) =>
+  ns(name, { 'namespace.cozystack.io/gateway': 'tenant-root', 'namespace.cozystack.io/ingress': 'tenant-root' });
 
 function tgw(namespace: string, certMode: string, name = 'cozystack'): KObject {
-  return { apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', metadata: { name, namespace }, spec: { apex: `${namespace}.example.org`, certMode } };
+  return {
+    apiVersion: 'gateway.cozystack.io/v1alpha1',
+    kind: 'TenantGateway',
+    metadata: { name, namespace },
+    spec: { apex: `${namespace}.example.org`, certMode },
+  };
 }
 
-function secret(namespace: string, name: string, extra: Partial<KObject> = {}, md: Partial<KObject['metadata']> = {}): KObject {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace, ...md }, type: 'kubernetes.io/tls', data: { 'tls.crt': CRT, 'tls.key': KEY }, ...extra };
+function secret(
+  namespace: string,
+  name: string,
+  extra: Partial<KObject> = {},
+  md: Partial<KObject['metadata']> = {},
+): KObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace, ...md },
+    type: 'kubernetes.io/tls',
+    data: { 'tls.crt': CRT, 'tls.key': KEY },
+    ...extra,
+  };
 }
 
-function replica(namespace: string, name = 'wildcard-tls', source = `tenant-root/${name}`, data = { 'tls.crt': CRT, 'tls.key': KEY }): KObject {
-  return secret(namespace, name, { data }, { labels: { [LABEL_WILDCARD_COPY]: 'true' }, annotations: { [ANNOTATION_WILDCARD_SOURCE]: source } });
+function replica(
+  namespace: string,
+  name = 'wildcard-tls',
+  source = `tenant-root/${name}`,
+  data = { 'tls.crt': CRT, 'tls.key': KEY },
+): KObject {
+  return secret(
+    namespace,
+    name,
+    { data },
+    { labels: { [LABEL_WILDCARD_COPY]: 'true' }, annotations: { [ANNOTATION_WILDCARD_SOURCE]: source } },
+  );
 }
 
 const ACTIVE = { 'wildcard-secret-name': 'wildcard-tls', 'expose-ingress': 'tenant-root' };
@@ -47,7 +82,15 @@ function run(objs: KObject[], channel: Record<string, string> | undefined) {
 const secretAt = (store: Store, namespace: string, name = 'wildcard-tls') => store.get('', 'Secret', namespace, name);
 
 describe('channel outcomes (reference-facts §6)', () => {
-  const world = () => [root, secret('tenant-root', 'wildcard-tls'), gwNs('tenant-alice'), replica('tenant-alice'), gwNs('tenant-new'), plainNs('tenant-gone'), replica('tenant-gone')];
+  const world = () => [
+    root,
+    secret('tenant-root', 'wildcard-tls'),
+    gwNs('tenant-alice'),
+    replica('tenant-alice'),
+    gwNs('tenant-new'),
+    plainNs('tenant-gone'),
+    replica('tenant-gone'),
+  ];
 
   it('channel absent: keeps every replica and creates none', () => {
     const r = run(world(), undefined);
@@ -61,10 +104,22 @@ describe('channel outcomes (reference-facts §6)', () => {
   });
 
   it('key present and "": deletes every replica, the one at the old source slot included, and nothing else', () => {
-    const objs = [...world(), replica('tenant-root', 'old-name', 'tenant-root/old-name'), secret('tenant-bob', 'wildcard-tls')];
-    const r = run([...objs, secret('tenant-root', 'wildcard-tls-copy', {}, { labels: { [LABEL_WILDCARD_COPY]: 'true' } })], { ...ACTIVE, 'wildcard-secret-name': '' });
+    const objs = [
+      ...world(),
+      replica('tenant-root', 'old-name', 'tenant-root/old-name'),
+      secret('tenant-bob', 'wildcard-tls'),
+    ];
+    const r = run(
+      [...objs, secret('tenant-root', 'wildcard-tls-copy', {}, { labels: { [LABEL_WILDCARD_COPY]: 'true' } })],
+      { ...ACTIVE, 'wildcard-secret-name': '' },
+    );
     expect(r.changes.every((c) => c.op === 'delete')).toBe(true);
-    expect(r.changes.map((c) => `${c.ref.namespace}/${c.ref.name}`).sort()).toEqual(['tenant-alice/wildcard-tls', 'tenant-gone/wildcard-tls', 'tenant-root/old-name', 'tenant-root/wildcard-tls-copy']);
+    expect(r.changes.map((c) => `${c.ref.namespace}/${c.ref.name}`).sort()).toEqual([
+      'tenant-alice/wildcard-tls',
+      'tenant-gone/wildcard-tls',
+      'tenant-root/old-name',
+      'tenant-root/wildcard-tls-copy',
+    ]);
     expect(secretAt(r.store, 'tenant-root')).toBeDefined(); // the operator's source has no label
     expect(secretAt(r.store, 'tenant-bob')).toBeDefined(); // foreign
   });
@@ -78,19 +133,33 @@ describe('channel outcomes (reference-facts §6)', () => {
   });
 
   it('source not kubernetes.io/tls: keeps every replica, creates none, and says so', () => {
-    const objs = world().map((o) => (o.kind === 'Secret' && o.metadata.namespace === 'tenant-root' ? { ...o, type: 'Opaque' } : o));
+    const objs = world().map((o) =>
+      o.kind === 'Secret' && o.metadata.namespace === 'tenant-root' ? { ...o, type: 'Opaque' } : o,
+    );
     const r = run(objs, ACTIVE);
     expect(r.changes).toEqual([]);
     expect(r.findings).toEqual([expect.objectContaining({ rule: 'wildcard.source-not-tls', field: 'type' })]);
   });
 
   it('expose-ingress names the source namespace; empty means tenant-root', () => {
-    const objs = [ns('tenant-pub', { 'namespace.cozystack.io/ingress': 'tenant-pub' }), secret('tenant-pub', 'wildcard-tls'), gwNs('tenant-alice'), root];
+    const objs = [
+      ns('tenant-pub', { 'namespace.cozystack.io/ingress': 'tenant-pub' }),
+      secret('tenant-pub', 'wildcard-tls'),
+      gwNs('tenant-alice'),
+      root,
+    ];
     const r = run(objs, { 'wildcard-secret-name': 'wildcard-tls', 'expose-ingress': 'tenant-pub' });
-    expect(secretAt(r.store, 'tenant-alice')?.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE]).toBe('tenant-pub/wildcard-tls');
+    expect(secretAt(r.store, 'tenant-alice')?.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE]).toBe(
+      'tenant-pub/wildcard-tls',
+    );
     expect(secretAt(r.store, 'tenant-pub')?.metadata.labels).toBeUndefined(); // the source is not replicated onto itself
-    const r2 = run([root, secret('tenant-root', 'wildcard-tls'), gwNs('tenant-alice')], { 'wildcard-secret-name': 'wildcard-tls', 'expose-ingress': '' });
-    expect(secretAt(r2.store, 'tenant-alice')?.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE]).toBe('tenant-root/wildcard-tls');
+    const r2 = run([root, secret('tenant-root', 'wildcard-tls'), gwNs('tenant-alice')], {
+      'wildcard-secret-name': 'wildcard-tls',
+      'expose-ingress': '',
+    });
+    expect(secretAt(r2.store, 'tenant-alice')?.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE]).toBe(
+      'tenant-root/wildcard-tls',
+    );
   });
 });
 
@@ -104,19 +173,38 @@ describe('targets: namespaces that own a termination point', () => {
     expect(targets([gwNs('tenant-alice')])).toEqual(['tenant-alice']);
   });
   it('a gateway-owning namespace whose TenantGateway terminates (http01, dns01, existingSecret)', () => {
-    for (const m of ['http01', 'dns01', 'existingSecret']) expect(targets([gwNs('tenant-alice'), tgw('tenant-alice', m)])).toEqual(['tenant-alice']);
+    for (const m of ['http01', 'dns01', 'existingSecret'])
+      expect(targets([gwNs('tenant-alice'), tgw('tenant-alice', m)])).toEqual(['tenant-alice']);
   });
   it('the edge exception: a gateway-owning namespace whose every TenantGateway is edge is not a target', () => {
     expect(targets([gwNs('tenant-dave'), tgw('tenant-dave', 'edge')])).toEqual([]);
   });
   it('one non-edge TenantGateway beside an edge one keeps the namespace a target', () => {
-    expect(targets([gwNs('tenant-dave'), tgw('tenant-dave', 'edge'), tgw('tenant-dave', 'dns01', 'other')])).toEqual(['tenant-dave']);
+    expect(targets([gwNs('tenant-dave'), tgw('tenant-dave', 'edge'), tgw('tenant-dave', 'dns01', 'other')])).toEqual([
+      'tenant-dave',
+    ]);
   });
   it('a namespace that also owns an ingress controller still terminates locally on an edge class', () => {
-    expect(targets([ns('tenant-eve', { 'namespace.cozystack.io/gateway': 'tenant-eve', 'namespace.cozystack.io/ingress': 'tenant-eve' }), tgw('tenant-eve', 'edge')])).toEqual(['tenant-eve']);
+    expect(
+      targets([
+        ns('tenant-eve', {
+          'namespace.cozystack.io/gateway': 'tenant-eve',
+          'namespace.cozystack.io/ingress': 'tenant-eve',
+        }),
+        tgw('tenant-eve', 'edge'),
+      ]),
+    ).toEqual(['tenant-eve']);
   });
   it('inheriting namespaces, the source namespace and terminating namespaces are not targets', () => {
-    expect(targets([plainNs('tenant-carol'), ns('tenant-root', { 'namespace.cozystack.io/gateway': 'tenant-root', 'namespace.cozystack.io/ingress': 'tenant-root' })])).toEqual([]);
+    expect(
+      targets([
+        plainNs('tenant-carol'),
+        ns('tenant-root', {
+          'namespace.cozystack.io/gateway': 'tenant-root',
+          'namespace.cozystack.io/ingress': 'tenant-root',
+        }),
+      ]),
+    ).toEqual([]);
     expect(targets([{ ...gwNs('tenant-x'), status: { phase: 'Terminating' } }])).toEqual([]);
     const del = gwNs('tenant-y');
     del.metadata.deletionTimestamp = '2026-01-01T00:00:00Z';
@@ -126,20 +214,39 @@ describe('targets: namespaces that own a termination point', () => {
 
 describe('replicas', () => {
   it('carry the source name, the copy label, the source annotation, the source type and data, and no ownerReferences', () => {
-    const src = secret('tenant-root', 'wildcard-tls', {}, { labels: { team: 'ops' }, annotations: { note: 'x' }, ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'y' }] });
+    const src = secret(
+      'tenant-root',
+      'wildcard-tls',
+      {},
+      {
+        labels: { team: 'ops' },
+        annotations: { note: 'x' },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'X', name: 'y' }],
+      },
+    );
     const r = run([root, src, gwNs('tenant-alice')], ACTIVE);
     expect(secretAt(r.store, 'tenant-alice')).toEqual({
       apiVersion: 'v1',
       kind: 'Secret',
-      metadata: { name: 'wildcard-tls', namespace: 'tenant-alice', labels: { [LABEL_WILDCARD_COPY]: 'true' }, annotations: { [ANNOTATION_WILDCARD_SOURCE]: 'tenant-root/wildcard-tls' } },
+      metadata: {
+        name: 'wildcard-tls',
+        namespace: 'tenant-alice',
+        labels: { [LABEL_WILDCARD_COPY]: 'true' },
+        annotations: { [ANNOTATION_WILDCARD_SOURCE]: 'tenant-root/wildcard-tls' },
+      },
       type: 'kubernetes.io/tls',
       data: { 'tls.crt': CRT, 'tls.key': KEY },
     });
-    expect(r.changes).toEqual([expect.objectContaining({ op: 'create', reasons: [expect.stringContaining('owns a termination point')] })]);
+    expect(r.changes).toEqual([
+      expect.objectContaining({ op: 'create', reasons: [expect.stringContaining('owns a termination point')] }),
+    ]);
   });
 
   it('copy the stringData of a source written by hand, base64-encoded as the apiserver stores it', () => {
-    const src = secret('tenant-root', 'wildcard-tls', { data: undefined, stringData: { 'tls.crt': 'cert', 'tls.key': 'key' } });
+    const src = secret('tenant-root', 'wildcard-tls', {
+      data: undefined,
+      stringData: { 'tls.crt': 'cert', 'tls.key': 'key' },
+    });
     const r = run([root, src, gwNs('tenant-alice')], ACTIVE);
     expect(secretAt(r.store, 'tenant-alice')?.data).toEqual({ 'tls.crt': CRT, 'tls.key': KEY });
   });
@@ -150,7 +257,10 @@ describe('replicas', () => {
   });
 
   it('are updated when the data differs, keeping their other labels and annotations', () => {
-    const stale = replica('tenant-alice', 'wildcard-tls', 'tenant-root/wildcard-tls', { 'tls.crt': 'b2xk', 'tls.key': 'b2xk' });
+    const stale = replica('tenant-alice', 'wildcard-tls', 'tenant-root/wildcard-tls', {
+      'tls.crt': 'b2xk',
+      'tls.key': 'b2xk',
+    });
     stale.metadata.labels!.extra = 'kept';
     const r = run([root, secret('tenant-root', 'wildcard-tls'), gwNs('tenant-alice'), stale], ACTIVE);
     const s = secretAt(r.store, 'tenant-alice')!;
@@ -160,8 +270,18 @@ describe('replicas', () => {
   });
 
   it('are updated when the source annotation differs', () => {
-    const r = run([root, secret('tenant-root', 'wildcard-tls'), gwNs('tenant-alice'), replica('tenant-alice', 'wildcard-tls', 'elsewhere/wildcard-tls')], ACTIVE);
-    expect(secretAt(r.store, 'tenant-alice')?.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE]).toBe('tenant-root/wildcard-tls');
+    const r = run(
+      [
+        root,
+        secret('tenant-root', 'wildcard-tls'),
+        gwNs('tenant-alice'),
+        replica('tenant-alice', 'wildcard-tls', 'elsewhere/wildcard-tls'),
+      ],
+      ACTIVE,
+    );
+    expect(secretAt(r.store, 'tenant-alice')?.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE]).toBe(
+      'tenant-root/wildcard-tls',
+    );
     expect(r.changes[0].reasons[0]).toContain('source annotation');
   });
 
@@ -170,7 +290,13 @@ describe('replicas', () => {
     const r = run([root, secret('tenant-root', 'wildcard-tls'), gwNs('tenant-alice'), foreign], ACTIVE);
     expect(r.changes).toEqual([]);
     expect(secretAt(r.store, 'tenant-alice')).toEqual(foreign);
-    expect(r.findings).toEqual([expect.objectContaining({ severity: 'warning', rule: 'wildcard.replica-skipped', object: expect.objectContaining({ namespace: 'tenant-alice' }) })]);
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        rule: 'wildcard.replica-skipped',
+        object: expect.objectContaining({ namespace: 'tenant-alice' }),
+      }),
+    ]);
     expect(r.findings[0].message).toMatch(/WildcardReplicaSkipped/);
   });
 
@@ -184,9 +310,22 @@ describe('replicas', () => {
 
 describe('pruning', () => {
   it('prunes replicas of an old name and replicas in namespaces that stopped terminating', () => {
-    const objs = [root, secret('tenant-root', 'wildcard-tls-2'), gwNs('tenant-alice'), replica('tenant-alice'), plainNs('tenant-carol'), replica('tenant-carol', 'wildcard-tls-2', 'tenant-root/wildcard-tls-2'), gwNs('tenant-dave'), tgw('tenant-dave', 'edge'), replica('tenant-dave', 'wildcard-tls-2', 'tenant-root/wildcard-tls-2')];
+    const objs = [
+      root,
+      secret('tenant-root', 'wildcard-tls-2'),
+      gwNs('tenant-alice'),
+      replica('tenant-alice'),
+      plainNs('tenant-carol'),
+      replica('tenant-carol', 'wildcard-tls-2', 'tenant-root/wildcard-tls-2'),
+      gwNs('tenant-dave'),
+      tgw('tenant-dave', 'edge'),
+      replica('tenant-dave', 'wildcard-tls-2', 'tenant-root/wildcard-tls-2'),
+    ];
     const r = run(objs, { ...ACTIVE, 'wildcard-secret-name': 'wildcard-tls-2' });
-    const del = r.changes.filter((c) => c.op === 'delete').map((c) => `${c.ref.namespace}/${c.ref.name}`).sort();
+    const del = r.changes
+      .filter((c) => c.op === 'delete')
+      .map((c) => `${c.ref.namespace}/${c.ref.name}`)
+      .sort();
     expect(del).toEqual(['tenant-alice/wildcard-tls', 'tenant-carol/wildcard-tls-2', 'tenant-dave/wildcard-tls-2']);
     expect(secretAt(r.store, 'tenant-alice', 'wildcard-tls-2')).toBeDefined();
     const reasons = Object.fromEntries(r.changes.map((c) => [`${c.ref.namespace}/${c.ref.name}`, c.reasons.join(' ')]));
@@ -202,19 +341,30 @@ describe('pruning', () => {
 
   it('a replica whose namespace no longer exists is pruned', () => {
     const r = run([root, secret('tenant-root', 'wildcard-tls'), replica('tenant-ghost')], ACTIVE);
-    expect(r.changes).toEqual([expect.objectContaining({ op: 'delete', ref: expect.objectContaining({ namespace: 'tenant-ghost' }) })]);
+    expect(r.changes).toEqual([
+      expect.objectContaining({ op: 'delete', ref: expect.objectContaining({ namespace: 'tenant-ghost' }) }),
+    ]);
   });
 });
 
 describe('Secrets printed without their data (decisions §9) read back as input', () => {
   it('a redacted source creates no replica (its bytes are unknown) and leaves existing ones alone', () => {
-    const objs = [root, redactSecret(secret('tenant-root', 'wildcard-tls')), gwNs('tenant-alice'), redactSecret(replica('tenant-alice')), gwNs('tenant-new')];
+    const objs = [
+      root,
+      redactSecret(secret('tenant-root', 'wildcard-tls')),
+      gwNs('tenant-alice'),
+      redactSecret(replica('tenant-alice')),
+      gwNs('tenant-new'),
+    ];
     const r = run(objs, ACTIVE);
     expect(r.changes).toEqual([]);
     expect(r.findings).toEqual([expect.objectContaining({ rule: 'wildcard.source-redacted' })]);
   });
   it('a redacted replica is refilled from a known source, and loses the redaction annotation', () => {
-    const r = run([root, secret('tenant-root', 'wildcard-tls'), gwNs('tenant-alice'), redactSecret(replica('tenant-alice'))], ACTIVE);
+    const r = run(
+      [root, secret('tenant-root', 'wildcard-tls'), gwNs('tenant-alice'), redactSecret(replica('tenant-alice'))],
+      ACTIVE,
+    );
     const s = secretAt(r.store, 'tenant-alice')!;
     expect(s.data).toEqual({ 'tls.crt': CRT, 'tls.key': KEY });
     expect(s.metadata.annotations?.[REDACTED_ANNOTATION]).toBeUndefined();
@@ -252,39 +402,77 @@ describe('the pass is idempotent (property)', () => {
 });
 
 describe('the channel (decisions §7)', () => {
-  const v = (certs: Record<string, unknown>, extra: Record<string, unknown> = {}) => [{ file: 'values.yaml', values: { publishing: { certificates: certs }, ...extra } }];
+  const v = (certs: Record<string, unknown>, extra: Record<string, unknown> = {}) => [
+    { file: 'values.yaml', values: { publishing: { certificates: certs }, ...extra } },
+  ];
 
   it('no platform values and no channel Secret: absent', () => {
     expect(wildcardChannel([], []).channel).toBeUndefined();
   });
   it('values given with wildcardSecretName: the name and expose-ingress', () => {
-    expect(wildcardChannel([], v({ wildcardSecretName: 'w' })).channel).toEqual({ 'wildcard-secret-name': 'w', 'expose-ingress': 'tenant-root' });
+    expect(wildcardChannel([], v({ wildcardSecretName: 'w' })).channel).toEqual({
+      'wildcard-secret-name': 'w',
+      'expose-ingress': 'tenant-root',
+    });
   });
   it('values given without wildcardSecretName: the key counts as missing (no prune-all from a default)', () => {
     expect(wildcardChannel([], v({ solver: 'http01' })).channel).toEqual({ 'expose-ingress': 'tenant-root' });
   });
   it('wildcardSecretName: "" given explicitly is the prune-all', () => {
-    expect(wildcardChannel([], v({ wildcardSecretName: '' })).channel).toEqual({ 'wildcard-secret-name': '', 'expose-ingress': 'tenant-root' });
+    expect(wildcardChannel([], v({ wildcardSecretName: '' })).channel).toEqual({
+      'wildcard-secret-name': '',
+      'expose-ingress': 'tenant-root',
+    });
   });
   it('the derived dns01 wildcard name travels on the channel', () => {
-    const files = [{ file: 'v', values: { publishing: { certificates: { solver: 'dns01', wildcard: true } }, gateway: { enabled: false } } }];
+    const files = [
+      {
+        file: 'v',
+        values: { publishing: { certificates: { solver: 'dns01', wildcard: true } }, gateway: { enabled: false } },
+      },
+    ];
     expect(wildcardChannel([], files).channel?.['wildcard-secret-name']).toBe('cozystack-wildcard-tls');
   });
   it('a platform Package among the inputs is the channel', () => {
-    const pkg: KObject = { apiVersion: 'cozystack.io/v1alpha1', kind: 'Package', metadata: { name: 'cozystack.cozystack-platform' }, spec: { components: { platform: { values: { publishing: { ingressName: 'tenant-pub', certificates: { wildcardSecretName: '' } } } } } } };
+    const pkg: KObject = {
+      apiVersion: 'cozystack.io/v1alpha1',
+      kind: 'Package',
+      metadata: { name: 'cozystack.cozystack-platform' },
+      spec: {
+        components: {
+          platform: { values: { publishing: { ingressName: 'tenant-pub', certificates: { wildcardSecretName: '' } } } },
+        },
+      },
+    };
     expect(wildcardChannel([pkg], []).channel).toEqual({ 'wildcard-secret-name': '', 'expose-ingress': 'tenant-pub' });
   });
 
-  const channelSecret = (body: Partial<KObject>): KObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cozystack-values', namespace: 'cozy-system' }, type: 'Opaque', ...body });
+  const channelSecret = (body: Partial<KObject>): KObject => ({
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'cozystack-values', namespace: 'cozy-system' },
+    type: 'Opaque',
+    ...body,
+  });
 
   it('without values, the input Secret cozy-system/cozystack-values is the live channel (stringData or data)', () => {
     const y = '_cluster:\n  wildcard-secret-name: "w"\n  expose-ingress: "tenant-root"\n';
-    expect(wildcardChannel([channelSecret({ stringData: { 'values.yaml': y } })], []).channel).toEqual({ 'wildcard-secret-name': 'w', 'expose-ingress': 'tenant-root' });
-    expect(wildcardChannel([channelSecret({ data: { 'values.yaml': Buffer.from(y).toString('base64') } })], []).channel).toEqual({ 'wildcard-secret-name': 'w', 'expose-ingress': 'tenant-root' });
+    expect(wildcardChannel([channelSecret({ stringData: { 'values.yaml': y } })], []).channel).toEqual({
+      'wildcard-secret-name': 'w',
+      'expose-ingress': 'tenant-root',
+    });
+    expect(
+      wildcardChannel([channelSecret({ data: { 'values.yaml': Buffer.from(y).toString('base64') } })], []).channel,
+    ).toEqual({ 'wildcard-secret-name': 'w', 'expose-ingress': 'tenant-root' });
   });
   it('in the channel Secret a missing key keeps everything and an explicit empty key prunes all', () => {
-    expect(wildcardChannel([channelSecret({ stringData: { 'values.yaml': '_cluster:\n  root-host: x\n' } })], []).channel).toEqual({});
-    expect(wildcardChannel([channelSecret({ stringData: { 'values.yaml': '_cluster:\n  wildcard-secret-name: ""\n' } })], []).channel).toEqual({ 'wildcard-secret-name': '' });
+    expect(
+      wildcardChannel([channelSecret({ stringData: { 'values.yaml': '_cluster:\n  root-host: x\n' } })], []).channel,
+    ).toEqual({});
+    expect(
+      wildcardChannel([channelSecret({ stringData: { 'values.yaml': '_cluster:\n  wildcard-secret-name: ""\n' } })], [])
+        .channel,
+    ).toEqual({ 'wildcard-secret-name': '' });
   });
   it('an unparsable channel is an error, and nothing is created or pruned', () => {
     for (const y of ['_cluster: [a', '- a\n- b\n', '_cluster: 3\n', '_cluster:\n  wildcard-secret-name: [1]\n']) {
@@ -294,7 +482,9 @@ describe('the channel (decisions §7)', () => {
     }
   });
   it('values given outrank the channel Secret, with a warning where they disagree', () => {
-    const s = channelSecret({ stringData: { 'values.yaml': '_cluster:\n  wildcard-secret-name: "old"\n  expose-ingress: "tenant-root"\n' } });
+    const s = channelSecret({
+      stringData: { 'values.yaml': '_cluster:\n  wildcard-secret-name: "old"\n  expose-ingress: "tenant-root"\n' },
+    });
     const r = wildcardChannel([s], v({ wildcardSecretName: 'new' }));
     expect(r.channel?.['wildcard-secret-name']).toBe('new');
     expect(r.findings).toEqual([expect.objectContaining({ severity: 'warning', rule: 'wildcard.channel-overridden' })]);

@@ -15,9 +15,16 @@ const GIT = which('git');
 const ARGO = path.join(ROOT, 'examples', 'argocd');
 const PLATFORM = path.join(ROOT, 'examples', 'platform');
 
-interface Cmp { apiVersion: string; kind: string; metadata: { name: string }; spec: { version: string; generate: { command: string[]; args: string[] }; discover?: unknown } }
+interface Cmp {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  spec: { version: string; generate: { command: string[]; args: string[] }; discover?: unknown };
+}
 const plugin = jsyaml.load(fs.readFileSync(path.join(ARGO, 'plugin.yaml'), 'utf8')) as Cmp;
-const application = jsyaml.load(fs.readFileSync(path.join(ARGO, 'application.yaml'), 'utf8')) as { spec: { source: { path: string; plugin: { name: string; env: { name: string; value: string }[] } } } };
+const application = jsyaml.load(fs.readFileSync(path.join(ARGO, 'application.yaml'), 'utf8')) as {
+  spec: { source: { path: string; plugin: { name: string; env: { name: string; value: string }[] } } };
+};
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
 
 /** A copy of the example platform, as Argo CD checks the repository out. */
@@ -51,7 +58,8 @@ function generate(dir: string, env: Record<string, string>) {
   });
 }
 
-const envOf = (e: { name: string; value: string }[]) => Object.fromEntries(e.map((x) => [`ARGOCD_ENV_${x.name}`, x.value]));
+const envOf = (e: { name: string; value: string }[]) =>
+  Object.fromEntries(e.map((x) => [`ARGOCD_ENV_${x.name}`, x.value]));
 
 describe('Argo CD Config Management Plugin (examples/argocd)', () => {
   beforeAll(() => ensureBuilt(), 240_000);
@@ -62,20 +70,31 @@ describe('Argo CD Config Management Plugin (examples/argocd)', () => {
   });
 
   it('the sidecar runs argocd-cmp-server in the release image, with plugin.yaml where the cmp-server reads it', () => {
-    const patch = jsyaml.load(fs.readFileSync(path.join(ARGO, 'repo-server-sidecar.yaml'), 'utf8')) as { spec: { template: { spec: { containers: Record<string, unknown>[]; volumes: Record<string, unknown>[] } } } };
-    const c = patch.spec.template.spec.containers[0] as { image: string; command: string[]; securityContext: { runAsUser: number }; volumeMounts: { name: string; mountPath: string; subPath?: string }[] };
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const patch = jsyaml.load(fs.readFileSync(path.join(ARGO, 'repo-server-sidecar.yaml'), 'utf8')) as {
+      spec: { template: { spec: { containers: Record<string, unknown>[]; volumes: Record<string, unknown>[] } } };
+    };
+    const c = patch.spec.template.spec.containers[0] as {
+      image: string;
+      command: string[];
+      securityContext: { runAsUser: number };
+      volumeMounts: { name: string; mountPath: string; subPath?: string }[];
+    };
+
     const goreleaser = require('../../scripts/release-check.js').readConfig();
     expect(c.image).toBe(`${goreleaser.dockers_v2[0].images[0]}:${pkg.version}`);
     expect(c.command).toEqual(['/var/run/argocd/argocd-cmp-server']);
     expect(c.securityContext.runAsUser).toBe(999);
-    expect(c.volumeMounts).toEqual(expect.arrayContaining([
-      { name: 'var-files', mountPath: '/var/run/argocd' },
-      { name: 'plugins', mountPath: '/home/argocd/cmp-server/plugins' },
-      { name: 'cozy-gw-cmp-plugin', mountPath: '/home/argocd/cmp-server/config/plugin.yaml', subPath: 'plugin.yaml' },
-    ]));
+    expect(c.volumeMounts).toEqual(
+      expect.arrayContaining([
+        { name: 'var-files', mountPath: '/var/run/argocd' },
+        { name: 'plugins', mountPath: '/home/argocd/cmp-server/plugins' },
+        { name: 'cozy-gw-cmp-plugin', mountPath: '/home/argocd/cmp-server/config/plugin.yaml', subPath: 'plugin.yaml' },
+      ]),
+    );
     // The plugin's shell is in the image.
-    expect(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).toMatch(/^FROM gcr\.io\/distroless\/cc-debian12:debug-nonroot$/m);
+    expect(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).toMatch(
+      /^FROM gcr\.io\/distroless\/cc-debian12:debug-nonroot$/m,
+    );
     expect(plugin.spec.generate.command[0]).toBe('/busybox/sh');
   });
 
@@ -84,22 +103,28 @@ describe('Argo CD Config Management Plugin (examples/argocd)', () => {
     return;
   }
 
-  it('generate, run as Argo CD runs it with the Application\'s env, prints what cozy-gw render prints', () => {
+  it("generate, run as Argo CD runs it with the Application's env, prints what cozy-gw render prints", () => {
     const dir = appDir();
     const r = generate(dir, envOf(application.spec.source.plugin.env));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const direct = runProcess(process.execPath, [BIN, 'render', '--values', 'values.yaml', '-f', 'tenants'], { cwd: dir });
+    const direct = runProcess(process.execPath, [BIN, 'render', '--values', 'values.yaml', '-f', 'tenants'], {
+      cwd: dir,
+    });
     expect(r.stdout).toBe(direct.stdout);
     const kinds = new Set((jsyaml.loadAll(r.stdout) as { kind: string }[]).map((o) => o.kind));
-    expect([...kinds]).toEqual(expect.arrayContaining(['Namespace', 'Secret', 'TenantGateway', 'ValidatingAdmissionPolicy']));
+    expect([...kinds]).toEqual(
+      expect.arrayContaining(['Namespace', 'Secret', 'TenantGateway', 'ValidatingAdmissionPolicy']),
+    );
   });
 
   it('ARGOCD_ENV_VALUES layers values files left to right (the DNS-01 overlay)', () => {
     const dir = appDir();
     const r = generate(dir, { ARGOCD_ENV_VALUES: 'values.yaml values-dns01.yaml' });
     expect(r.code).toBe(0);
-    const tgw = (jsyaml.loadAll(r.stdout) as { kind: string; metadata: { namespace?: string }; spec: { certMode?: string } }[]).find((o) => o.kind === 'TenantGateway' && o.metadata.namespace === 'tenant-root')!;
+    const tgw = (
+      jsyaml.loadAll(r.stdout) as { kind: string; metadata: { namespace?: string }; spec: { certMode?: string } }[]
+    ).find((o) => o.kind === 'TenantGateway' && o.metadata.namespace === 'tenant-root')!;
     expect(tgw.spec.certMode).toBe('dns01');
   });
 
@@ -113,15 +138,30 @@ describe('Argo CD Config Management Plugin (examples/argocd)', () => {
 });
 
 describe('CI example (examples/ci: GitHub Actions workflow and render-and-commit.sh)', () => {
-  const workflow = jsyaml.load(fs.readFileSync(path.join(ROOT, 'examples', 'ci', 'cozy-gw-render.yml'), 'utf8')) as { jobs: Record<string, { steps: { run?: string; env?: Record<string, string> }[] }> };
-  const step = Object.values(workflow.jobs).flatMap((j) => j.steps).find((s) => s.run?.includes('render-and-commit.sh'))!;
+  const workflow = jsyaml.load(fs.readFileSync(path.join(ROOT, 'examples', 'ci', 'cozy-gw-render.yml'), 'utf8')) as {
+    jobs: Record<string, { steps: { run?: string; env?: Record<string, string> }[] }>;
+  };
+  const step = Object.values(workflow.jobs)
+    .flatMap((j) => j.steps)
+    .find((s) => s.run?.includes('render-and-commit.sh'))!;
   const SCRIPT = path.join(ROOT, 'examples', 'ci', 'render-and-commit.sh');
 
   it('the workflow calls the script with the settings it documents, and pushes', () => {
     expect(step.run).toBe('sh ci/render-and-commit.sh');
-    expect(Object.keys(step.env!).sort()).toEqual(['COZY_GW', 'GIT_USER_EMAIL', 'GIT_USER_NAME', 'INPUTS', 'OUTPUT_DIR', 'VALUES']);
+    expect(Object.keys(step.env!).sort()).toEqual([
+      'COZY_GW',
+      'GIT_USER_EMAIL',
+      'GIT_USER_NAME',
+      'INPUTS',
+      'OUTPUT_DIR',
+      'VALUES',
+    ]);
     expect(step.env!.COZY_GW).toBe(`npx --yes cozy-gw@${pkg.version}`);
-    expect(Object.values(workflow.jobs).flatMap((j) => j.steps).some((s) => s.run === 'git push')).toBe(true);
+    expect(
+      Object.values(workflow.jobs)
+        .flatMap((j) => j.steps)
+        .some((s) => s.run === 'git push'),
+    ).toBe(true);
   });
 
   if (!SH || !GIT) {
@@ -132,10 +172,16 @@ describe('CI example (examples/ci: GitHub Actions workflow and render-and-commit
   it('renders and commits, commits nothing when nothing changed, and commits a change', () => {
     ensureBuilt();
     const repo = path.join(tmpDir('ci'), 'repo');
-    writeFiles(path.join(repo, 'platform'), { 'values.yaml': fs.readFileSync(path.join(PLATFORM, 'values.yaml'), 'utf8') });
-    for (const f of ['root', 'alice', 'bob', 'carol']) writeFiles(path.join(repo, 'platform', 'tenants'), { [`${f}.yaml`]: fs.readFileSync(path.join(PLATFORM, 'tenants', `${f}.yaml`), 'utf8') });
+    writeFiles(path.join(repo, 'platform'), {
+      'values.yaml': fs.readFileSync(path.join(PLATFORM, 'values.yaml'), 'utf8'),
+    });
+    for (const f of ['root', 'alice', 'bob', 'carol'])
+      writeFiles(path.join(repo, 'platform', 'tenants'), {
+        [`${f}.yaml`]: fs.readFileSync(path.join(PLATFORM, 'tenants', `${f}.yaml`), 'utf8'),
+      });
     writeFiles(path.join(repo, 'ci'), { 'render-and-commit.sh': fs.readFileSync(SCRIPT, 'utf8') });
-    const git = (...args: string[]) => runProcess(GIT!, ['-c', 'user.email=t@example.org', '-c', 'user.name=t', ...args], { cwd: repo });
+    const git = (...args: string[]) =>
+      runProcess(GIT!, ['-c', 'user.email=t@example.org', '-c', 'user.name=t', ...args], { cwd: repo });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-qm', 'platform');
@@ -147,8 +193,12 @@ describe('CI example (examples/ci: GitHub Actions workflow and render-and-commit
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('cozy-gw: committed deploy/platform');
     expect(count()).toBe(2);
-    expect(git('log', '-1', '--format=%an %s').stdout.trim()).toBe('github-actions[bot] cozy-gw: render deploy/platform');
-    expect(fs.existsSync(path.join(repo, 'deploy', 'platform', 'tenant-root', 'tenantgateway-cozystack.yaml'))).toBe(true);
+    expect(git('log', '-1', '--format=%an %s').stdout.trim()).toBe(
+      'github-actions[bot] cozy-gw: render deploy/platform',
+    );
+    expect(fs.existsSync(path.join(repo, 'deploy', 'platform', 'tenant-root', 'tenantgateway-cozystack.yaml'))).toBe(
+      true,
+    );
     expect(git('status', '--porcelain').stdout).toBe('');
 
     const second = run();
@@ -156,10 +206,15 @@ describe('CI example (examples/ci: GitHub Actions workflow and render-and-commit
     expect(second.stdout).toContain('cozy-gw: deploy/platform is up to date');
     expect(count()).toBe(2);
 
-    fs.writeFileSync(path.join(repo, 'platform', 'tenants', 'dave.yaml'), 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: dave\n  namespace: tenant-root\n');
+    fs.writeFileSync(
+      path.join(repo, 'platform', 'tenants', 'dave.yaml'),
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: dave\n  namespace: tenant-root\n',
+    );
     const third = run();
     expect(third.code).toBe(0);
     expect(count()).toBe(3);
-    expect(git('show', '--name-only', '--format=', 'HEAD').stdout).toMatch(/deploy\/platform\/_cluster\/namespace-tenant-dave\.yaml/);
+    expect(git('show', '--name-only', '--format=', 'HEAD').stdout).toMatch(
+      /deploy\/platform\/_cluster\/namespace-tenant-dave\.yaml/,
+    );
   }, 120_000);
 });

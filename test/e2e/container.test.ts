@@ -14,7 +14,6 @@ import { BIN, ensureBuilt, ROOT, tmpDir } from '../helpers/kpt';
 import { spawnSync } from 'node:child_process';
 import type { KObject } from '../../src/k8s/model';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const rc = require('../../scripts/release-check.js');
 const ENTRYPOINT: string[] = rc.dockerEntrypoint(path.join(ROOT, 'Dockerfile'));
 
@@ -22,11 +21,26 @@ function runImage(stdin: string): { code: number; stdout: string; stderr: string
   const dir = tmpDir('container');
   const [, ...args] = ENTRYPOINT;
   // The image has no HOME, no PATH to speak of, and a read-only-ish /tmp working directory.
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd: dir, input: stdin, encoding: 'utf8', env: {}, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    input: stdin,
+    encoding: 'utf8',
+    env: {},
+    timeout: 60_000,
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, dir };
 }
 
-const tenant = (name: string, spec: Record<string, unknown> = {}) => ({ apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name, namespace: 'tenant-root', annotations: { 'config.kubernetes.io/path': `${name}.yaml`, 'config.kubernetes.io/index': '0' } }, spec });
+const tenant = (name: string, spec: Record<string, unknown> = {}) => ({
+  apiVersion: 'apps.cozystack.io/v1alpha1',
+  kind: 'Tenant',
+  metadata: {
+    name,
+    namespace: 'tenant-root',
+    annotations: { 'config.kubernetes.io/path': `${name}.yaml`, 'config.kubernetes.io/index': '0' },
+  },
+  spec,
+});
 
 describe('container entrypoint (Dockerfile ENTRYPOINT)', () => {
   beforeAll(() => ensureBuilt(), 240_000);
@@ -40,7 +54,12 @@ describe('container entrypoint (Dockerfile ENTRYPOINT)', () => {
       apiVersion: 'config.kubernetes.io/v1',
       kind: 'ResourceList',
       items: [tenant('root', { gateway: true }), tenant('alice')],
-      functionConfig: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'function-input' }, data: { 'publishing.host': 'example.org', 'gateway.enabled': 'true', reconcile: 'true' } },
+      functionConfig: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'function-input' },
+        data: { 'publishing.host': 'example.org', 'gateway.enabled': 'true', reconcile: 'true' },
+      },
     };
     const r = runImage(jsyaml.dump(rl));
     expect(r.stderr).toBe('');
@@ -58,7 +77,12 @@ describe('container entrypoint (Dockerfile ENTRYPOINT)', () => {
       apiVersion: 'config.kubernetes.io/v1',
       kind: 'ResourceList',
       items: [tenant('carol', { gateway: true, gatewayClass: 'nope' })],
-      functionConfig: { apiVersion: 'fn.cozystack.io/v1alpha1', kind: 'CozyGateway', metadata: { name: 'platform' }, spec: { values: { publishing: { host: 'example.org' }, gateway: { enabled: true } } } },
+      functionConfig: {
+        apiVersion: 'fn.cozystack.io/v1alpha1',
+        kind: 'CozyGateway',
+        metadata: { name: 'platform' },
+        spec: { values: { publishing: { host: 'example.org' }, gateway: { enabled: true } } },
+      },
     };
     const r = runImage(jsyaml.dump(rl));
     expect(r.code).toBe(1);

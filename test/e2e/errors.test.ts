@@ -2,8 +2,6 @@
  * Helpful errors (issue 6): every failure a user can cause says what is wrong, where (file, line,
  * object, field) and what to do. One test per message family, through the CLI as a user meets it.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { MIN_VALUES, ROOT_TENANT, runCli, useScratch } from '../helpers/cli';
 
@@ -32,7 +30,9 @@ describe('input files', () => {
     write('list.yaml', '- a\n- b\n---\n42\n');
     const r = await cli(['render', '-f', 'list.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: list.yaml:1: expected a Kubernetes object (a mapping with apiVersion, kind and metadata)');
+    expect(r.stderr).toContain(
+      'error: list.yaml:1: expected a Kubernetes object (a mapping with apiVersion, kind and metadata)',
+    );
     expect(r.stderr).toContain('error: list.yaml:4: expected a Kubernetes object');
   });
 });
@@ -42,23 +42,37 @@ describe('schemas', () => {
     write('bad-values.yaml', 'publishing:\n  host: example.org\ngateway:\n  enabled: yes-please\n');
     const r = await cli(['render', '--values', 'bad-values.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: bad-values.yaml:4: gateway.enabled: must be boolean, got "yes-please" (write true or false, unquoted)');
+    expect(r.stderr).toContain(
+      'error: bad-values.yaml:4: gateway.enabled: must be boolean, got "yes-please" (write true or false, unquoted)',
+    );
   });
 
   it('Tenant: file:line, the Tenant, the field, and the fix', async () => {
-    write('t.yaml', 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: alice\n  namespace: tenant-root\nspec:\n  gateway: "yes"\n  gatway: true\n');
+    write(
+      't.yaml',
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: alice\n  namespace: tenant-root\nspec:\n  gateway: "yes"\n  gatway: true\n',
+    );
     const r = await cli(['render', '--values', 'values.yaml', '-f', 't.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: t.yaml:7: Tenant tenant-root/alice: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)');
+    expect(r.stderr).toContain(
+      'error: t.yaml:7: Tenant tenant-root/alice: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)',
+    );
     // A typo is a warning naming the nearest known key.
-    expect(r.stderr).toContain('warning: t.yaml:8: Tenant tenant-root/alice: spec.gatway: unknown key; did you mean spec.gateway?\n');
+    expect(r.stderr).toContain(
+      'warning: t.yaml:8: Tenant tenant-root/alice: spec.gatway: unknown key; did you mean spec.gateway?\n',
+    );
   });
 
   it('TenantGateway CRD: file:line, the object, the field, and the supported values', async () => {
-    write('tgw.yaml', 'apiVersion: gateway.cozystack.io/v1alpha1\nkind: TenantGateway\nmetadata:\n  name: cozystack\n  namespace: tenant-x\nspec:\n  certMode: http03\n');
+    write(
+      'tgw.yaml',
+      'apiVersion: gateway.cozystack.io/v1alpha1\nkind: TenantGateway\nmetadata:\n  name: cozystack\n  namespace: tenant-x\nspec:\n  certMode: http03\n',
+    );
     const r = await cli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'tgw.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error: tgw\.yaml:7: TenantGateway tenant-x\/cozystack: spec\.certMode: Unsupported value: supported values: "http01", .*\(set spec\.certMode to one of the supported values\)/);
+    expect(r.stderr).toMatch(
+      /error: tgw\.yaml:7: TenantGateway tenant-x\/cozystack: spec\.certMode: Unsupported value: supported values: "http01", .*\(set spec\.certMode to one of the supported values\)/,
+    );
   });
 });
 
@@ -68,28 +82,42 @@ describe('render guards', () => {
     const r = await cli(['render', '--values', 'values.yaml', '--values', 'solver.yaml', '-f', 'root.yaml']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/error: root\.yaml:1: Tenant tenant-root\/root: gateway chart for tenant namespace tenant-root: unsupported solver "http02" .*\(set publishing\.certificates\.solver to http01 or dns01; publishing\.certificates\.solver is set at solver\.yaml:3\)/);
+    expect(r.stderr).toMatch(
+      /error: root\.yaml:1: Tenant tenant-root\/root: gateway chart for tenant namespace tenant-root: unsupported solver "http02" .*\(set publishing\.certificates\.solver to http01 or dns01; publishing\.certificates\.solver is set at solver\.yaml:3\)/,
+    );
   });
 
   it('a class the tenant may not select: spec.gatewayClass at its line, and the two ways out', async () => {
-    write('x.yaml', 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: x\n  namespace: tenant-root\nspec:\n  gateway: true\n  gatewayClass: nope\n');
+    write(
+      'x.yaml',
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: x\n  namespace: tenant-root\nspec:\n  gateway: true\n  gatewayClass: nope\n',
+    );
     const r = await cli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'x.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error: x\.yaml:8: Tenant tenant-root\/x: spec\.gatewayClass: .*gatewayClass "nope" is not one the tenant may select.*\(set spec\.gatewayClass to one of cilium or remove it, or add "nope" to the platform's gateway\.tenantSelectableClasses\)/);
+    expect(r.stderr).toMatch(
+      /error: x\.yaml:8: Tenant tenant-root\/x: spec\.gatewayClass: .*gatewayClass "nope" is not one the tenant may select.*\(set spec\.gatewayClass to one of cilium or remove it, or add "nope" to the platform's gateway\.tenantSelectableClasses\)/,
+    );
   });
 
   it('an invalid release name: metadata.name at its line, and a name that works', async () => {
-    write('y.yaml', 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: my-team\n  namespace: tenant-root\nspec: {}\n');
+    write(
+      'y.yaml',
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: my-team\n  namespace: tenant-root\nspec: {}\n',
+    );
     const r = await cli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'y.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error: y\.yaml:4: Tenant tenant-root\/my-team: metadata\.name: release name "tenant-my-team" is invalid.*\(rename the Tenant without dashes \(e\.g\. "myteam"\)\)/);
+    expect(r.stderr).toMatch(
+      /error: y\.yaml:4: Tenant tenant-root\/my-team: metadata\.name: release name "tenant-my-team" is invalid.*\(rename the Tenant without dashes \(e\.g\. "myteam"\)\)/,
+    );
   });
 
   it('a tenant-* entry in attachedNamespaces: file:line of the entry and what to do instead', async () => {
     write('att.yaml', 'gateway:\n  attachedNamespaces: [cozy-dashboard, tenant-x]\n');
     const r = await cli(['render', '--values', 'values.yaml', '--values', 'att.yaml', '-f', 'root.yaml']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error: att\.yaml:2: gateway\.attachedNamespaces\[1\]: .*"tenant-x".*\(a tenant that needs its own Gateway sets tenant\.spec\.gateway=true/);
+    expect(r.stderr).toMatch(
+      /error: att\.yaml:2: gateway\.attachedNamespaces\[1\]: .*"tenant-x".*\(a tenant that needs its own Gateway sets tenant\.spec\.gateway=true/,
+    );
   });
 });
 
@@ -98,7 +126,10 @@ describe('usage errors exit 2 and point at --help', () => {
     [['render', '--bogus'], /unknown option '--bogus'/],
     [['render', '-o', 'xml'], /argument 'xml' is invalid\. Allowed choices are yaml, json/],
     [['admit', '-o', 'xml'], /argument 'xml' is invalid\. Allowed choices are text, json/],
-    [['render', '--with-controller', '--now', 'yesterday'], /"yesterday" is not an RFC 3339 time \(e\.g\. 2026-01-01T00:00:00Z\)/],
+    [
+      ['render', '--with-controller', '--now', 'yesterday'],
+      /"yesterday" is not an RFC 3339 time \(e\.g\. 2026-01-01T00:00:00Z\)/,
+    ],
     [['render', '--gateway-api-version', 'banana'], /"banana" is not a version \(e\.g\. 1\.6\.1\)/],
   ])('%j', async (args, message) => {
     const r = await cli(args as string[]);
@@ -123,28 +154,56 @@ describe('usage errors exit 2 and point at --help', () => {
 
 describe('admit', () => {
   it('a denial: the policy line on stdout, and on stderr the file:line of the object and what to do', async () => {
-    write('ns.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: alice.example.org\n');
-    write('route.yaml', 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: copy\n  namespace: tenant-alice\nspec:\n  parentRefs: [{name: cozystack, namespace: tenant-root}]\n  hostnames: [dashboard.example.org]\n');
-    const r = await cli(['admit', '--values', 'values.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as-group', 'system:masters']);
+    write(
+      'ns.yaml',
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: alice.example.org\n',
+    );
+    write(
+      'route.yaml',
+      'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: copy\n  namespace: tenant-alice\nspec:\n  parentRefs: [{name: cozystack, namespace: tenant-root}]\n  hostnames: [dashboard.example.org]\n',
+    );
+    const r = await cli([
+      'admit',
+      '--values',
+      'values.yaml',
+      '-f',
+      'ns.yaml',
+      '-f',
+      'route.yaml',
+      '--as-group',
+      'system:masters',
+    ]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^HTTPRoute tenant-alice\/copy: ValidatingAdmissionPolicy 'cozystack-route-hostname-policy' with binding 'cozystack-route-hostname-policy' denied request: .*dashboard\.example\.org/m);
-    expect(r.stderr).toContain("hint: route.yaml:8: HTTPRoute tenant-alice/copy: name hostnames equal to the namespace's namespace.cozystack.io/host label or under it");
+    expect(r.stdout).toMatch(
+      /^HTTPRoute tenant-alice\/copy: ValidatingAdmissionPolicy 'cozystack-route-hostname-policy' with binding 'cozystack-route-hostname-policy' denied request: .*dashboard\.example\.org/m,
+    );
+    expect(r.stderr).toContain(
+      "hint: route.yaml:8: HTTPRoute tenant-alice/copy: name hostnames equal to the namespace's namespace.cozystack.io/host label or under it",
+    );
   });
 });
 
 describe('fn', () => {
   it('a functionConfig typo: the object, the field, and the keys it may hold', async () => {
-    const rl = 'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: fn.cozystack.io/v1alpha1\n  kind: CozyGateway\n  metadata:\n    name: cfg\n  spec:\n    reconcle: true\n';
+    const rl =
+      'apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: fn.cozystack.io/v1alpha1\n  kind: CozyGateway\n  metadata:\n    name: cfg\n  spec:\n    reconcle: true\n';
     const r = await cli(['fn'], rl);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: CozyGateway cfg: spec.reconcle: functionConfig CozyGateway: unknown field reconcle (remove it or check its spelling: a CozyGateway spec holds values, reconcile, ');
+    expect(r.stderr).toContain(
+      'error: CozyGateway cfg: spec.reconcle: functionConfig CozyGateway: unknown field reconcle (remove it or check its spelling: a CozyGateway spec holds values, reconcile, ',
+    );
   });
 
   it('kustomize plugin mode names the config file', async () => {
-    write('cfg.yaml', 'apiVersion: fn.cozystack.io/v1alpha1\nkind: CozyGateway\nmetadata:\n  name: cfg\nspec:\n  valuez: {}\n');
+    write(
+      'cfg.yaml',
+      'apiVersion: fn.cozystack.io/v1alpha1\nkind: CozyGateway\nmetadata:\n  name: cfg\nspec:\n  valuez: {}\n',
+    );
     const r = await cli(['fn', 'cfg.yaml'], '');
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/error: cfg\.yaml: CozyGateway cfg: spec\.valuez: .*unknown field valuez \(remove it or check its spelling/);
+    expect(r.stderr).toMatch(
+      /error: cfg\.yaml: CozyGateway cfg: spec\.valuez: .*unknown field valuez \(remove it or check its spelling/,
+    );
   });
 });
 
@@ -153,7 +212,9 @@ describe('post-render', () => {
     const r = await cli(['post-render'], '');
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('error: no manifests on standard input (a post-renderer gets the manifests Helm rendered on standard input');
+    expect(r.stderr).toContain(
+      'error: no manifests on standard input (a post-renderer gets the manifests Helm rendered on standard input',
+    );
   });
 });
 
@@ -162,7 +223,9 @@ describe('snapshot', () => {
     const r = await cli(['snapshot', '--kubectl', path.join(scratch.dir, 'no-kubectl')]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/error: kubectl not found: cannot run .*no-kubectl \(install kubectl and put it on PATH, or name it with --kubectl PATH/);
+    expect(r.stderr).toMatch(
+      /error: kubectl not found: cannot run .*no-kubectl \(install kubectl and put it on PATH, or name it with --kubectl PATH/,
+    );
   });
 });
 
@@ -172,7 +235,10 @@ describe('findings about input objects are placed at their file and line', () =>
     const os = require('node:os') as typeof import('node:os');
     const path = require('node:path') as typeof import('node:path');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-locate-'));
-    fs.writeFileSync(path.join(dir, 'tgw.yaml'), 'apiVersion: gateway.cozystack.io/v1alpha1\nkind: TenantGateway\nmetadata:\n  name: cozystack\n  namespace: tenant-root\nspec:\n  apex: example.org\n  certMode: http03\n');
+    fs.writeFileSync(
+      path.join(dir, 'tgw.yaml'),
+      'apiVersion: gateway.cozystack.io/v1alpha1\nkind: TenantGateway\nmetadata:\n  name: cozystack\n  namespace: tenant-root\nspec:\n  apex: example.org\n  certMode: http03\n',
+    );
     const r = await runCli(['reconcile', '-f', 'tgw.yaml', '--now', '2026-01-01T00:00:00Z'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: tgw\.yaml:8: TenantGateway tenant-root\/cozystack: spec\.certMode:/);
@@ -181,7 +247,9 @@ describe('findings about input objects are placed at their file and line', () =>
 
 describe('input syntax errors say where and what to do', () => {
   it('an error at the end of the stream points at the last line, with a hint', async () => {
-    const r = await runCli(['render', '-f', '-'], { stdin: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  labels: {a: b\n' });
+    const r = await runCli(['render', '-f', '-'], {
+      stdin: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  labels: {a: b\n',
+    });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error: <stdin>:5: not valid YAML or JSON: .*\(fix the YAML at that line/);
@@ -192,6 +260,8 @@ describe('input syntax errors say where and what to do', () => {
   });
   it('an object without a name says what every object needs', async () => {
     const r = await runCli(['render', '-f', '-'], { stdin: 'apiVersion: v1\nkind: Namespace\nmetadata: {}\n' });
-    expect(r.stderr).toMatch(/<stdin>:\d+: .*metadata\.name: object lacks metadata\.name \(every object needs apiVersion, kind and metadata\.name/);
+    expect(r.stderr).toMatch(
+      /<stdin>:\d+: .*metadata\.name: object lacks metadata\.name \(every object needs apiVersion, kind and metadata\.name/,
+    );
   });
 });

@@ -19,7 +19,8 @@ import { runCli, TESTDATA } from '../helpers/cli';
 import { golden as compare } from '../helpers/golden';
 
 const UPDATE = Boolean(process.env.UPDATE_GOLDEN);
-const golden = (file: string, actual: string) => compare(file, actual, { update: UPDATE, print: (t) => process.stdout.write(t), name: path.relative(root, file) });
+const golden = (file: string, actual: string) =>
+  compare(file, actual, { update: UPDATE, print: (t) => process.stdout.write(t), name: path.relative(root, file) });
 
 const root = path.join(TESTDATA, 'golden');
 

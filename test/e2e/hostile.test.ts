@@ -4,9 +4,8 @@
  * before the fix.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { MIN_VALUES, ROOT_TENANT, runCli, useScratch } from '../helpers/cli';
+import { MIN_VALUES, ROOT_TENANT, useScratch } from '../helpers/cli';
 import { assembleSnapshot, SNAPSHOT_RESOURCES } from '../../src/pipelines/snapshot';
 import type { KObject } from '../../src/k8s/model';
 import { selectableClasses } from '../../src/charts/gatewayChart';
@@ -14,8 +13,6 @@ import { selectableClasses } from '../../src/charts/gatewayChart';
 /** A secret marker: it must never appear in any output. */
 const MARKER = 'SECRETMARKER';
 const MARKER_B64 = Buffer.from(MARKER).toString('base64');
-
-
 
 const scratch = useScratch('cozy-gw-hostile-', { 'values.yaml': MIN_VALUES, 'root.yaml': ROOT_TENANT });
 const { write, cli } = scratch;
@@ -26,23 +23,54 @@ describe('1. secrets: redaction cannot be switched off by input', () => {
   it('reconcile --all redacts a Secret that already carries the redaction annotation', async () => {
     write('forged.yaml', forged);
     for (const o of [[], ['-o', 'json']]) {
-      const r = await cli(['reconcile', '--values', 'values.yaml', '-f', 'forged.yaml', '--all', '--now', '2026-01-01T00:00:00Z', ...o]);
+      const r = await cli([
+        'reconcile',
+        '--values',
+        'values.yaml',
+        '-f',
+        'forged.yaml',
+        '--all',
+        '--now',
+        '2026-01-01T00:00:00Z',
+        ...o,
+      ]);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('forged');
       expect(r.stdout).not.toContain(MARKER_B64);
       expect(r.stdout).not.toContain(MARKER);
     }
-    const r = await cli(['reconcile', '--values', 'values.yaml', '-f', 'forged.yaml', '--all', '--now', '2026-01-01T00:00:00Z', '--include-secret-data']);
+    const r = await cli([
+      'reconcile',
+      '--values',
+      'values.yaml',
+      '-f',
+      'forged.yaml',
+      '--all',
+      '--now',
+      '2026-01-01T00:00:00Z',
+      '--include-secret-data',
+    ]);
     expect(r.stdout).toContain(MARKER_B64);
   });
 
   it('snapshot keeps the data only of a real values channel, never of an annotated or a TLS cozystack-values Secret', () => {
     const secrets = SNAPSHOT_RESOURCES.find((r) => r.kind === 'Secret')!;
-    const s = (name: string, extra: Partial<KObject>): KObject => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'tenant-x' }, ...extra }) as KObject;
+    const s = (name: string, extra: Partial<KObject>): KObject =>
+      ({ apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace: 'tenant-x' }, ...extra }) as KObject;
     const items = [
       s('cozystack-values', { type: 'kubernetes.io/tls', data: { 'tls.key': MARKER_B64, 'values.yaml': 'e30=' } }),
-      { ...s('forged', { type: 'kubernetes.io/tls', data: { 'tls.key': MARKER_B64 } }), metadata: { name: 'forged', namespace: 'tenant-x', annotations: { 'cozy-gw.cozystack.io/secret-data-omitted': 'x' } } },
-      { ...s('cozystack-values', { type: 'Opaque', data: { 'values.yaml': 'e30=' } }), metadata: { name: 'cozystack-values', namespace: 'tenant-y' } },
+      {
+        ...s('forged', { type: 'kubernetes.io/tls', data: { 'tls.key': MARKER_B64 } }),
+        metadata: {
+          name: 'forged',
+          namespace: 'tenant-x',
+          annotations: { 'cozy-gw.cozystack.io/secret-data-omitted': 'x' },
+        },
+      },
+      {
+        ...s('cozystack-values', { type: 'Opaque', data: { 'values.yaml': 'e30=' } }),
+        metadata: { name: 'cozystack-values', namespace: 'tenant-y' },
+      },
     ];
     const snap = assembleSnapshot([{ resource: secrets, items }], { includeSecretData: false });
     expect(JSON.stringify(snap.objects)).not.toContain(MARKER_B64);
@@ -53,14 +81,18 @@ describe('1. secrets: redaction cannot be switched off by input', () => {
 
 describe('7. admit: honest verdicts', () => {
   const VALUES7 = 'publishing:\n  host: example.org\n  exposedServices: [dashboard]\ngateway:\n  enabled: true\n';
-  const ns = (host: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: ${host}\n`;
+  const ns = (host: string) =>
+    `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: ${host}\n`;
   const route = (namespace?: string) =>
     `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n${namespace ? `  namespace: ${namespace}\n` : ''}spec:\n  hostnames: [dashboard.example.org]\n`;
 
   it('two Namespaces with one name are an input error, in either order, as render and reconcile have it', async () => {
     write('values7.yaml', VALUES7);
     write('route.yaml', route('tenant-alice'));
-    for (const order of [[ns('alice.example.org'), ns('example.org')], [ns('example.org'), ns('alice.example.org')]]) {
+    for (const order of [
+      [ns('alice.example.org'), ns('example.org')],
+      [ns('example.org'), ns('alice.example.org')],
+    ]) {
       write('ns.yaml', order.join('---\n'));
       const r = await cli(['admit', '--values', 'values7.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice']);
       expect(r.code).toBe(1);
@@ -74,10 +106,28 @@ describe('7. admit: honest verdicts', () => {
     write('ns.yaml', ns('alice.example.org'));
     write('route.yaml', route());
     const dflt = await cli(['admit', '--values', 'values7.yaml', '-f', 'route.yaml', '--as', 'alice', '-o', 'json']);
-    expect(dflt.stderr).toMatch(/^note: route\.yaml:\d+: HTTPRoute app has no metadata\.namespace: judged in namespace default/m);
-    const inAlice = await cli(['admit', '--values', 'values7.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice', '--as-group', 'system:serviceaccounts:cozy-fluxcd', '-n', 'tenant-alice']);
+    expect(dflt.stderr).toMatch(
+      /^note: route\.yaml:\d+: HTTPRoute app has no metadata\.namespace: judged in namespace default/m,
+    );
+    const inAlice = await cli([
+      'admit',
+      '--values',
+      'values7.yaml',
+      '-f',
+      'ns.yaml',
+      '-f',
+      'route.yaml',
+      '--as',
+      'alice',
+      '--as-group',
+      'system:serviceaccounts:cozy-fluxcd',
+      '-n',
+      'tenant-alice',
+    ]);
     expect(inAlice.code).toBe(1);
-    expect(inAlice.stdout).toMatch(/^HTTPRoute tenant-alice\/app: ValidatingAdmissionPolicy 'cozystack-route-hostname-policy'/m);
+    expect(inAlice.stdout).toMatch(
+      /^HTTPRoute tenant-alice\/app: ValidatingAdmissionPolicy 'cozystack-route-hostname-policy'/m,
+    );
     expect(inAlice.stderr).toMatch(/judged in namespace tenant-alice/);
     // A cluster-scoped object keeps having no namespace.
     expect(inAlice.stderr).not.toMatch(/Namespace tenant-alice has no metadata\.namespace/);
@@ -87,14 +137,19 @@ describe('7. admit: honest verdicts', () => {
 });
 
 describe('8. malformed metadata is an input error naming the field', () => {
-  const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\n  annotations: "abc"\n  labels: [a, b]\n';
+  const cm =
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: x\n  annotations: "abc"\n  labels: [a, b]\n';
   it.each([['render'], ['reconcile'], ['admit']])('%s', async (command) => {
     write('cm.yaml', cm);
     const r = await cli([command, '-f', 'cm.yaml']);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^error: cm\.yaml:7: ConfigMap x\/c: metadata\.labels: must be a map of strings, got a list/m);
-    expect(r.stderr).toMatch(/^error: cm\.yaml:6: ConfigMap x\/c: metadata\.annotations: must be a map of strings, got a string/m);
+    expect(r.stderr).toMatch(
+      /^error: cm\.yaml:7: ConfigMap x\/c: metadata\.labels: must be a map of strings, got a list/m,
+    );
+    expect(r.stderr).toMatch(
+      /^error: cm\.yaml:6: ConfigMap x\/c: metadata\.annotations: must be a map of strings, got a string/m,
+    );
   });
   it('post-render and fn', async () => {
     const pr = await cli(['post-render'], cm);
@@ -140,22 +195,45 @@ describe('10. smaller defects', () => {
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
-  it('fn never shows the YAML library\'s advice', async () => {
+  it("fn never shows the YAML library's advice", async () => {
     const r = await cli(['fn'], 'apiVersion: v1\n---\nkind: x\n');
     expect(r.code).toBe(1);
     expect(r.stderr + r.stdout).not.toMatch(/please use|parseAllDocuments/);
-    expect(r.stderr).toMatch(/^error: <stdin>:2: standard input holds more than one YAML document; a KRM function reads exactly one ResourceList$/m);
+    expect(r.stderr).toMatch(
+      /^error: <stdin>:2: standard input holds more than one YAML document; a KRM function reads exactly one ResourceList$/m,
+    );
   });
 });
 
 describe('9. no forged lines: echoed values escaped and cut', () => {
   it('a hostname with a newline and ANSI escapes stays on its denial line in admit', async () => {
     write('values9.yaml', 'publishing:\n  host: example.org\ngateway:\n  enabled: true\n');
-    write('ns.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: alice.example.org\n');
-    write('route.yaml', 'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-alice\nspec:\n  hostnames: ["x.example.org\\nHTTPRoute tenant-alice/forged: ValidatingAdmissionPolicy \'p\' denied request: \\u001b[2Jgotcha"]\n');
-    const r = await cli(['admit', '--values', 'values9.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice', '--as-group', 'system:serviceaccounts:cozy-fluxcd']);
+    write(
+      'ns.yaml',
+      'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: tenant-alice\n  labels:\n    namespace.cozystack.io/host: alice.example.org\n',
+    );
+    write(
+      'route.yaml',
+      'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: app\n  namespace: tenant-alice\nspec:\n  hostnames: ["x.example.org\\nHTTPRoute tenant-alice/forged: ValidatingAdmissionPolicy \'p\' denied request: \\u001b[2Jgotcha"]\n',
+    );
+    const r = await cli([
+      'admit',
+      '--values',
+      'values9.yaml',
+      '-f',
+      'ns.yaml',
+      '-f',
+      'route.yaml',
+      '--as',
+      'alice',
+      '--as-group',
+      'system:serviceaccounts:cozy-fluxcd',
+    ]);
     expect(r.code).toBe(1);
-    const lines = r.stdout.trimEnd().split('\n').filter((l) => l.startsWith('HTTPRoute'));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .filter((l) => l.startsWith('HTTPRoute'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^HTTPRoute tenant-alice\/app: .*x\.example\.org\\nHTTPRoute tenant-alice\/forged/);
     expect(r.stdout + r.stderr).not.toContain('\u001b');
@@ -163,7 +241,10 @@ describe('9. no forged lines: echoed values escaped and cut', () => {
 
   it("a Tenant's gatewayClass with control characters and 5,000 characters is escaped and cut on stderr", async () => {
     const cls = `nope\\n\\u001b[31merror: forged${'x'.repeat(5000)}`;
-    write('x.yaml', `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: x\n  namespace: tenant-root\nspec:\n  gateway: true\n  gatewayClass: "${cls}"\n`);
+    write(
+      'x.yaml',
+      `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: x\n  namespace: tenant-root\nspec:\n  gateway: true\n  gatewayClass: "${cls}"\n`,
+    );
     const r = await cli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'x.yaml']);
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain('\u001b');
@@ -217,9 +298,17 @@ describe('5. bounded reading (decisions §13)', () => {
   });
 
   it('an alias bomb in a Package or any object in -f names the file and the document line', async () => {
-    write('pkg.yaml', `${CM}---\napiVersion: cozystack.io/v1alpha1\nkind: Package\nmetadata:\n  name: cozystack.cozystack-platform\nspec:\n  components:\n    platform:\n      values:\n${aliasBomb('        ')}`);
+    write(
+      'pkg.yaml',
+      `${CM}---\napiVersion: cozystack.io/v1alpha1\nkind: Package\nmetadata:\n  name: cozystack.cozystack-platform\nspec:\n  components:\n    platform:\n      values:\n${aliasBomb('        ')}`,
+    );
     write('obj.yaml', `${CM}---\n${CM.replace('name: ok', 'name: bomb')}data:\n${aliasBomb('  ')}`);
-    for (const [file, command] of [['pkg.yaml', 'render'], ['pkg.yaml', 'reconcile'], ['obj.yaml', 'admit'], ['obj.yaml', 'reconcile']]) {
+    for (const [file, command] of [
+      ['pkg.yaml', 'render'],
+      ['pkg.yaml', 'reconcile'],
+      ['obj.yaml', 'admit'],
+      ['obj.yaml', 'reconcile'],
+    ]) {
       const args = command === 'reconcile' ? [command, '--all', '-f', file] : [command, '-f', 'root.yaml', '-f', file];
       const r = await timed(args);
       expect(r.stdout).toBe('');
@@ -237,12 +326,19 @@ describe('5. bounded reading (decisions §13)', () => {
 
   it('a 50 MB spec.host is refused quickly and not echoed', async () => {
     const host = 'h'.repeat(50 * 1000 * 1000);
-    write('huge.yaml', `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n  namespace: tenant-root\nspec:\n  hostnames: ["${host}"]\n`);
+    write(
+      'huge.yaml',
+      `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n  namespace: tenant-root\nspec:\n  hostnames: ["${host}"]\n`,
+    );
     const r = await timed(['render', '-f', 'root.yaml', '-f', 'huge.yaml']);
-    expect(r.stderr).toMatch(/^error: huge\.yaml:1: a YAML document of 50000\d+ characters is larger than the limit of 32 MiB/m);
+    expect(r.stderr).toMatch(
+      /^error: huge\.yaml:1: a YAML document of 50000\d+ characters is larger than the limit of 32 MiB/m,
+    );
     expect(r.stderr.length).toBeLessThan(2000);
     const pr = await timed(['post-render'], `${CM}data:\n  host: ${host}\n`);
-    expect(pr.stderr).toMatch(/^error: <stdin>:1: a YAML document of 50000\d+ characters is larger than the limit of 32 MiB/m);
+    expect(pr.stderr).toMatch(
+      /^error: <stdin>:1: a YAML document of 50000\d+ characters is larger than the limit of 32 MiB/m,
+    );
     expect(pr.stderr.length).toBeLessThan(2000);
   });
 
@@ -250,7 +346,10 @@ describe('5. bounded reading (decisions §13)', () => {
     write('deep.yaml', `${CM}data:\n  a: ${'['.repeat(500)}${']'.repeat(500)}\n`);
     const r = await timed(['render', '-f', 'deep.yaml']);
     expect(r.stderr).toMatch(/^error: deep\.yaml:7: the YAML is nested more than 100 levels deep \(limit 100\)/m);
-    const fn = await timed(['fn'], `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${'['.repeat(150)}${']'.repeat(150)}\n`);
+    const fn = await timed(
+      ['fn'],
+      `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- ${'['.repeat(150)}${']'.repeat(150)}\n`,
+    );
     expect(fn.stderr).toMatch(/^error: <stdin>:1: standard input: the YAML document nested more than 100 levels deep/m);
   });
 });

@@ -6,7 +6,17 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureBuilt, ROOT, TESTDATA, readFiles, runProcess, tmpDir, which, writeFiles, writeWrapper } from '../helpers/kpt';
+import {
+  ensureBuilt,
+  ROOT,
+  TESTDATA,
+  readFiles,
+  runProcess,
+  tmpDir,
+  which,
+  writeFiles,
+  writeWrapper,
+} from '../helpers/kpt';
 
 const KPT = which('kpt');
 const PKG = path.join(TESTDATA, 'krm', 'pkg');
@@ -53,7 +63,12 @@ if (!KPT) {
 } else {
   describe('kpt (real client)', () => {
     beforeAll(() => ensureBuilt(), 240_000);
-    const VALUES = ['publishing.host=example.org', 'gateway.enabled=true', 'reconcile=true', 'now=2026-01-01T00:00:00Z'];
+    const VALUES = [
+      'publishing.host=example.org',
+      'gateway.enabled=true',
+      'reconcile=true',
+      'now=2026-01-01T00:00:00Z',
+    ];
 
     it('kpt fn eval --exec: adds the rendered objects as new files, leaves the user files byte for byte, and is idempotent', () => {
       const { dir, wrapper } = copyPackage();
@@ -65,12 +80,14 @@ if (!KPT) {
       // The user's files, comments and quoting included, are untouched.
       expect(userFiles(after)).toEqual(before);
       // The new objects, each in its own file under cozy-gw/.
-      expect(Object.keys(after)).toEqual(expect.arrayContaining([
-        'cozy-gw/tenant-root/tenantgateway-cozystack.yaml',
-        'cozy-gw/_cluster/namespace-tenant-root.yaml',
-        'cozy-gw/_cluster/namespace-tenant-alice.yaml',
-        'cozy-gw/tenant-alice/secret-cozystack-values.yaml',
-      ]));
+      expect(Object.keys(after)).toEqual(
+        expect.arrayContaining([
+          'cozy-gw/tenant-root/tenantgateway-cozystack.yaml',
+          'cozy-gw/_cluster/namespace-tenant-root.yaml',
+          'cozy-gw/_cluster/namespace-tenant-alice.yaml',
+          'cozy-gw/tenant-alice/secret-cozystack-values.yaml',
+        ]),
+      );
       // The local-config Tenant is passed through, never rendered.
       expect(Object.keys(after).some((k) => k.includes('tenant-draft'))).toBe(false);
       const tgw = after['cozy-gw/tenant-root/tenantgateway-cozystack.yaml'];
@@ -86,7 +103,18 @@ if (!KPT) {
     it('kpt fn eval --exec: a render failure fails the function with an error result naming the file, and writes nothing', () => {
       const { dir, wrapper } = copyPackage();
       const before = readFiles(dir);
-      const r = runProcess(KPT, ['fn', 'eval', dir, '--exec', wrapper, '--', 'publishing.host=example.org', 'gateway.enabled=true', 'publishing.certificates.solver=tls-alpn-01', 'bogus=1']);
+      const r = runProcess(KPT, [
+        'fn',
+        'eval',
+        dir,
+        '--exec',
+        wrapper,
+        '--',
+        'publishing.host=example.org',
+        'gateway.enabled=true',
+        'publishing.certificates.solver=tls-alpn-01',
+        'bogus=1',
+      ]);
       expectExit(r, 'failure');
       const out = r.stdout + r.stderr;
       expect(out).toMatch(/\[FAIL\]/);
@@ -98,7 +126,10 @@ if (!KPT) {
 
     it('kpt fn render --allow-exec: runs in a Kptfile pipeline with a CozyGateway configPath, idempotently', () => {
       const { dir, wrapper } = copyPackage();
-      writeFiles(dir, { Kptfile: kptfile(wrapper, 'cozygateway.yaml'), 'cozygateway.yaml': fs.readFileSync(path.join(TESTDATA, 'krm', 'cozygateway.yaml'), 'utf8') });
+      writeFiles(dir, {
+        Kptfile: kptfile(wrapper, 'cozygateway.yaml'),
+        'cozygateway.yaml': fs.readFileSync(path.join(TESTDATA, 'krm', 'cozygateway.yaml'), 'utf8'),
+      });
       const before = readFiles(dir);
       const r1 = runProcess(KPT, ['fn', 'render', dir, '--allow-exec']);
       expectExit(r1, 0);
@@ -106,7 +137,9 @@ if (!KPT) {
       const after = readFiles(dir);
       expect(userFiles(after)).toEqual(before); // Kptfile, config and user files untouched
       expect(after['cozy-gw/tenant-root/tenantgateway-cozystack.yaml']).toContain(GENERATED);
-      expect(after['cozy-gw/_cluster/namespace-tenant-alice.yaml']).toContain('namespace.cozystack.io/host: alice.example.org');
+      expect(after['cozy-gw/_cluster/namespace-tenant-alice.yaml']).toContain(
+        'namespace.cozystack.io/host: alice.example.org',
+      );
       expect(after['cozy-gw/tenant-root/gateway-cozystack.yaml']).toContain('kind: Gateway'); // reconcile: true in the config
       const r2 = runProcess(KPT, ['fn', 'render', dir, '--allow-exec']);
       expectExit(r2, 0);
@@ -130,7 +163,10 @@ if (!KPT) {
 
     it('kpt fn render --allow-exec: a render failure fails the pipeline and leaves the package as it was', () => {
       const { dir, wrapper } = copyPackage();
-      writeFiles(dir, { Kptfile: kptfile(wrapper, 'cozygateway.yaml'), 'cozygateway.yaml': fs.readFileSync(path.join(TESTDATA, 'krm', 'cozygateway-bad.yaml'), 'utf8') });
+      writeFiles(dir, {
+        Kptfile: kptfile(wrapper, 'cozygateway.yaml'),
+        'cozygateway.yaml': fs.readFileSync(path.join(TESTDATA, 'krm', 'cozygateway-bad.yaml'), 'utf8'),
+      });
       const before = readFiles(dir);
       const r = runProcess(KPT, ['fn', 'render', dir, '--allow-exec']);
       expectExit(r, 'failure');

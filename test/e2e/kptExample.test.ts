@@ -31,7 +31,8 @@ function render(dir: string): void {
   if (r.code !== 0) throw new Error(`kpt fn render exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
 }
 
-const userFiles = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).filter(([k]) => !k.startsWith('cozy-gw/') && !k.startsWith('.git/')));
+const userFiles = (files: Record<string, string>) =>
+  Object.fromEntries(Object.entries(files).filter(([k]) => !k.startsWith('cozy-gw/') && !k.startsWith('.git/')));
 
 if (!KPT || !GIT) {
   describe('the example kpt package (real kpt)', () => {
@@ -52,16 +53,25 @@ if (!KPT || !GIT) {
         render(dir);
         git(dir, ['add', '-A']);
         const diff = git(dir, ['diff', '--cached', '--stat']);
-        if (diff !== '') throw new Error(`run ${run} changed the package (${REGENERATE}):\n${diff}\n${git(dir, ['diff', '--cached']).slice(0, 4000)}`);
+        if (diff !== '')
+          throw new Error(
+            `run ${run} changed the package (${REGENERATE}):\n${diff}\n${git(dir, ['diff', '--cached']).slice(0, 4000)}`,
+          );
       }
     }, 180_000);
 
     it('on files kpt has not written yet, the user files come out as exec: cat leaves them', () => {
       // The example's sources before kpt normalised them: the platform Tenants, the config with its aligned comments.
       const src: Record<string, string> = {};
-      for (const f of ['root', 'alice', 'bob', 'carol']) src[`tenant-${f}.yaml`] = fs.readFileSync(path.join(ROOT, 'examples', 'platform', 'tenants', `${f}.yaml`), 'utf8');
-      src['cozygateway.yaml'] = `${fs.readFileSync(path.join(EXAMPLE, 'cozygateway.yaml'), 'utf8').replace(/^( *[^#\n]*?[^ #\n]) # /gm, '$1      # ')}\n# a trailing comment\n`;
-      src['widget.yaml'] = 'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w   # spaced\n\nspec: {list: [a,  b], "quoted": \'x\', n: 0x1F, big: 1e3}\n';
+      for (const f of ['root', 'alice', 'bob', 'carol'])
+        src[`tenant-${f}.yaml`] = fs.readFileSync(
+          path.join(ROOT, 'examples', 'platform', 'tenants', `${f}.yaml`),
+          'utf8',
+        );
+      src['cozygateway.yaml'] =
+        `${fs.readFileSync(path.join(EXAMPLE, 'cozygateway.yaml'), 'utf8').replace(/^( *[^#\n]*?[^ #\n]) # /gm, '$1      # ')}\n# a trailing comment\n`;
+      src['widget.yaml'] =
+        'apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w   # spaced\n\nspec: {list: [a,  b], "quoted": \'x\', n: 0x1F, big: 1e3}\n';
       const kptfile = fs.readFileSync(path.join(EXAMPLE, 'Kptfile'), 'utf8');
       const withFn = path.join(tmpDir('kpt-fn'), 'pkg');
       const withCat = path.join(tmpDir('kpt-cat'), 'pkg');

@@ -30,13 +30,16 @@ function kustomization(config: string): string {
   writeFiles(dir, files);
   writeFiles(dir, {
     'cozygateway.yaml': config,
-    'kustomization.yaml': `resources:\n${Object.keys(files).map((f) => `- ${f}`).join('\n')}\ntransformers:\n- cozygateway.yaml\n`,
+    'kustomization.yaml': `resources:\n${Object.keys(files)
+      .map((f) => `- ${f}`)
+      .join('\n')}\ntransformers:\n- cozygateway.yaml\n`,
   });
   return dir;
 }
 
 const objects = (s: string) => (jsyaml.loadAll(s) as KObject[]).filter(Boolean);
-const has = (objs: KObject[], kind: string, name: string, ns?: string) => objs.some((o) => o.kind === kind && o.metadata.name === name && (ns === undefined || o.metadata.namespace === ns));
+const has = (objs: KObject[], kind: string, name: string, ns?: string) =>
+  objs.some((o) => o.kind === kind && o.metadata.name === name && (ns === undefined || o.metadata.namespace === ns));
 
 if (!KUBECTL) {
   describe('kubectl kustomize (legacy exec plugin)', () => {
@@ -48,7 +51,10 @@ if (!KUBECTL) {
     beforeAll(() => {
       ensureBuilt();
       home = tmpDir('xdg');
-      writeWrapper(path.join(home, 'kustomize', 'plugin', 'fn.cozystack.io', 'v1alpha1', 'cozygateway', 'CozyGateway'), ['fn', '--kustomize-plugin']);
+      writeWrapper(
+        path.join(home, 'kustomize', 'plugin', 'fn.cozystack.io', 'v1alpha1', 'cozygateway', 'CozyGateway'),
+        ['fn', '--kustomize-plugin'],
+      );
     }, 240_000);
 
     it('adds the rendered (and reconciled) objects to the build, the resources unchanged', () => {
@@ -65,7 +71,7 @@ if (!KUBECTL) {
       expect(r.stdout).not.toMatch(/config\.kubernetes\.io\/path/);
     }, 120_000);
 
-    it('a render failure fails the build and kustomize shows the plugin\'s error', () => {
+    it("a render failure fails the build and kustomize shows the plugin's error", () => {
       const dir = kustomization(BAD_CONFIG);
       const r = runProcess(KUBECTL!, ['kustomize', '--enable-alpha-plugins', dir], { env: { XDG_CONFIG_HOME: home } });
       expect(r.code).not.toBe(0);
@@ -77,7 +83,8 @@ if (!KUBECTL) {
 
 if (!KUSTOMIZE) {
   describe('kustomize build --enable-exec (exec KRM function)', () => {
-    it.skip('kustomize not on PATH: standalone kustomize exec-function tests skipped (kubectl kustomize has no --enable-exec)', () => undefined);
+    it.skip('kustomize not on PATH: standalone kustomize exec-function tests skipped (kubectl kustomize has no --enable-exec)', () =>
+      undefined);
   });
 } else {
   describe('kustomize build --enable-alpha-plugins --enable-exec (exec KRM function)', () => {
@@ -87,7 +94,10 @@ if (!KUSTOMIZE) {
       const dir = kustomization(CONFIG);
       const wrapper = writeWrapper(path.join(dir, 'cozy-gw-fn'), ['fn']);
       const cfg = jsyaml.load(CONFIG) as KObject;
-      cfg.metadata.annotations = { ...(cfg.metadata.annotations ?? {}), 'config.kubernetes.io/function': `exec:\n  path: ${wrapper}\n` };
+      cfg.metadata.annotations = {
+        ...(cfg.metadata.annotations ?? {}),
+        'config.kubernetes.io/function': `exec:\n  path: ${wrapper}\n`,
+      };
       fs.writeFileSync(path.join(dir, 'cozygateway.yaml'), jsyaml.dump(cfg));
       const r = runProcess(KUSTOMIZE!, ['build', '--enable-alpha-plugins', '--enable-exec', dir]);
       if (r.code !== 0) throw new Error(`kustomize exited ${r.code}:\n${r.stderr}`);

@@ -23,9 +23,13 @@ if (!KUBECTL) {
     beforeAll(() => ensureBuilt(), 240_000);
 
     it('the legacy exec plugin the example ships (plugin/, KUSTOMIZE_PLUGIN_HOME) adds the rendered objects', () => {
-      const r = runProcess(KUBECTL, ['kustomize', '--enable-alpha-plugins', EXAMPLE], { env: { ...ENV, KUSTOMIZE_PLUGIN_HOME: path.join(EXAMPLE, 'plugin') } });
+      const r = runProcess(KUBECTL, ['kustomize', '--enable-alpha-plugins', EXAMPLE], {
+        env: { ...ENV, KUSTOMIZE_PLUGIN_HOME: path.join(EXAMPLE, 'plugin') },
+      });
       if (r.code !== 0) throw new Error(`kubectl kustomize exited ${r.code}:\n${r.stderr}`);
-      expect(kinds(r.stdout)).toEqual(expect.arrayContaining(['Tenant', 'Namespace', 'Secret', 'TenantGateway', 'ValidatingAdmissionPolicy']));
+      expect(kinds(r.stdout)).toEqual(
+        expect.arrayContaining(['Tenant', 'Namespace', 'Secret', 'TenantGateway', 'ValidatingAdmissionPolicy']),
+      );
       expect(kinds(r.stdout).filter((k) => k === 'TenantGateway')).toHaveLength(2);
     }, 120_000);
 
@@ -35,7 +39,10 @@ if (!KUBECTL) {
       delete files['plugin/fn.cozystack.io/v1alpha1/cozygateway/CozyGateway'];
       writeFiles(dir, files);
       const cfg = jsyaml.load(files['cozygateway.yaml']) as { metadata: { annotations?: Record<string, string> } };
-      cfg.metadata.annotations = { ...(cfg.metadata.annotations ?? {}), 'config.kubernetes.io/function': 'exec:\n  path: cozy-gw-fn\n' };
+      cfg.metadata.annotations = {
+        ...(cfg.metadata.annotations ?? {}),
+        'config.kubernetes.io/function': 'exec:\n  path: cozy-gw-fn\n',
+      };
       fs.writeFileSync(path.join(dir, 'cozygateway.yaml'), jsyaml.dump(cfg));
       const r = runProcess(KUBECTL, ['kustomize', '--enable-alpha-plugins', dir], { env: ENV });
       expect(r.code).toBe(0);

@@ -9,7 +9,8 @@ import { BIN, ensureBuilt, ROOT, tmpDir } from '../helpers/kpt';
 
 beforeAll(() => ensureBuilt());
 
-const sh = (script: string) => spawnSync('bash', ['-o', 'pipefail', '-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 60000 });
+const sh = (script: string) =>
+  spawnSync('bash', ['-o', 'pipefail', '-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 60000 });
 const example = `node ${BIN} render --values examples/platform/values.yaml -f examples/platform/tenants`;
 
 describe('cozy-gw in a shell pipeline', () => {
@@ -24,17 +25,31 @@ describe('cozy-gw in a shell pipeline', () => {
   it('render | head ends quietly when the reader closes the pipe', () => {
     // Far more than a pipe buffer (64 KiB), so the writer is still writing when head exits.
     const dir = tmpDir('cozy-gw-pipes-');
-    const tenants = Array.from({ length: 400 }, (_, i) => `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: t${i}, namespace: tenant-root}\nspec: {}\n`).join('---\n');
+    const tenants = Array.from(
+      { length: 400 },
+      (_, i) =>
+        `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: t${i}, namespace: tenant-root}\nspec: {}\n`,
+    ).join('---\n');
     fs.writeFileSync(path.join(dir, 'tenants.yaml'), tenants);
-    const r = sh(`node ${BIN} render -f ${path.join(dir, 'tenants.yaml')} | head -c 100 >/dev/null; echo "exit=\${PIPESTATUS[0]}"`);
+    const r = sh(
+      `node ${BIN} render -f ${path.join(dir, 'tenants.yaml')} | head -c 100 >/dev/null; echo "exit=\${PIPESTATUS[0]}"`,
+    );
     expect(r.stdout).toMatch(/exit=0/);
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
 
   // Issue 11, defect 6: a failed write to standard output is one clean line and exit 1.
   it.each([
-    ['a full disk (ENOSPC)', '> /dev/full', /^error: cannot write to standard output: no space left on device \(ENOSPC\)\n$/],
-    ['a descriptor not open for writing (EBADF)', '1</dev/null', /^error: cannot write to standard output: .*\(EBADF\)\n$/],
+    [
+      'a full disk (ENOSPC)',
+      '> /dev/full',
+      /^error: cannot write to standard output: no space left on device \(ENOSPC\)\n$/,
+    ],
+    [
+      'a descriptor not open for writing (EBADF)',
+      '1</dev/null',
+      /^error: cannot write to standard output: .*\(EBADF\)\n$/,
+    ],
   ])('output to %s: one line on stderr, exit 1, no stack', (_what, redirect, line) => {
     const r = sh(`${example} ${redirect}`);
     expect(r.status).toBe(1);

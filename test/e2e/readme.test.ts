@@ -23,7 +23,9 @@ function onPath(tool: string): boolean {
 /** A scratch copy of a fresh clone after the two set-up commands: the tracked files and the build. */
 function workspace(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-readme-'));
-  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean);
+  const tracked = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .stdout.split('\0')
+    .filter(Boolean);
   for (const f of tracked) {
     if (f.startsWith('test/') || f.startsWith('testdata/')) continue;
     const src = path.join(ROOT, f);
@@ -38,7 +40,13 @@ function workspace(): string {
 }
 
 function env(): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, LANG: 'C.UTF-8', NO_COLOR: '1', CI: 'true' };
+  const e: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: 'C.UTF-8',
+    NO_COLOR: '1',
+    CI: 'true',
+  };
   return e;
 }
 
@@ -58,7 +66,10 @@ describe('README', () => {
 
   it('opens with the two set-up commands', () => {
     const setup = blocks.find((b) => /set-up/i.test(b.section));
-    expect(setup?.commands.map((c) => c.command.replace(/\s+#.*$/, '').trim())).toEqual(['npm install && npm run example', 'npm test']);
+    expect(setup?.commands.map((c) => c.command.replace(/\s+#.*$/, '').trim())).toEqual([
+      'npm install && npm run example',
+      'npm test',
+    ]);
   });
 
   let lastExit = 0;
@@ -91,16 +102,26 @@ describe('README', () => {
   }
 
   function runOne(c: { command: string; expected?: string[]; line: number }, b: ReadmeBlock): void {
-    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `(exit ${lastExit}); ${c.command}`], { cwd: dir, env: env(), encoding: 'utf8', timeout: 120000, maxBuffer: 256 * 1024 * 1024 });
+    const r = spawnSync('bash', ['-o', 'pipefail', '-c', `(exit ${lastExit}); ${c.command}`], {
+      cwd: dir,
+      env: env(),
+      encoding: 'utf8',
+      timeout: 120000,
+      maxBuffer: 256 * 1024 * 1024,
+    });
     // stdout and stderr as a terminal shows them: the commands write one after the other.
     const output = `${r.stdout ?? ''}${r.stderr ?? ''}`;
     lastExit = r.status ?? 1;
     if (b.kind === 'sh' || c.expected === undefined) {
-      if (r.status !== 0) throw new Error(`README.md:${c.line}: \`${c.command}\` exited ${r.status}:\n${output.slice(0, 2000)}`);
+      if (r.status !== 0)
+        throw new Error(`README.md:${c.line}: \`${c.command}\` exited ${r.status}:\n${output.slice(0, 2000)}`);
       return;
     }
     // A command whose shown output ends in `echo $?` is expected to fail; elsewhere it must pass.
     const problem = matchOutput(c.expected, output.split('\n'));
-    if (problem) throw new Error(`README.md:${c.line}: \`${c.command}\`: ${problem}\n--- it printed (exit ${r.status}):\n${output.slice(0, 3000)}`);
+    if (problem)
+      throw new Error(
+        `README.md:${c.line}: \`${c.command}\`: ${problem}\n--- it printed (exit ${r.status}):\n${output.slice(0, 3000)}`,
+      );
   }
 });

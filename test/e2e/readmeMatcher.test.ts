@@ -58,7 +58,11 @@ describe('parseReadme', () => {
       { command: 'echo a \\\n    b', expected: ['a b'], line: 3 },
       { command: "echo 'x\ny' | cat", expected: ['x', 'y'], line: 6 },
     ]);
-    expect(blocks[1]).toMatchObject({ kind: 'sh', needs: ['kpt'], commands: [{ command: 'kpt version   # trailing', line: 14 }] });
+    expect(blocks[1]).toMatchObject({
+      kind: 'sh',
+      needs: ['kpt'],
+      commands: [{ command: 'kpt version   # trailing', line: 14 }],
+    });
     expect(blocks[2].skip).toBe('a live cluster');
   });
 });

@@ -9,7 +9,12 @@
  */
 import { Buffer } from 'node:buffer';
 
-type Obj = { type?: unknown; data?: unknown; stringData?: unknown; metadata?: { annotations?: Record<string, string> } };
+type Obj = {
+  type?: unknown;
+  data?: unknown;
+  stringData?: unknown;
+  metadata?: { annotations?: Record<string, string> };
+};
 
 function decodes(v: unknown): v is string {
   if (typeof v !== 'string') return false;
@@ -38,7 +43,8 @@ export function apiServerSecretErrors(s: Obj): string[] {
   let total = 0;
   for (const [k, v] of data) {
     // IsConfigMapKey
-    if (k.length > 253 || !/^[-._a-zA-Z0-9]+$/.test(k) || k === '.' || k === '..' || k.startsWith('..')) errs.push(`data[${k}]: a valid config key must consist of alphanumeric characters, '-', '_' or '.'`);
+    if (k.length > 253 || !/^[-._a-zA-Z0-9]+$/.test(k) || k === '.' || k === '..' || k.startsWith('..'))
+      errs.push(`data[${k}]: a valid config key must consist of alphanumeric characters, '-', '_' or '.'`);
     total += v.length;
   }
   if (total > 1024 * 1024) errs.push('data: Too long: must have at most 1048576 bytes');
@@ -53,7 +59,8 @@ export function apiServerSecretErrors(s: Obj): string[] {
   };
   switch (type) {
     case 'kubernetes.io/service-account-token':
-      if (!s.metadata?.annotations?.['kubernetes.io/service-account.name']) errs.push('metadata.annotations[kubernetes.io/service-account.name]: Required value');
+      if (!s.metadata?.annotations?.['kubernetes.io/service-account.name'])
+        errs.push('metadata.annotations[kubernetes.io/service-account.name]: Required value');
       break;
     case 'kubernetes.io/dockercfg':
       if (!data.has('.dockercfg')) errs.push('data[.dockercfg]: Required value');
@@ -64,7 +71,8 @@ export function apiServerSecretErrors(s: Obj): string[] {
       else if (!json('.dockerconfigjson')) errs.push('data[.dockerconfigjson]: Invalid value: invalid JSON');
       break;
     case 'kubernetes.io/basic-auth':
-      if (!data.has('username') && !data.has('password')) errs.push('data[username]: Required value: either username or password must be provided');
+      if (!data.has('username') && !data.has('password'))
+        errs.push('data[username]: Required value: either username or password must be provided');
       break;
     case 'kubernetes.io/ssh-auth':
       if (!data.has('ssh-privatekey')) errs.push('data[ssh-privatekey]: Required value');

@@ -39,7 +39,8 @@ export const ROOT = path.resolve(__dirname, '..', '..');
 export const TESTDATA = path.join(ROOT, 'testdata');
 
 /** The smallest platform: tenant-root with its own Gateway, and the values that publish it. */
-export const ROOT_TENANT = 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';
+export const ROOT_TENANT =
+  'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';
 export const MIN_VALUES = 'publishing:\n  host: example.org\ngateway:\n  enabled: true\n';
 
 /** A stack frame on stderr: never printed for bad input. */

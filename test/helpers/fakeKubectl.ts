@@ -10,16 +10,25 @@ import { TESTDATA } from './cli';
 
 export const FAKE_KUBECTL_DIR = path.join(TESTDATA, 'fake-kubectl');
 const FAKE = path.join(FAKE_KUBECTL_DIR, 'kubectl');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+
 const { fakeKubectl } = require(path.join(FAKE_KUBECTL_DIR, 'fake.js')) as {
-  fakeKubectl: (argv: string[], o: { env: Record<string, string | undefined>; cwd: string }) => { code: number; stdout: string; stderr: string };
+  fakeKubectl: (
+    argv: string[],
+    o: { env: Record<string, string | undefined>; cwd: string },
+  ) => { code: number; stdout: string; stderr: string };
 };
 
 export const inProcessKubectl: Exec = async (bin, args, o) => {
-  const candidates = bin.includes('/') ? [path.resolve(o.cwd, bin)] : (o.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((d) => path.join(d, bin));
+  const candidates = bin.includes('/')
+    ? [path.resolve(o.cwd, bin)]
+    : (o.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((d) => path.join(d, bin));
   const found = candidates.find((f) => fs.existsSync(f));
   if (!found) return { exitCode: 1, stdout: '', stderr: '', missing: true };
-  if (fs.realpathSync(found) !== fs.realpathSync(FAKE)) throw new Error(`the in-process runner runs the fake kubectl only, not ${found}`);
+  if (fs.realpathSync(found) !== fs.realpathSync(FAKE))
+    throw new Error(`the in-process runner runs the fake kubectl only, not ${found}`);
   const r = fakeKubectl(args, { env: o.env, cwd: o.cwd });
   return { exitCode: r.code, stdout: r.stdout, stderr: r.stderr, missing: false };
 };

@@ -47,7 +47,14 @@ function isFresh(): boolean {
   const cli = path.join(ROOT, 'dist', 'cli', 'index.js');
   if (!fs.existsSync(cli)) return false;
   const built = fs.statSync(cli).mtimeMs;
-  return built >= Math.max(newestMtime(path.join(ROOT, 'src')), newestMtime(path.join(ROOT, 'schemas')), newestMtime(path.join(ROOT, 'charts')));
+  return (
+    built >=
+    Math.max(
+      newestMtime(path.join(ROOT, 'src')),
+      newestMtime(path.join(ROOT, 'schemas')),
+      newestMtime(path.join(ROOT, 'charts')),
+    )
+  );
 }
 
 /** Make sure dist/ holds a build of the current sources (see the module comment). */
@@ -60,7 +67,8 @@ export function ensureBuilt(): void {
       fs.mkdirSync(lock);
       break;
     } catch {
-      if (Date.now() > deadline) throw new Error(`ensureBuilt: ${lock} held for too long (remove it if no build is running)`);
+      if (Date.now() > deadline)
+        throw new Error(`ensureBuilt: ${lock} held for too long (remove it if no build is running)`);
       spawnSync('sleep', ['0.5']);
     }
   }
@@ -68,7 +76,8 @@ export function ensureBuilt(): void {
     if (isFresh()) return;
     const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
     // tsc writes its output even when another module has a type error; what matters is dist/.
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js')))
+      throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
     const now = new Date();
     fs.utimesSync(path.join(ROOT, 'dist', 'cli', 'index.js'), now, now);
   } finally {
@@ -94,7 +103,11 @@ export interface Proc {
   stderr: string;
 }
 
-export function runProcess(cmd: string, args: string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Proc {
+export function runProcess(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; input?: string; env?: Record<string, string> } = {},
+): Proc {
   const r = spawnSync(cmd, args, {
     cwd: opts.cwd,
     input: opts.input ?? '',
@@ -138,12 +151,18 @@ export function readFiles(dir: string): Record<string, string> {
  * captured streams: like helpers/cli.ts's runCli, without loading every other command.
  */
 export async function runCommand(
-  mod: { register: (program: import('commander').Command, ctx: import('../../src/cli').CliContext) => import('commander').Command },
+  mod: {
+    register: (
+      program: import('commander').Command,
+      ctx: import('../../src/cli').CliContext,
+    ) => import('commander').Command;
+  },
   args: string[],
   opts: { stdin?: string; cwd?: string; env?: Record<string, string | undefined> } = {},
 ): Promise<Proc> {
   const { Command } = await import('commander');
-  const { formatFinding, FindingsError } = require('../../src/k8s/diagnostics') as typeof import('../../src/k8s/diagnostics');
+  const { formatFinding, FindingsError } =
+    require('../../src/k8s/diagnostics') as typeof import('../../src/k8s/diagnostics');
   let stdout = '';
   let stderr = '';
   const ctx = {
@@ -157,9 +176,12 @@ export async function runCommand(
     },
     exitCode: 0,
     color: false,
-    report: (fs: import('../../src/k8s/diagnostics').Finding[]) => fs.forEach((f) => (stderr += formatFinding(f) + '\n')),
+    report: (fs: import('../../src/k8s/diagnostics').Finding[]) =>
+      fs.forEach((f) => (stderr += formatFinding(f) + '\n')),
   };
-  const program = new Command().exitOverride().configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
+  const program = new Command()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });
   mod.register(program, ctx).exitOverride();
   try {
     await program.parseAsync(args, { from: 'user' });

@@ -18,7 +18,15 @@ export const NS_HOST = 'namespace.cozystack.io/host';
 export const NS_GATEWAY = 'namespace.cozystack.io/gateway';
 export const NS_NAME = 'kubernetes.io/metadata.name';
 
-const COZY_NAMESPACES = ['cozy-cert-manager', 'cozy-dashboard', 'cozy-keycloak', 'cozy-system', 'cozy-harbor', 'cozy-monitoring', 'default'];
+const COZY_NAMESPACES = [
+  'cozy-cert-manager',
+  'cozy-dashboard',
+  'cozy-keycloak',
+  'cozy-system',
+  'cozy-harbor',
+  'cozy-monitoring',
+  'default',
+];
 /** A system namespace never attached: its routes reach no Gateway by label. */
 export const UNATTACHED = 'cozy-unattached';
 const SERVICES = ['api', 'dashboard', 'vm-exportproxy', 'cdi-uploadproxy'];
@@ -74,37 +82,48 @@ export interface PlatformCase {
   routes: RouteIntent[];
 }
 
-const arbPlatform: fc.Arbitrary<PlatformChoice> = fc
-  .record({
-    host: fc.constantFrom('example.org', 'cozy.example.net', 'k8s.acme.io'),
-    solver: fc.constantFrom('http01', 'http01', 'dns01') as fc.Arbitrary<'http01' | 'dns01'>,
-    provider: fc.constantFrom('cloudflare', 'route53', 'digitalocean', 'rfc2136') as fc.Arbitrary<PlatformChoice['provider']>,
-    issuerName: fc.constantFrom('letsencrypt-prod', 'letsencrypt-stage') as fc.Arbitrary<PlatformChoice['issuerName']>,
-    wildcardSecretName: fc.constantFrom('', '', '', 'wildcard-tls'),
-    wildcard: fc.boolean(),
-    className: fc.constantFrom('cilium', 'cilium', 'envoy', 'edge-lb'),
-    edgeClasses: fc.subarray(EDGE_CLASSES),
-    tenantClasses: fc.subarray([...EDGE_CLASSES, ...OTHER_CLASSES]),
-    gatewayEnabled: fc.boolean(),
-    attached: fc.subarray(COZY_NAMESPACES),
-    exposed: fc.subarray(SERVICES),
-    asPackage: fc.boolean(),
-  });
+const arbPlatform: fc.Arbitrary<PlatformChoice> = fc.record({
+  host: fc.constantFrom('example.org', 'cozy.example.net', 'k8s.acme.io'),
+  solver: fc.constantFrom('http01', 'http01', 'dns01') as fc.Arbitrary<'http01' | 'dns01'>,
+  provider: fc.constantFrom('cloudflare', 'route53', 'digitalocean', 'rfc2136') as fc.Arbitrary<
+    PlatformChoice['provider']
+  >,
+  issuerName: fc.constantFrom('letsencrypt-prod', 'letsencrypt-stage') as fc.Arbitrary<PlatformChoice['issuerName']>,
+  wildcardSecretName: fc.constantFrom('', '', '', 'wildcard-tls'),
+  wildcard: fc.boolean(),
+  className: fc.constantFrom('cilium', 'cilium', 'envoy', 'edge-lb'),
+  edgeClasses: fc.subarray(EDGE_CLASSES),
+  tenantClasses: fc.subarray([...EDGE_CLASSES, ...OTHER_CLASSES]),
+  gatewayEnabled: fc.boolean(),
+  attached: fc.subarray(COZY_NAMESPACES),
+  exposed: fc.subarray(SERVICES),
+  asPackage: fc.boolean(),
+});
 
 const arbTenantNode = (names: string[], depth: number): fc.Arbitrary<TenantNode> =>
   fc.record({
     name: fc.constantFrom(...names),
     gateway: fc.constantFrom(false, false, true),
-    customHost: fc.constantFrom(undefined, undefined, undefined, undefined, 'outside', 'under') as fc.Arbitrary<TenantNode['customHost']>,
+    customHost: fc.constantFrom(undefined, undefined, undefined, undefined, 'outside', 'under') as fc.Arbitrary<
+      TenantNode['customHost']
+    >,
     classPick: fc.option(fc.nat(5), { nil: undefined }),
-    children: depth > 0 ? fc.uniqueArray(arbTenantNode(DEEPER, depth - 1), { maxLength: 2, selector: (n) => n.name }) : fc.constant([] as TenantNode[]),
+    children:
+      depth > 0
+        ? fc.uniqueArray(arbTenantNode(DEEPER, depth - 1), { maxLength: 2, selector: (n) => n.name })
+        : fc.constant([] as TenantNode[]),
   });
 
 const arbRoute: fc.Arbitrary<RouteIntent> = fc.record({
-  kind: fc.constantFrom('HTTPRoute', 'HTTPRoute', 'HTTPRoute', 'TLSRoute', 'GRPCRoute') as fc.Arbitrary<RouteIntent['kind']>,
+  kind: fc.constantFrom('HTTPRoute', 'HTTPRoute', 'HTTPRoute', 'TLSRoute', 'GRPCRoute') as fc.Arbitrary<
+    RouteIntent['kind']
+  >,
   tlsVersion: fc.constantFrom('v1', 'v1alpha2') as fc.Arbitrary<RouteIntent['tlsVersion']>,
   nsPick: fc.nat(40),
-  shapes: fc.array(fc.constantFrom<HostShape>('sub', 'sub', 'sub', 'apex', 'deep', 'wildcard', 'outside', 'publishing'), { minLength: 1, maxLength: 3 }),
+  shapes: fc.array(
+    fc.constantFrom<HostShape>('sub', 'sub', 'sub', 'apex', 'deep', 'wildcard', 'outside', 'publishing'),
+    { minLength: 1, maxLength: 3 },
+  ),
   label: fc.constantFrom('app', 'www', 'api', 'shop', 'grafana', 'dashboard'),
   pin: fc.constantFrom<Pin>('none', 'none', 'none', 'http', 'https', 'tls-api', 'tls-nope', 'port80', 'port443'),
 });
@@ -112,7 +131,10 @@ const arbRoute: fc.Arbitrary<RouteIntent> = fc.record({
 /** A whole generated platform: values, Tenants, and the routes to place once it is rendered. */
 export const arbPlatformCase: fc.Arbitrary<PlatformCase> = fc.record({
   platform: arbPlatform,
-  root: fc.option(fc.record({ gateway: fc.constantFrom(true, true, true, false), sameClass: fc.boolean() }), { nil: undefined, freq: 4 }),
+  root: fc.option(fc.record({ gateway: fc.constantFrom(true, true, true, false), sameClass: fc.boolean() }), {
+    nil: undefined,
+    freq: 4,
+  }),
   tree: fc.uniqueArray(arbTenantNode(LEVEL1, 2), { maxLength: 3, selector: (n) => n.name }),
   routes: fc.array(arbRoute, { maxLength: 10 }),
 });
@@ -123,13 +145,21 @@ export const arbPlatformCase: fc.Arbitrary<PlatformCase> = fc.record({
 /** The platform values of a case, as a --values file or a Package would carry them. */
 export function platformValues(p: PlatformChoice): Record<string, unknown> {
   const dns01: Record<string, unknown> = { provider: p.provider };
-  if (p.provider === 'route53') dns01.route53 = { region: 'eu-west-1', accessKeyID: 'AKIAEXAMPLE', secretName: 'route53-credentials' };
-  if (p.provider === 'rfc2136') dns01.rfc2136 = { nameserver: '10.0.0.53:53', tsigKeyName: 'cozy-key', secretName: 'tsig-secret' };
+  if (p.provider === 'route53')
+    dns01.route53 = { region: 'eu-west-1', accessKeyID: 'AKIAEXAMPLE', secretName: 'route53-credentials' };
+  if (p.provider === 'rfc2136')
+    dns01.rfc2136 = { nameserver: '10.0.0.53:53', tsigKeyName: 'cozy-key', secretName: 'tsig-secret' };
   return {
     publishing: {
       host: p.host,
       exposedServices: p.exposed,
-      certificates: { solver: p.solver, issuerName: p.issuerName, wildcardSecretName: p.wildcardSecretName, wildcard: p.wildcard, dns01 },
+      certificates: {
+        solver: p.solver,
+        issuerName: p.issuerName,
+        wildcardSecretName: p.wildcardSecretName,
+        wildcard: p.wildcard,
+        dns01,
+      },
     },
     gateway: {
       enabled: p.gatewayEnabled,
@@ -144,7 +174,12 @@ export function platformValues(p: PlatformChoice): Record<string, unknown> {
 export const PACKAGE_NAME = 'cozystack.cozystack-platform';
 
 export function platformPackage(values: Record<string, unknown>): KObject {
-  return { apiVersion: 'cozystack.io/v1alpha1', kind: 'Package', metadata: { name: PACKAGE_NAME }, spec: { variant: 'isp-full', components: { platform: { values } } } };
+  return {
+    apiVersion: 'cozystack.io/v1alpha1',
+    kind: 'Package',
+    metadata: { name: PACKAGE_NAME },
+    spec: { variant: 'isp-full', components: { platform: { values } } },
+  };
 }
 
 function tenant(name: string, namespace: string, spec: Record<string, unknown>): KObject {
@@ -184,7 +219,10 @@ export function tenantObjects(c: PlatformCase): KObject[] {
 }
 
 /** The render input of a case: the Tenants, plus the values as a Package or as a --values file. */
-export function renderInputOf(c: PlatformCase): { objects: KObject[]; valuesFiles: { file: string; values: Record<string, unknown> }[] } {
+export function renderInputOf(c: PlatformCase): {
+  objects: KObject[];
+  valuesFiles: { file: string; values: Record<string, unknown> }[];
+} {
   const values = platformValues(c.platform);
   const tenants = tenantObjects(c);
   return c.platform.asPackage
@@ -224,7 +262,10 @@ export function clusterStateOf(c: PlatformCase, rendered: KObject[]): KObject[] 
   const tenantNs: KObject[] = [];
   for (const o of rendered) {
     if (o.kind === 'Namespace' && o.apiVersion === 'v1') {
-      const n: KObject = { ...o, metadata: { ...o.metadata, labels: { ...(o.metadata.labels ?? {}), [NS_NAME]: o.metadata.name } } };
+      const n: KObject = {
+        ...o,
+        metadata: { ...o.metadata, labels: { ...(o.metadata.labels ?? {}), [NS_NAME]: o.metadata.name } },
+      };
       out.push(n);
       tenantNs.push(n);
     } else if (o.kind === 'TenantGateway' || (o.kind === 'Secret' && o.metadata.namespace)) {
@@ -234,7 +275,9 @@ export function clusterStateOf(c: PlatformCase, rendered: KObject[]): KObject[] 
   for (const n of [...COZY_NAMESPACES, UNATTACHED]) out.push(nsObject(n));
   if (p.wildcardSecretName) {
     out.push({
-      apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls',
+      apiVersion: 'v1',
+      kind: 'Secret',
+      type: 'kubernetes.io/tls',
       metadata: { name: p.wildcardSecretName, namespace: 'tenant-root' },
       data: { 'tls.crt': 'Y2VydA==', 'tls.key': 'a2V5' },
     });
@@ -251,20 +294,27 @@ export function clusterStateOf(c: PlatformCase, rendered: KObject[]): KObject[] 
   c.routes.forEach((r, i) => {
     const home = homes[r.nsPick % homes.length];
     const hostnames = [...new Set(r.shapes.map((s) => hostname(s, r.label, home.apex, p.host)))];
-    const ref: Record<string, unknown> = { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'cozystack', namespace: home.gatewayNs };
+    const ref: Record<string, unknown> = {
+      group: 'gateway.networking.k8s.io',
+      kind: 'Gateway',
+      name: 'cozystack',
+      namespace: home.gatewayNs,
+    };
     if (r.pin === 'http' || r.pin === 'https' || r.pin === 'tls-api' || r.pin === 'tls-nope') ref.sectionName = r.pin;
     if (r.pin === 'port80') ref.port = 80;
     if (r.pin === 'port443') ref.port = 443;
     const name = `${r.kind.toLowerCase()}-${i}`;
     if (r.kind === 'TLSRoute') {
       out.push({
-        apiVersion: `gateway.networking.k8s.io/${r.tlsVersion}`, kind: 'TLSRoute',
+        apiVersion: `gateway.networking.k8s.io/${r.tlsVersion}`,
+        kind: 'TLSRoute',
         metadata: { name, namespace: home.ns },
         spec: { parentRefs: [ref], hostnames, rules: [{ backendRefs: [{ name: 'backend', port: 443 }] }] },
       });
     } else {
       out.push({
-        apiVersion: 'gateway.networking.k8s.io/v1', kind: r.kind,
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: r.kind,
         metadata: { name, namespace: home.ns },
         spec: { parentRefs: [ref], hostnames, rules: [{ backendRefs: [{ name: 'backend', port: 8080 }] }] },
       });

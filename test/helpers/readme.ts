@@ -55,7 +55,12 @@ export function parseReadme(text: string): ReadmeBlock[] {
         line: i + 1,
         commands: lang === 'console' ? consoleCommands(body, i + 2) : shCommands(body, i + 2),
         skip,
-        needs: needs ? needs.split(',').map((s) => s.trim()).filter(Boolean) : [],
+        needs: needs
+          ? needs
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [],
         section,
       });
     }
@@ -144,7 +149,8 @@ export function matchOutput(expected: string[], actual: string[]): string | unde
     if (s === 0 && anchoredStart) {
       if (!at(seg, 0)) return mismatch(seg, act, 0);
       pos = seg.length;
-      if (last && anchoredEnd && pos !== act.length) return `output goes on after the last line the README shows:\n  ${act.slice(pos, pos + 3).join('\n  ')}`;
+      if (last && anchoredEnd && pos !== act.length)
+        return `output goes on after the last line the README shows:\n  ${act.slice(pos, pos + 3).join('\n  ')}`;
       continue;
     }
     if (last && anchoredEnd) {
@@ -163,14 +169,16 @@ export function matchOutput(expected: string[], actual: string[]): string | unde
     if (found < 0) return mismatch(seg, act, pos);
     pos = found + seg.length;
   }
-  if (segments.length === 1 && segments[0].length === 0 && act.length > 0) return `the README shows no output, the command printed:\n  ${act.slice(0, 3).join('\n  ')}`;
+  if (segments.length === 1 && segments[0].length === 0 && act.length > 0)
+    return `the README shows no output, the command printed:\n  ${act.slice(0, 3).join('\n  ')}`;
   return undefined;
 }
 
 function mismatch(seg: string[], act: string[], from: number): string {
   // Name the first line of the segment that cannot be found in order.
   for (let k = 0; k < seg.length; k++) {
-    if (!act.slice(from).includes(seg[k])) return `the README shows a line the command does not print (after line ${from + 1} of its output):\n  ${seg[k]}`;
+    if (!act.slice(from).includes(seg[k]))
+      return `the README shows a line the command does not print (after line ${from + 1} of its output):\n  ${seg[k]}`;
   }
   return `the README shows these lines together, the command prints them apart or in another order:\n  ${seg.join('\n  ')}`;
 }

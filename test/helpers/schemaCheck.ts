@@ -78,7 +78,12 @@ export async function schemaCheck(objects: KObject[], load: Loader = defaultLoad
         // A package that is absent altogether: say so once. A kind or version it lacks: say so per kind.
         if (code === 'ERR_MODULE_NOT_FOUND' && String((e as Error).message).includes(`'${pkg}'`)) missing.add(pkg);
         else if (code === 'ERR_MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') {
-          findings.push(warning(`no schema for ${o.apiVersion} ${o.kind} in ${pkg}; not checked`, { rule: 'schema.unknown-kind', object: refOf(o) }));
+          findings.push(
+            warning(`no schema for ${o.apiVersion} ${o.kind} in ${pkg}; not checked`, {
+              rule: 'schema.unknown-kind',
+              object: refOf(o),
+            }),
+          );
         } else missing.add(pkg);
       }
       classes.set(spec, cls);
@@ -90,23 +95,35 @@ export async function schemaCheck(objects: KObject[], load: Loader = defaultLoad
     } catch (e) {
       const errs = errorsOf(e);
       if (!errs) {
-        findings.push(error(`schema check failed: ${(e as Error).message}`, { rule: 'schema.upstream', object: refOf(o) }));
+        findings.push(
+          error(`schema check failed: ${(e as Error).message}`, { rule: 'schema.upstream', object: refOf(o) }),
+        );
         continue;
       }
       const seen = new Set<string>();
       for (const er of errs) {
         const field = fieldOf(er.instancePath);
-        const extra = er.keyword === 'required' && er.params?.missingProperty ? `${field ? '.' : ''}${String(er.params.missingProperty)}` : '';
+        const extra =
+          er.keyword === 'required' && er.params?.missingProperty
+            ? `${field ? '.' : ''}${String(er.params.missingProperty)}`
+            : '';
         const msg = `${er.message ?? 'is invalid'}${er.keyword === 'enum' && er.params?.allowedValues ? ` (${(er.params.allowedValues as unknown[]).join(', ')})` : ''}`;
         const key = `${field}${extra}|${msg}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        findings.push(error(msg, { rule: 'schema.upstream', object: refOf(o), field: `${field}${extra}` || undefined }));
+        findings.push(
+          error(msg, { rule: 'schema.upstream', object: refOf(o), field: `${field}${extra}` || undefined }),
+        );
       }
     }
   }
   for (const pkg of [...missing].sort()) {
-    findings.push(warning(`${pkg} is not installed: its kinds were not checked against the upstream schema`, { rule: 'schema.models-missing', hint: `npm install --save-dev ${pkg}` }));
+    findings.push(
+      warning(`${pkg} is not installed: its kinds were not checked against the upstream schema`, {
+        rule: 'schema.models-missing',
+        hint: `npm install --save-dev ${pkg}`,
+      }),
+    );
   }
   return findings;
 }

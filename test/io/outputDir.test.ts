@@ -12,7 +12,8 @@ import type { KObject } from '../../src/k8s/model';
 import { fileOf, RECORD, segment, treePaths, writeOutputDir } from '../../src/io/outputDir';
 import { runCli, ROOT } from '../helpers/cli';
 
-const obj = (kind: string, name: string, namespace?: string, apiVersion = 'v1'): KObject => ({ apiVersion, kind, metadata: { name, ...(namespace !== undefined ? { namespace } : {}) } }) as KObject;
+const obj = (kind: string, name: string, namespace?: string, apiVersion = 'v1'): KObject =>
+  ({ apiVersion, kind, metadata: { name, ...(namespace !== undefined ? { namespace } : {}) } }) as KObject;
 
 let tmp: string;
 beforeEach(() => {
@@ -69,11 +70,21 @@ describe('names', () => {
     expect(fileOf(obj('HTTPRoute', 'escape', '..'))).toBe('_2e_./httproute-escape.yaml');
   });
   it('a/b, a:b and a_b are three files, and so are names differing only in case', () => {
-    const paths = treePaths([obj('HTTPRoute', 'a/b', 'n'), obj('HTTPRoute', 'a:b', 'n'), obj('HTTPRoute', 'a_b', 'n'), obj('HTTPRoute', 'A_b', 'n')]);
+    const paths = treePaths([
+      obj('HTTPRoute', 'a/b', 'n'),
+      obj('HTTPRoute', 'a:b', 'n'),
+      obj('HTTPRoute', 'a_b', 'n'),
+      obj('HTTPRoute', 'A_b', 'n'),
+    ]);
     expect(new Set(paths.map((p) => p.toLowerCase())).size).toBe(4);
   });
   it('the same kind and name from two API groups, kinds differing in case, and a repeated object all stay apart', () => {
-    const objs = [obj('Gateway', 'g', 'n', 'gateway.networking.k8s.io/v1'), obj('Gateway', 'g', 'n', 'example.com/v1'), obj('gateway', 'g', 'n', 'example.com/v1'), obj('Gateway', 'g', 'n', 'example.com/v1')];
+    const objs = [
+      obj('Gateway', 'g', 'n', 'gateway.networking.k8s.io/v1'),
+      obj('Gateway', 'g', 'n', 'example.com/v1'),
+      obj('gateway', 'g', 'n', 'example.com/v1'),
+      obj('Gateway', 'g', 'n', 'example.com/v1'),
+    ];
     const paths = treePaths(objs);
     expect(new Set(paths).size).toBe(4);
     // Deterministic: the same input, the same names.
@@ -91,20 +102,30 @@ describe('names', () => {
   it('property: for any names, paths stay inside the directory and no two objects share a file, case-insensitively', () => {
     const name = fc.string({ unit: 'binary', maxLength: 12 });
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.constantFrom('HTTPRoute', 'httproute', 'Secret', 'a-b'), name, fc.option(name, { nil: undefined })), { maxLength: 12 }), (specs) => {
-        const objs = specs.map(([k, n, ns]) => obj(k, n, ns));
-        const paths = treePaths(objs);
-        for (const p of paths) {
-          expect(path.posix.normalize(p)).toBe(p);
-          expect(p.split('/').every((s) => s !== '' && !s.startsWith('.'))).toBe(true);
-          // eslint-disable-next-line no-control-regex
-          expect(p).not.toMatch(/[\u0000-\u001f\u007f]/);
-        }
-        const ids = new Set(objs.map((o) => `${o.kind}\n${o.metadata.namespace ?? ''}\n${o.metadata.name}`));
-        const distinct = new Set(paths.map((p) => p.toLowerCase()));
-        expect(distinct.size).toBe(paths.length);
-        expect(distinct.size).toBeGreaterThanOrEqual(ids.size);
-      }),
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('HTTPRoute', 'httproute', 'Secret', 'a-b'),
+            name,
+            fc.option(name, { nil: undefined }),
+          ),
+          { maxLength: 12 },
+        ),
+        (specs) => {
+          const objs = specs.map(([k, n, ns]) => obj(k, n, ns));
+          const paths = treePaths(objs);
+          for (const p of paths) {
+            expect(path.posix.normalize(p)).toBe(p);
+            expect(p.split('/').every((s) => s !== '' && !s.startsWith('.'))).toBe(true);
+
+            expect(p).not.toMatch(/[\u0000-\u001f\u007f]/);
+          }
+          const ids = new Set(objs.map((o) => `${o.kind}\n${o.metadata.namespace ?? ''}\n${o.metadata.name}`));
+          const distinct = new Set(paths.map((p) => p.toLowerCase()));
+          expect(distinct.size).toBe(paths.length);
+          expect(distinct.size).toBeGreaterThanOrEqual(ids.size);
+        },
+      ),
       { numRuns: 300, seed: Number(process.env.FC_SEED ?? 7) },
     );
   });
@@ -116,7 +137,18 @@ describe('writing the tree', () => {
   it('writes the files, kustomization.yaml and the record, and nothing outside', () => {
     const r = writeOutputDir('out/deploy', tmp, [...objs, obj('HTTPRoute', 'escape', '..')]);
     expect(r.written).toBe(4);
-    expect(tree(tmp)).toEqual(['out/', 'out/deploy/', 'out/deploy/.cozy-gw-files', 'out/deploy/_2e_./', 'out/deploy/_2e_./httproute-escape.yaml', 'out/deploy/_cluster/', 'out/deploy/_cluster/namespace-tenant-a.yaml', 'out/deploy/kustomization.yaml', 'out/deploy/tenant-a/', 'out/deploy/tenant-a/secret-s.yaml']);
+    expect(tree(tmp)).toEqual([
+      'out/',
+      'out/deploy/',
+      'out/deploy/.cozy-gw-files',
+      'out/deploy/_2e_./',
+      'out/deploy/_2e_./httproute-escape.yaml',
+      'out/deploy/_cluster/',
+      'out/deploy/_cluster/namespace-tenant-a.yaml',
+      'out/deploy/kustomization.yaml',
+      'out/deploy/tenant-a/',
+      'out/deploy/tenant-a/secret-s.yaml',
+    ]);
     expect(fs.readFileSync(path.join(tmp, 'out/deploy/kustomization.yaml'), 'utf8')).not.toContain('..');
   });
 
@@ -129,7 +161,17 @@ describe('writing the tree', () => {
     const r = writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]);
     expect(r.removed).toEqual(['_cluster/namespace-tenant-a.yaml', 'tenant-a/secret-s.yaml']);
     expect(r.left).toEqual(['.git/', 'README.md', 'tenant-a/mine.yaml']);
-    expect(tree(path.join(tmp, 'd'))).toEqual(['.cozy-gw-files', '.git/', '.git/HEAD', 'README.md', '_cluster/', '_cluster/namespace-tenant-b.yaml', 'kustomization.yaml', 'tenant-a/', 'tenant-a/mine.yaml']);
+    expect(tree(path.join(tmp, 'd'))).toEqual([
+      '.cozy-gw-files',
+      '.git/',
+      '.git/HEAD',
+      'README.md',
+      '_cluster/',
+      '_cluster/namespace-tenant-b.yaml',
+      'kustomization.yaml',
+      'tenant-a/',
+      'tenant-a/mine.yaml',
+    ]);
     expect(fs.readFileSync(path.join(tmp, 'd/README.md'), 'utf8')).toBe('mine');
   });
 
@@ -145,7 +187,10 @@ describe('writing the tree', () => {
     expect(tree(tmp)).toEqual([]);
     expect(findingOf(() => writeOutputDir(tmp, '/', objs, { home: tmp }))).toMatch(/is the home directory/);
     // With the record, it is cozy-gw's tree.
-    fs.writeFileSync(path.join(tmp, RECORD), '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n');
+    fs.writeFileSync(
+      path.join(tmp, RECORD),
+      '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n',
+    );
     expect(writeOutputDir('.', tmp, objs).written).toBe(3);
   });
 
@@ -153,7 +198,10 @@ describe('writing the tree', () => {
     fs.mkdirSync(path.join(tmp, 'd/_cluster'), { recursive: true });
     fs.writeFileSync(path.join(tmp, 'd/_cluster/namespace-old.yaml'), 'x');
     fs.writeFileSync(path.join(tmp, 'd/notes.txt'), 'mine');
-    fs.writeFileSync(path.join(tmp, 'd/kustomization.yaml'), '# Generated by cozy-gw render: do not edit, re-run the command. The whole directory is replaced on each run.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - _cluster/namespace-old.yaml\n  - ../../etc/passwd\n');
+    fs.writeFileSync(
+      path.join(tmp, 'd/kustomization.yaml'),
+      '# Generated by cozy-gw render: do not edit, re-run the command. The whole directory is replaced on each run.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - _cluster/namespace-old.yaml\n  - ../../etc/passwd\n',
+    );
     const r = writeOutputDir('d', tmp, objs);
     expect(r.removed).toEqual(['_cluster/namespace-old.yaml']);
     expect(r.left).toEqual(['notes.txt']);
@@ -162,7 +210,10 @@ describe('writing the tree', () => {
   it('a tampered record cannot make it remove anything outside the directory', () => {
     fs.writeFileSync(path.join(tmp, 'victim'), 'keep');
     fs.mkdirSync(path.join(tmp, 'd'));
-    fs.writeFileSync(path.join(tmp, 'd', RECORD), '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n../victim\n/etc/hostname\n');
+    fs.writeFileSync(
+      path.join(tmp, 'd', RECORD),
+      '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n../victim\n/etc/hostname\n',
+    );
     writeOutputDir('d', tmp, objs);
     expect(fs.readFileSync(path.join(tmp, 'victim'), 'utf8')).toBe('keep');
   });
@@ -170,7 +221,9 @@ describe('writing the tree', () => {
   it("refuses to replace a user's file at a path of its own", () => {
     writeOutputDir('d', tmp, objs);
     fs.writeFileSync(path.join(tmp, 'd/_cluster/namespace-tenant-b.yaml'), 'mine');
-    expect(findingOf(() => writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]))).toMatch(/namespace-tenant-b.yaml exists and cozy-gw did not write it/);
+    expect(findingOf(() => writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]))).toMatch(
+      /namespace-tenant-b.yaml exists and cozy-gw did not write it/,
+    );
     expect(fs.readFileSync(path.join(tmp, 'd/_cluster/namespace-tenant-b.yaml'), 'utf8')).toBe('mine');
     expect(fs.existsSync(path.join(tmp, 'd/tenant-a/secret-s.yaml'))).toBe(true);
   });
@@ -190,12 +243,17 @@ describe('writing the tree', () => {
     expect(findingOf(() => writeOutputDir('file', tmp, objs))).toMatch(/is not a directory/);
   });
 
-  (process.getuid?.() === 0 ? it.skip : it)('a read-only parent: one clean error, no debris (skipped as root, who may write anywhere)', () => {
-    fs.mkdirSync(path.join(tmp, 'ro'));
-    fs.chmodSync(path.join(tmp, 'ro'), 0o555);
-    expect(findingOf(() => writeOutputDir('ro/d', tmp, objs))).toMatch(/cannot write the tree: permission denied \(EACCES\)/);
-    expect(tree(tmp)).toEqual(['ro/']);
-  });
+  (process.getuid?.() === 0 ? it.skip : it)(
+    'a read-only parent: one clean error, no debris (skipped as root, who may write anywhere)',
+    () => {
+      fs.mkdirSync(path.join(tmp, 'ro'));
+      fs.chmodSync(path.join(tmp, 'ro'), 0o555);
+      expect(findingOf(() => writeOutputDir('ro/d', tmp, objs))).toMatch(
+        /cannot write the tree: permission denied \(EACCES\)/,
+      );
+      expect(tree(tmp)).toEqual(['ro/']);
+    },
+  );
 
   it('a failure while writing leaves the directory as it was (a directory in the way of a file)', () => {
     writeOutputDir('d', tmp, objs);
@@ -204,7 +262,11 @@ describe('writing the tree', () => {
     fs.mkdirSync(path.join(tmp, 'd/tenant-b'));
     // A directory where the new tree wants a file: refused before anything moves.
     fs.mkdirSync(path.join(tmp, 'd/tenant-b/secret-t.yaml'));
-    expect(findingOf(() => writeOutputDir('d', tmp, [...objs, obj('Namespace', 'tenant-b'), obj('Secret', 't', 'tenant-b')]))).toMatch(/secret-t.yaml is in the way/);
+    expect(
+      findingOf(() =>
+        writeOutputDir('d', tmp, [...objs, obj('Namespace', 'tenant-b'), obj('Secret', 't', 'tenant-b')]),
+      ),
+    ).toMatch(/secret-t.yaml is in the way/);
     expect(tree(path.join(tmp, 'd'))).toEqual([...before, 'tenant-b/', 'tenant-b/secret-t.yaml/'].sort());
     expect(fs.readFileSync(path.join(tmp, 'd/kustomization.yaml'), 'utf8')).toBe(contents);
   });
@@ -232,18 +294,32 @@ describe('writing the tree', () => {
 
 describe('cozy-gw render --output-dir', () => {
   it('names what it left and what it removed on stderr', async () => {
-    const args = ['render', '--values', path.join(ROOT, 'examples/platform/values.yaml'), '-f', path.join(ROOT, 'examples/platform/tenants/root.yaml'), '--output-dir', 'deploy'];
+    const args = [
+      'render',
+      '--values',
+      path.join(ROOT, 'examples/platform/values.yaml'),
+      '-f',
+      path.join(ROOT, 'examples/platform/tenants/root.yaml'),
+      '--output-dir',
+      'deploy',
+    ];
     expect((await runCli(args, { cwd: tmp })).code).toBe(0);
     fs.writeFileSync(path.join(tmp, 'deploy/README.md'), 'mine');
     const r = await runCli(args, { cwd: tmp });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('note: left 1 entry cozy-gw did not write: README.md');
-    const r2 = await runCli(['render', '--values', path.join(ROOT, 'examples/platform/values.yaml'), '--output-dir', 'deploy'], { cwd: tmp });
+    const r2 = await runCli(
+      ['render', '--values', path.join(ROOT, 'examples/platform/values.yaml'), '--output-dir', 'deploy'],
+      { cwd: tmp },
+    );
     expect(r2.code).toBe(0);
     expect(r2.stderr).toMatch(/note: removed 1 file an earlier run wrote: tenant-root\/tenantgateway-cozystack.yaml/);
   });
   it('refuses --output-dir . in a directory it has not written, exit 1, nothing written', async () => {
-    const r = await runCli(['render', '--values', path.join(ROOT, 'examples/platform/values.yaml'), '--output-dir', '.'], { cwd: tmp });
+    const r = await runCli(
+      ['render', '--values', path.join(ROOT, 'examples/platform/values.yaml'), '--output-dir', '.'],
+      { cwd: tmp },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: --output-dir \. is the working directory/);
     expect(fs.readdirSync(tmp)).toEqual([]);

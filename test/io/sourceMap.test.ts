@@ -11,7 +11,8 @@ import { formatFinding } from '../../src/k8s/diagnostics';
 import { validateTenant } from '../../src/validation/inputValidation';
 import { render } from '../../src/pipelines/render';
 
-const tenant = (pad: number) => `${'# pad\n'.repeat(pad)}apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: bob\n  namespace: tenant-root\nspec:\n  gateway: "yes"\n`;
+const tenant = (pad: number) =>
+  `${'# pad\n'.repeat(pad)}apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: bob\n  namespace: tenant-root\nspec:\n  gateway: "yes"\n`;
 
 function dir(files: Record<string, string>): string {
   const d = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-srcmap-'));
@@ -36,18 +37,31 @@ describe('the source map', () => {
     expect(f.file).toBeUndefined();
     expect(f.line).toBeUndefined();
     expect(f).toMatchObject({ field: 'spec.gateway', object: { kind: 'Tenant', name: 'bob' } });
-    expect(formatFinding(locate(f, sources))).toBe('error: t.yaml:9: Tenant tenant-root/bob: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)');
+    expect(formatFinding(locate(f, sources))).toBe(
+      'error: t.yaml:9: Tenant tenant-root/bob: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)',
+    );
     expect(locate(f, undefined)).toBe(f);
   });
 
   it('a finding on a platform value says where the value is set, line included, only at the edge', () => {
-    const cwd = dir({ 'values.yaml': 'publishing:\n  host: example.org\n', 'solver.yaml': 'publishing:\n  certificates:\n    solver: http02\n', 'root.yaml': 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n' });
+    const cwd = dir({
+      'values.yaml': 'publishing:\n  host: example.org\n',
+      'solver.yaml': 'publishing:\n  certificates:\n    solver: http02\n',
+      'root.yaml':
+        'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n',
+    });
     const { objects, sources } = readInputs(['root.yaml'], { cwd });
     const { values } = readValuesFiles(['values.yaml', 'solver.yaml'], { cwd, sources });
     const r = render({ objects, valuesFiles: values });
     const f = r.findings.find((x) => x.rule === 'gateway.unsupported-solver')!;
-    expect(f.valueAt).toEqual({ value: 'publishing.certificates.solver', file: 'solver.yaml', field: 'publishing.certificates.solver' });
+    expect(f.valueAt).toEqual({
+      value: 'publishing.certificates.solver',
+      file: 'solver.yaml',
+      field: 'publishing.certificates.solver',
+    });
     expect(formatFinding(f)).toMatch(/publishing\.certificates\.solver is set at solver\.yaml\)$/);
-    expect(formatFinding(locate(f, sources))).toMatch(/^error: root\.yaml:1: Tenant tenant-root\/root: .*publishing\.certificates\.solver is set at solver\.yaml:3\)$/);
+    expect(formatFinding(locate(f, sources))).toMatch(
+      /^error: root\.yaml:1: Tenant tenant-root\/root: .*publishing\.certificates\.solver is set at solver\.yaml:3\)$/,
+    );
   });
 });

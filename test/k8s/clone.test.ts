@@ -20,14 +20,25 @@ describe('clone = JSON.parse(JSON.stringify(x))', () => {
   test.each([
     ['scalars', { s: 'x', n: 1.5, z: -0, t: true, f: false, nul: null }],
     ['non-finite numbers', { a: NaN, b: Infinity, c: [-Infinity, NaN] }],
-    ['undefined, functions and symbols', { u: undefined, f: () => 1, s: Symbol('x'), l: [undefined, () => 1, Symbol('y'), 1] }],
+    [
+      'undefined, functions and symbols',
+      { u: undefined, f: () => 1, s: Symbol('x'), l: [undefined, () => 1, Symbol('y'), 1] },
+    ],
     ['a sparse list', [1, , 3]], // eslint-disable-line no-sparse-arrays
     ['a __proto__ key', JSON.parse('{"__proto__": {"x": 1}, "a": [{"__proto__": 2}]}')],
     ['integer-like keys', { b: 1, 2: 'two', a: 3, 1: 'one' }],
     ['a null-prototype object', Object.assign(Object.create(null), { a: 1 })],
     ['a Date and a toJSON method', { when: new Date(0), custom: { toJSON: (k: string) => `key ${k}` } }],
-    ['Maps, Sets and boxed values', { m: new Map([[1, 2]]), s: new Set([1]), b: new String('x'), n: new Number(2) }], // eslint-disable-line no-new-wrappers
-    ['a class instance', { c: new (class { a = 1; b = [2]; })() }],
+    ['Maps, Sets and boxed values', { m: new Map([[1, 2]]), s: new Set([1]), b: new String('x'), n: new Number(2) }],
+    [
+      'a class instance',
+      {
+        c: new (class {
+          a = 1;
+          b = [2];
+        })(),
+      },
+    ],
     ['nested', { a: { b: { c: [[{ d: [] }], {}] } } }],
   ])('%s', (_n, x) => same(x));
 
@@ -49,10 +60,21 @@ describe('clone = JSON.parse(JSON.stringify(x))', () => {
 
   test('generated values', () => {
     fc.assert(
-      fc.property(fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withNullPrototype: true, withSparseArray: true, withDate: true, maxDepth: 4 }), (x) => {
-        if (x === undefined) return;
-        same(x);
-      }),
+      fc.property(
+        fc.anything({
+          withBoxedValues: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+          withDate: true,
+          maxDepth: 4,
+        }),
+        (x) => {
+          if (x === undefined) return;
+          same(x);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

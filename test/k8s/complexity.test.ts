@@ -28,7 +28,12 @@ function counted(store: Store, fn: () => void): Work {
   const storeStats = store.stats;
   const before = { ...storeStats };
   fn();
-  const w: Work = { gets: storeStats.gets - before.gets, lists: storeStats.lists - before.lists, listed: storeStats.listed - before.listed, total: 0 };
+  const w: Work = {
+    gets: storeStats.gets - before.gets,
+    lists: storeStats.lists - before.lists,
+    listed: storeStats.listed - before.listed,
+    total: 0,
+  };
   w.total = w.gets + w.lists + w.listed;
   return w;
 }
@@ -45,14 +50,19 @@ function reconcileWork(tops: number): { work: Record<Phase, Work>; objects: numb
   const values = JSON.parse(JSON.stringify(g.values));
   values.publishing.certificates.wildcardSecretName = 'wildcard-tls';
   const source = {
-    apiVersion: 'v1', kind: 'Secret', type: 'kubernetes.io/tls',
-    metadata: { name: 'wildcard-tls', namespace: 'tenant-root' }, data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' },
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'kubernetes.io/tls',
+    metadata: { name: 'wildcard-tls', namespace: 'tenant-root' },
+    data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' },
   };
   const objects = [...g.snapshot, source] as KObject[];
   const valuesFiles = [{ file: 'values.yaml', values }];
   const store = new Store(objects);
   const controller = counted(store, () => {
-    expect(runTenantGatewayController(store, { now: '2026-01-01T00:00:00Z' }).findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(
+      runTenantGatewayController(store, { now: '2026-01-01T00:00:00Z' }).findings.filter((f) => f.severity === 'error'),
+    ).toEqual([]);
   });
   // the pass did its job: every TenantGateway got a Gateway
   expect(store.list('gateway.networking.k8s.io', 'Gateway').length).toBe(g.meta.tenantGateways);
@@ -85,9 +95,16 @@ describe('reconcile: Store work grows linearly with the platform', () => {
     expect(small.work.hazards.lists).toBeGreaterThan(0);
   });
 
-  test.each(['controller', 'wildcard'] as Phase[])('%s: gets, lists and objects listed per input object stay flat from n to 4n', (phase) => {
-    expect({ gets: g(phase, 'gets') < 1.5, lists: g(phase, 'lists') < 1.5, listed: g(phase, 'listed') < 1.5 }).toEqual({ gets: true, lists: true, listed: true });
-  });
+  test.each(['controller', 'wildcard'] as Phase[])(
+    '%s: gets, lists and objects listed per input object stay flat from n to 4n',
+    (phase) => {
+      expect({
+        gets: g(phase, 'gets') < 1.5,
+        lists: g(phase, 'lists') < 1.5,
+        listed: g(phase, 'listed') < 1.5,
+      }).toEqual({ gets: true, lists: true, listed: true });
+    },
+  );
 
   // Was quadratic (issue 5 profile): routedPassthrough listed every TLSRoute of the cluster for
   // each Gateway; the routes are now indexed by the Gateway they name, once per call.

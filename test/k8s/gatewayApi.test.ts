@@ -12,7 +12,12 @@ import {
 import type { KObject } from '../../src/k8s/model';
 
 const gw = { namespace: 'tenant-root', name: 'cozystack' };
-const route = (spec: unknown): KObject => ({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r', namespace: 'tenant-alice' }, spec });
+const route = (spec: unknown): KObject => ({
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'HTTPRoute',
+  metadata: { name: 'r', namespace: 'tenant-alice' },
+  spec,
+});
 
 describe('SNI overlap (reference-facts §5.8)', () => {
   test.each([
@@ -94,12 +99,18 @@ describe('parentRef targets a Gateway', () => {
     [{ port: 443 }, false],
     [{ sectionName: 'tls-pg', port: 5432 }, true],
     [{ sectionName: 'tls-pg', port: 443 }, false],
-  ])('%j selects listener tls-pg on 5432 -> %s', (ref, want) => expect(parentRefSelectsListener(ref, { name: 'tls-pg', port: 5432 })).toBe(want));
+  ])('%j selects listener tls-pg on 5432 -> %s', (ref, want) =>
+    expect(parentRefSelectsListener(ref, { name: 'tls-pg', port: 5432 })).toBe(want),
+  );
 });
 
 describe('route hostnames and parentRefs', () => {
   test('hostnames: string entries, de-duplicated, in order', () => {
-    expect(routeHostnames(route({ hostnames: ['b.example.org', 'a.example.org', 'b.example.org', 7, null, 'a.example.org'] }))).toEqual(['b.example.org', 'a.example.org']);
+    expect(
+      routeHostnames(
+        route({ hostnames: ['b.example.org', 'a.example.org', 'b.example.org', 7, null, 'a.example.org'] }),
+      ),
+    ).toEqual(['b.example.org', 'a.example.org']);
     expect(routeHostnames(route({}))).toEqual([]);
     expect(routeHostnames(route({ hostnames: 'a.example.org' }))).toEqual([]);
     expect(routeHostnames(route(undefined))).toEqual([]);

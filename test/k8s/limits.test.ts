@@ -1,5 +1,12 @@
 /** src/k8s/limits.ts: the bounds of decisions §13, measured in linear time with aliases counted as expanded. */
-import { checkParsed, checkText, documentSpans, exceedsLimits, MAX_DEPTH, MAX_OBJECT_BYTES } from '../../src/k8s/limits';
+import {
+  checkParsed,
+  checkText,
+  documentSpans,
+  exceedsLimits,
+  MAX_DEPTH,
+  MAX_OBJECT_BYTES,
+} from '../../src/k8s/limits';
 import fc from 'fast-check';
 
 describe('exceedsLimits', () => {
@@ -39,9 +46,15 @@ describe('documentSpans and the checks', () => {
   });
   it('checkText refuses a document longer than 32 MiB at its line, checkParsed places a parsed document', () => {
     expect(checkText('a: 1\n')).toBeUndefined();
-    expect(checkText(`a: 1\n---\nb: ${'x'.repeat(33 * 1024 * 1024)}\n`)).toEqual({ line: 2, message: expect.stringMatching(/^a YAML document of \d+ characters is larger than the limit of 32 MiB$/) });
+    expect(checkText(`a: 1\n---\nb: ${'x'.repeat(33 * 1024 * 1024)}\n`)).toEqual({
+      line: 2,
+      message: expect.stringMatching(/^a YAML document of \d+ characters is larger than the limit of 32 MiB$/),
+    });
     const big = 'x'.repeat(MAX_OBJECT_BYTES + 1);
-    expect(checkParsed('a: 1\n---\nb: big\n', [{ a: 1 }, { b: big }])).toEqual({ line: 2, message: expect.stringMatching(/^the YAML document expands to more than 3 MiB/) });
+    expect(checkParsed('a: 1\n---\nb: big\n', [{ a: 1 }, { b: big }])).toEqual({
+      line: 2,
+      message: expect.stringMatching(/^the YAML document expands to more than 3 MiB/),
+    });
   });
 });
 
@@ -57,7 +70,13 @@ describe('exceedsLimits on generated graphs (FC_SEED replays)', () => {
   };
   // Directed acyclic graphs: later nodes refer to earlier ones, so sharing is everywhere.
   const graph = fc
-    .array(fc.tuple(fc.oneof(fc.constant('seq'), fc.constant('map')), fc.array(fc.oneof(fc.nat(), fc.string({ maxLength: 30 })), { minLength: 1, maxLength: 5 })), { minLength: 1, maxLength: 12 })
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constant('seq'), fc.constant('map')),
+        fc.array(fc.oneof(fc.nat(), fc.string({ maxLength: 30 })), { minLength: 1, maxLength: 5 }),
+      ),
+      { minLength: 1, maxLength: 12 },
+    )
     .map((spec) => {
       const nodes: unknown[] = [];
       for (const [shape, refs] of spec) {

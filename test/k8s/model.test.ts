@@ -24,18 +24,47 @@ describe('object identity and order', () => {
   });
 
   it('sorts by apiVersion, kind, namespace, name (byte order)', () => {
-    const o = (apiVersion: string, kind: string, name: string, namespace?: string): KObject => ({ apiVersion, kind, metadata: { name, namespace } });
-    const sorted = [o('v1', 'Secret', 'b', 'x'), o('apps/v1', 'Deployment', 'a'), o('v1', 'Namespace', 'a'), o('v1', 'Secret', 'a', 'x')].sort(compareObjects);
-    expect(sorted.map((x) => `${x.apiVersion}/${x.kind}/${x.metadata.namespace ?? ''}/${x.metadata.name}`)).toEqual(['apps/v1/Deployment//a', 'v1/Namespace//a', 'v1/Secret/x/a', 'v1/Secret/x/b']);
+    const o = (apiVersion: string, kind: string, name: string, namespace?: string): KObject => ({
+      apiVersion,
+      kind,
+      metadata: { name, namespace },
+    });
+    const sorted = [
+      o('v1', 'Secret', 'b', 'x'),
+      o('apps/v1', 'Deployment', 'a'),
+      o('v1', 'Namespace', 'a'),
+      o('v1', 'Secret', 'a', 'x'),
+    ].sort(compareObjects);
+    expect(sorted.map((x) => `${x.apiVersion}/${x.kind}/${x.metadata.namespace ?? ''}/${x.metadata.name}`)).toEqual([
+      'apps/v1/Deployment//a',
+      'v1/Namespace//a',
+      'v1/Secret/x/a',
+      'v1/Secret/x/b',
+    ]);
   });
 });
 
 describe('deepEqual agrees with canonical JSON equality (property)', () => {
   it('for any two JSON values', () => {
     const fc = require('fast-check') as typeof import('fast-check');
-    const canon = (v: unknown): string => JSON.stringify(v, (_k, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+    const canon = (v: unknown): string =>
+      JSON.stringify(v, (_k, x) =>
+        x && typeof x === 'object' && !Array.isArray(x)
+          ? Object.fromEntries(
+              Object.keys(x)
+                .sort()
+                .map((k) => [k, x[k]]),
+            )
+          : x,
+      );
     const json = fc.jsonValue({ maxDepth: 3 });
-    fc.assert(fc.property(json, json, (a, b) => deepEqual(a, b) === (canon(a) === canon(b))), { numRuns: 300 });
-    fc.assert(fc.property(json, (a) => deepEqual(a, JSON.parse(JSON.stringify(a)))), { numRuns: 300 });
+    fc.assert(
+      fc.property(json, json, (a, b) => deepEqual(a, b) === (canon(a) === canon(b))),
+      { numRuns: 300 },
+    );
+    fc.assert(
+      fc.property(json, (a) => deepEqual(a, JSON.parse(JSON.stringify(a)))),
+      { numRuns: 300 },
+    );
   });
 });

@@ -6,7 +6,12 @@ import fc from 'fast-check';
 import { compareObjects, type KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
 
-const cm = (ns: string, name: string, v: number): KObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data: { v: String(v) } });
+const cm = (ns: string, name: string, v: number): KObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns },
+  data: { v: String(v) },
+});
 
 /** What list() must return: the live objects of the kind, sorted by namespace then name. */
 function expected(live: Map<string, KObject>, ns?: string): string[] {
@@ -19,14 +24,24 @@ function expected(live: Map<string, KObject>, ns?: string): string[] {
       return an < bn ? -1 : an > bn ? 1 : ax < bx ? -1 : ax > bx ? 1 : 0;
     });
 }
-const shown = (os: KObject[]) => os.map((o) => `${o.metadata.namespace}/${o.metadata.name}=${(o.data as Record<string, string>).v}`);
+const shown = (os: KObject[]) =>
+  os.map((o) => `${o.metadata.namespace}/${o.metadata.name}=${(o.data as Record<string, string>).v}`);
 
 test('list() after any sequence of puts and deletes equals a fresh sort, per namespace and overall', () => {
-  const op = fc.record({ del: fc.boolean(), ns: fc.constantFrom('a', 'b', 'B', 'c-1'), name: fc.constantFrom('x', 'y', 'Z', 'x-2', 'aa'), v: fc.integer({ min: 0, max: 3 }), look: fc.boolean() });
+  const op = fc.record({
+    del: fc.boolean(),
+    ns: fc.constantFrom('a', 'b', 'B', 'c-1'),
+    name: fc.constantFrom('x', 'y', 'Z', 'x-2', 'aa'),
+    v: fc.integer({ min: 0, max: 3 }),
+    look: fc.boolean(),
+  });
   fc.assert(
     fc.property(fc.array(op, { maxLength: 40 }), (ops) => {
       const store = new Store([cm('b', 'y', 9), cm('a', 'x', 9)]);
-      const live = new Map<string, KObject>([['b/y', cm('b', 'y', 9)], ['a/x', cm('a', 'x', 9)]]);
+      const live = new Map<string, KObject>([
+        ['b/y', cm('b', 'y', 9)],
+        ['a/x', cm('a', 'x', 9)],
+      ]);
       for (const o of ops) {
         if (o.del) {
           store.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: o.ns, name: o.name }, 'test');
@@ -42,7 +57,8 @@ test('list() after any sequence of puts and deletes equals a fresh sort, per nam
         }
       }
       expect(shown(store.list('', 'ConfigMap'))).toEqual(expected(live));
-      for (const ns of ['a', 'b', 'B', 'c-1']) expect(shown(store.list('', 'ConfigMap', ns))).toEqual(expected(live, ns));
+      for (const ns of ['a', 'b', 'B', 'c-1'])
+        expect(shown(store.list('', 'ConfigMap', ns))).toEqual(expected(live, ns));
     }),
   );
 });
@@ -77,13 +93,21 @@ test('store.stats counts gets, lists and the objects listed, per store', () => {
   store.get('', 'ConfigMap', 'a', 'x');
   store.list('', 'ConfigMap');
   store.list('', 'ConfigMap', 'b');
-  expect({ gets: storeStats.gets - before.gets, lists: storeStats.lists - before.lists, listed: storeStats.listed - before.listed }).toEqual({ gets: 1, lists: 2, listed: 3 });
+  expect({
+    gets: storeStats.gets - before.gets,
+    lists: storeStats.lists - before.lists,
+    listed: storeStats.listed - before.listed,
+  }).toEqual({ gets: 1, lists: 2, listed: 3 });
 });
 
 test('all() is in compareObjects order', () => {
   const objs: KObject[] = [
-    cm('b', 'y', 1), cm('a', 'y', 1), { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'a' } },
-    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } }, cm('a', 'x', 1), { apiVersion: 'v1beta1', kind: 'ConfigMap', metadata: { name: 'z', namespace: '' } },
+    cm('b', 'y', 1),
+    cm('a', 'y', 1),
+    { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'a' } },
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } },
+    cm('a', 'x', 1),
+    { apiVersion: 'v1beta1', kind: 'ConfigMap', metadata: { name: 'z', namespace: '' } },
   ];
   const store = new Store(objs);
   expect(store.all()).toEqual([...objs].sort(compareObjects));

@@ -9,8 +9,14 @@ import fc from 'fast-check';
 import { compareObjects, deepEqual, keyOf, type KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
 
-const obj = (apiVersion: string, kind: string, ns: string, name: string, v: number): KObject => ({ apiVersion, kind, metadata: { name, namespace: ns }, data: { v } });
-const id = (o: KObject) => `${o.apiVersion} ${o.kind} ${o.metadata.namespace}/${o.metadata.name} ${JSON.stringify(o.data)}`;
+const obj = (apiVersion: string, kind: string, ns: string, name: string, v: number): KObject => ({
+  apiVersion,
+  kind,
+  metadata: { name, namespace: ns },
+  data: { v },
+});
+const id = (o: KObject) =>
+  `${o.apiVersion} ${o.kind} ${o.metadata.namespace}/${o.metadata.name} ${JSON.stringify(o.data)}`;
 
 test('all() and changes() equal a fresh computation after any puts and deletes', () => {
   const arb = fc.record({
@@ -25,7 +31,8 @@ test('all() and changes() equal a fresh computation after any puts and deletes',
   fc.assert(
     fc.property(fc.array(arb, { maxLength: 6 }), fc.array(arb, { maxLength: 40 }), (init, ops) => {
       const seen = new Map<string, KObject>();
-      for (const o of init) seen.set(keyOf(obj(o.apiVersion, o.kind, o.ns, o.name, o.v)), obj(o.apiVersion, o.kind, o.ns, o.name, o.v));
+      for (const o of init)
+        seen.set(keyOf(obj(o.apiVersion, o.kind, o.ns, o.name, o.v)), obj(o.apiVersion, o.kind, o.ns, o.name, o.v));
       const original = new Map(seen);
       const store = new Store([...original.values()]);
       const live = new Map(original);

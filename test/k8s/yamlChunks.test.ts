@@ -2,7 +2,12 @@
 import fc from 'fast-check';
 import { toYamlStream, yamlStreamChunks } from '../../src/k8s/yaml';
 
-const doc = fc.record({ apiVersion: fc.constant('v1'), kind: fc.constantFrom('ConfigMap', 'Secret'), metadata: fc.record({ name: fc.string({ minLength: 1 }) }), data: fc.dictionary(fc.string(), fc.string()) });
+const doc = fc.record({
+  apiVersion: fc.constant('v1'),
+  kind: fc.constantFrom('ConfigMap', 'Secret'),
+  metadata: fc.record({ name: fc.string({ minLength: 1 }) }),
+  data: fc.dictionary(fc.string(), fc.string()),
+});
 
 test('the chunks joined equal toYamlStream, for any chunk size', () => {
   fc.assert(

@@ -36,6 +36,9 @@ describe('literal block scalars', () => {
     obj: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('value'), { maxKeys: 3 }),
   }));
   test('generated trees of ASCII multi-line strings', () => {
-    fc.assert(fc.property(tree.value, (v) => dumpYaml(v) === dumpYamlReference(v)), { numRuns: 3000 });
+    fc.assert(
+      fc.property(tree.value, (v) => dumpYaml(v) === dumpYamlReference(v)),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -23,12 +23,27 @@ import { processResourceList, type ResourceList } from '../../src/protocols/krm'
 import { toYamlStream } from '../../src/k8s/yaml';
 
 const NOW = '2026-01-01T00:00:00Z';
-const VALUES = { publishing: { host: 'example.org', certificates: { wildcardSecretName: 'wild' } }, gateway: { enabled: true } };
-const SOURCE: KObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'wild', namespace: 'tenant-root' }, type: 'kubernetes.io/tls', data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' } };
-const tenant = (name: string): KObject => ({ apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name, namespace: 'tenant-root' }, spec: { gateway: true } });
+const VALUES = {
+  publishing: { host: 'example.org', certificates: { wildcardSecretName: 'wild' } },
+  gateway: { enabled: true },
+};
+const SOURCE: KObject = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'wild', namespace: 'tenant-root' },
+  type: 'kubernetes.io/tls',
+  data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' },
+};
+const tenant = (name: string): KObject => ({
+  apiVersion: 'apps.cozystack.io/v1alpha1',
+  kind: 'Tenant',
+  metadata: { name, namespace: 'tenant-root' },
+  spec: { gateway: true },
+});
 const TENANTS = [tenant('root'), tenant('bob')];
 /** The note that names the replica (stderr, and the fn result's message). */
-const NOTE = /Secret tenant-bob\/wild: wildcard-Secret replica of tenant-root\/wild left out of the output, for the in-cluster controller to write \(pass --include-secret-data to write it with its key material/;
+const NOTE =
+  /Secret tenant-bob\/wild: wildcard-Secret replica of tenant-root\/wild left out of the output, for the in-cluster controller to write \(pass --include-secret-data to write it with its key material/;
 
 function secrets(objs: unknown[]): KObject[] {
   return (objs.filter((o) => o && typeof o === 'object') as KObject[]).filter((o) => o.kind === 'Secret');
@@ -45,7 +60,8 @@ function tlsWithoutKeys(objs: unknown[]): string[] {
     .map((s) => `${s.metadata.namespace}/${s.metadata.name}`);
 }
 
-const replicaIn = (objs: unknown[]) => secrets(objs).find((s) => s.metadata.namespace === 'tenant-bob' && s.metadata.name === 'wild');
+const replicaIn = (objs: unknown[]) =>
+  secrets(objs).find((s) => s.metadata.namespace === 'tenant-bob' && s.metadata.name === 'wild');
 
 function work(): string {
   const dir = tmpDir('applied');
@@ -63,7 +79,10 @@ describe('post-render (Helm applies it)', () => {
 
   it('without --include-secret-data the replica is left out and stderr names it', async () => {
     const dir = work();
-    const r = await runCli(['post-render', '--values', 'values.yaml', '--now', NOW], { cwd: dir, stdin: await helmStream(dir) });
+    const r = await runCli(['post-render', '--values', 'values.yaml', '--now', NOW], {
+      cwd: dir,
+      stdin: await helmStream(dir),
+    });
     expect(r.code).toBe(0);
     const out = jsyaml.loadAll(r.stdout);
     expect(tlsWithoutKeys(out)).toEqual([]);
@@ -74,7 +93,10 @@ describe('post-render (Helm applies it)', () => {
 
   it('with --include-secret-data the replica is written with its key material, and no note', async () => {
     const dir = work();
-    const r = await runCli(['post-render', '--values', 'values.yaml', '--now', NOW, '--include-secret-data'], { cwd: dir, stdin: await helmStream(dir) });
+    const r = await runCli(['post-render', '--values', 'values.yaml', '--now', NOW, '--include-secret-data'], {
+      cwd: dir,
+      stdin: await helmStream(dir),
+    });
     expect(r.code).toBe(0);
     const out = jsyaml.loadAll(r.stdout);
     expect(tlsWithoutKeys(out)).toEqual([]);
@@ -88,8 +110,22 @@ describe('fn (kpt applies the package)', () => {
     jsyaml.dump({
       apiVersion: 'config.kubernetes.io/v1',
       kind: 'ResourceList',
-      items: [...TENANTS, SOURCE].map((o, i) => ({ ...o, metadata: { ...o.metadata, annotations: { 'internal.config.kubernetes.io/path': 'in.yaml', 'internal.config.kubernetes.io/index': String(i) } } })),
-      functionConfig: { apiVersion: 'fn.cozystack.io/v1alpha1', kind: 'CozyGateway', metadata: { name: 'cfg' }, spec: { values: VALUES, reconcile: true, includeSecretData } },
+      items: [...TENANTS, SOURCE].map((o, i) => ({
+        ...o,
+        metadata: {
+          ...o.metadata,
+          annotations: {
+            'internal.config.kubernetes.io/path': 'in.yaml',
+            'internal.config.kubernetes.io/index': String(i),
+          },
+        },
+      })),
+      functionConfig: {
+        apiVersion: 'fn.cozystack.io/v1alpha1',
+        kind: 'CozyGateway',
+        metadata: { name: 'cfg' },
+        spec: { values: VALUES, reconcile: true, includeSecretData },
+      },
     });
 
   it('without includeSecretData the replica is left out; stderr and an info result name it and say how to include it', async () => {
@@ -101,8 +137,12 @@ describe('fn (kpt applies the package)', () => {
     const info = out.results!.filter((x) => x.severity === 'info');
     expect(info).toHaveLength(1);
     expect(info[0].resourceRef).toEqual({ apiVersion: 'v1', kind: 'Secret', namespace: 'tenant-bob', name: 'wild' });
-    expect(info[0].message).toMatch(/replica of tenant-root\/wild left out .*includeSecretData: true in the CozyGateway spec/);
-    expect(r.stderr).toMatch(/^info: Secret tenant-bob\/wild: wildcard-Secret replica of tenant-root\/wild left out .*includeSecretData/m);
+    expect(info[0].message).toMatch(
+      /replica of tenant-root\/wild left out .*includeSecretData: true in the CozyGateway spec/,
+    );
+    expect(r.stderr).toMatch(
+      /^info: Secret tenant-bob\/wild: wildcard-Secret replica of tenant-root\/wild left out .*includeSecretData/m,
+    );
   });
 
   it('with includeSecretData the replica is an item with its key material, and no note', async () => {
@@ -117,8 +157,22 @@ describe('fn (kpt applies the package)', () => {
 });
 
 describe('render --with-controller --output-dir (Flux or Argo CD applies the tree)', () => {
-  const args = ['render', '--values', 'values.yaml', '-f', 'in.yaml', '--with-controller', '--now', NOW, '--output-dir', 'out'];
-  const tree = (dir: string) => Object.entries(readFiles(path.join(dir, 'out'))).filter(([f]) => f.endsWith('.yaml') && f !== 'kustomization.yaml').map(([, t]) => jsyaml.load(t));
+  const args = [
+    'render',
+    '--values',
+    'values.yaml',
+    '-f',
+    'in.yaml',
+    '--with-controller',
+    '--now',
+    NOW,
+    '--output-dir',
+    'out',
+  ];
+  const tree = (dir: string) =>
+    Object.entries(readFiles(path.join(dir, 'out')))
+      .filter(([f]) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+      .map(([, t]) => jsyaml.load(t));
 
   it('without --include-secret-data no file holds the replica, stderr names it; the cozystack-values Secrets are written whole', async () => {
     const dir = work();
@@ -182,7 +236,9 @@ describe('property: every Secret in every applied output passes the API server v
   /** The API server's refusals for the Secrets of an output, except the ones given as input (decisions 9: the user's own, passed through as they are). */
   function refused(objs: unknown[], given: KObject[] = []): string[] {
     const mine = new Set(given.map(keyOf));
-    return secrets(objs).filter((s) => !mine.has(keyOf(s))).flatMap((s) => apiServerSecretErrors(s).map((e) => `Secret ${s.metadata.namespace}/${s.metadata.name}: ${e}`));
+    return secrets(objs)
+      .filter((s) => !mine.has(keyOf(s)))
+      .flatMap((s) => apiServerSecretErrors(s).map((e) => `Secret ${s.metadata.namespace}/${s.metadata.name}: ${e}`));
   }
 
   it('post-render, fn and --output-dir, with and without key material, with the source Secret given whole or redacted', () => {
@@ -193,7 +249,9 @@ describe('property: every Secret in every applied output passes the API server v
         const r = render(clone(input));
         if (r.objects.length === 0) return; // a platform render refuses: no output at all
         const renderedKeys = new Set(r.objects.map(keyOf));
-        const state = clusterStateOf(c, r.objects).map((o) => (sourceRedacted && o.kind === 'Secret' && o.type === 'kubernetes.io/tls' ? redactSecret(o) : o));
+        const state = clusterStateOf(c, r.objects).map((o) =>
+          sourceRedacted && o.kind === 'Secret' && o.type === 'kubernetes.io/tls' ? redactSecret(o) : o,
+        );
         const extra = state.filter((o) => !renderedKeys.has(keyOf(o)));
         const values = input.valuesFiles.map((v) => v.values);
 
@@ -203,7 +261,12 @@ describe('property: every Secret in every applied output passes the API server v
             apiVersion: 'config.kubernetes.io/v1',
             kind: 'ResourceList',
             items: clone([...input.objects, ...extra]),
-            functionConfig: { apiVersion: 'fn.cozystack.io/v1alpha1', kind: 'CozyGateway', metadata: { name: 'cfg' }, spec: { values: values[0] ?? {}, reconcile: true, includeSecretData } },
+            functionConfig: {
+              apiVersion: 'fn.cozystack.io/v1alpha1',
+              kind: 'CozyGateway',
+              metadata: { name: 'cfg' },
+              spec: { values: values[0] ?? {}, reconcile: true, includeSecretData },
+            },
           },
           { defaultNow: NOW },
         );
@@ -211,14 +274,24 @@ describe('property: every Secret in every applied output passes the API server v
 
         // post-render: the rendered state as Helm would hand it over.
         const pkg = input.objects.filter((o) => o.kind === 'Package');
-        const pr = postRender(toYamlStream([...pkg, ...state]), { values: input.valuesFiles, now: NOW, includeSecretData });
+        const pr = postRender(toYamlStream([...pkg, ...state]), {
+          values: input.valuesFiles,
+          now: NOW,
+          includeSecretData,
+        });
         if (pr.exitCode === 0) expect(refused(jsyaml.loadAll(pr.stdout), state)).toEqual([]);
 
         // --output-dir: what render --with-controller writes into the tree.
-        const pv = preview({ objects: clone([...input.objects, ...extra]), valuesFiles: input.valuesFiles }, { now: NOW, includeSecretData, applied: true });
+        const pv = preview(
+          { objects: clone([...input.objects, ...extra]), valuesFiles: input.valuesFiles },
+          { now: NOW, includeSecretData, applied: true },
+        );
         expect(refused(pv.objects)).toEqual([]);
-        if (!includeSecretData) expect(secrets(pv.objects).every((s) => s.metadata.name === 'cozystack-values')).toBe(true);
-        replicasWritten += secrets(pv.objects).filter((s) => s.metadata.labels?.['cozystack.io/wildcard-secret-copy'] === 'true').length;
+        if (!includeSecretData)
+          expect(secrets(pv.objects).every((s) => s.metadata.name === 'cozystack-values')).toBe(true);
+        replicasWritten += secrets(pv.objects).filter(
+          (s) => s.metadata.labels?.['cozystack.io/wildcard-secret-copy'] === 'true',
+        ).length;
       }),
       { numRuns: runs, seed },
     );

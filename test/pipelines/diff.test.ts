@@ -10,7 +10,14 @@ const NOW = '2026-01-01T00:00:00Z';
 const INPUTS = path.join(TESTDATA, 'golden', 'diff', '_inputs');
 
 function secret(data: Record<string, string>, extra: Partial<KObject> = {}): KObject {
-  return { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls', namespace: 'tenant-root' }, type: 'kubernetes.io/tls', data, ...extra };
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'tls', namespace: 'tenant-root' },
+    type: 'kubernetes.io/tls',
+    data,
+    ...extra,
+  };
 }
 
 describe('diff: Secrets', () => {
@@ -33,7 +40,16 @@ describe('diff: Secrets', () => {
   });
 
   it('a Secret printed without its data (unknown bytes) is compared by its redacted form only', () => {
-    const redacted = secret({}, { metadata: { name: 'tls', namespace: 'tenant-root', annotations: { 'cozy-gw.cozystack.io/secret-data-omitted': 'tls.crt,tls.key' } } });
+    const redacted = secret(
+      {},
+      {
+        metadata: {
+          name: 'tls',
+          namespace: 'tenant-root',
+          annotations: { 'cozy-gw.cozystack.io/secret-data-omitted': 'tls.crt,tls.key' },
+        },
+      },
+    );
     const full = secret({ 'tls.crt': 'QQ==', 'tls.key': 'Qg==' });
     expect(diff({ state: [redacted], objects: [full], valuesFiles: [] }, { now: NOW }).changed).toHaveLength(0);
   });
@@ -58,10 +74,19 @@ describe('diff: Secrets of any shape', () => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-diff-secret-'));
       try {
         fs.writeFileSync(path.join(dir, 'state.yaml'), JSON.stringify(state));
-        fs.writeFileSync(path.join(dir, 'change.yaml'), JSON.stringify({ ...secret({}), data: { 'tls.crt': MARK64 }, stringData: { x: MARK } }));
+        fs.writeFileSync(
+          path.join(dir, 'change.yaml'),
+          JSON.stringify({ ...secret({}), data: { 'tls.crt': MARK64 }, stringData: { x: MARK } }),
+        );
         for (const o of ['diff', 'plan', 'json']) {
-          const r = await runCli(['diff', '--state', 'state.yaml', '-f', 'change.yaml', '-o', o, '--now', NOW], { cwd: dir });
-          expect([r.code, r.stdout.includes(MARK) || r.stdout.includes(MARK64), r.stderr.includes(MARK)]).toEqual([3, false, false]);
+          const r = await runCli(['diff', '--state', 'state.yaml', '-f', 'change.yaml', '-o', o, '--now', NOW], {
+            cwd: dir,
+          });
+          expect([r.code, r.stdout.includes(MARK) || r.stdout.includes(MARK64), r.stderr.includes(MARK)]).toEqual([
+            3,
+            false,
+            false,
+          ]);
         }
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
@@ -75,11 +100,20 @@ describe('diff: what leaves', () => {
     const text = fs.readFileSync(path.join(TESTDATA, 'golden', 'diff', 'own-gateway', 'expected'), 'utf8');
     expect(text).toContain('+ create TenantGateway tenant-alice/cozystack');
     // the reverse: bob (gateway: true in the state) given without it
-    const d = diffCli(['--values', path.join(INPUTS, 'values.yaml'), '-f', '-', '-o', 'json'], 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: bob, namespace: tenant-root}\nspec: {host: customer1.io}\n');
+    const d = diffCli(
+      ['--values', path.join(INPUTS, 'values.yaml'), '-f', '-', '-o', 'json'],
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: bob, namespace: tenant-root}\nspec: {host: customer1.io}\n',
+    );
     return d.then((r) => {
       expect(r.code).toBe(3);
       const out = JSON.parse(r.stdout) as { deleted: KObject[] };
-      expect(out.deleted.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`)).toEqual(expect.arrayContaining(['TenantGateway tenant-bob/cozystack', 'Gateway tenant-bob/cozystack', 'Issuer tenant-bob/cozystack-gateway']));
+      expect(out.deleted.map((o) => `${o.kind} ${o.metadata.namespace}/${o.metadata.name}`)).toEqual(
+        expect.arrayContaining([
+          'TenantGateway tenant-bob/cozystack',
+          'Gateway tenant-bob/cozystack',
+          'Issuer tenant-bob/cozystack-gateway',
+        ]),
+      );
       expect(out.deleted.some((o) => o.kind === 'Namespace')).toBe(false);
     });
   });
@@ -94,10 +128,28 @@ describe('cozy-gw diff (CLI)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-diff-'));
     try {
       const tree = path.join(dir, 'deploy');
-      const w = await runCli(['render', '--values', path.join(INPUTS, 'values.yaml'), '-f', path.join(INPUTS, 'tenants'), '--output-dir', tree]);
+      const w = await runCli([
+        'render',
+        '--values',
+        path.join(INPUTS, 'values.yaml'),
+        '-f',
+        path.join(INPUTS, 'tenants'),
+        '--output-dir',
+        tree,
+      ]);
       expect(w.code).toBe(0);
       expect(fs.existsSync(path.join(tree, 'kustomization.yaml'))).toBe(true);
-      const r = await runCli(['diff', '--state', tree, '--values', path.join(INPUTS, 'values.yaml'), '-f', path.join(INPUTS, 'tenants'), '-o', 'json']);
+      const r = await runCli([
+        'diff',
+        '--state',
+        tree,
+        '--values',
+        path.join(INPUTS, 'values.yaml'),
+        '-f',
+        path.join(INPUTS, 'tenants'),
+        '-o',
+        'json',
+      ]);
       expect(r.stderr).not.toMatch(/kustomization|lacks/i);
       expect(r.code).toBe(3);
       const out = JSON.parse(r.stdout) as { created: KObject[]; changed: unknown[]; deleted: KObject[] };
@@ -112,7 +164,16 @@ describe('cozy-gw diff (CLI)', () => {
 
   it('exits 0 on no differences, 3 on differences, 2 on a usage error', async () => {
     expect((await diffCli([])).code).toBe(0);
-    expect((await diffCli(['--values', path.join(INPUTS, 'values.yaml'), '-f', path.join(TESTDATA, 'golden', 'diff', 'add-tenant', 'dave.yaml')])).code).toBe(3);
+    expect(
+      (
+        await diffCli([
+          '--values',
+          path.join(INPUTS, 'values.yaml'),
+          '-f',
+          path.join(TESTDATA, 'golden', 'diff', 'add-tenant', 'dave.yaml'),
+        ])
+      ).code,
+    ).toBe(3);
     expect((await diffCli(['-o', 'yaml'])).code).toBe(2);
     expect((await diffCli(['-f', '-', '--values', '-'], '')).code).toBe(2);
   });
@@ -122,22 +183,49 @@ describe('cozy-gw diff (CLI)', () => {
     const route = path.join(TESTDATA, 'golden', 'diff', 'hostname-conflict', 'route.yaml');
     const plain = await diffCli(['--values', path.join(INPUTS, 'values.yaml'), '-f', dave, '-f', route]);
     expect(plain.stdout).toContain('lastTransitionTime: "1970-01-01T00:00:00Z"');
-    const sde = await diffCli(['--values', path.join(INPUTS, 'values.yaml'), '-f', dave, '-f', route], undefined, { SOURCE_DATE_EPOCH: '1767225600' });
+    const sde = await diffCli(['--values', path.join(INPUTS, 'values.yaml'), '-f', dave, '-f', route], undefined, {
+      SOURCE_DATE_EPOCH: '1767225600',
+    });
     expect(sde.stdout).toContain('lastTransitionTime: "2026-01-01T00:00:00Z"');
   });
 });
 
 describe('hostnameTable', () => {
   const route = (ns: string, name: string, hostnames: string[], status?: unknown): KObject => ({
-    apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name, namespace: ns },
-    spec: { parentRefs: [{ name: 'cozystack', namespace: 'tenant-root' }], hostnames }, ...(status ? { status } : {}),
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name, namespace: ns },
+    spec: { parentRefs: [{ name: 'cozystack', namespace: 'tenant-root' }], hostnames },
+    ...(status ? { status } : {}),
   });
   const verdict = (accepted: boolean, reason: string, message: string) => ({
-    parents: [{ parentRef: { name: 'cozystack', namespace: 'tenant-root' }, controllerName: 'gateway.cozystack.io/tenantgateway-controller', conditions: [{ type: 'Accepted', status: accepted ? 'True' : 'False', reason, message }] }],
+    parents: [
+      {
+        parentRef: { name: 'cozystack', namespace: 'tenant-root' },
+        controllerName: 'gateway.cozystack.io/tenantgateway-controller',
+        conditions: [{ type: 'Accepted', status: accepted ? 'True' : 'False', reason, message }],
+      },
+    ],
   });
-  const gateway = (listeners: unknown[]): KObject => ({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'cozystack', namespace: 'tenant-root' }, spec: { listeners } });
-  const https = (name: string, hostname: string, secret: string) => ({ name, hostname, port: 443, protocol: 'HTTPS', tls: { mode: 'Terminate', certificateRefs: [{ name: secret }] } });
-  const cert = (name: string, secretName: string): KObject => ({ apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name, namespace: 'tenant-root' }, spec: { secretName } });
+  const gateway = (listeners: unknown[]): KObject => ({
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'Gateway',
+    metadata: { name: 'cozystack', namespace: 'tenant-root' },
+    spec: { listeners },
+  });
+  const https = (name: string, hostname: string, secret: string) => ({
+    name,
+    hostname,
+    port: 443,
+    protocol: 'HTTPS',
+    tls: { mode: 'Terminate', certificateRefs: [{ name: secret }] },
+  });
+  const cert = (name: string, secretName: string): KObject => ({
+    apiVersion: 'cert-manager.io/v1',
+    kind: 'Certificate',
+    metadata: { name, namespace: 'tenant-root' },
+    spec: { secretName },
+  });
 
   it('says which hostnames stop, start and move, and a refusal names only the hostnames its message names', () => {
     const before = [
@@ -148,28 +236,74 @@ describe('hostnameTable', () => {
     const after = [
       gateway([https('https', '*.example.org', 'wild-tls'), https('https-b', 'b.example.org', 'b-tls')]),
       cert('wild', 'wild-tls'),
-      route('tenant-root', 'r', ['a.example.org', 'b.example.org'], verdict(false, 'HostnameConflict', 'On TenantGateway tenant-root/cozystack: hostname held by a route in another namespace: b.example.org (held by HTTPRoute x/y)')),
+      route(
+        'tenant-root',
+        'r',
+        ['a.example.org', 'b.example.org'],
+        verdict(
+          false,
+          'HostnameConflict',
+          'On TenantGateway tenant-root/cozystack: hostname held by a route in another namespace: b.example.org (held by HTTPRoute x/y)',
+        ),
+      ),
     ];
     const rows = hostnameTable(before, after);
     const a = rows.find((r) => r.hostname === 'a.example.org')!;
     const b = rows.find((r) => r.hostname === 'b.example.org')!;
     expect(a.change).toBe('moves');
-    expect(a.before).toEqual({ state: 'served', gateway: 'tenant-root/cozystack', listener: 'https-a', certificate: 'Certificate tenant-root/a-cert' });
-    expect(a.after).toEqual({ state: 'served', gateway: 'tenant-root/cozystack', listener: 'https', certificate: 'Certificate tenant-root/wild' });
+    expect(a.before).toEqual({
+      state: 'served',
+      gateway: 'tenant-root/cozystack',
+      listener: 'https-a',
+      certificate: 'Certificate tenant-root/a-cert',
+    });
+    expect(a.after).toEqual({
+      state: 'served',
+      gateway: 'tenant-root/cozystack',
+      listener: 'https',
+      certificate: 'Certificate tenant-root/wild',
+    });
     expect(b.change).toBe('stops');
-    expect(b.after).toMatchObject({ state: 'refused', reason: 'HostnameConflict', message: 'hostname held by a route in another namespace: b.example.org (held by HTTPRoute x/y)' });
+    expect(b.after).toMatchObject({
+      state: 'refused',
+      reason: 'HostnameConflict',
+      message: 'hostname held by a route in another namespace: b.example.org (held by HTTPRoute x/y)',
+    });
     expect(rows.map((r) => r.change)).toEqual(['stops', 'moves']);
   });
 
   it('a route without a verdict attaches where a listener admits its namespace (Gateway API), else says why not', () => {
-    const listener = { name: 'https', hostname: '*.example.org', port: 443, protocol: 'HTTPS', tls: { mode: 'Terminate', certificateRefs: [{ name: 'w' }] }, allowedRoutes: { namespaces: { from: 'Selector', selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } } } } };
-    const nsIn: KObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-a', labels: { 'namespace.cozystack.io/gateway': 'tenant-root' } } };
-    const nsOut: KObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-a', labels: { 'namespace.cozystack.io/gateway': 'tenant-a' } } };
+    const listener = {
+      name: 'https',
+      hostname: '*.example.org',
+      port: 443,
+      protocol: 'HTTPS',
+      tls: { mode: 'Terminate', certificateRefs: [{ name: 'w' }] },
+      allowedRoutes: {
+        namespaces: {
+          from: 'Selector',
+          selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } },
+        },
+      },
+    };
+    const nsIn: KObject = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'tenant-a', labels: { 'namespace.cozystack.io/gateway': 'tenant-root' } },
+    };
+    const nsOut: KObject = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'tenant-a', labels: { 'namespace.cozystack.io/gateway': 'tenant-a' } },
+    };
     const r = route('tenant-a', 'web', ['web.example.org']);
     const rows = hostnameTable([gateway([listener]), nsIn, r], [gateway([listener]), nsOut, r]);
     expect(rows).toHaveLength(1);
     expect(rows[0].before).toMatchObject({ state: 'served', listener: 'https', certificate: 'Secret tenant-root/w' });
-    expect(rows[0].after).toEqual({ state: 'unattached', reason: 'not attached: Gateway tenant-root/cozystack takes no routes from namespace tenant-a' });
+    expect(rows[0].after).toEqual({
+      state: 'unattached',
+      reason: 'not attached: Gateway tenant-root/cozystack takes no routes from namespace tenant-a',
+    });
     expect(rows[0].change).toBe('stops');
   });
 });

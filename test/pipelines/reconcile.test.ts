@@ -28,7 +28,15 @@ function tmpFile(name: string, text: string): string {
 
 describe('reconcile(): orchestration', () => {
   it('runs the TenantGateway controller, then replication (which reads the certMode), then the hazards', () => {
-    const r = reconcile({ objects: load(WILDCARD), valuesFiles: [{ file: 'v', values: jsyaml.load(fs.readFileSync(WILDCARD_VALUES, 'utf8')) as Record<string, unknown> }] }, { now: NOW });
+    const r = reconcile(
+      {
+        objects: load(WILDCARD),
+        valuesFiles: [
+          { file: 'v', values: jsyaml.load(fs.readFileSync(WILDCARD_VALUES, 'utf8')) as Record<string, unknown> },
+        ],
+      },
+      { now: NOW },
+    );
     const ops = r.changes.map((c) => `${c.op} ${c.ref.kind} ${c.ref.namespace ?? ''}/${c.ref.name}`);
     expect(ops).toContain('create Gateway tenant-alice/cozystack'); // the controller ran
     expect(ops).toContain('delete Secret tenant-dave/wildcard-tls'); // the edge exception
@@ -51,7 +59,8 @@ describe('reconcile(): orchestration', () => {
   });
 
   it('the Cilium version picks the hazards', () => {
-    const rules = (v: string) => reconcile({ objects: load(PASSTHROUGH) }, { now: NOW, ciliumVersion: v }).findings.map((f) => f.rule);
+    const rules = (v: string) =>
+      reconcile({ objects: load(PASSTHROUGH) }, { now: NOW, ciliumVersion: v }).findings.map((f) => f.rule);
     expect(rules('1.19.5')).toContain('cilium.sni-chains-share-one-envoy-listener');
     expect(rules('1.20.2')).not.toContain('cilium.sni-chains-share-one-envoy-listener');
   });
@@ -74,11 +83,15 @@ describe('cozy-gw reconcile: output modes', () => {
     const r = await runCli(['reconcile', '--values', WILDCARD_VALUES, '-f', WILDCARD, '--now', NOW, '--all']);
     expect(r.code).toBe(0);
     const ids = parse(r.stdout).map(id);
-    for (const o of load(WILDCARD)) if (id(o) !== 'Secret tenant-dave/wildcard-tls' && id(o) !== 'Secret tenant-bob/old-wildcard') expect(ids).toContain(id(o));
+    for (const o of load(WILDCARD))
+      if (id(o) !== 'Secret tenant-dave/wildcard-tls' && id(o) !== 'Secret tenant-bob/old-wildcard')
+        expect(ids).toContain(id(o));
     expect(ids).toContain('Gateway tenant-alice/cozystack');
     expect(ids).not.toContain('Secret tenant-dave/wildcard-tls');
     expect(ids).not.toContain('Secret tenant-bob/old-wildcard');
-    expect(r.stderr).toMatch(/deletes 2 objects: Secret tenant-bob\/old-wildcard, Secret tenant-dave\/wildcard-tls \(absent from the output\)/);
+    expect(r.stderr).toMatch(
+      /deletes 2 objects: Secret tenant-bob\/old-wildcard, Secret tenant-dave\/wildcard-tls \(absent from the output\)/,
+    );
   });
 
   it('-o json: {"changed": [...], "deleted": [{apiVersion, kind, namespace, name}]}', async () => {
@@ -103,7 +116,9 @@ describe('cozy-gw reconcile: output modes', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Reconcile plan at 2026-01-01T00:00:00Z for Cilium 1\.20\.2/);
     expect(r.stdout).toMatch(/\+ create Gateway tenant-root\/cozystack\n\s+why: /);
-    expect(r.stdout).toMatch(/~ change HTTPRoute tenant-alice\/harbor-copy[\s\S]*?status from Gateway tenant-root\/cozystack: Accepted=False HostnameConflict: .*harbor\.example\.org/);
+    expect(r.stdout).toMatch(
+      /~ change HTTPRoute tenant-alice\/harbor-copy[\s\S]*?status from Gateway tenant-root\/cozystack: Accepted=False HostnameConflict: .*harbor\.example\.org/,
+    );
     expect(r.stdout).toMatch(/\+ metadata\.annotations\["cozystack\.io\/gateway-attached-by"\]: "tenant-root"/);
   });
 
@@ -111,7 +126,9 @@ describe('cozy-gw reconcile: output modes', () => {
     const first = await runCli(['reconcile', '-f', ROUTES, '--now', NOW, '--all']);
     const f = tmpFile('state.yaml', first.stdout);
     const r = await runCli(['reconcile', '-f', f, '--now', NOW, '-o', 'plan']);
-    expect(r.stdout).toMatch(/= unchanged HTTPRoute tenant-root\/mixed \(refused\)\n\s+status from .*NoMatchingListenerHostname/);
+    expect(r.stdout).toMatch(
+      /= unchanged HTTPRoute tenant-root\/mixed \(refused\)\n\s+status from .*NoMatchingListenerHostname/,
+    );
     expect(r.stdout).toMatch(/0 objects to create, 0 to change, 0 to delete/);
   });
 
@@ -148,7 +165,17 @@ describe('Secrets (decisions §9)', () => {
   });
 
   it('--include-secret-data prints the data as it is', async () => {
-    const r = await runCli(['reconcile', '--values', WILDCARD_VALUES, '-f', WILDCARD, '--now', NOW, '--all', '--include-secret-data']);
+    const r = await runCli([
+      'reconcile',
+      '--values',
+      WILDCARD_VALUES,
+      '-f',
+      WILDCARD,
+      '--now',
+      NOW,
+      '--all',
+      '--include-secret-data',
+    ]);
     expect(r.stdout).toContain(KEY_MATERIAL);
     expect(r.stderr).not.toMatch(/left out/);
   });
@@ -164,7 +191,10 @@ describe('--now, determinism, a second pass', () => {
   });
 
   it('an invalid --now or --cilium-version is a usage error: exit 2, nothing on stdout', async () => {
-    for (const bad of [['--now', '2026-13-01'], ['--cilium-version', 'newest']]) {
+    for (const bad of [
+      ['--now', '2026-13-01'],
+      ['--cilium-version', 'newest'],
+    ]) {
       const r = await runCli(['reconcile', '-f', ROUTES, ...bad]);
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
@@ -180,12 +210,19 @@ describe('--now, determinism, a second pass', () => {
   });
 
   it('an unparsable channel Secret exits 1, naming it', async () => {
-    const ch = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cozystack-values', namespace: 'cozy-system' }, stringData: { 'values.yaml': '_cluster: [' } };
+    const ch = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cozystack-values', namespace: 'cozy-system' },
+      stringData: { 'values.yaml': '_cluster: [' },
+    };
     const f = tmpFile('in.yaml', [...load(WILDCARD), ch].map((o) => jsyaml.dump(o)).join('---\n'));
     const r = await runCli(['reconcile', '-f', f, '--now', NOW]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/Secret cozy-system\/cozystack-values: values\.yaml: the wildcard-secret channel cannot be read/);
+    expect(r.stderr).toMatch(
+      /Secret cozy-system\/cozystack-values: values\.yaml: the wildcard-secret channel cannot be read/,
+    );
   });
 
   it.each([
@@ -219,11 +256,22 @@ describe('--now, determinism, a second pass', () => {
 
 describe('a stored TenantGateway the current CRD would refuse (ratcheting)', () => {
   it('is reconciled as it stands, with a warning that its next write would be refused', () => {
-    const { reconcile: run } = require('../../src/pipelines/reconcile') as typeof import('../../src/pipelines/reconcile');
-    const tgw = { apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', metadata: { name: 'cozystack', namespace: 'tenant-root' }, spec: { apex: 'example.org', certMode: 'http03' } };
+    const { reconcile: run } =
+      require('../../src/pipelines/reconcile') as typeof import('../../src/pipelines/reconcile');
+    const tgw = {
+      apiVersion: 'gateway.cozystack.io/v1alpha1',
+      kind: 'TenantGateway',
+      metadata: { name: 'cozystack', namespace: 'tenant-root' },
+      spec: { apex: 'example.org', certMode: 'http03' },
+    };
     const r = run({ objects: [tgw] }, { now: '2026-01-01T00:00:00Z' });
     expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
-    expect(r.findings.some((f) => f.severity === 'warning' && f.field === 'spec.certMode' && /CRD would refuse the next write/.test(f.message))).toBe(true);
+    expect(
+      r.findings.some(
+        (f) =>
+          f.severity === 'warning' && f.field === 'spec.certMode' && /CRD would refuse the next write/.test(f.message),
+      ),
+    ).toBe(true);
     const after = r.store.get('gateway.cozystack.io', 'TenantGateway', 'tenant-root', 'cozystack')!;
     expect(JSON.stringify(after.status)).toMatch(/ReconcileError.*unsupported certMode/);
   });

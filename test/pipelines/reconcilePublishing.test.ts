@@ -6,7 +6,11 @@ const tgw = (ns: string, uid: string): KObject => ({
   apiVersion: 'gateway.cozystack.io/v1alpha1',
   kind: 'TenantGateway',
   metadata: { name: 'cozystack', namespace: ns, uid, generation: 1 },
-  spec: { apex: `${ns.replace('tenant-', '')}.example.org`, certMode: 'http01', attachedNamespaces: ['cozy-dashboard'] },
+  spec: {
+    apex: `${ns.replace('tenant-', '')}.example.org`,
+    certMode: 'http01',
+    attachedNamespaces: ['cozy-dashboard'],
+  },
 });
 const ns = (name: string, labels: Record<string, string> = {}): KObject => ({
   apiVersion: 'v1',
@@ -14,11 +18,19 @@ const ns = (name: string, labels: Record<string, string> = {}): KObject => ({
   metadata: { name, labels: { 'kubernetes.io/metadata.name': name, ...labels } },
 });
 const host = (h: string) => ({ 'namespace.cozystack.io/host': h });
-const objects = [tgw('tenant-root', 'u1'), tgw('tenant-bob', 'u2'), ns('tenant-root', host('root.example.org')), ns('tenant-bob', host('bob.example.org')), ns('cozy-dashboard')];
+const objects = [
+  tgw('tenant-root', 'u1'),
+  tgw('tenant-bob', 'u2'),
+  ns('tenant-root', host('root.example.org')),
+  ns('tenant-bob', host('bob.example.org')),
+  ns('cozy-dashboard'),
+];
 const NOW = '2026-01-01T00:00:00Z';
 
 function gatewayLabelOf(objs: KObject[], name: string): string | undefined {
-  return objs.find((o) => o.kind === 'Namespace' && o.metadata.name === name)?.metadata.labels?.['namespace.cozystack.io/gateway'];
+  return objs.find((o) => o.kind === 'Namespace' && o.metadata.name === name)?.metadata.labels?.[
+    'namespace.cozystack.io/gateway'
+  ];
 }
 
 describe('attachedNamespaces contest follows publishing.ingressName', () => {
@@ -28,7 +40,10 @@ describe('attachedNamespaces contest follows publishing.ingressName', () => {
   });
 
   it('the tenant publishing.ingressName names wins when the values say so', () => {
-    const r = reconcile({ objects, valuesFiles: [{ file: 'v.yaml', values: { publishing: { ingressName: 'tenant-bob' } } }] }, { now: NOW });
+    const r = reconcile(
+      { objects, valuesFiles: [{ file: 'v.yaml', values: { publishing: { ingressName: 'tenant-bob' } } }] },
+      { now: NOW },
+    );
     expect(gatewayLabelOf(r.store.all(), 'cozy-dashboard')).toBe('tenant-bob');
     const root = r.store.get('gateway.cozystack.io', 'TenantGateway', 'tenant-root', 'cozystack')!;
     expect(JSON.stringify(root.status)).toContain('cozy-dashboard');

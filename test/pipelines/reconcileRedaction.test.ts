@@ -1,12 +1,35 @@
-import { isRedacted, redactSecret, redactSecrets, redactionNotice, REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
+import {
+  isRedacted,
+  redactSecret,
+  redactSecrets,
+  redactionNotice,
+  REDACTED_ANNOTATION,
+} from '../../src/k8s/secretRedaction';
 import type { KObject } from '../../src/k8s/model';
 
-const tls: KObject = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'n', annotations: { keep: 'me' } }, type: 'kubernetes.io/tls', data: { 'tls.key': 'a2V5', 'tls.crt': 'Y3J0' }, stringData: { extra: 'plain' } };
+const tls: KObject = {
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 's', namespace: 'n', annotations: { keep: 'me' } },
+  type: 'kubernetes.io/tls',
+  data: { 'tls.key': 'a2V5', 'tls.crt': 'Y3J0' },
+  stringData: { extra: 'plain' },
+};
 
 describe('secret redaction (decisions §9)', () => {
   it('drops stringData, empties data, keeps metadata and type, and names the keys left out', () => {
     const r = redactSecret(tls);
-    expect(r).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'n', annotations: { keep: 'me', [REDACTED_ANNOTATION]: 'extra,tls.crt,tls.key' } }, type: 'kubernetes.io/tls', data: {} });
+    expect(r).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: 's',
+        namespace: 'n',
+        annotations: { keep: 'me', [REDACTED_ANNOTATION]: 'extra,tls.crt,tls.key' },
+      },
+      type: 'kubernetes.io/tls',
+      data: {},
+    });
     expect(isRedacted(r)).toBe(true);
     expect(tls.data).toEqual({ 'tls.key': 'a2V5', 'tls.crt': 'Y3J0' }); // the input is not mutated
   });

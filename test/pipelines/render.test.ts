@@ -9,19 +9,29 @@ import type { KObject } from '../../src/k8s/model';
 import { runCli, ROOT } from '../helpers/cli';
 
 const tenant = (name: string, namespace: string, spec: Record<string, unknown> = {}): KObject => ({
-  apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name, namespace }, spec,
+  apiVersion: 'apps.cozystack.io/v1alpha1',
+  kind: 'Tenant',
+  metadata: { name, namespace },
+  spec,
 });
 const enabled = { file: 'v.yaml', values: { gateway: { enabled: true } } };
-const ids = (objs: KObject[]) => objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
+const ids = (objs: KObject[]) =>
+  objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
 
 describe('render (core)', () => {
   it('renders tenant-root, every Tenant, the TenantGateways and the policies', () => {
-    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root')], valuesFiles: [enabled] });
+    const r = render({
+      objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root')],
+      valuesFiles: [enabled],
+    });
     expect(r.findings).toEqual([]);
     const got = ids(r.objects);
     expect(got.slice(0, 5)).toEqual([
-      'Namespace tenant-alice', 'Namespace tenant-root', 'Secret tenant-alice/cozystack-values',
-      'TenantGateway tenant-root/cozystack', 'Secret tenant-root/cozystack-values',
+      'Namespace tenant-alice',
+      'Namespace tenant-root',
+      'Secret tenant-alice/cozystack-values',
+      'TenantGateway tenant-root/cozystack',
+      'Secret tenant-root/cozystack-values',
     ]);
     expect(got.slice(5).every((x) => x.startsWith('ValidatingAdmissionPolicy'))).toBe(true);
     expect(got).toContain('ValidatingAdmissionPolicy cozystack-tenant-host-policy');
@@ -33,14 +43,20 @@ describe('render (core)', () => {
   });
 
   it('passes cluster state over: only rendered objects come out', () => {
-    const route: KObject = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r', namespace: 'tenant-root' } };
+    const route: KObject = {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'HTTPRoute',
+      metadata: { name: 'r', namespace: 'tenant-root' },
+    };
     expect(ids(render({ objects: [route], valuesFiles: [] }).objects)).not.toContain('HTTPRoute tenant-root/r');
   });
 
   it('warns when gateway.enabled and the publishing tenant owns no Gateway (decisions §1)', () => {
     const r = render({ objects: [tenant('alice', 'tenant-root', { gateway: true })], valuesFiles: [enabled] });
     expect(r.objects.length).toBeGreaterThan(0);
-    expect(r.findings).toEqual([expect.objectContaining({ severity: 'warning', rule: 'render.no-publishing-gateway' })]);
+    expect(r.findings).toEqual([
+      expect.objectContaining({ severity: 'warning', rule: 'render.no-publishing-gateway' }),
+    ]);
     expect(r.findings[0].hint).toMatch(/Tenant named root/);
     expect(render({ objects: [], valuesFiles: [] }).findings).toEqual([]);
   });
@@ -55,11 +71,32 @@ describe('render (core)', () => {
   });
 
   it('every failure at once and no objects: chart guards, tree rules and layer 6', () => {
-    const v = { file: 'v', values: { gateway: { enabled: true, attachedNamespaces: ['cozy-system', 'tenant-x'] }, publishing: { certificates: { solver: 'nope' } } } };
-    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('a-b', 'tenant-root'), tenant('c', 'tenant-root', { gateway: true })], valuesFiles: [v] });
+    const v = {
+      file: 'v',
+      values: {
+        gateway: { enabled: true, attachedNamespaces: ['cozy-system', 'tenant-x'] },
+        publishing: { certificates: { solver: 'nope' } },
+      },
+    };
+    const r = render({
+      objects: [
+        tenant('root', 'tenant-root', { gateway: true }),
+        tenant('a-b', 'tenant-root'),
+        tenant('c', 'tenant-root', { gateway: true }),
+      ],
+      valuesFiles: [v],
+    });
     expect(r.objects).toEqual([]);
-    expect(r.findings.filter((f) => f.severity === 'error').map((f) => f.rule).sort()).toEqual([
-      'basics.attached-namespaces', 'gateway.unsupported-solver', 'gateway.unsupported-solver', 'tenant.release-name',
+    expect(
+      r.findings
+        .filter((f) => f.severity === 'error')
+        .map((f) => f.rule)
+        .sort(),
+    ).toEqual([
+      'basics.attached-namespaces',
+      'gateway.unsupported-solver',
+      'gateway.unsupported-solver',
+      'tenant.release-name',
     ]);
   });
 
@@ -77,13 +114,23 @@ describe('render (core)', () => {
 
   it('the rendered TenantGateway is checked against the CRD (an apex over 253 characters)', () => {
     const host = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(20)}`;
-    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true })], valuesFiles: [{ file: 'v', values: { publishing: { host } } }] });
+    const r = render({
+      objects: [tenant('root', 'tenant-root', { gateway: true })],
+      valuesFiles: [{ file: 'v', values: { publishing: { host } } }],
+    });
     expect(r.objects).toEqual([]);
-    expect(r.findings.some((f) => /would be refused by the API server/.test(f.message) && f.object?.kind === 'Tenant')).toBe(true);
+    expect(
+      r.findings.some((f) => /would be refused by the API server/.test(f.message) && f.object?.kind === 'Tenant'),
+    ).toBe(true);
   });
 
   it('is deterministic whatever the input order', () => {
-    const objs = [tenant('root', 'tenant-root', { gateway: true }), tenant('a', 'tenant-root', { gateway: true }), tenant('b', 'tenant-a'), tenant('c', 'tenant-a-b', { host: 'c.io', gateway: true })];
+    const objs = [
+      tenant('root', 'tenant-root', { gateway: true }),
+      tenant('a', 'tenant-root', { gateway: true }),
+      tenant('b', 'tenant-a'),
+      tenant('c', 'tenant-a-b', { host: 'c.io', gateway: true }),
+    ];
     const base = jsyaml.dump(render({ objects: objs, valuesFiles: [enabled] }).objects);
     fc.assert(
       fc.property(fc.shuffledSubarray(objs, { minLength: objs.length, maxLength: objs.length }), (shuffled) => {
@@ -94,10 +141,23 @@ describe('render (core)', () => {
   });
 
   it('orderOutput: Namespaces, then namespaced objects by namespace, then the rest as given', () => {
-    const o = (kind: string, name: string, namespace?: string): KObject => ({ apiVersion: 'v1', kind, metadata: namespace ? { name, namespace } : { name } });
-    expect(ids(orderOutput([o('Z', 'z'), o('Secret', 's', 'b'), o('Namespace', 'b'), o('A', 'a'), o('Secret', 's', 'a'), o('Namespace', 'a')]))).toEqual([
-      'Namespace a', 'Namespace b', 'Secret a/s', 'Secret b/s', 'Z z', 'A a',
-    ]);
+    const o = (kind: string, name: string, namespace?: string): KObject => ({
+      apiVersion: 'v1',
+      kind,
+      metadata: namespace ? { name, namespace } : { name },
+    });
+    expect(
+      ids(
+        orderOutput([
+          o('Z', 'z'),
+          o('Secret', 's', 'b'),
+          o('Namespace', 'b'),
+          o('A', 'a'),
+          o('Secret', 's', 'a'),
+          o('Namespace', 'a'),
+        ]),
+      ),
+    ).toEqual(['Namespace a', 'Namespace b', 'Secret a/s', 'Secret b/s', 'Z z', 'A a']);
   });
 });
 
@@ -120,13 +180,30 @@ describe('cozy-gw render (CLI)', () => {
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-render-'));
     fs.writeFileSync(path.join(dir, 'values.yaml'), 'gateway:\n  enabled: true\n');
-    fs.writeFileSync(path.join(dir, 'root.yaml'), 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: root, namespace: tenant-root}\nspec: {gateway: true}\n');
+    fs.writeFileSync(
+      path.join(dir, 'root.yaml'),
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: root, namespace: tenant-root}\nspec: {gateway: true}\n',
+    );
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('reads stdin and a List, prints YAML', async () => {
-    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'a', namespace: 'tenant-root' }, spec: { gateway: true } }] });
-    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', '-'], { cwd: dir, stdin: list });
+    const list = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        {
+          apiVersion: 'apps.cozystack.io/v1alpha1',
+          kind: 'Tenant',
+          metadata: { name: 'a', namespace: 'tenant-root' },
+          spec: { gateway: true },
+        },
+      ],
+    });
+    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', '-'], {
+      cwd: dir,
+      stdin: list,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/namespace: tenant-a\nspec:\n  apex: a\.example\.org/);
     expect(r.stderr).toBe('');
@@ -141,7 +218,10 @@ describe('cozy-gw render (CLI)', () => {
   });
 
   it('a failure: exit 1, nothing on stdout, every failure on stderr', async () => {
-    fs.writeFileSync(path.join(dir, 'bad.yaml'), 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: a-b, namespace: tenant-root}\n---\napiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: c, namespace: default}\n');
+    fs.writeFileSync(
+      path.join(dir, 'bad.yaml'),
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: a-b, namespace: tenant-root}\n---\napiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: c, namespace: default}\n',
+    );
     const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'bad.yaml'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -156,7 +236,9 @@ describe('cozy-gw render (CLI)', () => {
 
   it('--output-dir writes the tree, replaces an earlier one whole, and refuses a foreign directory', async () => {
     const out = path.join(dir, 'deploy');
-    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '--output-dir', 'deploy'], { cwd: dir });
+    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '--output-dir', 'deploy'], {
+      cwd: dir,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(fs.existsSync(path.join(out, 'tenant-root', 'tenantgateway-cozystack.yaml'))).toBe(true);
@@ -178,18 +260,30 @@ describe('cozy-gw render (CLI)', () => {
   });
 
   it('--output-dir writes nothing on a render failure', async () => {
-    fs.writeFileSync(path.join(dir, 'bad.yaml'), 'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: x\n  namespace: tenant-root\nspec:\n  gateway: true\n  gatewayClass: nope\n');
-    const r = await runCli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'bad.yaml', '--output-dir', 'deploy'], { cwd: dir });
+    fs.writeFileSync(
+      path.join(dir, 'bad.yaml'),
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: x\n  namespace: tenant-root\nspec:\n  gateway: true\n  gatewayClass: nope\n',
+    );
+    const r = await runCli(
+      ['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'bad.yaml', '--output-dir', 'deploy'],
+      { cwd: dir },
+    );
     expect(r.code).toBe(1);
     expect(fs.existsSync(path.join(dir, 'deploy'))).toBe(false);
   });
 
   it('the bundled example renders cleanly', async () => {
-    const r = await runCli(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'], { cwd: ROOT });
+    const r = await runCli(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'], {
+      cwd: ROOT,
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const objs = jsyaml.loadAll(r.stdout) as KObject[];
-    const modes = Object.fromEntries(objs.filter((o) => o.kind === 'TenantGateway').map((o) => [o.metadata.namespace, (o.spec as Record<string, unknown>).certMode]));
+    const modes = Object.fromEntries(
+      objs
+        .filter((o) => o.kind === 'TenantGateway')
+        .map((o) => [o.metadata.namespace, (o.spec as Record<string, unknown>).certMode]),
+    );
     expect(modes).toEqual({ 'tenant-bob': 'http01', 'tenant-carol': 'edge', 'tenant-root': 'http01' });
     expect(objs.some((o) => o.kind === 'Namespace' && o.metadata.name === 'tenant-alice-dev-ci')).toBe(true);
   });

@@ -11,7 +11,14 @@ import * as jsyaml from 'js-yaml';
 import { readInputs } from '../../src/io/inputs';
 import type { KObject } from '../../src/k8s/model';
 import { REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
-import { assembleSnapshot, classifyKubectlError, selectSecret, SNAPSHOT_RESOURCES, tidy, wildcardSecretNames } from '../../src/pipelines/snapshot';
+import {
+  assembleSnapshot,
+  classifyKubectlError,
+  selectSecret,
+  SNAPSHOT_RESOURCES,
+  tidy,
+  wildcardSecretNames,
+} from '../../src/pipelines/snapshot';
 import { runCli, TESTDATA, type RunOptions } from '../helpers/cli';
 import { inProcessKubectl } from '../helpers/fakeKubectl';
 import { execProcess } from '../../src/io/exec';
@@ -34,13 +41,20 @@ function snapshot(args: string[], opts: RunOptions = {}) {
 }
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-const KEY_MATERIAL = ['FAKE-KEY-MATERIAL', b64('-----BEGIN PRIVATE KEY-----\nFAKE-KEY-MATERIAL\n-----END PRIVATE KEY-----\n'), b64('ACME-ACCOUNT-KEY'), b64('SA-TOKEN'), b64('CLOUDFLARE-TOKEN')];
+const KEY_MATERIAL = [
+  'FAKE-KEY-MATERIAL',
+  b64('-----BEGIN PRIVATE KEY-----\nFAKE-KEY-MATERIAL\n-----END PRIVATE KEY-----\n'),
+  b64('ACME-ACCOUNT-KEY'),
+  b64('SA-TOKEN'),
+  b64('CLOUDFLARE-TOKEN'),
+];
 
 function docs(text: string): KObject[] {
   return (jsyaml.loadAll(text) as KObject[]).filter(Boolean);
 }
 
-const ids = (objs: KObject[]) => objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
+const ids = (objs: KObject[]) =>
+  objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
 
 describe('snapshot of a cluster (context kind-cozy)', () => {
   let out: Awaited<ReturnType<typeof snapshot>>;
@@ -85,23 +99,29 @@ describe('snapshot of a cluster (context kind-cozy)', () => {
 
   test('leaves Secret data out, annotated, except the cozystack-values channel; no key material anywhere', () => {
     for (const k of KEY_MATERIAL) expect(out.stdout).not.toContain(k);
-    const wildcard = objs.find((o) => o.kind === 'Secret' && o.metadata.namespace === 'tenant-root' && o.metadata.name === 'wildcard-tls')!;
+    const wildcard = objs.find(
+      (o) => o.kind === 'Secret' && o.metadata.namespace === 'tenant-root' && o.metadata.name === 'wildcard-tls',
+    )!;
     expect(wildcard.data).toEqual({});
     expect(wildcard.type).toBe('kubernetes.io/tls');
     expect(wildcard.metadata.annotations).toEqual({ team: 'platform', [REDACTED_ANNOTATION]: 'tls.crt,tls.key' });
     const channel = objs.find((o) => o.kind === 'Secret' && o.metadata.namespace === 'cozy-system')!;
-    expect(Buffer.from((channel.data as Record<string, string>)['values.yaml'], 'base64').toString()).toContain('wildcard-secret-name: "wildcard-tls"');
+    expect(Buffer.from((channel.data as Record<string, string>)['values.yaml'], 'base64').toString()).toContain(
+      'wildcard-secret-name: "wildcard-tls"',
+    );
     expect(out.stderr).toMatch(/note: data of 4 Secrets left out of the output/);
   });
 
-  test('drops managedFields and the last-applied annotation (which repeats a Secret\'s data)', () => {
+  test("drops managedFields and the last-applied annotation (which repeats a Secret's data)", () => {
     expect(out.stdout).not.toContain('managedFields');
     expect(out.stdout).not.toContain('last-applied-configuration');
     expect(objs.find((o) => o.kind === 'Namespace')!.metadata.uid).toMatch(/^uid-ns-/);
   });
 
   test('skips the kinds whose CRD is absent, with a note each, and prints progress on stderr', () => {
-    expect(out.stderr).toContain('note: tlsroutes.gateway.networking.k8s.io is not served by this cluster (its CRD is absent): no TLSRoute objects in the snapshot');
+    expect(out.stderr).toContain(
+      'note: tlsroutes.gateway.networking.k8s.io is not served by this cluster (its CRD is absent): no TLSRoute objects in the snapshot',
+    );
     expect(out.stderr).toContain('note: grpcroutes.gateway.networking.k8s.io is not served');
     expect(out.stderr).toMatch(/^snapshot: namespaces: 5$/m);
     expect(out.stderr).toMatch(/^snapshot: secrets: 9$/m);
@@ -149,18 +169,27 @@ describe('snapshot options', () => {
 
   test('--context and --kubeconfig go to kubectl on every call', async () => {
     const log = path.join(tmp, 'calls.log');
-    const r = await snapshot(['--context', 'kind-cozy', '--kubeconfig', path.join(FAKE, 'kubeconfig.yaml'), '-q'], { env: env({ FAKE_KUBECTL_LOG: log }) });
+    const r = await snapshot(['--context', 'kind-cozy', '--kubeconfig', path.join(FAKE, 'kubeconfig.yaml'), '-q'], {
+      env: env({ FAKE_KUBECTL_LOG: log }),
+    });
     expect(r.code).toBe(0);
-    const calls = fs.readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string[]);
+    const calls = fs
+      .readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as string[]);
     expect(calls).toHaveLength(SNAPSHOT_RESOURCES.length);
-    for (const c of calls) expect(c.slice(0, 4)).toEqual(['--kubeconfig', path.join(FAKE, 'kubeconfig.yaml'), '--context', 'kind-cozy']);
+    for (const c of calls)
+      expect(c.slice(0, 4)).toEqual(['--kubeconfig', path.join(FAKE, 'kubeconfig.yaml'), '--context', 'kind-cozy']);
     expect(calls.map((c) => c[5]).sort()).toEqual(SNAPSHOT_RESOURCES.map((x) => x.resource).sort());
     expect(calls.find((c) => c[5] === 'secrets')).toEqual(expect.arrayContaining(['--all-namespaces', '-o', 'json']));
     expect(r.stdout.startsWith('# cozy-gw snapshot of context kind-cozy: 19 objects.')).toBe(true);
   });
 
   test('--help carries examples', async () => {
-    expect((await runCli(['snapshot', '--help'])).stdout).toMatch(/Examples:\n {2}\$ cozy-gw snapshot -o cluster\.yaml/);
+    expect((await runCli(['snapshot', '--help'])).stdout).toMatch(
+      /Examples:\n {2}\$ cozy-gw snapshot -o cluster\.yaml/,
+    );
   });
 });
 
@@ -176,16 +205,31 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
     for (const exec of [execProcess, inProcessKubectl]) {
       const r = await snapshot(['-o', 'never.yaml'], { env: { PATH: empty }, exec });
       noOutput(r);
-      expect(r.stderr).toBe('error: kubectl not found: cannot run kubectl (install kubectl and put it on PATH, or name it with --kubectl PATH (or $KUBECTL))\n');
+      expect(r.stderr).toBe(
+        'error: kubectl not found: cannot run kubectl (install kubectl and put it on PATH, or name it with --kubectl PATH (or $KUBECTL))\n',
+      );
     }
   });
 
   test('the real runner runs the executable with the given environment and directory, standard input closed', async () => {
-    const r = await execProcess(path.join(FAKE, 'kubectl'), ['--context', 'kind-cozy', 'get', 'namespaces', '-o', 'json'], { env: { PATH: NODE_DIR }, cwd: tmp });
+    const r = await execProcess(
+      path.join(FAKE, 'kubectl'),
+      ['--context', 'kind-cozy', 'get', 'namespaces', '-o', 'json'],
+      { env: { PATH: NODE_DIR }, cwd: tmp },
+    );
     expect(r).toMatchObject({ exitCode: 0, missing: false, stderr: '' });
     expect(JSON.parse(r.stdout).items.length).toBeGreaterThan(0);
-    const bad = await execProcess(path.join(FAKE, 'kubectl'), ['--context', 'nope', 'get', 'namespaces', '-o', 'json'], { env: { PATH: NODE_DIR }, cwd: tmp });
-    expect(bad).toEqual({ exitCode: 1, missing: false, stdout: '', stderr: 'Error in configuration: context was not found for specified context: nope\n' });
+    const bad = await execProcess(
+      path.join(FAKE, 'kubectl'),
+      ['--context', 'nope', 'get', 'namespaces', '-o', 'json'],
+      { env: { PATH: NODE_DIR }, cwd: tmp },
+    );
+    expect(bad).toEqual({
+      exitCode: 1,
+      missing: false,
+      stdout: '',
+      stderr: 'Error in configuration: context was not found for specified context: nope\n',
+    });
   });
 
   test('--kubectl names another executable', async () => {
@@ -196,13 +240,17 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
   test('an unknown context: one error, not one per kind', async () => {
     const r = await snapshot(['--context', 'nope', '-o', 'never.yaml']);
     noOutput(r);
-    expect(r.stderr).toBe('error: kubectl cannot use the context: Error in configuration: context was not found for specified context: nope (list contexts with `kubectl config get-contexts`; pass one with --context (and --kubeconfig FILE if it lives elsewhere))\n');
+    expect(r.stderr).toBe(
+      'error: kubectl cannot use the context: Error in configuration: context was not found for specified context: nope (list contexts with `kubectl config get-contexts`; pass one with --context (and --kubeconfig FILE if it lives elsewhere))\n',
+    );
   });
 
   test('a kubeconfig that does not exist', async () => {
     const r = await snapshot(['--kubeconfig', 'missing.yaml', '-o', 'never.yaml']);
     noOutput(r);
-    expect(r.stderr).toMatch(/^error: kubectl get namespaces failed \(exit 1\): error: stat missing.yaml: no such file or directory/);
+    expect(r.stderr).toMatch(
+      /^error: kubectl get namespaces failed \(exit 1\): error: stat missing.yaml: no such file or directory/,
+    );
   });
 
   test('RBAC forbidden: every forbidden kind is named', async () => {
@@ -210,14 +258,20 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
     noOutput(r);
     const errors = r.stderr.split('\n').filter((l) => l.startsWith('error:'));
     expect(errors).toHaveLength(2);
-    expect(errors[0]).toMatch(/^error: listing secrets is forbidden: Error from server \(Forbidden\): secrets is forbidden: User "jane" cannot list resource "secrets"/);
-    expect(errors[1]).toMatch(/^error: listing tenantgateways.gateway.cozystack.io is forbidden: .*\(the snapshot needs list on tenantgateways.gateway.cozystack.io in every namespace/);
+    expect(errors[0]).toMatch(
+      /^error: listing secrets is forbidden: Error from server \(Forbidden\): secrets is forbidden: User "jane" cannot list resource "secrets"/,
+    );
+    expect(errors[1]).toMatch(
+      /^error: listing tenantgateways.gateway.cozystack.io is forbidden: .*\(the snapshot needs list on tenantgateways.gateway.cozystack.io in every namespace/,
+    );
   });
 
-  test('an unreachable API server: kubectl\'s message without its log noise', async () => {
+  test("an unreachable API server: kubectl's message without its log noise", async () => {
     const r = await snapshot(['--context', 'unreachable', '-o', 'never.yaml']);
     noOutput(r);
-    expect(r.stderr).toBe('error: kubectl get namespaces failed (exit 1): The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n');
+    expect(r.stderr).toBe(
+      'error: kubectl get namespaces failed (exit 1): The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n',
+    );
   });
 
   test('an unwritable output file', async () => {
@@ -229,8 +283,17 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
 
 describe('snapshot rules (pure)', () => {
   const secret = (name: string, extra: Partial<KObject> & { labels?: Record<string, string> } = {}): KObject => ({
-    apiVersion: 'v1', kind: 'Secret', type: 'Opaque', data: { k: 'dg==' }, ...extra,
-    metadata: { name, namespace: 'tenant-x', ...(extra.labels ? { labels: extra.labels } : {}), ...(extra.metadata ?? {}) },
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'Opaque',
+    data: { k: 'dg==' },
+    ...extra,
+    metadata: {
+      name,
+      namespace: 'tenant-x',
+      ...(extra.labels ? { labels: extra.labels } : {}),
+      ...(extra.metadata ?? {}),
+    },
   });
 
   test('selectSecret keeps what the controllers read and nothing else', () => {
@@ -239,41 +302,102 @@ describe('snapshot rules (pure)', () => {
     expect(selectSecret(secret('any', { type: 'kubernetes.io/tls' }), names)).toBe(true);
     expect(selectSecret(secret('copy', { labels: { 'cozystack.io/wildcard-secret-copy': 'true' } }), names)).toBe(true);
     expect(selectSecret(secret('wild'), names)).toBe(true);
-    expect(selectSecret(secret('owned', { labels: { 'cozystack.io/managed-by': 'cozystack-controller' } }), names)).toBe(true);
-    expect(selectSecret(secret('owned-ref', { metadata: { name: 'owned-ref', ownerReferences: [{ apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', name: 'gateway' }] } }), names)).toBe(true);
+    expect(
+      selectSecret(secret('owned', { labels: { 'cozystack.io/managed-by': 'cozystack-controller' } }), names),
+    ).toBe(true);
+    expect(
+      selectSecret(
+        secret('owned-ref', {
+          metadata: {
+            name: 'owned-ref',
+            ownerReferences: [{ apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', name: 'gateway' }],
+          },
+        }),
+        names,
+      ),
+    ).toBe(true);
     expect(selectSecret(secret('token', { type: 'kubernetes.io/service-account-token' }), names)).toBe(false);
     expect(selectSecret(secret('dns-token'), names)).toBe(false);
   });
 
   test('wildcardSecretNames reads the Package and the live channel', () => {
-    const pkg: KObject = { apiVersion: 'cozystack.io/v1alpha1', kind: 'Package', metadata: { name: 'p' }, spec: { components: { platform: { values: { publishing: { certificates: { wildcardSecretName: 'from-package' } } } } } } };
-    const channel = secret('cozystack-values', { metadata: { name: 'cozystack-values', namespace: 'cozy-system' }, data: { 'values.yaml': b64('_cluster:\n  wildcard-secret-name: "from-channel"\n') } });
-    const tenantValues = secret('cozystack-values', { data: { 'values.yaml': b64('_cluster:\n  wildcard-secret-name: "not-the-channel"\n') } });
-    const broken = secret('cozystack-values', { metadata: { name: 'cozystack-values', namespace: 'cozy-system' }, data: { 'values.yaml': b64(': : [') } });
+    const pkg: KObject = {
+      apiVersion: 'cozystack.io/v1alpha1',
+      kind: 'Package',
+      metadata: { name: 'p' },
+      spec: {
+        components: { platform: { values: { publishing: { certificates: { wildcardSecretName: 'from-package' } } } } },
+      },
+    };
+    const channel = secret('cozystack-values', {
+      metadata: { name: 'cozystack-values', namespace: 'cozy-system' },
+      data: { 'values.yaml': b64('_cluster:\n  wildcard-secret-name: "from-channel"\n') },
+    });
+    const tenantValues = secret('cozystack-values', {
+      data: { 'values.yaml': b64('_cluster:\n  wildcard-secret-name: "not-the-channel"\n') },
+    });
+    const broken = secret('cozystack-values', {
+      metadata: { name: 'cozystack-values', namespace: 'cozy-system' },
+      data: { 'values.yaml': b64(': : [') },
+    });
     expect([...wildcardSecretNames([pkg], [channel, tenantValues])].sort()).toEqual(['from-channel', 'from-package']);
     expect([...wildcardSecretNames([], [broken])]).toEqual([]);
   });
 
   test('tidy drops managedFields and last-applied, keeping every other annotation', () => {
-    const o: KObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n', managedFields: [{}], annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', a: 'b' } } };
+    const o: KObject = {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: {
+        name: 'n',
+        managedFields: [{}],
+        annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', a: 'b' },
+      },
+    };
     expect(tidy(o).metadata).toEqual({ name: 'n', annotations: { a: 'b' } });
-    expect(tidy({ ...o, metadata: { name: 'n', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } } }).metadata).toEqual({ name: 'n' });
+    expect(
+      tidy({ ...o, metadata: { name: 'n', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } } })
+        .metadata,
+    ).toEqual({ name: 'n' });
   });
 
   test('assembleSnapshot redacts every selected Secret but cozystack-values, unless asked', () => {
     const secrets = SNAPSHOT_RESOURCES.find((r) => r.kind === 'Secret')!;
-    const listing = [{ resource: secrets, items: [secret('x', { type: 'kubernetes.io/tls' }), secret('cozystack-values', { data: { 'values.yaml': 'dg==' } })] }];
+    const listing = [
+      {
+        resource: secrets,
+        items: [
+          secret('x', { type: 'kubernetes.io/tls' }),
+          secret('cozystack-values', { data: { 'values.yaml': 'dg==' } }),
+        ],
+      },
+    ];
     const redacted = assembleSnapshot(listing, { includeSecretData: false });
     expect(redacted.redacted).toBe(1);
     expect(redacted.objects.map((o) => o.data)).toEqual([{ 'values.yaml': 'dg==' }, {}]);
-    expect(assembleSnapshot(listing, { includeSecretData: true }).objects.map((o) => o.data)).toEqual([{ 'values.yaml': 'dg==' }, { k: 'dg==' }]);
+    expect(assembleSnapshot(listing, { includeSecretData: true }).objects.map((o) => o.data)).toEqual([
+      { 'values.yaml': 'dg==' },
+      { k: 'dg==' },
+    ]);
   });
 
   test('kubectl failures are told apart from their stderr', () => {
-    expect(classifyKubectlError('error: the server doesn\'t have a resource type "tlsroutes.gateway.networking.k8s.io"\n')).toEqual({ kind: 'absent' });
-    expect(classifyKubectlError('Error from server (Forbidden): secrets is forbidden: User "u" cannot list resource "secrets"\n').kind).toBe('forbidden');
-    expect(classifyKubectlError('Error in configuration: context was not found for specified context: x\n').kind).toBe('context');
+    expect(
+      classifyKubectlError('error: the server doesn\'t have a resource type "tlsroutes.gateway.networking.k8s.io"\n'),
+    ).toEqual({ kind: 'absent' });
+    expect(
+      classifyKubectlError(
+        'Error from server (Forbidden): secrets is forbidden: User "u" cannot list resource "secrets"\n',
+      ).kind,
+    ).toBe('forbidden');
+    expect(classifyKubectlError('Error in configuration: context was not found for specified context: x\n').kind).toBe(
+      'context',
+    );
     expect(classifyKubectlError('error: context "x" does not exist\n').kind).toBe('context');
-    expect(classifyKubectlError('E1130 01:02:03.456789 1 memcache.go:265] noise\nThe connection to the server h:6443 was refused\n')).toEqual({ kind: 'other', message: 'The connection to the server h:6443 was refused' });
+    expect(
+      classifyKubectlError(
+        'E1130 01:02:03.456789 1 memcache.go:265] noise\nThe connection to the server h:6443 was refused\n',
+      ),
+    ).toEqual({ kind: 'other', message: 'The connection to the server h:6443 was refused' });
   });
 });

@@ -7,7 +7,9 @@ const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 /** The length of a longest common subsequence (the minimal script keeps exactly that many lines). */
 function lcs(a: string[], b: string[]): number {
   const t: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) t[i][j] = a[i - 1] === b[j - 1] ? t[i - 1][j - 1] + 1 : Math.max(t[i - 1][j], t[i][j - 1]);
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      t[i][j] = a[i - 1] === b[j - 1] ? t[i - 1][j - 1] + 1 : Math.max(t[i - 1][j], t[i][j - 1]);
   return t[a.length][b.length];
 }
 
@@ -27,7 +29,11 @@ describe('lineDiff', () => {
 });
 
 describe('unifiedDiff', () => {
-  const ns = (labels: Record<string, string>): KObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-alice', labels } });
+  const ns = (labels: Record<string, string>): KObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'tenant-alice', labels },
+  });
 
   it('heads each object with Kind namespace/name and writes diff -u hunks with three lines of context', () => {
     const before = ns({ a: '1', b: '2', c: '3', d: '4', e: '5' });
@@ -53,10 +59,19 @@ describe('unifiedDiff', () => {
   it('shows a created object in full against /dev/null, a deleted one the other way', () => {
     const o = ns({ a: '1' });
     const created = unifiedDiff(undefined, o);
-    expect(created.split('\n').slice(0, 4)).toEqual(['Namespace tenant-alice', '--- /dev/null', '+++ Namespace tenant-alice (after)', '@@ -0,0 +1,6 @@']);
+    expect(created.split('\n').slice(0, 4)).toEqual([
+      'Namespace tenant-alice',
+      '--- /dev/null',
+      '+++ Namespace tenant-alice (after)',
+      '@@ -0,0 +1,6 @@',
+    ]);
     expect(created).toContain('+kind: Namespace\n');
     const deleted = unifiedDiff(o, undefined);
-    expect(deleted.split('\n').slice(1, 4)).toEqual(['--- Namespace tenant-alice (state)', '+++ /dev/null', '@@ -1,6 +0,0 @@']);
+    expect(deleted.split('\n').slice(1, 4)).toEqual([
+      '--- Namespace tenant-alice (state)',
+      '+++ /dev/null',
+      '@@ -1,6 +0,0 @@',
+    ]);
   });
 
   it('separates hunks more than six lines apart', () => {

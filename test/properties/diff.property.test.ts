@@ -29,7 +29,10 @@ function applied(c: PlatformCase): Applied | undefined {
   if (r.objects.length === 0) return undefined;
   const policies = r.objects.filter((o) => !o.metadata.namespace && o.kind !== 'Namespace');
   const objects = [...clusterStateOf(c, r.objects), ...policies, ...clone(input.objects)];
-  const pass = reconcile({ objects, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined }, { now: NOW });
+  const pass = reconcile(
+    { objects, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
+    { now: NOW },
+  );
   if (pass.findings.some((f) => f.severity === 'error')) return undefined;
   return { input, state: pass.store.all() };
 }
@@ -46,7 +49,10 @@ function explain(d: DiffResult): string {
   return [
     ...d.findings.filter((f) => f.severity === 'error').map((f) => `error: ${f.message}`),
     ...d.created.map((o) => `created ${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`),
-    ...d.changed.map((x) => `changed ${x.after.kind} ${x.after.metadata.namespace ?? ''}/${x.after.metadata.name}: ${JSON.stringify(x.before).slice(0, 300)} -> ${JSON.stringify(x.after).slice(0, 300)}`),
+    ...d.changed.map(
+      (x) =>
+        `changed ${x.after.kind} ${x.after.metadata.namespace ?? ''}/${x.after.metadata.name}: ${JSON.stringify(x.before).slice(0, 300)} -> ${JSON.stringify(x.after).slice(0, 300)}`,
+    ),
     ...d.deleted.map((o) => `deleted ${o.kind} ${o.metadata.namespace ?? ''}/${o.metadata.name}`),
     ...rows,
   ].join('\n');
@@ -73,7 +79,12 @@ describe('diff on its own state after reconcile --all shows nothing', () => {
     fc.assert(
       fc.property(arbApplied, (c) => {
         const a = appliedOf(c)!;
-        expectNothing(diff({ state: a.state, objects: clone(a.input.objects), valuesFiles: a.input.valuesFiles, prune: true }, { now: LATER }));
+        expectNothing(
+          diff(
+            { state: a.state, objects: clone(a.input.objects), valuesFiles: a.input.valuesFiles, prune: true },
+            { now: LATER },
+          ),
+        );
       }),
       { numRuns: RUNS, seed },
     );
@@ -85,12 +96,19 @@ describe('diff on its own state after reconcile --all shows nothing', () => {
       fc.property(arbApplied, (c) => {
         const a = appliedOf(c)!;
         const tenants = clone(a.input.objects);
-        const t = tenants.find((o) => o.kind === 'Tenant' && o.metadata.name !== 'root' && !(o.spec as Record<string, unknown> | undefined)?.gateway);
+        const t = tenants.find(
+          (o) =>
+            o.kind === 'Tenant' &&
+            o.metadata.name !== 'root' &&
+            !(o.spec as Record<string, unknown> | undefined)?.gateway,
+        );
         fc.pre(t !== undefined);
         t!.spec = { ...((t!.spec as Record<string, unknown>) ?? {}), gateway: true };
         const d = diff({ state: a.state, objects: tenants, valuesFiles: a.input.valuesFiles }, { now: LATER });
         fc.pre(!d.findings.some((f) => f.severity === 'error'));
-        expect(d.changed.some((x) => x.after.kind === 'Tenant' && x.after.metadata.name === t!.metadata.name)).toBe(true);
+        expect(d.changed.some((x) => x.after.kind === 'Tenant' && x.after.metadata.name === t!.metadata.name)).toBe(
+          true,
+        );
       }),
       { numRuns: RUNS, seed },
     );

@@ -21,7 +21,8 @@ import fc from 'fast-check';
 import { runCli } from '../helpers/cli';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 200);
-const SEED = process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);
+const SEED =
+  process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);
 const PER_COMMAND_MS = Number(process.env.HOSTILE_COMMAND_MS ?? 5000);
 const NOW = '2026-01-01T00:00:00Z';
 
@@ -75,13 +76,54 @@ const map = (entries: Record<string, Y>): Y => ({ t: 'map', v: Object.entries(en
 const seq = (v: Y[]): Y => ({ t: 'seq', v });
 
 const oddString = fc.oneof(
-  fc.constantFrom('..', '.', '/', 'a/b', 'a:b', 'a_b', '../../etc', 'a\u0000b', '\u001b[31mred\u001b[0m', 'line\nforged', 'tab\tx', 'é', 'TENANT-ALICE', 'tenant-root', '', ' ', '-', '*', '\u202e', '🙂'),
+  fc.constantFrom(
+    '..',
+    '.',
+    '/',
+    'a/b',
+    'a:b',
+    'a_b',
+    '../../etc',
+    'a\u0000b',
+    '\u001b[31mred\u001b[0m',
+    'line\nforged',
+    'tab\tx',
+    'é',
+    'TENANT-ALICE',
+    'tenant-root',
+    '',
+    ' ',
+    '-',
+    '*',
+    '\u202e',
+    '🙂',
+  ),
   fc.string({ unit: 'binary', maxLength: 12 }),
-  fc.string({ unit: fc.constantFrom('\u0000', '\u0007', '\r', '\n', '\u001b', '\u0085', '\u2028', 'a', '.', '/'), maxLength: 10 }),
+  fc.string({
+    unit: fc.constantFrom('\u0000', '\u0007', '\r', '\n', '\u001b', '\u0085', '\u2028', 'a', '.', '/'),
+    maxLength: 10,
+  }),
   fc.nat(400).map((n) => 'x'.repeat(n + 260)),
 );
 
-const rawScalar = fc.constantFrom('~', '.inf', '-.inf', '.nan', '0x1F', '0o17', '1e400', '2001-12-14t21:59:43.10-05:00', '!!binary aGVsbG8=', '!custom x', '!!str 1', 'yes', 'off', '"\\x00\\e\\N\\L"', "''", '!!null ""');
+const rawScalar = fc.constantFrom(
+  '~',
+  '.inf',
+  '-.inf',
+  '.nan',
+  '0x1F',
+  '0o17',
+  '1e400',
+  '2001-12-14t21:59:43.10-05:00',
+  '!!binary aGVsbG8=',
+  '!custom x',
+  '!!str 1',
+  'yes',
+  'off',
+  '"\\x00\\e\\N\\L"',
+  "''",
+  '!!null ""',
+);
 
 /** Any value, no aliases inside (it may be anchored and aliased elsewhere). */
 const anyValue: fc.Arbitrary<Y> = fc.letrec<{ v: Y }>((tie) => ({
@@ -90,7 +132,12 @@ const anyValue: fc.Arbitrary<Y> = fc.letrec<{ v: Y }>((tie) => ({
     fc.oneof(fc.string({ maxLength: 8 }), oddString, fc.integer(), fc.double(), fc.boolean(), fc.constant(null)).map(s),
     rawScalar.map((v): Y => ({ t: 'raw', v })),
     fc.array(tie('v'), { maxLength: 3 }).map(seq),
-    fc.tuple(fc.array(fc.tuple(fc.oneof(oddString, fc.string({ maxLength: 6 })), tie('v')), { maxLength: 3 }), fc.boolean()).map(([v, anchor]): Y => ({ t: 'map', v, anchor })),
+    fc
+      .tuple(
+        fc.array(fc.tuple(fc.oneof(oddString, fc.string({ maxLength: 6 })), tie('v')), { maxLength: 3 }),
+        fc.boolean(),
+      )
+      .map(([v, anchor]): Y => ({ t: 'map', v, anchor })),
   ),
 })).v;
 
@@ -102,7 +149,11 @@ function arbitraries(bad: number) {
   /** A field that is usually what the kind expects and sometimes anything at all (or an alias). */
   function field(good: fc.Arbitrary<Y>): fc.Arbitrary<Y> {
     if (bad === 0) return good;
-    return fc.oneof({ weight: 6 * bad, arbitrary: good }, { weight: 1, arbitrary: anyValue }, { weight: 1, arbitrary: fc.constant<Y>({ t: 'alias' }) });
+    return fc.oneof(
+      { weight: 6 * bad, arbitrary: good },
+      { weight: 1, arbitrary: anyValue },
+      { weight: 1, arbitrary: fc.constant<Y>({ t: 'alias' }) },
+    );
   }
 
   /** A map with the given fields, each maybe missing, plus maybe odd extra keys. */
@@ -110,7 +161,11 @@ function arbitraries(bad: number) {
     const keys = Object.keys(fields);
     return fc
       .tuple(
-        fc.tuple(...keys.map((k) => (bad === 0 ? field(fields[k]) : fc.option(field(fields[k]), { freq: 6 * bad, nil: undefined })))),
+        fc.tuple(
+          ...keys.map((k) =>
+            bad === 0 ? field(fields[k]) : fc.option(field(fields[k]), { freq: 6 * bad, nil: undefined }),
+          ),
+        ),
         fc.array(fc.tuple(oddString, anyValue), { maxLength: bad === 0 ? 0 : 1 }),
         fc.boolean(),
       )
@@ -121,13 +176,33 @@ function arbitraries(bad: number) {
       }));
   }
 
-  const tenantNames = bad === 0 ? fc.constantFrom('root', 'alice', 'bob') : fc.oneof({ weight: 4, arbitrary: fc.constantFrom('root', 'alice', 'bob') }, oddString);
-  const nsNames = bad === 0 ? fc.constantFrom('tenant-root', 'tenant-alice', 'tenant-bob', 'default', 'cozy-system') : fc.oneof({ weight: 4, arbitrary: fc.constantFrom('tenant-root', 'tenant-alice', 'tenant-bob', 'default', 'cozy-system') }, oddString);
-  const goodHosts = fc.constantFrom('example.org', 'alice.example.org', 'dashboard.example.org', '*.example.org', 'api.alice.example.org');
+  const tenantNames =
+    bad === 0
+      ? fc.constantFrom('root', 'alice', 'bob')
+      : fc.oneof({ weight: 4, arbitrary: fc.constantFrom('root', 'alice', 'bob') }, oddString);
+  const nsNames =
+    bad === 0
+      ? fc.constantFrom('tenant-root', 'tenant-alice', 'tenant-bob', 'default', 'cozy-system')
+      : fc.oneof(
+          {
+            weight: 4,
+            arbitrary: fc.constantFrom('tenant-root', 'tenant-alice', 'tenant-bob', 'default', 'cozy-system'),
+          },
+          oddString,
+        );
+  const goodHosts = fc.constantFrom(
+    'example.org',
+    'alice.example.org',
+    'dashboard.example.org',
+    '*.example.org',
+    'api.alice.example.org',
+  );
   const hosts = bad === 0 ? goodHosts : fc.oneof({ weight: 4, arbitrary: goodHosts }, oddString);
   const str = (a: fc.Arbitrary<string>) => a.map(s);
   const strs = (a: fc.Arbitrary<string>) => fc.array(field(str(a)), { maxLength: 3 }).map(seq);
-  const stringMap = fc.array(fc.tuple(oddString, field(str(oddString))), { maxLength: 2 }).map((v): Y => ({ t: 'map', v }));
+  const stringMap = fc
+    .array(fc.tuple(oddString, field(str(oddString))), { maxLength: 2 })
+    .map((v): Y => ({ t: 'map', v }));
 
   function metadata(namespaced: boolean, name = nsNames): fc.Arbitrary<Y> {
     return obj({
@@ -138,7 +213,13 @@ function arbitraries(bad: number) {
     });
   }
 
-  function kind(apiVersion: string, kindName: string, namespaced: boolean, spec: Record<string, fc.Arbitrary<Y>>, name = nsNames): fc.Arbitrary<Y> {
+  function kind(
+    apiVersion: string,
+    kindName: string,
+    namespaced: boolean,
+    spec: Record<string, fc.Arbitrary<Y>>,
+    name = nsNames,
+  ): fc.Arbitrary<Y> {
     return obj({
       apiVersion: fc.constant(s(apiVersion)),
       kind: fc.constant(s(kindName)),
@@ -147,16 +228,51 @@ function arbitraries(bad: number) {
     });
   }
 
-  const parentRefs = fc.array(field(obj({ name: str(fc.constantFrom('root', 'alice', 'tenant-root', 'cilium')), namespace: str(nsNames), sectionName: str(oddString) })), { maxLength: 2 }).map(seq);
+  const parentRefs = fc
+    .array(
+      field(
+        obj({
+          name: str(fc.constantFrom('root', 'alice', 'tenant-root', 'cilium')),
+          namespace: str(nsNames),
+          sectionName: str(oddString),
+        }),
+      ),
+      { maxLength: 2 },
+    )
+    .map(seq);
   const route = (apiVersion: string, k: string) =>
-    kind(apiVersion, k, true, { parentRefs, hostnames: strs(hosts), rules: fc.array(field(obj({ backendRefs: fc.array(field(obj({ name: str(oddString), port: fc.integer().map(s) })), { maxLength: 1 }).map(seq) })), { maxLength: 1 }).map(seq) }, fc.constantFrom('app', 'a/b', 'a:b', 'a_b', '..'));
+    kind(
+      apiVersion,
+      k,
+      true,
+      {
+        parentRefs,
+        hostnames: strs(hosts),
+        rules: fc
+          .array(
+            field(
+              obj({
+                backendRefs: fc
+                  .array(field(obj({ name: str(oddString), port: fc.integer().map(s) })), { maxLength: 1 })
+                  .map(seq),
+              }),
+            ),
+            { maxLength: 1 },
+          )
+          .map(seq),
+      },
+      fc.constantFrom('app', 'a/b', 'a:b', 'a_b', '..'),
+    );
 
   const platformValues = obj({
     publishing: obj({
       host: str(hosts),
       ingressName: str(fc.constantFrom('tenant-root', 'tenant-alice')),
       exposedServices: strs(fc.constantFrom('api', 'dashboard', 'vm-exportproxy')),
-      certificates: obj({ solver: str(fc.constantFrom('http01', 'dns01')), issuerName: str(fc.constantFrom('letsencrypt-prod', 'selfsigned')) }),
+      certificates: obj({
+        solver: str(fc.constantFrom('http01', 'dns01')),
+        issuerName: str(fc.constantFrom('letsencrypt-prod', 'selfsigned')),
+      }),
     }),
     gateway: obj({
       enabled: field(fc.boolean().map(s)),
@@ -169,10 +285,21 @@ function arbitraries(bad: number) {
 
   /** A Secret: its data and stringData always hold the marker (no anchors: an alias would copy it elsewhere). */
   const secret = fc
-    .tuple(metadata(true, fc.constantFrom('cozystack-values', 'wildcard-tls', '..', 'a/b')), fc.constantFrom('Opaque', 'kubernetes.io/tls', 'x'), fc.constantFrom(0, 1, 2, 3), oddString)
+    .tuple(
+      metadata(true, fc.constantFrom('cozystack-values', 'wildcard-tls', '..', 'a/b')),
+      fc.constantFrom('Opaque', 'kubernetes.io/tls', 'x'),
+      fc.constantFrom(0, 1, 2, 3),
+      oddString,
+    )
     .map(([meta, type, shape, key]): Y => {
       const data: Y =
-        shape === 0 ? map({ 'tls.key': s(MARKER_B64), 'tls.crt': s(MARKER_B64), [key]: s(MARKER_B64) }) : shape === 1 ? s(MARKER_B64) : shape === 2 ? seq([s(MARKER_B64)]) : map({ values: s(MARKER_B64) });
+        shape === 0
+          ? map({ 'tls.key': s(MARKER_B64), 'tls.crt': s(MARKER_B64), [key]: s(MARKER_B64) })
+          : shape === 1
+            ? s(MARKER_B64)
+            : shape === 2
+              ? seq([s(MARKER_B64)])
+              : map({ values: s(MARKER_B64) });
       return map({
         apiVersion: s('v1'),
         kind: s('Secret'),
@@ -184,23 +311,69 @@ function arbitraries(bad: number) {
     });
 
   const documentArb: fc.Arbitrary<Y> = fc.oneof(
-    kind('apps.cozystack.io/v1alpha1', 'Tenant', true, { host: str(hosts), gateway: field(fc.boolean().map(s)), gatewayClass: str(fc.constantFrom('cilium', 'cloudflare-tunnel', 'evil\u001b[2J')) }, tenantNames),
+    kind(
+      'apps.cozystack.io/v1alpha1',
+      'Tenant',
+      true,
+      {
+        host: str(hosts),
+        gateway: field(fc.boolean().map(s)),
+        gatewayClass: str(fc.constantFrom('cilium', 'cloudflare-tunnel', 'evil\u001b[2J')),
+      },
+      tenantNames,
+    ),
     obj({ apiVersion: fc.constant(s('v1')), kind: fc.constant(s('Namespace')), metadata: metadata(false) }),
-    kind('gateway.cozystack.io/v1alpha1', 'TenantGateway', true, { gatewayClassName: str(fc.constantFrom('cilium', 'cloudflare-tunnel')), hostname: str(hosts), attachedNamespaces: strs(nsNames), certMode: str(fc.constantFrom('http01', 'dns01', 'edge')) }, tenantNames),
-    kind('gateway.networking.k8s.io/v1', 'Gateway', true, { gatewayClassName: str(fc.constantFrom('cilium')), listeners: fc.array(field(obj({ name: str(oddString), hostname: str(hosts), port: fc.integer().map(s), protocol: str(fc.constantFrom('HTTP', 'HTTPS', 'TLS')) })), { maxLength: 2 }).map(seq) }),
+    kind(
+      'gateway.cozystack.io/v1alpha1',
+      'TenantGateway',
+      true,
+      {
+        gatewayClassName: str(fc.constantFrom('cilium', 'cloudflare-tunnel')),
+        hostname: str(hosts),
+        attachedNamespaces: strs(nsNames),
+        certMode: str(fc.constantFrom('http01', 'dns01', 'edge')),
+      },
+      tenantNames,
+    ),
+    kind('gateway.networking.k8s.io/v1', 'Gateway', true, {
+      gatewayClassName: str(fc.constantFrom('cilium')),
+      listeners: fc
+        .array(
+          field(
+            obj({
+              name: str(oddString),
+              hostname: str(hosts),
+              port: fc.integer().map(s),
+              protocol: str(fc.constantFrom('HTTP', 'HTTPS', 'TLS')),
+            }),
+          ),
+          { maxLength: 2 },
+        )
+        .map(seq),
+    }),
     route('gateway.networking.k8s.io/v1', 'HTTPRoute'),
     route('gateway.networking.k8s.io/v1alpha2', 'TLSRoute'),
     route('gateway.networking.k8s.io/v1', 'GRPCRoute'),
     secret,
-    kind('cert-manager.io/v1', 'Certificate', true, { secretName: str(oddString), dnsNames: strs(hosts), issuerRef: obj({ name: str(oddString), kind: str(fc.constantFrom('Issuer', 'ClusterIssuer')) }) }),
-    kind('cert-manager.io/v1', 'Issuer', true, { acme: obj({ server: str(oddString), solvers: fc.array(anyValue, { maxLength: 1 }).map(seq) }) }),
+    kind('cert-manager.io/v1', 'Certificate', true, {
+      secretName: str(oddString),
+      dnsNames: strs(hosts),
+      issuerRef: obj({ name: str(oddString), kind: str(fc.constantFrom('Issuer', 'ClusterIssuer')) }),
+    }),
+    kind('cert-manager.io/v1', 'Issuer', true, {
+      acme: obj({ server: str(oddString), solvers: fc.array(anyValue, { maxLength: 1 }).map(seq) }),
+    }),
     obj({
       apiVersion: fc.constant(s('cozystack.io/v1alpha1')),
       kind: fc.constant(s('Package')),
       metadata: metadata(false, fc.constantFrom('cozystack.cozystack-platform', 'x')),
       spec: obj({ components: obj({ platform: obj({ values: platformValues }) }) }),
     }),
-    kind('networking.k8s.io/v1', 'Ingress', true, { ingressClassName: str(oddString), rules: fc.array(field(obj({ host: str(hosts) })), { maxLength: 2 }).map(seq), tls: fc.array(anyValue, { maxLength: 1 }).map(seq) }),
+    kind('networking.k8s.io/v1', 'Ingress', true, {
+      ingressClassName: str(oddString),
+      rules: fc.array(field(obj({ host: str(hosts) })), { maxLength: 2 }).map(seq),
+      tls: fc.array(anyValue, { maxLength: 1 }).map(seq),
+    }),
     ...(bad === 0 ? [] : [anyValue]),
   );
 
@@ -229,16 +402,44 @@ const docsText = (docs: Y[]) => docs.map((d) => `---\n${emit(d)}\n`).join('');
 
 const caseArb: fc.Arbitrary<Case> = fc
   .record({
-    values: fc.oneof({ weight: 3, arbitrary: clean.platformValues }, { weight: 3, arbitrary: mild.platformValues }, { weight: 2, arbitrary: hostile.platformValues }, { weight: 1, arbitrary: anyValue }),
+    values: fc.oneof(
+      { weight: 3, arbitrary: clean.platformValues },
+      { weight: 3, arbitrary: mild.platformValues },
+      { weight: 2, arbitrary: hostile.platformValues },
+      { weight: 1, arbitrary: anyValue },
+    ),
     docs: fc.oneof(
-      { weight: 2, arbitrary: fc.array(clean.documentArb, { minLength: 1, maxLength: 5 }).map((d) => [ROOT_TENANT, ...d]) },
-      { weight: 2, arbitrary: fc.tuple(fc.array(clean.documentArb, { maxLength: 3 }), fc.array(mild.documentArb, { minLength: 1, maxLength: 2 })).map(([a, b]) => [ROOT_TENANT, ...a, ...b]) },
+      {
+        weight: 2,
+        arbitrary: fc.array(clean.documentArb, { minLength: 1, maxLength: 5 }).map((d) => [ROOT_TENANT, ...d]),
+      },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(
+            fc.array(clean.documentArb, { maxLength: 3 }),
+            fc.array(mild.documentArb, { minLength: 1, maxLength: 2 }),
+          )
+          .map(([a, b]) => [ROOT_TENANT, ...a, ...b]),
+      },
       { weight: 1, arbitrary: fc.array(hostile.documentArb, { minLength: 1, maxLength: 5 }) },
     ),
     state: fc.array(mild.documentArb, { maxLength: 3 }),
-    fnConfig: fc.option(clean.obj({ apiVersion: fc.constant(s('fn.cozystack.io/v1alpha1')), kind: fc.constant(s('CozyGateway')), spec: clean.obj({ values: mild.platformValues, reconcile: fc.boolean().map(s) }) }), { nil: undefined }),
+    fnConfig: fc.option(
+      clean.obj({
+        apiVersion: fc.constant(s('fn.cozystack.io/v1alpha1')),
+        kind: fc.constant(s('CozyGateway')),
+        spec: clean.obj({ values: mild.platformValues, reconcile: fc.boolean().map(s) }),
+      }),
+      { nil: undefined },
+    ),
   })
-  .map(({ values, docs, state, fnConfig }) => ({ values: emit(values) + '\n', docs: docsText(docs), state: docsText([...docs, ...state]), fnConfig }));
+  .map(({ values, docs, state, fnConfig }) => ({
+    values: emit(values) + '\n',
+    docs: docsText(docs),
+    state: docsText([...docs, ...state]),
+    fnConfig,
+  }));
 
 // ---------------------------------------------------------------------------------------------
 
@@ -262,7 +463,8 @@ function snapshotTree(root: string): Map<string, string> {
 const stats = new Map<string, number>();
 
 const count = (hay: string, needle: string) => hay.split(needle).length - 1;
-const JS_ERROR = /\n\s+at .+|\b(TypeError|RangeError|ReferenceError|SyntaxError|EvalError|URIError|InternalError)\b|Maximum call stack/;
+const JS_ERROR =
+  /\n\s+at .+|\b(TypeError|RangeError|ReferenceError|SyntaxError|EvalError|URIError|InternalError)\b|Maximum call stack/;
 
 async function check(c: Case): Promise<void> {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-hprop-'));
@@ -273,7 +475,12 @@ async function check(c: Case): Promise<void> {
     fs.writeFileSync(path.join(work, 'docs.yaml'), c.docs);
     fs.writeFileSync(path.join(work, 'state.yaml'), c.state);
     // The kustomize exec plugin form reads its config from a file, the stream on stdin.
-    fs.writeFileSync(path.join(work, 'plugin.yaml'), c.fnConfig ? emit(c.fnConfig) : 'apiVersion: fn.cozystack.io/v1alpha1\nkind: CozyGateway\nmetadata: {name: x}\nspec: {}\n');
+    fs.writeFileSync(
+      path.join(work, 'plugin.yaml'),
+      c.fnConfig
+        ? emit(c.fnConfig)
+        : 'apiVersion: fn.cozystack.io/v1alpha1\nkind: CozyGateway\nmetadata: {name: x}\nspec: {}\n',
+    );
     const outRel = path.join('out', 'deploy');
     const before = snapshotTree(parent);
     const resourceList =
@@ -303,7 +510,11 @@ async function check(c: Case): Promise<void> {
       const t0 = Date.now();
       const r = await runCli(cmd.args, { cwd: work, stdin: cmd.stdin, env: {} });
       const ms = Date.now() - t0;
-      if (process.env.HOSTILE_STATS) stats.set(`${cmd.args[0]} ${cmd.args.includes('--output-dir') ? 'out-dir ' : ''}-> ${r.code}`, (stats.get(`${cmd.args[0]} ${cmd.args.includes('--output-dir') ? 'out-dir ' : ''}-> ${r.code}`) ?? 0) + 1);
+      if (process.env.HOSTILE_STATS)
+        stats.set(
+          `${cmd.args[0]} ${cmd.args.includes('--output-dir') ? 'out-dir ' : ''}-> ${r.code}`,
+          (stats.get(`${cmd.args[0]} ${cmd.args.includes('--output-dir') ? 'out-dir ' : ''}-> ${r.code}`) ?? 0) + 1,
+        );
       const why = `${label}\nexit ${r.code}\nstderr: ${r.stderr.slice(0, 2000)}`;
       if (!(cmd.codes ?? [0, 1, 2]).includes(r.code)) throw new Error(`unexpected exit code: ${why}`);
       if (JS_ERROR.test(r.stderr)) throw new Error(`stack trace or JavaScript error on stderr: ${why}`);
@@ -311,7 +522,8 @@ async function check(c: Case): Promise<void> {
       for (const m of [MARKER, MARKER_B64]) {
         if (r.stderr.includes(m)) throw new Error(`secret marker ${m} on stderr: ${why}`);
         const allowed = cmd.passThrough ? count(cmd.passThrough, m) : 0;
-        if (count(r.stdout, m) > allowed) throw new Error(`secret marker ${m} on stdout: ${label}\nstdout: ${r.stdout.slice(0, 3000)}`);
+        if (count(r.stdout, m) > allowed)
+          throw new Error(`secret marker ${m} on stdout: ${label}\nstdout: ${r.stdout.slice(0, 3000)}`);
       }
     }
     // Only the output directory may have changed.
@@ -336,14 +548,26 @@ async function check(c: Case): Promise<void> {
 }
 
 describe('hostile input through every command', () => {
-  it(`exits 0/1/2 (diff 3), no stack trace, bounded, writes only in the output dir, never prints secrets (${RUNS} runs)`, async () => {
-    const result = await fc.check(fc.asyncProperty(caseArb, check), { numRuns: RUNS, seed: SEED });
-    if (process.env.HOSTILE_STATS) console.log([...stats].sort().map(([k, n]) => `${k}: ${n}`).join('\n'));
-    if (result.failed) {
-      // fast-check's report carries the seed and path; replay with FC_SEED=<seed>.
-      throw new Error(`hostile property failed (replay: FC_SEED=${result.seed})\n${fc.defaultReportMessage(result)}\n${result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)}`);
-    }
-  }, 30 * 60 * 1000);
+  it(
+    `exits 0/1/2 (diff 3), no stack trace, bounded, writes only in the output dir, never prints secrets (${RUNS} runs)`,
+    async () => {
+      const result = await fc.check(fc.asyncProperty(caseArb, check), { numRuns: RUNS, seed: SEED });
+      if (process.env.HOSTILE_STATS)
+        console.log(
+          [...stats]
+            .sort()
+            .map(([k, n]) => `${k}: ${n}`)
+            .join('\n'),
+        );
+      if (result.failed) {
+        // fast-check's report carries the seed and path; replay with FC_SEED=<seed>.
+        throw new Error(
+          `hostile property failed (replay: FC_SEED=${result.seed})\n${fc.defaultReportMessage(result)}\n${result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)}`,
+        );
+      }
+    },
+    30 * 60 * 1000,
+  );
 });
 
 describe('hostile generator sanity', () => {

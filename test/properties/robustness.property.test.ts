@@ -17,7 +17,9 @@ import { ROOT } from '../helpers/cli';
 
 function load(file: string): KObject[] {
   const out: KObject[] = [];
-  for (const d of jsyaml.loadAll(fs.readFileSync(path.join(ROOT, file), 'utf8'), undefined, { schema: jsyaml.CORE_SCHEMA })) {
+  for (const d of jsyaml.loadAll(fs.readFileSync(path.join(ROOT, file), 'utf8'), undefined, {
+    schema: jsyaml.CORE_SCHEMA,
+  })) {
     if (!isObject(d)) continue;
     if (Array.isArray(d.items)) out.push(...(d.items as KObject[]));
     else out.push(d as unknown as KObject);
@@ -27,9 +29,15 @@ function load(file: string): KObject[] {
 
 const tenantsDir = 'examples/platform/tenants';
 const tenants = fs.readdirSync(path.join(ROOT, tenantsDir)).flatMap((f) => load(path.join(tenantsDir, f)));
-const values = jsyaml.load(fs.readFileSync(path.join(ROOT, 'examples/platform/values.yaml'), 'utf8')) as Record<string, unknown>;
+const values = jsyaml.load(fs.readFileSync(path.join(ROOT, 'examples/platform/values.yaml'), 'utf8')) as Record<
+  string,
+  unknown
+>;
 const rendered = render({ objects: tenants, valuesFiles: [{ file: 'values.yaml', values }] }).objects;
-const state = [...tenants.filter((t) => t.kind !== 'Tenant'), ...rendered.filter((o) => !o.kind.startsWith('ValidatingAdmission'))];
+const state = [
+  ...tenants.filter((t) => t.kind !== 'Tenant'),
+  ...rendered.filter((o) => !o.kind.startsWith('ValidatingAdmission')),
+];
 
 /** Every path to a value inside an object, below its identity (apiVersion, kind, metadata.name/namespace stay). */
 function paths(o: unknown, prefix: (string | number)[] = []): (string | number)[][] {
@@ -38,7 +46,10 @@ function paths(o: unknown, prefix: (string | number)[] = []): (string | number)[
   else if (isObject(o)) {
     for (const [k, x] of Object.entries(o)) {
       const p = [...prefix, k];
-      const identity = prefix.length === 0 ? ['apiVersion', 'kind', 'metadata'].includes(k) : prefix.length === 1 && prefix[0] === 'metadata' && ['name', 'namespace'].includes(k);
+      const identity =
+        prefix.length === 0
+          ? ['apiVersion', 'kind', 'metadata'].includes(k)
+          : prefix.length === 1 && prefix[0] === 'metadata' && ['name', 'namespace'].includes(k);
       if (!identity) out.push(p);
       out.push(...paths(x, p));
     }
@@ -56,10 +67,20 @@ function setAt(o: KObject, p: (string | number)[], v: unknown): KObject {
 
 const corruption = (objs: KObject[]) =>
   fc
-    .tuple(fc.nat(objs.length - 1), fc.nat(10_000), fc.jsonValue({ maxDepth: 2 }), fc.nat(10_000), fc.nat(objs.length - 1), fc.jsonValue({ maxDepth: 1 }))
+    .tuple(
+      fc.nat(objs.length - 1),
+      fc.nat(10_000),
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.nat(10_000),
+      fc.nat(objs.length - 1),
+      fc.jsonValue({ maxDepth: 1 }),
+    )
     .map(([i, j, v, j2, i2, v2]) => {
       const out = [...objs];
-      for (const [idx, pick, val] of [[i, j, v], [i2, j2, v2]] as [number, number, unknown][]) {
+      for (const [idx, pick, val] of [
+        [i, j, v],
+        [i2, j2, v2],
+      ] as [number, number, unknown][]) {
         const ps = paths(out[idx]);
         if (ps.length) out[idx] = setAt(out[idx], ps[pick % ps.length], val);
       }
@@ -93,7 +114,9 @@ describe('no input crashes the core', () => {
     const policies = renderPolicies({ 'root-host': 'example.org' });
     fc.assert(
       fc.property(corruption(state), (objs) => {
-        expect(Array.isArray(admit(objs, policies, { username: 'alice', groups: ['system:authenticated'] }))).toBe(true);
+        expect(Array.isArray(admit(objs, policies, { username: 'alice', groups: ['system:authenticated'] }))).toBe(
+          true,
+        );
       }),
       { numRuns: 100 },
     );

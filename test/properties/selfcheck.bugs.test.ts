@@ -17,13 +17,26 @@ const CONTROLLER: UserInfo = {
   groups: ['system:serviceaccounts', 'system:serviceaccounts:cozy-system', 'system:authenticated'],
 };
 
-const tenant = (name: string, namespace: string, spec: Record<string, unknown>): KObject => ({ apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name, namespace }, spec });
-const ns = (name: string): KObject => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } } });
+const tenant = (name: string, namespace: string, spec: Record<string, unknown>): KObject => ({
+  apiVersion: 'apps.cozystack.io/v1alpha1',
+  kind: 'Tenant',
+  metadata: { name, namespace },
+  spec,
+});
+const ns = (name: string): KObject => ({
+  apiVersion: 'v1',
+  kind: 'Namespace',
+  metadata: { name, labels: { 'kubernetes.io/metadata.name': name } },
+});
 const httpRoute = (namespace: string, hostname: string): KObject => ({
   apiVersion: 'gateway.networking.k8s.io/v1',
   kind: 'HTTPRoute',
   metadata: { name: 'app', namespace },
-  spec: { parentRefs: [{ name: 'cozystack', namespace: 'tenant-root' }], hostnames: [hostname], rules: [{ backendRefs: [{ name: 'app', port: 8080 }] }] },
+  spec: {
+    parentRefs: [{ name: 'cozystack', namespace: 'tenant-root' }],
+    hostnames: [hostname],
+    rules: [{ backendRefs: [{ name: 'app', port: 8080 }] }],
+  },
 });
 
 /**
@@ -36,13 +49,25 @@ function gatewayDenials(values: Record<string, unknown>, tenants: KObject[], ext
   const policies = r.objects.filter((o) => o.kind.startsWith('ValidatingAdmissionPolicy'));
   const state = r.objects
     .filter((o) => !o.kind.startsWith('ValidatingAdmissionPolicy'))
-    .map((o) => (o.kind === 'Namespace' ? { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name } } } : o));
+    .map((o) =>
+      o.kind === 'Namespace'
+        ? {
+            ...o,
+            metadata: {
+              ...o.metadata,
+              labels: { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name },
+            },
+          }
+        : o,
+    );
   state.push(...extra);
   // The state is one an enforcing cluster can hold: the policies admit every object in it.
   expect(denials(admit(state, policies, CONTROLLER))).toEqual([]);
   const res = reconcile({ objects: clone(state) }, { now: NOW });
   const gateways = res.store.list('gateway.networking.k8s.io', 'Gateway');
-  return denials(admit([...gateways, ...res.store.list('', 'Namespace')], policies, CONTROLLER)).map((d) => `${d.object.namespace}/${d.object.name}: ${d.messages.join('; ')}`);
+  return denials(admit([...gateways, ...res.store.list('', 'Namespace')], policies, CONTROLLER)).map(
+    (d) => `${d.object.namespace}/${d.object.name}: ${d.messages.join('; ')}`,
+  );
 }
 
 // Bug A: an inheriting child with a custom host outside the apex, under dns01.
@@ -70,18 +95,35 @@ const bugB2 = () =>
   );
 
 /** The TenantGateway's Ready condition after the pass over the same state. */
-function readyAfter(values: Record<string, unknown>, tenants: KObject[], extra: KObject[] = []): { reason: string; message: string } {
+function readyAfter(
+  values: Record<string, unknown>,
+  tenants: KObject[],
+  extra: KObject[] = [],
+): { reason: string; message: string } {
   const r = render({ objects: tenants, valuesFiles: [{ file: 'values.yaml', values }] });
   const state = r.objects
     .filter((o) => !o.kind.startsWith('ValidatingAdmissionPolicy'))
-    .map((o) => (o.kind === 'Namespace' ? { ...o, metadata: { ...o.metadata, labels: { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name } } } : o));
+    .map((o) =>
+      o.kind === 'Namespace'
+        ? {
+            ...o,
+            metadata: {
+              ...o.metadata,
+              labels: { ...o.metadata.labels, 'kubernetes.io/metadata.name': o.metadata.name },
+            },
+          }
+        : o,
+    );
   const res = reconcile({ objects: clone([...state, ...extra]) }, { now: NOW });
   const tgw = res.store.get('gateway.cozystack.io', 'TenantGateway', 'tenant-root', 'cozystack')!;
   return (tgw.status as { conditions: { reason: string; message: string }[] }).conditions[0];
 }
 
 const valuesA = { publishing: { host: 'example.org', certificates: { solver: 'dns01' } }, gateway: { enabled: true } };
-const tenantsA = [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root', { host: 'alice.customer.io' })];
+const tenantsA = [
+  tenant('root', 'tenant-root', { gateway: true }),
+  tenant('alice', 'tenant-root', { host: 'alice.customer.io' }),
+];
 
 /*
  * The controller would write a Gateway whose listener hostnames leave the namespace's apex; the
@@ -102,7 +144,11 @@ describe('self-check counterexamples: Gateway listeners outside the apex', () =>
     expect(bugB1()).toEqual([]);
   });
   it('B1: the TenantGateway reads Ready=False naming the hostname', () => {
-    const c = readyAfter({ publishing: { host: 'example.org' }, gateway: { enabled: true, attachedNamespaces: ['cozy-harbor'] } }, [tenant('root', 'tenant-root', { gateway: true })], [ns('cozy-harbor'), httpRoute('cozy-harbor', 'registry.elsewhere.net')]);
+    const c = readyAfter(
+      { publishing: { host: 'example.org' }, gateway: { enabled: true, attachedNamespaces: ['cozy-harbor'] } },
+      [tenant('root', 'tenant-root', { gateway: true })],
+      [ns('cozy-harbor'), httpRoute('cozy-harbor', 'registry.elsewhere.net')],
+    );
     expect(c.reason).toBe('ReconcileError');
     expect(c.message).toMatch(/registry\.elsewhere\.net/);
   });

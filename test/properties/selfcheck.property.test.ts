@@ -49,7 +49,12 @@ function renderCase(c: PlatformCase): Rendered | undefined {
   const input = renderInputOf(c);
   const r = render(clone(input));
   if (r.objects.length === 0) return undefined;
-  return { c, input, objects: r.objects.filter((o) => !POLICY_KINDS.has(o.kind)), policies: r.objects.filter((o) => POLICY_KINDS.has(o.kind)) };
+  return {
+    c,
+    input,
+    objects: r.objects.filter((o) => !POLICY_KINDS.has(o.kind)),
+    policies: r.objects.filter((o) => POLICY_KINDS.has(o.kind)),
+  };
 }
 
 const renderedCache = new WeakMap<PlatformCase, Rendered | undefined>();
@@ -62,7 +67,12 @@ function rendered(c: PlatformCase): Rendered | undefined {
 const arbRendered = arbPlatformCase.filter((c) => rendered(c) !== undefined);
 
 function describeDenials(ds: Decision[]): string {
-  return ds.map((d) => `${d.object.kind} ${d.object.namespace ? `${d.object.namespace}/` : ''}${d.object.name}: ${d.policy}: ${d.messages.join('; ')}`).join('\n');
+  return ds
+    .map(
+      (d) =>
+        `${d.object.kind} ${d.object.namespace ? `${d.object.namespace}/` : ''}${d.object.name}: ${d.policy}: ${d.messages.join('; ')}`,
+    )
+    .join('\n');
 }
 
 interface Reconciled {
@@ -124,7 +134,8 @@ describe('self-check: generated platforms', () => {
     fc.assert(
       fc.property(arbRendered, (c) => {
         const r = rendered(c)!;
-        for (const t of r.objects.filter((o) => o.kind === 'TenantGateway')) expect(validateTenantGateway(t)).toEqual([]);
+        for (const t of r.objects.filter((o) => o.kind === 'TenantGateway'))
+          expect(validateTenantGateway(t)).toEqual([]);
       }),
       { numRuns: RUNS },
     );
@@ -134,7 +145,7 @@ describe('self-check: generated platforms', () => {
 
   function checkWrites(c: PlatformCase, admissibleOnly: boolean): void {
     const r = rendered(c)!;
-    const { state, written, before, namespaces } = reconcileCase(r, admissibleOnly);
+    const { written, before, namespaces } = reconcileCase(r, admissibleOnly);
     // The controller's own objects, and the Namespaces it labels (judged as the controller writes them).
     const judged = written.filter((o) => !before.has(keyOf(o)) || !ROUTE_KINDS.has(o.kind));
     const context = namespaces.filter((n) => !judged.some((j) => keyOf(j) === keyOf(n)));
@@ -152,13 +163,17 @@ describe('self-check: generated platforms', () => {
     for (const o of written.filter((w) => before.has(keyOf(w)) && ROUTE_KINDS.has(w.kind))) {
       const old = before.get(keyOf(o))!;
       expect(o.spec).toEqual(old.spec);
-      const verdict = (x: KObject) => denials(admit([x, ...namespaces], r.policies, CONTROLLER)).filter((d) => keyOf(d.object) === keyOf(x)).length;
+      const verdict = (x: KObject) =>
+        denials(admit([x, ...namespaces], r.policies, CONTROLLER)).filter((d) => keyOf(d.object) === keyOf(x)).length;
       expect(verdict(o)).toBe(verdict(old));
     }
   }
 
   it('every object reconcile writes over an admissible cluster is admitted for cozystack-controller', () => {
-    fc.assert(fc.property(arbRendered, (c) => checkWrites(c, true)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(arbRendered, (c) => checkWrites(c, true)),
+      { numRuns: RUNS },
+    );
     // Not vacuous: Gateways were judged by layer 2, redirects by layer 7, labelled Namespaces by layer 5.
     expect(seen.gatewayDecisions).toBeGreaterThan(0);
     expect(seen.redirects).toBeGreaterThan(0);
@@ -166,7 +181,10 @@ describe('self-check: generated platforms', () => {
   });
 
   it('over routes the policies would refuse, reconcile writes only their status and its own objects stay admitted', () => {
-    fc.assert(fc.property(arbRendered, (c) => checkWrites(c, false)), { numRuns: RUNS });
+    fc.assert(
+      fc.property(arbRendered, (c) => checkWrites(c, false)),
+      { numRuns: RUNS },
+    );
   });
 
   it('every Gateway, route, Certificate and Issuer produced is valid against the upstream schemas', async () => {
@@ -174,15 +192,25 @@ describe('self-check: generated platforms', () => {
       fc.asyncProperty(arbRendered, async (c) => {
         const r = rendered(c)!;
         const { written } = reconcileCase(r);
-        const checked = [...written.filter((o) => SCHEMA_KINDS.has(o.kind)), ...r.objects.filter((o) => o.kind === 'TenantGateway')];
+        const checked = [
+          ...written.filter((o) => SCHEMA_KINDS.has(o.kind)),
+          ...r.objects.filter((o) => o.kind === 'TenantGateway'),
+        ];
         const findings = await schemaCheck(checked);
-        const errors = findings.filter((f) => f.severity === 'error' || f.rule === 'schema.models-missing' || f.rule === 'schema.unknown-kind');
-        expect(errors.map((f) => `${f.object?.kind} ${f.object?.namespace}/${f.object?.name} ${f.field ?? ''}: ${f.message}`)).toEqual([]);
+        const errors = findings.filter(
+          (f) => f.severity === 'error' || f.rule === 'schema.models-missing' || f.rule === 'schema.unknown-kind',
+        );
+        expect(
+          errors.map(
+            (f) => `${f.object?.kind} ${f.object?.namespace}/${f.object?.name} ${f.field ?? ''}: ${f.message}`,
+          ),
+        ).toEqual([]);
         for (const o of checked) seen.schemaChecked.add(`${o.apiVersion} ${o.kind}`);
       }),
       { numRuns: RUNS },
     );
     // Not vacuous: the real models were loaded and each kind the controller writes was checked.
-    for (const k of ['Gateway', 'HTTPRoute', 'Certificate', 'Issuer', 'TenantGateway']) expect([...seen.schemaChecked].some((x) => x.endsWith(` ${k}`))).toBe(true);
+    for (const k of ['Gateway', 'HTTPRoute', 'Certificate', 'Issuer', 'TenantGateway'])
+      expect([...seen.schemaChecked].some((x) => x.endsWith(` ${k}`))).toBe(true);
   }, 120_000);
 });

@@ -11,9 +11,20 @@ import { processResourceListText } from '../../src/protocols/krm';
 const OPTS = { defaultNow: '2026-01-01T00:00:00Z' };
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 
-const scalar = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null), fc.constantFrom('yes', 'on', '0x1F', '1e3', '012', '~', 'a: b', '# not a comment'));
+const scalar = fc.oneof(
+  fc.string({ maxLength: 8 }),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('yes', 'on', '0x1F', '1e3', '012', '~', 'a: b', '# not a comment'),
+);
 const value = fc.letrec((tie) => ({
-  v: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z0-9.]{0,6}$/), tie('v'), { maxKeys: 3 })),
+  v: fc.oneof(
+    { depthSize: 'small' },
+    scalar,
+    fc.array(tie('v'), { maxLength: 3 }),
+    fc.dictionary(fc.stringMatching(/^[a-z][a-zA-Z0-9.]{0,6}$/), tie('v'), { maxKeys: 3 }),
+  ),
 })).v;
 const comment = fc.stringMatching(/^[ a-zA-Z0-9:.,-]{0,20}$/).map((s) => `# ${s}`.trimEnd());
 
@@ -26,9 +37,32 @@ const widget = fc.record({
   quote: fc.constantFrom<'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE'>('PLAIN', 'QUOTE_SINGLE', 'QUOTE_DOUBLE'),
 });
 
-function itemText(w: { spec: unknown; head?: string; side?: string; flowLevel: number; blank: boolean; quote: 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE' }, i: number): string {
-  const obj = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: `w${i}`, annotations: { 'internal.config.kubernetes.io/path': 'w.yaml', 'internal.config.kubernetes.io/index': String(i) } }, spec: w.spec };
-  const body = stringify(obj, { defaultStringType: w.quote, lineWidth: 0, indentSeq: false, collectionStyle: w.flowLevel === 9 ? 'flow' : 'any' }).replace(/\n$/, '');
+function itemText(
+  w: {
+    spec: unknown;
+    head?: string;
+    side?: string;
+    flowLevel: number;
+    blank: boolean;
+    quote: 'PLAIN' | 'QUOTE_SINGLE' | 'QUOTE_DOUBLE';
+  },
+  i: number,
+): string {
+  const obj = {
+    apiVersion: 'example.com/v1',
+    kind: 'Widget',
+    metadata: {
+      name: `w${i}`,
+      annotations: { 'internal.config.kubernetes.io/path': 'w.yaml', 'internal.config.kubernetes.io/index': String(i) },
+    },
+    spec: w.spec,
+  };
+  const body = stringify(obj, {
+    defaultStringType: w.quote,
+    lineWidth: 0,
+    indentSeq: false,
+    collectionStyle: w.flowLevel === 9 ? 'flow' : 'any',
+  }).replace(/\n$/, '');
   const lines = body.split('\n');
   if (w.side) lines[0] = `${lines[0]}   ${w.side}`;
   const head = w.head ? `- ${w.head}\n  ` : '- ';
@@ -43,7 +77,9 @@ describe('fn text round-trip', () => {
         const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: f}\n  data: {publishing.host: example.org}\n`;
         const first = processResourceListText(text, OPTS);
         expect(first.exitCode).toBe(0);
-        expect(first.stdout.startsWith(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}- `)).toBe(true);
+        expect(
+          first.stdout.startsWith(`apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}- `),
+        ).toBe(true);
         expect(processResourceListText(first.stdout, OPTS).stdout).toBe(first.stdout);
       }),
       { numRuns: 40, seed },

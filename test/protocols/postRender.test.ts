@@ -47,30 +47,43 @@ data:
 const STREAM = `---\n${TGW}---\n${CM}`;
 
 const docs = (s: string) => (jsyaml.loadAll(s) as KObject[]).filter(Boolean);
-const find = (objs: KObject[], kind: string, name: string) => objs.find((o) => o.kind === kind && o.metadata.name === name);
+const find = (objs: KObject[], kind: string, name: string) =>
+  objs.find((o) => o.kind === kind && o.metadata.name === name);
 
 describe('postRender', () => {
-  it('writes the input first, byte for byte, then the controller\'s objects for the TenantGateway', () => {
+  it("writes the input first, byte for byte, then the controller's objects for the TenantGateway", () => {
     const r = postRender(STREAM, OPTS);
     expect(r.exitCode).toBe(0);
     expect(r.stdout.startsWith(STREAM)).toBe(true);
     const added = docs(r.stdout.slice(STREAM.length));
-    expect(added.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(expect.arrayContaining(['Gateway/cozystack', 'Issuer/cozystack-gateway', 'HTTPRoute/cozystack-http-redirect']));
+    expect(added.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(
+      expect.arrayContaining(['Gateway/cozystack', 'Issuer/cozystack-gateway', 'HTTPRoute/cozystack-http-redirect']),
+    );
     for (const o of added) expect(o.metadata.annotations?.[GENERATED_ANNOTATION]).toBe('true');
   });
 
   it('every input annotation is kept; under Helm 4 (filename annotations present) the new objects get a filename too', () => {
     const r = postRender(STREAM, OPTS);
     const all = docs(r.stdout);
-    expect(find(all, 'ConfigMap', 'notes')!.metadata.annotations![HELM_FILENAME_ANNOTATION]).toBe('gateway/templates/notes.yaml');
-    expect(find(all, 'Gateway', 'cozystack')!.metadata.annotations![HELM_FILENAME_ANNOTATION]).toBe('cozy-gw/tenant-root/gateway-cozystack.yaml');
+    expect(find(all, 'ConfigMap', 'notes')!.metadata.annotations![HELM_FILENAME_ANNOTATION]).toBe(
+      'gateway/templates/notes.yaml',
+    );
+    expect(find(all, 'Gateway', 'cozystack')!.metadata.annotations![HELM_FILENAME_ANNOTATION]).toBe(
+      'cozy-gw/tenant-root/gateway-cozystack.yaml',
+    );
     // Helm 3 gives no filename annotations: none is invented.
-    const h3 = postRender(STREAM.replace(/\n\s*postrenderer\.helm\.sh\/postrender-filename:.*\n/g, '\n').replace(/annotations:\n(?=spec|data)/g, ''), OPTS);
+    const h3 = postRender(
+      STREAM.replace(/\n\s*postrenderer\.helm\.sh\/postrender-filename:.*\n/g, '\n').replace(
+        /annotations:\n(?=spec|data)/g,
+        '',
+      ),
+      OPTS,
+    );
     expect(h3.exitCode).toBe(0);
     expect(h3.stdout).not.toContain(HELM_FILENAME_ANNOTATION);
   });
 
-  it('the input TenantGateway is not rewritten (its status is the cluster\'s business), nor duplicated', () => {
+  it("the input TenantGateway is not rewritten (its status is the cluster's business), nor duplicated", () => {
     const all = docs(postRender(STREAM, OPTS).stdout);
     expect(all.filter((o) => o.kind === 'TenantGateway')).toHaveLength(1);
     expect(find(all, 'TenantGateway', 'cozystack')!.status).toBeUndefined();
@@ -114,12 +127,23 @@ describe('postRender', () => {
   it('property: whatever documents without a TenantGateway come in go out byte for byte', () => {
     const scalar = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean());
     fc.assert(
-      fc.property(fc.uniqueArray(fc.record({ name: fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/), data: fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), scalar, { maxKeys: 4 }) }), { minLength: 1, maxLength: 4, selector: (c) => c.name }), (cms) => {
-        const text = cms.map((c) => jsyaml.dump({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: c.name }, data: c.data })).join('---\n');
-        const r = postRender(text, OPTS);
-        expect(r.exitCode).toBe(0);
-        expect(r.stdout).toBe(text);
-      }),
+      fc.property(
+        fc.uniqueArray(
+          fc.record({
+            name: fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/),
+            data: fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), scalar, { maxKeys: 4 }),
+          }),
+          { minLength: 1, maxLength: 4, selector: (c) => c.name },
+        ),
+        (cms) => {
+          const text = cms
+            .map((c) => jsyaml.dump({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: c.name }, data: c.data }))
+            .join('---\n');
+          const r = postRender(text, OPTS);
+          expect(r.exitCode).toBe(0);
+          expect(r.stdout).toBe(text);
+        },
+      ),
       { numRuns: 50 },
     );
   });
@@ -129,7 +153,10 @@ describe('cozy-gw post-render (command)', () => {
   it('reads --values and --now, writes the manifests on stdout and nothing else', async () => {
     const dir = tmpDir('pr');
     fs.writeFileSync(path.join(dir, 'values.yaml'), 'publishing: {host: example.org}\ngateway: {enabled: true}\n');
-    const r = await runCommand(postRenderCommand, ['post-render', '--values', 'values.yaml', '--now', NOW], { stdin: STREAM, cwd: dir });
+    const r = await runCommand(postRenderCommand, ['post-render', '--values', 'values.yaml', '--now', NOW], {
+      stdin: STREAM,
+      cwd: dir,
+    });
     expect(r.code).toBe(0);
     expect(r.stdout.startsWith(STREAM)).toBe(true);
     const bad = await runCommand(postRenderCommand, ['post-render', '--now', 'tomorrow'], { stdin: STREAM });
@@ -160,7 +187,8 @@ describe('piping manifests through the built CLI (Helm 3 executable, Helm 4 plug
     const plugin = jsyaml.load(fs.readFileSync(path.join(ROOT, 'plugin.yaml'), 'utf8')) as Record<string, unknown>;
     expect(plugin).toMatchObject({ apiVersion: 'v1', type: 'postrenderer/v1', name: 'cozy-gw', runtime: 'subprocess' });
     expect(typeof plugin.version).toBe('string');
-    const cmds = (plugin.runtimeConfig as { platformCommand: { command: string; args?: string[]; os?: string }[] }).platformCommand;
+    const cmds = (plugin.runtimeConfig as { platformCommand: { command: string; args?: string[]; os?: string }[] })
+      .platformCommand;
     const cmd = cmds.find((c) => !c.os)!;
     // Run it as Helm does: HELM_PLUGIN_DIR expanded in the command, manifests on stdin.
     const exe = cmd.command.replace(/\$\{HELM_PLUGIN_DIR\}|\$HELM_PLUGIN_DIR/g, ROOT);

@@ -16,9 +16,14 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 let files: string[] = [];
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` before this test');
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` before this test');
   // --ignore-scripts: the pack list only, without `prepare` rebuilding dist/ under the test.
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const result = JSON.parse(out) as PackResult[];
   files = result[0].files.map((f) => f.path).sort();
 }, 60_000);
@@ -38,7 +43,18 @@ const ALLOWED = [
 
 describe('npm pack', () => {
   test('holds the metadata files, the bin script and the compiled CLI', () => {
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/cozy-gw.js', 'bin/cozy-gw-fn', 'dist/cli/index.js', 'plugin.yaml']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'CHANGELOG.md',
+        'bin/cozy-gw.js',
+        'bin/cozy-gw-fn',
+        'dist/cli/index.js',
+        'plugin.yaml',
+      ]),
+    );
   });
 
   test('the Helm plugin it ships runs the shipped bin script, at the package version', () => {
@@ -49,7 +65,18 @@ describe('npm pack', () => {
 
   test('holds nothing else: no sources, tests, fixtures, scripts or raw chart assets', () => {
     expect(files.filter((f) => !ALLOWED.some((re) => re.test(f)))).toEqual([]);
-    for (const dir of ['src/', 'test/', 'testdata/', 'scripts/', 'examples/', 'charts/', 'templates/', 'bench/', '.ci/', 'node_modules/']) {
+    for (const dir of [
+      'src/',
+      'test/',
+      'testdata/',
+      'scripts/',
+      'examples/',
+      'charts/',
+      'templates/',
+      'bench/',
+      '.ci/',
+      'node_modules/',
+    ]) {
       expect(files.filter((f) => f.startsWith(dir))).toEqual([]);
     }
   });
@@ -64,7 +91,8 @@ describe('npm pack', () => {
       const text = fs.readFileSync(path.join(ROOT, rel), 'utf8');
       for (const m of text.matchAll(/require\(["'](\.{1,2}\/[^"']+)["']\)/g)) {
         let target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), m[1]));
-        if (!target.endsWith('.js') && !target.endsWith('.json')) target = fs.existsSync(path.join(ROOT, `${target}.js`)) ? `${target}.js` : `${target}/index.js`;
+        if (!target.endsWith('.js') && !target.endsWith('.json'))
+          target = fs.existsSync(path.join(ROOT, `${target}.js`)) ? `${target}.js` : `${target}/index.js`;
         visit(target);
       }
     };
@@ -99,7 +127,12 @@ describe('npm pack', () => {
     expect(pkg.repository?.url).toMatch(/^git\+https:\/\//);
     expect(pkg.keywords).toEqual(expect.arrayContaining(['cozystack', 'gateway-api']));
     for (const field of ['main', 'types'] as const) {
-      if (pkg[field]) expect({ field, path: pkg[field], shipped: files.includes(pkg[field]) }).toEqual({ field, path: pkg[field], shipped: true });
+      if (pkg[field])
+        expect({ field, path: pkg[field], shipped: files.includes(pkg[field]) }).toEqual({
+          field,
+          path: pkg[field],
+          shipped: true,
+        });
     }
   });
 });

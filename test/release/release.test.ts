@@ -9,12 +9,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT } from '../helpers/cli';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const rc = require('../../scripts/release-check.js');
 
 const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
-describe('.goreleaser.yaml against GoReleaser\'s schema', () => {
+describe(".goreleaser.yaml against GoReleaser's schema", () => {
   const config = rc.readConfig();
 
   test('the project configuration is valid (schema and project checks)', () => {
@@ -36,17 +35,21 @@ describe('.goreleaser.yaml against GoReleaser\'s schema', () => {
     bad.builds[0].target = 'bun-linux-x64';
     bad.before.hooks.push(42);
     const problems = rc.validateConfig(bad);
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^schema: \/builds\/0\/builder must be equal to one of the allowed values/),
-      expect.stringMatching(/^schema: \/builds\/0 must NOT have additional properties \(target\)/),
-      expect.stringMatching(/^schema: \/before\/hooks\/2 must be string/),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^schema: \/builds\/0\/builder must be equal to one of the allowed values/),
+        expect.stringMatching(/^schema: \/builds\/0 must NOT have additional properties \(target\)/),
+        expect.stringMatching(/^schema: \/before\/hooks\/2 must be string/),
+      ]),
+    );
   });
 
   test('references inside embedded schema resources resolve against their own $id (archives[].files[].info)', () => {
     const bad = clone(config);
     bad.archives[0].files.push({ src: 'LICENSE', info: { mode: 'rw-r--r--' } });
-    expect(rc.validateConfig(bad)).toEqual(expect.arrayContaining([expect.stringMatching(/\/archives\/0\/files\/3\/info\/mode must be integer/)]));
+    expect(rc.validateConfig(bad)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/\/archives\/0\/files\/3\/info\/mode must be integer/)]),
+    );
     const good = clone(config);
     good.archives[0].files.push({ src: 'LICENSE', info: { mode: 0o644 } });
     expect(rc.validateConfig(good)).toEqual([]);
@@ -59,12 +62,14 @@ describe('.goreleaser.yaml against GoReleaser\'s schema', () => {
     bad.checksum.disable = true;
     bad.before.hooks = ['npm ci'];
     const problems = rc.validateConfig(bad);
-    expect(problems).toEqual(expect.arrayContaining([
-      'builds[0].targets: missing bun-darwin-arm64',
-      'builds[0].main: bin/nope.js does not exist',
-      'checksum: disabled',
-      expect.stringMatching(/^before\.hooks: `npm run build`/),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'builds[0].targets: missing bun-darwin-arm64',
+        'builds[0].main: bin/nope.js does not exist',
+        'checksum: disabled',
+        expect.stringMatching(/^before\.hooks: `npm run build`/),
+      ]),
+    );
   });
 
   test('the vendored schema is the one shared with the project (when ../shared is beside the repo)', () => {
@@ -76,8 +81,25 @@ describe('.goreleaser.yaml against GoReleaser\'s schema', () => {
 
 describe('the bun builder command', () => {
   test('is `bun build --compile --target T --outfile O main`, flags replacing --compile', () => {
-    expect(rc.bunBuildArgs({ main: './bin/cozy-gw.js' }, 'bun-linux-x64', '/o/cozy-gw')).toEqual(['build', '--compile', '--target', 'bun-linux-x64', '--outfile', '/o/cozy-gw', './bin/cozy-gw.js']);
-    expect(rc.bunBuildArgs({ main: 'x.js', flags: ['--compile', '--minify'] }, 'bun-darwin-arm64', 'o')).toEqual(['build', '--compile', '--minify', '--target', 'bun-darwin-arm64', '--outfile', 'o', 'x.js']);
+    expect(rc.bunBuildArgs({ main: './bin/cozy-gw.js' }, 'bun-linux-x64', '/o/cozy-gw')).toEqual([
+      'build',
+      '--compile',
+      '--target',
+      'bun-linux-x64',
+      '--outfile',
+      '/o/cozy-gw',
+      './bin/cozy-gw.js',
+    ]);
+    expect(rc.bunBuildArgs({ main: 'x.js', flags: ['--compile', '--minify'] }, 'bun-darwin-arm64', 'o')).toEqual([
+      'build',
+      '--compile',
+      '--minify',
+      '--target',
+      'bun-darwin-arm64',
+      '--outfile',
+      'o',
+      'x.js',
+    ]);
   });
 
   test('main defaults to package.json `module`, else `.`', () => {
@@ -103,15 +125,29 @@ describe('the bun builder command', () => {
       const elf = (machine: number) => [0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, machine, 0];
       expect(rc.executableKind(write('a', elf(0x3e)))).toEqual({ os: 'linux', arch: 'x64' });
       expect(rc.executableKind(write('b', elf(0xb7)))).toEqual({ os: 'linux', arch: 'arm64' });
-      expect(rc.executableKind(write('c', [0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0, 0, 0x01]))).toEqual({ os: 'darwin', arch: 'arm64' });
-      expect(rc.executableKind(write('d', [0xcf, 0xfa, 0xed, 0xfe, 0x07, 0, 0, 0x01]))).toEqual({ os: 'darwin', arch: 'x64' });
+      expect(rc.executableKind(write('c', [0xcf, 0xfa, 0xed, 0xfe, 0x0c, 0, 0, 0x01]))).toEqual({
+        os: 'darwin',
+        arch: 'arm64',
+      });
+      expect(rc.executableKind(write('d', [0xcf, 0xfa, 0xed, 0xfe, 0x07, 0, 0, 0x01]))).toEqual({
+        os: 'darwin',
+        arch: 'x64',
+      });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
   test('npm script arguments are split as a shell would for plain words and quotes', () => {
-    expect(rc.splitArgs(`node bin/cozy-gw.js render --values 'a b.yaml' -f "x\\"y"`)).toEqual(['node', 'bin/cozy-gw.js', 'render', '--values', 'a b.yaml', '-f', 'x"y']);
+    expect(rc.splitArgs(`node bin/cozy-gw.js render --values 'a b.yaml' -f "x\\"y"`)).toEqual([
+      'node',
+      'bin/cozy-gw.js',
+      'render',
+      '--values',
+      'a b.yaml',
+      '-f',
+      'x"y',
+    ]);
   });
 });
 
@@ -122,16 +158,24 @@ const slow = wanted || bunHere ? test : test.skip;
 
 // With COZY_GW_RELEASE_CHECK=1 every target is compiled; with bun merely at hand, the host's only.
 describe(`bun build --compile, and the host binary against node (${wanted ? 'every target' : bunHere ? 'host target: set COZY_GW_RELEASE_CHECK=1 for all' : `skipped: set COZY_GW_RELEASE_CHECK=1 to install bun ${rc.BUN_VERSION} and run it`})`, () => {
-  slow('the targets compile to their OS/CPU, and the host binary prints byte-for-byte what `node bin/cozy-gw.js` prints', () => {
-    expect(fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))).toBe(true); // `npm run build` first
-    const lines: string[] = [];
-    const r = rc.releaseCheck({ installBun: wanted, hostOnly: !wanted, log: (s: string) => lines.push(s) });
-    if (!r.ok) throw new Error(`release check failed:\n${r.problems.join('\n')}\n--- log:\n${lines.join('\n')}`);
-    expect(r.builds.map((b: { target: string }) => b.target).sort()).toEqual(wanted ? [...rc.REQUIRED_TARGETS].sort() : [rc.hostTarget()]);
-    expect(r.comparisons.map((c: { name: string }) => c.name)).toEqual(expect.arrayContaining(['npm run example', '--version', 'snapshot --help']));
-    expect(r.comparisons.length).toBeGreaterThanOrEqual(5);
-    expect(r.comparisons.every((c: { same: boolean }) => c.same)).toBe(true);
-  }, 300_000);
+  slow(
+    'the targets compile to their OS/CPU, and the host binary prints byte-for-byte what `node bin/cozy-gw.js` prints',
+    () => {
+      expect(fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))).toBe(true); // `npm run build` first
+      const lines: string[] = [];
+      const r = rc.releaseCheck({ installBun: wanted, hostOnly: !wanted, log: (s: string) => lines.push(s) });
+      if (!r.ok) throw new Error(`release check failed:\n${r.problems.join('\n')}\n--- log:\n${lines.join('\n')}`);
+      expect(r.builds.map((b: { target: string }) => b.target).sort()).toEqual(
+        wanted ? [...rc.REQUIRED_TARGETS].sort() : [rc.hostTarget()],
+      );
+      expect(r.comparisons.map((c: { name: string }) => c.name)).toEqual(
+        expect.arrayContaining(['npm run example', '--version', 'snapshot --help']),
+      );
+      expect(r.comparisons.length).toBeGreaterThanOrEqual(5);
+      expect(r.comparisons.every((c: { same: boolean }) => c.same)).toBe(true);
+    },
+    300_000,
+  );
 });
 
 describe('the container image (dockers_v2, Dockerfile)', () => {
@@ -139,7 +183,11 @@ describe('the container image (dockers_v2, Dockerfile)', () => {
 
   test('one image, built by GoReleaser from the cozy-gw build for linux/amd64 and linux/arm64, pushed to a registry', () => {
     expect(config.dockers_v2).toHaveLength(1);
-    expect(config.dockers_v2[0]).toMatchObject({ ids: ['cozy-gw'], dockerfile: 'Dockerfile', platforms: ['linux/amd64', 'linux/arm64'] });
+    expect(config.dockers_v2[0]).toMatchObject({
+      ids: ['cozy-gw'],
+      dockerfile: 'Dockerfile',
+      platforms: ['linux/amd64', 'linux/arm64'],
+    });
     expect(config.dockers_v2[0].images.length).toBeGreaterThan(0);
     expect(rc.dockerChecks(config)).toEqual([]);
   });
@@ -151,10 +199,12 @@ describe('the container image (dockers_v2, Dockerfile)', () => {
     const bad = clone(config);
     bad.dockers_v2[0].platforms.push('linux/s390x');
     bad.dockers_v2[0].ids = ['nope'];
-    expect(rc.validateConfig(bad)).toEqual(expect.arrayContaining([
-      'dockers_v2[0].ids: no build has id nope',
-      expect.stringMatching(/platforms: no build target makes a linux\/amd64 binary/),
-    ]));
+    expect(rc.validateConfig(bad)).toEqual(
+      expect.arrayContaining([
+        'dockers_v2[0].ids: no build has id nope',
+        expect.stringMatching(/platforms: no build target makes a linux\/amd64 binary/),
+      ]),
+    );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-docker-'));
     fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM scratch\nCOPY cozy-gw /cozy-gw\nENTRYPOINT ["/cozy-gw"]\n');
     for (const f of ['bin']) fs.mkdirSync(path.join(dir, f));
@@ -169,6 +219,10 @@ describe('the container image (dockers_v2, Dockerfile)', () => {
   test('the Dockerfile is validated with the rest against the vendored schema (an unknown dockers_v2 key is refused)', () => {
     const bad = clone(config);
     bad.dockers_v2[0].image_templates = ['x'];
-    expect(rc.validateConfig(bad)).toEqual(expect.arrayContaining([expect.stringMatching(/^schema: \/dockers_v2\/0 must NOT have additional properties \(image_templates\)/)]));
+    expect(rc.validateConfig(bad)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^schema: \/dockers_v2\/0 must NOT have additional properties \(image_templates\)/),
+      ]),
+    );
   });
 });

@@ -1,7 +1,8 @@
 import { explainCrdError, explainInputError, fieldOf } from '../../src/validation/ajvErrors';
 import type { ErrorObject } from 'ajv';
 
-const err = (e: Partial<ErrorObject>): ErrorObject => ({ instancePath: '', schemaPath: '', keyword: 'type', params: {}, ...e }) as ErrorObject;
+const err = (e: Partial<ErrorObject>): ErrorObject =>
+  ({ instancePath: '', schemaPath: '', keyword: 'type', params: {}, ...e }) as ErrorObject;
 
 describe('fieldOf: the one JSON pointer → field converter', () => {
   it('pointers, key paths and a key below', () => {
@@ -22,8 +23,22 @@ describe('the two voices of an ajv error', () => {
   });
 
   it('a wrong type', () => {
-    const e = err({ instancePath: '/spec/gateway', keyword: 'type', params: { type: 'boolean' }, data: 'yes', message: 'must be boolean' });
-    expect(explainInputError(e)).toEqual({ field: 'spec.gateway', message: 'must be boolean, got "yes"', hint: 'write true or false, unquoted' });
-    expect(explainCrdError(e)).toEqual({ field: 'spec.gateway', message: 'must be boolean', hint: 'write spec.gateway as a boolean' });
+    const e = err({
+      instancePath: '/spec/gateway',
+      keyword: 'type',
+      params: { type: 'boolean' },
+      data: 'yes',
+      message: 'must be boolean',
+    });
+    expect(explainInputError(e)).toEqual({
+      field: 'spec.gateway',
+      message: 'must be boolean, got "yes"',
+      hint: 'write true or false, unquoted',
+    });
+    expect(explainCrdError(e)).toEqual({
+      field: 'spec.gateway',
+      message: 'must be boolean',
+      hint: 'write spec.gateway as a boolean',
+    });
   });
 });

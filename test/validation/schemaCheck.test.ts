@@ -1,11 +1,26 @@
 import { modelSpecifier, schemaCheck, type Loader } from '../helpers/schemaCheck';
 import type { KObject } from '../../src/k8s/model';
 
-const route: KObject = { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'HTTPRoute', metadata: { name: 'r', namespace: 'tenant-a' }, spec: { hostnames: [7] } };
-const cert: KObject = { apiVersion: 'cert-manager.io/v1', kind: 'Certificate', metadata: { name: 'c', namespace: 'tenant-a' }, spec: { secretName: 'c' } };
+const route: KObject = {
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'HTTPRoute',
+  metadata: { name: 'r', namespace: 'tenant-a' },
+  spec: { hostnames: [7] },
+};
+const cert: KObject = {
+  apiVersion: 'cert-manager.io/v1',
+  kind: 'Certificate',
+  metadata: { name: 'c', namespace: 'tenant-a' },
+  spec: { secretName: 'c' },
+};
 
 /** A stand-in for a @kubernetes-models class: validate() throws like the models' ValidationError. */
-function fakeModels(errorsFor: Record<string, { instancePath: string; message: string; keyword?: string; params?: Record<string, unknown> }[]>): { load: Loader; loaded: string[] } {
+function fakeModels(
+  errorsFor: Record<
+    string,
+    { instancePath: string; message: string; keyword?: string; params?: Record<string, unknown> }[]
+  >,
+): { load: Loader; loaded: string[] } {
   const loaded: string[] = [];
   const load: Loader = async (spec) => {
     loaded.push(spec);
@@ -31,7 +46,14 @@ describe('schemaCheck', () => {
   it('reports every schema error with its field path, loading each module once', async () => {
     const { load, loaded } = fakeModels({
       HTTPRoute: [{ instancePath: '/spec/hostnames/0', message: 'must be string', keyword: 'type' }],
-      Certificate: [{ instancePath: '/spec', message: "must have required property 'issuerRef'", keyword: 'required', params: { missingProperty: 'issuerRef' } }],
+      Certificate: [
+        {
+          instancePath: '/spec',
+          message: "must have required property 'issuerRef'",
+          keyword: 'required',
+          params: { missingProperty: 'issuerRef' },
+        },
+      ],
     });
     const f = await schemaCheck([route, cert, { ...route, metadata: { name: 'r2', namespace: 'tenant-a' } }], load);
     expect(f.map((x) => `${x.object?.name} ${x.field}: ${x.message}`)).toEqual([
@@ -42,11 +64,25 @@ describe('schemaCheck', () => {
     expect(loaded).toHaveLength(2);
   });
   it('checks TenantGateways against the CRD', async () => {
-    const f = await schemaCheck([{ apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', metadata: { name: 'cozystack', namespace: 'tenant-root' }, spec: {} }], fakeModels({}).load);
+    const f = await schemaCheck(
+      [
+        {
+          apiVersion: 'gateway.cozystack.io/v1alpha1',
+          kind: 'TenantGateway',
+          metadata: { name: 'cozystack', namespace: 'tenant-root' },
+          spec: {},
+        },
+      ],
+      fakeModels({}).load,
+    );
     expect(f.map((x) => x.field)).toEqual(['spec.apex']);
   });
   it('warns once per missing package instead of failing', async () => {
-    const load: Loader = async () => { throw Object.assign(new Error("Cannot find package '@kubernetes-models/gateway-api'"), { code: 'ERR_MODULE_NOT_FOUND' }); };
+    const load: Loader = async () => {
+      throw Object.assign(new Error("Cannot find package '@kubernetes-models/gateway-api'"), {
+        code: 'ERR_MODULE_NOT_FOUND',
+      });
+    };
     const f = await schemaCheck([route, { ...route, kind: 'Gateway' }], load);
     expect(f).toHaveLength(1);
     expect(f[0].severity).toBe('warning');

@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { editDistance, nearestKey, unknownKeys, unknownTenantSpecKeys, unknownValueKeys } from '../../src/validation/unknownKeys';
+import {
+  editDistance,
+  nearestKey,
+  unknownKeys,
+  unknownTenantSpecKeys,
+  unknownValueKeys,
+} from '../../src/validation/unknownKeys';
 
 describe('unknown keys', () => {
   it('edit distance', () => {
@@ -35,11 +41,24 @@ describe('unknown keys', () => {
     expect(nearestKey('zzzzzzzz', ['host', 'gateway'])).toBeUndefined();
   });
   it('walks the schema through $ref; skips nulls and free-form maps; lenient at the top', () => {
-    expect(unknownValueKeys({ publishing: { certificates: { dns01: { cloudflare: { secretNme: 'x' } } } }, networking: {}, publshing: null, gatewy: {} })).toEqual([
-      { path: 'publishing.certificates.dns01.cloudflare.secretNme', suggestion: 'publishing.certificates.dns01.cloudflare.secretName', known: ['secretName', 'secretKey'] },
+    expect(
+      unknownValueKeys({
+        publishing: { certificates: { dns01: { cloudflare: { secretNme: 'x' } } } },
+        networking: {},
+        publshing: null,
+        gatewy: {},
+      }),
+    ).toEqual([
+      {
+        path: 'publishing.certificates.dns01.cloudflare.secretNme',
+        suggestion: 'publishing.certificates.dns01.cloudflare.secretName',
+        known: ['secretName', 'secretKey'],
+      },
       { path: 'gatewy', suggestion: 'gateway', known: ['bundles', 'publishing', 'gateway'] },
     ]);
-    expect(unknownTenantSpecKeys({ resourceQuotas: { anything: 1 }, hots: 'x' })).toEqual([expect.objectContaining({ path: 'spec.hots', suggestion: 'spec.host' })]);
+    expect(unknownTenantSpecKeys({ resourceQuotas: { anything: 1 }, hots: 'x' })).toEqual([
+      expect.objectContaining({ path: 'spec.hots', suggestion: 'spec.host' }),
+    ]);
     expect(unknownKeys({ a: 1 }, { type: 'object', properties: { b: {} }, additionalProperties: false })).toEqual([]);
   });
 });

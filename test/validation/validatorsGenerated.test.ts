@@ -8,7 +8,13 @@ import fc from 'fast-check';
 import { asset } from '../../src/assets';
 import { DATE_TIME } from '../../src/validation/crdJsonSchema';
 import { tenantGatewaySchema, toJsonSchema } from '../../src/validation/tenantGatewayCrd';
-import { cozyGatewayValidator, platformValuesValidator, tenantGatewayValidator, tenantValidator, type Validate } from '../../src/validation/validators.generated';
+import {
+  cozyGatewayValidator,
+  platformValuesValidator,
+  tenantGatewayValidator,
+  tenantValidator,
+  type Validate,
+} from '../../src/validation/validators.generated';
 
 function runtime(opts: Record<string, unknown>, schema: object, setup?: (a: Ajv) => void) {
   const ajv = new Ajv(opts);
@@ -25,35 +31,80 @@ function same(pre: Validate, rt: ReturnType<typeof runtime>, data: unknown): voi
   expect(strip(pre.errors)).toEqual(strip(rt.errors));
 }
 
-const tg = (spec: unknown, status?: unknown) => ({ apiVersion: 'gateway.cozystack.io/v1alpha1', kind: 'TenantGateway', metadata: { name: 'x', namespace: 'tenant-x' }, spec, ...(status === undefined ? {} : { status }) });
+const tg = (spec: unknown, status?: unknown) => ({
+  apiVersion: 'gateway.cozystack.io/v1alpha1',
+  kind: 'TenantGateway',
+  metadata: { name: 'x', namespace: 'tenant-x' },
+  spec,
+  ...(status === undefined ? {} : { status }),
+});
 
 describe('precompiled validators = runtime-compiled ones', () => {
-  const tgRt = runtime({ allErrors: true, strict: false }, toJsonSchema(tenantGatewaySchema()), (a) => a.addFormat('date-time', DATE_TIME));
-  const valuesRt = runtime({ allErrors: true, verbose: true, strict: false }, asset<object>('schemas/platform-values.schema.json'));
-  const tenantRt = runtime({ allErrors: true, verbose: true, strict: false }, asset<object>('schemas/tenant.schema.json'));
+  const tgRt = runtime({ allErrors: true, strict: false }, toJsonSchema(tenantGatewaySchema()), (a) =>
+    a.addFormat('date-time', DATE_TIME),
+  );
+  const valuesRt = runtime(
+    { allErrors: true, verbose: true, strict: false },
+    asset<object>('schemas/platform-values.schema.json'),
+  );
+  const tenantRt = runtime(
+    { allErrors: true, verbose: true, strict: false },
+    asset<object>('schemas/tenant.schema.json'),
+  );
   const cozyRt = runtime({ allErrors: true, strict: false }, asset<object>('schemas/cozygateway.schema.json'));
 
   it('TenantGateway: valid, unknown fields, enums, patterns, bounds, types, formats', () => {
     for (const o of [
       tg({ apex: 'example.org' }),
       tg({ apex: 'example.org', certMode: 'nope', issuerName: 7, extra: true }),
-      tg({ apex: 'x'.repeat(300), tlsPassthroughListeners: [{ name: 'a', port: 99999, hostname: 'UPPER' }, { port: 'x' }] }),
+      tg({
+        apex: 'x'.repeat(300),
+        tlsPassthroughListeners: [{ name: 'a', port: 99999, hostname: 'UPPER' }, { port: 'x' }],
+      }),
       tg({ apex: 'example.org', dns01: { provider: 'route53', route53: {} } }),
-      tg({ apex: 'example.org' }, { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 'yesterday', reason: 'R', message: '' }] }),
-      tg({ apex: 'example.org' }, { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'R', message: '' }] }),
+      tg(
+        { apex: 'example.org' },
+        { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 'yesterday', reason: 'R', message: '' }] },
+      ),
+      tg(
+        { apex: 'example.org' },
+        {
+          conditions: [
+            { type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z', reason: 'R', message: '' },
+          ],
+        },
+      ),
       tg(undefined),
       { kind: 'TenantGateway' },
       null,
       'text',
-    ]) same(tenantGatewayValidator(), tgRt, o);
+    ])
+      same(tenantGatewayValidator(), tgRt, o);
   });
 
   it('platform values, Tenants and CozyGateway configs', () => {
-    same(platformValuesValidator(), valuesRt, { publishing: { host: 'example.org', exposedServices: ['api', 3], certificates: { solver: 'x' } }, gateway: { className: 1 } });
+    same(platformValuesValidator(), valuesRt, {
+      publishing: { host: 'example.org', exposedServices: ['api', 3], certificates: { solver: 'x' } },
+      gateway: { className: 1 },
+    });
     same(platformValuesValidator(), valuesRt, { publishing: { host: 'example.org' } });
-    same(tenantValidator(), tenantRt, { apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'bob' }, spec: { gateway: 'yes', host: '' } });
-    same(tenantValidator(), tenantRt, { apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'bob', namespace: 'tenant-root' }, spec: { gateway: true } });
-    same(cozyGatewayValidator(), cozyRt, { apiVersion: 'fn.cozystack.io/v1alpha1', kind: 'CozyGateway', spec: { nope: 1 } });
+    same(tenantValidator(), tenantRt, {
+      apiVersion: 'apps.cozystack.io/v1alpha1',
+      kind: 'Tenant',
+      metadata: { name: 'bob' },
+      spec: { gateway: 'yes', host: '' },
+    });
+    same(tenantValidator(), tenantRt, {
+      apiVersion: 'apps.cozystack.io/v1alpha1',
+      kind: 'Tenant',
+      metadata: { name: 'bob', namespace: 'tenant-root' },
+      spec: { gateway: true },
+    });
+    same(cozyGatewayValidator(), cozyRt, {
+      apiVersion: 'fn.cozystack.io/v1alpha1',
+      kind: 'CozyGateway',
+      spec: { nope: 1 },
+    });
   });
 
   it('on arbitrary JSON in the places the schemas check', () => {
@@ -61,7 +112,12 @@ describe('precompiled validators = runtime-compiled ones', () => {
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
         same(tenantGatewayValidator(), tgRt, tg({ apex: 'example.org', certMode: a, tlsPassthroughListeners: b }));
         same(platformValuesValidator(), valuesRt, { publishing: a, gateway: b });
-        same(tenantValidator(), tenantRt, { apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'bob', namespace: 'tenant-root' }, spec: a });
+        same(tenantValidator(), tenantRt, {
+          apiVersion: 'apps.cozystack.io/v1alpha1',
+          kind: 'Tenant',
+          metadata: { name: 'bob', namespace: 'tenant-root' },
+          spec: a,
+        });
       }),
       { numRuns: 200 },
     );

@@ -27,7 +27,10 @@ interface AdmitOptions extends InputOptions {
 
 /** `-n` names a namespace: a DNS label (a usage error otherwise). */
 function namespaceArg(v: string): string {
-  if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v.slice(0, 80))} is not a namespace name (lowercase letters, digits and "-", at most 63)`);
+  if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(v))
+    throw new InvalidArgumentError(
+      `${JSON.stringify(v.slice(0, 80))} is not a namespace name (lowercase letters, digits and "-", at most 63)`,
+    );
   return v;
 }
 
@@ -35,7 +38,10 @@ function namespaceArg(v: string): string {
  * A namespaced object without `metadata.namespace` is created, as the API server would, in the
  * namespace the request names (`-n`, default `default`): it is judged there, and a note says so.
  */
-export function placeInNamespace(objects: KObject[], namespace: string): { objects: KObject[]; placed: { original: KObject; placed: KObject }[] } {
+export function placeInNamespace(
+  objects: KObject[],
+  namespace: string,
+): { objects: KObject[]; placed: { original: KObject; placed: KObject }[] } {
   const placed: { original: KObject; placed: KObject }[] = [];
   const out = objects.map((o) => {
     if (o.metadata.namespace || isClusterScoped(o)) return o;
@@ -60,12 +66,28 @@ export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('admit')
     .summary('Evaluate the platform admission policies (real CEL) against objects, as a CREATE by a given caller')
-    .description('Evaluate the platform admission policies (as render emits them) against every input object as a CREATE by the given caller')
+    .description(
+      'Evaluate the platform admission policies (as render emits them) against every input object as a CREATE by the given caller',
+    )
     .option('--as <user>', 'the user making the request (default system:anonymous)')
     .option('--as-group <group>', 'a group of the user making the request; repeatable', collect, [])
-    .addOption(new Option('-o, --output <format>', 'text (one line per denial) or json').choices(['text', 'json']).default('text'))
-    .option('-n, --namespace <namespace>', 'the namespace of the request for a namespaced object without metadata.namespace, as kubectl -n gives it', namespaceArg, 'default')
-    .option('--gateway-api-version <version>', 'the Gateway API CRD bundle the cluster serves (decides the route versions matched)', gatewayApiVersionArg, DEFAULT_GATEWAY_API_VERSION);
+    .addOption(
+      new Option('-o, --output <format>', 'text (one line per denial) or json')
+        .choices(['text', 'json'])
+        .default('text'),
+    )
+    .option(
+      '-n, --namespace <namespace>',
+      'the namespace of the request for a namespaced object without metadata.namespace, as kubectl -n gives it',
+      namespaceArg,
+      'default',
+    )
+    .option(
+      '--gateway-api-version <version>',
+      'the Gateway API CRD bundle the cluster serves (decides the route versions matched)',
+      gatewayApiVersionArg,
+      DEFAULT_GATEWAY_API_VERSION,
+    );
   addInputOptions(cmd);
   cmd.addHelpText(
     'after',
@@ -91,7 +113,11 @@ Examples:
       const file = ctx.sources?.originOf(p.original)?.file;
       const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
       const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
-      ctx.io.stderr(printable(`note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`) + '\n');
+      ctx.io.stderr(
+        printable(
+          `note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`,
+        ) + '\n',
+      );
     }
     const input = { objects: inputs.objects, valuesFiles: inputs.values };
     const platform = platformPolicies(input, { gatewayApiVersion: opts.gatewayApiVersion });
@@ -117,7 +143,11 @@ Examples:
       // One line per denial: an object a policy denies, its failed validations' messages joined.
       for (const d of denied) ctx.io.stdout(formatDenial(d, d.messages.join('; ')) + '\n');
       for (const d of denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
-      for (const d of warnings(decisions)) for (const m of d.messages) ctx.io.stderr(`${opts.strict ? 'error' : 'warning'}: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`);
+      for (const d of warnings(decisions))
+        for (const m of d.messages)
+          ctx.io.stderr(
+            `${opts.strict ? 'error' : 'warning'}: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`,
+          );
     }
     // --strict: an admission warning fails the run as a denial does.
     ctx.exitCode = denied.length || (opts.strict && warnings(decisions).length) ? 1 : 0;

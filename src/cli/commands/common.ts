@@ -34,15 +34,30 @@ function setArg(asString: boolean) {
 /** `--values`, `--set`, `--set-string` and `--strict`: every command that reads platform values. */
 export function addValuesOptions(cmd: Command): Command {
   return cmd
-    .option('--values <file>', 'platform values file (publishing.*, gateway.*); repeatable, merged left to right like helm -f', collect, [])
-    .option('--set <path=value>', "set a platform value after every --values, helm's syntax (a.b=x, list={x,y}, a[0]=x, \\, and \\. escape); repeatable", setArg(false), [])
+    .option(
+      '--values <file>',
+      'platform values file (publishing.*, gateway.*); repeatable, merged left to right like helm -f',
+      collect,
+      [],
+    )
+    .option(
+      '--set <path=value>',
+      "set a platform value after every --values, helm's syntax (a.b=x, list={x,y}, a[0]=x, \\, and \\. escape); repeatable",
+      setArg(false),
+      [],
+    )
     .option('--set-string <path=value>', 'as --set, every value a string; applied after --set', setArg(true), [])
     .option('--strict', 'turn every warning (an unknown key, ...) into an error: exit 1, nothing written');
 }
 
 /** `-f` and the values options. */
 export function addInputOptions(cmd: Command): Command {
-  cmd.option('-f, --filename <path>', 'input file, directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable', collect, []);
+  cmd.option(
+    '-f, --filename <path>',
+    'input file, directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable',
+    collect,
+    [],
+  );
   return addValuesOptions(cmd);
 }
 
@@ -73,8 +88,12 @@ export function usageError(cmd: Command, message: string): never {
 
 /** Standard input can be read once: two `-` sources would leave the second silently empty. */
 export function checkStdin(cmd: Command, opts: Partial<InputOptions>): void {
-  const users = [...(opts.filename ?? []).filter((f) => f === '-').map(() => '-f -'), ...(opts.values ?? []).filter((f) => f === '-').map(() => '--values -')];
-  if (users.length > 1) usageError(cmd, `standard input can be read only once, but ${users.join(' and ')} both read it`);
+  const users = [
+    ...(opts.filename ?? []).filter((f) => f === '-').map(() => '-f -'),
+    ...(opts.values ?? []).filter((f) => f === '-').map(() => '--values -'),
+  ];
+  if (users.length > 1)
+    usageError(cmd, `standard input can be read only once, but ${users.join(' and ')} both read it`);
 }
 
 /**
@@ -87,12 +106,21 @@ export function setSources(opts: ValuesOptions, files: ValuesSource[], objects: 
   const pv = pkg ? getPath(pkg, ['spec', 'components', 'platform', 'values']) : undefined;
   let earlier: Record<string, unknown> = isObject(pv) ? pv : {};
   for (const f of files) earlier = mergeValues(earlier, f.values);
-  for (const [flag, assignments] of [['--set', opts.set ?? []], ['--set-string', opts.setString ?? []]] as const) {
+  for (const [flag, assignments] of [
+    ['--set', opts.set ?? []],
+    ['--set-string', opts.setString ?? []],
+  ] as const) {
     if (!assignments.length) continue;
     const before = earlier;
     const existing = (p: PathPart[]) => {
       let node: unknown = before;
-      for (const part of p) node = Array.isArray(node) && typeof part === 'number' ? node[part] : isObject(node) && typeof part === 'string' ? node[part] : undefined;
+      for (const part of p)
+        node =
+          Array.isArray(node) && typeof part === 'number'
+            ? node[part]
+            : isObject(node) && typeof part === 'string'
+              ? node[part]
+              : undefined;
       return node;
     };
     const values = applySet({}, assignments, existing);
@@ -105,7 +133,11 @@ export function setSources(opts: ValuesOptions, files: ValuesSource[], objects: 
 /** Read `--values` (and apply `--set`). Throws FindingsError (every problem at once) on bad input. */
 export function loadValues(opts: ValuesOptions, ctx: CliContext, objects: KObject[] = []): ValuesSource[] {
   const sources = ctx.sources ?? new SourceMap();
-  const { values: files } = readValuesFiles(opts.values ?? [], { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, sources });
+  const { values: files } = readValuesFiles(opts.values ?? [], {
+    readStdin: ctx.io.readStdin,
+    cwd: ctx.io.cwd,
+    sources,
+  });
   ctx.sources = sources;
   return [...files, ...setSources(opts, files, objects)];
 }
@@ -144,7 +176,9 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
  * anything is written, so a refused run writes nothing.
  */
 export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
-  const promoted = opts.strict ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)) : findings;
+  const promoted = opts.strict
+    ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f))
+    : findings;
   if (hasErrors(promoted)) throw new FindingsError(promoted);
 }
 
@@ -153,7 +187,10 @@ export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
  * later). Anything else is a usage error (exit 2), as commander reports any other bad flag value.
  */
 export function gatewayApiVersionArg(v: string): string {
-  if (!/^v?\d+(\.\d+){0,2}([-+][0-9A-Za-z.+-]*)?$/.test(v)) throw new InvalidArgumentError(`${JSON.stringify(v.slice(0, 80))} is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`);
+  if (!/^v?\d+(\.\d+){0,2}([-+][0-9A-Za-z.+-]*)?$/.test(v))
+    throw new InvalidArgumentError(
+      `${JSON.stringify(v.slice(0, 80))} is not a version (e.g. ${DEFAULT_GATEWAY_API_VERSION})`,
+    );
   try {
     servedVersions(v);
   } catch (e) {
@@ -165,7 +202,10 @@ export function gatewayApiVersionArg(v: string): string {
 
 /** `--validate`: render, reconcile and diff check what they emit against the published schemas. */
 export function addValidateOption(cmd: Command): Command {
-  return cmd.option('--validate', 'check every emitted Gateway API, cert-manager and TenantGateway object against its published schema (as kubeconform would); exit 1 on an invalid object');
+  return cmd.option(
+    '--validate',
+    'check every emitted Gateway API, cert-manager and TenantGateway object against its published schema (as kubeconform would); exit 1 on an invalid object',
+  );
 }
 
 /** The findings of `--validate` over the objects a command is about to emit (none without the flag). */

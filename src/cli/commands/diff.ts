@@ -18,7 +18,16 @@ import { late } from '../lateModules';
 import { keyOf, type KObject } from '../../k8s/model';
 import { readInputs, type SourceMap } from '../../io/inputs';
 import { parseNow, resolveNow } from '../clock';
-import { addInputOptions, addValidateOption, collect, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
+import {
+  addInputOptions,
+  addValidateOption,
+  collect,
+  failOn,
+  loadInputs,
+  usageError,
+  validateEmitted,
+  type InputOptions,
+} from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
 
 /** The exit code for "the change makes a difference". */
@@ -34,7 +43,8 @@ interface DiffCliOptions extends InputOptions {
 }
 
 function ciliumArg(v: string): string {
-  if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
+  if (!parseCiliumVersion(v))
+    throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
   return v;
 }
 
@@ -45,9 +55,16 @@ export function isTreeBookkeeping(file: string): boolean {
 }
 
 function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap } {
-  const { objects, sources } = readInputs(paths, { readStdin: ctx.io.readStdin, cwd: ctx.io.cwd, skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f) });
+  const { objects, sources } = readInputs(paths, {
+    readStdin: ctx.io.readStdin,
+    cwd: ctx.io.cwd,
+    skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
+  });
   // A kustomization given by name, or inside a stream, is still not cluster state.
-  return { state: objects.filter((o) => !(o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.config.k8s.io/'))), sources };
+  return {
+    state: objects.filter((o) => !(o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.config.k8s.io/'))),
+    sources,
+  };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -59,12 +76,36 @@ export function register(program: Command, ctx: CliContext): Command {
         'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), or JSON (-o json). ' +
         `Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error, 2 a usage error.`,
     )
-    .option('--state <path>', 'the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable', collect, []);
+    .option(
+      '--state <path>',
+      'the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable',
+      collect,
+      [],
+    );
   addValidateOption(addInputOptions(cmd))
-    .option('--prune', 'the given Tenants are the whole tree: a Tenant the state has and the inputs lack is removed, with its Namespace and everything in it')
-    .addOption(new Option('-o, --output <format>', 'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames"}').choices(['diff', 'plan', 'json']).default('diff'))
-    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)', parseNow)
-    .option('--cilium-version <semver>', 'the Cilium version whose Gateway hazards are reported', ciliumArg, SHIPPED_CILIUM_VERSION)
+    .option(
+      '--prune',
+      'the given Tenants are the whole tree: a Tenant the state has and the inputs lack is removed, with its Namespace and everything in it',
+    )
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames"}',
+      )
+        .choices(['diff', 'plan', 'json'])
+        .default('diff'),
+    )
+    .option(
+      '--now <time>',
+      'RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)',
+      parseNow,
+    )
+    .option(
+      '--cilium-version <semver>',
+      'the Cilium version whose Gateway hazards are reported',
+      ciliumArg,
+      SHIPPED_CILIUM_VERSION,
+    )
     .addHelpText(
       'after',
       `
@@ -76,29 +117,59 @@ Examples:
   cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now`,
     )
     .action((opts: DiffCliOptions) => {
-      if (!opts.state.length) usageError(cmd, '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)');
-      const stdinUsers = [...opts.state.filter((f) => f === '-').map(() => '--state -'), ...opts.filename.filter((f) => f === '-').map(() => '-f -'), ...opts.values.filter((f) => f === '-').map(() => '--values -')];
-      if (stdinUsers.length > 1) usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
+      if (!opts.state.length)
+        usageError(
+          cmd,
+          '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
+        );
+      const stdinUsers = [
+        ...opts.state.filter((f) => f === '-').map(() => '--state -'),
+        ...opts.filename.filter((f) => f === '-').map(() => '-f -'),
+        ...opts.values.filter((f) => f === '-').map(() => '--values -'),
+      ];
+      if (stdinUsers.length > 1)
+        usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
       const { diff, hasDifferences, diffChanges, afterStore } = late.diff();
       const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
       const { state, sources } = readState(opts.state, ctx);
       // One source map for the run: a finding about a state object or a given one names its file and line.
       const inputs = loadInputs(opts, ctx, cmd, sources);
-      const result = diff({ state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune }, { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! });
-      failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
+      const result = diff(
+        { state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+        { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
+      );
+      failOn(
+        result.findings
+          .filter((f) => f.severity === 'error')
+          .concat(result.findings.filter((f) => f.severity !== 'error')),
+        opts,
+      );
       // --validate: the objects the change creates or changes, as they would be, against their published schemas.
       const invalid = validateEmitted([...result.created, ...result.changed.map((c) => c.after)], opts);
       failOn(invalid, opts);
       result.findings.push(...invalid);
       const different = hasDifferences(result);
       // Findings about objects the change leaves as they are were there before it: counted, not repeated.
-      const differing = new Set([...result.created, ...result.deleted, ...result.changed.map((c) => c.after)].map(keyOf));
-      const relevant = result.findings.filter((f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)));
-      const unrelated = result.findings.filter((f) => f.severity === 'warning').length - relevant.filter((f) => f.severity === 'warning').length;
+      const differing = new Set(
+        [...result.created, ...result.deleted, ...result.changed.map((c) => c.after)].map(keyOf),
+      );
+      const relevant = result.findings.filter(
+        (f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)),
+      );
+      const unrelated =
+        result.findings.filter((f) => f.severity === 'warning').length -
+        relevant.filter((f) => f.severity === 'warning').length;
       let out: Iterable<string>;
       if (opts.output === 'json') {
         const { toJson } = late.yaml();
-        out = [toJson({ created: result.created, changed: result.changed, deleted: result.deleted, hostnames: result.hostnames })];
+        out = [
+          toJson({
+            created: result.created,
+            changed: result.changed,
+            deleted: result.deleted,
+            hostnames: result.hostnames,
+          }),
+        ];
       } else if (opts.output === 'plan') {
         const { renderPlan } = late.plan();
         const pass = result.pass!;
@@ -129,11 +200,16 @@ Examples:
         for (const o of result.created) items.set(keyOf(o), { after: o });
         for (const c of result.changed) items.set(keyOf(c.after), c);
         for (const o of result.deleted) items.set(keyOf(o), { before: o });
-        const ordered = orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) => items.get(keyOf(o))!);
+        const ordered = orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) =>
+          items.get(keyOf(o))!,
+        );
         out = unifiedDiffs(ordered);
       }
       ctx.report(relevant.filter((f) => f.severity === 'warning'));
-      if (unrelated) ctx.io.stderr(`note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)\n`);
+      if (unrelated)
+        ctx.io.stderr(
+          `note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)\n`,
+        );
       if (!different) ctx.io.stderr('note: no differences\n');
       for (const chunk of out) ctx.io.stdout(chunk);
       ctx.exitCode = different ? EXIT_DIFFERENCES : 0;

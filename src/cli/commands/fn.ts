@@ -19,7 +19,6 @@ import { usageError } from './common';
 import { error, FindingsError } from '../../k8s/diagnostics';
 import { processKustomizeStream, processResourceListText, type TextRun } from '../../protocols/krm';
 
-
 interface FnOpts {
   kustomizePlugin?: string;
 }
@@ -52,7 +51,11 @@ export function register(program: Command, ctx: CliContext): Command {
       const restore = rebindConsole();
       try {
         const now = defaultNow(ctx.io.env);
-        if (opts.kustomizePlugin !== undefined && config !== undefined) usageError(cmd, `give the plugin config once: either CONFIG (${config}) or --kustomize-plugin (${opts.kustomizePlugin})`);
+        if (opts.kustomizePlugin !== undefined && config !== undefined)
+          usageError(
+            cmd,
+            `give the plugin config once: either CONFIG (${config}) or --kustomize-plugin (${opts.kustomizePlugin})`,
+          );
         const pluginConfig = opts.kustomizePlugin ?? config;
         let run: TextRun;
         if (pluginConfig !== undefined || ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING !== undefined) {
@@ -61,7 +64,13 @@ export function register(program: Command, ctx: CliContext): Command {
             try {
               configText = fs.readFileSync(path.resolve(ctx.io.cwd, pluginConfig), 'utf8');
             } catch {
-              throw new FindingsError([error(`cannot read plugin config ${pluginConfig}`, { file: pluginConfig, rule: 'fn.config', hint: 'kustomize passes the transformer config file as the first argument' })]);
+              throw new FindingsError([
+                error(`cannot read plugin config ${pluginConfig}`, {
+                  file: pluginConfig,
+                  rule: 'fn.config',
+                  hint: 'kustomize passes the transformer config file as the first argument',
+                }),
+              ]);
             }
           } else configText = ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING ?? '';
           run = processKustomizeStream(ctx.io.readStdin(), configText, { defaultNow: now });
@@ -70,7 +79,10 @@ export function register(program: Command, ctx: CliContext): Command {
         }
         if (run.stdout) ctx.io.stdout(run.stdout);
         // A config error in kustomize plugin mode names the config file it was read from.
-        const findings = pluginConfig === undefined ? run.findings : run.findings.map((f) => (f.rule?.startsWith('fn.config') && !f.file ? { ...f, file: pluginConfig } : f));
+        const findings =
+          pluginConfig === undefined
+            ? run.findings
+            : run.findings.map((f) => (f.rule?.startsWith('fn.config') && !f.file ? { ...f, file: pluginConfig } : f));
         ctx.report(findings);
         ctx.exitCode = run.exitCode;
       } finally {

@@ -26,7 +26,11 @@ export function register(program: Command, ctx: CliContext): Command {
         'followed by the objects the cozystack-controller creates for every TenantGateway among them\n' +
         '(Gateway, Issuer, Certificates, redirect HTTPRoute, wildcard Secret replicas).',
     )
-    .option('--now <rfc3339>', 'the clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)', parseNow)
+    .option(
+      '--now <rfc3339>',
+      'the clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)',
+      parseNow,
+    )
     .option('--cilium-version <version>', 'the Cilium version the controller pass assumes')
     .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)')
     .addHelpText(
@@ -37,19 +41,25 @@ export function register(program: Command, ctx: CliContext): Command {
         '  helm plugin install "$(npm root -g)/cozy-gw" && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)\n',
     );
   return addValuesOptions(cmd).action((opts: PostRenderOpts) => {
-      const restore = rebindConsole();
-      try {
-        const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
-        if ((opts.values ?? []).includes('-')) usageError(cmd, '--values - cannot be honoured: standard input carries the manifests');
-        const values = loadValues(opts, ctx);
-        const res = postRender(ctx.io.readStdin(), { values, now, ciliumVersion: opts.ciliumVersion, includeSecretData: Boolean(opts.includeSecretData) });
-        const findings = [...unknownKeyFindings({ objects: [], valuesFiles: values }), ...res.findings];
-        if (res.exitCode === 0) failOn(findings, opts);
-        if (res.exitCode === 0) ctx.io.stdout(res.stdout);
-        ctx.report(findings);
-        ctx.exitCode = res.exitCode;
-      } finally {
-        restore();
-      }
-    });
+    const restore = rebindConsole();
+    try {
+      const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
+      if ((opts.values ?? []).includes('-'))
+        usageError(cmd, '--values - cannot be honoured: standard input carries the manifests');
+      const values = loadValues(opts, ctx);
+      const res = postRender(ctx.io.readStdin(), {
+        values,
+        now,
+        ciliumVersion: opts.ciliumVersion,
+        includeSecretData: Boolean(opts.includeSecretData),
+      });
+      const findings = [...unknownKeyFindings({ objects: [], valuesFiles: values }), ...res.findings];
+      if (res.exitCode === 0) failOn(findings, opts);
+      if (res.exitCode === 0) ctx.io.stdout(res.stdout);
+      ctx.report(findings);
+      ctx.exitCode = res.exitCode;
+    } finally {
+      restore();
+    }
+  });
 }

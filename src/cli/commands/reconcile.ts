@@ -9,7 +9,15 @@ import type { CliContext } from '../context';
 import type { ReconcileResult } from '../../pipelines/reconcile';
 import { late } from '../lateModules';
 import { describe, type KObject } from '../../k8s/model';
-import { addInputOptions, addValidateOption, failOn, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
+import {
+  addInputOptions,
+  addValidateOption,
+  failOn,
+  loadInputs,
+  usageError,
+  validateEmitted,
+  type InputOptions,
+} from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
@@ -36,7 +44,11 @@ export interface ReconcileOutput {
 }
 
 /** The output of one pass in the chosen format (pure: used by the command and its tests). */
-export function formatReconcile(result: ReconcileResult, before: KObject[], opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string }): ReconcileOutput {
+export function formatReconcile(
+  result: ReconcileResult,
+  before: KObject[],
+  opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string },
+): ReconcileOutput {
   const { renderPlan } = late.plan();
   const { redactSecrets, redactionNotice } = late.redaction();
   const { toJson, yamlStreamChunks } = late.yaml();
@@ -44,28 +56,52 @@ export function formatReconcile(result: ReconcileResult, before: KObject[], opts
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
     const hostnames = late.hostnames().hostnameTable(before, result.store.all());
-    return { stdout: [renderPlan(result, { before, now: opts.now, hostnames, channelOrigin: result.channelOrigin, ciliumVersion: result.ciliumVersion, upstreamCilium: result.upstreamCilium })], notes };
+    return {
+      stdout: [
+        renderPlan(result, {
+          before,
+          now: opts.now,
+          hostnames,
+          channelOrigin: result.channelOrigin,
+          ciliumVersion: result.ciliumVersion,
+          upstreamCilium: result.upstreamCilium,
+        }),
+      ],
+      notes,
+    };
   }
   const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
   // With --all, what changed is printed only by -o json.
-  const changed = !all || opts.output === 'json' ? redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData)) : undefined;
+  const changed =
+    !all || opts.output === 'json'
+      ? redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData))
+      : undefined;
   const redacted = (all ?? changed)!.redacted;
   if (redacted) notes.push(redactionNotice(redacted));
   if (opts.output === 'json') {
     const doc: Record<string, unknown> = {
       changed: changed!.objects,
-      deleted: deleted.map((r) => ({ apiVersion: r.apiVersion, kind: r.kind, namespace: r.namespace ?? '', name: r.name })),
+      deleted: deleted.map((r) => ({
+        apiVersion: r.apiVersion,
+        kind: r.kind,
+        namespace: r.namespace ?? '',
+        name: r.name,
+      })),
     };
     if (all) doc.objects = all.objects;
     return { stdout: [toJson(doc)], notes };
   }
-  if (deleted.length) notes.push(`note: the pass deletes ${deleted.length} object${deleted.length === 1 ? '' : 's'}: ${deleted.map((r) => describe(r)).join(', ')}${opts.all ? ' (absent from the output)' : ''}`);
+  if (deleted.length)
+    notes.push(
+      `note: the pass deletes ${deleted.length} object${deleted.length === 1 ? '' : 's'}: ${deleted.map((r) => describe(r)).join(', ')}${opts.all ? ' (absent from the output)' : ''}`,
+    );
   if (!result.changes.length && !opts.all) notes.push('note: nothing to create, change or delete');
   return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes };
 }
 
 function ciliumArg(v: string): string {
-  if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
+  if (!parseCiliumVersion(v))
+    throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
   return v;
 }
 
@@ -73,12 +109,33 @@ export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('reconcile')
     .summary('Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status')
-    .description('Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete')
-    .addOption(new Option('-o, --output <format>', 'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader').choices(['yaml', 'json', 'plan']).default('yaml'))
-    .option('--all', 'print the whole state after the pass (every input object and every created one) instead of only what changed')
-    .option('--now <time>', 'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output', parseNow)
+    .description(
+      'Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete',
+    )
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'yaml: the objects the pass creates or changes; json: {"changed", "deleted"}; plan: what and why, for a reader',
+      )
+        .choices(['yaml', 'json', 'plan'])
+        .default('yaml'),
+    )
+    .option(
+      '--all',
+      'print the whole state after the pass (every input object and every created one) instead of only what changed',
+    )
+    .option(
+      '--now <time>',
+      'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output',
+      parseNow,
+    )
     .option('--include-secret-data', 'print Secret data (key material); by default every Secret is printed without it')
-    .option('--cilium-version <semver>', 'the Cilium version whose Gateway hazards are reported', ciliumArg, SHIPPED_CILIUM_VERSION)
+    .option(
+      '--cilium-version <semver>',
+      'the Cilium version whose Gateway hazards are reported',
+      ciliumArg,
+      SHIPPED_CILIUM_VERSION,
+    )
     .option('--upstream-cilium', "judge hazards for the upstream Cilium operator image, without the platform's patches")
     .addHelpText(
       'after',
@@ -97,7 +154,11 @@ Examples:
     // Options that cannot be honoured are usage errors, not silent fallbacks.
     if (opts.output === 'plan') {
       const ignored = [opts.all && '--all', opts.includeSecretData && '--include-secret-data'].filter(Boolean);
-      if (ignored.length) usageError(cmd, `-o plan cannot be combined with ${ignored.join(' or ')}: a plan prints an account of the changes, never objects (use -o yaml or -o json)`);
+      if (ignored.length)
+        usageError(
+          cmd,
+          `-o plan cannot be combined with ${ignored.join(' or ')}: a plan prints an account of the changes, never objects (use -o yaml or -o json)`,
+        );
     }
     const inputs = loadInputs(opts, ctx, cmd);
     const result = reconcile(
@@ -105,12 +166,22 @@ Examples:
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
     );
     result.findings.unshift(...unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }));
-    failOn(result.findings.filter((f) => f.severity === 'error').concat(result.findings.filter((f) => f.severity !== 'error')), opts);
+    failOn(
+      result.findings
+        .filter((f) => f.severity === 'error')
+        .concat(result.findings.filter((f) => f.severity !== 'error')),
+      opts,
+    );
     // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
     const invalid = validateEmitted(opts.all ? result.store.all() : result.store.changedObjects(), opts);
     failOn(invalid, opts);
     result.findings.push(...invalid);
-    const out = formatReconcile(result, inputs.objects, { output: opts.output, all: opts.all, includeSecretData: opts.includeSecretData, now });
+    const out = formatReconcile(result, inputs.objects, {
+      output: opts.output,
+      all: opts.all,
+      includeSecretData: opts.includeSecretData,
+      now,
+    });
     // In a plan the findings are part of stdout; elsewhere they go to stderr.
     if (opts.output !== 'plan') ctx.report(result.findings);
     else ctx.report(result.findings.filter((f) => f.severity === 'warning'));

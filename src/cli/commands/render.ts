@@ -7,7 +7,16 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
-import { addInputOptions, addValidateOption, failOn, gatewayApiVersionArg, loadInputs, usageError, validateEmitted, type InputOptions } from './common';
+import {
+  addInputOptions,
+  addValidateOption,
+  failOn,
+  gatewayApiVersionArg,
+  loadInputs,
+  usageError,
+  validateEmitted,
+  type InputOptions,
+} from './common';
 import { parseNow, resolveNow } from '../clock';
 
 interface RenderCliOptions extends InputOptions {
@@ -31,10 +40,25 @@ export function register(program: Command, ctx: CliContext): Command {
     );
   addValidateOption(addInputOptions(cmd))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
-    .option('--output-dir <dir>', 'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole')
-    .option('--gateway-api-version <semver>', 'Gateway API CRD bundle version the route policy covers', gatewayApiVersionArg, DEFAULT_GATEWAY_API_VERSION)
-    .option('--with-controller', 'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status')
-    .option('--now <time>', 'with --with-controller: RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z, so output is reproducible)', parseNow)
+    .option(
+      '--output-dir <dir>',
+      'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole',
+    )
+    .option(
+      '--gateway-api-version <semver>',
+      'Gateway API CRD bundle version the route policy covers',
+      gatewayApiVersionArg,
+      DEFAULT_GATEWAY_API_VERSION,
+    )
+    .option(
+      '--with-controller',
+      'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status',
+    )
+    .option(
+      '--now <time>',
+      'with --with-controller: RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z, so output is reproducible)',
+      parseNow,
+    )
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .addHelpText(
       'after',
@@ -47,13 +71,24 @@ export function register(program: Command, ctx: CliContext): Command {
       const { writeOutputDir } = late.outputDir();
       // Options that cannot be honoured are usage errors, not silent fallbacks.
       if (!opts.withController) {
-        const needs = (['now', 'includeSecretData'] as const).filter((k) => opts[k] !== undefined).map((k) => (k === 'now' ? '--now' : '--include-secret-data'));
-        if (needs.length) usageError(cmd, `${needs.join(' and ')} ${needs.length === 1 ? 'applies' : 'apply'} only with --with-controller (render alone reads no clock and writes no key material)`);
+        const needs = (['now', 'includeSecretData'] as const)
+          .filter((k) => opts[k] !== undefined)
+          .map((k) => (k === 'now' ? '--now' : '--include-secret-data'));
+        if (needs.length)
+          usageError(
+            cmd,
+            `${needs.join(' and ')} ${needs.length === 1 ? 'applies' : 'apply'} only with --with-controller (render alone reads no clock and writes no key material)`,
+          );
       }
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const result = opts.withController
-        ? late.preview().preview(input, { gatewayApiVersion: opts.gatewayApiVersion, now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }), includeSecretData: opts.includeSecretData, applied: Boolean(opts.outputDir) })
+        ? late.preview().preview(input, {
+            gatewayApiVersion: opts.gatewayApiVersion,
+            now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }),
+            includeSecretData: opts.includeSecretData,
+            applied: Boolean(opts.outputDir),
+          })
         : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
       failOn(result.findings, opts);
       // --validate: the emitted objects against their published schemas, before anything is written.
@@ -61,15 +96,28 @@ export function register(program: Command, ctx: CliContext): Command {
       result.findings.push(...invalid);
       failOn(invalid, opts);
       const redacted = result.objects.filter(isRedacted).length;
-      if (redacted) result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
+      if (redacted)
+        result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
         // -o json --output-dir writes JSON files (cli-contract "Reading values and writing trees").
-        const w = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, { format: opts.output, home: ctx.io.env.HOME });
+        const w = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, {
+          format: opts.output,
+          home: ctx.io.env.HOME,
+        });
         ctx.report(result.findings);
-        ctx.io.stderr(`wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${opts.outputDir}\n`);
-        const list = (xs: string[]) => (xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', '));
-        if (w.removed.length) ctx.io.stderr(`note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${list(w.removed)}\n`);
-        if (w.left.length) ctx.io.stderr(`note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${list(w.left)}\n`);
+        ctx.io.stderr(
+          `wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${opts.outputDir}\n`,
+        );
+        const list = (xs: string[]) =>
+          xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', ');
+        if (w.removed.length)
+          ctx.io.stderr(
+            `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${list(w.removed)}\n`,
+          );
+        if (w.left.length)
+          ctx.io.stderr(
+            `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${list(w.left)}\n`,
+          );
         return;
       }
       ctx.io.stdout(opts.output === 'json' ? toJsonList(result.objects) : toYamlStream(result.objects));

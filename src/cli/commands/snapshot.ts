@@ -11,7 +11,13 @@ import { error, FindingsError, type Finding } from '../../k8s/diagnostics';
 import type { KObject } from '../../k8s/model';
 import { dumpYaml, toJsonList, toYamlStream } from '../../k8s/yaml';
 import { redactionNotice } from '../../k8s/secretRedaction';
-import { assembleSnapshot, classifyKubectlError, SNAPSHOT_RESOURCES, type Listing, type SnapshotResource } from '../../pipelines/snapshot';
+import {
+  assembleSnapshot,
+  classifyKubectlError,
+  SNAPSHOT_RESOURCES,
+  type Listing,
+  type SnapshotResource,
+} from '../../pipelines/snapshot';
 import { withExamples } from './help';
 import { execProcess } from '../../io/exec';
 
@@ -42,31 +48,66 @@ async function list(r: SnapshotResource, opts: SnapshotOptions, ctx: CliContext)
   const args = [...globalArgs(opts), 'get', r.resource, ...(r.namespaced ? ['--all-namespaces'] : []), '-o', 'json'];
   const run = await (ctx.io.exec ?? execProcess)(bin, args, { env: ctx.io.env, cwd: ctx.io.cwd });
   if (run.missing) {
-    return { ok: false, fatal: true, finding: error(`kubectl not found: cannot run ${bin}`, { rule: 'snapshot.kubectl-missing', hint: 'install kubectl and put it on PATH, or name it with --kubectl PATH (or $KUBECTL)' }) };
+    return {
+      ok: false,
+      fatal: true,
+      finding: error(`kubectl not found: cannot run ${bin}`, {
+        rule: 'snapshot.kubectl-missing',
+        hint: 'install kubectl and put it on PATH, or name it with --kubectl PATH (or $KUBECTL)',
+      }),
+    };
   }
   if (run.exitCode !== 0) {
     const f = classifyKubectlError(run.stderr);
     if (f.kind === 'absent') return { ok: false, absent: true };
     if (f.kind === 'forbidden') {
-      return { ok: false, finding: error(`listing ${r.resource} is forbidden: ${f.message}`, { rule: 'snapshot.forbidden', hint: `the snapshot needs list on ${r.resource} in every namespace; ask for a role that grants it, or use another --context` }) };
+      return {
+        ok: false,
+        finding: error(`listing ${r.resource} is forbidden: ${f.message}`, {
+          rule: 'snapshot.forbidden',
+          hint: `the snapshot needs list on ${r.resource} in every namespace; ask for a role that grants it, or use another --context`,
+        }),
+      };
     }
     if (f.kind === 'context') {
-      return { ok: false, fatal: true, finding: error(`kubectl cannot use the context: ${f.message}`, { rule: 'snapshot.context', hint: 'list contexts with `kubectl config get-contexts`; pass one with --context (and --kubeconfig FILE if it lives elsewhere)' }) };
+      return {
+        ok: false,
+        fatal: true,
+        finding: error(`kubectl cannot use the context: ${f.message}`, {
+          rule: 'snapshot.context',
+          hint: 'list contexts with `kubectl config get-contexts`; pass one with --context (and --kubeconfig FILE if it lives elsewhere)',
+        }),
+      };
     }
-    return { ok: false, fatal: true, finding: error(`kubectl get ${r.resource} failed (exit ${run.exitCode}): ${f.message}`, { rule: 'snapshot.kubectl-failed' }) };
+    return {
+      ok: false,
+      fatal: true,
+      finding: error(`kubectl get ${r.resource} failed (exit ${run.exitCode}): ${f.message}`, {
+        rule: 'snapshot.kubectl-failed',
+      }),
+    };
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(run.stdout);
   } catch (e) {
-    return { ok: false, fatal: true, finding: error(`kubectl get ${r.resource} -o json printed something that is not JSON: ${(e as Error).message}`, { rule: 'snapshot.kubectl-output' }) };
+    return {
+      ok: false,
+      fatal: true,
+      finding: error(`kubectl get ${r.resource} -o json printed something that is not JSON: ${(e as Error).message}`, {
+        rule: 'snapshot.kubectl-output',
+      }),
+    };
   }
   const items = (parsed as { items?: unknown }).items;
   return { ok: true, listing: { resource: r, items: Array.isArray(items) ? (items as KObject[]) : [] } };
 }
 
 /** Read every kind (the first alone, as a probe for kubectl, the kubeconfig and the context). */
-export async function takeSnapshot(opts: SnapshotOptions, ctx: CliContext): Promise<{ text: string; count: number; notes: string[] }> {
+export async function takeSnapshot(
+  opts: SnapshotOptions,
+  ctx: CliContext,
+): Promise<{ text: string; count: number; notes: string[] }> {
   const progress = (s: string) => {
     if (!opts.quiet) ctx.io.stderr(`snapshot: ${s}\n`);
   };
@@ -101,20 +142,30 @@ export async function takeSnapshot(opts: SnapshotOptions, ctx: CliContext): Prom
 
   const notes = resources
     .filter((_, i) => !outcomes[i].ok && (outcomes[i] as { absent?: boolean }).absent)
-    .map((r) => `note: ${r.resource} is not served by this cluster (its CRD is absent): no ${r.kind} objects in the snapshot`);
+    .map(
+      (r) =>
+        `note: ${r.resource} is not served by this cluster (its CRD is absent): no ${r.kind} objects in the snapshot`,
+    );
   const listings = outcomes.filter((o): o is { ok: true; listing: Listing } => o.ok).map((o) => o.listing);
   const snap = assembleSnapshot(listings, { includeSecretData: Boolean(opts.includeSecretData) });
   const secrets = snap.counts.find((c) => c.resource === 'secrets');
-  if (secrets && secrets.listed !== secrets.kept) notes.push(`note: ${secrets.kept} of ${secrets.listed} Secrets kept: those cozy-gw reads (cozystack-values, TLS Secrets, wildcard replicas and their namesakes, controller-owned)`);
+  if (secrets && secrets.listed !== secrets.kept)
+    notes.push(
+      `note: ${secrets.kept} of ${secrets.listed} Secrets kept: those cozy-gw reads (cozystack-values, TLS Secrets, wildcard replicas and their namesakes, controller-owned)`,
+    );
   if (snap.redacted) notes.push(redactionNotice(snap.redacted));
-  progress(`${snap.objects.length} objects from ${resources.length - notes.filter((n) => n.includes('not served')).length} kinds in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  progress(
+    `${snap.objects.length} objects from ${resources.length - notes.filter((n) => n.includes('not served')).length} kinds in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   return { text: render(snap.objects, opts), count: snap.objects.length, notes };
 }
 
 function render(objects: KObject[], opts: SnapshotOptions): string {
   if (opts.format === 'json') return toJsonList(objects);
   const head = `# cozy-gw snapshot${opts.context ? ` of context ${opts.context}` : ''}: ${objects.length} objects. Replay: cozy-gw reconcile -f <this file>\n`;
-  return objects.length ? `${head}${toYamlStream(objects)}` : `${head}${dumpYaml({ apiVersion: 'v1', kind: 'List', items: [] })}`;
+  return objects.length
+    ? `${head}${toYamlStream(objects)}`
+    : `${head}${dumpYaml({ apiVersion: 'v1', kind: 'List', items: [] })}`;
 }
 
 /** Write all or nothing: a temporary file beside the target, renamed over it. */
@@ -141,7 +192,11 @@ export function register(program: Command, ctx: CliContext): Command {
     .option('--context <name>', 'the kubeconfig context to use (default: the current context)')
     .option('--kubeconfig <file>', 'the kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
     .option('-o, --output <file>', 'write the snapshot to FILE (all or nothing) instead of standard output')
-    .addOption(new Option('--format <format>', 'yaml: multi-document YAML; json: a v1 List').choices(['yaml', 'json']).default('yaml'))
+    .addOption(
+      new Option('--format <format>', 'yaml: multi-document YAML; json: a v1 List')
+        .choices(['yaml', 'json'])
+        .default('yaml'),
+    )
     .option('--include-secret-data', 'keep the data (key material) of the Secrets in the snapshot')
     .option('--kubectl <path>', 'the kubectl to run (default: $KUBECTL, else kubectl on PATH)')
     .option('-q, --quiet', 'no progress on standard error (notes and errors are still printed)')

@@ -94,7 +94,13 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
   const config = defaultConfig();
   const data = cm.data ?? {};
   if (!isObject(data)) {
-    findings.push(error('functionConfig ConfigMap data must be a map of strings', { object: ref, field: 'data', rule: 'fn.config' }));
+    findings.push(
+      error('functionConfig ConfigMap data must be a map of strings', {
+        object: ref,
+        field: 'data',
+        rule: 'fn.config',
+      }),
+    );
     return { config, findings };
   }
   const dotted: Record<string, unknown> = {};
@@ -105,26 +111,55 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
     if (key === 'values') {
       const { value, problem, limit } = yamlValue(text);
       if (limit) findings.push(error(limit, { object: ref, field, rule: 'fn.config.limit' }));
-      else if (problem) findings.push(error(`values is not valid YAML: ${problem}`, { object: ref, field, rule: 'fn.config', hint: 'fix the YAML of data.values (a block scalar: values: |)' }));
+      else if (problem)
+        findings.push(
+          error(`values is not valid YAML: ${problem}`, {
+            object: ref,
+            field,
+            rule: 'fn.config',
+            hint: 'fix the YAML of data.values (a block scalar: values: |)',
+          }),
+        );
       else if (value === null || value === undefined) continue;
-      else if (!isObject(value)) findings.push(error('values must hold a YAML mapping of platform values (publishing, gateway, ...)', { object: ref, field, rule: 'fn.config', hint: 'write data.values as a block scalar holding publishing: and gateway: keys' }));
+      else if (!isObject(value))
+        findings.push(
+          error('values must hold a YAML mapping of platform values (publishing, gateway, ...)', {
+            object: ref,
+            field,
+            rule: 'fn.config',
+            hint: 'write data.values as a block scalar holding publishing: and gateway: keys',
+          }),
+        );
       else config.values.unshift(value);
     } else if (key === 'reconcile' || key === 'includeSecretData') {
       const b = asBool(text.trim());
-      if (b === undefined) findings.push(error(`${key} must be true or false, got ${JSON.stringify(text)}`, { object: ref, field, rule: 'fn.config', hint: `write ${key}=true or ${key}=false` }));
+      if (b === undefined)
+        findings.push(
+          error(`${key} must be true or false, got ${JSON.stringify(text)}`, {
+            object: ref,
+            field,
+            rule: 'fn.config',
+            hint: `write ${key}=true or ${key}=false`,
+          }),
+        );
       else config[key] = b;
     } else if (key === 'now' || key === 'gatewayApiVersion' || key === 'ciliumVersion') {
       config[key] = text.trim();
     } else if (key.includes('.') && !key.startsWith('.') && !key.endsWith('.') && !key.includes('..')) {
       const { value, problem, limit } = yamlValue(text);
       if (limit) findings.push(error(limit, { object: ref, field, rule: 'fn.config.limit' }));
-      else if (problem) findings.push(error(`${key}: not a valid YAML value: ${problem}`, { object: ref, field, rule: 'fn.config' }));
+      else if (problem)
+        findings.push(error(`${key}: not a valid YAML value: ${problem}`, { object: ref, field, rule: 'fn.config' }));
       else setDotted(dotted, key, value === undefined ? null : value);
     } else {
-      findings.push(error(`unknown functionConfig key "${key}"`, {
-        object: ref, field, rule: 'fn.config',
-        hint: `use a dotted platform value path such as publishing.host or gateway.enabled, "values" (a YAML document), or one of ${SPEC_KEYS.slice(1).join(', ')}`,
-      }));
+      findings.push(
+        error(`unknown functionConfig key "${key}"`, {
+          object: ref,
+          field,
+          rule: 'fn.config',
+          hint: `use a dotted platform value path such as publishing.host or gateway.enabled, "values" (a YAML document), or one of ${SPEC_KEYS.slice(1).join(', ')}`,
+        }),
+      );
     }
   }
   if (Object.keys(dotted).length) config.values.push(dotted);
@@ -135,7 +170,14 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
 function checkNow(config: FnConfig, ref: ObjRef, field: string, findings: Finding[]): void {
   if (config.now === undefined) return;
   if (!isRfc3339(config.now)) {
-    findings.push(error(`now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(config.now)}`, { object: ref, field, rule: 'fn.config', hint: 'a date, a T, a time and a zone: 2026-01-01T00:00:00Z' }));
+    findings.push(
+      error(`now must be an RFC 3339 time such as 2026-01-01T00:00:00Z, got ${JSON.stringify(config.now)}`, {
+        object: ref,
+        field,
+        rule: 'fn.config',
+        hint: 'a date, a T, a time and a zone: 2026-01-01T00:00:00Z',
+      }),
+    );
   }
 }
 
@@ -145,12 +187,21 @@ export function configFromCozyGateway(cg: Record<string, unknown>): { config: Fn
   const ref = refOfLoose(cg);
   const config = defaultConfig();
   for (const e of validateCozyGateway(cg)) {
-    const extra = e.keyword === 'additionalProperties' ? String((e.params as { additionalProperty?: string }).additionalProperty) : undefined;
+    const extra =
+      e.keyword === 'additionalProperties'
+        ? String((e.params as { additionalProperty?: string }).additionalProperty)
+        : undefined;
     const field = fieldOf(e.instancePath, extra) || undefined;
-    const msg = e.keyword === 'additionalProperties' ? `unknown field ${extra}` : `${e.message ?? 'invalid'}${e.keyword === 'enum' || e.keyword === 'const' ? ` (${JSON.stringify(e.params)})` : ''}`;
-    const hint = e.keyword === 'additionalProperties'
-      ? (field === 'spec' || field?.startsWith('spec.') ? `remove it or check its spelling: a ${FN_KIND} spec holds ${SPEC_KEYS.join(', ')}` : 'remove it or check its spelling')
-      : hintOf(e as Parameters<typeof hintOf>[0], field ?? '');
+    const msg =
+      e.keyword === 'additionalProperties'
+        ? `unknown field ${extra}`
+        : `${e.message ?? 'invalid'}${e.keyword === 'enum' || e.keyword === 'const' ? ` (${JSON.stringify(e.params)})` : ''}`;
+    const hint =
+      e.keyword === 'additionalProperties'
+        ? field === 'spec' || field?.startsWith('spec.')
+          ? `remove it or check its spelling: a ${FN_KIND} spec holds ${SPEC_KEYS.join(', ')}`
+          : 'remove it or check its spelling'
+        : hintOf(e as Parameters<typeof hintOf>[0], field ?? '');
     findings.push(error(`functionConfig ${FN_KIND}: ${msg}`, { object: ref, field, rule: 'fn.config.schema', hint }));
   }
   // What is well-formed is still used, so the render reports its own failures beside these.
@@ -158,7 +209,8 @@ export function configFromCozyGateway(cg: Record<string, unknown>): { config: Fn
   if (isObject(spec.values)) config.values.push(spec.values);
   if (typeof spec.reconcile === 'boolean') config.reconcile = spec.reconcile;
   if (typeof spec.includeSecretData === 'boolean') config.includeSecretData = spec.includeSecretData;
-  for (const k of ['now', 'gatewayApiVersion', 'ciliumVersion'] as const) if (typeof spec[k] === 'string') config[k] = spec[k] as string;
+  for (const k of ['now', 'gatewayApiVersion', 'ciliumVersion'] as const)
+    if (typeof spec[k] === 'string') config[k] = spec[k] as string;
   checkNow(config, ref, 'spec.now', findings);
   return { config, findings };
 }
@@ -169,12 +221,25 @@ export function parseFunctionConfig(fc: unknown): { config: FnConfig; findings: 
     return { config: defaultConfig(), findings: [] };
   }
   if (!isObject(fc)) {
-    return { config: defaultConfig(), findings: [error('functionConfig must be an object', { field: 'functionConfig', rule: 'fn.config' })] };
+    return {
+      config: defaultConfig(),
+      findings: [error('functionConfig must be an object', { field: 'functionConfig', rule: 'fn.config' })],
+    };
   }
-  if (fc.kind === 'ConfigMap' && (fc.apiVersion === 'v1' || fc.apiVersion === undefined)) return configFromConfigMap(fc);
+  if (fc.kind === 'ConfigMap' && (fc.apiVersion === 'v1' || fc.apiVersion === undefined))
+    return configFromConfigMap(fc);
   if (fc.kind === FN_KIND) return configFromCozyGateway(fc);
   return {
     config: defaultConfig(),
-    findings: [error(`functionConfig must be a ${FN_API_VERSION} ${FN_KIND} or a v1 ConfigMap, got ${String(fc.apiVersion)} ${String(fc.kind)}`, { object: refOfLoose(fc), rule: 'fn.config', hint: `write a ${FN_API_VERSION} ${FN_KIND} with spec.values, or pass key=value arguments (kpt makes a ConfigMap of them)` })],
+    findings: [
+      error(
+        `functionConfig must be a ${FN_API_VERSION} ${FN_KIND} or a v1 ConfigMap, got ${String(fc.apiVersion)} ${String(fc.kind)}`,
+        {
+          object: refOfLoose(fc),
+          rule: 'fn.config',
+          hint: `write a ${FN_API_VERSION} ${FN_KIND} with spec.values, or pass key=value arguments (kpt makes a ConfigMap of them)`,
+        },
+      ),
+    ],
   };
 }

@@ -76,13 +76,26 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     if (isList(it)) {
       flattenList(it).forEach((sub, j) => {
         if (isKObject(sub)) inputs.push(sub);
-        else findings.push(error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', { field: `items[${i}].items[${j}]`, file: fileOf(it)?.path, rule: 'fn.item' }));
+        else
+          findings.push(
+            error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', {
+              field: `items[${i}].items[${j}]`,
+              file: fileOf(it)?.path,
+              rule: 'fn.item',
+            }),
+          );
       });
       return;
     }
     if (!isKObject(it)) {
       const f = fileOf(it);
-      findings.push(error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', { field: `items[${i}]`, file: f?.path, rule: 'fn.item' }));
+      findings.push(
+        error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', {
+          field: `items[${i}]`,
+          file: f?.path,
+          rule: 'fn.item',
+        }),
+      );
       return;
     }
     inputs.push(it);
@@ -126,7 +139,11 @@ function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: 
   const isCm = functionConfig.kind === 'ConfigMap';
   if (f.field) {
     const data = isObject(functionConfig.data) ? functionConfig.data : {};
-    out.field = !isCm ? `spec.values.${f.field}` : f.field in data || !('values' in data) ? `data.${f.field}` : 'data.values';
+    out.field = !isCm
+      ? `spec.values.${f.field}`
+      : f.field in data || !('values' in data)
+        ? `data.${f.field}`
+        : 'data.values';
   }
   const file = configFileOf(functionConfig, items);
   if (file) out.file = file.path;
@@ -136,10 +153,17 @@ function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: 
 }
 
 /** The pure entry point over a parsed ResourceList. */
-export function processResourceList(rl: unknown, opts: FnOptions): { output: ResourceList; exitCode: number; findings: Finding[] } {
+export function processResourceList(
+  rl: unknown,
+  opts: FnOptions,
+): { output: ResourceList; exitCode: number; findings: Finding[] } {
   const check = checkResourceList(rl);
   if (check) {
-    const output: ResourceList = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: isObject(rl) && Array.isArray(rl.items) ? rl.items : [] };
+    const output: ResourceList = {
+      apiVersion: 'config.kubernetes.io/v1',
+      kind: 'ResourceList',
+      items: isObject(rl) && Array.isArray(rl.items) ? rl.items : [],
+    };
     output.results = [toResult(check, [], undefined)];
     return { output, exitCode: 1, findings: [check] };
   }
@@ -151,16 +175,30 @@ export function processResourceList(rl: unknown, opts: FnOptions): { output: Res
   if (results.length) output.results = results;
   else delete output.results;
   // The same file on stderr as in the results: the item's file in the package.
-  const findings = run.findings.map((f, i) => (mine[i].file && mine[i].file!.path !== f.file ? { ...f, file: mine[i].file!.path, line: undefined } : f));
+  const findings = run.findings.map((f, i) =>
+    mine[i].file && mine[i].file!.path !== f.file ? { ...f, file: mine[i].file!.path, line: undefined } : f,
+  );
   return { output, exitCode: run.exitCode, findings };
 }
 
 function checkResourceList(rl: unknown): Finding | undefined {
-  if (!isObject(rl)) return error('standard input is not a ResourceList (expected a YAML or JSON object of kind ResourceList)', { rule: 'fn.input' });
-  if (rl.kind !== 'ResourceList') return error(`standard input is a ${String(rl.kind)}, not a ResourceList`, { rule: 'fn.input', hint: 'run cozy-gw fn under kpt or kustomize, or pipe a config.kubernetes.io/v1 ResourceList into it' });
+  if (!isObject(rl))
+    return error('standard input is not a ResourceList (expected a YAML or JSON object of kind ResourceList)', {
+      rule: 'fn.input',
+    });
+  if (rl.kind !== 'ResourceList')
+    return error(`standard input is a ${String(rl.kind)}, not a ResourceList`, {
+      rule: 'fn.input',
+      hint: 'run cozy-gw fn under kpt or kustomize, or pipe a config.kubernetes.io/v1 ResourceList into it',
+    });
   if (typeof rl.apiVersion !== 'string' || !RESOURCE_LIST_VERSIONS.includes(rl.apiVersion)) {
-    return error(`ResourceList apiVersion ${JSON.stringify(rl.apiVersion)} is not supported`, { rule: 'fn.input', field: 'apiVersion', hint: `use ${RESOURCE_LIST_VERSIONS.join(' or ')}` });
+    return error(`ResourceList apiVersion ${JSON.stringify(rl.apiVersion)} is not supported`, {
+      rule: 'fn.input',
+      field: 'apiVersion',
+      hint: `use ${RESOURCE_LIST_VERSIONS.join(' or ')}`,
+    });
   }
-  if (rl.items !== undefined && rl.items !== null && !Array.isArray(rl.items)) return error('ResourceList items must be a list', { rule: 'fn.input', field: 'items' });
+  if (rl.items !== undefined && rl.items !== null && !Array.isArray(rl.items))
+    return error('ResourceList items must be a list', { rule: 'fn.input', field: 'items' });
   return undefined;
 }

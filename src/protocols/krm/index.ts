@@ -7,12 +7,38 @@
  * - text.ts: the ResourceList protocol on text (items that pass through keep their YAML);
  * - kustomizePlugin.ts: kustomize's legacy exec plugin protocol.
  */
-export { FN_API_VERSION, FN_KIND, configFromConfigMap, configFromCozyGateway, defaultConfig, parseFunctionConfig, type FnConfig } from './config';
 export {
-  GENERATED_ANNOTATION, GENERATED_DIR, INDEX_ANNOTATION, LEGACY_INDEX_ANNOTATION, LEGACY_PATH_ANNOTATION, LOCAL_CONFIG_ANNOTATION, PATH_ANNOTATION,
-  annotateGenerated, fileOf, generatedPath, isGenerated, isMetaOrLocal,
+  FN_API_VERSION,
+  FN_KIND,
+  configFromConfigMap,
+  configFromCozyGateway,
+  defaultConfig,
+  parseFunctionConfig,
+  type FnConfig,
+} from './config';
+export {
+  GENERATED_ANNOTATION,
+  GENERATED_DIR,
+  INDEX_ANNOTATION,
+  LEGACY_INDEX_ANNOTATION,
+  LEGACY_PATH_ANNOTATION,
+  LOCAL_CONFIG_ANNOTATION,
+  PATH_ANNOTATION,
+  annotateGenerated,
+  fileOf,
+  generatedPath,
+  isGenerated,
+  isMetaOrLocal,
 } from './items';
 export { toResult, type KrmResult, type ResourceRef } from './results';
-export { DEFAULT_NOW, RESOURCE_LIST_VERSIONS, processResourceList, runFunction, type FnOptions, type FnRun, type ResourceList } from './function';
+export {
+  DEFAULT_NOW,
+  RESOURCE_LIST_VERSIONS,
+  processResourceList,
+  runFunction,
+  type FnOptions,
+  type FnRun,
+  type ResourceList,
+} from './function';
 export { processResourceListText, type TextRun } from './text';
 export { processKustomizeStream } from './kustomizePlugin';

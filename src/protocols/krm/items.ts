@@ -6,7 +6,6 @@
  */
 import { clone, isObject, type KObject, type ObjRef } from '../../k8s/model';
 
-
 /** Marks the objects this function generated, so a later run replaces them instead of adding copies. */
 export const GENERATED_ANNOTATION = 'cozy-gw.cozystack.io/generated';
 export const PATH_ANNOTATION = 'internal.config.kubernetes.io/path';
@@ -50,10 +49,17 @@ export function fileOf(o: unknown): { path: string; index?: number } | undefined
   return i !== undefined && /^\d+$/.test(i) ? { path: p, index: Number(i) } : { path: p };
 }
 
-
 export function isKObject(o: unknown): o is KObject {
-  return isObject(o) && typeof o.apiVersion === 'string' && o.apiVersion !== '' && typeof o.kind === 'string' && o.kind !== ''
-    && isObject(o.metadata) && typeof o.metadata.name === 'string' && o.metadata.name !== '';
+  return (
+    isObject(o) &&
+    typeof o.apiVersion === 'string' &&
+    o.apiVersion !== '' &&
+    typeof o.kind === 'string' &&
+    o.kind !== '' &&
+    isObject(o.metadata) &&
+    typeof o.metadata.name === 'string' &&
+    o.metadata.name !== ''
+  );
 }
 
 /** `cozy-gw/<namespace>/<kind>-<name>.yaml`; cluster-scoped objects under `cozy-gw/_cluster/`. */

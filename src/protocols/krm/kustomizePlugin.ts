@@ -24,16 +24,28 @@ export function processKustomizeStream(text: string, configText: string, opts: F
   // decisions §13, as on every other channel: a document too large is refused before it is
   // parsed, one that expands past the bounds (an alias bomb) after parsing, aliases kept shared.
   const configTooBig = checkText(configText);
-  if (configTooBig) return refused(error(`plugin config: ${configTooBig.message}`, { rule: 'fn.config.limit', line: configTooBig.line }));
+  if (configTooBig)
+    return refused(
+      error(`plugin config: ${configTooBig.message}`, { rule: 'fn.config.limit', line: configTooBig.line }),
+    );
   const cdoc = parseDocument(configText);
-  if (cdoc.errors.length) findings.push(error(`plugin config is not valid YAML: ${yamlProblem(cdoc.errors[0])}`, { rule: 'fn.config', line: cdoc.errors[0].linePos?.[0]?.line }));
+  if (cdoc.errors.length)
+    findings.push(
+      error(`plugin config is not valid YAML: ${yamlProblem(cdoc.errors[0])}`, {
+        rule: 'fn.config',
+        line: cdoc.errors[0].linePos?.[0]?.line,
+      }),
+    );
   else {
     functionConfig = cdoc.toJS({ maxAliasCount: -1 });
     const over = checkParsed(configText, [functionConfig]);
     if (over) return refused(error(`plugin config: ${over.message}`, { rule: 'fn.config.limit', line: over.line }));
   }
   const tooBig = checkText(text);
-  if (tooBig) return refused(error(`standard input: ${tooBig.message}`, { rule: 'input.limit', file: '<stdin>', line: tooBig.line }));
+  if (tooBig)
+    return refused(
+      error(`standard input: ${tooBig.message}`, { rule: 'input.limit', file: '<stdin>', line: tooBig.line }),
+    );
   const docs = parseAllDocuments(text);
   const list = Array.isArray(docs) ? docs : [docs];
   const sources = documentSources(text);
@@ -41,7 +53,13 @@ export function processKustomizeStream(text: string, configText: string, opts: F
   const sourceOf = new Map<unknown, string>();
   for (const [i, d] of list.entries()) {
     if (d.errors.length) {
-      findings.push(error(`standard input is not valid YAML: ${yamlProblem(d.errors[0])}`, { rule: 'fn.input', file: '<stdin>', line: d.errors[0].linePos?.[0]?.line }));
+      findings.push(
+        error(`standard input is not valid YAML: ${yamlProblem(d.errors[0])}`, {
+          rule: 'fn.input',
+          file: '<stdin>',
+          line: d.errors[0].linePos?.[0]?.line,
+        }),
+      );
       continue;
     }
     const v = d.toJS({ maxAliasCount: -1 }) as unknown;
@@ -49,7 +67,13 @@ export function processKustomizeStream(text: string, configText: string, opts: F
     const why = exceedsLimits(v);
     if (why) {
       // Placed as every channel places a document: at its `---` line (documentSpans).
-      findings.push(error(`standard input: the YAML document ${why}`, { rule: 'input.limit', file: '<stdin>', line: documentSpans(text)[i]?.line ?? 1 }));
+      findings.push(
+        error(`standard input: the YAML document ${why}`, {
+          rule: 'input.limit',
+          file: '<stdin>',
+          line: documentSpans(text)[i]?.line ?? 1,
+        }),
+      );
       continue;
     }
     if (isList(v)) {

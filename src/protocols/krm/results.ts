@@ -36,7 +36,11 @@ export function toResult(f: Finding, items: unknown[], functionConfig: unknown):
   let file: { path: string; index?: number } | undefined;
   if (about) {
     const k = keyOf(about);
-    const item = items.find((it) => isKObject(it) && keyOf(it) === k) ?? (isObject(functionConfig) && isKObject(functionConfig) && keyOf(functionConfig) === k ? functionConfig : undefined);
+    const item =
+      items.find((it) => isKObject(it) && keyOf(it) === k) ??
+      (isObject(functionConfig) && isKObject(functionConfig) && keyOf(functionConfig) === k
+        ? functionConfig
+        : undefined);
     file = item ? fileOf(item) : undefined;
   }
   if (!file && f.file) file = { path: f.file };

@@ -3,7 +3,19 @@
  * user's files back as they were (issue 13: `kpt fn render` run again and again leaves the package
  * as `exec: cat` would). Pure: text in, text out.
  */
-import { Composer, CST, Document, isMap, isScalar, isSeq, Parser, parseDocument, YAMLSeq, type Node, type Scalar } from 'yaml';
+import {
+  Composer,
+  CST,
+  Document,
+  isMap,
+  isScalar,
+  isSeq,
+  Parser,
+  parseDocument,
+  YAMLSeq,
+  type Node,
+  type Scalar,
+} from 'yaml';
 import { error, type Finding } from '../../k8s/diagnostics';
 import { isObject } from '../../k8s/model';
 import { dumpYaml } from '../../k8s/yaml';
@@ -35,23 +47,35 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   // decisions §13: a document too large is refused before it is parsed; one that expands past
   // the bounds (an alias bomb) after parsing, before anything walks or copies it.
   const tooBig = checkText(text);
-  if (tooBig) return writeBare(error(`standard input: ${tooBig.message}`, { rule: 'input.limit', file: '<stdin>', line: tooBig.line }));
+  if (tooBig)
+    return writeBare(
+      error(`standard input: ${tooBig.message}`, { rule: 'input.limit', file: '<stdin>', line: tooBig.line }),
+    );
   // One lexing and parsing pass: its tokens are composed into the document here and spliced by
   // spliceItems. Only input that does not compose cleanly into one document is read again, by
   // parseDocument, for its errors with their lines.
   const tokens = [...new Parser().parse(text)];
   const composed = [...new Composer({ keepSourceTokens: false }).compose(tokens, true, text.length)];
-  const doc = composed.length === 1 && composed[0].errors.length === 0 ? composed[0] : parseDocument(text, { keepSourceTokens: false });
+  const doc =
+    composed.length === 1 && composed[0].errors.length === 0
+      ? composed[0]
+      : parseDocument(text, { keepSourceTokens: false });
   if (doc.errors.length) {
     const e = doc.errors[0];
-    const text = e.code === 'MULTIPLE_DOCS' ? 'standard input holds more than one YAML document; a KRM function reads exactly one ResourceList' : `standard input is not valid YAML: ${yamlProblem(e)}`;
+    const text =
+      e.code === 'MULTIPLE_DOCS'
+        ? 'standard input holds more than one YAML document; a KRM function reads exactly one ResourceList'
+        : `standard input is not valid YAML: ${yamlProblem(e)}`;
     const f = error(text, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line });
     return writeBare(f);
   }
   // Aliases come out as shared nodes (no copy); the bound below counts them as expanded.
   const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;
   const over = checkParsed(text, [rl]);
-  if (over) return writeBare(error(`standard input: ${over.message}`, { rule: 'input.limit', file: '<stdin>', line: over.line }));
+  if (over)
+    return writeBare(
+      error(`standard input: ${over.message}`, { rule: 'input.limit', file: '<stdin>', line: over.line }),
+    );
   const { output, exitCode, findings } = processResourceList(rl, opts);
   if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMap(doc.contents)) {
     return { stdout: dumpYaml(output), exitCode, findings };
@@ -116,7 +140,8 @@ function spliceItems(text: string, tokens: CST.Token[], rl: unknown, output: Res
   const keyName = (k: CST.Token | null | undefined) => (k && k.type === 'scalar' ? k.source : undefined);
   const itemsPair = map.items.find((p) => keyName(p.key) === 'items');
   const seq = itemsPair?.value;
-  if (!seq || seq.type !== 'block-seq' || seq.items.length !== rl.items.length || seq.items.length === 0) return undefined;
+  if (!seq || seq.type !== 'block-seq' || seq.items.length !== rl.items.length || seq.items.length === 0)
+    return undefined;
   const starts = seq.items.map(itemStart);
   if (starts.some((x) => x === undefined)) return undefined;
   const from = starts[0]!;
@@ -126,7 +151,10 @@ function spliceItems(text: string, tokens: CST.Token[], rl: unknown, output: Res
   if (!dash) return undefined;
   const indent = ' '.repeat(dash.offset - (text.lastIndexOf('\n', dash.offset - 1) + 1));
   const index = new Map<unknown, number>(rl.items.map((it, i) => [it, i]));
-  const added = seqEntries(output.items.filter((it) => !index.has(it)), indent);
+  const added = seqEntries(
+    output.items.filter((it) => !index.has(it)),
+    indent,
+  );
   let body = '';
   let next = 0;
   for (const it of output.items) {
@@ -137,7 +165,9 @@ function spliceItems(text: string, tokens: CST.Token[], rl: unknown, output: Res
   let out = text.slice(0, from) + body + text.slice(to);
   // results: the input's own (earlier functions') and this run's, written in place of the old ones.
   const resultsPair = map.items.find((p) => keyName(p.key) === 'results');
-  const resultsText = output.results?.length ? parseDocument(dumpYaml({ results: output.results }), { schema: 'failsafe' }).toString(STRINGIFY) : '';
+  const resultsText = output.results?.length
+    ? parseDocument(dumpYaml({ results: output.results }), { schema: 'failsafe' }).toString(STRINGIFY)
+    : '';
   if (resultsPair) {
     const head = itemStart({ start: resultsPair.start, value: resultsPair.key ?? undefined });
     const end = extent(resultsPair.value ?? undefined, extent(resultsPair.key ?? undefined, 0));
@@ -150,7 +180,14 @@ function spliceItems(text: string, tokens: CST.Token[], rl: unknown, output: Res
   return out;
 }
 
-function writeItems(doc: Document, rl: Record<string, unknown>, output: ResourceList, exitCode: number, findings: Finding[], failsafe: boolean): TextRun {
+function writeItems(
+  doc: Document,
+  rl: Record<string, unknown>,
+  output: ResourceList,
+  exitCode: number,
+  findings: Finding[],
+  failsafe: boolean,
+): TextRun {
   const nodeOf = (_d: Document, value: unknown) => newNode(doc, value, failsafe);
   // Map every input item (as plain data) back to its node.
   const inItems = Array.isArray(rl.items) ? (rl.items as unknown[]) : [];
@@ -187,6 +224,11 @@ function headCommentInside(n: Node): Node {
 }
 
 function writeBare(f: Finding): TextRun {
-  const output: ResourceList = { apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items: [], results: [toResult(f, [], undefined)] };
+  const output: ResourceList = {
+    apiVersion: 'config.kubernetes.io/v1',
+    kind: 'ResourceList',
+    items: [],
+    results: [toResult(f, [], undefined)],
+  };
   return { stdout: dumpYaml(output), exitCode: 1, findings: [f] };
 }

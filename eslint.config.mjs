@@ -1,0 +1,50 @@
+// Lint: typescript-eslint's recommended rules over the sources, the tests and the scripts.
+// Formatting is prettier's (npm run format), so no stylistic rule lives here.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/',
+      'dist/',
+      'coverage/',
+      '.bench/',
+      'src/assets/assets.generated.ts',
+      'src/validation/validators.generated.ts',
+      'src/validation/upstreamValidators.generated.ts',
+      'testdata/',
+      'examples/',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      'no-constant-condition': ['error', { checkLoops: false }],
+      // Escaping what came from input means matching control characters on purpose.
+      'no-control-regex': 'off',
+      // Modules loaded when a command runs (src/cli/lateModules.ts) are required inside functions.
+      '@typescript-eslint/no-require-imports': 'off',
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: { globals: { ...globals.jest } },
+    rules: {
+      // Tests cast fixtures freely; expected YAML text is matched with its indentation as written.
+      '@typescript-eslint/no-explicit-any': 'off',
+      'no-regex-spaces': 'off',
+    },
+  },
+);
