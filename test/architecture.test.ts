@@ -65,6 +65,88 @@ test('no import cycle', () => {
   expect(cycles).toEqual([]);
 });
 
+/**
+ * The layers, lowest first: each folder of src/ and the folders it may import from (type-only
+ * imports count too: a type names what a module knows about). Anything else is an upward or a
+ * sideways import, and fails.
+ */
+const ALLOWED: Record<string, string[]> = {
+  k8s: [],
+  assets: ['k8s'],
+  cel: ['k8s'],
+  platform: ['k8s'],
+  validation: ['k8s', 'assets', 'cel', 'platform'],
+  charts: ['k8s', 'assets', 'platform', 'validation'],
+  admission: ['k8s', 'cel', 'platform'],
+  controller: ['k8s', 'platform', 'admission'],
+  pipelines: ['k8s', 'assets', 'cel', 'platform', 'validation', 'charts', 'admission', 'controller'],
+  protocols: ['k8s', 'assets', 'platform', 'validation', 'charts', 'admission', 'controller', 'pipelines'],
+  io: ['k8s', 'platform'],
+  cli: [
+    'k8s',
+    'assets',
+    'cel',
+    'platform',
+    'validation',
+    'charts',
+    'admission',
+    'controller',
+    'pipelines',
+    'protocols',
+    'io',
+  ],
+};
+
+/** Every import of a module, type-only ones included, resolved to files under src/. */
+function allImports(f: string): string[] {
+  const text = fs.readFileSync(f, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /^(?:import|export)\s[^'";]*?from\s+'([^']+)'|^import\s+'([^']+)'|require\('([^']+)'\)|import\('([^']+)'\)/gm,
+  )) {
+    const to = resolve(f, m[1] ?? m[2] ?? m[3] ?? m[4]);
+    if (to) out.push(to);
+  }
+  return out;
+}
+
+const folderOf = (f: string) => path.relative(SRC, f).split(path.sep)[0];
+
+test('every folder of src/ has a row in the layer table', () => {
+  const folders = fs
+    .readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  expect(Object.keys(ALLOWED).sort()).toEqual(folders);
+});
+
+test('folders import only from the layers below them', () => {
+  const bad: string[] = [];
+  for (const f of G.keys()) {
+    const from = folderOf(f);
+    for (const d of allImports(f)) {
+      const to = folderOf(d);
+      if (to !== from && !(ALLOWED[from] ?? []).includes(to))
+        bad.push(`${rel(f)} → ${rel(d)} (${from} may not import ${to})`);
+    }
+  }
+  expect(bad).toEqual([]);
+});
+
+test('the layer table itself has no cycle', () => {
+  const below = (a: string, seen = new Set<string>()): Set<string> => {
+    for (const b of ALLOWED[a] ?? [])
+      if (!seen.has(b)) {
+        seen.add(b);
+        below(b, seen);
+      }
+    return seen;
+  };
+  const cyclic = Object.keys(ALLOWED).filter((a) => below(a).has(a));
+  expect(cyclic).toEqual([]);
+});
+
 test('the core imports nothing from cli/ or io/', () => {
   const edge = (f: string) => /^src\/(cli|io)\//.test(rel(f));
   const bad = [...G]

@@ -19,7 +19,7 @@
  * request namespace, or null), `params` (null) and `variables`.
  * Pure: objects and policies in, decisions out.
  */
-import { CelError, evalBool, evalCel, evalString, toCel } from './cel';
+import { CelError, evalBool, evalCel, evalString, toCel } from '../cel/cel';
 import { groupOf, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
 
 export interface UserInfo {

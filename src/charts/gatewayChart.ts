@@ -5,10 +5,11 @@
  * Pure: a tenant release in, a TenantGateway or findings out.
  */
 import { asset } from '../assets';
-import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../controller/names';
+import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../platform/names';
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
-import { exposeIngress, splitList, type ClusterMap } from './platformValues';
+import { exposeIngress, splitList } from './platformValues';
+import { type ClusterMap } from '../platform/tenancy';
 import type { TenantRelease } from './tenantChart';
 
 export const SOLVERS = ['http01', 'dns01'];

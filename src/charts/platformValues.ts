@@ -4,29 +4,17 @@
  * (`spec.components.platform.values`), then `--values` files merged left to right (they win).
  */
 import { asset } from '../assets';
-import { DEFAULT_CLASS } from '../controller/names';
+import { DEFAULT_CLASS } from '../platform/names';
+import { findPlatformPackage } from '../platform/kinds';
+import type { ClusterMap } from '../platform/tenancy';
 import { error, type Finding } from '../k8s/diagnostics';
 import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/model';
 
 export type PlatformValues = Record<string, unknown>;
 /** The `_cluster` map: every value a string, as the platform chart writes it. */
-export type ClusterMap = Record<string, string>;
 
 export function platformDefaults(): PlatformValues {
   return asset<PlatformValues>('charts/platform/values.yaml');
-}
-
-export function isPlatformPackage(o: KObject): boolean {
-  return o.kind === 'Package' && o.apiVersion.startsWith('cozystack.io/');
-}
-
-/**
- * The Package that carries the platform values: the first `cozystack.io` Package with a
- * `spec.components.platform` entry (cli-contract "Inputs"), else the first `cozystack.io` Package.
- */
-export function findPlatformPackage(objects: KObject[]): KObject | undefined {
-  const pkgs = objects.filter(isPlatformPackage);
-  return pkgs.find((p) => isObject(getPath(p, ['spec', 'components', 'platform']))) ?? pkgs[0];
 }
 
 /** The publishing tenant's namespace: `_cluster.expose-ingress`, empty meaning tenant-root (reference-facts §3 guard 5). */

@@ -12,8 +12,9 @@ import compare from 'semver/functions/compare';
 import gte from 'semver/functions/gte';
 import { error, FindingsError, type Finding } from '../k8s/diagnostics';
 import type { KObject } from '../k8s/model';
-import { splitList, type ClusterMap } from './platformValues';
-import { NS_LABEL_HOST as HOST_LABEL } from '../controller/names';
+import { splitList } from './platformValues';
+import { type ClusterMap } from '../platform/tenancy';
+import { NS_LABEL_HOST as HOST_LABEL } from '../platform/names';
 
 /** §7 Common: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';

@@ -11,12 +11,11 @@ import { error, warning, type Finding } from '../k8s/diagnostics';
 import { renderTemplate } from './templates';
 import { isDns1123Label } from '../k8s/dnsNames';
 import { isObject, refOf, type KObject } from '../k8s/model';
-import type { ClusterMap } from './platformValues';
-import { NS_LABEL_GATEWAY, NS_LABEL_HOST } from '../controller/names';
+import type { ClusterMap } from '../platform/tenancy';
+import { NS_LABEL_GATEWAY, NS_LABEL_HOST } from '../platform/names';
+import { isTenant } from '../platform/kinds';
+import { TENANT_ROOT, tenantNamespace, VALUES_SECRET } from '../platform/tenancy';
 
-export const TENANT_ROOT = 'tenant-root';
-/** The values channel Secret, in cozy-system and in each tenant namespace (reference-facts §2.5, §6): values, never key material. */
-export const VALUES_SECRET = 'cozystack-values';
 
 /** The `_namespace` map a tenant's release sees; keys in the order the chart writes them. */
 export type NamespaceValues = Record<string, string>;
@@ -84,11 +83,6 @@ export function releaseNameError(name: string): string | undefined {
 export function releaseNamespaceError(ns: string): string | undefined {
   if (ns.startsWith('tenant-')) return undefined;
   return `release namespace "${ns}" is invalid: a Tenant lives in its parent tenant's namespace, which starts with "tenant-" (tenant-root for a top-level tenant)`;
-}
-
-/** §2.1 tenant namespace T: `tenant-X` under tenant-root, `P-X` deeper down. */
-export function tenantNamespace(name: string, parentNamespace: string): string {
-  return parentNamespace === TENANT_ROOT ? `tenant-${name}` : `${parentNamespace}-${name}`;
 }
 
 /** A Kubernetes label value: at most 63 characters, alphanumerics with `-`, `_`, `.` inside. */
@@ -243,11 +237,6 @@ export interface TenantTree {
 
 function where(o: KObject, field?: string): Pick<Finding, 'object' | 'field'> {
   return { object: refOf(o), field };
-}
-
-/** An `apps.cozystack.io` Tenant (any version). */
-export function isTenant(o: KObject): boolean {
-  return o.kind === 'Tenant' && o.apiVersion.startsWith('apps.cozystack.io/');
 }
 
 /**

@@ -21,6 +21,6 @@ export const late = {
   unifiedDiff: () => require('../pipelines/unifiedDiff') as typeof import('../pipelines/unifiedDiff'),
   /** The evaluator, CEL engine included. */
   admit: () => require('../admission/admit') as typeof import('../admission/admit'),
-  request: () => require('../admission/request') as typeof import('../admission/request'),
+  request: () => require('../pipelines/admit') as typeof import('../pipelines/admit'),
   publishedSchemas: () => require('../validation/publishedSchemas') as typeof import('../validation/publishedSchemas'),
 };

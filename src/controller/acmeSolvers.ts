@@ -8,7 +8,7 @@
 import type { KObject } from '../k8s/model';
 import { isObject } from '../k8s/model';
 import { ReconcileError } from './errors';
-import { ACME_SERVERS } from './names';
+import { ACME_SERVERS } from '../platform/names';
 import { CERT_MODES, certModeKnown, viewOf, type CertMode } from './tenantGatewaySpec';
 
 export { CERT_MODES, type CertMode };

@@ -18,7 +18,7 @@ import {
   issuerName,
   perAppCertificateName,
   wildcardCertificateName,
-} from './names';
+} from '../platform/names';
 import { applyOwned, deleteOwned, guardTakeover, ownedMetadata } from './ownedObjects';
 import { isOwnedBy } from './ownership';
 

@@ -19,7 +19,7 @@ import {
   perAppCertificateName,
   perAppListenerName,
   wildcardCertificateName,
-} from './names';
+} from '../platform/names';
 import { applyOwned, ownedMetadata } from './ownedObjects';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 

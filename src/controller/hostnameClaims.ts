@@ -7,7 +7,7 @@
 import type { KObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
-import { passthroughListenerName, passthroughServiceListenerName, redirectRouteName } from './names';
+import { passthroughListenerName, passthroughServiceListenerName, redirectRouteName } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 import { isValidHostname, isWildcardHostname } from '../k8s/dnsNames';
 import {

@@ -24,7 +24,7 @@
 import { isValidHostname, isWildcardHostname } from '../k8s/dnsNames';
 import { hostnamesOverlap } from '../k8s/gatewayApi';
 import { reservingHostname, selectsPlainHttp, type Claimant, type PassthroughListener } from './hostnameClaims';
-import { perAppListenerName } from './names';
+import { perAppListenerName } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 
 export type RouteReason =

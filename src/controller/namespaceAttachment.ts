@@ -13,7 +13,7 @@ import type { KObject } from '../k8s/model';
 import { clone } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
-import { ANNOTATION_ATTACHED_BY, NS_LABEL_GATEWAY, NS_LABEL_HOST } from './names';
+import { ANNOTATION_ATTACHED_BY, NS_LABEL_GATEWAY, NS_LABEL_HOST } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 
 export interface AttachmentLoss {

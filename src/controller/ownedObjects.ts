@@ -7,8 +7,7 @@ import type { KObject } from '../k8s/model';
 import { clone, deepEqual, groupOf, refOf } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { ReconcileError } from './errors';
-import { admitWrite } from './writeAdmission';
-import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE } from './names';
+import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE } from '../platform/names';
 import { controllerMetadata, isOwnedBy, takeoverMessage } from './ownership';
 
 /**
@@ -55,7 +54,7 @@ export function guardTakeover(store: Store, tgw: KObject, desired: KObject): voi
 export function applyOwned(store: Store, tgw: KObject, desired: KObject, reason: string): boolean {
   const existing = existingFor(store, desired);
   if (!existing) {
-    admitWrite(store, desired);
+    store.admit(desired);
     return store.put(desired, reason);
   }
   if (!isOwnedBy(existing, tgw)) throw new ReconcileError(takeoverMessage(existing, tgw));
@@ -70,7 +69,7 @@ export function applyOwned(store: Store, tgw: KObject, desired: KObject, reason:
     spec: clone(desired.spec),
   };
   if (deepEqual(next, existing)) return false; // no write, nothing for admission to judge
-  admitWrite(store, next);
+  store.admit(next);
   return store.put(next, reason);
 }
 

@@ -7,7 +7,7 @@
  */
 import type { KObject, OwnerReference } from '../k8s/model';
 import { describe } from '../k8s/model';
-import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_API_VERSION, TGW_KIND } from './names';
+import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_API_VERSION, TGW_KIND } from '../platform/names';
 
 /** The controller ownerReference to the TenantGateway, or none when it has no uid. */
 export function ownerReferences(tgw: KObject): OwnerReference[] | undefined {

@@ -9,7 +9,7 @@ import { GROUPS } from '../k8s/store';
 import { apexOf, certModeOf } from './acmeSolvers';
 import { ReconcileError } from './errors';
 import { isValidHostname } from '../k8s/dnsNames';
-import { redirectRouteName } from './names';
+import { redirectRouteName } from '../platform/names';
 import { applyOwned, deleteOwned, ownedMetadata } from './ownedObjects';
 
 /**

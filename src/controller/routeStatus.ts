@@ -13,7 +13,7 @@ import { mergeCondition, type Condition } from './conditions';
 import { ROUTE_KINDS } from './hostnameClaims';
 import type { Verdict } from './hostnameRace';
 import { parentRefTargets, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
-import { CONTROLLER_NAME } from './names';
+import { CONTROLLER_NAME } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 
 function condition(v: Verdict): Condition {

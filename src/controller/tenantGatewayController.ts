@@ -36,7 +36,7 @@ import {
   planAttachment,
   type AttachmentPlan,
 } from './namespaceAttachment';
-import { perAppListenerName } from './names';
+import { perAppListenerName } from '../platform/names';
 import { reconcileRedirectRoute } from './redirectRoute';
 import { decideHostnames, type HostnameRace } from './hostnameRace';
 import {

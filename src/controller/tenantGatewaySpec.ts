@@ -6,7 +6,7 @@
  */
 import type { KObject } from '../k8s/model';
 import { isObject } from '../k8s/model';
-import { DEFAULT_CLASS } from './names';
+import { DEFAULT_CLASS } from '../platform/names';
 
 export type CertMode = 'http01' | 'dns01' | 'existingSecret' | 'edge';
 

@@ -7,7 +7,7 @@
  */
 import { hostnamesOverlap } from '../k8s/gatewayApi';
 import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../k8s/dnsNames';
-import { passthroughListenerName, passthroughServiceListenerName } from './names';
+import { passthroughListenerName, passthroughServiceListenerName } from '../platform/names';
 import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';
 
 function q(x: unknown): string {

@@ -10,16 +10,12 @@
  * The channel (decisions §7) is the `_cluster` map the platform values give: see
  * `wildcardChannel` for how a command's inputs become it.
  */
-import * as jsyaml from 'js-yaml';
-import { LOAD_OPTIONS } from '../k8s/yaml';
-import { exceedsLimits } from '../k8s/limits';
-import { warning, error, type Finding } from '../k8s/diagnostics';
+import { warning, type Finding } from '../k8s/diagnostics';
 import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
-import { clusterValues, resolvePlatformValues, type ClusterMap } from '../charts/platformValues';
 import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
 import { GROUPS, type Store } from '../k8s/store';
-import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from './names';
-import { TENANT_ROOT, VALUES_SECRET } from '../charts/tenantChart';
+import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from '../platform/names';
+import { TENANT_ROOT, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
 
 export const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
 export const ANNOTATION_WILDCARD_SOURCE = 'cozystack.io/wildcard-secret-source';
@@ -27,168 +23,6 @@ export const CHANNEL_SECRET = { namespace: 'cozy-system', name: VALUES_SECRET } 
 const TLS_TYPE = 'kubernetes.io/tls';
 
 const REASON_PREFIX = 'wildcard-secret replication';
-
-// ---------------------------------------------------------------------------------------------
-// The channel
-// ---------------------------------------------------------------------------------------------
-
-export interface ChannelResult {
-  /** The `_cluster` map, or undefined when the channel is absent. */
-  channel: ClusterMap | undefined;
-  /** Where it came from, for messages and the plan. */
-  origin: string;
-  findings: Finding[];
-}
-
-const CHANNEL_KEYS = ['wildcard-secret-name', 'expose-ingress'] as const;
-
-function channelSecretIn(objects: KObject[]): KObject | undefined {
-  return objects.find(
-    (o) =>
-      o.kind === 'Secret' &&
-      o.apiVersion === 'v1' &&
-      o.metadata.namespace === CHANNEL_SECRET.namespace &&
-      o.metadata.name === CHANNEL_SECRET.name,
-  );
-}
-
-/** Whether the values the user gave (a Package, `--values` files) set wildcardSecretName themselves. */
-function wildcardNameGivenExplicitly(objects: KObject[], files: { values: Record<string, unknown> }[]): boolean {
-  const setIn = (v: unknown) => {
-    const c =
-      isObject(v) && isObject(v.publishing) && isObject(v.publishing.certificates)
-        ? v.publishing.certificates
-        : undefined;
-    return (
-      c !== undefined &&
-      'wildcardSecretName' in c &&
-      c.wildcardSecretName !== null &&
-      c.wildcardSecretName !== undefined
-    );
-  };
-  const pkg = objects.find((o) => o.kind === 'Package' && o.apiVersion.startsWith('cozystack.io/'));
-  const pkgValues =
-    pkg && isObject(pkg.spec) && isObject(pkg.spec.components) && isObject(pkg.spec.components.platform)
-      ? pkg.spec.components.platform.values
-      : undefined;
-  return setIn(pkgValues) || files.some((f) => setIn(f.values));
-}
-
-/** Decode `values.yaml` out of the channel Secret (stringData wins over data, as the apiserver merges them). */
-function channelSecretValuesYaml(s: KObject): string | undefined {
-  if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return s.stringData['values.yaml'];
-  if (isObject(s.data) && typeof s.data['values.yaml'] === 'string')
-    return Buffer.from(s.data['values.yaml'], 'base64').toString('utf8');
-  return undefined;
-}
-
-/**
- * The platform values channel of a command's inputs (decisions §7):
- *
- * - Platform values given (`--values`, or a platform `Package` among the inputs): the `_cluster`
- *   map they produce (reference-facts §1, the derived dns01 wildcard included). An empty
- *   `wildcard-secret-name` counts as "key present and empty" (prune every replica) only when
- *   `publishing.certificates.wildcardSecretName` was given explicitly; the chart default's empty
- *   string counts as the key missing (keep every replica, create none).
- * - Otherwise, an input Secret `cozy-system/cozystack-values` is the live channel itself, read as
- *   the controller reads it: `values.yaml` → `_cluster`. A key missing there keeps every replica;
- *   a key present and `""` there is the explicit prune-all; an unparsable `values.yaml` is an error
- *   and nothing is created or pruned.
- * - Neither: the channel is absent; nothing is created and no replica pruned.
- *
- * `--values` outrank the input Secret (they are the values the command is asked to apply; the
- * Secret is the state they would overwrite); a disagreement on the two keys the controller reads
- * is reported as a warning.
- */
-export function wildcardChannel(
-  objects: KObject[],
-  files: { file: string; values: Record<string, unknown> }[],
-): ChannelResult {
-  const findings: Finding[] = [];
-  const resolved = resolvePlatformValues({ files, objects });
-  const secret = channelSecretIn(objects);
-  let fromSecret: ChannelResult | undefined;
-  if (secret) fromSecret = channelFromSecret(secret);
-
-  if (!resolved.given) {
-    if (fromSecret) return fromSecret;
-    return { channel: undefined, origin: 'no platform values given', findings };
-  }
-  const { cluster } = clusterValues(resolved.values, resolved.pkg);
-  const channel: ClusterMap = { 'expose-ingress': cluster['expose-ingress'] ?? '' };
-  if (cluster['wildcard-secret-name'] !== '' || wildcardNameGivenExplicitly(objects, files))
-    channel['wildcard-secret-name'] = cluster['wildcard-secret-name'] ?? '';
-  const origin = files.length
-    ? `platform values (${files.map((f) => f.file).join(', ')})`
-    : `platform values of Package ${resolved.pkg?.metadata.name ?? ''}`;
-  if (fromSecret?.channel && secret) {
-    const differs = CHANNEL_KEYS.filter(
-      (k) => (fromSecret!.channel![k] ?? '') !== (channel[k] ?? '') || k in fromSecret!.channel! !== k in channel,
-    );
-    if (differs.length) {
-      findings.push(
-        warning(
-          `the platform values given outrank this input Secret as the wildcard-secret channel; they differ on _cluster ${differs.join(', ')}`,
-          {
-            rule: 'wildcard.channel-overridden',
-            object: refOf(secret),
-            hint: 'render the platform to refresh cozystack-values, or drop --values to replay the live channel',
-          },
-        ),
-      );
-    }
-  }
-  return { channel, origin, findings };
-}
-
-function channelFromSecret(secret: KObject): ChannelResult {
-  const origin = `Secret ${CHANNEL_SECRET.namespace}/${CHANNEL_SECRET.name}`;
-  const bad = (message: string): ChannelResult => ({
-    channel: undefined,
-    origin,
-    findings: [
-      error(`the wildcard-secret channel cannot be read: ${message}; no replica is created or pruned`, {
-        rule: 'wildcard.channel-unparsable',
-        object: refOf(secret),
-        field: 'values.yaml',
-      }),
-    ],
-  });
-  if (isRedacted(secret)) {
-    return {
-      channel: undefined,
-      origin,
-      findings: [
-        warning(
-          'the wildcard-secret channel was printed without its data (--include-secret-data was not given); treating the channel as absent',
-          { rule: 'wildcard.channel-redacted', object: refOf(secret) },
-        ),
-      ],
-    };
-  }
-  const text = channelSecretValuesYaml(secret);
-  if (text === undefined) return { channel: undefined, origin, findings: [] };
-  let doc: unknown;
-  try {
-    doc = jsyaml.load(text, LOAD_OPTIONS);
-  } catch (e) {
-    return bad(`values.yaml is not YAML (${(e as Error).message.split('\n')[0]})`);
-  }
-  const over = exceedsLimits(doc);
-  if (over) return bad(`values.yaml ${over}`);
-  if (doc === undefined || doc === null) return { channel: {}, origin, findings: [] };
-  if (!isObject(doc)) return bad('values.yaml is not a map');
-  const c = doc._cluster;
-  if (c === undefined || c === null) return { channel: {}, origin, findings: [] };
-  if (!isObject(c)) return bad('_cluster is not a map');
-  const channel: ClusterMap = {};
-  for (const k of CHANNEL_KEYS) {
-    if (!(k in c) || c[k] === null) continue;
-    if (typeof c[k] !== 'string') return bad(`_cluster.${k} is not a string`);
-    channel[k] = c[k] as string;
-  }
-  return { channel, origin, findings: [] };
-}
 
 // ---------------------------------------------------------------------------------------------
 // The controller

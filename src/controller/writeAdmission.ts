@@ -14,8 +14,7 @@
  */
 import { admitObject, type UserInfo } from '../admission/admit';
 import { describe, type KObject } from '../k8s/model';
-import { renderPolicies } from '../charts/policies';
-import type { Store } from '../k8s/store';
+import type { Store, WriteAdmission } from '../k8s/store';
 import { ReconcileError } from './errors';
 
 /** cozystack-controller's identity: its service account in cozy-system. */
@@ -25,21 +24,23 @@ export const CONTROLLER_USER: UserInfo = {
 };
 
 /**
- * The policies that can judge a controller write. Layer 8 (Ingress) is the only one that reads
- * platform values, and the controller writes no Ingress, so the policies rendered without values
- * are the ones that matter here. A constant, rendered when the controller is loaded.
+ * The store's write admission for a controller pass judged by `policies` (the pipeline passes the
+ * ones `render` emits: layer 8, the only one reading platform values, judges Ingresses, which the
+ * controller never writes).
  */
-export const CONTROLLER_POLICIES: readonly KObject[] = Object.freeze(renderPolicies({}));
+export function controllerWriteAdmission(policies: readonly KObject[]): WriteAdmission {
+  return (obj, store) => admitWrite(store, obj, policies);
+}
 
 /** Throws the ReconcileError the apiserver's refusal would give when the platform's policies deny the write. */
-export function admitWrite(store: Store, obj: KObject): void {
+export function admitWrite(store: Store, obj: KObject, policies: readonly KObject[]): void {
   const ns = obj.metadata.namespace ? store.get('', 'Namespace', undefined, obj.metadata.namespace) : undefined;
   // A namespace the inputs do not hold is unknown rather than absent: its labels cannot be read,
   // so the write is not judged (the cluster always has the namespace it writes into).
   if (obj.metadata.namespace && !ns) return;
   // Only the written object is judged (its Namespace is the request's namespaceObject, not a write);
   // an object no policy's match constraints select (a Certificate, an Issuer) costs no CEL at all.
-  const denied = admitObject(obj, ns, CONTROLLER_POLICIES, CONTROLLER_USER).filter((d) => !d.allowed);
+  const denied = admitObject(obj, ns, policies, CONTROLLER_USER).filter((d) => !d.allowed);
   if (denied.length === 0) return;
   const why = denied.map(
     (d) =>

@@ -25,6 +25,9 @@ export interface StoreStats {
   listed: number;
 }
 
+/** Judges one object write against the store it would land in; throws to refuse it. */
+export type WriteAdmission = (obj: KObject, store: Store) => void;
+
 export class Store {
   /**
    * This store's work counters: every get(), every list() and every object a list() hands back.
@@ -54,7 +57,15 @@ export class Store {
    */
   private readonly differs = new Set<string>();
 
-  constructor(objects: KObject[] = []) {
+  /**
+   * The apiserver's admission of object writes (not status writes), when the store emulates one
+   * that runs it: a writer calls admit() before it writes, and a refusal throws. A store built
+   * without it admits everything.
+   */
+  private readonly admission: WriteAdmission | undefined;
+
+  constructor(objects: KObject[] = [], opts: { admission?: WriteAdmission } = {}) {
+    this.admission = opts.admission;
     for (const o of objects) {
       const k = keyOf(o);
       this.original.set(k, o);
@@ -95,6 +106,11 @@ export class Store {
   }
 
   /** The current object, or undefined. Do not mutate it: `put` a changed copy. */
+  /** Ask the store's write admission about an object write (a no-op without one). */
+  admit(obj: KObject): void {
+    this.admission?.(obj, this);
+  }
+
   get(group: string, kind: string, namespace: string | undefined, name: string): KObject | undefined {
     this.stats.gets++;
     return this.byKind

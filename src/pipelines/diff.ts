@@ -30,12 +30,13 @@
  *   they differ).
  */
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
-import { deepEqual, describe, groupOf, isObject, keyOf, refOf, type KObject } from '../k8s/model';
+import { deepEqual, describe, isObject, keyOf, refOf, type KObject } from '../k8s/model';
 import { Store, type Change } from '../k8s/store';
 import { isRedacted, isSecret, redactSecret } from '../k8s/secretRedaction';
-import { isTenant, TENANT_ROOT, VALUES_SECRET } from '../charts/tenantChart';
-import { findPlatformPackage } from '../charts/platformValues';
-import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_KIND, TGW_NAME } from '../controller/names';
+import { isTenant, isTenantGateway } from '../platform/kinds';
+import { TENANT_ROOT, tenantNamespaceOf, VALUES_SECRET } from '../platform/tenancy';
+import { findPlatformPackage } from '../platform/kinds';
+import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_KIND, TGW_NAME } from '../platform/names';
 import { orderOutput, render, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
@@ -122,10 +123,6 @@ function duplicates(objs: KObject[], what: string): Finding[] {
   return out;
 }
 
-function isTenantGatewayObj(o: KObject): boolean {
-  return o.kind === TGW_KIND && groupOf(o.apiVersion) === 'gateway.cozystack.io';
-}
-
 function isNamespace(o: KObject): boolean {
   return o.kind === 'Namespace' && o.apiVersion === 'v1';
 }
@@ -137,11 +134,6 @@ function isTenantNamespace(o: KObject, stateTenantNamespaces: Set<string>): bool
     stateTenantNamespaces.has(o.metadata.name) ||
     o.metadata.labels?.[`tenant.cozystack.io/${o.metadata.name}`] !== undefined
   );
-}
-
-function tenantNamespaceOf(t: KObject): string {
-  const p = t.metadata.namespace ?? '';
-  return p === TENANT_ROOT ? `tenant-${t.metadata.name}` : `${p}-${t.metadata.name}`;
 }
 
 // ----- Secrets ---------------------------------------------------------------------------------
@@ -259,7 +251,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     for (const o of input.state) {
       const ns = o.metadata.namespace ?? '';
       if (
-        isTenantGatewayObj(o) &&
+        isTenantGateway(o) &&
         o.metadata.name === TGW_NAME &&
         renderedNamespaces.has(ns) &&
         !renderedKeys.has(keyOf(o))
@@ -287,7 +279,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
           leaving.add(k);
           if (isSecret(o) && o.metadata.name === VALUES_SECRET)
             why(k, `its tenant left the tree: render no longer produces it`);
-          else if (isTenantGatewayObj(o)) why(k, `its tenant left the tree: render no longer produces it`);
+          else if (isTenantGateway(o)) why(k, `its tenant left the tree: render no longer produces it`);
           else
             why(
               k,

@@ -21,7 +21,7 @@ import {
   routeParentRefs,
   type ParentRef,
 } from '../k8s/gatewayApi';
-import { CONTROLLER_NAME, LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
+import { CONTROLLER_NAME, LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
 
 const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
 

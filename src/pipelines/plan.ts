@@ -10,7 +10,7 @@ import { formatFinding, type Finding } from '../k8s/diagnostics';
 import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
 import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
-import { CONTROLLER_NAME, TGW_KIND } from '../controller/names';
+import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
 import { formatHostnameTable, type HostnameRow } from './hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
 

@@ -14,7 +14,7 @@ import { reconcile, type ReconcileResult } from './reconcile';
 import { redactSecret } from '../k8s/secretRedaction';
 import { applySecretRule } from './appliedSecrets';
 import type { Change } from '../k8s/store';
-import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
+import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
 import { LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
 
 export interface PreviewOptions extends RenderOptions {

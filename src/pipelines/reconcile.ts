@@ -9,10 +9,13 @@ import { error, type Finding } from '../k8s/diagnostics';
 import { duplicateFindings } from '../k8s/duplicates';
 import { groupOf, type KObject } from '../k8s/model';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
-import { TGW_KIND } from '../controller/names';
+import { TGW_KIND } from '../platform/names';
 import { Store, type Change } from '../k8s/store';
+import { renderPolicies } from '../charts/policies';
+import { controllerWriteAdmission } from '../controller/writeAdmission';
 import { isRfc3339, RFC3339_EXAMPLE } from '../k8s/time';
-import { wildcardChannel, reconcileWildcardSecrets } from '../controller/wildcardSecrets';
+import { reconcileWildcardSecrets } from '../controller/wildcardSecrets';
+import { wildcardChannel } from './platformChannel';
 import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../controller/ciliumHazards';
 import { runTenantGatewayController } from '../controller/tenantGatewayController';
 import type { HostnameRace } from '../controller/hostnameRace';
@@ -72,7 +75,8 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
         });
     }
   }
-  const store = new Store(input.objects);
+  // The platform's own policies judge the controller's writes, as the apiserver would.
+  const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({})) });
   if (findings.some((f) => f.severity === 'error')) return { store, changes: [], findings, races: [] };
 
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose

@@ -27,15 +27,13 @@ import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnost
 import { renderGateway } from '../charts/gatewayChart';
 import { locateValue, validatePlatformValues, validateTenant, type ValuesWhere } from '../validation/inputValidation';
 import { compareObjects, getPath, isObject, refOf, type KObject } from '../k8s/model';
-import {
-  clusterValues,
-  exposeIngress,
-  findPlatformPackage,
-  resolvePlatformValues,
-  type ClusterMap,
-} from '../charts/platformValues';
+import { clusterValues, exposeIngress, resolvePlatformValues } from '../charts/platformValues';
+import { type ClusterMap } from '../platform/tenancy';
+import { findPlatformPackage } from '../platform/kinds';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
-import { isTenant, renderTenantTree, rootHostFindings, TENANT_ROOT } from '../charts/tenantChart';
+import { renderTenantTree, rootHostFindings } from '../charts/tenantChart';
+import { isTenant, isTenantGateway } from '../platform/kinds';
+import { TENANT_ROOT } from '../platform/tenancy';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 
 export interface RenderInput {
@@ -52,10 +50,6 @@ export interface RenderResult {
   /** The rendered objects; empty when any finding is an error. */
   objects: KObject[];
   findings: Finding[];
-}
-
-function isTenantGateway(o: KObject): boolean {
-  return o.kind === 'TenantGateway' && o.apiVersion.startsWith('gateway.cozystack.io/');
 }
 
 /** The sources of platform values, highest precedence first (the last --values file wins). */

@@ -12,8 +12,8 @@ import { LOAD_OPTIONS } from '../k8s/yaml';
 import { exceedsLimits } from '../k8s/limits';
 import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
 import { redactSecret, secretKeys } from '../k8s/secretRedaction';
-import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../controller/names';
-import { VALUES_SECRET } from '../charts/tenantChart';
+import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
+import { VALUES_SECRET } from '../platform/tenancy';
 import { CHANNEL_SECRET, LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
 
 export interface SnapshotResource {

@@ -7,7 +7,7 @@
  */
 import { error, warning, type Finding } from '../k8s/diagnostics';
 import { getPath, isObject, refOf, type KObject } from '../k8s/model';
-import { findPlatformPackage } from '../charts/platformValues';
+import { findPlatformPackage } from '../platform/kinds';
 import { unknownKeyHint, unknownKeyMessage, unknownTenantSpecKeys, unknownValueKeys } from './unknownKeys';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 import { explainInputError, show } from './ajvErrors';

@@ -5,7 +5,7 @@
  * on). Ratcheting does not apply: every object is judged as a CREATE.
  */
 import { asset } from '../assets';
-import { CelError, evalBool, evalString, toCel } from '../admission/cel';
+import { CelError, evalBool, evalString, toCel } from '../cel/cel';
 import { error, type Finding } from '../k8s/diagnostics';
 import { clone, isObject, refOf, type KObject } from '../k8s/model';
 import { tenantGatewayValidator } from './validators.generated';

@@ -1,6 +1,7 @@
 import { DEFAULT_ATTACHED_NAMESPACES } from '../helpers/referenceFacts';
 import { certModeOf, renderGateway, selectableClasses } from '../../src/charts/gatewayChart';
-import { clusterValues, resolvePlatformValues, type ClusterMap } from '../../src/charts/platformValues';
+import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
+import { type ClusterMap } from '../../src/platform/tenancy';
 import { inheritNamespace, rootNamespaceValues, type TenantRelease } from '../../src/charts/tenantChart';
 import type { KObject } from '../../src/k8s/model';
 

@@ -1,5 +1,6 @@
 import { DEFAULT_ATTACHED_NAMESPACES } from '../helpers/referenceFacts';
-import { clusterValues, exposeIngress, findPlatformPackage, resolvePlatformValues, splitList } from '../../src/charts/platformValues';
+import { clusterValues, exposeIngress, resolvePlatformValues, splitList } from '../../src/charts/platformValues';
+import { findPlatformPackage } from '../../src/platform/kinds';
 import type { KObject } from '../../src/k8s/model';
 
 const pkg = (values: Record<string, unknown>, name = 'cozystack.cozystack-platform'): KObject => ({

@@ -4,7 +4,8 @@
  */
 import { renderGateway } from '../../src/charts/gatewayChart';
 import type { KObject } from '../../src/k8s/model';
-import { clusterValues, resolvePlatformValues, type ClusterMap } from '../../src/charts/platformValues';
+import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
+import { type ClusterMap } from '../../src/platform/tenancy';
 import { render } from '../../src/pipelines/render';
 import { inheritNamespace, rootNamespaceValues, type TenantRelease } from '../../src/charts/tenantChart';
 

@@ -4,7 +4,7 @@
  * half of these layers (oldObject set) is exercised here by evaluating the rendered policy's own
  * matchConditions, variables and validations with the CEL engine, as the apiserver would.
  */
-import { evalBool, evalCel, evalString, toCel } from '../../src/admission/cel';
+import { evalBool, evalCel, evalString, toCel } from '../../src/cel/cel';
 import type { KObject } from '../../src/k8s/model';
 import { clusterValues, platformDefaults } from '../../src/charts/platformValues';
 import { attachedNamespacesGuard, POLICY_NAMES, renderPolicies } from '../../src/charts/policies';

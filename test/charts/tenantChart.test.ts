@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
-import { clusterValues, resolvePlatformValues, type ClusterMap } from '../../src/charts/platformValues';
-import {
-  deriveHost, helmToYaml, inheritNamespace, namespaceLabels, prefixLabels, releaseNameError, releaseNamespaceError,
-  renderTenantRoot, renderTenantTree, rootNamespaceValues, tenantNamespace, valuesYaml,
-} from '../../src/charts/tenantChart';
+import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
+import { type ClusterMap } from '../../src/platform/tenancy';
+import { deriveHost, helmToYaml, inheritNamespace, namespaceLabels, prefixLabels, releaseNameError, releaseNamespaceError, renderTenantRoot, renderTenantTree, rootNamespaceValues, valuesYaml } from '../../src/charts/tenantChart';
+import { tenantNamespace } from '../../src/platform/tenancy';
 import type { KObject } from '../../src/k8s/model';
 
 function cluster(values: Record<string, unknown> = {}): ClusterMap {

@@ -14,7 +14,7 @@ import {
   wildcardDnsNames,
 } from '../../src/controller/certificates';
 import { reconcileRedirectRoute } from '../../src/controller/redirectRoute';
-import { perAppCertificateName } from '../../src/controller/names';
+import { perAppCertificateName } from '../../src/platform/names';
 
 const NS = 'tenant-root';
 const UID = '3f0c2a8e-1b7d-4c5e-9a21-0d6f7e8a9b01';

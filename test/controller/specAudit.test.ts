@@ -3,7 +3,7 @@
  * other test pinned down. Each test quotes (or names) the sentence it holds the code to.
  */
 import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
-import { perAppListenerName, perAppCertificateName } from '../../src/controller/names';
+import { perAppListenerName, perAppCertificateName } from '../../src/platform/names';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import { validateTenantGateway } from '../../src/controller/tenantGatewayValidation';
 import type { KObject } from '../../src/k8s/model';

@@ -6,8 +6,8 @@ import {
   LABEL_WILDCARD_COPY,
   reconcileWildcardSecrets,
   replicationTargets,
-  wildcardChannel,
 } from '../../src/controller/wildcardSecrets';
+import { wildcardChannel } from '../../src/pipelines/platformChannel';
 import { redactSecret, REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
 
 const CRT = Buffer.from('cert').toString('base64');

@@ -1,8 +1,12 @@
 /** The platform's policies judge the controller's own writes (src/controller/writeAdmission.ts). */
-import { admitWrite } from '../../src/controller/writeAdmission';
+import { admitWrite as admitWith } from '../../src/controller/writeAdmission';
+import { renderPolicies } from '../../src/charts/policies';
 import { ReconcileError } from '../../src/controller/errors';
 import { Store } from '../../src/k8s/store';
 import type { KObject } from '../../src/k8s/model';
+
+const POLICIES = renderPolicies({});
+const admitWrite = (store: Store, obj: KObject) => admitWith(store, obj, POLICIES);
 
 const gateway = (hostnames: string[]): KObject => ({
   apiVersion: 'gateway.networking.k8s.io/v1',

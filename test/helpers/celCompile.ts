@@ -1,5 +1,5 @@
 /** Whether a CEL expression compiles: the error message, or undefined (for tests of the expressions the charts write). */
-import { compile } from '../../src/admission/cel';
+import { compile } from '../../src/cel/cel';
 
 export function compileError(expression: string): string | undefined {
   try {

@@ -14,7 +14,8 @@ import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../../src/controller/cili
 import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
-import { reconcileWildcardSecrets, wildcardChannel } from '../../src/controller/wildcardSecrets';
+import { reconcileWildcardSecrets } from '../../src/controller/wildcardSecrets';
+import { wildcardChannel } from '../../src/pipelines/platformChannel';
 
 interface Work {
   gets: number;

@@ -13,7 +13,7 @@ import { isClusterScoped } from '../../k8s/scope';
 import { duplicateFindings } from '../../k8s/duplicates';
 import type { SourceMap } from '../../io/sourceMap';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
-import { denialHint, formatDenial } from '../../admission/request';
+import { denialHint, formatDenial } from '../../pipelines/admit';
 import { addInputOptions, collect, failOn, gatewayApiVersionArg, loadInputs, type InputOptions } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 

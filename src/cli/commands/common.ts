@@ -12,7 +12,7 @@ import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
-import { findPlatformPackage } from '../../charts/platformValues';
+import { findPlatformPackage } from '../../platform/kinds';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
 import { metadataFindingsOf } from '../../k8s/metadataShape';
 

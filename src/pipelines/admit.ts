@@ -7,7 +7,7 @@ import { hasErrors, printable, type Finding } from '../k8s/diagnostics';
 import { describe, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { POLICY_NAMES, renderPolicies } from '../charts/policies';
-import type { Decision, UserInfo } from './admit';
+import type { Decision, UserInfo } from '../admission/admit';
 
 export const ANONYMOUS = 'system:anonymous';
 

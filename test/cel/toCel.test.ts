@@ -1,6 +1,6 @@
 /** toCel's loops (issue 5) convert exactly as the entries/fromEntries form they replaced. */
 import fc from 'fast-check';
-import { toCel } from '../../src/admission/cel';
+import { toCel } from '../../src/cel/cel';
 
 function reference(v: unknown): unknown {
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;

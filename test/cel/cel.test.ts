@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { compileError } from '../helpers/celCompile';
-import { CelError, evalBool, evalCel, evaluate, fromCel, toCel } from '../../src/admission/cel';
+import { CelError, evalBool, evalCel, evaluate, fromCel, toCel } from '../../src/cel/cel';
 
 describe("JSON integers are CEL ints (the machine's known trap)", () => {
   it('converts whole numbers to BigInt, keeps doubles', () => {

@@ -1,4 +1,4 @@
-import { callerOf, DENIAL_HINTS, denialHint, formatDenial, platformPolicies } from '../../src/admission/request';
+import { callerOf, DENIAL_HINTS, denialHint, formatDenial, platformPolicies } from '../../src/pipelines/admit';
 import { POLICY_NAMES, renderPolicies } from '../../src/charts/policies';
 import { admit, denials } from '../../src/admission/admit';
 import type { KObject } from '../../src/k8s/model';

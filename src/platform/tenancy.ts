@@ -1,0 +1,22 @@
+/**
+ * The tenancy names every layer shares: tenant-root, the values-channel Secret, and how a Tenant's
+ * namespace is named from its short name and its parent's namespace (docs/behaviour.md "Tenants").
+ */
+import type { KObject } from '../k8s/model';
+
+export const TENANT_ROOT = 'tenant-root';
+/** The values channel Secret, in cozy-system and in each tenant namespace: values, never key material. */
+export const VALUES_SECRET = 'cozystack-values';
+
+/** The `_cluster` map: the platform values as the tenant charts and the controller read them (string values). */
+export type ClusterMap = Record<string, string>;
+
+/** The tenant namespace T: `tenant-X` under tenant-root, `P-X` deeper down. */
+export function tenantNamespace(name: string, parentNamespace: string): string {
+  return parentNamespace === TENANT_ROOT ? `tenant-${name}` : `${parentNamespace}-${name}`;
+}
+
+/** The namespace a Tenant object's tenant lives in (its parent's namespace is its metadata.namespace). */
+export function tenantNamespaceOf(t: KObject): string {
+  return tenantNamespace(t.metadata.name, t.metadata.namespace ?? '');
+}
