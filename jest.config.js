@@ -38,7 +38,7 @@ module.exports = {
   moduleNameMapper: {
     '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
     // The @kubernetes-models packages (the self-check's upstream schemas) and what they import.
-    '^@kubernetes-models/(gateway-api|cert-manager|apimachinery)/(.+?)(\\.js)?$':
+    '^@kubernetes-models/(gateway-api|cert-manager|apimachinery|cilium)/(.+?)(\\.js)?$':
       '<rootDir>/node_modules/@kubernetes-models/$1/$2.js',
     '^@kubernetes-models/validate/runtime/(.+?)(\\.js)?$':
       '<rootDir>/node_modules/@kubernetes-models/validate/dist/runtime/$1.js',

@@ -1,8 +1,10 @@
 /**
- * Self-check (issue 4): validate the Gateway API and cert-manager objects the tool emits
- * (Gateway, HTTPRoute, TLSRoute, GRPCRoute, Certificate, Issuer, ...) against the upstream
- * schemas shipped by the @kubernetes-models packages (@kubernetes-models/gateway-api,
- * @kubernetes-models/cert-manager), and TenantGateways against our own CRD.
+ * Self-check: validate the objects the tool emits (Gateway API, cert-manager, core and RBAC kinds,
+ * Cilium policies) against the upstream schemas shipped by the model packages
+ * (@kubernetes-models/gateway-api, @kubernetes-models/cert-manager, kubernetes-models,
+ * @kubernetes-models/cilium), and TenantGateways against our own CRD.
+ * It is the test suite's second opinion on `--validate` (src/validation/publishedSchemas.ts), which
+ * runs the same validators vendored.
  *
  * The model packages are ESM with `import`-only exports, so they load through dynamic import();
  * the check is therefore async. The loader is injectable (tests, and a build that bundles the
@@ -33,6 +35,11 @@ export const MODEL_PACKAGES: Record<string, string> = {
   'gateway.networking.k8s.io': '@kubernetes-models/gateway-api',
   'cert-manager.io': '@kubernetes-models/cert-manager',
   'acme.cert-manager.io': '@kubernetes-models/cert-manager',
+  '': 'kubernetes-models',
+  'rbac.authorization.k8s.io': 'kubernetes-models',
+  batch: 'kubernetes-models',
+  'admissionregistration.k8s.io': 'kubernetes-models',
+  'cilium.io': '@kubernetes-models/cilium',
 };
 
 // A real dynamic import() in the CommonJS build (TypeScript keeps import() under nodenext).
@@ -43,6 +50,8 @@ export function modelSpecifier(o: KObject): string | undefined {
   const group = groupOf(o.apiVersion);
   const pkg = MODEL_PACKAGES[group];
   if (!pkg) return undefined;
+  // The core group's versions sit at the package's top level (kubernetes-models/v1/Namespace).
+  if (group === '') return `${pkg}/${o.apiVersion}/${o.kind}`;
   const version = o.apiVersion.slice(group.length + 1);
   return `${pkg}/${group}/${version}/${o.kind}`;
 }

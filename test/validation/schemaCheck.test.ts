@@ -41,7 +41,18 @@ describe('schemaCheck', () => {
   it('maps objects to the model modules', () => {
     expect(modelSpecifier(route)).toBe('@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute');
     expect(modelSpecifier(cert)).toBe('@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate');
-    expect(modelSpecifier({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } })).toBeUndefined();
+    expect(modelSpecifier({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' } })).toBe(
+      'kubernetes-models/v1/Secret',
+    );
+    expect(modelSpecifier({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r' } })).toBe(
+      'kubernetes-models/rbac.authorization.k8s.io/v1/Role',
+    );
+    expect(modelSpecifier({ apiVersion: 'cilium.io/v2', kind: 'CiliumNetworkPolicy', metadata: { name: 'p' } })).toBe(
+      '@kubernetes-models/cilium/cilium.io/v2/CiliumNetworkPolicy',
+    );
+    expect(
+      modelSpecifier({ apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 't' } }),
+    ).toBeUndefined();
   });
   it('reports every schema error with its field path, loading each module once', async () => {
     const { load, loaded } = fakeModels({
