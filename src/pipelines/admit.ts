@@ -4,7 +4,8 @@
  * namespace is created, which policies judge it (the ones `render` emits for the platform values
  * given), the decisions, whether the run fails, and what to tell a user about each denial. Pure.
  */
-import { hasErrors, printable, type Finding } from '../k8s/diagnostics';
+import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { printable } from '../k8s/printable';
 import { describe, type KObject } from '../k8s/model';
 import { isClusterScoped } from '../k8s/scope';
 import { duplicateFindings } from '../k8s/duplicates';

@@ -7,7 +7,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import type { Decision } from '../../admission/decision';
-import { FindingsError, printable } from '../../k8s/diagnostics';
+import { FindingsError } from '../../k8s/diagnostics';
+import { printable } from '../../k8s/printable';
 import { describe } from '../../k8s/model';
 import { isDns1123Label } from '../../k8s/dnsNames';
 import type { SourceMap } from '../../io/sourceMap';
@@ -95,10 +96,8 @@ Examples:
       const file = ctx.sources?.originOf(p.original)?.file;
       const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
       const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
-      ctx.io.stderr(
-        printable(
-          `note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`,
-        ) + '\n',
+      ctx.note(
+        `note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`,
       );
     }
     failOn([...outcome.valueFindings, ...outcome.inputWarnings], opts);
@@ -115,7 +114,7 @@ Examples:
       for (const d of outcome.denied) ctx.io.stdout(formatDenial(d) + '\n');
       for (const d of outcome.denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
       for (const d of outcome.warned)
-        for (const m of d.messages) ctx.io.stderr(formatAdmissionWarning(d, m, Boolean(opts.strict)) + '\n');
+        for (const m of d.messages) ctx.note(formatAdmissionWarning(d, m, Boolean(opts.strict)));
     }
     ctx.exitCode = admitFails(outcome, Boolean(opts.strict)) ? 1 : 0;
   });
