@@ -17,6 +17,8 @@ import { explainCrdError, schemaFindings } from './ajvErrors';
 import { validateTenantGateway } from './tenantGatewayCrd';
 import { domainToASCII } from 'node:url';
 import { isIPv4, isIPv6 } from 'node:net';
+import { isTenantGateway } from '../platform/kinds';
+import { isBase64 } from '../k8s/secretTypes';
 import { FAMILIES, KINDS, type Family } from './upstreamValidators.generated';
 import { applyDefaults, celFindings, listTypeFindings, type CrdVoice } from './crdRules';
 
@@ -29,7 +31,6 @@ export const PUBLISHED_GROUPS: ReadonlySet<string> = new Set(
 );
 
 // The formats the compiled validators use, as @kubernetes-models/validate defines them.
-const rBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const rQuantity =
   /^[+-]?(?:\d+|\d+\.\d+|\d+\.|\.\d+)(?:[KMGTPE]i|(?:[YZEPTGMkhdcmunpfazy]|da)|[eE][+-]?(?:\d+|\d+\.\d+|\d+\.|\.\d+))?$/;
 /** An IPv4 or IPv6 prefix in CIDR notation (is-cidr's meaning: the address and a prefix length in range). */
@@ -49,7 +50,7 @@ export function isIdnHostname(v: string): boolean {
 /** The formats the vendored validators name, by name. */
 export const FORMATS: Record<string, unknown> = {
   ...fullFormats,
-  byte: { type: 'string', validate: (v: string) => rBase64.test(v) },
+  byte: { type: 'string', validate: isBase64 },
   quantity: { type: 'string', validate: rQuantity },
   cidr: { type: 'string', validate: isCidr },
   'idn-hostname': isIdnHostname,
@@ -142,7 +143,7 @@ export function validatePublished(objects: KObject[]): Finding[] {
   const unknown = new Set<string>();
   for (const o of objects) {
     const group = groupOf(o.apiVersion);
-    if (o.kind === 'TenantGateway' && group === 'gateway.cozystack.io') {
+    if (isTenantGateway(o)) {
       findings.push(
         ...validateTenantGateway(o).map((f) => ({
           ...f,
