@@ -14,7 +14,8 @@
  * sets the number of runs, 40 by default).
  */
 import fc from 'fast-check';
-import { admit, denials, type Decision, type UserInfo } from '../../src/admission/admit';
+import { admit } from '../../src/admission/admit';
+import { denials, type Decision, type UserInfo } from '../../src/admission/decision';
 import { clone, type KObject } from '../../src/k8s/model';
 import { toYamlStream } from '../../src/k8s/yaml';
 import { render } from '../../src/pipelines/render';
