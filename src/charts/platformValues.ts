@@ -1,5 +1,5 @@
 /**
- * Platform values → the `_cluster` map the charts read (reference-facts §1).
+ * Platform values → the `_cluster` map the charts read (docs/behaviour.md §1).
  * Inputs: the platform chart's defaults, an optional `cozystack.io/v1alpha1 Package`
  * (`spec.components.platform.values`), then `--values` files merged left to right (they win).
  */
@@ -17,7 +17,7 @@ export function platformDefaults(): PlatformValues {
   return asset<PlatformValues>('charts/platform/values.yaml');
 }
 
-/** The publishing tenant's namespace: `_cluster.expose-ingress`, empty meaning tenant-root (reference-facts §3 guard 5). */
+/** The publishing tenant's namespace: `_cluster.expose-ingress`, empty meaning tenant-root (docs/behaviour.md §3.1 guard 5). */
 export function exposeIngress(cluster: ClusterMap): string {
   return (cluster['expose-ingress'] ?? '').trim() || 'tenant-root';
 }
@@ -84,7 +84,7 @@ function classList(v: unknown, field: string, findings: Finding[], object?: KObj
 }
 
 /**
- * The `_cluster` map of reference-facts §1. Findings (errors) for values the platform chart
+ * The `_cluster` map of docs/behaviour.md §1. Findings (errors) for values the platform chart
  * refuses: a non-string or whitespace-only gateway.className, class list entries that are not
  * strings or contain a comma.
  */

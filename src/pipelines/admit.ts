@@ -47,7 +47,7 @@ export function formatDenial(d: Decision, message: string): string {
 
 /**
  * What to do about a denial, per policy, and the field the policy judged (for the line number).
- * The stdout line stays the apiserver's wording (cli-contract "cozy-gw admit"); the hint goes to
+ * The stdout line stays the apiserver's wording (README "cozy-gw admit"); the hint goes to
  * stderr, so that a user learns where the object is and how to get it admitted.
  */
 export const DENIAL_HINTS: Readonly<Record<string, { field?: string; hint: string }>> = Object.freeze({

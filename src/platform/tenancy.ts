@@ -1,6 +1,6 @@
 /**
  * The tenancy names every layer shares: tenant-root, the values-channel Secret, and how a Tenant's
- * namespace is named from its short name and its parent's namespace (docs/behaviour.md "Tenants").
+ * namespace is named from its short name and its parent's namespace (docs/behaviour.md §2.1).
  */
 import type { KObject } from '../k8s/model';
 
