@@ -81,7 +81,7 @@ function run(objs: KObject[], channel: Record<string, string> | undefined) {
 
 const secretAt = (store: Store, namespace: string, name = 'wildcard-tls') => store.get('', 'Secret', namespace, name);
 
-describe('channel outcomes (reference-facts §6)', () => {
+describe('channel outcomes (docs/behaviour.md §6)', () => {
   const world = () => [
     root,
     secret('tenant-root', 'wildcard-tls'),
@@ -347,7 +347,7 @@ describe('pruning', () => {
   });
 });
 
-describe('Secrets printed without their data (decisions §9) read back as input', () => {
+describe('Secrets printed without their data (docs/decisions.md §9) read back as input', () => {
   it('a redacted source creates no replica (its bytes are unknown) and leaves existing ones alone', () => {
     const objs = [
       root,
@@ -401,7 +401,7 @@ describe('the pass is idempotent (property)', () => {
   });
 });
 
-describe('the channel (decisions §7)', () => {
+describe('the channel (docs/decisions.md §7)', () => {
   const v = (certs: Record<string, unknown>, extra: Record<string, unknown> = {}) => [
     { file: 'values.yaml', values: { publishing: { certificates: certs }, ...extra } },
   ];
