@@ -16,7 +16,10 @@
  * argument of describe/it/test. Prints one line per problem (`file:line: message`) and exits 1
  * when there is any; `--list` prints every citation and where it resolves instead.
  *
- * Usage: node scripts/check-citations.js [--list] [path...]   (default: src test scripts bench)
+ * `--fix` first rewrites the citations whose mapping is mechanical (the specification's section
+ * numbers to docs/ sections; see MECHANICAL), then checks.
+ *
+ * Usage: node scripts/check-citations.js [--fix] [--list] [path...]   (default: src test scripts bench)
  */
 'use strict';
 const fs = require('node:fs');
@@ -287,7 +290,62 @@ function checkRepository(root = ROOT, dirs = DEFAULT_DIRS) {
   return files;
 }
 
+/**
+ * The mechanical part of moving a citation from the specification's files to docs/: the numbering
+ * of docs/behaviour.md and docs/tenant.md follows theirs, and docs/decisions.md keeps the
+ * decisions' numbers. What this cannot map (named sections, issue numbers, paths) stays for a
+ * person, and the check that follows `--fix` lists it.
+ */
+const B = 'docs/behaviour.md';
+const MECHANICAL = [
+  [/(?:reference-facts(?:\.md)?|\bRF) §7 layer (\d)/g, `${B} §7.$1`],
+  [/(?:reference-facts(?:\.md)?|\bRF) §7 (?:Common|shorthands)/g, `${B} §7.0`],
+  [/(?:reference-facts(?:\.md)?|\bRF) §4 CEL rule (\d)/g, `${B} §4.2 rule $1`],
+  [/(?:reference-facts(?:\.md)?|\bRF) §4 Status/g, `${B} §4.3`],
+  [/(?:reference-facts(?:\.md)?|\bRF) §3 guard (\d)/g, `${B} §3.1 guard $1`],
+  [/(?:reference-facts(?:\.md)?|\bRF) §3 Resolution/g, `${B} §3.2`],
+  [/(?:reference-facts(?:\.md)?|\bRF) §(\d+(?:\.\d+)*)/g, `${B} §$1`],
+  [/tenant-chart(?:\.md)? §5,? §?Q(\d+)/g, 'docs/decisions.md §Q$1'],
+  [/tenant-chart(?:\.md)? Q(\d+)/g, 'docs/decisions.md §Q$1'],
+  [/tenant-chart(?:\.md)? §(\d+(?:\.\d+)*)/g, 'docs/tenant.md §$1'],
+  [/(?<![\w/.-])decisions(?:\.md)? §?(\d+)/g, 'docs/decisions.md §$1'],
+  [/(?<![\w/.-])decisions(?:\.md)? §?(Q\d+)/g, 'docs/decisions.md §$1'],
+  [/cli-contract(?:\.md)? "cozy-gw ([a-z-]+)"/g, 'README "cozy-gw $1"'],
+  [/cli-contract(?:\.md)? `(?:cozy-gw )?([a-z-]+)`/g, 'README "cozy-gw $1"'],
+  [/cli-contract(?:\.md)? "Reading values and writing trees"/g, 'README "Values, warnings and trees"'],
+  [/cli-contract(?:\.md)? "?Inputs"?/g, 'README "cozy-gw render"'],
+];
+
+/** Rewrite the mechanical citations in the comments and test titles of one file's text. */
+function fixText(file, text) {
+  const { comments, titles } = commentsAndTitles(file, text);
+  const spans = comments.map((c) => ({ pos: c.pos, text: c.text, quote: null }));
+  for (const t of titles) spans.push({ pos: t.pos + 1, text: t.text, quote: text[t.pos] });
+  spans.sort((a, b) => b.pos - a.pos);
+  let out = text;
+  for (const sp of spans) {
+    if (sp.quote !== null && text.slice(sp.pos, sp.pos + sp.text.length) !== sp.text) continue; // escapes
+    let t = sp.text;
+    for (const [re, to] of MECHANICAL) if (sp.quote === null || !to.includes(sp.quote)) t = t.replace(re, to);
+    if (t !== sp.text) out = out.slice(0, sp.pos) + t + out.slice(sp.pos + sp.text.length);
+  }
+  return out;
+}
+
 function main(argv) {
+  if (argv.includes('--fix')) {
+    const dirs = argv.filter((a) => !a.startsWith('--'));
+    for (const file of listFiles(ROOT, dirs.length ? dirs : DEFAULT_DIRS)) {
+      const abs = path.join(ROOT, file);
+      const text = fs.readFileSync(abs, 'utf8');
+      const fixed = fixText(file, text);
+      if (fixed !== text) {
+        fs.writeFileSync(abs, fixed);
+        process.stderr.write(`fixed ${file}\n`);
+      }
+    }
+    argv = argv.filter((a) => a !== '--fix');
+  }
   const list = argv.includes('--list');
   const dirs = argv.filter((a) => !a.startsWith('--'));
   const files = checkRepository(ROOT, dirs.length ? dirs : DEFAULT_DIRS);
@@ -307,6 +365,6 @@ function main(argv) {
   return problems ? 1 : 0;
 }
 
-module.exports = { checkText, checkRepository, contextFor, headings, DEFAULT_DIRS };
+module.exports = { checkText, fixText, checkRepository, contextFor, headings, DEFAULT_DIRS };
 
 if (require.main === module) process.exitCode = main(process.argv.slice(2));

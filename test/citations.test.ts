@@ -16,6 +16,7 @@ interface Checked {
 }
 const checker = require('../scripts/check-citations.js') as {
   checkText(file: string, text: string, ctx: unknown): Checked;
+  fixText(file: string, text: string): string;
   checkRepository(root?: string, dirs?: string[]): ({ file: string } & Checked)[];
   contextFor(root?: string): unknown;
 };
@@ -105,5 +106,30 @@ describe('what is refused', () => {
       'const c = /\\/\\/ cli-contract/;',
     ].join('\n');
     expect(problems(text)).toEqual([]);
+  });
+});
+
+describe('--fix', () => {
+  test("maps the specification's numbered sections to docs/, in comments and test titles only", () => {
+    const text = [
+      '// reference-facts §5.8, tenant-chart.md §2.2, tenant-chart.md §5 Q5; decisions.md 12; RF §7 layer 4',
+      "it('guard (reference-facts §3 guard 1)', () => {});",
+      'const s = "reference-facts §1";',
+      '// cli-contract "cozy-gw diff", cli-contract "Reading values and writing trees"',
+    ].join('\n');
+    expect(checker.fixText('test/example.test.ts', text).split('\n')).toEqual([
+      '// docs/behaviour.md §5.8, docs/tenant.md §2.2, docs/decisions.md §Q5; docs/decisions.md §12; docs/behaviour.md §7.4',
+      "it('guard (docs/behaviour.md §3.1 guard 1)', () => {});",
+      'const s = "reference-facts §1";',
+      '// README "cozy-gw diff", README "Values, warnings and trees"',
+    ]);
+  });
+
+  test('what it writes resolves', () => {
+    const fixed = checker.fixText(
+      'src/example.ts',
+      '// reference-facts §5.9 cause 4; tenant-chart §2.0.6; decisions §Q3',
+    );
+    expect(problems(fixed)).toEqual([]);
   });
 });
