@@ -1,5 +1,5 @@
 /**
- * A CRD's structural schema as a JSON Schema for ajv (the TenantGateway's, reference-facts §4,
+ * A CRD's structural schema as a JSON Schema for ajv (the TenantGateway's, docs/behaviour.md §4,
  * and the vendored upstream CRDs). A module of its own, with no imports, because
  * scripts/embed-assets.js and scripts/vendor-upstream-validators.js also load it (through
  * typescript's transpileModule) to precompile the validators: one definition for all.

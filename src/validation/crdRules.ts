@@ -1,6 +1,6 @@
 /**
  * What the apiserver applies to a write of a custom resource beyond its structural schema, for any
- * CRD cozy-gw knows (its own TenantGateway, reference-facts §4, and the vendored upstream CRDs of
+ * CRD cozy-gw knows (its own TenantGateway, docs/behaviour.md §4, and the vendored upstream CRDs of
  * src/validation/publishedSchemas.ts): the schema's defaults, the list-type semantics
  * (`x-kubernetes-list-type` map and set) and the `x-kubernetes-validations` CEL rules (with
  * src/cel/cel.ts; `self` is the node the rule sits on). Ratcheting does not apply: every object is
@@ -98,7 +98,7 @@ export function celFindings(
 }
 
 /**
- * The list-type semantics of a structural schema (for the TenantGateway, reference-facts §4:
+ * The list-type semantics of a structural schema (for the TenantGateway, docs/behaviour.md §4:
  * tlsPassthroughListeners is a list-map keyed by `name`; status conditions by `type`, status
  * listeners by `name`): the apiserver refuses two items of a `map` list with the same key values,
  * and two equal items of a `set` list, as `Duplicate value`. ajv knows neither keyword, so they are

@@ -1,5 +1,5 @@
 /**
- * The TenantGateway CRD (schemas/tenantgateway.crd.yaml, reference-facts §4) applied offline, as
+ * The TenantGateway CRD (schemas/tenantgateway.crd.yaml, docs/behaviour.md §4) applied offline, as
  * the apiserver applies it to a write: defaults first, then the structural schema (with ajv),
  * then the list types and the x-kubernetes-validations CEL rules (src/validation/crdRules.ts).
  * Ratcheting does not apply: every object is judged as a CREATE.
@@ -31,7 +31,7 @@ export function tenantGatewaySchema(): Schema {
   return crd.spec.versions.find((v) => v.name === 'v1alpha1')!.schema.openAPIV3Schema;
 }
 
-/** The schema read once and shared by every validation here (issue 5); never mutated. */
+/** The schema read once and shared by every validation here; never mutated. */
 let sharedSchema: Schema | undefined;
 function schema(): Schema {
   return (sharedSchema ??= tenantGatewaySchema());
@@ -40,7 +40,7 @@ function schema(): Schema {
 /**
  * The validator of toJsonSchema(tenantGatewaySchema()), with the date-time format of status
  * conditions (src/validation/crdJsonSchema.ts), precompiled at build time by scripts/embed-assets.js (ajv
- * standalone code): no schema compile at run time (issue 5).
+ * standalone code): no schema compile at run time.
  */
 const ajvValidator = tenantGatewayValidator;
 

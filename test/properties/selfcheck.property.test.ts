@@ -1,5 +1,5 @@
 /**
- * The self-check (issue 4), as properties over generated platforms (test/helpers/platformArbitrary.ts):
+ * The self-check (README "Testing"), as properties over generated platforms (test/helpers/platformArbitrary.ts):
  *
  * 1. everything `render` emits that the admission policies match (the tenant Namespaces with their
  *    host label, and the Tenants and Package applied alongside) is admitted by the policies render
@@ -7,7 +7,7 @@
  * 2. everything `reconcile` creates or changes is admitted by the same policies as the
  *    cozystack-controller service account, with namespaceObject from the state the pass leaves;
  * 3. every Gateway, route, Certificate and Issuer produced is valid against the upstream Gateway
- *    API and cert-manager schemas (@kubernetes-models, through src/schemaCheck.ts);
+ *    API and cert-manager schemas (@kubernetes-models, through test/helpers/schemaCheck.ts);
  * 4. every rendered TenantGateway passes the TenantGateway CRD (schema and CEL rules).
  */
 import fc from 'fast-check';
