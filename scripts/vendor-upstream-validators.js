@@ -16,7 +16,7 @@
  *   (src/validation/crdJsonSchema.ts), with their defaults, list types and CEL rules beside them.
  *   (The Go-type models of Flux lose the CRD's patterns and CEL rules, so the CRD is the source.)
  *
- * Each family goes into a file of its own (src/validation/upstreamValidators.<family>.generated.ts),
+ * Each family goes into a file of its own (upstreamValidators.FAMILY.generated.ts in src/validation/),
  * loaded only when an object of that family is checked, so a render that emits no Gateway API
  * object never parses the Gateway API validators; src/validation/upstreamValidators.generated.ts is
  * the index (apiVersion/kind → family and module).

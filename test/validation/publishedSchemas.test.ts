@@ -97,7 +97,7 @@ describe('published schemas (vendored, compiled)', () => {
 });
 
 /*
- * The kinds of the whole tenant (tenant-chart.md §2.1–§2.10), shaped as the specification writes
+ * The kinds of the whole tenant (docs/tenant.md §2.1–§2.10), shaped as the specification writes
  * them: each passes its vendored schema, and a broken copy fails naming the object and the field.
  */
 const NS = (x: string) => ({ 'k8s:io.kubernetes.pod.namespace': x });
