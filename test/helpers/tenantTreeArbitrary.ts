@@ -8,7 +8,7 @@
  * whole tenant; test/properties/tenantTree.property.test.ts is the first.
  *
  * Every case is meant to render: names are `[a-z][a-z0-9]*` and unique among siblings, no child is
- * named `ingress` (docs/tenant.md §2.12: the CCNP name clash is a render failure, decisions §Q14),
+ * named `ingress` (docs/tenant.md §2.12: the CCNP name clash is a render failure, docs/decisions.md §Q14),
  * and a platform given as a Package (which makes `cozystack.io/v1alpha1` served, §Q2) comes with
  * the computeplane Package when a tenant enables computeplane. The gateway choices can still be
  * refused by the gateway chart's guards (a class on the wrong side of the edge line, say), as in
@@ -17,6 +17,7 @@
 import fc from 'fast-check';
 import type { KObject } from '../../src/k8s/model';
 import { arbPlatform, platformPackage, platformValues, selectable, type PlatformChoice } from './platformArbitrary';
+import type { ClusterFlags, TenantFlags } from './wholeTenant';
 
 /** The `_cluster` values the tenant templates read, as platform values set them. */
 export interface ClusterChoice {
@@ -51,7 +52,7 @@ export interface TenantChoice {
 export interface TenantTreeCase {
   platform: PlatformChoice;
   cluster: ClusterChoice;
-  /** tenant-root's own settings (decisions §1): its Tenant `root`, when present. */
+  /** tenant-root's own settings (docs/decisions.md §1): its Tenant `root`, when present. */
   root?: {
     gateway: boolean;
     sameClass: boolean;
@@ -245,7 +246,7 @@ export const COMPUTEPLANE_PACKAGE: KObject = {
 /**
  * The render input of a case: the Tenants, and the platform values as a Package (with the
  * computeplane Package when a tenant needs it: with a Package in the inputs the API counts as
- * served, decisions §Q2) or as a --values file.
+ * served, docs/decisions.md §Q2) or as a --values file.
  */
 export function tenantTreeInput(c: TenantTreeCase): {
   objects: KObject[];
@@ -263,3 +264,25 @@ export function tenantTreeInput(c: TenantTreeCase): {
 
 /** FC_SEED replays a run (or explores another seed); without it fast-check picks one and prints it on failure. */
 export const FC_SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
+
+/** Each tenant's own flags (tenant-root's from its Tenant `root`, docs/decisions.md §1), for test/helpers/wholeTenant.ts. */
+export function tenantFlagsOf(c: TenantTreeCase): TenantFlags[] {
+  const root: TenantFlags = { ns: 'tenant-root', ...(c.root?.modules ?? {}) };
+  return [
+    root,
+    ...tenantsOf(c).map(({ t, ns }) => ({
+      ns,
+      etcd: t.etcd,
+      ingress: t.ingress,
+      monitoring: t.monitoring,
+      seaweedfs: t.seaweedfs,
+      computeplane: t.computeplane,
+      quotas: t.resourceQuotas !== undefined && Object.keys(t.resourceQuotas).length > 0,
+    })),
+  ];
+}
+
+/** The platform choices the whole tenant reads, for test/helpers/wholeTenant.ts. */
+export function clusterFlagsOf(c: TenantTreeCase): ClusterFlags {
+  return { oidc: c.cluster.oidc, rootMonitoring: c.cluster.rootMonitoring };
+}
