@@ -3,7 +3,8 @@
  * the apiserver adds on impersonation), which policies judge it (the ones `render` emits for the
  * platform values given), and what to tell a user about each policy's denial. Pure.
  */
-import { hasErrors, printable, type Finding } from '../k8s/diagnostics';
+import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { printable } from '../k8s/printable';
 import { describe, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { POLICY_NAMES, renderPolicies } from '../charts/policies';

@@ -7,7 +7,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import type { Decision } from '../../admission/admit';
-import { FindingsError, printable } from '../../k8s/diagnostics';
+import { FindingsError } from '../../k8s/diagnostics';
+import { printable } from '../../k8s/printable';
 import { describe, type KObject } from '../../k8s/model';
 import { isClusterScoped } from '../../k8s/scope';
 import { duplicateFindings } from '../../k8s/duplicates';
@@ -113,10 +114,8 @@ Examples:
       const file = ctx.sources?.originOf(p.original)?.file;
       const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
       const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
-      ctx.io.stderr(
-        printable(
-          `note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`,
-        ) + '\n',
+      ctx.note(
+        `note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`,
       );
     }
     const input = { objects: inputs.objects, valuesFiles: inputs.values };
@@ -145,8 +144,8 @@ Examples:
       for (const d of denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
       for (const d of warnings(decisions))
         for (const m of d.messages)
-          ctx.io.stderr(
-            `${opts.strict ? 'error' : 'warning'}: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`,
+          ctx.note(
+            `${opts.strict ? 'error' : 'warning'}: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}`,
           );
     }
     // --strict: an admission warning fails the run as a denial does.

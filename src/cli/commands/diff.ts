@@ -207,10 +207,10 @@ Examples:
       }
       ctx.report(relevant.filter((f) => f.severity === 'warning'));
       if (unrelated)
-        ctx.io.stderr(
-          `note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)\n`,
+        ctx.note(
+          `note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)`,
         );
-      if (!different) ctx.io.stderr('note: no differences\n');
+      if (!different) ctx.note('note: no differences');
       for (const chunk of out) ctx.io.stdout(chunk);
       ctx.exitCode = different ? EXIT_DIFFERENCES : 0;
     });
