@@ -11,12 +11,12 @@
  * The clock is reproducible by default (cli-contract "Reading values and writing trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
-import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { keyOf, type KObject } from '../../k8s/model';
 import { readInputs, type SourceMap } from '../../io/inputs';
+import { isTreeBookkeeping } from '../../io/outputDir';
 import { parseNow, resolveNow } from '../clock';
 import {
   addInputOptions,
@@ -48,16 +48,11 @@ function ciliumArg(v: string): string {
   return v;
 }
 
-/** A committed `render --output-dir` tree: its kustomization and cozy-gw's own record files are not objects. */
-export function isTreeBookkeeping(file: string): boolean {
-  const base = path.basename(file);
-  return /^kustomization\.ya?ml$/i.test(base) || base === 'Kustomization' || base.startsWith('.');
-}
-
 function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap } {
   const { objects, sources } = readInputs(paths, {
     readStdin: ctx.io.readStdin,
     cwd: ctx.io.cwd,
+    // A committed tree's kustomization and cozy-gw's own files are not objects (src/io/outputDir.ts says which).
     skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
   });
   // A kustomization given by name, or inside a stream, is still not cluster state.
