@@ -13,6 +13,7 @@ import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../
 import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
 import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
+import { ROUTE_KINDS } from '../platform/kinds';
 import { formatHostnameTable, type HostnameRow } from './hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
 
@@ -39,7 +40,6 @@ export interface PlanOptions {
   showRefusedUnchanged?: boolean;
 }
 
-const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
 const SECRET_PATHS = /^(data|stringData)(\.|\[|$)/;
 
 // ----- field diff ------------------------------------------------------------------------------

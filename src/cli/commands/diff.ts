@@ -11,7 +11,7 @@
  * The clock is reproducible by default (cli-contract "Reading values and writing trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { keyOf, type KObject } from '../../k8s/model';
@@ -21,6 +21,7 @@ import { parseNow, resolveNow } from '../clock';
 import {
   addInputOptions,
   addValidateOption,
+  ciliumVersionArg,
   collect,
   failOn,
   loadInputs,
@@ -28,7 +29,7 @@ import {
   validateEmitted,
   type InputOptions,
 } from './common';
-import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
+import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 
 /** The exit code for "the change makes a difference". */
 export const EXIT_DIFFERENCES = 3;
@@ -40,12 +41,6 @@ interface DiffCliOptions extends InputOptions {
   output: 'diff' | 'plan' | 'json';
   now?: string;
   ciliumVersion: string;
-}
-
-function ciliumArg(v: string): string {
-  if (!parseCiliumVersion(v))
-    throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
-  return v;
 }
 
 function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap } {
@@ -98,7 +93,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option(
       '--cilium-version <semver>',
       'the Cilium version whose Gateway hazards are reported',
-      ciliumArg,
+      ciliumVersionArg,
       SHIPPED_CILIUM_VERSION,
     )
     .addHelpText(
