@@ -1,6 +1,6 @@
 /**
  * `render`, the pure core: the platform → apps/tenant → extra/gateway chart chain and the
- * cozystack-basics admission policies (cli-contract "cozy-gw render"), as one function from
+ * cozystack-basics admission policies (README "cozy-gw render"), as one function from
  * input objects and platform values to output objects and findings. The CLI, the KRM function
  * and the Helm post-renderer all call `render`.
  *
@@ -12,10 +12,10 @@
  * schema violation) stops before the charts run, since their verdicts on ill-typed values would
  * only repeat it; every invalid input is still reported.
  *
- * Not emitted: the tenant chart's `gateway` HelmRelease (reference-facts §2.6). The contract
+ * Not emitted: the tenant chart's `gateway` HelmRelease (docs/behaviour.md §2.6). The contract
  * materialises the TenantGateway that release would produce; emitting both would have Helm and
  * the rendered tree own one object. Nor is the platform's `cozy-system/cozystack-values` Secret
- * (the values channel is the values given to each command, decisions.md §7), so applying the
+ * (the values channel is the values given to each command, docs/decisions.md §7), so applying the
  * output never overwrites the keys cozy-gw does not reproduce (kube-root-ca, scheduling, branding).
  *
  * Output order (stable, documented in the README): Namespaces by name; then namespaced objects
@@ -51,7 +51,7 @@ export interface RenderResult {
   findings: Finding[];
 }
 
-/** The platform value each gateway-chart guard reads (reference-facts §3). */
+/** The platform value each gateway-chart guard reads (docs/behaviour.md §3). */
 const GUARD_VALUES: Record<string, (f: Finding) => string> = {
   'gateway.unsupported-solver': () => 'publishing.certificates.solver',
   'gateway.unsupported-provider': () => 'publishing.certificates.dns01.provider',
@@ -142,7 +142,7 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     if (!check.length) rendered.push(g.object);
   }
 
-  // decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
+  // docs/decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
   // (Not for a publishing namespace the values already failed on.)
   const publishing = publishingNamespace(cluster);
   if (
