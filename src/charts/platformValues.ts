@@ -11,6 +11,9 @@ import { error, type Finding } from '../k8s/diagnostics';
 import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/model';
 
 export type PlatformValues = Record<string, unknown>;
+
+/** The in-cluster Keycloak URL, `authentication.oidc.keycloakInternalUrl`'s default (reference-facts §1). */
+const KEYCLOAK_INTERNAL_URL = 'http://keycloak-http.cozy-keycloak.svc:8080';
 /** The `_cluster` map: every value a string, as the platform chart writes it. */
 
 export function platformDefaults(): PlatformValues {
@@ -148,12 +151,15 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     'gateway-class-name': className,
     'gateway-edge-classes': classList(g('gateway.edgeTerminatedClasses'), 'gateway.edgeTerminatedClasses', findings, pkg),
     'gateway-tenant-classes': classList(g('gateway.tenantSelectableClasses'), 'gateway.tenantSelectableClasses', findings, pkg),
+    // The keys the tenant charts read (reference-facts §1; tenant-chart.md §2.4, §2.0.6, §2.10.5).
+    // Each is the value as given, defaulted only when absent (null deletes a key, as in helm, and
+    // so defaults it too): an explicit `monitoring.rootEnabled: false` stays "false".
     'oidc-enabled': str(g('authentication.oidc.enabled') ?? false),
     'oidc-insecure-skip-verify': str(g('authentication.oidc.insecureSkipVerify') ?? false),
     'extra-keycloak-redirect-uri-for-dashboard': str(g('authentication.oidc.keycloakExtraRedirectUri')),
     'api-server-endpoint': str(g('publishing.apiServerEndpoint')),
-    'keycloak-internal-url': 'http://keycloak-http.cozy-keycloak.svc:8080',
-    'monitoring-enabled': 'true',
+    'keycloak-internal-url': str(g('authentication.oidc.keycloakInternalUrl') ?? KEYCLOAK_INTERNAL_URL),
+    'monitoring-enabled': str(g('monitoring.rootEnabled') ?? true),
     'cluster-domain': str(g('networking.clusterDomain') || 'cozy.local'),
     'cpu-allocation-ratio': str(g('resources.cpuAllocationRatio') ?? 10),
     'memory-allocation-ratio': str(g('resources.memoryAllocationRatio') ?? 1),
