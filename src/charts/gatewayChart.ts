@@ -8,8 +8,8 @@ import { asset } from '../assets';
 import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../platform/names';
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
-import { exposeIngress, splitList } from './platformValues';
-import { type ClusterMap } from '../platform/tenancy';
+import { splitList } from './platformValues';
+import { publishingNamespace, type ClusterMap } from '../platform/tenancy';
 import type { TenantRelease } from './tenantRelease';
 
 export const SOLVERS = ['http01', 'dns01'];
@@ -123,8 +123,8 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
     }
     // 5. The publishing tenant crossing the edge line, in either direction.
     const def = defaultClass(cluster);
-    if (T === exposeIngress(cluster) && isEdgeClass(cluster, def) !== isEdgeClass(cluster, cls)) {
-      fail('gateway.publishing-edge-line', `the publishing tenant (publishing.ingressName ${exposeIngress(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`, 'spec.gatewayClass', 'move gateway.className instead of the publishing tenant\'s own class');
+    if (T === publishingNamespace(cluster) && isEdgeClass(cluster, def) !== isEdgeClass(cluster, cls)) {
+      fail('gateway.publishing-edge-line', `the publishing tenant (publishing.ingressName ${publishingNamespace(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`, 'spec.gatewayClass', 'move gateway.className instead of the publishing tenant\'s own class');
     }
   }
 
@@ -175,7 +175,7 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
     spec.issuerName = issuer;
     if (certMode === 'dns01') spec.dns01 = { provider, [provider]: dns01Block(cluster, provider) };
   }
-  const publishing = T === exposeIngress(cluster);
+  const publishing = T === publishingNamespace(cluster);
   // decisions.md §3: attachedNamespaces go onto the publishing tenant's TenantGateway only.
   const attached = publishing ? splitList(cluster['gateway-attached-namespaces']) : [];
   if (attached.length) spec.attachedNamespaces = attached;

@@ -19,8 +19,7 @@ export const late = {
   hostnames: () => require('../pipelines/hostnames') as typeof import('../pipelines/hostnames'),
   diff: () => require('../pipelines/diff') as typeof import('../pipelines/diff'),
   unifiedDiff: () => require('../pipelines/unifiedDiff') as typeof import('../pipelines/unifiedDiff'),
-  /** The evaluator, CEL engine included. */
-  admit: () => require('../admission/admit') as typeof import('../admission/admit'),
-  request: () => require('../pipelines/admit') as typeof import('../pipelines/admit'),
+  /** The admit request, the evaluator and its CEL engine included. */
+  admit: () => require('../pipelines/admit') as typeof import('../pipelines/admit'),
   publishedSchemas: () => require('../validation/publishedSchemas') as typeof import('../validation/publishedSchemas'),
 };

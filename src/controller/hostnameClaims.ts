@@ -21,7 +21,8 @@ import {
 } from '../k8s/gatewayApi';
 
 export type RouteKind = 'HTTPRoute' | 'TLSRoute';
-export const ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
+/** The route kinds that race for hostnames under HTTP-01 (GRPCRoute "takes no part in that race"). */
+export const RACING_ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
 
 /** A passthrough listener the TenantGateway declares: `tls-<svc>` on 443, or a native-port `tls-<name>`. */
 export interface PassthroughListener {
@@ -106,7 +107,7 @@ export function isOwnRedirect(route: KObject, v: TenantGatewayView): boolean {
  */
 export function attachedRoutes(store: Store, v: TenantGatewayView, attachSet: readonly string[]): KObject[] {
   const out: KObject[] = [];
-  for (const kind of ROUTE_KINDS) {
+  for (const kind of RACING_ROUTE_KINDS) {
     for (const ns of attachSet) {
       for (const r of store.list(GROUPS.gateway, kind, ns)) {
         if (isOwnRedirect(r, v)) continue;

@@ -10,7 +10,7 @@ import { clone, deepEqual, isObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
 import { mergeCondition, type Condition } from './conditions';
-import { ROUTE_KINDS } from './hostnameClaims';
+import { RACING_ROUTE_KINDS } from './hostnameClaims';
 import type { Verdict } from './hostnameRace';
 import { parentRefTargets, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME } from '../platform/names';
@@ -110,7 +110,7 @@ export function writeRouteStatuses(
  */
 export function routesWithOurEntries(store: Store): KObject[] {
   const out: KObject[] = [];
-  for (const kind of ROUTE_KINDS) {
+  for (const kind of RACING_ROUTE_KINDS) {
     for (const r of store.list(GROUPS.gateway, kind))
       if (parentsOf(r).some((e) => isObject(e) && e.controllerName === CONTROLLER_NAME)) out.push(r);
   }

@@ -37,6 +37,7 @@ import {
   type AttachmentPlan,
 } from './namespaceAttachment';
 import { perAppListenerName } from '../platform/names';
+import { TENANT_ROOT } from '../platform/tenancy';
 import { reconcileRedirectRoute } from './redirectRoute';
 import { decideHostnames, type HostnameRace } from './hostnameRace';
 import {
@@ -47,9 +48,9 @@ import {
 } from './routeStatus';
 import { listenerEntries, readyCondition, writeTenantGatewayStatus } from './tenantGatewayStatus';
 import { viewOf, type TenantGatewayView } from './tenantGatewaySpec';
-import { validateTenantGateway } from './tenantGatewayValidation';
+import { tenantGatewayProblems } from './tenantGatewayValidation';
 
-export interface ReconcileOptions {
+export interface ControllerOptions {
   /** RFC 3339; the only clock (condition lastTransitionTime). */
   now: string;
   /**
@@ -172,15 +173,15 @@ export interface TenantGatewayRun {
 }
 
 /** Reconcile every TenantGateway in the store, sorted by namespace and name. */
-export function runTenantGatewayController(store: Store, opts: ReconcileOptions): TenantGatewayRun {
+export function runTenantGatewayController(store: Store, opts: ControllerOptions): TenantGatewayRun {
   const findings: Finding[] = [];
   const races: HostnameRace[] = [];
   const views = store.list(GROUPS.cozyGateway, 'TenantGateway').map(viewOf);
   // 1. Validation, for every TenantGateway up front: only those whose pass reaches the
   // labelling step take part in the namespace plan.
-  const problems = new Map<TenantGatewayView, string[]>(views.map((v) => [v, validateTenantGateway(v)]));
+  const problems = new Map<TenantGatewayView, string[]>(views.map((v) => [v, tenantGatewayProblems(v)]));
   const active = views.filter((v) => problems.get(v)!.length === 0);
-  const plan = planAttachment(store, active, opts.publishingNamespace ?? 'tenant-root');
+  const plan = planAttachment(store, active, opts.publishingNamespace ?? TENANT_ROOT);
   // Routes carrying an entry of this controller, read once: a pass drops its entry from those
   // that no longer attach to its Gateway.
   const withOurEntries = routesWithOurEntries(store);

@@ -14,7 +14,7 @@ function q(x: unknown): string {
   return JSON.stringify(x);
 }
 
-export function validateTenantGateway(v: TenantGatewayView): string[] {
+export function tenantGatewayProblems(v: TenantGatewayView): string[] {
   const problems: string[] = [];
   // certMode is an enum on the CRD; a value the controller does not know cannot be rendered.
   if (!certModeKnown(v)) {

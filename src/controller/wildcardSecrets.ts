@@ -15,7 +15,7 @@ import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from '..
 import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
 import { GROUPS, type Store } from '../k8s/store';
 import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from '../platform/names';
-import { TENANT_ROOT, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
+import { publishingNamespace, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
 
 export const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
 export const ANNOTATION_WILDCARD_SOURCE = 'cozystack.io/wildcard-secret-source';
@@ -110,7 +110,7 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
     return findings;
   }
 
-  const srcNs = channel['expose-ingress'] || TENANT_ROOT;
+  const srcNs = publishingNamespace(channel);
   const sourceSlot = `${srcNs}/${name}`;
   const source = store.get(GROUPS.core, 'Secret', srcNs, name);
   if (!source) {

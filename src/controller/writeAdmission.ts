@@ -12,7 +12,8 @@
  * Status writes go through the status subresource, which these policies do not intercept.
  * A write into a namespace the inputs do not hold is not judged: its labels are unknown.
  */
-import { admitObject, type UserInfo } from '../admission/admit';
+import { admitObject } from '../admission/admit';
+import { denialMessage, type UserInfo } from '../admission/decision';
 import { describe, type KObject } from '../k8s/model';
 import type { Store, WriteAdmission } from '../k8s/store';
 import { ReconcileError } from './errors';
@@ -42,9 +43,6 @@ export function admitWrite(store: Store, obj: KObject, policies: readonly KObjec
   // an object no policy's match constraints select (a Certificate, an Issuer) costs no CEL at all.
   const denied = admitObject(obj, ns, policies, CONTROLLER_USER).filter((d) => !d.allowed);
   if (denied.length === 0) return;
-  const why = denied.map(
-    (d) =>
-      `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.messages.join('; ')}`,
-  );
+  const why = denied.map((d) => denialMessage(d));
   throw new ReconcileError(`the apiserver refuses the write of ${describe(obj)}: ${why.join('; ')}`);
 }

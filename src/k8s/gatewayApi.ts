@@ -111,3 +111,42 @@ export function parentRefSelectsListener(ref: ParentRef, listener: { name: strin
   const port = parentRefPort(ref);
   return (section === undefined || section === listener.name) && (port === undefined || port === listener.port);
 }
+
+// ----- listeners --------------------------------------------------------------------------------
+
+/**
+ * The route kinds a listener protocol admits when the listener names none, as Cilium derives them
+ * (tenant-gateway.md "Security model" item 1: Gateway API leaves the mapping to the
+ * implementation): HTTP and HTTPS take HTTPRoute and GRPCRoute, TLS takes TLSRoute, TCP TCPRoute,
+ * UDP UDPRoute; any other protocol admits nothing. Sorted.
+ */
+export function protocolRouteKinds(protocol: string): string[] {
+  switch (protocol) {
+    case 'HTTP':
+    case 'HTTPS':
+      return ['GRPCRoute', 'HTTPRoute'];
+    case 'TLS':
+      return ['TLSRoute'];
+    case 'TCP':
+      return ['TCPRoute'];
+    case 'UDP':
+      return ['UDPRoute'];
+    default:
+      return [];
+  }
+}
+
+/**
+ * The kinds a listener's `allowedRoutes.kinds` names, or undefined when it names none (the list
+ * unset or empty: Gateway API then derives them from the protocol).
+ */
+export function explicitRouteKinds(listener: Record<string, unknown>): string[] | undefined {
+  const allowed = isObject(listener.allowedRoutes) ? listener.allowedRoutes : {};
+  const kinds = Array.isArray(allowed.kinds) ? allowed.kinds.filter(isObject).map((k) => String(k.kind ?? '')) : [];
+  return kinds.length ? kinds : undefined;
+}
+
+/** The route kinds a listener admits: those it names, else those its protocol admits. Sorted, without repeats. */
+export function listenerRouteKinds(listener: { protocol: string; kinds?: readonly string[] }): string[] {
+  return listener.kinds ? [...new Set(listener.kinds)].sort() : protocolRouteKinds(listener.protocol);
+}

@@ -7,16 +7,18 @@
  */
 import { error, type Finding } from '../k8s/diagnostics';
 import { duplicateFindings } from '../k8s/duplicates';
-import { groupOf, type KObject } from '../k8s/model';
+import type { KObject } from '../k8s/model';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
-import { TGW_KIND } from '../platform/names';
+import { isTenantGateway } from '../platform/kinds';
 import { Store, type Change } from '../k8s/store';
 import { renderPolicies } from '../charts/policies';
 import { controllerWriteAdmission } from '../controller/writeAdmission';
 import { isRfc3339, RFC3339_EXAMPLE } from '../k8s/time';
 import { reconcileWildcardSecrets } from '../controller/wildcardSecrets';
 import { wildcardChannel } from './platformChannel';
-import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../controller/ciliumHazards';
+import { publishingNamespace } from '../platform/tenancy';
+import { ciliumHazards } from '../controller/ciliumHazards';
+import { SHIPPED_CILIUM_VERSION } from '../controller/ciliumVersion';
 import { runTenantGatewayController } from '../controller/tenantGatewayController';
 import type { HostnameRace } from '../controller/hostnameRace';
 
@@ -65,7 +67,7 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
   // and the user is told that its next write would be refused.
   for (const o of input.objects) {
-    if (o.kind !== TGW_KIND || groupOf(o.apiVersion) !== 'gateway.cozystack.io') continue;
+    if (!isTenantGateway(o)) continue;
     for (const f of validateTenantGateway(o)) {
       if (f.severity === 'error')
         findings.push({
@@ -82,10 +84,10 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
   // TenantGateway wins a namespace two of them attach (decisions §3), and the wildcard Secret.
   const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
-  const publishingNamespace = ch.channel?.['expose-ingress'] || 'tenant-root';
+  const publishing = publishingNamespace(ch.channel ?? {});
 
   // 1. The TenantGateway controller (reference-facts §5).
-  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace });
+  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace: publishing });
   findings.push(...run.findings);
 
   // 2. Wildcard-Secret replication (reference-facts §6), after the TenantGateway pass: its

@@ -14,7 +14,9 @@ import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
 import { redactSecret, secretKeys } from '../k8s/secretRedaction';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
 import { VALUES_SECRET } from '../platform/tenancy';
-import { CHANNEL_SECRET, LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
+import { LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
+import { channelValuesYaml, isChannelSecret } from './platformChannel';
+import { isPackage, packageValues } from '../platform/kinds';
 
 export interface SnapshotResource {
   /** The fully qualified resource kubectl is asked for (`<plural>.<group>`, bare for the core group). */
@@ -106,16 +108,15 @@ const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 function decodeValuesYaml(s: KObject): unknown {
   // An alias bomb in the channel names nothing (decisions §13); reconcile reports it when it reads the Secret.
-  const bounded = (v: unknown) => (exceedsLimits(v) ? undefined : v);
+  const text = channelValuesYaml(s);
+  if (text === undefined) return undefined;
   try {
-    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string')
-      return bounded(jsyaml.load(s.stringData['values.yaml'], LOAD_OPTIONS));
-    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string')
-      return bounded(jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'), LOAD_OPTIONS));
+    const v = jsyaml.load(text, LOAD_OPTIONS);
+    return exceedsLimits(v) ? undefined : v;
   } catch {
     // an unparsable channel names no wildcard Secret; reconcile reports it when it reads the Secret
+    return undefined;
   }
-  return undefined;
 }
 
 /**
@@ -127,19 +128,11 @@ function decodeValuesYaml(s: KObject): unknown {
 export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Set<string> {
   const names = new Set<string>();
   for (const p of packages) {
-    const n = getPath(p, [
-      'spec',
-      'components',
-      'platform',
-      'values',
-      'publishing',
-      'certificates',
-      'wildcardSecretName',
-    ]);
+    const n = getPath(packageValues(p), 'publishing.certificates.wildcardSecretName');
     if (typeof n === 'string' && n) names.add(n);
   }
   for (const s of secrets) {
-    if (s.metadata.namespace !== CHANNEL_SECRET.namespace || s.metadata.name !== CHANNEL_SECRET.name) continue;
+    if (!isChannelSecret(s)) continue;
     const n = getPath(decodeValuesYaml(s), ['_cluster', 'wildcard-secret-name']);
     if (typeof n === 'string' && n) names.add(n);
   }
@@ -215,7 +208,7 @@ export interface SnapshotResult {
  */
 export function assembleSnapshot(listings: Listing[], opts: { includeSecretData: boolean }): SnapshotResult {
   const all = listings.flatMap((l) => l.items.filter(isObject).map((o) => withKind(o as KObject, l.resource)));
-  const packages = all.filter((o) => o.kind === 'Package');
+  const packages = all.filter(isPackage);
   const secrets = all.filter((o) => o.kind === 'Secret');
   const names = wildcardSecretNames(packages, secrets);
   const counts: SnapshotResult['counts'] = [];

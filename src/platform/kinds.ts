@@ -30,6 +30,14 @@ export function findPlatformPackage(objects: KObject[]): KObject | undefined {
   return pkgs.find((p) => isObject(getPath(p, ['spec', 'components', 'platform']))) ?? pkgs[0];
 }
 
+/** The field of a platform Package that holds the platform values. */
+export const PACKAGE_VALUES_FIELD = 'spec.components.platform.values';
+
+/** The platform values a Package carries (`spec.components.platform.values`), as written (not checked). */
+export function packageValues(pkg: KObject): unknown {
+  return getPath(pkg, PACKAGE_VALUES_FIELD);
+}
+
 /** The Gateway API route kinds that claim hostnames on a Gateway's listeners. */
 export const ROUTE_KINDS: ReadonlySet<string> = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
 

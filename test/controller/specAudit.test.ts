@@ -5,7 +5,7 @@
 import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import { perAppListenerName, perAppCertificateName } from '../../src/platform/names';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
-import { validateTenantGateway } from '../../src/controller/tenantGatewayValidation';
+import { tenantGatewayProblems } from '../../src/controller/tenantGatewayValidation';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
 import { LATER, NOW, acceptedOf, baseNamespaces, http, judge, ns, route, tgw, tls } from './tgwFixtures';
@@ -426,13 +426,13 @@ describe('controller-side validation and the budget (passthrough section)', () =
   test('"a wildcard that broad is rejected on a TenantGateway that carries the defaults": *.<apex> against api.<apex>; emptied defaults keep the rule between entries', () => {
     const wide = [{ name: 'all', port: 6379, hostname: '*.example.org' }];
     expect(
-      validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: wide }))),
+      tenantGatewayProblems(viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: wide }))),
     ).toEqual([expect.stringMatching(/tls-api.*tls-all.*overlap by SNI/)]);
-    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: wide })))).toEqual(
+    expect(tenantGatewayProblems(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: wide })))).toEqual(
       [],
     );
     const nested = [...wide, { name: 'db', port: 5432, hostname: '*.db.example.org' }];
-    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: nested })))).toEqual(
+    expect(tenantGatewayProblems(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: nested })))).toEqual(
       [expect.stringMatching(/tls-all.*tls-db.*overlap/)],
     );
   });
@@ -440,7 +440,7 @@ describe('controller-side validation and the budget (passthrough section)', () =
   test('"an entry whose composed listener name or hostname runs past the 253 characters": a service at the bound composes a hostname over it', () => {
     const svc = Array.from({ length: 4 }, () => 'a'.repeat(60)).join('.'); // 243 characters
     const v = viewOf(tgw({ tlsPassthroughServices: [svc], apex: 'example.org' }));
-    expect(validateTenantGateway(v)).toEqual([expect.stringMatching(/hostname .* is longer than 253/)]);
+    expect(tenantGatewayProblems(v)).toEqual([expect.stringMatching(/hostname .* is longer than 253/)]);
   });
 
   test('"the field is refused under edge" as Ready=False on the TenantGateway, nothing rendered', () => {

@@ -10,7 +10,8 @@
  * nothing else on the hot path), read before and after one run.
  */
 import { generate } from '../../bench/generate.js';
-import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../../src/controller/ciliumHazards';
+import { ciliumHazards } from '../../src/controller/ciliumHazards';
+import { SHIPPED_CILIUM_VERSION } from '../../src/controller/ciliumVersion';
 import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';

@@ -19,6 +19,21 @@ const ids = (objs: KObject[]) =>
   objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
 
 describe('render (core)', () => {
+  it('publishing.ingressName with a trailing space is an error at the file that sets it; nothing renders', () => {
+    const r = render({
+      objects: [tenant('root', 'tenant-root', { gateway: true })],
+      valuesFiles: [enabled, { file: 'publishing.yaml', values: { publishing: { ingressName: 'tenant-root ' } } }],
+    });
+    expect(r.objects).toEqual([]);
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        rule: 'platform.ingress-name',
+        file: 'publishing.yaml',
+        field: 'publishing.ingressName',
+      }),
+    ]);
+  });
   it('renders tenant-root, every Tenant, the TenantGateways and the policies', () => {
     const r = render({
       objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root')],

@@ -6,7 +6,8 @@
  * asks the platform's policies before each write (src/controller/writeAdmission.ts), as the
  * apiserver would: the refused write does not happen and the TenantGateway says why.
  */
-import { admit, denials, type UserInfo } from '../../src/admission/admit';
+import { admit } from '../../src/admission/admit';
+import { denials, type UserInfo } from '../../src/admission/decision';
 import { clone, type KObject } from '../../src/k8s/model';
 import { reconcile } from '../../src/pipelines/reconcile';
 import { render } from '../../src/pipelines/render';

@@ -11,10 +11,12 @@
  * 4. every rendered TenantGateway passes the TenantGateway CRD (schema and CEL rules).
  */
 import fc from 'fast-check';
-import { admit, denials, type Decision, type UserInfo } from '../../src/admission/admit';
+import { admit } from '../../src/admission/admit';
+import { denials, type Decision, type UserInfo } from '../../src/admission/decision';
 import { clone, groupOf, keyOf, type KObject } from '../../src/k8s/model';
 import { reconcile } from '../../src/pipelines/reconcile';
 import { render } from '../../src/pipelines/render';
+import { ROUTE_KINDS } from '../../src/platform/kinds';
 import { schemaCheck } from '../helpers/schemaCheck';
 import { validateTenantGateway } from '../../src/validation/tenantGatewayCrd';
 import { arbPlatformCase, clusterStateOf, renderInputOf, type PlatformCase } from '../helpers/platformArbitrary';
@@ -36,7 +38,6 @@ const CONTROLLER: UserInfo = {
 
 const POLICY_KINDS = new Set(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
 const SCHEMA_KINDS = new Set(['Gateway', 'HTTPRoute', 'TLSRoute', 'GRPCRoute', 'Certificate', 'Issuer']);
-const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
 
 interface Rendered {
   c: PlatformCase;

@@ -11,16 +11,17 @@
  * The clock is reproducible by default (cli-contract "Reading values and writing trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
-import * as path from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { keyOf, type KObject } from '../../k8s/model';
 import { readInputs, type SourceMap } from '../../io/inputs';
+import { isTreeBookkeeping } from '../../io/outputDir';
 import { parseNow, resolveNow } from '../clock';
 import {
   addInputOptions,
   addValidateOption,
+  ciliumVersionArg,
   collect,
   failOn,
   loadInputs,
@@ -28,7 +29,7 @@ import {
   validateEmitted,
   type InputOptions,
 } from './common';
-import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
+import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 
 /** The exit code for "the change makes a difference". */
 export const EXIT_DIFFERENCES = 3;
@@ -42,22 +43,11 @@ interface DiffCliOptions extends InputOptions {
   ciliumVersion: string;
 }
 
-function ciliumArg(v: string): string {
-  if (!parseCiliumVersion(v))
-    throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
-  return v;
-}
-
-/** A committed `render --output-dir` tree: its kustomization and cozy-gw's own record files are not objects. */
-export function isTreeBookkeeping(file: string): boolean {
-  const base = path.basename(file);
-  return /^kustomization\.ya?ml$/i.test(base) || base === 'Kustomization' || base.startsWith('.');
-}
-
 function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap } {
   const { objects, sources } = readInputs(paths, {
     readStdin: ctx.io.readStdin,
     cwd: ctx.io.cwd,
+    // A committed tree's kustomization and cozy-gw's own files are not objects (src/io/outputDir.ts says which).
     skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
   });
   // A kustomization given by name, or inside a stream, is still not cluster state.
@@ -103,7 +93,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option(
       '--cilium-version <semver>',
       'the Cilium version whose Gateway hazards are reported',
-      ciliumArg,
+      ciliumVersionArg,
       SHIPPED_CILIUM_VERSION,
     )
     .addHelpText(
@@ -207,10 +197,10 @@ Examples:
       }
       ctx.report(relevant.filter((f) => f.severity === 'warning'));
       if (unrelated)
-        ctx.io.stderr(
-          `note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)\n`,
+        ctx.note(
+          `note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)`,
         );
-      if (!different) ctx.io.stderr('note: no differences\n');
+      if (!different) ctx.note('note: no differences');
       for (const chunk of out) ctx.io.stdout(chunk);
       ctx.exitCode = different ? EXIT_DIFFERENCES : 0;
     });
