@@ -44,7 +44,7 @@ describe('unknown keys', () => {
       'warning: tenant.yaml:7: Tenant tenant-root/alice: spec.gatway: unknown key; did you mean spec.gateway?\n',
     );
     expect(r.stderr).toMatch(
-      /warning: tenant\.yaml:8: Tenant tenant-root\/alice: spec\.zzzzzzzzzz: unknown key \(known keys here: host, gateway, /,
+      /warning: tenant\.yaml:8: Tenant tenant-root\/alice: spec\.zzzzzzzzzz: unknown key \(known keys here: host, etcd, monitoring, ingress, gateway, /,
     );
     expect(r.stderr).toContain(
       'warning: pkg.yaml:10: Package cozystack.cozystack-platform: spec.components.platform.values.gateway.enabld: unknown key; did you mean gateway.enabled?\n',
