@@ -1,5 +1,5 @@
 /**
- * Offline ValidatingAdmissionPolicy evaluation (cli-contract.md `cozy-gw admit`): each object is
+ * Offline ValidatingAdmissionPolicy evaluation (README "cozy-gw admit"): each object is
  * judged as a CREATE by a given user against the policies `render` emits (src/charts/policies.ts),
  * following the Kubernetes admission semantics for ValidatingAdmissionPolicy:
  *
@@ -97,7 +97,7 @@ interface Prepared {
   binds: KObject[];
 }
 
-/** Prepared policy sets by the array they came from (issue 5: the controller judges every write against the same set). */
+/** Prepared policy sets by the array they came from (for speed: the controller judges every write against the same set). */
 const preparedSets = new WeakMap<readonly KObject[], Prepared[]>();
 
 function prepare(policies: readonly KObject[]): Prepared[] {

@@ -1,5 +1,5 @@
 /**
- * Platform values → the `_cluster` map the charts read (reference-facts §1).
+ * Platform values → the `_cluster` map the charts read (docs/behaviour.md §1).
  * Inputs: the platform chart's defaults, an optional `cozystack.io/v1alpha1 Package`
  * (`spec.components.platform.values`), then `--values` files merged left to right (they win).
  */
@@ -83,7 +83,7 @@ function classList(v: unknown, field: string, findings: Finding[], object?: KObj
 }
 
 /**
- * The `_cluster` map of reference-facts §1. Findings (errors) for values the platform chart
+ * The `_cluster` map of docs/behaviour.md §1. Findings (errors) for values the platform chart
  * refuses: a non-string or whitespace-only gateway.className, class list entries that are not
  * strings or contain a comma.
  */

@@ -1,5 +1,5 @@
 /**
- * The modules a command needs only once its action runs (issue 5): `--help`, `--version`,
+ * The modules a command needs only once its action runs (start-up speed): `--help`, `--version`,
  * `completion` and a usage error never load them, and `render` without `--with-controller`
  * never loads the controller pass (test/cli/startup.test.ts counts the modules). The command
  * modules themselves are loaded only for the command invoked (src/cli/index.ts); this is the one

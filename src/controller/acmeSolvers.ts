@@ -1,9 +1,9 @@
 /**
  * The TenantGateway's certificate-source inputs, read with the CRD defaults the object may lack
- * (reference-facts §4: certMode http01, issuerName letsencrypt-prod, dns01.provider cloudflare,
+ * (docs/behaviour.md §4: certMode http01, issuerName letsencrypt-prod, dns01.provider cloudflare,
  * rfc2136 tsigAlgorithm HMACSHA256), and the ACME pieces of the per-tenant Issuer built from them
- * (reference-facts §5.4). The DNS-01 provider blocks are the gateway chart's TenantGateway blocks
- * (reference-facts §3) mapped onto cert-manager's solver fields, in one table.
+ * (docs/behaviour.md §5.4). The DNS-01 provider blocks are the gateway chart's TenantGateway blocks
+ * (docs/behaviour.md §3) mapped onto cert-manager's solver fields, in one table.
  */
 import type { KObject } from '../k8s/model';
 import { isObject, stringField } from '../k8s/model';
@@ -43,9 +43,9 @@ export function apexOf(tgw: KObject): string {
 }
 
 /**
- * The ACME directory URL for spec.issuerName (reference-facts §5.4): letsencrypt-prod (also when
- * unset or empty) or letsencrypt-stage; any other name is unsupported (tenant-gateway.md, Known
- * limitations: "must be letsencrypt-prod or letsencrypt-stage").
+ * The ACME directory URL for spec.issuerName (docs/behaviour.md §5.4): letsencrypt-prod (also when
+ * unset or empty) or letsencrypt-stage; any other name is unsupported (supporting another ACME provider
+ * means adding a branch here).
  */
 export function acmeServer(tgw: KObject): { issuer: string; server: string } {
   const issuer = stringField(specOf(tgw).issuerName) || DEFAULT_ISSUER;
@@ -77,7 +77,7 @@ export function http01Solver(tgw: KObject): Record<string, unknown> {
   };
 }
 
-/** A `{name, key}` secret selector; `name` defaults to "" (reference-facts §4). */
+/** A `{name, key}` secret selector; `name` defaults to "" (docs/behaviour.md §4). */
 function secretRef(
   tgw: KObject,
   block: Record<string, unknown>,
@@ -93,7 +93,7 @@ function secretRef(
 
 /**
  * Each provider's cert-manager dns01 block from the TenantGateway's provider block
- * (reference-facts §3 for the input, §5.4 for the output).
+ * (docs/behaviour.md §3.3 for the input, §5.4 for the output).
  */
 const PROVIDER_BLOCKS: Record<Dns01Provider, (tgw: KObject, b: Record<string, unknown>) => Record<string, unknown>> = {
   cloudflare: (tgw, b) => ({ apiTokenSecretRef: secretRef(tgw, b, 'cloudflare', 'apiTokenSecretRef') }),
@@ -122,7 +122,7 @@ export function dns01ProviderOf(tgw: KObject): string {
 }
 
 /**
- * The dns01 solver (reference-facts §5.4). Errors: a missing `dns01` block, an unknown provider,
+ * The dns01 solver (docs/behaviour.md §5.4). Errors: a missing `dns01` block, an unknown provider,
  * or a missing provider block.
  */
 export function dns01Solver(tgw: KObject): { provider: Dns01Provider; solver: Record<string, unknown> } {
@@ -139,7 +139,7 @@ export function dns01Solver(tgw: KObject): { provider: Dns01Provider; solver: Re
   if (!isObject(block)) {
     throw new ReconcileError(`${where(tgw)}: dns01.provider is ${p} but spec.dns01.${p} is missing`);
   }
-  // The CRD's required fields (reference-facts §4), also the gateway chart's guard 7 (§3).
+  // The CRD's required fields (docs/behaviour.md §4), also the gateway chart's guard 7 (§3).
   if (p === 'route53' && !stringField(block.region)) {
     throw new ReconcileError(`${where(tgw)}: spec.dns01.route53.region is required`);
   }

@@ -1,8 +1,7 @@
 /**
  * Cilium-version hazards: what the Gateway API implementation this platform ships does with the
- * Gateways a reconcile pass leaves, version by version (tenant-gateway.md: "Layer-4 TLS
- * passthrough on native ports", the paragraphs on the port-443 pair and on why the Cilium
- * version matters, "Security model" item 1 on kinds, "Known limitations" on the sharing key).
+ * Gateways a reconcile pass leaves, version by version (docs/behaviour.md §8;
+ * the route kinds of §5.3, the passthrough forms of §5.13).
  *
  * Each hazard is a rule with the versions it applies to and whether the operator image this
  * platform ships (packages/system/cilium/images/cilium-operator/patches) already removes it.
@@ -110,7 +109,7 @@ function parentRefsTo(route: KObject, gw: KObject): ParentRef[] {
 
 /**
  * The routes of a kind that name each Gateway in a parentRef, by Gateway namespace/name, in the
- * store's order (issue 5: built once per ciliumHazards call instead of listing every route of
+ * store's order (for speed: built once per ciliumHazards call instead of listing every route of
  * the cluster for every Gateway).
  */
 type RoutesByGateway = Map<string, KObject[]>;

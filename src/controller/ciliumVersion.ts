@@ -5,7 +5,7 @@
  */
 import valid from 'semver/functions/valid';
 
-/** The Cilium the platform ships (tenant-gateway.md: "the shipped v1.20.2"). */
+/** The Cilium the platform ships (docs/behaviour.md §8). */
 export const SHIPPED_CILIUM_VERSION = '1.20.2';
 
 /** What is said of a value that is not a Cilium version. */

@@ -1,6 +1,6 @@
 /**
- * The TenantGateway controller, run once over a snapshot (reference-facts §5.1 pass order;
- * tenant-gateway.md throughout): for every TenantGateway, sorted, validate, collect claims
+ * The TenantGateway controller, run once over a snapshot (docs/behaviour.md §5.1 pass order;
+ * §5 throughout): for every TenantGateway, sorted, validate, collect claims
  * (http01 only), label namespaces, write the Gateway, the Issuer, the wildcard and per-listener
  * Certificates, route statuses, the redirect route, and the TenantGateway status. The first
  * error stops that TenantGateway's pass: Ready=False, reason ReconcileError, the error text as
@@ -55,7 +55,7 @@ export interface ControllerOptions {
   now: string;
   /**
    * The publishing tenant's namespace (publishing.ingressName, default tenant-root): its
-   * TenantGateway wins a namespace several TenantGateways list (decisions.md §3).
+   * TenantGateway wins a namespace several TenantGateways list (docs/decisions.md §3).
    */
   publishingNamespace?: string;
 }
@@ -91,7 +91,7 @@ function listenerReasons(
 }
 
 /**
- * One TenantGateway's pass (§5.1 steps 2-10; step 1 ran before the namespace plan). Under http01
+ * One TenantGateway's pass (docs/behaviour.md §5.1 steps 2-10; step 1 ran before the namespace plan). Under http01
  * the hostname race goes to `races` as soon as route status is written from it (the other modes
  * collect no claims).
  */

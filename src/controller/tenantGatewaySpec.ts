@@ -1,6 +1,6 @@
 /**
- * A read-only view of a TenantGateway's spec with the CRD defaults applied (reference-facts §4):
- * certMode http01, gatewayClassName cilium, metadata.generation 1 when missing (decisions.md §8).
+ * A read-only view of a TenantGateway's spec with the CRD defaults applied (docs/behaviour.md §4):
+ * certMode http01, gatewayClassName cilium, metadata.generation 1 when missing (docs/decisions.md §8).
  * Reading never throws: malformed values are kept as they are and judged by
  * tenantGatewayValidation.ts, so the pass reports them as Ready=False instead of crashing.
  */

@@ -2,9 +2,9 @@
  * The apiserver's admission of the controller's own writes. The platform's admission policies
  * (src/charts/policies.ts, the very objects `render` emits) judge what cozystack-controller writes like
  * any other write: a Gateway whose listener hostname leaves the namespace's
- * namespace.cozystack.io/host apex is refused by layer 2 (cozystack-gateway-hostname-policy),
- * "and the apiserver then refused the whole Gateway write, with every other listener on it frozen
- * where it stood" (tenant-gateway.md). Offline nothing refuses the write, so the pass asks the
+ * namespace.cozystack.io/host apex is refused by layer 2 (cozystack-gateway-hostname-policy), and
+ * the apiserver then refuses the whole Gateway write, every other listener on it frozen where it
+ * stood (docs/behaviour.md §5.15). Offline nothing refuses the write, so the pass asks the
  * policies itself: a denial is the error the controller would get back, and stops the pass
  * (Ready=False, ReconcileError) with the object left as it was. This is how an inheriting child
  * with a custom apex (customer1.io under an example.org Gateway), or a cozy-* route naming a

@@ -119,7 +119,7 @@ export function sortObjects<T extends KObject>(objs: T[]): T[] {
  * A deep copy with JSON's semantics (JSON.parse(JSON.stringify(x))): undefined, functions and
  * symbols dropped from mappings and null in lists, non-finite numbers null, -0 as 0. Plain data
  * (what the inputs and the controllers hold) is copied by a walk, several times faster than the
- * round trip (issue 5); anything else (a Date, a class instance, a toJSON method, a cycle) takes
+ * round trip, faster; anything else (a Date, a class instance, a toJSON method, a cycle) takes
  * the round trip itself.
  */
 export function clone<T>(x: T): T {

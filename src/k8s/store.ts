@@ -18,7 +18,7 @@ function kindKey(apiGroup: string, kind: string): string {
   return `${apiGroup}|${kind}`;
 }
 
-/** Work counters of a Store's read boundary (issue 5). */
+/** Work counters of a Store's read boundary (README "Performance": the regression guard counts them). */
 export interface StoreStats {
   gets: number;
   lists: number;
@@ -39,7 +39,7 @@ export class Store {
   /** group|kind -> namespace -> name -> key */
   private readonly byKind = new Map<string, Map<string, Map<string, KObject>>>();
   /**
-   * Sorted list() results, kept until a put/delete of that kind changes them (issue 5: sorting
+   * Sorted list() results, kept until a put/delete of that kind changes them (for speed: sorting
    * the keys on every call was 10% of a pass). group|kind -> the whole kind, resp. -> namespace
    * -> that namespace. An update of an object already listed replaces it in place; a create or a
    * delete drops the lists it belongs to.
@@ -53,7 +53,7 @@ export class Store {
   private readonly deleted = new Map<string, ObjRef>();
   /**
    * Keys whose current object is known to differ from the original: put() replaced the original
-   * itself after finding the two unequal, so changes() need not compare them again (issue 5).
+   * itself after finding the two unequal, so changes() need not compare them again.
    */
   private readonly differs = new Set<string>();
 
@@ -194,7 +194,7 @@ export class Store {
   /**
    * Every object now in the store, in the stable output order (compareObjects: apiVersion, kind,
    * namespace, name). Built from the per-kind lists, which are already sorted by namespace and
-   * name (issue 5: sorting every object with a four-field comparison was 2% of a pass): the
+   * name (for speed: sorting every object with a four-field comparison was 2% of a pass): the
    * kinds are ordered by apiVersion and kind, and a kind stored under several apiVersions of its
    * group is split by apiVersion, order kept.
    */

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw diff`, the pure core (cli-contract "cozy-gw diff"): a change previewed against a
+ * `cozy-gw diff`, the pure core (README "cozy-gw diff"): a change previewed against a
  * cluster state. Render the resulting tenant tree (render.ts), lay the rendered objects and the
  * other given objects over the state, remove what render produced for tenants that left the tree,
  * run one controller pass (reconcile.ts), and compare the outcome with the state: the objects

@@ -1,5 +1,5 @@
 /**
- * The hostname table (issue 12; cli-contract "cozy-gw diff"): for every hostname any route claims,
+ * The hostname table (README "cozy-gw diff"): for every hostname any route claims,
  * what happens to it in one state and in another: served by which Gateway and listener with which
  * certificate, or refused with which reason. A pure function of two states, read from what a
  * controller pass leaves behind (route status under this controller's name, the Gateways'
@@ -47,7 +47,7 @@ export interface HostnameRow {
   change: HostnameChange;
 }
 
-/** The order the plan lists changes in (cli-contract: stop, start, move, then reasons). */
+/** The order the plan lists changes in (README "cozy-gw diff": stop, start, move, then reasons). */
 export const CHANGE_ORDER: HostnameChange[] = ['stops', 'starts', 'moves', 'reason', 'none'];
 
 function arr(x: unknown): Record<string, unknown>[] {

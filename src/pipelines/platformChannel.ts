@@ -58,10 +58,10 @@ export function channelValuesYaml(s: KObject): string | undefined {
 }
 
 /**
- * The platform values channel of a command's inputs (decisions §7):
+ * The platform values channel of a command's inputs (docs/decisions.md §7):
  *
  * - Platform values given (`--values`, or a platform `Package` among the inputs): the `_cluster`
- *   map they produce (reference-facts §1, the derived dns01 wildcard included). An empty
+ *   map they produce (docs/behaviour.md §1, the derived dns01 wildcard included). An empty
  *   `wildcard-secret-name` counts as "key present and empty" (prune every replica) only when
  *   `publishing.certificates.wildcardSecretName` was given explicitly; the chart default's empty
  *   string counts as the key missing (keep every replica, create none).

@@ -2,8 +2,8 @@
  * `cozy-gw snapshot`: which cluster state cozy-gw reads, and how a listing becomes a snapshot.
  * Pure: the command (src/cli/commands/snapshot.ts) runs kubectl and hands the parsed lists in here.
  *
- * The snapshot is what `render`, `reconcile` and `admit` read as cluster state (cli-contract
- * "Inputs": Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
+ * The snapshot is what `render`, `reconcile` and `admit` read as cluster state
+ * (README "cozy-gw snapshot": Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
  * GRPCRoutes, Ingresses, Secrets, cert-manager Certificates and Issuers, Tenants, the platform
  * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster.
  */
@@ -107,7 +107,7 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 function decodeValuesYaml(s: KObject): unknown {
-  // An alias bomb in the channel names nothing (decisions §13); reconcile reports it when it reads the Secret.
+  // An alias bomb in the channel names nothing (docs/decisions.md §13); reconcile reports it when it reads the Secret.
   const text = channelValuesYaml(s);
   if (text === undefined) return undefined;
   try {
@@ -121,9 +121,9 @@ function decodeValuesYaml(s: KObject): unknown {
 
 /**
  * The names the wildcard-Secret controller looks for in every namespace: the operator wildcard
- * Secret named by `publishing.certificates.wildcardSecretName` (tenant-gateway.md "Opt-in —
- * existing wildcard Secret"), read from the platform Package and from the live channel
- * `cozy-system/cozystack-values` (`_cluster.wildcard-secret-name`, reference-facts §6).
+ * Secret named by `publishing.certificates.wildcardSecretName` (docs/behaviour.md §5.12,
+ * existingSecret), read from the platform Package and from the live channel
+ * `cozy-system/cozystack-values` (`_cluster.wildcard-secret-name`, docs/behaviour.md §6).
  */
 export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Set<string> {
   const names = new Set<string>();
@@ -146,7 +146,7 @@ export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Se
  *   Gateway listeners name);
  * - every replica the replication controller labelled, whatever its type (it prunes them);
  * - every Secret carrying a wildcard Secret's name, whatever its type: a same-named Secret without
- *   the label is a foreign collision the controller must see to leave alone (reference-facts §6);
+ *   the label is a foreign collision the controller must see to leave alone (docs/behaviour.md §6);
  * - every Secret the TenantGateway controller owns (its labels or a TenantGateway ownerReference).
  * Service-account tokens, Helm release Secrets, DNS-01 API tokens and the rest are left out.
  */
@@ -201,10 +201,10 @@ export interface SnapshotResult {
 
 /**
  * Assemble a snapshot from kubectl's listings: Secrets selected (selectSecret) and, unless
- * `includeSecretData`, printed without key material (decisions §9, src/k8s/secretRedaction.ts) —
- * except `cozystack-values`, which is the values channel the controller reads and carries no key
- * material (tenant-gateway.md: "the certificate and private key never travel on the values
- * channel"); bookkeeping dropped (tidy); objects in the stable order (compareObjects).
+ * `includeSecretData`, printed without key material (docs/decisions.md §9, src/k8s/secretRedaction.ts)
+ * — except `cozystack-values`, which is the values channel the controller reads and carries no key
+ * material (the certificate and key never travel on the values channel, docs/behaviour.md §6);
+ * bookkeeping dropped (tidy); objects in the stable order (compareObjects).
  */
 export function assembleSnapshot(listings: Listing[], opts: { includeSecretData: boolean }): SnapshotResult {
   const all = listings.flatMap((l) => l.items.filter(isObject).map((o) => withKind(o as KObject, l.resource)));

@@ -23,7 +23,7 @@ export function isPackage(o: KObject): boolean {
 
 /**
  * The Package that carries the platform values: the first `cozystack.io` Package with a
- * `spec.components.platform` entry (cli-contract "Inputs"), else the first `cozystack.io` Package.
+ * `spec.components.platform` entry (README "cozy-gw render"), else the first `cozystack.io` Package.
  */
 export function findPlatformPackage(objects: KObject[]): KObject | undefined {
   const pkgs = objects.filter(isPackage);

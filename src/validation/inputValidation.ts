@@ -1,7 +1,7 @@
 /**
  * Input validation against the JSON Schemas in schemas/ (ajv): the platform values (each
  * `--values` file and the platform Package's `spec.components.platform.values`) and every
- * `apps.cozystack.io/v1alpha1` Tenant (cli-contract "Inputs"). Every problem is a Finding that
+ * `apps.cozystack.io/v1alpha1` Tenant (README "cozy-gw render"). Every problem is a Finding that
  * names the object or the values file and the field (the CLI edge adds the line). Pure apart from
  * the line lookup, which reads the source text the CLI edge already registered.
  */
@@ -16,7 +16,7 @@ import { explainInputError, show } from './ajvErrors';
 /**
  * The validators of schemas/platform-values.schema.json and schemas/tenant.schema.json,
  * precompiled at build time by scripts/embed-assets.js (ajv standalone code, the options
- * allErrors + verbose): no schema compile at run time (issue 5).
+ * allErrors + verbose): no schema compile at run time.
  */
 function validators(): { values: Validate; tenant: Validate } {
   return { values: platformValuesValidator(), tenant: tenantValidator() };

@@ -1,5 +1,5 @@
 /**
- * `--validate` (issue 13): every emitted Gateway API, cert-manager and TenantGateway object
+ * `--validate` (README "Values, warnings and trees"): every emitted Gateway API, cert-manager and TenantGateway object
  * checked against its published schema, as kubeconform would. The Gateway API and cert-manager
  * schemas are vendored as compiled validators (src/validation/upstreamValidators.generated.ts,
  * written by scripts/vendor-upstream-validators.js from the @kubernetes-models packages, which

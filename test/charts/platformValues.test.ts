@@ -15,7 +15,7 @@ function cluster(values: Record<string, unknown> = {}) {
   return clusterValues(resolvePlatformValues({ files: [{ file: 'v.yaml', values }], objects: [] }).values);
 }
 
-describe('platform values merge (cli-contract Inputs)', () => {
+describe('platform values merge (README "cozy-gw render")', () => {
   it('no values at all means the chart defaults, and the channel is absent', () => {
     const r = resolvePlatformValues({ files: [], objects: [] });
     expect(r.given).toBe(false);
@@ -50,7 +50,7 @@ describe('platform values merge (cli-contract Inputs)', () => {
   });
 });
 
-describe('_cluster keys (reference-facts §1)', () => {
+describe('_cluster keys (docs/behaviour.md §1)', () => {
   it('defaults', () => {
     const { cluster: c, findings } = cluster();
     expect(findings).toEqual([]);

@@ -222,7 +222,7 @@ describe('>= 1.19.6 hazards', () => {
         '1.20.2',
       ),
     ).not.toContain('cilium.needs-per-port-listeners');
-    // An empty parentRef.namespace is the route's own (Gateway API; one rule with the controller, issue 9).
+    // An empty parentRef.namespace is the route's own (Gateway API; one rule with the controller).
     const withNs = (r: KObject, namespace: string) => ({
       ...r,
       spec: {

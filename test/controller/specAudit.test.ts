@@ -1,6 +1,6 @@
 /**
- * Spec audit of the controller half: one test per behaviour sentence of tenant-gateway.md that no
- * other test pinned down. Each test quotes (or names) the sentence it holds the code to.
+ * Spec audit of the controller half: one test per behaviour sentence of the platform's gateway
+ * specification (docs/behaviour.md §5) that no other test pinned down. Each test quotes (or names) the sentence it holds the code to.
  */
 import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import { perAppListenerName, perAppCertificateName } from '../../src/platform/names';
@@ -33,7 +33,7 @@ const readyOf = (s: Store, namespace = 'tenant-root') =>
 const ours = (o: KObject | undefined) =>
   ((o?.status as { parents?: Record<string, unknown>[] })?.parents ?? []).filter((p) => p.controllerName === CTRL);
 
-describe('HTTP-01 reservation and wildcard refusal (tenant-gateway.md "Default — HTTP-01", passthrough section)', () => {
+describe('HTTP-01 reservation and wildcard refusal (docs/behaviour.md §5.8, §5.13)', () => {
   test('"an HTTPRoute publishing *.<apex> overlaps the shipped api.<apex> entry, but it is refused before the overlap is read": the wildcard cause, not the passthrough one', () => {
     const m = judge([http('tenant-root', 'w', ['*.example.org'])], { tlsPassthroughServices: ['api'] });
     const vd = m.get('tenant-root/w#0')!;
@@ -217,7 +217,7 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
     expect(m.get('cozy-harbor/b#0')!.reason).toBe('NotAllowedByListeners');
   });
 
-  test('routes selecting the plain-HTTP listener claim no hostname and take no part in the race (decisions §5, §6)', () => {
+  test('routes selecting the plain-HTTP listener claim no hostname and take no part in the race (docs/decisions.md §5, §6)', () => {
     const m = judge([
       http('tenant-root', 'plain', ['x.example.org'], [{ name: 'cozystack', sectionName: 'http' }]),
       http('tenant-zed', 'term', ['x.example.org'], [{ name: 'cozystack', namespace: 'tenant-root' }]),
@@ -562,7 +562,7 @@ describe('the upgrade that introduces the reservation (passthrough section, "One
   });
 });
 
-describe('entries on routes that stopped attaching (reference-facts §5.9: "one RouteParentStatus per claimant")', () => {
+describe('entries on routes that stopped attaching (docs/behaviour.md §5.9: "one RouteParentStatus per claimant")', () => {
   const ref = { name: 'cozystack', namespace: 'tenant-root' };
   const stale = {
     parentRef: ref,

@@ -4,7 +4,7 @@ import { tgw } from './tgwFixtures';
 
 const problems = (spec: Record<string, unknown>) => tenantGatewayProblems(viewOf(tgw(spec)));
 
-describe('controller-side validation (reference-facts §5.11)', () => {
+describe('controller-side validation (docs/behaviour.md §5.11)', () => {
   test('a well-formed spec passes', () => {
     expect(
       problems({

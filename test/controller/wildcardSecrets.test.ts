@@ -80,7 +80,7 @@ function run(objs: KObject[], channel: Record<string, string> | undefined) {
 
 const secretAt = (store: Store, namespace: string, name = 'wildcard-tls') => store.get('', 'Secret', namespace, name);
 
-describe('channel outcomes (reference-facts §6)', () => {
+describe('channel outcomes (docs/behaviour.md §6)', () => {
   const world = () => [
     root,
     secret('tenant-root', 'wildcard-tls'),
@@ -346,7 +346,7 @@ describe('pruning', () => {
   });
 });
 
-describe('Secrets printed without their data (decisions §9) read back as input', () => {
+describe('Secrets printed without their data (docs/decisions.md §9) read back as input', () => {
   it('a redacted source creates no replica (its bytes are unknown) and leaves existing ones alone', () => {
     const objs = [
       root,

@@ -1,5 +1,5 @@
 /**
- * `--output-dir` owns only what it wrote (decisions.md 12; issue 11 items 2, 3, 4): every path
+ * `--output-dir` owns only what it wrote (docs/decisions.md §12): every path
  * inside the directory, names mapped injectively, a record of the files written, the user's files
  * left and named, refusals, and no debris on any failure.
  */

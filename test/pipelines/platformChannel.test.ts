@@ -2,7 +2,7 @@ import type { KObject } from '../../src/k8s/model';
 import { wildcardChannel } from '../../src/pipelines/platformChannel';
 import { redactSecret } from '../../src/k8s/secretRedaction';
 
-describe('the channel (decisions §7)', () => {
+describe('the channel (docs/decisions.md §7)', () => {
   const v = (certs: Record<string, unknown>, extra: Record<string, unknown> = {}) => [
     { file: 'values.yaml', values: { publishing: { certificates: certs }, ...extra } },
   ];

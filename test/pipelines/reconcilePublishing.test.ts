@@ -1,4 +1,4 @@
-/** decisions §3: the publishing tenant (publishing.ingressName) wins a namespace two TenantGateways attach. */
+/** docs/decisions.md §3: the publishing tenant (publishing.ingressName) wins a namespace two TenantGateways attach. */
 import { reconcile } from '../../src/pipelines/reconcile';
 import type { KObject } from '../../src/k8s/model';
 

@@ -74,7 +74,7 @@ describe('render (core)', () => {
     expect(ids(render({ objects: [route], valuesFiles: [] }).objects)).not.toContain('HTTPRoute tenant-root/r');
   });
 
-  it('warns when gateway.enabled and the publishing tenant owns no Gateway (decisions §1)', () => {
+  it('warns when gateway.enabled and the publishing tenant owns no Gateway (docs/decisions.md §1)', () => {
     const r = render({ objects: [tenant('alice', 'tenant-root', { gateway: true })], valuesFiles: [enabled] });
     expect(r.objects.length).toBeGreaterThan(0);
     expect(r.findings).toEqual([

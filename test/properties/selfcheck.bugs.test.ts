@@ -1,5 +1,5 @@
 /**
- * Minimal counterexamples the self-check properties (test/selfcheck.property.test.ts) found: the
+ * Minimal counterexamples the self-check properties (test/properties/selfcheck.property.test.ts) found: the
  * controller composed a Gateway whose listener hostnames leave the Gateway's own apex (an
  * inheriting child with a custom apex; a cozy-* route naming a host outside the apex), which
  * layer 2 (cozystack-gateway-hostname-policy) refuses, freezing every listener on it. The pass now

@@ -1,8 +1,8 @@
 /**
- * `cozy-gw reconcile` (cli-contract): runs the controllers once over the given cluster state and
+ * `cozy-gw reconcile` (README "cozy-gw reconcile"): runs the controllers once over the given cluster state and
  * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
  * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
- * the clock, prints; the pass itself is src/reconcile.ts.
+ * the clock, prints; the pass itself is src/pipelines/reconcile.ts.
  */
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
@@ -36,7 +36,7 @@ interface ReconcileCliOptions extends InputOptions {
 export interface ReconcileOutput {
   /**
    * The text for stdout, in pieces: a YAML stream is produced document by document as it is
-   * written (issue 5: the whole output of a large pass is never held as one string). Join the
+   * written (the whole output of a large pass is never held as one string). Join the
    * pieces for the whole text.
    */
   stdout: Iterable<string>;
