@@ -49,8 +49,8 @@ if (generated.every((g) => fs.existsSync(g) && fs.readFileSync(g, 'utf8').includ
 
 const data = {};
 const text = {};
-// templates/*.yaml are static objects as data (the ClusterRoles, the fixed network policies, ...);
-// templates/*.hbs are text templates, precompiled below.
+// The YAML files under templates/ are static objects as data (the ClusterRoles, the fixed
+// network policies, ...); its handlebars files are text templates, precompiled below.
 for (const f of [...walk('charts'), ...walk('schemas'), ...walk('templates')]) {
   const src = fs.readFileSync(path.join(root, f), 'utf8');
   if (/\.ya?ml$/.test(f)) data[f] = yaml.load(src);

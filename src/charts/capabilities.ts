@@ -1,5 +1,5 @@
 /**
- * `.Capabilities.APIVersions` offline (tenant-chart.md §5 Q2, Q3): which API group-versions the
+ * `.Capabilities.APIVersions` offline (docs/decisions.md §Q2, Q3): which API group-versions the
  * templates may take as served. `--api-versions` (repeatable, as helm's) lists them; without it
  * each template that depends on one has its ruling. Computed once per render from the inputs.
  * Pure.
@@ -9,7 +9,7 @@ import { isPackage } from '../platform/kinds';
 import { KEYCLOAK_API_VERSION, oidcEnabled } from './keycloakGroups';
 
 export const COZYSTACK_API_VERSION = 'cozystack.io/v1alpha1';
-/** The Package the computeplane guard looks up (§2.5.3). */
+/** The Package the computeplane guard looks up (docs/tenant.md §2.5.3). */
 export const COMPUTEPLANE_PACKAGE = 'cozystack.computeplane-application';
 
 export interface Capabilities {

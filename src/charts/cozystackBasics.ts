@@ -1,11 +1,11 @@
 /**
- * The in-scope templates of packages/system/cozystack-basics (tenant-chart.md §2.10; release
+ * The in-scope templates of packages/system/cozystack-basics (docs/tenant.md §2.10; release
  * `cozystack-basics` in `cozy-system`, reading `_cluster` only): tenant-root's Namespace and
- * `cozystack-values` Secret (reference-facts §2.7), the 10 `cozy:tenant*` ClusterRoles,
+ * `cozystack-values` Secret (docs/behaviour.md §2.7), the 10 `cozy:tenant*` ClusterRoles,
  * Namespace `cozy-public` and its dashboard Role, and the monitoring ExternalName Services. The
  * static objects are data (templates/cozystack-basics/). The chart's `tenant-root` HelmRelease is
- * modelled (tenantRootHelmRelease) but never emitted next to a materialised tenant-root (§1.2
- * item 5, §5 Q6). Pure.
+ * modelled (tenantRootHelmRelease) but never emitted next to a materialised tenant-root (docs/tenant.md §1.2
+ * item 5, docs/decisions.md §Q6). Pure.
  */
 import { asset } from '../assets';
 import { error, type Finding } from '../k8s/diagnostics';
@@ -16,7 +16,7 @@ import { helmToYaml, valuesSecret } from './namespaceTemplate';
 import { labelValueError } from './tenantNames';
 import { truthy, type NamespaceValues } from './tenantRelease';
 
-/** RF §2.7: tenant-root's `_namespace`: host, etcd, ingress, gateway (only when enabled), monitoring, seaweedfs. */
+/** docs/behaviour.md §2.7: tenant-root's `_namespace`: host, etcd, ingress, gateway (only when enabled), monitoring, seaweedfs. */
 export function rootNamespaceValues(cluster: ClusterMap): NamespaceValues {
   const out: NamespaceValues = { host: cluster['root-host'] ?? '', etcd: TENANT_ROOT, ingress: TENANT_ROOT };
   if (cluster['gateway-enabled'] === 'true') out.gateway = TENANT_ROOT;
@@ -26,7 +26,7 @@ export function rootNamespaceValues(cluster: ClusterMap): NamespaceValues {
 }
 
 /**
- * RF §2.2/§2.7: cozystack-basics writes `namespace.cozystack.io/host: <root-host>` on tenant-root,
+ * docs/behaviour.md §2.2/§2.7: cozystack-basics writes `namespace.cozystack.io/host: <root-host>` on tenant-root,
  * and "a label value over 63 characters breaks the Namespace write" there as it does for any
  * tenant. A finding on the platform value publishing.host.
  */
@@ -46,7 +46,7 @@ export function rootHostFindings(cluster: ClusterMap): Finding[] {
   ];
 }
 
-/** RF §2.7, tenant-chart.md §2.10.1: tenant-root's Namespace and Secret, as cozystack-basics writes them. */
+/** docs/behaviour.md §2.7, docs/tenant.md §2.10.1: tenant-root's Namespace and Secret, as cozystack-basics writes them. */
 export function renderTenantRoot(cluster: ClusterMap, clusterYaml = helmToYaml(cluster)): KObject[] {
   const labels: Record<string, string> = {
     'platform.cozystack.io/no-delete': 'true',
@@ -68,30 +68,30 @@ export function renderTenantRoot(cluster: ClusterMap, clusterYaml = helmToYaml(c
 /**
  * §2.10.5: the monitoring Services render iff `_cluster.monitoring-enabled`, replaced by "true"
  * when empty in sprig's sense (absent, "", false, 0), is "true" once printed. An absent or null
- * `_cluster` counts as empty; so does the boolean false (§5 Q12: it still renders them).
+ * `_cluster` counts as empty; so does the boolean false (docs/decisions.md §Q12: it still renders them).
  */
 export function monitoringEnabled(cluster: Record<string, unknown> | null | undefined): boolean {
   const v = isObject(cluster) ? cluster['monitoring-enabled'] : undefined;
   return String(truthy(v) ? v : 'true') === 'true';
 }
 
-/** §2.10.2: the 10 `cozy:tenant*` ClusterRoles (templates/cozystack-basics/clusterroles.yaml). */
+/** docs/tenant.md §2.10.2: the 10 `cozy:tenant*` ClusterRoles (templates/cozystack-basics/clusterroles.yaml). */
 export function clusterRoles(): KObject[] {
   return asset<KObject[]>('templates/cozystack-basics/clusterroles.yaml');
 }
 
-/** §2.10.3-4: Namespace `cozy-public` and Role `cozy-public/cozy:tenant:dashboard`. */
+/** docs/tenant.md §2.10.3-4: Namespace `cozy-public` and Role `cozy-public/cozy:tenant:dashboard`. */
 export function cozyPublic(): KObject[] {
   return asset<KObject[]>('templates/cozystack-basics/cozy-public.yaml');
 }
 
-/** §2.10.5: the three ExternalName Services in `cozy-monitoring`, or none. */
+/** docs/tenant.md §2.10.5: the three ExternalName Services in `cozy-monitoring`, or none. */
 export function monitoringExternalServices(cluster: Record<string, unknown> | null | undefined): KObject[] {
   return monitoringEnabled(cluster) ? asset<KObject[]>('templates/cozystack-basics/monitoring-external-services.yaml') : [];
 }
 
 /**
- * The platform-level objects of cozystack-basics that tenants depend on (§5 Q7), besides
+ * The platform-level objects of cozystack-basics that tenants depend on (docs/decisions.md §Q7), besides
  * tenant-root's Namespace and Secret and the admission policies: ClusterRoles, cozy-public and
  * its Role, the monitoring Services.
  */
@@ -99,7 +99,7 @@ export function renderPlatformObjects(cluster: ClusterMap): KObject[] {
   return [...clusterRoles(), ...cozyPublic(), ...monitoringExternalServices(cluster)];
 }
 
-/** §2.10.1: the `tenant-root/tenant-root` HelmRelease. Modelled only: never emitted next to a materialised tenant-root (§5 Q6). */
+/** docs/tenant.md §2.10.1: the `tenant-root/tenant-root` HelmRelease. Modelled only: never emitted next to a materialised tenant-root (docs/decisions.md §Q6). */
 export function tenantRootHelmRelease(): KObject {
   return asset<KObject>('templates/cozystack-basics/tenant-root-helmrelease.yaml');
 }

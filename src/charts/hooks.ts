@@ -1,5 +1,5 @@
 /**
- * The Helm hook objects in scope (tenant-chart.md §2.7-2.9, §5 Q5): the tenant chart's pre-delete
+ * The Helm hook objects in scope (docs/tenant.md §2.7-2.9, docs/decisions.md §Q5): the tenant chart's pre-delete
  * cleanup (`cleanup-job.yaml`: ServiceAccount and Job `cozy-system/T-cleanup`, Role and
  * RoleBinding `T/T-cleanup`) and the gateway chart's post-delete ACME cleanup
  * (`hooks/cleanup-acme.yaml`: Job, ServiceAccount, Role, RoleBinding `T/gateway-cleanup`). They are
@@ -13,19 +13,19 @@ import type { Finding } from '../k8s/diagnostics';
 import type { KObject } from '../k8s/model';
 import { renderTemplate } from './templates';
 
-/** The gateway chart's release name (§5 Q1): the hook objects are `<release>-cleanup`. */
+/** The gateway chart's release name (docs/decisions.md §Q1): the hook objects are `<release>-cleanup`. */
 export const GATEWAY_RELEASE = 'gateway';
 
 function documents(text: string): KObject[] {
   return jsyaml.loadAll(text).filter((d): d is KObject => d !== null && d !== undefined);
 }
 
-/** §2.7: the tenant's 4 pre-delete hook objects, in template order (T is a validated namespace name). */
+/** docs/tenant.md §2.7: the tenant's 4 pre-delete hook objects, in template order (T is a validated namespace name). */
 export function tenantCleanupHook(T: string): KObject[] {
   return documents(renderTemplate('tenant/cleanup-job.yaml.hbs', { T }));
 }
 
-/** §2.8: the gateway release's 4 post-delete hook objects in T, in template order. */
+/** docs/tenant.md §2.8: the gateway release's 4 post-delete hook objects in T, in template order. */
 export function gatewayCleanupHook(T: string): KObject[] {
   return documents(renderTemplate('gateway/cleanup-acme.yaml.hbs', { T, release: GATEWAY_RELEASE }));
 }
@@ -33,7 +33,7 @@ export function gatewayCleanupHook(T: string): KObject[] {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * §5 Q5: the note on standard error when the hooks are left out: which objects (per tenant, and
+ * docs/decisions.md §Q5: the note on standard error when the hooks are left out: which objects (per tenant, and
  * per tenant that owns a Gateway) and why. None when nothing was left out.
  */
 export function omittedHooksNote(tenants: number, gatewayOwners: number): Finding | undefined {

@@ -1,15 +1,15 @@
 /**
- * `keycloakgroups.yaml` of the apps/tenant chart (tenant-chart.md §2.4): the four
+ * `keycloakgroups.yaml` of the apps/tenant chart (docs/tenant.md §2.4): the four
  * KeycloakRealmGroups `T-view`, `T-use`, `T-admin`, `T-super-admin` in T (the groups the
  * RoleBindings of §2.1 name), when `_cluster.oidc-enabled` is the string "true" and the API
- * `v1.edp.epam.com/v1` is served (capabilities.ts, §5 Q3). Pure.
+ * `v1.edp.epam.com/v1` is served (capabilities.ts, docs/decisions.md §Q3). Pure.
  */
 import type { KObject } from '../k8s/model';
 import { isObject } from '../k8s/model';
 
 export const KEYCLOAK_API_VERSION = 'v1.edp.epam.com/v1';
 
-/** A failure of the template: Go refuses `eq` between a non-string and a string (§2.4, §5 Q11). */
+/** A failure of the template: Go refuses `eq` between a non-string and a string (docs/tenant.md §2.4, docs/decisions.md §Q11). */
 export class OidcFlagError extends Error {
   constructor(readonly value: unknown) {
     super(
@@ -20,7 +20,7 @@ export class OidcFlagError extends Error {
 }
 
 /**
- * §2.4 condition 1: `_cluster["oidc-enabled"]` equals the string "true". An absent `_cluster` or
+ * docs/tenant.md §2.4 condition 1: `_cluster["oidc-enabled"]` equals the string "true". An absent `_cluster` or
  * key is false; any other type throws OidcFlagError.
  */
 export function oidcEnabled(cluster: Record<string, unknown> | null | undefined): boolean {
@@ -36,7 +36,7 @@ export function keycloakGroupNames(T: string): string[] {
 }
 
 /**
- * §2.4: the four KeycloakRealmGroups, or none. `served` is whether `v1.edp.epam.com/v1` is served.
+ * docs/tenant.md §2.4: the four KeycloakRealmGroups, or none. `served` is whether `v1.edp.epam.com/v1` is served.
  * The flag is condition 1 and is always compared, so a non-string fails whether or not the API is
  * served.
  */

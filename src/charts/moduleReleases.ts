@@ -1,5 +1,5 @@
 /**
- * The tenant's module HelmReleases (tenant-chart.md §1.3, §2.5): `etcd.yaml`, `ingress.yaml`,
+ * The tenant's module HelmReleases (docs/tenant.md §1.3, §2.5): `etcd.yaml`, `ingress.yaml`,
  * `monitoring.yaml`, `seaweedfs.yaml`, `computeplane.yaml`, `gateway.yaml` and `info.yaml` of the
  * apps/tenant chart, one Flux `helm.toolkit.fluxcd.io/v2` HelmRelease each, named after the module,
  * in T. They are emitted as objects, not materialised (§1.2 item 2): `info` always, the others
@@ -46,7 +46,7 @@ export function moduleRelease(m: ModuleDef, r: Pick<TenantRelease, 'namespace' |
   spec.timeout = m.timeout;
   spec.install = action(m.retryOnFailure);
   spec.upgrade = action(m.retryOnFailure);
-  // [E] the gateway release alone gets inline values: the tenant's non-empty gatewayClass (RF §2.6).
+  // [E] the gateway release alone gets inline values: the tenant's non-empty gatewayClass (docs/behaviour.md §2.6).
   if (m.name === 'gateway' && typeof r.spec.gatewayClass === 'string' && r.spec.gatewayClass !== '')
     spec.values = { gatewayClassName: r.spec.gatewayClass };
   spec.valuesFrom = [{ kind: 'Secret', name: 'cozystack-values' }];
@@ -60,7 +60,7 @@ export function moduleRelease(m: ModuleDef, r: Pick<TenantRelease, 'namespace' |
         'sharding.fluxcd.io/key': 'tenants',
         'internal.cozystack.io/tenantmodule': 'true',
         'app.kubernetes.io/instance': r.releaseName,
-        // §5 Q8: kept verbatim although no Helm release owns the object in the tree.
+        // docs/decisions.md §Q8: kept verbatim although no Helm release owns the object in the tree.
         'app.kubernetes.io/managed-by': 'Helm',
         'apps.cozystack.io/application.kind': m.kind,
         'apps.cozystack.io/application.group': 'apps.cozystack.io',
@@ -71,12 +71,12 @@ export function moduleRelease(m: ModuleDef, r: Pick<TenantRelease, 'namespace' |
   };
 }
 
-/** §2.0.3 `tenant.gatewayEffective`: the key `gateway` is present with a non-nil, truthy value. */
+/** docs/tenant.md §2.0.3 `tenant.gatewayEffective`: the key `gateway` is present with a non-nil, truthy value. */
 export function gatewayEffective(spec: TenantRelease['spec']): boolean {
   return truthy(spec.gateway);
 }
 
-/** Whether module `m` renders for these values (§1.3 "Rendered when"): info always, the others on their own flag. */
+/** Whether module `m` renders for these values (docs/tenant.md §1.3 "Rendered when"): info always, the others on their own flag. */
 export function moduleRenders(m: ModuleDef, spec: TenantRelease['spec']): boolean {
   if (m.flag === undefined) return true;
   if (m.flag === 'gateway') return gatewayEffective(spec);
@@ -93,7 +93,7 @@ export function renderModuleReleases(
   return out;
 }
 
-/** The `gateway` HelmRelease `gateway.yaml` renders (never emitted: §1.2 item 3), or undefined. */
+/** The `gateway` HelmRelease `gateway.yaml` renders (never emitted: docs/tenant.md §1.2 item 3), or undefined. */
 export function gatewayRelease(
   r: Pick<TenantRelease, 'namespace' | 'releaseName' | 'spec'>,
   modules: readonly ModuleDef[] = moduleTable(),
@@ -102,11 +102,11 @@ export function gatewayRelease(
   return m && moduleRenders(m, r.spec) ? moduleRelease(m, r) : undefined;
 }
 
-/** The computeplane guard's verdict (§2.5.3, §5 Q2). */
+/** The computeplane guard's verdict (docs/tenant.md §2.5.3, docs/decisions.md §Q2). */
 export type ComputeplaneGuard = { ok: true } | { ok: false; error: string } | { ok: true; unchecked: string };
 
 /**
- * §2.5.3 / Q2: with `computeplane` on and `cozystack.io/v1alpha1` served (an input object of that
+ * docs/tenant.md §2.5.3 / Q2: with `computeplane` on and `cozystack.io/v1alpha1` served (an input object of that
  * API, or `--api-versions` naming it), the Package `cozystack.computeplane-application` must be
  * among the inputs; without that API the guard is inactive and the presence is not checked.
  */

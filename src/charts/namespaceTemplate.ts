@@ -1,5 +1,5 @@
 /**
- * `namespace.yaml` of the apps/tenant chart (reference-facts §2.2-2.5, tenant-chart.md §2.6): the
+ * `namespace.yaml` of the apps/tenant chart (docs/behaviour.md §2.2-2.5, docs/tenant.md §2.6): the
  * host, the `_namespace` inheritance, Namespace T with every label in order, and the
  * `cozystack-values` Secret the tenant's own releases read. Rendered for every tenant but
  * tenant-root (cozystack-basics owns tenant-root's, cozystackBasics.ts). Pure.
@@ -26,19 +26,19 @@ export function inheritNamespace(T: string, name: string, spec: TenantSpec, pare
   const out: NamespaceValues = {
     etcd: own('etcd'),
     ingress: own('ingress'),
-    // decisions.md §2: only `true` owns a Gateway; false inherits exactly like absent.
+    // docs/decisions.md §2: only `true` owns a Gateway; false inherits exactly like absent.
     gateway: spec.gateway === true ? T : (parent.gateway ?? ''),
     monitoring: own('monitoring'),
     seaweedfs: own('seaweedfs'),
     host: deriveHost(name, typeof spec.host === 'string' ? spec.host : '', parent.host),
   };
-  // §2.3: the parent's scheduling class wins; emitted only when non-empty.
+  // docs/tenant.md §2.3: the parent's scheduling class wins; emitted only when non-empty.
   const sc = parent.schedulingClass || (typeof spec.schedulingClass === 'string' ? spec.schedulingClass : '');
   if (sc) out.schedulingClass = sc;
   return out;
 }
 
-/** §2.4: Namespace T's labels, in order: C-label (tenant-chart.md §2.0.4), the module namespaces, the host, ... */
+/** docs/tenant.md §2.4: Namespace T's labels, in order: C-label (docs/tenant.md §2.0.4), the module namespaces, the host, ... */
 export function namespaceLabels(T: string, ns: NamespaceValues): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const a of labelChain(T)) labels[`tenant.cozystack.io/${a}`] = '';
@@ -71,7 +71,7 @@ export function valuesYaml(
 }
 
 /**
- * A `cozystack-values` Secret (reference-facts §2.5, §2.7). `template` writes its values.yaml: the
+ * A `cozystack-values` Secret (docs/behaviour.md §2.5, §2.7). `template` writes its values.yaml: the
  * tenant chart's by default, cozystack-basics' for tenant-root.
  */
 export function valuesSecret(
@@ -92,8 +92,8 @@ export function valuesSecret(
 
 /**
  * §2.4/§2.5: a tenant's Namespace and Secret. The ownerReference to the parent Namespace is
- * emitted only when the parent Namespace in the inputs has a uid (decisions.md §4); it sits in
- * metadata after the labels (tenant-chart.md §2.6).
+ * emitted only when the parent Namespace in the inputs has a uid (docs/decisions.md §4); it sits in
+ * metadata after the labels (docs/tenant.md §2.6).
  */
 export function renderTenantObjects(
   T: string,

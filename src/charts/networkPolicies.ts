@@ -1,5 +1,5 @@
 /**
- * `networkpolicy.yaml` of the apps/tenant chart (tenant-chart.md §2.2): 10 CiliumNetworkPolicies
+ * `networkpolicy.yaml` of the apps/tenant chart (docs/tenant.md §2.2): 10 CiliumNetworkPolicies
  * in T and 2-5 CiliumClusterwideNetworkPolicies. The CNPs that are the same for every tenant are
  * data (templates/tenant/networkpolicy-fixed.yaml, given here as `fixed`); the CCNPs, which name
  * T and its ancestors (C-net, §2.0.4), are built here. The flags read are the tenant's own values
@@ -88,7 +88,7 @@ function egressVirtHandler(T: string): KObject {
 
 /**
  * §2.2: the tenant's policies (12 always; one more each for own ingress, etcd, monitoring): the
- * fixed CNPs in T, then the CCNPs (the output is sorted, tenant-chart.md §5 Q16, so template order
+ * fixed CNPs in T, then the CCNPs (the output is sorted, docs/decisions.md §Q16, so template order
  * is not kept).
  */
 export function renderNetworkPolicies(

@@ -13,7 +13,7 @@ import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/mode
 
 export type PlatformValues = Record<string, unknown>;
 
-/** The in-cluster Keycloak URL, `authentication.oidc.keycloakInternalUrl`'s default (reference-facts §1). */
+/** The in-cluster Keycloak URL, `authentication.oidc.keycloakInternalUrl`'s default (docs/behaviour.md §1). */
 const KEYCLOAK_INTERNAL_URL = 'http://keycloak-http.cozy-keycloak.svc:8080';
 
 export function platformDefaults(): PlatformValues {
@@ -160,7 +160,7 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     'gateway-class-name': className,
     'gateway-edge-classes': classList(g('gateway.edgeTerminatedClasses'), 'gateway.edgeTerminatedClasses', findings, pkg),
     'gateway-tenant-classes': classList(g('gateway.tenantSelectableClasses'), 'gateway.tenantSelectableClasses', findings, pkg),
-    // The keys the tenant charts read (reference-facts §1; tenant-chart.md §2.4, §2.0.6, §2.10.5).
+    // The keys the tenant charts read (docs/behaviour.md §1; docs/tenant.md §2.4, §2.0.6, §2.10.5).
     // Each is the value as given, defaulted only when absent (null deletes a key, as in helm, and
     // so defaults it too): an explicit `monitoring.rootEnabled: false` stays "false".
     'oidc-enabled': valueString(g('authentication.oidc.enabled') ?? false),

@@ -1,5 +1,5 @@
 /**
- * `quota.yaml` of the apps/tenant chart (tenant-chart.md §2.3) and the cozy-lib helper it calls,
+ * `quota.yaml` of the apps/tenant chart (docs/tenant.md §2.3) and the cozy-lib helper it calls,
  * `resources.flatten` (§2.0.6): ResourceQuota `tenant-quota` (its `spec.hard` the flattened map)
  * and the fixed LimitRange `tenant-range-limits` (templates/tenant/limitrange.yaml), both in T,
  * when `resourceQuotas` is non-empty. The arithmetic is sprig's decimal `mulf`/`divf` and the

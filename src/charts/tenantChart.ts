@@ -1,5 +1,5 @@
 /**
- * The apps/tenant chart over the whole tenant tree, and cozystack-basics (tenant-chart.md §1.1,
+ * The apps/tenant chart over the whole tenant tree, and cozystack-basics (docs/tenant.md §1.1,
  * §1.2): for tenant-root and every Tenant, every object the chart renders (namespaceTemplate,
  * tenantRbac, networkPolicies, quota, keycloakGroups, moduleReleases, and on request hooks), and
  * the platform objects of cozystack-basics (cozystackBasics). Tenants form a tree through
@@ -46,9 +46,9 @@ import {
 export interface TreeOptions {
   /** `--gateway-only`: the gateway slice alone (each tenant's Namespace and Secret), for platforms whose tenant HelmReleases still render the rest. */
   gatewayOnly?: boolean;
-  /** `--include-hooks` (§5 Q5): the tenant chart's pre-delete hook objects too. */
+  /** `--include-hooks` (docs/decisions.md §Q5): the tenant chart's pre-delete hook objects too. */
   includeHooks?: boolean;
-  /** `--api-versions` (§5 Q2, Q3). */
+  /** `--api-versions` (docs/decisions.md §Q2, §Q3). */
   apiVersions?: readonly string[];
   /**
    * The Tenants whose inputs already failed (tenantInputFindings, run by the caller with the other
@@ -64,7 +64,7 @@ export interface TenantTree {
   /** Every object of the charts, cozystack-basics' included (the TenantGateways aside). */
   objects: KObject[];
   findings: Finding[];
-  /** The tenants whose pre-delete hook objects were left out (without includeHooks; §5 Q5). */
+  /** The tenants whose pre-delete hook objects were left out (without includeHooks; docs/decisions.md §Q5). */
   hooksOmitted: number;
 }
 
@@ -75,9 +75,9 @@ const where = (t: KObject | undefined, field?: string): Pick<Finding, 'object' |
 // Input checks: every one at once
 
 /**
- * A Tenant's input checks, all of them (cli-contract "render": every failure at once): the
- * values schema (tenant-chart.md §3, §5 Q15, src/validation/), the chart's `tenant.name`
- * (§2.0.2), the README's name rule (§5 Q13) and the tenant namespace as a Namespace name.
+ * A Tenant's input checks, all of them (docs/decisions.md §C5: every failure at once): the
+ * values schema (docs/tenant.md §3, docs/decisions.md §Q15, src/validation/), the chart's `tenant.name`
+ * (docs/tenant.md §2.0.2), the README's name rule (docs/decisions.md §Q13) and the tenant namespace as a Namespace name.
  */
 export function tenantInputFindings(t: KObject): Finding[] {
   const out = validateTenant(t);
@@ -149,7 +149,7 @@ interface ChartData {
   limitRange: KObject;
   modules: ModuleDef[];
   capabilities: Capabilities;
-  /** The uids of the input Namespaces (decisions.md §4). */
+  /** The uids of the input Namespaces (docs/decisions.md §4). */
   namespaceUids: Map<string, string>;
   opts: TreeOptions;
 }
@@ -172,7 +172,7 @@ function chartData(cluster: ClusterMap, objects: readonly KObject[], opts: TreeO
   };
 }
 
-/** What the walk collects: objects, findings, and the cluster-wide names two tenants must not share (§2.12, §5 Q14). */
+/** What the walk collects: objects, findings, and the cluster-wide names two tenants must not share (docs/tenant.md §2.12, docs/decisions.md §Q14). */
 class TreeOutput {
   readonly objects: KObject[] = [];
   readonly findings: Finding[] = [];
@@ -225,7 +225,7 @@ class TreeOutput {
 /** Render every template of the apps/tenant chart for one tenant release. */
 function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
   const T = r.namespace;
-  // namespace.yaml: for tenant-root, cozystack-basics' Namespace and Secret instead (RF §2.1).
+  // namespace.yaml: for tenant-root, cozystack-basics' Namespace and Secret instead (docs/behaviour.md §2.1).
   if (T !== TENANT_ROOT) {
     const uid = d.namespaceUids.get(r.parentNamespace);
     const clusterYaml = r.values._cluster === d.cluster ? d.clusterYaml : undefined;
@@ -281,7 +281,7 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
       }),
     );
   out.push(renderModuleReleases(r, d.modules));
-  // cleanup-job.yaml: a Helm hook (§5 Q5).
+  // cleanup-job.yaml: a Helm hook (docs/decisions.md §Q5).
   if (d.opts.includeHooks) out.push(tenantCleanupHook(T));
   else out.hooksOmitted++;
 }
@@ -303,7 +303,7 @@ function gatewaySettings(t: KObject | undefined, spec: TenantSpec, out: TreeOutp
   return { ownsGateway, gatewayClassName };
 }
 
-/** tenant-root: release `tenant-root` in `tenant-root` (§5 Q1); its own values from the optional Tenant `root` (decisions.md §1). */
+/** tenant-root: release `tenant-root` in `tenant-root` (docs/decisions.md §Q1); its own values from the optional Tenant `root` (docs/decisions.md §1). */
 function rootRelease(root: KObject | undefined, d: ChartData, out: TreeOutput): TenantRelease {
   const spec = tenantSpec(root, d.defaults);
   if (root && typeof spec.host === 'string' && spec.host !== '' && spec.host !== d.cluster['root-host'])
@@ -325,7 +325,7 @@ function rootRelease(root: KObject | undefined, d: ChartData, out: TreeOutput): 
   };
 }
 
-/** A Tenant's release from its parent's (RF §2.1-2.3); undefined when a label it would write is invalid (reported). */
+/** A Tenant's release from its parent's (docs/behaviour.md §2.1-2.3); undefined when a label it would write is invalid (reported). */
 function childRelease(t: KObject, parent: TenantRelease, d: ChartData, out: TreeOutput): TenantRelease | undefined {
   const X = t.metadata.name;
   const P = parent.namespace;

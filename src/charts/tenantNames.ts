@@ -1,5 +1,5 @@
 /**
- * The names a Tenant must have (reference-facts §2.1, tenant-chart.md §2.0.2, §5 Q13): the
+ * The names a Tenant must have (docs/behaviour.md §2.1, docs/tenant.md §2.0.2, docs/decisions.md §Q13): the
  * chart's `tenant.name` checks (the release name, the release namespace), the chart README's rule
  * for a tenant name, and the tenant namespace T as a Namespace name. Pure: strings in, messages out.
  */
@@ -7,7 +7,7 @@ import { isDns1123Label } from '../k8s/dnsNames';
 import { releaseName } from './tenantRelease';
 
 /**
- * §2.0.2 check 1 (`tenant.name`): split R on `-`, exactly two parts, the first `tenant`. So a
+ * docs/tenant.md §2.0.2 check 1 (`tenant.name`): split R on `-`, exactly two parts, the first `tenant`. So a
  * Tenant name containing `-` fails; an empty one (`tenant-`) passes it (Q13 rejects it apart).
  */
 export function releaseNameError(name: string): string | undefined {
@@ -16,7 +16,7 @@ export function releaseNameError(name: string): string | undefined {
   return `release name "${releaseName(name)}" is invalid: a tenant release name must start with "tenant-" and contain no other dashes, so the Tenant name "${name}" must not contain "-"`;
 }
 
-/** §2.0.2 check 2: the release namespace (the Tenant's metadata.namespace) must start with `tenant-`. */
+/** docs/tenant.md §2.0.2 check 2: the release namespace (the Tenant's metadata.namespace) must start with `tenant-`. */
 export function releaseNamespaceError(ns: string): string | undefined {
   if (ns.startsWith('tenant-')) return undefined;
   return `release namespace "${ns}" is invalid: a Tenant lives in its parent tenant's namespace, which starts with "tenant-" (tenant-root for a top-level tenant)`;
@@ -26,7 +26,7 @@ export function releaseNamespaceError(ns: string): string | undefined {
 const TENANT_NAME = /^[a-z][a-z0-9]*$/;
 
 /**
- * §5 Q13: the name is empty, or not `[a-z][a-z0-9]*` for another reason than a dash (a dash has
+ * docs/decisions.md §Q13: the name is empty, or not `[a-z][a-z0-9]*` for another reason than a dash (a dash has
  * the chart's own message, releaseNameError). Upper case or dots pass the chart but make invalid
  * Kubernetes names; a leading digit passes both but breaks the README's rule.
  */
@@ -38,7 +38,7 @@ export function tenantNameError(name: string): string | undefined {
   return `the Tenant name "${name}" is invalid: the apps/tenant chart README requires lowercase letters and digits only, starting with a letter`;
 }
 
-/** T must be a valid Namespace name (a DNS-1123 label, at most 63 characters; §5 Q13). */
+/** T must be a valid Namespace name (a DNS-1123 label, at most 63 characters; docs/decisions.md §Q13). */
 export function namespaceNameError(ns: string): string | undefined {
   if (isDns1123Label(ns)) return undefined;
   if (ns.length > 63)

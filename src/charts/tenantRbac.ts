@@ -1,5 +1,5 @@
 /**
- * `tenant.yaml` of the apps/tenant chart (tenant-chart.md §2.1) and the cozy-lib RBAC helper it
+ * `tenant.yaml` of the apps/tenant chart (docs/tenant.md §2.1) and the cozy-lib RBAC helper it
  * calls (§2.0.5): ServiceAccount T/T, the five RoleBindings `cozy:tenant[:level]` in T, and
  * `cozy:T:dashboard` in `cozy-public`. Subjects follow the ancestor chains of §2.0.4 (C-sa for
  * `cozy:tenant`, C-level for the level bindings; ancestorChains.ts). Depends on R and P only. Pure.

@@ -1,6 +1,6 @@
 /**
  * One tenant release of the apps/tenant chart, as every template of the chart reads it
- * (tenant-chart.md §2.0.1, §2.0.8, §5 Q1, Q15): the release identity (R = `tenant-X` in P), the
+ * (docs/tenant.md §2.0.1, §2.0.8, docs/decisions.md §Q1, §Q15): the release identity (R = `tenant-X` in P), the
  * tenant namespace T, the `cozystack-values` the tenant's own releases see, and the chart values
  * (the chart defaults overlaid by the Tenant's spec). Pure data.
  */
@@ -17,7 +17,7 @@ export interface TenantValues {
   _namespace: NamespaceValues;
 }
 
-/** The tenant chart's values (tenant-chart.md §3), as the schema types them. */
+/** The tenant chart's values (docs/tenant.md §3), as the schema types them. */
 export interface TenantSpec {
   host?: string;
   gateway?: boolean;
@@ -40,21 +40,21 @@ export interface TenantRelease {
   name: string;
   /** The tenant namespace T. */
   namespace: string;
-  /** The release namespace P (the parent tenant's namespace; tenant-root for tenant-root itself, §5 Q1). */
+  /** The release namespace P (the parent tenant's namespace; tenant-root for tenant-root itself, docs/decisions.md §Q1). */
   parentNamespace: string;
-  /** The release name R = `tenant-X` (§5 Q1). */
+  /** The release name R = `tenant-X` (docs/decisions.md §Q1). */
   releaseName: string;
   /** Its own `cozystack-values` (T's `_cluster` and `_namespace`). */
   values: TenantValues;
-  /** Its own chart values: the chart defaults overlaid by the Tenant's spec (§5 Q15). */
+  /** Its own chart values: the chart defaults overlaid by the Tenant's spec (docs/decisions.md §Q15). */
   spec: TenantSpec;
-  /** RF §2.6, §2.0.3: the `gateway` release renders (and so the TenantGateway) iff spec.gateway is true. */
+  /** docs/behaviour.md §2.6, docs/tenant.md §2.0.3: the `gateway` release renders (and so the TenantGateway) iff spec.gateway is true. */
   ownsGateway: boolean;
-  /** RF §2.6: `values.gatewayClassName`, only when the tenant set `gatewayClass`. */
+  /** docs/behaviour.md §2.6: `values.gatewayClassName`, only when the tenant set `gatewayClass`. */
   gatewayClassName?: string;
 }
 
-/** The chart defaults (charts/tenant/values.yaml, tenant-chart.md §3). */
+/** The chart defaults (charts/tenant/values.yaml, docs/tenant.md §3). */
 export function tenantChartDefaults(): TenantSpec {
   return asset<TenantSpec>('charts/tenant/values.yaml');
 }
@@ -70,7 +70,7 @@ export function releaseName(name: string): string {
   return `tenant-${name}`;
 }
 
-/** Go-template truth (tenant-chart.md §0): false, 0, nil, "" and empty maps and lists are false. */
+/** Go-template truth (docs/tenant.md §0): false, 0, nil, "" and empty maps and lists are false. */
 export function truthy(v: unknown): boolean {
   if (v === undefined || v === null || v === false || v === 0 || v === '') return false;
   if (Array.isArray(v)) return v.length > 0;

@@ -1,5 +1,5 @@
 /**
- * Go's number semantics where a chart's output depends on them (tenant-chart.md §2.0.6, §2.0.7):
+ * Go's number semantics where a chart's output depends on them (docs/tenant.md §2.0.6, §2.0.7):
  * sprig's decimal arithmetic (`mulf`, `divf`: shopspring/decimal), Go's `%v` printing of a float64
  * (shortest `%g`), and `strconv.ParseFloat`. JavaScript's `*`, `/` and `String(x)` differ from all
  * three (`1.1 / 10` is `0.11000000000000001` in JavaScript and `0.11` through sprig; `String(1234567)`

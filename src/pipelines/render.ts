@@ -1,27 +1,27 @@
 /**
  * `render`, the pure core: the platform → apps/tenant → extra/gateway chart chain and
- * cozystack-basics (cli-contract "cozy-gw render"), as one function from input objects and
+ * cozystack-basics (README "cozy-gw render"), as one function from input objects and
  * platform values to output objects and findings. The CLI, the KRM function and the Helm
  * post-renderer all call `render`.
  *
  * Steps: check every input at once (schemas/, the Tenants' values schema and names, the
  * TenantGateway CRD); merge the platform values and derive `_cluster` (platformValues.ts) with the
  * layer-6 guard (policies.ts); render tenant-root, every Tenant and cozystack-basics
- * (tenantChart.ts: every template of apps/tenant, tenant-chart.md); render a TenantGateway for
+ * (tenantChart.ts: every template of apps/tenant, docs/tenant.md); render a TenantGateway for
  * every tenant that owns a Gateway (gatewayChart.ts), each checked against the CRD; append the
  * admission policies. Every failure is collected; when any is an error, no object is returned.
  * Invalid platform values stop before the charts run, since their verdicts on ill-typed values
  * would only repeat it; an invalid Tenant is skipped with its subtree while the others render, so
  * that every failure comes out in one run.
  *
- * Not emitted: the tenant chart's `gateway` HelmRelease (tenant-chart.md §1.2 item 3): its
+ * Not emitted: the tenant chart's `gateway` HelmRelease (docs/tenant.md §1.2 item 3): its
  * TenantGateway is materialised, and emitting both would have Helm and the rendered tree own one
- * object; cozystack-basics' `tenant-root` HelmRelease (§5 Q6); the Helm hook objects unless asked
- * for (§5 Q5: a note names them); the platform's `cozy-system/cozystack-values` Secret (the values
- * channel is the values given to each command, decisions.md §7), so applying the output never
+ * object; cozystack-basics' `tenant-root` HelmRelease (docs/decisions.md §Q6); the Helm hook objects unless asked
+ * for (docs/decisions.md §Q5: a note names them); the platform's `cozy-system/cozystack-values` Secret (the values
+ * channel is the values given to each command, docs/decisions.md §7), so applying the output never
  * overwrites the keys cozy-gw does not reproduce (kube-root-ca, scheduling, branding).
  *
- * Output order (stable, documented in the README; §5 Q16): Namespaces by name; then namespaced
+ * Output order (stable, documented in the README; docs/decisions.md §Q16): Namespaces by name; then namespaced
  * objects by namespace, then apiVersion, kind and name (compareObjects); then the other
  * cluster-scoped objects (ClusterRoles, CiliumClusterwideNetworkPolicies) by compareObjects; then
  * the admission policies in the order the platform applies them (each VAP followed by its
@@ -56,12 +56,12 @@ export interface RenderOptions {
    * the rest.
    */
   gatewayOnly?: boolean;
-  /** `--include-hooks` (tenant-chart.md §5 Q5): the Helm hook objects too, for Argo CD. */
+  /** `--include-hooks` (docs/decisions.md §Q5): the Helm hook objects too, for Argo CD. */
   includeHooks?: boolean;
-  /** `--api-versions GROUP/VERSION`: the API versions the cluster serves (tenant-chart.md §5 Q2, Q3). */
+  /** `--api-versions GROUP/VERSION`: the API versions the cluster serves (docs/decisions.md §Q2, Q3). */
   apiVersions?: readonly string[];
   /**
-   * The note naming the hook objects left out (tenant-chart.md §5 Q5), an info finding: asked for
+   * The note naming the hook objects left out (docs/decisions.md §Q5), an info finding: asked for
    * by the commands that write manifests to be applied (render, fn); off by default.
    */
   noteOmittedHooks?: boolean;
@@ -73,7 +73,7 @@ export interface RenderResult {
   findings: Finding[];
 }
 
-/** The platform value each gateway-chart guard reads (reference-facts §3). */
+/** The platform value each gateway-chart guard reads (docs/behaviour.md §3). */
 const GUARD_VALUES: Record<string, (f: Finding) => string> = {
   'gateway.unsupported-solver': () => 'publishing.certificates.solver',
   'gateway.unsupported-provider': () => 'publishing.certificates.dns01.provider',
@@ -193,11 +193,11 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     }
     if (check.length) continue;
     rendered.push(g.object);
-    // The gateway chart's post-delete hook (tenant-chart.md §2.8, §5 Q5).
+    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5).
     if (opts.includeHooks) rendered.push(...gatewayCleanupHook(r.namespace));
     else gatewayHooksOmitted++;
   }
-  // decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
+  // docs/decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
   // (Not for a publishing namespace the values already failed on.)
   const publishing = publishingNamespace(cluster);
   if (

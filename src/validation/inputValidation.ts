@@ -66,8 +66,8 @@ function quotaKeyOf(instancePath: string): string | undefined {
 }
 
 /**
- * Validate a Tenant against schemas/tenant.schema.json (the chart's values schema, tenant-chart.md
- * §3, §5 Q15). Errors name the file, line, Tenant and field; a `resourceQuotas` value that is not a
+ * Validate a Tenant against schemas/tenant.schema.json (the chart's values schema,
+ * docs/tenant.md §3, docs/decisions.md §Q15). Errors name the file, line, Tenant and field; a `resourceQuotas` value that is not a
  * quantity is one error for its key (the schema's anyOf and pattern report it several times). An
  * unknown spec key (a typo such as `gatway`) is a warning naming the nearest known key, since the
  * chart ignores it.

@@ -1,5 +1,5 @@
 /**
- * `quota.yaml` and cozy-lib's `resources.flatten` (tenant-chart.md §2.0.6, §2.3): the examples
+ * `quota.yaml` and cozy-lib's `resources.flatten` (docs/tenant.md §2.0.6, §2.3): the examples
  * of §2.0.6 as a table (Q10), the types in the output, the key mapping, and the two failures.
  */
 import { asset } from '../../src/assets';
@@ -37,7 +37,7 @@ const EXAMPLES: [string, Record<string, unknown>, Record<string, unknown>][] = [
   ],
 ];
 
-describe('resources.flatten: the examples of tenant-chart.md §2.0.6 (Q10)', () => {
+describe('resources.flatten: the examples of docs/tenant.md §2.0.6 (Q10)', () => {
   it.each(EXAMPLES)('%s', (_name, m, want) => {
     const hard = flattenResources(m, {});
     // Values and their types (a string stays a string, a number a number).
@@ -90,7 +90,7 @@ describe('resources.flatten: the examples of tenant-chart.md §2.0.6 (Q10)', () 
   });
 });
 
-describe('quota.yaml failures (tenant-chart.md §2.3, §2.11)', () => {
+describe('quota.yaml failures (docs/tenant.md §2.3, §2.11)', () => {
   it('nested limits: or requests: sections fail with the flat-map message', () => {
     for (const m of [{ limits: { cpu: 1 } }, { requests: { cpu: 1 } }]) {
       expect(() => flattenResources(m, {})).toThrow(QuotaError);
@@ -112,7 +112,7 @@ describe('quota.yaml failures (tenant-chart.md §2.3, §2.11)', () => {
   });
 });
 
-describe('renderQuota (tenant-chart.md §2.3)', () => {
+describe('renderQuota (docs/tenant.md §2.3)', () => {
   const limitRange = asset<KObject>('templates/tenant/limitrange.yaml');
   it('renders nothing for an empty or absent map', () => {
     expect(renderQuota('tenant-a', {}, {}, limitRange)).toEqual([]);

@@ -1,11 +1,11 @@
 /**
- * The upstream helm-unittest cases of tenant-chart.md §4 (71: apps/tenant 45 with [E]'s two,
+ * The upstream helm-unittest cases of docs/tenant.md §4 (71: apps/tenant 45 with [E]'s two,
  * the gateway chart's hook 7, cozystack-basics 19), one test each, named `upstream <section>
  * #<n>: <upstream name>`, against the template modules directly (a helm-unittest suite renders
  * one template with a release name and namespace; `release()` below does the same: R = tenant-X
  * in P). Hook objects (cases 1-8, 46-52) are tested against the hook model, which
  * `--include-hooks` emits; case 71's HelmRelease against the cozystack-basics model, which render
- * never emits next to a materialised tenant-root (§5 Q6). Each assertion is the upstream one.
+ * never emits next to a materialised tenant-root (docs/decisions.md §Q6). Each assertion is the upstream one.
  */
 import { capabilitiesOf, keycloakServed } from '../../src/charts/capabilities';
 import {
@@ -106,7 +106,7 @@ describe('§4.1.2 computeplane_module_test.yaml (computeplane; release tenant-al
   });
   test('upstream 4.1.2 #10: renders the module HelmRelease when enabled', () => {
     const r = release('tenant-alice', 'tenant-alice', { computeplane: true });
-    // Offline the guard is inactive: no cozystack.io/v1alpha1 API (§5 Q2).
+    // Offline the guard is inactive: no cozystack.io/v1alpha1 API (docs/decisions.md §Q2).
     expect(computeplaneGuard(r.spec, capabilitiesOf([])).ok).toBe(true);
     const hr = oneModule('computeplane', r);
     expect(hr.metadata.name).toBe('computeplane');

@@ -230,7 +230,7 @@ describe('render --with-controller --output-dir', () => {
     const all = files.map((f) => fs.readFileSync(path.join(out, f), 'utf8'));
     for (const text of all) expect(text).not.toMatch(/^status:/m);
     // The app route and the cluster's own namespaces (cozy-*) are not the platform's; what
-    // cozystack-basics renders in cozy-public and cozy-monitoring is (tenant-chart.md §5 Q7).
+    // cozystack-basics renders in cozy-public and cozy-monitoring is (docs/decisions.md §Q7).
     expect(files).not.toContain('tenant-root/httproute-status.yaml');
     expect(files.filter((f) => f.startsWith('cozy-') && !/^cozy-(public|monitoring)\//.test(f))).toEqual([]);
     expect(files.filter((f) => /^_cluster\/namespace-/.test(f) && !/namespace-(tenant-|cozy-public)/.test(f))).toEqual(

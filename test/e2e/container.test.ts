@@ -62,7 +62,7 @@ describe('container entrypoint (Dockerfile ENTRYPOINT)', () => {
       },
     };
     const r = runImage(jsyaml.dump(rl));
-    // Only the note on the Helm hooks the render left out (tenant-chart.md §5 Q5).
+    // Only the note on the Helm hooks the render left out (docs/decisions.md §Q5).
     expect(r.stderr).toMatch(/^info: Helm hooks left out[^\n]*\n$/);
     expect(r.code).toBe(0);
     const out = jsyaml.load(r.stdout) as { kind: string; items: KObject[] };

@@ -1,5 +1,5 @@
 /**
- * Go's number semantics (src/k8s/goDecimal.ts): tenant-chart.md §2.0.7's `%g` examples (and the
+ * Go's number semantics (src/k8s/goDecimal.ts): docs/tenant.md §2.0.7's `%g` examples (and the
  * Helm issues it cites), sprig's decimal `mulf`/`divf` (§2.0.6: the cases where JavaScript's
  * arithmetic differs), and ParseFloat as the quota helper reads a string.
  */
@@ -18,7 +18,7 @@ import {
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
 
-describe('goFormatFloat: Go %v of a float64 (tenant-chart.md §2.0.7)', () => {
+describe('goFormatFloat: Go %v of a float64 (docs/tenant.md §2.0.7)', () => {
   it.each([
     [0.4, '0.4'],
     [0.0001, '0.0001'],
@@ -27,7 +27,7 @@ describe('goFormatFloat: Go %v of a float64 (tenant-chart.md §2.0.7)', () => {
     [1e6, '1e+06'],
     [1234567.8, '1.2345678e+06'],
     [1073741824, '1.073741824e+09'],
-    // Helm issues #6431 and #13254
+    // The two Helm reports the specification cites: values printed as Go prints a float64
     [1234567, '1.234567e+06'],
     [356136738, '3.56136738e+08'],
     [0.05, '0.05'],
@@ -51,7 +51,7 @@ describe('goFormatFloat: Go %v of a float64 (tenant-chart.md §2.0.7)', () => {
   });
 });
 
-describe('sprig decimal arithmetic (tenant-chart.md §2.0.6, Q10)', () => {
+describe('sprig decimal arithmetic (docs/tenant.md §2.0.6, Q10)', () => {
   it('"1.1" cpu over ratio 10 is 0.11 (JavaScript: 0.11000000000000001)', () => {
     expect(1.1 / 10).toBe(0.11000000000000001);
     expect(divf(1.1, 10)).toBe(0.11);

@@ -152,7 +152,7 @@ describe('fn (kpt applies the package)', () => {
     expect(tlsWithoutKeys(out.items)).toEqual([]);
     expect(replicaIn(out.items)!.data).toEqual(SOURCE.data);
     expect(out.results).toBeUndefined();
-    // Only the note on the Helm hooks left out (tenant-chart.md §5 Q5), on stderr and not in the results.
+    // Only the note on the Helm hooks left out (docs/decisions.md §Q5), on stderr and not in the results.
     expect(r.stderr).toMatch(/^info: Helm hooks left out[^\n]*\n$/);
   });
 });

@@ -241,7 +241,7 @@ describe('cozy-gw render (CLI)', () => {
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/namespace: tenant-a\nspec:\n  apex: a\.example\.org/);
-    // The one note: the Helm hooks left out (tenant-chart.md §5 Q5).
+    // The one note: the Helm hooks left out (docs/decisions.md §Q5).
     expect(r.stderr).toMatch(
       /^info: Helm hooks left out: the pre-delete cleanup of 2 tenants .* and the post-delete ACME cleanup of 2 Gateway owners .*--include-hooks/,
     );
@@ -315,7 +315,7 @@ describe('cozy-gw render (CLI)', () => {
     const r = await runCli(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'], {
       cwd: ROOT,
     });
-    // Nothing but the note on the Helm hooks left out (tenant-chart.md §5 Q5).
+    // Nothing but the note on the Helm hooks left out (docs/decisions.md §Q5).
     expect(r.stderr).toMatch(/^info: Helm hooks left out: the pre-delete cleanup of 7 tenants .*3 Gateway owners/);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.code).toBe(0);

@@ -63,7 +63,7 @@ describe('unknown keys', () => {
     expect(unknownTenantSpecKeys({ resourceQuotas: { anything: 1 }, hots: 'x' })).toEqual([
       expect.objectContaining({ path: 'spec.hots', suggestion: 'spec.host' }),
     ]);
-    // The keys the tenant charts read through _cluster (reference-facts §1) are known keys too.
+    // The keys the tenant charts read through _cluster (docs/behaviour.md §1) are known keys too.
     expect(unknownValueKeys({ authentication: { oidc: { enabeld: true } }, resources: { cpuRatio: 2 } })).toEqual([
       expect.objectContaining({ path: 'authentication.oidc.enabeld', suggestion: 'authentication.oidc.enabled' }),
       expect.objectContaining({ path: 'resources.cpuRatio' }),

@@ -155,7 +155,7 @@ function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: 
 
 /**
  * Notes for whoever runs the function, printed on stderr but not written as `results`: the same on
- * every run and about no item (the Helm hooks the render left out, tenant-chart.md §5 Q5), they
+ * every run and about no item (the Helm hooks the render left out, docs/decisions.md §Q5), they
  * would pile up in a package's ResourceList run after run.
  */
 const NOTES_FOR_STDERR: ReadonlySet<string> = new Set(['render.hooks-omitted']);
