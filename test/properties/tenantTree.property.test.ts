@@ -8,7 +8,10 @@
  * 2. every object it prints validates with `--validate` (src/validation/publishedSchemas.ts): no
  *    error, and no kind left unchecked;
  * 3. render is deterministic under shuffled inputs: the input objects in any order, and the
- *    Tenants' spec keys in any order, give byte-identical output.
+ *    Tenants' spec keys in any order, give byte-identical output;
+ * 4. what it prints beyond the gateway slice is exactly what docs/tenant.md §1.1–§1.3 lists for
+ *    each tenant and the platform (test/helpers/wholeTenant.ts): RBAC, policies, quotas, Keycloak
+ *    groups, module HelmReleases per the tenant's own flags, cozystack-basics' objects.
  *
  * fast-check prints the seed and path of a failing run; FC_SEED=<seed> replays it (TENANT_RUNS
  * sets the number of runs, 40 by default).
@@ -20,9 +23,12 @@ import { clone, type KObject } from '../../src/k8s/model';
 import { toYamlStream } from '../../src/k8s/yaml';
 import { render } from '../../src/pipelines/render';
 import { validatePublished } from '../../src/validation/publishedSchemas';
+import { expectedWholeTenant, wholeTenantOf } from '../helpers/wholeTenant';
 import {
   arbTenantTreeCase,
+  clusterFlagsOf,
   depthOf,
+  tenantFlagsOf,
   FC_SEED,
   tenantTreeInput,
   type TenantTreeCase,
@@ -126,6 +132,16 @@ describe('generated tenant trees (depth 1–5, modules, quotas, gateways)', () =
         const again = render(shuffled);
         expect(again.findings.filter((f) => f.severity === 'error')).toEqual([]);
         expect(toYamlStream(again.objects)).toBe(r.text);
+      }),
+      { numRuns: RUNS, seed: FC_SEED },
+    );
+  });
+
+  it('every tenant gets exactly the objects its templates render, per its own flags', () => {
+    fc.assert(
+      fc.property(arbRendered, (c) => {
+        const r = rendered(c)!;
+        expect(wholeTenantOf(r.objects)).toEqual(expectedWholeTenant(tenantFlagsOf(c), clusterFlagsOf(c)));
       }),
       { numRuns: RUNS, seed: FC_SEED },
     );
