@@ -132,3 +132,34 @@ export function wholeTenantOf(objects: KObject[]): string[] {
     .map(refText)
     .sort();
 }
+
+/**
+ * Each tenant's flags read from Tenant objects as render reads them (tenant-root's from its Tenant
+ * `root`, docs/decisions.md §1; T from the Tenant's namespace and name, docs/tenant.md §0), with
+ * tenant-root always among them.
+ */
+export function flagsOfTenants(objects: KObject[]): TenantFlags[] {
+  const out = new Map<string, TenantFlags>([['tenant-root', { ns: 'tenant-root' }]]);
+  for (const o of objects) {
+    if (o.kind !== 'Tenant' || o.apiVersion !== 'apps.cozystack.io/v1alpha1') continue;
+    const { name, namespace = '' } = o.metadata;
+    const ns =
+      name === 'root' && namespace === 'tenant-root'
+        ? 'tenant-root'
+        : namespace === 'tenant-root'
+          ? `tenant-${name}`
+          : `${namespace}-${name}`;
+    const spec = (o.spec ?? {}) as Record<string, unknown>;
+    const q = spec.resourceQuotas;
+    out.set(ns, {
+      ns,
+      etcd: spec.etcd === true,
+      ingress: spec.ingress === true,
+      monitoring: spec.monitoring === true,
+      seaweedfs: spec.seaweedfs === true,
+      computeplane: spec.computeplane === true,
+      quotas: typeof q === 'object' && q !== null && Object.keys(q).length > 0,
+    });
+  }
+  return [...out.values()];
+}
