@@ -15,11 +15,7 @@ import { isTenant } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespace, type ClusterMap } from '../platform/tenancy';
 import { validateTenant } from '../validation/inputValidation';
 import { capabilitiesOf, keycloakServed, type Capabilities } from './capabilities';
-import {
-  renderPlatformObjects,
-  renderTenantRoot,
-  rootNamespaceValues,
-} from './cozystackBasics';
+import { renderPlatformObjects, renderTenantRoot, rootNamespaceValues } from './cozystackBasics';
 import { tenantCleanupHook } from './hooks';
 import { keycloakGroupNames, OidcFlagError, renderKeycloakGroups } from './keycloakGroups';
 import { computeplaneGuard, moduleTable, renderModuleReleases, type ModuleDef } from './moduleReleases';
@@ -260,7 +256,9 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
     out.push(groups);
   } catch (e) {
     if (!(e instanceof OidcFlagError)) throw e;
-    out.findings.push(error(`keycloak groups of tenant namespace ${T}: ${e.message}`, { ...where(r.tenant), rule: 'tenant.oidc-flag' }));
+    out.findings.push(
+      error(`keycloak groups of tenant namespace ${T}: ${e.message}`, { ...where(r.tenant), rule: 'tenant.oidc-flag' }),
+    );
   }
   // etcd.yaml, ingress.yaml, monitoring.yaml, seaweedfs.yaml, computeplane.yaml, info.yaml
   const guard = computeplaneGuard(r.spec, d.capabilities);
@@ -340,7 +338,12 @@ function childRelease(t: KObject, parent: TenantRelease, d: ChartData, out: Tree
     const v = values._namespace[k];
     const bad = v ? labelValueError(v) : undefined;
     if (!bad) continue;
-    const field = k === 'host' && spec.host ? 'spec.host' : k === 'schedulingClass' && spec.schedulingClass ? 'spec.schedulingClass' : undefined;
+    const field =
+      k === 'host' && spec.host
+        ? 'spec.host'
+        : k === 'schedulingClass' && spec.schedulingClass
+          ? 'spec.schedulingClass'
+          : undefined;
     out.findings.push(
       error(
         `${k} "${v}" ${bad}: it is written into the label namespace.cozystack.io/${k === 'host' ? 'host' : 'scheduling-class'} of Namespace ${T}, which the API server would refuse`,

@@ -36,7 +36,13 @@ describe('the four ancestor chains (docs/tenant.md §2.0.4, worked values)', () 
   const cases: [string, string, string[], string[], string[]][] = [
     ['tenant-root', 'tenant-root', ['tenant-root', 'tenant-root'], ['tenant-root'], []],
     ['tenant-a', 'tenant-root', ['tenant-root', 'tenant-a'], ['tenant-a', 'tenant-root'], ['tenant-root']],
-    ['tenant-a-b', 'tenant-a', ['tenant-root', 'tenant-a', 'tenant-a-b'], ['tenant-a', 'tenant-a-b', 'tenant-root'], ['tenant-a']],
+    [
+      'tenant-a-b',
+      'tenant-a',
+      ['tenant-root', 'tenant-a', 'tenant-a-b'],
+      ['tenant-a', 'tenant-a-b', 'tenant-root'],
+      ['tenant-a'],
+    ],
     [
       'tenant-a-b-c',
       'tenant-a-b',
@@ -71,7 +77,9 @@ describe('tenant.yaml and the cozy-lib RBAC helper (docs/tenant.md §2.0.5, §2.
     expect(levelsAtOrAbove('super-admin')).toEqual(['super-admin']);
   });
   it('subject counts for tenant-a-b: view 15, use 12, admin 9, super-admin 6', () => {
-    const counts = ['view', 'use', 'admin', 'super-admin'].map((l) => subjectsForTenantAndAccessLevel(l, 'tenant-a-b').length);
+    const counts = ['view', 'use', 'admin', 'super-admin'].map(
+      (l) => subjectsForTenantAndAccessLevel(l, 'tenant-a-b').length,
+    );
     expect(counts).toEqual([15, 12, 9, 6]);
   });
   it('the example of §2.1: tenant-a-b', () => {
@@ -85,11 +93,19 @@ describe('tenant.yaml and the cozy-lib RBAC helper (docs/tenant.md §2.0.5, §2.
       'RoleBinding tenant-a-b/cozy:tenant:super-admin',
       'RoleBinding cozy-public/cozy:tenant-a-b:dashboard',
     ]);
-    expect(objs[0]).toEqual({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'tenant-a-b', namespace: 'tenant-a-b' } });
+    expect(objs[0]).toEqual({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'tenant-a-b', namespace: 'tenant-a-b' },
+    });
     const sa = (n: string) => ({ kind: 'ServiceAccount', name: n, namespace: n });
     const g = (n: string) => ({ kind: 'Group', name: n, apiGroup: 'rbac.authorization.k8s.io' });
     expect(objs[1].subjects).toEqual([sa('tenant-root'), sa('tenant-a'), sa('tenant-a-b')]);
-    expect(objs[1].roleRef).toEqual({ kind: 'ClusterRole', name: 'cozy:tenant', apiGroup: 'rbac.authorization.k8s.io' });
+    expect(objs[1].roleRef).toEqual({
+      kind: 'ClusterRole',
+      name: 'cozy:tenant',
+      apiGroup: 'rbac.authorization.k8s.io',
+    });
     expect(objs[3].subjects).toEqual([
       sa('tenant-a'),
       g('tenant-a-admin'),
@@ -104,7 +120,11 @@ describe('tenant.yaml and the cozy-lib RBAC helper (docs/tenant.md §2.0.5, §2.
       g('tenant-root-super-admin'),
       g('tenant-root-use'),
     ]);
-    expect(objs[3].roleRef).toEqual({ kind: 'ClusterRole', name: 'cozy:tenant:use', apiGroup: 'rbac.authorization.k8s.io' });
+    expect(objs[3].roleRef).toEqual({
+      kind: 'ClusterRole',
+      name: 'cozy:tenant:use',
+      apiGroup: 'rbac.authorization.k8s.io',
+    });
     expect(objs[6].subjects).toEqual([
       g('tenant-a-b-super-admin'),
       g('tenant-a-b-admin'),
@@ -112,7 +132,11 @@ describe('tenant.yaml and the cozy-lib RBAC helper (docs/tenant.md §2.0.5, §2.
       g('tenant-a-b-view'),
       sa('tenant-a-b'),
     ]);
-    expect(objs[6].roleRef).toEqual({ kind: 'Role', name: 'cozy:tenant:dashboard', apiGroup: 'rbac.authorization.k8s.io' });
+    expect(objs[6].roleRef).toEqual({
+      kind: 'Role',
+      name: 'cozy:tenant:dashboard',
+      apiGroup: 'rbac.authorization.k8s.io',
+    });
   });
   it("tenant-root's cozy:tenant binding lists its ServiceAccount twice (docs/decisions.md §Q12)", () => {
     const [, rb] = renderTenantRbac({ namespace: 'tenant-root', parentNamespace: 'tenant-root' });
@@ -128,7 +152,9 @@ describe('networkpolicy.yaml (docs/tenant.md §2.2)', () => {
     renderNetworkPolicies({ namespace: T, parentNamespace: P, spec: tenantSpec(tenant('x', P, spec)) }, fixed);
   it('12 always: 10 CNPs in T and the two CCNPs; one more for each of own ingress, etcd, monitoring', () => {
     const base = policies('tenant-a', 'tenant-root');
-    expect(base.filter((p) => p.kind === 'CiliumNetworkPolicy').map((p) => p.metadata.namespace)).toEqual(Array(10).fill('tenant-a'));
+    expect(base.filter((p) => p.kind === 'CiliumNetworkPolicy').map((p) => p.metadata.namespace)).toEqual(
+      Array(10).fill('tenant-a'),
+    );
     expect(base.filter((p) => p.kind === 'CiliumClusterwideNetworkPolicy').map((p) => p.metadata.name)).toEqual([
       'tenant-a-egress',
       'tenant-a-ingress',
@@ -140,7 +166,8 @@ describe('networkpolicy.yaml (docs/tenant.md §2.2)', () => {
     );
   });
   it('the ancestor rules follow C-net, and are skipped for tenant-root', () => {
-    const egress = (objs: KObject[], T: string) => objs.find((p) => p.metadata.name === `${T}-egress`)!.spec as { egress: unknown[] };
+    const egress = (objs: KObject[], T: string) =>
+      objs.find((p) => p.metadata.name === `${T}-egress`)!.spec as { egress: unknown[] };
     expect(egress(policies('tenant-root', 'tenant-root'), 'tenant-root').egress).toHaveLength(1);
     const deep = egress(policies('tenant-a-b-c', 'tenant-a-b'), 'tenant-a-b-c').egress;
     expect(deep).toHaveLength(4);
@@ -152,7 +179,9 @@ describe('networkpolicy.yaml (docs/tenant.md §2.2)', () => {
     const ingress = policies('tenant-a-b', 'tenant-a').find((p) => p.metadata.name === 'tenant-a-b-ingress')!.spec as {
       ingress: unknown[];
     };
-    expect(ingress.ingress[3]).toEqual({ fromEndpoints: [{ matchLabels: { 'k8s:io.kubernetes.pod.namespace': 'tenant-a' } }] });
+    expect(ingress.ingress[3]).toEqual({
+      fromEndpoints: [{ matchLabels: { 'k8s:io.kubernetes.pod.namespace': 'tenant-a' } }],
+    });
   });
   it("flags read are the tenant's own, not the inherited _namespace", () => {
     // A child of a tenant with etcd: true inherits `_namespace.etcd`, but renders no etcd policy.
@@ -179,7 +208,10 @@ describe('the tree: every object of a tenant', () => {
         (o) =>
           o.metadata.namespace === ns ||
           (o.kind === 'Namespace' && o.metadata.name === ns) ||
-          (!o.metadata.namespace && o.kind === 'CiliumClusterwideNetworkPolicy' && o.metadata.name.startsWith(`${ns}-`) && !o.metadata.name.startsWith(`${ns}-a-`)) ||
+          (!o.metadata.namespace &&
+            o.kind === 'CiliumClusterwideNetworkPolicy' &&
+            o.metadata.name.startsWith(`${ns}-`) &&
+            !o.metadata.name.startsWith(`${ns}-a-`)) ||
           o.metadata.name === `cozy:${ns}:dashboard`,
       );
     expect(inNs('tenant-a')).toHaveLength(22);
@@ -201,17 +233,28 @@ describe('the tree: every object of a tenant', () => {
     const a = t.objects.filter((o) => o.metadata.namespace === 'tenant-a');
     const kinds = (k: string) => a.filter((o) => o.kind === k).map((o) => o.metadata.name);
     expect(kinds('HelmRelease')).toEqual(['etcd', 'ingress', 'monitoring', 'seaweedfs', 'computeplane', 'info']);
-    expect(kinds('KeycloakRealmGroup')).toEqual(['tenant-a-view', 'tenant-a-use', 'tenant-a-admin', 'tenant-a-super-admin']);
+    expect(kinds('KeycloakRealmGroup')).toEqual([
+      'tenant-a-view',
+      'tenant-a-use',
+      'tenant-a-admin',
+      'tenant-a-super-admin',
+    ]);
     expect(kinds('ResourceQuota')).toEqual(['tenant-quota']);
     expect(kinds('LimitRange')).toEqual(['tenant-range-limits']);
     // The computeplane Package was not checked: no cozystack.io/v1alpha1 object among the inputs (docs/decisions.md §Q2).
-    expect(t.findings).toEqual([expect.objectContaining({ severity: 'warning', rule: 'tenant.computeplane-unchecked' })]);
+    expect(t.findings).toEqual([
+      expect.objectContaining({ severity: 'warning', rule: 'tenant.computeplane-unchecked' }),
+    ]);
   });
-  it('the root Tenant sets tenant-root\'s own modules; the gateway HelmRelease is never emitted', () => {
+  it("the root Tenant sets tenant-root's own modules; the gateway HelmRelease is never emitted", () => {
     const t = renderTenantTree(cluster(), [tenant('root', 'tenant-root', { gateway: true, etcd: true })]);
-    const hrs = t.objects.filter((o) => o.kind === 'HelmRelease').map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+    const hrs = t.objects
+      .filter((o) => o.kind === 'HelmRelease')
+      .map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
     expect(hrs).toEqual(['tenant-root/etcd', 'tenant-root/info']);
-    expect(t.objects.find((o) => o.metadata.name === 'etcd')!.metadata.labels!['app.kubernetes.io/instance']).toBe('tenant-root');
+    expect(t.objects.find((o) => o.metadata.name === 'etcd')!.metadata.labels!['app.kubernetes.io/instance']).toBe(
+      'tenant-root',
+    );
   });
   it('cozystack-basics: 10 ClusterRoles, cozy-public and its Role, the monitoring Services; never the tenant-root HelmRelease (docs/decisions.md §Q6, §Q7)', () => {
     const t = renderTenantTree(cluster(), []);
@@ -236,7 +279,14 @@ describe('the tree: every object of a tenant', () => {
   });
   it('the platform values the tenant templates read reach _cluster (reference values of behaviour.md §1)', () => {
     const c = cluster({
-      authentication: { oidc: { enabled: true, insecureSkipVerify: true, keycloakExtraRedirectUri: 'https://x', keycloakInternalUrl: 'http://kc' } },
+      authentication: {
+        oidc: {
+          enabled: true,
+          insecureSkipVerify: true,
+          keycloakExtraRedirectUri: 'https://x',
+          keycloakInternalUrl: 'http://kc',
+        },
+      },
       resources: { cpuAllocationRatio: 4, memoryAllocationRatio: '2', ephemeralStorageAllocationRatio: 8 },
     });
     expect(c).toMatchObject({
@@ -257,7 +307,12 @@ describe('the tree: every object of a tenant', () => {
 
 describe('failures and hazards', () => {
   it('a Tenant with an invalid name, no namespace and spec "oops": every failure at once', () => {
-    const bad: KObject = { apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'Bad-Name' }, spec: 'oops' as never };
+    const bad: KObject = {
+      apiVersion: 'apps.cozystack.io/v1alpha1',
+      kind: 'Tenant',
+      metadata: { name: 'Bad-Name' },
+      spec: 'oops' as never,
+    };
     const r = render({ objects: [bad], valuesFiles: [] });
     expect(r.objects).toEqual([]);
     expect(r.findings.map((f) => [f.rule, f.field])).toEqual(
@@ -280,7 +335,8 @@ describe('failures and hazards', () => {
   });
   it('Q13: empty, upper case, a leading digit, dots fail with the README rule; a dash keeps the chart message', () => {
     expect(tenantNameError('')).toMatch(/empty.*lowercase letters and digits, starting with a letter/);
-    for (const n of ['Alice', '1abc', 'a.b', 'a_b']) expect([n, tenantNameError(n)]).toEqual([n, expect.stringMatching(/README requires/)]);
+    for (const n of ['Alice', '1abc', 'a.b', 'a_b'])
+      expect([n, tenantNameError(n)]).toEqual([n, expect.stringMatching(/README requires/)]);
     expect(tenantNameError('a-b')).toBeUndefined();
     expect(rules(tenantInputFindings(tenant('a-b', 'tenant-root')))).toEqual(['tenant.release-name']);
     expect(rules(tenantInputFindings(tenant('', 'tenant-root')))).toEqual(['tenant.name']);
@@ -292,16 +348,28 @@ describe('failures and hazards', () => {
     expect(f[0].message).toMatch(/64 characters long/);
   });
   it('Q14: a cluster-wide policy name two tenants render fails, naming both', () => {
-    const t = renderTenantTree(cluster(), [tenant('a', 'tenant-root', { ingress: true }), tenant('ingress', 'tenant-a')]);
+    const t = renderTenantTree(cluster(), [
+      tenant('a', 'tenant-root', { ingress: true }),
+      tenant('ingress', 'tenant-a'),
+    ]);
     const clash = t.findings.filter((f) => f.rule === 'tenant.clusterwide-name');
     expect(clash).toHaveLength(1);
     expect(clash[0]).toMatchObject({ severity: 'error', object: { name: 'ingress', namespace: 'tenant-a' } });
-    expect(clash[0].message).toMatch(/tenant-a-ingress-ingress would be rendered by two tenants, tenant-a and tenant-a-ingress/);
+    expect(clash[0].message).toMatch(
+      /tenant-a-ingress-ingress would be rendered by two tenants, tenant-a and tenant-a-ingress/,
+    );
   });
   it('Q14: a Keycloak group two tenants render is a warning', () => {
-    const t = renderTenantTree(cluster({ authentication: { oidc: { enabled: true } } }), [tenant('a', 'tenant-root'), tenant('super', 'tenant-a')]);
+    const t = renderTenantTree(cluster({ authentication: { oidc: { enabled: true } } }), [
+      tenant('a', 'tenant-root'),
+      tenant('super', 'tenant-a'),
+    ]);
     expect(t.findings).toEqual([
-      expect.objectContaining({ severity: 'warning', rule: 'tenant.keycloak-group-shared', message: expect.stringMatching(/tenant-a-super-admin/) }),
+      expect.objectContaining({
+        severity: 'warning',
+        rule: 'tenant.keycloak-group-shared',
+        message: expect.stringMatching(/tenant-a-super-admin/),
+      }),
     ]);
   });
   it('nested resourceQuotas and a ratio of 0 fail, naming the Tenant', () => {
@@ -322,7 +390,9 @@ describe('failures and hazards', () => {
     expect(t.findings[2].message).toMatch(/flat map of resources/);
   });
   it('a resourceQuotas value that is not a quantity fails once per key, naming it', () => {
-    const f = tenantInputFindings(tenant('a', 'tenant-root', { resourceQuotas: { cpu: 'lots', memory: 0.5, pods: 3, gpu: '2' } }));
+    const f = tenantInputFindings(
+      tenant('a', 'tenant-root', { resourceQuotas: { cpu: 'lots', memory: 0.5, pods: 3, gpu: '2' } }),
+    );
     expect(f.map((x) => [x.field, x.message])).toEqual([
       ['spec.resourceQuotas.cpu', expect.stringMatching(/must be a quantity .*got "lots"/)],
       ['spec.resourceQuotas.memory', expect.stringMatching(/must be a quantity .*got 0\.5/)],
@@ -341,8 +411,12 @@ describe('the capability rulings (docs/decisions.md §Q2, §Q3)', () => {
   const pkg = (name: string): KObject => ({ apiVersion: 'cozystack.io/v1alpha1', kind: 'Package', metadata: { name } });
   it('Q2: with cozystack.io/v1alpha1 served, a missing computeplane Package fails; present, it renders', () => {
     const missing = renderTenantTree(cluster(), [cp, pkg('cozystack.cozystack-platform')]);
-    expect(missing.findings).toEqual([expect.objectContaining({ severity: 'error', rule: 'tenant.computeplane-package' })]);
-    expect(missing.findings[0].message).toMatch(/cozystack\.computeplane-application is not installed.*iaas bundle.*bundles\.iaas\.enabled: true/);
+    expect(missing.findings).toEqual([
+      expect.objectContaining({ severity: 'error', rule: 'tenant.computeplane-package' }),
+    ]);
+    expect(missing.findings[0].message).toMatch(
+      /cozystack\.computeplane-application is not installed.*iaas bundle.*bundles\.iaas\.enabled: true/,
+    );
     const viaFlag = renderTenantTree(cluster(), [cp], { apiVersions: ['cozystack.io/v1alpha1'] });
     expect(rules(viaFlag.findings)).toEqual(['tenant.computeplane-package']);
     const present = renderTenantTree(cluster(), [cp, pkg('cozystack.computeplane-application')]);
@@ -357,7 +431,9 @@ describe('the capability rulings (docs/decisions.md §Q2, §Q3)', () => {
   it('Q3: the Keycloak groups follow oidc-enabled, unless --api-versions lists the served versions', () => {
     const on = cluster({ authentication: { oidc: { enabled: true } } });
     const groups = (c: ClusterMap, apiVersions?: string[]) =>
-      renderTenantTree(c, [tenant('a', 'tenant-root')], { apiVersions }).objects.filter((o) => o.kind === 'KeycloakRealmGroup').length;
+      renderTenantTree(c, [tenant('a', 'tenant-root')], { apiVersions }).objects.filter(
+        (o) => o.kind === 'KeycloakRealmGroup',
+      ).length;
     expect(groups(on)).toBe(8); // tenant-root's and tenant-a's
     expect(groups(cluster())).toBe(0);
     expect(groups(on, ['apps/v1'])).toBe(0);
@@ -406,22 +482,31 @@ describe('render options', () => {
       ].sort(),
     );
     expect(r.findings).toEqual([]);
-    const script = ((hooks.find((o) => o.metadata.name === 'tenant-a-cleanup' && o.kind === 'Job')!.spec as never as {
-      template: { spec: { containers: { command: string[] }[] } };
-    }).template.spec.containers[0].command[2]);
+    const script = (
+      hooks.find((o) => o.metadata.name === 'tenant-a-cleanup' && o.kind === 'Job')!.spec as never as {
+        template: { spec: { containers: { command: string[] }[] } };
+      }
+    ).template.spec.containers[0].command[2];
     expect(script).toContain('NAMESPACE="tenant-a"');
-    expect(script).toMatch(/-l 'apps\.cozystack\.io\/application\.kind,internal\.cozystack\.io\/tenantmodule!=true' \\\n/);
+    expect(script).toMatch(
+      /-l 'apps\.cozystack\.io\/application\.kind,internal\.cozystack\.io\/tenantmodule!=true' \\\n/,
+    );
   });
   it('by default the hooks are left out; the note (when asked for) names them and why, once', () => {
     const r = render(input, { noteOmittedHooks: true });
     expect(r.objects.some((o) => o.metadata.annotations?.['helm.sh/hook'])).toBe(false);
     expect(r.findings).toEqual([expect.objectContaining({ severity: 'info', rule: 'render.hooks-omitted' })]);
-    expect(r.findings[0].message).toMatch(/pre-delete cleanup of 2 tenants .*post-delete ACME cleanup of 2 Gateway owners .*--include-hooks/);
+    expect(r.findings[0].message).toMatch(
+      /pre-delete cleanup of 2 tenants .*post-delete ACME cleanup of 2 Gateway owners .*--include-hooks/,
+    );
     expect(render(input).findings).toEqual([]);
     expect(omittedHooksNote(0, 0)).toBeUndefined();
   });
   it('no note when the render fails: there is no output to leave anything out of', () => {
-    const r = render({ ...input, objects: [...input.objects, tenant('a-b', 'tenant-root')] }, { noteOmittedHooks: true });
+    const r = render(
+      { ...input, objects: [...input.objects, tenant('a-b', 'tenant-root')] },
+      { noteOmittedHooks: true },
+    );
     expect(rules(r.findings)).toEqual(['tenant.release-name']);
   });
   it('the output order holds for the new objects: cluster-scoped ones sorted, after every namespaced object, before the policies', () => {
