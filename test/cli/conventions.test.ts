@@ -139,7 +139,7 @@ describe('saying what was not given', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('kind: Namespace');
     expect(r.stderr).toBe(
-      'info: no -f and no --values given: this is what the charts render from their defaults alone (tenant-root and the admission policies)\n',
+      'info: no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone\n',
     );
     for (const given of [
       ['--values', 'values.yaml'],

@@ -129,7 +129,7 @@ export function register(program: Command, ctx: CliContext): Command {
         result.findings.push({
           severity: 'info',
           message:
-            'no -f and no --values given: this is what the charts render from their defaults alone (tenant-root and the admission policies)',
+            'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
         });
       const redacted = result.objects.filter(isRedacted).length;
       if (redacted)
