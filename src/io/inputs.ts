@@ -13,7 +13,7 @@ import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { SourceMap } from './sourceMap';
-import { checkParsed, checkText, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
+import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
 
 export { SourceMap } from './sourceMap';
 
@@ -58,7 +58,7 @@ function limitError(p: LimitProblem, file: string): FindingsError {
       file,
       line: p.line,
       rule: 'input.limit',
-      hint: 'cozy-gw reads at most 32 MiB of text per YAML document and 3 MiB per object once aliases are expanded, nested at most 100 levels deep; no real manifest reaches these limits',
+      hint: limitHint(p.message),
     }),
   ]);
 }
