@@ -193,7 +193,8 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     }
     if (check.length) continue;
     rendered.push(g.object);
-    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5).
+    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
+    // gateway chart, so of the gateway slice too.
     if (opts.includeHooks) rendered.push(...gatewayCleanupHook(r.namespace));
     else gatewayHooksOmitted++;
   }
