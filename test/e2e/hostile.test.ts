@@ -262,7 +262,7 @@ describe('10. a directory with nothing to read', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(
-      "error: empty: a directory with no *.yaml, *.yml or *.json file in it or below it (check the -f path)\n",
+      'error: empty: a directory with no *.yaml, *.yml or *.json file in it or below it (check the -f path)\n',
     );
   });
 });
