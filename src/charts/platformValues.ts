@@ -9,6 +9,7 @@ import { findPlatformPackage, packageValues } from '../platform/kinds';
 import type { ClusterMap } from '../platform/tenancy';
 import { error, type Finding } from '../k8s/diagnostics';
 import { isDns1123Label } from '../k8s/dnsNames';
+import { DEFAULT_DNS01_PROVIDER } from '../platform/certificates';
 import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/model';
 
 export type PlatformValues = Record<string, unknown>;
@@ -158,7 +159,7 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     );
 
   const d = (p: string) => valueString(g(`${certs}.dns01.${p}`));
-  const provider = d('provider') || 'cloudflare';
+  const provider = d('provider') || DEFAULT_DNS01_PROVIDER;
   const cluster: ClusterMap = {
     'root-host': valueString(g('publishing.host')),
     'bundle-name': valueString(g('bundles.system.variant')),

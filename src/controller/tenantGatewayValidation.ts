@@ -9,6 +9,7 @@ import { hostnamesOverlap } from '../k8s/gatewayApi';
 import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../k8s/dnsNames';
 import { passthroughListenerName, passthroughServiceListenerName } from '../platform/names';
 import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';
+import { CERT_MODES } from '../platform/certificates';
 
 function q(x: unknown): string {
   return JSON.stringify(x);
@@ -18,7 +19,7 @@ export function tenantGatewayProblems(v: TenantGatewayView): string[] {
   const problems: string[] = [];
   // certMode is an enum on the CRD; a value the controller does not know cannot be rendered.
   if (!certModeKnown(v)) {
-    problems.push(`unsupported certMode ${q(v.certModeRaw)} (supported: http01, dns01, existingSecret, edge)`);
+    problems.push(`unsupported certMode ${q(v.certModeRaw)} (supported: ${CERT_MODES.join(', ')})`);
     return problems;
   }
   // apex is required: every listener hostname and certificate is composed from it.
