@@ -1,6 +1,6 @@
 /**
- * The certificate vocabulary the gateway chart and the controller share (reference-facts §3, §4,
- * §5.4): the cert modes a TenantGateway takes, the ACME solvers and DNS-01 providers the platform
+ * The certificate vocabulary the gateway chart and the controller share (docs/behaviour.md §3,
+ * §4.1, §5.4, §5.12): the cert modes a TenantGateway takes, the ACME solvers and DNS-01 providers the platform
  * supports, the issuers and their ACME directories, and the defaults of each, defined once.
  */
 
