@@ -26,13 +26,13 @@
  * - Secrets: compared as the API server stores them (stringData folded into data); when either
  *   side's data is unknown (a Secret cozy-gw printed without its data) only the redacted forms are
  *   compared. Key material never leaves this module: every Secret in the result has its data
- *   values replaced by `***`, as kubectl diff masks them (`*** (before)` / `*** (after)` where
- *   they differ).
+ *   values, and its annotations that carry key material (secretRedaction.ts), replaced by `***`,
+ *   as kubectl diff masks them (`*** (before)` / `*** (after)` where they differ).
  */
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { deepEqual, describe, isObject, keyOf, refOf, type KObject } from '../k8s/model';
 import { Store, type Change } from '../k8s/store';
-import { isRedacted, isSecret, redactSecret } from '../k8s/secretRedaction';
+import { isRedacted, isSecret, keyMaterialAnnotations, redactSecret } from '../k8s/secretRedaction';
 import { isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespaceOf, VALUES_SECRET } from '../platform/tenancy';
 import { findPlatformPackage } from '../platform/kinds';
@@ -150,20 +150,30 @@ function storedSecret(o: KObject): KObject {
 
 /**
  * A Secret side as shown: every value of `data` masked (`*** (before)` / `*** (after)` where the
- * sides differ). Whatever else `data` or `stringData` hold (a malformed Secret of a snapshot: a
- * string, a list) is shown as `***` whole: no input shape gets key material printed.
+ * sides differ), and so is every annotation that carries key material on either side
+ * (keyMaterialAnnotations: a last-applied copy, an annotation repeating a value). Whatever else
+ * `data` or `stringData` hold (a malformed Secret of a snapshot: a string, a list) is shown as
+ * `***` whole: no input shape gets key material printed.
  */
-function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'after'): KObject {
+function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'after', copies: string[]): KObject {
   if (!isSecret(o)) return o;
   const out: KObject = { ...o };
+  const mask = (mine: Record<string, unknown>, theirs: Record<string, unknown> | undefined, k: string) =>
+    theirs && k in theirs && theirs[k] !== mine[k] ? `*** (${side})` : '***';
   if (isObject(o.data)) {
     const theirs = other && isObject(other.data) ? other.data : undefined;
     const data: Record<string, string> = {};
-    for (const k of Object.keys(o.data))
-      data[k] = theirs && k in theirs && theirs[k] !== o.data[k] ? `*** (${side})` : '***';
+    for (const k of Object.keys(o.data)) data[k] = mask(o.data, theirs, k);
     out.data = data;
   } else if (o.data !== undefined && o.data !== null) out.data = '***';
   if (o.stringData !== undefined && o.stringData !== null) out.stringData = '***';
+  const annotations = o.metadata.annotations;
+  if (annotations && copies.some((k) => k in annotations)) {
+    const theirs = other?.metadata.annotations;
+    const masked: Record<string, string> = { ...annotations };
+    for (const k of copies) if (k in annotations) masked[k] = mask(annotations, theirs, k);
+    out.metadata = { ...o.metadata, annotations: masked };
+  }
   return out;
 }
 
@@ -179,7 +189,13 @@ function secretSides(
     a = a && redactSecret(a);
   }
   const same = b !== undefined && a !== undefined && deepEqual(b, a);
-  return { before: b && maskData(b, a, 'before'), after: a && maskData(a, b, 'after'), same };
+  // An annotation that carries key material on one side is masked on both.
+  const copies = [...new Set([...(b ? keyMaterialAnnotations(b) : []), ...(a ? keyMaterialAnnotations(a) : [])])];
+  return {
+    before: b && maskData(b, a, 'before', copies),
+    after: a && maskData(a, b, 'after', copies),
+    same,
+  };
 }
 
 // ----- the diff --------------------------------------------------------------------------------

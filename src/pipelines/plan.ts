@@ -9,6 +9,7 @@
  */
 import { formatFinding, type Finding } from '../k8s/diagnostics';
 import { textOf } from '../k8s/printable';
+import { keyMaterialAnnotations } from '../k8s/secretRedaction';
 import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
 import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
@@ -116,9 +117,16 @@ function short(v: unknown): string {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
-function formatDiff(d: FieldDiff, secret: boolean): string {
+/** The field paths of a Secret's annotations that carry key material (secretRedaction.ts), on either side. */
+function keyMaterialPaths(...sides: (KObject | undefined)[]): Set<string> {
+  const out = new Set<string>();
+  for (const o of sides) if (o) for (const k of keyMaterialAnnotations(o)) out.add(`metadata.annotations${seg(k)}`);
+  return out;
+}
+
+function formatDiff(d: FieldDiff, secret: boolean, hidden: Set<string>): string {
   const p = d.path.replace(/^\./, '');
-  const hide = secret && SECRET_PATHS.test(p);
+  const hide = secret && (SECRET_PATHS.test(p) || hidden.has(p));
   if (d.op === 'added') return `+ ${p}${hide ? ' (value hidden)' : `: ${short(d.after)}`}`;
   if (d.op === 'removed') return `- ${p}${hide ? '' : ` (was ${short(d.before)})`}`;
   return `~ ${p}${hide ? ' (value hidden)' : `: ${short(d.before)} -> ${short(d.after)}`}`;
@@ -245,7 +253,8 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
             !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)),
         );
         const secret = c.ref.kind === 'Secret';
-        for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret)}`);
+        const hidden = secret ? keyMaterialPaths(was, now) : new Set<string>();
+        for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret, hidden)}`);
         if (diffs.length > maxDiff)
           lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
       }
