@@ -21,6 +21,7 @@
  */
 import { CelError, evalBool, evalCel, evalString, toCel } from '../cel/cel';
 import { groupOf, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
+import { pushAll } from '../k8s/arrays';
 
 export interface UserInfo {
   username: string;
@@ -189,7 +190,7 @@ export function admit(objects: KObject[], policies: KObject[], user: UserInfo): 
   const out: Decision[] = [];
   for (const o of objects) {
     const ns = o.metadata?.namespace;
-    out.push(...admitObject(o, ns ? namespaces.get(ns) : undefined, policies, user));
+    pushAll(out, admitObject(o, ns ? namespaces.get(ns) : undefined, policies, user));
   }
   return out;
 }

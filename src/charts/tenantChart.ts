@@ -15,6 +15,7 @@ import type { ClusterMap } from '../platform/tenancy';
 import { NS_LABEL_GATEWAY, NS_LABEL_HOST } from '../platform/names';
 import { isTenant } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespace, VALUES_SECRET } from '../platform/tenancy';
+import { pushAll } from '../k8s/arrays';
 
 
 /** The `_namespace` map a tenant's release sees; keys in the order the chart writes them. */
@@ -302,7 +303,7 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): Tenan
         if (nn) errs.push(error(nn, { ...where(t, 'metadata.name'), rule: 'tenant.namespace-name', hint: T.length > 63 ? 'shorten the Tenant name or nest it less deeply: the namespace joins every ancestor name' : 'use lowercase letters and digits only in the Tenant name' }));
       }
       if (errs.length || !parent) {
-        findings.push(...errs);
+        pushAll(findings, errs);
         failed.add(T);
         continue;
       }
@@ -340,7 +341,7 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): Tenan
         continue;
       }
       known.set(T, values);
-      out.push(...renderTenantObjects(T, P, values, nsUid.get(P), values._cluster === cluster ? clusterYaml : undefined));
+      pushAll(out, renderTenantObjects(T, P, values, nsUid.get(P), values._cluster === cluster ? clusterYaml : undefined));
       releases.push({ tenant: t, name: X, namespace: T, parentNamespace: P, values, ownsGateway, gatewayClassName });
     }
     pending = next;

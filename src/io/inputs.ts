@@ -14,6 +14,7 @@ import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { SourceMap } from './sourceMap';
 import { checkParsed, checkText, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
+import { pushAll } from '../k8s/arrays';
 
 export { SourceMap } from './sourceMap';
 
@@ -124,7 +125,7 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): st
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(p, e.name);
     if (skip?.(full)) continue;
-    if (e.isDirectory()) out.push(...listFiles(full, cwd, skip));
+    if (e.isDirectory()) pushAll(out, listFiles(full, cwd, skip));
     else if (/\.(ya?ml|json)$/i.test(e.name)) out.push(full);
   }
   return out;
@@ -154,9 +155,9 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     if (p === '-') {
       const text = (opts.readStdin ?? readStdinSync)();
       try {
-        objs.push(...objectsOf(parseDocuments(text, '<stdin>', sources), '<stdin>', findings, sources));
+        pushAll(objs, objectsOf(parseDocuments(text, '<stdin>', sources), '<stdin>', findings, sources));
       } catch (e) {
-        if (e instanceof FindingsError) findings.push(...e.findings);
+        if (e instanceof FindingsError) pushAll(findings, e.findings);
         else throw e;
       }
       continue;
@@ -189,9 +190,9 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     for (const f of files) {
       try {
         const text = fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
-        objs.push(...objectsOf(parseDocuments(text, f, sources), f, findings, sources));
+        pushAll(objs, objectsOf(parseDocuments(text, f, sources), f, findings, sources));
       } catch (e) {
-        if (e instanceof FindingsError) findings.push(...e.findings);
+        if (e instanceof FindingsError) pushAll(findings, e.findings);
         else findings.push(error(`cannot read ${f}: ${(e as Error).message}`, { file: f, rule: 'input.missing' }));
       }
     }
@@ -241,7 +242,7 @@ export function readValuesFiles(
       sources.addValues(f, values);
       out.push({ file: f, values });
     } catch (e) {
-      if (e instanceof FindingsError) findings.push(...e.findings);
+      if (e instanceof FindingsError) pushAll(findings, e.findings);
       else throw e;
     }
   }

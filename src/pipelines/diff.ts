@@ -40,6 +40,7 @@ import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_KIND, TGW_
 import { orderOutput, render, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
+import { pushAll } from '../k8s/arrays';
 
 export interface DiffInput {
   /** The cluster state now (`--state`). */
@@ -256,7 +257,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     // Render sees the tree, the platform Package and the Namespaces (their uids) of state and change.
     const renderObjects = [...input.state.filter((o) => !isTenant(o)), ...givenOthers, ...tree];
     const r = render({ objects: renderObjects, valuesFiles: input.valuesFiles }, opts);
-    findings.push(...r.findings);
+    pushAll(findings, r.findings);
     if (hasErrors(r.findings)) return empty(findings, true);
     const renderedKeys = new Set(r.objects.map(keyOf));
     for (const k of renderedKeys) renderedBy.add(k);
@@ -306,40 +307,61 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     }
     // What the API server's garbage collector takes with them: objects a leaving object controls
     // (the Gateway, Issuer, Certificates and redirect route of a TenantGateway), transitively.
-    for (let grew = true; grew;) {
-      grew = false;
-      const owners = new Set<string>();
-      for (const o of input.state)
-        if (leaving.has(keyOf(o))) owners.add(`${o.metadata.namespace ?? ''}|${o.kind}|${o.metadata.name}`);
-      for (const o of input.state) {
+    // In rounds, as the collector works: each round, the dependents of what left in the round
+    // before (found through an index of owner slots, never a scan of the state per round).
+    const slot = (ns: string, kind: string, name: string) => `${ns}|${kind}|${name}`;
+    const labelOwner = (o: KObject) =>
+      o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE
+        ? (o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME)
+        : undefined;
+    const dependents = new Map<string, number[]>();
+    input.state.forEach((o, i) => {
+      const ns = o.metadata.namespace ?? '';
+      const slots = new Set((o.metadata.ownerReferences ?? []).map((r) => slot(ns, r.kind, r.name)));
+      const byLabel = labelOwner(o);
+      if (byLabel !== undefined) slots.add(slot(ns, TGW_KIND, byLabel));
+      for (const sl of slots) {
+        const ds = dependents.get(sl);
+        if (ds) ds.push(i);
+        else dependents.set(sl, [i]);
+      }
+    });
+    const owners = new Set<string>();
+    let frontier = input.state.filter((o) => leaving.has(keyOf(o)));
+    while (frontier.length) {
+      for (const o of frontier) owners.add(slot(o.metadata.namespace ?? '', o.kind, o.metadata.name));
+      const candidates = new Set<number>();
+      for (const o of frontier)
+        for (const i of dependents.get(slot(o.metadata.namespace ?? '', o.kind, o.metadata.name)) ?? [])
+          candidates.add(i);
+      const next: KObject[] = [];
+      for (const i of [...candidates].sort((a, b) => a - b)) {
+        const o = input.state[i];
         const k = keyOf(o);
         if (leaving.has(k)) continue;
+        const ns = o.metadata.namespace ?? '';
         let owner: { kind: string; name: string } | undefined = (o.metadata.ownerReferences ?? []).find((r) =>
-          owners.has(`${o.metadata.namespace ?? ''}|${r.kind}|${r.name}`),
+          owners.has(slot(ns, r.kind, r.name)),
         );
         // Without a uid the controller writes no ownerReference; its label says the same.
-        if (
-          !owner &&
-          o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE &&
-          owners.has(
-            `${o.metadata.namespace ?? ''}|${TGW_KIND}|${o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME}`,
-          )
-        )
-          owner = { kind: TGW_KIND, name: o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME };
+        const byLabel = labelOwner(o);
+        if (!owner && byLabel !== undefined && owners.has(slot(ns, TGW_KIND, byLabel)))
+          owner = { kind: TGW_KIND, name: byLabel };
         if (!owner) continue;
         leaving.add(k);
-        why(
-          k,
-          `garbage-collected with its owner ${owner.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${owner.name}`,
-        );
-        grew = true;
+        next.push(o);
+        why(k, `garbage-collected with its owner ${owner.kind} ${ns ? `${ns}/` : ''}${owner.name}`);
       }
+      frontier = next;
     }
-    overlay.push(...givenTenants);
-    overlay.push(...givenOthers.filter((o) => !renderedKeys.has(keyOf(o))));
-    overlay.push(...r.objects);
+    pushAll(overlay, givenTenants);
+    pushAll(
+      overlay,
+      givenOthers.filter((o) => !renderedKeys.has(keyOf(o))),
+    );
+    pushAll(overlay, r.objects);
   } else {
-    overlay.push(...givenOthers);
+    pushAll(overlay, givenOthers);
   }
 
   // The state with the change applied.
@@ -360,7 +382,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
     { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
   );
-  findings.push(...pass.findings);
+  pushAll(findings, pass.findings);
   if (hasErrors(pass.findings)) return empty(findings, runRender);
   for (const c of pass.changes) for (const r of c.reasons) why(keyOf(c.ref), r);
   const after = pass.store.all();
@@ -436,6 +458,6 @@ export function afterStore(d: DiffResult, state: KObject[]): Store {
     objs.push(r ?? (isSecret(o) ? secretSides(o, o).before! : o));
     replaced.delete(k);
   }
-  objs.push(...replaced.values());
+  pushAll(objs, replaced.values());
   return new Store(objs);
 }

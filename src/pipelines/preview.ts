@@ -16,6 +16,7 @@ import { applySecretRule } from './appliedSecrets';
 import type { Change } from '../k8s/store';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
 import { LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
+import { pushAll } from '../k8s/arrays';
 
 export interface PreviewOptions extends RenderOptions {
   now: string;
@@ -62,7 +63,7 @@ export function renderThenReconcile(
   let rendered: KObject[] = [];
   if (o.render !== false) {
     const r = render(input, { gatewayApiVersion: o.gatewayApiVersion });
-    findings.push(...r.findings);
+    pushAll(findings, r.findings);
     if (hasErrors(findings)) return { failed: true, findings, rendered: [], renderedKeys: new Set() };
     rendered = r.objects;
   }
@@ -74,7 +75,7 @@ export function renderThenReconcile(
     { objects: state, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
     { now: o.now, ciliumVersion: o.ciliumVersion },
   );
-  findings.push(...reconciled.findings);
+  pushAll(findings, reconciled.findings);
   return { failed: hasErrors(findings), findings, rendered, renderedKeys, reconciled };
 }
 

@@ -35,6 +35,7 @@ import { renderTenantTree, rootHostFindings } from '../charts/tenantChart';
 import { isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT } from '../platform/tenancy';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
+import { pushAll } from '../k8s/arrays';
 
 export interface RenderInput {
   objects: KObject[];
@@ -115,12 +116,16 @@ function aboutObject(f: Finding, o: KObject): Finding {
 /** Step 1: every input checked against its schema. */
 export function validateInputs(input: RenderInput): Finding[] {
   const findings: Finding[] = [];
-  for (const f of input.valuesFiles) findings.push(...validatePlatformValues(f));
+  for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
   const pkg = findPlatformPackage(input.objects);
-  if (pkg) findings.push(...validatePlatformValues({ pkg }));
+  if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
   for (const o of input.objects) {
-    if (isTenant(o)) findings.push(...validateTenant(o));
-    else if (isTenantGateway(o)) findings.push(...validateTenantGateway(o).map((f) => aboutObject(f, o)));
+    if (isTenant(o)) pushAll(findings, validateTenant(o));
+    else if (isTenantGateway(o))
+      pushAll(
+        findings,
+        validateTenantGateway(o).map((f) => aboutObject(f, o)),
+      );
   }
   return findings;
 }
@@ -155,17 +160,20 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   if (hasErrors(findings)) return { objects: [], findings };
 
   const { cluster, findings: valueFindings } = resolveCluster(input);
-  findings.push(...valueFindings);
+  pushAll(findings, valueFindings);
 
   const sources = valueSources(input, findPlatformPackage(input.objects));
   const tree = renderTenantTree(cluster, input.objects);
-  findings.push(...tree.findings);
+  pushAll(findings, tree.findings);
   const rendered: KObject[] = [...tree.objects];
 
   for (const r of tree.releases) {
     if (!r.ownsGateway) continue;
     const g = renderGateway(r);
-    findings.push(...g.findings.map((f) => pointAtValue(f, sources)));
+    pushAll(
+      findings,
+      g.findings.map((f) => pointAtValue(f, sources)),
+    );
     if (!g.object) continue;
     // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
     const check = validateTenantGateway(g.object);
@@ -201,9 +209,9 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   }
 
   try {
-    rendered.push(...renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }));
+    pushAll(rendered, renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }));
   } catch (e) {
-    if (e instanceof FindingsError) findings.push(...e.findings);
+    if (e instanceof FindingsError) pushAll(findings, e.findings);
     else throw e;
   }
 

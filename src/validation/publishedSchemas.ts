@@ -14,6 +14,7 @@ import { groupOf, refOf, type KObject } from '../k8s/model';
 import { explainCrdError, schemaFindings } from './ajvErrors';
 import { validateTenantGateway } from './tenantGatewayCrd';
 import { KINDS, moduleLoader } from './upstreamValidators.generated';
+import { pushAll } from '../k8s/arrays';
 
 /** The API groups whose published schemas are vendored. */
 export const PUBLISHED_GROUPS = ['gateway.networking.k8s.io', 'cert-manager.io', 'acme.cert-manager.io'];
@@ -72,13 +73,8 @@ export function validatePublished(objects: KObject[]): Finding[] {
   for (const o of objects) {
     const group = groupOf(o.apiVersion);
     if (o.kind === 'TenantGateway' && group === 'gateway.cozystack.io') {
-      findings.push(
-        ...validateTenantGateway(o).map((f) => ({
-          ...f,
-          rule: f.rule ?? 'validate.schema',
-          object: f.object ?? refOf(o),
-        })),
-      );
+      for (const f of validateTenantGateway(o))
+        findings.push({ ...f, rule: f.rule ?? 'validate.schema', object: f.object ?? refOf(o) });
       continue;
     }
     if (!PUBLISHED_GROUPS.includes(group)) continue;
@@ -96,7 +92,7 @@ export function validatePublished(objects: KObject[]): Finding[] {
       continue;
     }
     if (validate(o)) continue;
-    findings.push(...schemaFindings(validate.errors, explain, { rule: 'validate.schema', object: refOf(o) }));
+    pushAll(findings, schemaFindings(validate.errors, explain, { rule: 'validate.schema', object: refOf(o) }));
   }
   return findings;
 }

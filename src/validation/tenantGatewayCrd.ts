@@ -10,6 +10,7 @@ import { error, type Finding } from '../k8s/diagnostics';
 import { clone, isObject, refOf, type KObject } from '../k8s/model';
 import { tenantGatewayValidator } from './validators.generated';
 import { explainCrdError, fieldOf, schemaFindings } from './ajvErrors';
+import { pushAll } from '../k8s/arrays';
 
 export { toJsonSchema } from './crdJsonSchema';
 
@@ -177,11 +178,14 @@ export function validateTenantGateway(obj: KObject): Finding[] {
   }
   const validate = ajvValidator();
   if (!validate(o))
-    findings.push(...schemaFindings(validate.errors, explainCrdError, { rule: 'tenantgateway.schema', object: ref }));
+    pushAll(findings, schemaFindings(validate.errors, explainCrdError, { rule: 'tenantgateway.schema', object: ref }));
   listTypeFindings(o, schema(), [], obj, findings);
   const cel: Finding[] = [];
   celFindings(o, schema(), [], obj, cel);
   const schemaFailed = findings.length > 0;
-  findings.push(...cel.filter((f) => !(schemaFailed && f.message.includes('could not be evaluated'))));
+  pushAll(
+    findings,
+    cel.filter((f) => !(schemaFailed && f.message.includes('could not be evaluated'))),
+  );
   return findings;
 }
