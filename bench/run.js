@@ -505,7 +505,7 @@ function scaleChecks(rows, baseline) {
   return out;
 }
 
-/** The targets of issue 5, measured (not asserted). */
+/** The performance targets (README "Performance"), measured (not asserted). */
 function checks(results, baseline) {
   const baselineCpu = baseline.cpuMs;
   const out = [];

@@ -1,5 +1,5 @@
 /**
- * Secret key material in output (decisions §9; cli-contract `reconcile`: "Secret key material is
+ * Secret key material in output (docs/decisions.md §9; README "cozy-gw reconcile": "Secret key material is
  * never printed unless --include-secret-data is given").
  *
  * Without the flag every Secret in the output is printed with its metadata and type, its
@@ -74,7 +74,7 @@ function valueForms(o: KObject): string[] {
 }
 
 /**
- * The annotations of a Secret that carry key material (decisions §9): the ones that copy the whole
+ * The annotations of a Secret that carry key material (docs/decisions.md §9): the ones that copy the whole
  * object (CONTENT_COPY_ANNOTATIONS), and any other whose value holds one of the Secret's values
  * (a `kubernetes.io/change-cause` recording `--from-literal=key=value`, a tool's own copy). The one
  * rule every output applies: redacted output drops them, diff masks them as it masks data. Sorted.

@@ -78,7 +78,7 @@ describe('cozy-gw in a shell pipeline', () => {
     });
   });
 
-  // Issue 11, defect 6: a failed write to standard output is one clean line and exit 1.
+  // A failed write to standard output is one clean line and exit 1.
   it.each([
     [
       'a full disk (ENOSPC)',

@@ -1,7 +1,7 @@
 /**
  * Annotations that carry copies of a Secret's content (kubectl's last-applied-configuration, a
  * change-cause recording `--from-literal`, any annotation repeating a value) never print key
- * material (decisions §9; one rule, src/k8s/secretRedaction.ts keyMaterialAnnotations): dropped in
+ * material (docs/decisions.md §9; one rule, src/k8s/secretRedaction.ts keyMaterialAnnotations): dropped in
  * redacted output (reconcile --all in YAML and JSON, render --with-controller), masked as data is
  * in every diff format, and dropped from a Secret the tool writes into applied output.
  */
