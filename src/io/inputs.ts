@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
-import { readAllStdin } from './stdin';
+import { readAllStdin, readFileBounded, SourceTooLarge, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
@@ -116,7 +116,22 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
   return out;
 }
 
-function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): string[] {
+/** What a non-regular file is, in words (for the finding that refuses it in a directory). */
+function kindOfFile(st: fs.Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'something else';
+}
+
+/**
+ * The files a `-f` path names: the path itself (a file or a stream, read as given), or the
+ * *.yaml, *.yml and *.json files under a directory, sorted. Inside a directory only regular files
+ * are read (symbolic links followed): a FIFO would block the run, a device such as /dev/zero
+ * never ends; each is an input error naming it.
+ */
+function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irregular: Finding[] = []): string[] {
   const st = fs.statSync(path.resolve(cwd, p));
   if (!st.isDirectory()) return skip?.(p) ? [] : [p];
   const out: string[] = [];
@@ -125,10 +140,36 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): st
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(p, e.name);
     if (skip?.(full)) continue;
-    if (e.isDirectory()) pushAll(out, listFiles(full, cwd, skip));
-    else if (/\.(ya?ml|json)$/i.test(e.name)) out.push(full);
+    if (e.isDirectory()) pushAll(out, listFiles(full, cwd, skip, irregular));
+    else if (/\.(ya?ml|json)$/i.test(e.name)) {
+      let target: fs.Stats | undefined;
+      try {
+        target = fs.statSync(path.resolve(cwd, full));
+      } catch {
+        target = undefined; // a dangling link: reading it names the problem
+      }
+      if (target && !target.isFile() && !target.isDirectory())
+        irregular.push(
+          error(`not a regular file but ${kindOfFile(target)}: a directory is read for regular files only`, {
+            file: full,
+            rule: 'input.not-regular',
+            hint: 'remove it from the directory, or give a stream explicitly with -f PATH',
+          }),
+        );
+      else out.push(full);
+    }
   }
   return out;
+}
+
+/** A file read whole, bounded (src/io/stdin.ts); past the bound an input error naming it. */
+function readSource(file: string, cwd: string): string {
+  try {
+    return readFileBounded(path.resolve(cwd, file));
+  } catch (e) {
+    if (e instanceof SourceTooLarge) throw tooLargeError(file, e);
+    throw e;
+  }
 }
 
 export interface ReadOptions {
@@ -163,8 +204,9 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
       continue;
     }
     let files: string[];
+    const refusedBefore = findings.length;
     try {
-      files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip);
+      files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip, findings);
     } catch {
       findings.push(
         error(`cannot read ${p}: no such file or directory`, {
@@ -177,7 +219,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     }
     // A directory with nothing to read is a mistyped or wrong path far more often than an
     // intended empty input: an error naming it, never a silent success over nothing.
-    if (files.length === 0) {
+    if (files.length === 0 && findings.length === refusedBefore) {
       findings.push(
         error(`${p} holds no *.yaml, *.yml or *.json file`, {
           file: p,
@@ -189,7 +231,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     }
     for (const f of files) {
       try {
-        const text = fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
+        const text = readSource(f, opts.cwd ?? process.cwd());
         pushAll(objs, objectsOf(parseDocuments(text, f, sources), f, findings, sources));
       } catch (e) {
         if (e instanceof FindingsError) pushAll(findings, e.findings);
@@ -212,11 +254,12 @@ export function readValuesFiles(
   for (const f of files) {
     let text: string;
     try {
-      text =
-        f === '-'
-          ? (opts.readStdin ?? readStdinSync)()
-          : fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
-    } catch {
+      text = f === '-' ? (opts.readStdin ?? readStdinSync)() : readSource(f, opts.cwd ?? process.cwd());
+    } catch (e) {
+      if (e instanceof FindingsError) {
+        pushAll(findings, e.findings);
+        continue;
+      }
       findings.push(
         error(`cannot read values file ${f}`, { file: f, rule: 'values.missing', hint: 'check the --values path' }),
       );
