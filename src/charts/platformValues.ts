@@ -13,6 +13,9 @@ import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/mode
 
 export type PlatformValues = Record<string, unknown>;
 
+/** The in-cluster Keycloak URL, `authentication.oidc.keycloakInternalUrl`'s default (docs/behaviour.md §1). */
+const KEYCLOAK_INTERNAL_URL = 'http://keycloak-http.cozy-keycloak.svc:8080';
+
 export function platformDefaults(): PlatformValues {
   return asset<PlatformValues>('charts/platform/values.yaml');
 }
@@ -67,13 +70,33 @@ function list(v: unknown): string {
 function classList(v: unknown, field: string, findings: Finding[], object?: KObject): string {
   if (v === undefined || v === null) return '';
   if (!Array.isArray(v)) {
-    findings.push(error(`${field} must be a list of class names`, { field, rule: 'platform.class-list', object: object && refOf(object) }));
+    findings.push(
+      error(`${field} must be a list of class names`, {
+        field,
+        rule: 'platform.class-list',
+        object: object && refOf(object),
+      }),
+    );
     return '';
   }
   const out: string[] = [];
   v.forEach((e, i) => {
-    if (typeof e !== 'string') findings.push(error(`${field}[${i}] must be a string, got ${JSON.stringify(e)}`, { field: `${field}[${i}]`, rule: 'platform.class-list', object: object && refOf(object) }));
-    else if (e.includes(',')) findings.push(error(`${field}[${i}] "${e}" must not contain a comma`, { field: `${field}[${i}]`, rule: 'platform.class-list', object: object && refOf(object) }));
+    if (typeof e !== 'string')
+      findings.push(
+        error(`${field}[${i}] must be a string, got ${JSON.stringify(e)}`, {
+          field: `${field}[${i}]`,
+          rule: 'platform.class-list',
+          object: object && refOf(object),
+        }),
+      );
+    else if (e.includes(','))
+      findings.push(
+        error(`${field}[${i}] "${e}" must not contain a comma`, {
+          field: `${field}[${i}]`,
+          rule: 'platform.class-list',
+          object: object && refOf(object),
+        }),
+      );
     else out.push(e);
   });
   return out.join(',');
@@ -102,9 +125,20 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
   let className = DEFAULT_CLASS;
   if (rawClass !== undefined && rawClass !== null) {
     if (typeof rawClass !== 'string') {
-      findings.push(error(`gateway.className must be a string, got ${JSON.stringify(rawClass)}`, { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) }));
+      findings.push(
+        error(`gateway.className must be a string, got ${JSON.stringify(rawClass)}`, {
+          field: 'gateway.className',
+          rule: 'platform.class-name',
+          object: pkg && refOf(pkg),
+        }),
+      );
     } else if (rawClass !== '' && rawClass.trim() === '') {
-      findings.push(error('gateway.className is whitespace-only; leave it unset or empty for the bundled cilium class, or name a GatewayClass', { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) }));
+      findings.push(
+        error(
+          'gateway.className is whitespace-only; leave it unset or empty for the bundled cilium class, or name a GatewayClass',
+          { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) },
+        ),
+      );
     } else if (rawClass.trim() !== '') {
       className = rawClass.trim();
     }
@@ -155,14 +189,27 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     'gateway-enabled': gatewayEnabled ? 'true' : 'false',
     'gateway-attached-namespaces': list(g('gateway.attachedNamespaces')),
     'gateway-class-name': className,
-    'gateway-edge-classes': classList(g('gateway.edgeTerminatedClasses'), 'gateway.edgeTerminatedClasses', findings, pkg),
-    'gateway-tenant-classes': classList(g('gateway.tenantSelectableClasses'), 'gateway.tenantSelectableClasses', findings, pkg),
+    'gateway-edge-classes': classList(
+      g('gateway.edgeTerminatedClasses'),
+      'gateway.edgeTerminatedClasses',
+      findings,
+      pkg,
+    ),
+    'gateway-tenant-classes': classList(
+      g('gateway.tenantSelectableClasses'),
+      'gateway.tenantSelectableClasses',
+      findings,
+      pkg,
+    ),
+    // The keys the tenant charts read (docs/behaviour.md §1; docs/tenant.md §2.4, §2.0.6, §2.10.5).
+    // Each is the value as given, defaulted only when absent (null deletes a key, as in helm, and
+    // so defaults it too): an explicit `monitoring.rootEnabled: false` stays "false".
     'oidc-enabled': valueString(g('authentication.oidc.enabled') ?? false),
     'oidc-insecure-skip-verify': valueString(g('authentication.oidc.insecureSkipVerify') ?? false),
     'extra-keycloak-redirect-uri-for-dashboard': valueString(g('authentication.oidc.keycloakExtraRedirectUri')),
     'api-server-endpoint': valueString(g('publishing.apiServerEndpoint')),
-    'keycloak-internal-url': 'http://keycloak-http.cozy-keycloak.svc:8080',
-    'monitoring-enabled': 'true',
+    'keycloak-internal-url': valueString(g('authentication.oidc.keycloakInternalUrl') ?? KEYCLOAK_INTERNAL_URL),
+    'monitoring-enabled': valueString(g('monitoring.rootEnabled') ?? true),
     'cluster-domain': valueString(g('networking.clusterDomain') || 'cozy.local'),
     'cpu-allocation-ratio': valueString(g('resources.cpuAllocationRatio') ?? 10),
     'memory-allocation-ratio': valueString(g('resources.memoryAllocationRatio') ?? 1),
@@ -173,5 +220,8 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
 
 /** The split, trimmed, non-empty entries of a comma-joined `_cluster` list. */
 export function splitList(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
