@@ -535,6 +535,7 @@ function scaleChecks(rows, baseline) {
   return out;
 }
 
+/**
  * The performance targets (README "Performance"), measured (not asserted): on the target shape
  * (TS, TL, FN) the ratios to the floor; on the classic sizes, linearity.
  */
