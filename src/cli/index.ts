@@ -16,6 +16,7 @@ import { FindingsError } from '../k8s/diagnostics';
 import { VERSION } from './version';
 import { readAllStdin } from '../io/stdin';
 import { makeContext, type CliContext, type CliIO } from './context';
+import { withExamples } from './commands/help';
 
 export { locate, makeContext, type CliContext, type CliIO } from './context';
 
@@ -106,20 +107,15 @@ export function buildProgram(ctx: CliContext, argv?: string[]): Command {
     .description('Render and preview a Cozystack multi-tenant Gateway API platform offline.')
     .version(VERSION, '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .addHelpText(
-      'after',
-      `
-Examples:
-  cozy-gw render --values values.yaml -f tenants/                      # the platform's manifests
-  cozy-gw render --values values.yaml -f tenants/ -f cluster/ --with-controller --now 2026-01-01T00:00:00Z
-  cozy-gw reconcile --values values.yaml -f cluster.yaml -o plan       # what the controller would do, and why
-  cozy-gw diff --state state.yaml --values values.yaml -f tenants/ -o plan   # a change, hostname by hostname
-  cozy-gw admit --values values.yaml -f routes/ --as alice             # what the admission policies refuse
-
-Run 'cozy-gw <command> --help' for a command's options and examples.`,
-    )
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });
+  withExamples(program, [
+    "cozy-gw render --values values.yaml -f tenants/                      # the platform's manifests",
+    'cozy-gw render --values values.yaml -f tenants/ -f cluster/ --with-controller --now 2026-01-01T00:00:00Z',
+    'cozy-gw reconcile --values values.yaml -f cluster.yaml -o plan       # what the controller would do, and why',
+    'cozy-gw diff --state state.yaml --values values.yaml -f tenants/ -o plan   # a change, hostname by hostname',
+    'cozy-gw admit --values values.yaml -f routes/ --as alice             # what the admission policies refuse',
+  ]).addHelpText('after', "\nRun 'cozy-gw <command> --help' for a command's options and examples.");
   const needed = commandsNeeded(argv);
   const terms = new Map<Command, string>();
   for (const c of COMMANDS) {

@@ -10,6 +10,7 @@ import { inProcessKubectl } from '../helpers/fakeKubectl';
 import { error, warning } from '../../src/k8s/diagnostics';
 import { withExamples } from '../../src/cli/commands/help';
 import { VERSION } from '../../src/cli/version';
+import { SHIPPED_CILIUM_VERSION } from '../../src/controller/ciliumVersion';
 import { ROOT, runCli, TESTDATA } from '../helpers/cli';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -87,5 +88,46 @@ describe('examples in --help', () => {
       if (!new RegExp(`cozy-gw ${c}\\b`).test(section)) lacking.push(c);
     }
     expect(lacking).toEqual([]);
+  });
+
+  test("every example in the help, the program's and each command's, is a command line with `$ ` or a `# ` comment", async () => {
+    const program = buildProgram(
+      makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT }),
+    );
+    const bad: string[] = [];
+    for (const args of [[], ...program.commands.map((x) => [x.name(), '--help'])]) {
+      const r = await runCli(args);
+      const section = /\nExamples:\n((?: {2}.*\n?)*)/.exec(r.stdout)?.[1] ?? '';
+      if (section === '') bad.push(`cozy-gw ${args.join(' ')}: no Examples section`);
+      for (const line of section.split('\n').filter((l) => l !== ''))
+        if (!/^ {2}(\$ |# )/.test(line)) bad.push(`cozy-gw ${args.join(' ')}: ${line}`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  test('descriptions break lines only between paragraphs: commander wraps them to the terminal', () => {
+    const program = buildProgram(
+      makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT }),
+    );
+    const broken = program.commands
+      .filter((c) => /[^\n]\n[^\n]/.test(c.description()))
+      .map((c) => `${c.name()}: ${JSON.stringify(c.description())}`);
+    expect(broken).toEqual([]);
+  });
+
+  test.each(['reconcile', 'diff', 'post-render'])(
+    '%s --help shows --cilium-version with its default, the shipped Cilium',
+    async (c) => {
+      const r = await runCli([c, '--help']);
+      expect(r.stdout.replace(/\s+/g, ' ')).toContain(
+        `--cilium-version <semver> the Cilium version whose Gateway hazards are reported (default: "${SHIPPED_CILIUM_VERSION}")`,
+      );
+    },
+  );
+
+  test('post-render --cilium-version refuses what is not a version, as reconcile does (exit 2)', async () => {
+    const r = await runCli(['post-render', '--cilium-version', 'latest'], { stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--cilium-version/);
   });
 });

@@ -14,6 +14,7 @@ import { isDns1123Label } from '../../k8s/dnsNames';
 import type { SourceMap } from '../../io/sourceMap';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import { addInputOptions, collect, failOn, gatewayApiVersionArg, loadInputs, type InputOptions } from './common';
+import { withExamples } from './help';
 
 interface AdmitOptions extends InputOptions {
   as?: string;
@@ -69,13 +70,10 @@ export function register(program: Command, ctx: CliContext): Command {
       DEFAULT_GATEWAY_API_VERSION,
     );
   addInputOptions(cmd);
-  cmd.addHelpText(
-    'after',
-    `
-Examples:
-  cozy-gw admit --values platform.yaml -f routes/ --as alice --as-group tenant-alice-admin
-  cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json`,
-  );
+  withExamples(cmd, [
+    'cozy-gw admit --values platform.yaml -f routes/ --as alice --as-group tenant-alice-admin',
+    'cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json',
+  ]);
   return cmd.action((opts: AdmitOptions) => {
     const { admitRequest, admitFails, formatAdmissionWarning, formatDenial } = late.admit();
     const inputs = loadInputs(opts, ctx, cmd);

@@ -31,6 +31,7 @@ import {
 } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 import { pushAll } from '../../k8s/arrays';
+import { withExamples } from './help';
 
 /** The exit code for "the change makes a difference". */
 export const EXIT_DIFFERENCES = 3;
@@ -101,110 +102,108 @@ export function register(program: Command, ctx: CliContext): Command {
     .addHelpText(
       'after',
       `
-Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.
-
-Examples:
-  cozy-gw diff --state state.yaml --values values.yaml -f tenants/alice.yaml
-  cozy-gw diff --state deploy/ --values values.yaml -f tenants/ --prune -o plan
-  cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now`,
-    )
-    .action((opts: DiffCliOptions) => {
-      if (!opts.state.length)
-        usageError(
-          cmd,
-          '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
-        );
-      const stdinUsers = [
-        ...opts.state.filter((f) => f === '-').map(() => '--state -'),
-        ...opts.filename.filter((f) => f === '-').map(() => '-f -'),
-        ...opts.values.filter((f) => f === '-').map(() => '--values -'),
+Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.`,
+    );
+  withExamples(cmd, [
+    'cozy-gw diff --state state.yaml --values values.yaml -f tenants/alice.yaml',
+    'cozy-gw diff --state deploy/ --values values.yaml -f tenants/ --prune -o plan',
+    'cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now',
+  ]);
+  cmd.action((opts: DiffCliOptions) => {
+    if (!opts.state.length)
+      usageError(
+        cmd,
+        '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
+      );
+    const stdinUsers = [
+      ...opts.state.filter((f) => f === '-').map(() => '--state -'),
+      ...opts.filename.filter((f) => f === '-').map(() => '-f -'),
+      ...opts.values.filter((f) => f === '-').map(() => '--values -'),
+    ];
+    if (stdinUsers.length > 1)
+      usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
+    const { diff, hasDifferences, diffChanges, afterStore } = late.diff();
+    const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
+    const { state, sources } = readState(opts.state, ctx);
+    // One source map for the run: a finding about a state object or a given one names its file and line.
+    const inputs = loadInputs(opts, ctx, cmd, sources);
+    const result = diff(
+      { state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+      { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
+    );
+    failOn(
+      result.findings
+        .filter((f) => f.severity === 'error')
+        .concat(result.findings.filter((f) => f.severity !== 'error')),
+      opts,
+    );
+    // --validate: the objects the change creates or changes, as they would be, against their published schemas.
+    const invalid = validateEmitted([...result.created, ...result.changed.map((c) => c.after)], opts);
+    failOn(invalid, opts);
+    pushAll(result.findings, invalid);
+    const different = hasDifferences(result);
+    // Findings about objects the change leaves as they are were there before it: counted, not repeated.
+    const differing = new Set([...result.created, ...result.deleted, ...result.changed.map((c) => c.after)].map(keyOf));
+    const relevant = result.findings.filter(
+      (f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)),
+    );
+    const unrelated =
+      result.findings.filter((f) => f.severity === 'warning').length -
+      relevant.filter((f) => f.severity === 'warning').length;
+    let out: Iterable<string>;
+    if (opts.output === 'json') {
+      const { toJson } = late.yaml();
+      out = [
+        toJson({
+          created: result.created,
+          changed: result.changed,
+          deleted: result.deleted,
+          hostnames: result.hostnames,
+        }),
       ];
-      if (stdinUsers.length > 1)
-        usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
-      const { diff, hasDifferences, diffChanges, afterStore } = late.diff();
-      const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
-      const { state, sources } = readState(opts.state, ctx);
-      // One source map for the run: a finding about a state object or a given one names its file and line.
-      const inputs = loadInputs(opts, ctx, cmd, sources);
-      const result = diff(
-        { state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
-        { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
-      );
-      failOn(
-        result.findings
-          .filter((f) => f.severity === 'error')
-          .concat(result.findings.filter((f) => f.severity !== 'error')),
-        opts,
-      );
-      // --validate: the objects the change creates or changes, as they would be, against their published schemas.
-      const invalid = validateEmitted([...result.created, ...result.changed.map((c) => c.after)], opts);
-      failOn(invalid, opts);
-      pushAll(result.findings, invalid);
-      const different = hasDifferences(result);
-      // Findings about objects the change leaves as they are were there before it: counted, not repeated.
-      const differing = new Set(
-        [...result.created, ...result.deleted, ...result.changed.map((c) => c.after)].map(keyOf),
-      );
-      const relevant = result.findings.filter(
-        (f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)),
-      );
-      const unrelated =
-        result.findings.filter((f) => f.severity === 'warning').length -
-        relevant.filter((f) => f.severity === 'warning').length;
-      let out: Iterable<string>;
-      if (opts.output === 'json') {
-        const { toJson } = late.yaml();
-        out = [
-          toJson({
-            created: result.created,
-            changed: result.changed,
-            deleted: result.deleted,
+    } else if (opts.output === 'plan') {
+      const { renderPlan } = late.plan();
+      const pass = result.pass!;
+      const removed = result.removedNamespaces.map((ns) => {
+        const n = result.deleted.filter((o) => o.metadata.namespace === ns).length;
+        return `Namespace ${ns} is deleted with everything in it (${n} object${n === 1 ? '' : 's'} besides the Namespace): its tenant left the tree.`;
+      });
+      out = [
+        renderPlan(
+          { ...pass, findings: relevant, store: afterStore(result, state), changes: diffChanges(result) },
+          {
+            before: result.changed.map((c) => c.before),
+            now,
+            title: 'Diff plan',
+            channelOrigin: pass.channelOrigin,
+            ciliumVersion: pass.ciliumVersion,
             hostnames: result.hostnames,
-          }),
-        ];
-      } else if (opts.output === 'plan') {
-        const { renderPlan } = late.plan();
-        const pass = result.pass!;
-        const removed = result.removedNamespaces.map((ns) => {
-          const n = result.deleted.filter((o) => o.metadata.namespace === ns).length;
-          return `Namespace ${ns} is deleted with everything in it (${n} object${n === 1 ? '' : 's'} besides the Namespace): its tenant left the tree.`;
-        });
-        out = [
-          renderPlan(
-            { ...pass, findings: relevant, store: afterStore(result, state), changes: diffChanges(result) },
-            {
-              before: result.changed.map((c) => c.before),
-              now,
-              title: 'Diff plan',
-              channelOrigin: pass.channelOrigin,
-              ciliumVersion: pass.ciliumVersion,
-              hostnames: result.hostnames,
-              notes: removed,
-              showRefusedUnchanged: false,
-              nothingLine: 'No differences: the change leaves the state as it is.',
-            },
-          ),
-        ];
-      } else {
-        const { unifiedDiffs } = late.unifiedDiff();
-        const { orderOutput } = late.render();
-        const items = new Map<string, { before?: KObject; after?: KObject }>();
-        for (const o of result.created) items.set(keyOf(o), { after: o });
-        for (const c of result.changed) items.set(keyOf(c.after), c);
-        for (const o of result.deleted) items.set(keyOf(o), { before: o });
-        const ordered = orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) =>
-          items.get(keyOf(o))!,
-        );
-        out = unifiedDiffs(ordered);
-      }
-      ctx.report(relevant.filter((f) => f.severity === 'warning'));
-      if (unrelated)
-        ctx.note(
-          `note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)`,
-        );
-      if (!different) ctx.note('note: no differences');
-      for (const chunk of out) ctx.io.stdout(chunk);
-      ctx.exitCode = different ? EXIT_DIFFERENCES : 0;
-    });
+            notes: removed,
+            showRefusedUnchanged: false,
+            nothingLine: 'No differences: the change leaves the state as it is.',
+          },
+        ),
+      ];
+    } else {
+      const { unifiedDiffs } = late.unifiedDiff();
+      const { orderOutput } = late.render();
+      const items = new Map<string, { before?: KObject; after?: KObject }>();
+      for (const o of result.created) items.set(keyOf(o), { after: o });
+      for (const c of result.changed) items.set(keyOf(c.after), c);
+      for (const o of result.deleted) items.set(keyOf(o), { before: o });
+      const ordered = orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) =>
+        items.get(keyOf(o))!,
+      );
+      out = unifiedDiffs(ordered);
+    }
+    ctx.report(relevant.filter((f) => f.severity === 'warning'));
+    if (unrelated)
+      ctx.note(
+        `note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)`,
+      );
+    if (!different) ctx.note('note: no differences');
+    for (const chunk of out) ctx.io.stdout(chunk);
+    ctx.exitCode = different ? EXIT_DIFFERENCES : 0;
+  });
   return cmd;
 }

@@ -8,9 +8,11 @@
 import type { Command } from 'commander';
 import { rebindConsole, type CliContext } from '../context';
 import { parseNow, resolveNow } from '../clock';
-import { addValuesOptions, failOn, loadValues, usageError, type ValuesOptions } from './common';
+import { addValuesOptions, ciliumVersionArg, failOn, loadValues, usageError, type ValuesOptions } from './common';
+import { SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { postRender } from '../../protocols/postRender';
+import { withExamples } from './help';
 
 interface PostRenderOpts extends ValuesOptions {
   now?: string;
@@ -22,8 +24,8 @@ export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('post-render')
     .description(
-      'A Helm post-renderer: reads the manifests Helm rendered on stdin and writes them unchanged, byte for byte,\n' +
-        'followed by the objects the cozystack-controller creates for every TenantGateway among them\n' +
+      'A Helm post-renderer: reads the manifests Helm rendered on stdin and writes them unchanged, byte for byte, ' +
+        'followed by the objects the cozystack-controller creates for every TenantGateway among them ' +
         '(Gateway, Issuer, Certificates, redirect HTTPRoute, wildcard Secret replicas).',
     )
     .option(
@@ -31,15 +33,18 @@ export function register(program: Command, ctx: CliContext): Command {
       'the clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)',
       parseNow,
     )
-    .option('--cilium-version <version>', 'the Cilium version the controller pass assumes')
-    .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)')
-    .addHelpText(
-      'after',
-      '\nExamples:\n' +
-        '  helm template gw ./gateway | cozy-gw post-render --values platform.yaml\n' +
-        '  helm install gw ./gateway --post-renderer cozy-gw --post-renderer-args post-render   # Helm 3\n' +
-        '  helm plugin install "$(npm root -g)/cozy-gw" && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)\n',
-    );
+    .option(
+      '--cilium-version <semver>',
+      'the Cilium version whose Gateway hazards are reported',
+      ciliumVersionArg,
+      SHIPPED_CILIUM_VERSION,
+    )
+    .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)');
+  withExamples(cmd, [
+    'helm template gw ./gateway | cozy-gw post-render --values platform.yaml',
+    'helm install gw ./gateway --post-renderer cozy-gw --post-renderer-args post-render   # Helm 3',
+    'helm plugin install "$(npm root -g)/cozy-gw" && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)',
+  ]);
   return addValuesOptions(cmd).action((opts: PostRenderOpts) => {
     const restore = rebindConsole();
     try {

@@ -23,6 +23,7 @@ import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 import { pushAll } from '../../k8s/arrays';
+import { withExamples } from './help';
 
 interface ReconcileCliOptions extends InputOptions {
   validate?: boolean;
@@ -132,16 +133,16 @@ export function register(program: Command, ctx: CliContext): Command {
       ciliumVersionArg,
       SHIPPED_CILIUM_VERSION,
     )
-    .option('--upstream-cilium', "judge hazards for the upstream Cilium operator image, without the platform's patches")
-    .addHelpText(
-      'after',
-      `
-Examples:
-  cozy-gw reconcile --values platform.yaml -f cluster/ --now 2026-01-01T00:00:00Z
-  cozy-gw reconcile -f state.yaml -o plan
-  cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml
-  cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5`,
+    .option(
+      '--upstream-cilium',
+      "judge hazards for the upstream Cilium operator image, without the platform's patches",
     );
+  withExamples(cmd, [
+    'cozy-gw reconcile --values platform.yaml -f cluster/ --now 2026-01-01T00:00:00Z',
+    'cozy-gw reconcile -f state.yaml -o plan',
+    'cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml',
+    'cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5',
+  ]);
   addValidateOption(addInputOptions(cmd));
   cmd.action((opts: ReconcileCliOptions) => {
     const { reconcile } = late.reconcile();

@@ -20,6 +20,7 @@ import {
 } from './common';
 import { parseNow, resolveNow } from '../clock';
 import { pushAll } from '../../k8s/arrays';
+import { withExamples } from './help';
 
 interface RenderCliOptions extends InputOptions {
   validate?: boolean;
@@ -47,6 +48,12 @@ export function register(program: Command, ctx: CliContext): Command {
         'that owns a Gateway; the cozy:tenant* ClusterRoles, cozy-public and its Role, the monitoring Services; and the ' +
         'ValidatingAdmissionPolicies with their bindings. Helm hook objects are left out unless --include-hooks.',
     );
+  withExamples(cmd, [
+    'cozy-gw render --values values.yaml -f tenants/',
+    'cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z',
+    'cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform',
+    'kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -',
+  ]);
   addValidateOption(addInputOptions(cmd))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option(
@@ -82,10 +89,6 @@ export function register(program: Command, ctx: CliContext): Command {
       parseNow,
     )
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
-    )
     .action((opts: RenderCliOptions) => {
       const { render } = late.render();
       const { redactionNotice, isRedacted } = late.redaction();
