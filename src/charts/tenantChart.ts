@@ -39,6 +39,7 @@ import {
   type TenantSpec,
   type TenantValues,
 } from './tenantRelease';
+import { duplicateFindings } from '../k8s/duplicates';
 
 export interface TreeOptions {
   /** `--gateway-only`: the gateway slice alone (each tenant's Namespace and Secret), for platforms whose tenant HelmReleases still render the rest. */
@@ -76,6 +77,12 @@ const where = (t: KObject | undefined, field?: string): Pick<Finding, 'object' |
  * values schema (docs/tenant.md §3, docs/decisions.md §Q15, src/validation/), the chart's `tenant.name`
  * (docs/tenant.md §2.0.2), the README's name rule (docs/decisions.md §Q13) and the tenant namespace as a Namespace name.
  */
+/** A name the chart accepts, close to one it refuses: lowercased, letters and digits kept, a letter first. */
+function nameSuggestion(name: string): string {
+  const kept = name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return /^[a-z]/.test(kept) ? kept : `t${kept}`;
+}
+
 export function tenantInputFindings(t: KObject): Finding[] {
   const out = validateTenant(t);
   const X = t.metadata?.name;
@@ -89,7 +96,7 @@ export function tenantInputFindings(t: KObject): Finding[] {
         error(rn, {
           ...where(t, 'metadata.name'),
           rule: 'tenant.release-name',
-          hint: `rename the Tenant without dashes (e.g. "${X.replace(/-/g, '')}")`,
+          hint: `rename the Tenant without dashes, e.g. ${JSON.stringify(nameSuggestion(X))}`,
         }),
       );
     }
@@ -100,7 +107,7 @@ export function tenantInputFindings(t: KObject): Finding[] {
         error(bad, {
           ...where(t, 'metadata.name'),
           rule: 'tenant.name',
-          hint: 'use lowercase letters and digits only, starting with a letter (e.g. "alice", "team2")',
+          hint: `rename it with lowercase letters and digits only, starting with a letter, e.g. ${JSON.stringify(nameSuggestion(X))}`,
         }),
       );
     }
@@ -458,18 +465,11 @@ function treeInputs(
   const tenants: KObject[] = [];
   const seen = new Set<string>();
   const failed = new Set<string>();
-  for (const t of objects.filter(isTenant).sort(walkOrder)) {
+  const given = objects.filter(isTenant);
+  pushAll(out.findings, duplicateFindings(given));
+  for (const t of given.sort(walkOrder)) {
     const key = `${t.metadata.namespace ?? ''}/${t.metadata.name}`;
-    if (seen.has(key)) {
-      out.findings.push(
-        error(`duplicate Tenant ${key}: each Tenant may appear once in the inputs`, {
-          ...where(t),
-          rule: 'input.duplicate',
-          hint: 'remove one copy (a directory given with -f is read recursively; check that no file is given twice)',
-        }),
-      );
-      continue;
-    }
+    if (seen.has(key)) continue; // a copy: duplicateFindings located each
     seen.add(key);
     if (invalid.has(t)) {
       if (typeof t.metadata?.name === 'string' && typeof t.metadata?.namespace === 'string')

@@ -6,6 +6,7 @@
 import { formatFinding, type Finding } from '../k8s/diagnostics';
 import { printable } from '../k8s/printable';
 import type { SourceMap } from '../io/sourceMap';
+import type { KObject } from '../k8s/model';
 import type { Exec } from '../io/exec';
 
 /** Everything a command may touch outside the core; injected so tests run in-process. */
@@ -44,7 +45,7 @@ export function locate(f: Finding, sources: SourceMap | undefined): Finding {
   let out = f;
   if (f.line === undefined) {
     if (f.object && !f.file) {
-      const o = sources.objectOf(f.object);
+      const o = f.instance && sources.originOf(f.instance) ? (f.instance as KObject) : sources.objectOf(f.object);
       const origin = o && sources.originOf(o);
       if (o && origin) out = { ...f, file: origin.file, line: sources.lineOf(o, f.field) };
     } else if (f.file && !f.object) {

@@ -20,6 +20,11 @@ export interface Finding {
   line?: number;
   /** What the user can do about it. */
   hint?: string;
+  /**
+   * The input object itself, where its identity does not find it: one copy of several of one
+   * identity, or an object whose namespace is not a string. The CLI edge places the finding there.
+   */
+  instance?: object;
   /** The platform value the finding is about and where it is set (the hint ends by saying so). */
   valueAt?: ValueAt;
 }

@@ -1,21 +1,34 @@
-/** Two input objects with one identity (group, kind, namespace, name) cannot both be the cluster state. Pure. */
+/**
+ * Objects given more than once: two input objects with one identity (group, kind, namespace, name)
+ * cannot both be the cluster state, nor two Tenants one tenant. One rule for every reader of inputs
+ * (render's Tenants, reconcile, admit, diff's state). Every copy gets a finding, in reading order,
+ * placed at that copy (`instance`), so each is located. Pure.
+ */
 import { error, type Finding } from './diagnostics';
-import { describe, keyOf, refOf, type KObject } from './model';
+import { keyOf, refOf, type KObject } from './model';
 
-export function duplicateFindings(objects: KObject[]): Finding[] {
-  const seen = new Set<string>();
-  const out: Finding[] = [];
+export function duplicateFindings(objects: readonly KObject[], what = 'inputs'): Finding[] {
+  const count = new Map<string, number>();
   for (const o of objects) {
     const k = keyOf(o);
-    if (seen.has(k))
-      out.push(
-        error(`${describe(o)} is given more than once in the inputs`, {
-          rule: 'input.duplicate',
-          object: refOf(o),
-          hint: 'keep one copy of each object',
-        }),
-      );
-    else seen.add(k);
+    count.set(k, (count.get(k) ?? 0) + 1);
+  }
+  const out: Finding[] = [];
+  const seen = new Map<string, number>();
+  for (const o of objects) {
+    const k = keyOf(o);
+    const n = count.get(k)!;
+    if (n < 2) continue;
+    const i = (seen.get(k) ?? 0) + 1;
+    seen.set(k, i);
+    out.push(
+      error(`given ${n} times in the ${what}; this is copy ${i} of ${n}`, {
+        rule: 'input.duplicate',
+        object: refOf(o),
+        instance: o,
+        hint: 'keep one copy; a directory given with -f is read recursively, so check that no file is given twice',
+      }),
+    );
   }
   return out;
 }

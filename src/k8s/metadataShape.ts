@@ -27,6 +27,7 @@ export function metadataFindings(o: KObject): Finding[] {
     out.push(
       error(message, {
         object: ref,
+        instance: o,
         field,
         rule: 'input.metadata',
         hint:

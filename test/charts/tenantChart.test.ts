@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
 import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
 import { type ClusterMap } from '../../src/platform/tenancy';
-import { renderTenantTree } from '../../src/charts/tenantChart';
+import { tenantInputFindings, renderTenantTree } from '../../src/charts/tenantChart';
 import {
   deriveHost,
   helmToYaml,
@@ -273,9 +273,25 @@ describe('the tenant tree', () => {
     expect(t.findings[0].message).toMatch(/at most 63/);
   });
 
+  it('a refused name is answered with a name the chart accepts, in one sentence (no nested parentheses)', () => {
+    const hints = (name: string) => tenantInputFindings(tenant(name, 'tenant-root')).map((f) => `${f.rule}: ${f.hint}`);
+    expect(hints('Bad-Name')).toEqual([
+      'tenant.release-name: rename the Tenant without dashes, e.g. "badname"',
+      'tenant.name: rename it with lowercase letters and digits only, starting with a letter, e.g. "badname"',
+    ]);
+    expect(hints('my-team')).toEqual(['tenant.release-name: rename the Tenant without dashes, e.g. "myteam"']);
+    expect(hints('2fast')).toEqual([
+      'tenant.name: rename it with lowercase letters and digits only, starting with a letter, e.g. "t2fast"',
+    ]);
+  });
+
   it('reports duplicate Tenants', () => {
     const t = renderTenantTree(enabled(), [tenant('a', 'tenant-root'), tenant('a', 'tenant-root')]);
-    expect(t.findings.map((f) => f.rule)).toEqual(['input.duplicate']);
+    // both copies, each placed at itself (instance) by the CLI edge
+    expect(t.findings.map((f) => [f.rule, f.message])).toEqual([
+      ['input.duplicate', 'given 2 times in the inputs; this is copy 1 of 2'],
+      ['input.duplicate', 'given 2 times in the inputs; this is copy 2 of 2'],
+    ]);
   });
 
   it('an ownerReference to the parent Namespace only when the input parent has a uid (docs/decisions.md §4)', () => {

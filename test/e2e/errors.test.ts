@@ -43,7 +43,7 @@ describe('input files', () => {
       'error: cycle.yaml:1: the YAML document holds an alias that refers to a node containing it (a cycle) (point the alias at a node outside the one that holds its anchor, or write the repeated part out)',
     ]);
     expect(await lines('ns-map.yaml')).toContain(
-      "error: Tenant ci: metadata.namespace: must be a string, got a mapping (write the namespace's name as a string, e.g. namespace: tenant-root)",
+      "error: ns-map.yaml:5: Tenant ci: metadata.namespace: must be a string, got a mapping (write the namespace's name as a string, e.g. namespace: tenant-root)",
     );
     expect(await lines('label.yaml')).toContain(
       'error: label.yaml:5: Namespace x: metadata.labels.a: must be a string, got a number (labels and annotations map string keys to string values: quote a value YAML would read as a number or a boolean, e.g. "1" or "true")',
@@ -126,6 +126,22 @@ describe('render guards', () => {
     );
   });
 
+  it('a Tenant given twice, in two files: every copy located, in reading order, one sentence each', async () => {
+    const alice =
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: alice\n  namespace: tenant-root\nspec: {}\n';
+    write('a.yaml', alice);
+    write('more/b.yaml', `${alice}---\n${alice.replace('alice', 'bob')}---\n${alice}`);
+    const r = await cli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'a.yaml', '-f', 'more']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const hint = '(keep one copy; a directory given with -f is read recursively, so check that no file is given twice)';
+    expect(r.stderr.split('\n').filter((l) => l.includes('given 3 times'))).toEqual([
+      `error: a.yaml:1: Tenant tenant-root/alice: given 3 times in the inputs; this is copy 1 of 3 ${hint}`,
+      `error: more/b.yaml:1: Tenant tenant-root/alice: given 3 times in the inputs; this is copy 2 of 3 ${hint}`,
+      `error: more/b.yaml:15: Tenant tenant-root/alice: given 3 times in the inputs; this is copy 3 of 3 ${hint}`,
+    ]);
+  });
+
   it('an invalid release name: metadata.name at its line, and a name that works', async () => {
     write(
       'y.yaml',
@@ -134,7 +150,7 @@ describe('render guards', () => {
     const r = await cli(['render', '--values', 'values.yaml', '-f', 'root.yaml', '-f', 'y.yaml']);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /error: y\.yaml:4: Tenant tenant-root\/my-team: metadata\.name: release name "tenant-my-team" is invalid.*\(rename the Tenant without dashes \(e\.g\. "myteam"\)\)/,
+      /error: y\.yaml:4: Tenant tenant-root\/my-team: metadata\.name: release name "tenant-my-team" is invalid.*\(rename the Tenant without dashes, e\.g\. "myteam"\)/,
     );
   });
 

@@ -97,7 +97,12 @@ describe('7. admit: honest verdicts', () => {
       const r = await cli(['admit', '--values', 'values7.yaml', '-f', 'ns.yaml', '-f', 'route.yaml', '--as', 'alice']);
       expect(r.code).toBe(1);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^error: ns\.yaml:\d+: .*Namespace tenant-alice is given more than once in the inputs/m);
+      const lines = r.stderr.split('\n').filter((l) => l.includes('input') && l.includes('Namespace tenant-alice'));
+      expect(lines.map((l) => l.replace(/^error: ns\.yaml:\d+: /, ''))).toEqual([
+        'Namespace tenant-alice: given 2 times in the inputs; this is copy 1 of 2 (keep one copy; a directory given with -f is read recursively, so check that no file is given twice)',
+        'Namespace tenant-alice: given 2 times in the inputs; this is copy 2 of 2 (keep one copy; a directory given with -f is read recursively, so check that no file is given twice)',
+      ]);
+      expect(lines.map((l) => Number(/^error: ns\.yaml:(\d+):/.exec(l)?.[1]))).toEqual([1, 8]);
     }
   });
 

@@ -54,7 +54,7 @@ describe('reconcile(): orchestration', () => {
   it('an invalid --now and duplicate objects are errors, and nothing runs', () => {
     const objs = load(ROUTES);
     const r = reconcile({ objects: [...objs, objs[0]] }, { now: 'tomorrow' });
-    expect(r.findings.map((f) => f.rule).sort()).toEqual(['input.duplicate', 'input.now']);
+    expect(r.findings.map((f) => f.rule).sort()).toEqual(['input.duplicate', 'input.duplicate', 'input.now']);
     expect(r.changes).toEqual([]);
   });
 
