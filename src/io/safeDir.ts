@@ -1,5 +1,5 @@
 /**
- * A directory whose insides are reached without ever following a link (decisions.md 12: the
+ * A directory whose insides are reached without ever following a link (decisions.md §12: the
  * output tree never writes or deletes outside DIR). Every path below the root is walked one
  * component at a time, each directory opened with `O_DIRECTORY | O_NOFOLLOW` from its parent's
  * descriptor, and every operation acts on one name inside a directory opened that way: a link, or
@@ -21,7 +21,10 @@ import * as path from 'node:path';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 const OPEN_DIR = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
-/** Directory descriptors kept open at once. */
+/**
+ * Directory descriptors kept open at once. The least recently used goes first, so the few folders
+ * one operation walks (two paths, a handful of components) are never closed under it.
+ */
 const CACHE = 64;
 
 /** A path component that is a link or not a directory: the walk stops there. */

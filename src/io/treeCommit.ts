@@ -1,5 +1,5 @@
 /**
- * Writing the output tree as a transaction (decisions.md 12: "a failed run leaves the directory as
+ * Writing the output tree as a transaction (decisions.md §12: "a failed run leaves the directory as
  * it was"; two runs never interleave; nothing is written or deleted outside DIR).
  *
  * One run, in order:
@@ -117,9 +117,9 @@ interface Journal {
   started: string;
   /** Folders of DIR this run creates, parents first. */
   mkdirs: string[];
-  /** Files moved into DIR, with the digest of the bytes this run wrote. */
+  /** Files moved into DIR, with the digest of the bytes this run wrote; the n-th is staged as `new/<n>`. */
   moves: [string, string][];
-  /** Files of the earlier tree moved aside to `old/` (replaced or removed). */
+  /** Files of the earlier tree moved aside (replaced or removed); the n-th goes to `old/<n>`. */
   aside: string[];
 }
 
@@ -154,6 +154,9 @@ interface Plan {
   mkdirs: string[];
   /** Folders the removal may empty, deepest first. */
   rmdirs: string[];
+  /** Where each new file is staged, and where each old one is moved aside (in the work area, by number). */
+  staged: Map<string, string>;
+  asideAt: Map<string, string>;
   /** Whether the record changes (else, with nothing to move or remove, there is nothing to commit). */
   recordChanges: boolean;
 }
@@ -220,6 +223,7 @@ class TreeRun {
   /** Folders outside the tree this run created for DIR (DIR itself included), parents first. */
   private readonly createdOutside: string[] = [];
   private readonly warnings: Finding[] = [];
+  private readonly digests = new Map<string, string>();
   /** The lock's token while this run holds it. */
   private token: string | undefined;
 
@@ -251,6 +255,13 @@ class TreeRun {
     if (this.signal && this.stoppable) throw new Stop();
   }
 
+  /** The sha256 of a new file's content, computed once. */
+  private digest(rel: string, content: string): string {
+    let d = this.digests.get(rel);
+    if (d === undefined) this.digests.set(rel, (d = sha256(content)));
+    return d;
+  }
+
   private readText(rel: string): string | undefined {
     try {
       const st = this.d.lstat(rel);
@@ -276,8 +287,6 @@ class TreeRun {
     let result: TreeCommitResult;
     try {
       result = await this.transact(files, record);
-      // A signal that came in during the last steps is heard before the listeners go.
-      await tick();
     } catch (e) {
       if (e instanceof Stop || (this.signal && !(e instanceof FindingsError)))
         throw this.interrupted(`nothing in it was changed`);
@@ -287,6 +296,8 @@ class TreeRun {
       if (this.token) this.quietly(() => releaseLock(this.d, this.token!));
       // this.d is unset when DIR could not be opened.
       (this.d as SafeDir | undefined)?.close();
+      // A signal that came in while the lock was released is heard before the listeners go.
+      await tick();
       for (const [s, l] of listeners) signals.off(s, l);
       if (!this.committed) this.removeCreatedDir();
     }
@@ -350,7 +361,7 @@ class TreeRun {
       pid: process.pid,
       started: new Date().toISOString(),
       mkdirs: plan.mkdirs,
-      moves: plan.moves.map((rel) => [rel, sha256(files.get(rel)!)]),
+      moves: plan.moves.map((rel) => [rel, this.digest(rel, files.get(rel)!)]),
       aside: [...plan.replace, ...plan.remove],
     };
     try {
@@ -425,10 +436,10 @@ class TreeRun {
    * DIR must be cozy-gw's or empty. Before the lock (`early`), a work area counts as cozy-gw's (an
    * interrupted first run); after recovery, only the record does. Returns the earlier tree's files.
    */
-  private refuseForeign(early: boolean): Set<string> {
+  private refuseForeign(early: boolean): Map<string, string | undefined> {
     const rec = this.readRecord();
-    if (rec) return new Set(rec.files.map((f) => f.path));
-    if (early && this.d.lstat(WORK)?.isDirectory()) return new Set();
+    if (rec) return new Map(rec.files.map((f) => [f.path, f.sha256]));
+    if (early && this.d.lstat(WORK)?.isDirectory()) return new Map();
     const special =
       this.dir === this.cwd
         ? 'the working directory'
@@ -447,11 +458,11 @@ class TreeRun {
         ` holds files cozy-gw did not write (no ${RECORD} record); refusing to write into it`,
         'name a new or empty directory, or one an earlier cozy-gw render wrote',
       );
-    return new Set();
+    return new Map();
   }
 
   /** Every decision, and every refusal at once, before anything changes. */
-  private plan(files: Map<string, string>, prev: Set<string>, record: string): Plan {
+  private plan(files: Map<string, string>, prev: Map<string, string | undefined>, record: string): Plan {
     const problems: Finding[] = [];
     const problem = (message: string, hint?: string) =>
       problems.push(error(`--output-dir ${this.label}: ${message}`, { rule: 'output.dir', hint }));
@@ -503,9 +514,17 @@ class TreeRun {
           `${rel} exists and cozy-gw did not write it; refusing to replace it`,
           'move the file away, or name another directory',
         );
-      else if (!this.d.read(rel).equals(Buffer.from(content))) {
-        moves.push(rel);
-        replace.add(rel);
+      else {
+        // A file whose recorded digest differs is replaced unread; one recorded as these bytes is
+        // read, in case someone edited it since.
+        const recorded = prev.get(rel);
+        if (
+          (recorded !== undefined && recorded !== this.digest(rel, content)) ||
+          !this.d.read(rel).equals(Buffer.from(content))
+        ) {
+          moves.push(rel);
+          replace.add(rel);
+        }
       }
     }
     const recSt = this.d.lstat(RECORD);
@@ -516,7 +535,7 @@ class TreeRun {
     const keep = new Set<string>();
     for (const rel of files.keys()) for (const a of ancestors(rel)) keep.add(a);
     const rmdirs = new Set<string>();
-    for (const rel of [...prev].sort()) {
+    for (const rel of [...prev.keys()].sort()) {
       if (files.has(rel) || rel === RECORD) continue;
       let st: fs.Stats | undefined;
       try {
@@ -538,6 +557,8 @@ class TreeRun {
       mkdirs: [...mkdirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1)),
       rmdirs: [...rmdirs].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1)),
       recordChanges: current !== record,
+      staged: new Map(),
+      asideAt: new Map(),
     };
   }
 
@@ -545,17 +566,16 @@ class TreeRun {
   private async stage(files: Map<string, string>, plan: Plan, record: string): Promise<void> {
     this.step(`mkdir ${WORK}`);
     this.d.mkdir(WORK);
-    const folders = new Set<string>([NEW, OLD]);
-    for (const rel of plan.moves) for (const a of ancestors(rel)) folders.add(`${NEW}/${a}`);
-    for (const rel of [...plan.replace, ...plan.remove]) for (const a of ancestors(rel)) folders.add(`${OLD}/${a}`);
-    for (const f of [...folders].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1))) {
+    for (const f of [NEW, OLD]) {
       this.step(`mkdir ${f}`);
       this.d.mkdir(f);
-      await this.breathe();
     }
+    // Flat, by number (the journal's order): no folders to make and remove per namespace.
+    plan.moves.forEach((rel, i) => plan.staged.set(rel, `${NEW}/${i}`));
+    [...plan.replace, ...plan.remove].forEach((rel, i) => plan.asideAt.set(rel, `${OLD}/${i}`));
     for (const rel of plan.moves) {
       this.step(`stage ${rel}`);
-      this.d.create(`${NEW}/${rel}`, files.get(rel)!);
+      this.d.create(plan.staged.get(rel)!, files.get(rel)!);
       await this.breathe();
     }
     this.step('stage record');
@@ -571,15 +591,15 @@ class TreeRun {
     for (const rel of plan.moves) {
       if (plan.replace.has(rel)) {
         this.step(`aside ${rel}`);
-        this.d.rename(rel, `${OLD}/${rel}`);
+        this.d.rename(rel, plan.asideAt.get(rel)!);
       }
       this.step(`move ${rel}`);
-      this.d.rename(`${NEW}/${rel}`, rel);
+      this.d.rename(plan.staged.get(rel)!, rel);
       await this.breathe();
     }
     for (const rel of plan.remove) {
       this.step(`aside ${rel}`);
-      this.d.rename(rel, `${OLD}/${rel}`);
+      this.d.rename(rel, plan.asideAt.get(rel)!);
       await this.breathe();
     }
     for (const f of plan.rmdirs) {
@@ -626,8 +646,13 @@ class TreeRun {
    * files moved aside come back, created folders go, then the journal and the work area.
    */
   private rollBack(j: Journal): number {
-    for (const [rel, digest] of j.moves) {
-      if (this.d.lstat(`${NEW}/${rel}`)) continue;
+    if (!this.d.lstat(NEW)) {
+      this.step(`mkdir ${NEW}`);
+      this.d.mkdir(NEW);
+    }
+    for (const [i, [rel, digest]] of j.moves.entries()) {
+      const staged = `${NEW}/${i}`;
+      if (this.d.lstat(staged)) continue;
       let st: fs.Stats | undefined;
       try {
         st = this.d.lstat(rel);
@@ -636,14 +661,13 @@ class TreeRun {
         throw e;
       }
       if (!st?.isFile() || sha256(this.d.read(rel)) !== digest) continue;
-      this.ensureFolders(NEW, rel);
       this.step(`unmove ${rel}`);
-      this.d.rename(rel, `${NEW}/${rel}`);
+      this.d.rename(rel, staged);
     }
     let restored = 0;
-    for (const rel of j.aside) {
-      const st = this.d.lstat(`${OLD}/${rel}`);
-      if (!st) continue;
+    for (const [i, rel] of j.aside.entries()) {
+      const aside = `${OLD}/${i}`;
+      if (!this.d.lstat(aside)?.isFile()) continue;
       try {
         this.ensureFolders('', rel);
         if (this.d.lstat(rel)) continue;
@@ -652,7 +676,7 @@ class TreeRun {
         throw e;
       }
       this.step(`restore ${rel}`);
-      this.d.rename(`${OLD}/${rel}`, rel);
+      this.d.rename(aside, rel);
       restored++;
     }
     for (const f of [...j.mkdirs].reverse()) {
@@ -713,8 +737,13 @@ class TreeRun {
   }
 
   /** The result, with the entries cozy-gw did not write (a folder with a trailing `/`), from the tree as it now is. */
-  private result(files: Map<string, string>, prev: Set<string>, plan: Plan, changed: number): TreeCommitResult {
-    const ours = new Set([...files.keys(), ...prev]);
+  private result(
+    files: Map<string, string>,
+    prev: Map<string, string | undefined>,
+    plan: Plan,
+    changed: number,
+  ): TreeCommitResult {
+    const ours = new Set([...files.keys(), ...prev.keys()]);
     const inner = new Set<string>();
     for (const rel of ours) for (const a of ancestors(rel)) inner.add(a);
     const left: string[] = [];

@@ -51,7 +51,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option(
       '--output-dir <dir>',
-      'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole',
+      'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout (it replaces and removes only the files it wrote, locked and all or nothing)',
     )
     .option(
       '--lock-timeout <seconds>',
