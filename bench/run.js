@@ -377,7 +377,7 @@ function main() {
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2) + '\n');
 }
 
-/** The targets of issue 5, measured (not asserted). */
+/** The performance targets (README "Performance"), measured (not asserted). */
 function checks(results, baseline) {
   const baselineCpu = baseline.cpuMs;
   const out = [];

@@ -1,8 +1,8 @@
 /**
- * The cozystack-basics admission policies (tenant-gateway.md "Security model", layers 2-8;
- * reference-facts §7): one `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy per
- * layer with its CEL, each followed by a same-named ValidatingAdmissionPolicyBinding, plus the
- * layer-6 render-time guard over `_cluster.gateway-attached-namespaces`.
+ * The cozystack-basics admission policies (docs/behaviour.md §7, layers 2-8): one
+ * `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy per layer with its CEL, each followed by
+ * a same-named ValidatingAdmissionPolicyBinding, plus the layer-6 render-time guard over
+ * `_cluster.gateway-attached-namespaces`.
  *
  * This module is the one source of truth for the policies: `render` prints them and `admit`
  * evaluates exactly these objects (src/admission/admit.ts).
@@ -16,7 +16,7 @@ import { splitList } from './platformValues';
 import { type ClusterMap } from '../platform/tenancy';
 import { NS_LABEL_HOST as HOST_LABEL } from '../platform/names';
 
-/** §7 Common: every VAP and binding carries this label. */
+/** §7.0: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
 
 export const POLICY_NAMES = {
@@ -28,7 +28,7 @@ export const POLICY_NAMES = {
   ingress: 'cozystack-ingress-hostname-policy',
 } as const;
 
-/** Layer 4/5: the trusted-caller whitelist (TRUSTED in reference-facts §7). */
+/** Layer 4/5: the trusted-caller whitelist (TRUSTED in docs/behaviour.md §7.0). */
 export const TRUSTED_GROUPS = [
   'system:masters',
   'system:serviceaccounts:cozy-system',
@@ -40,18 +40,46 @@ export const TRUSTED_GROUPS = [
 /**
  * Gateway API bundle version → the versions it serves per resource. Layer 7 matches "every
  * version the vendored CRD bundle serves for each" kind; the platform vendors 1.6.1
- * (reference-facts §7: gateways and httproutes v1, v1beta1; tlsroutes v1, v1alpha2, v1alpha3;
+ * (docs/behaviour.md §7: gateways and httproutes v1, v1beta1; tlsroutes v1, v1alpha2, v1alpha3;
  * grpcroutes v1). Older bundles: TLSRoute was v1alpha2 only until 1.4 added v1alpha3 and 1.5
  * promoted it to v1; GRPCRoute went v1 in 1.1 and dropped v1alpha2 in 1.2.
  */
-export const GATEWAY_API_SERVED: Record<string, Record<'gateways' | 'httproutes' | 'tlsroutes' | 'grpcroutes', string[]>> = {
-  '1.0': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1alpha2'] },
-  '1.1': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1', 'v1alpha2'] },
+export const GATEWAY_API_SERVED: Record<
+  string,
+  Record<'gateways' | 'httproutes' | 'tlsroutes' | 'grpcroutes', string[]>
+> = {
+  '1.0': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1alpha2'],
+    grpcroutes: ['v1alpha2'],
+  },
+  '1.1': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1alpha2'],
+    grpcroutes: ['v1', 'v1alpha2'],
+  },
   '1.2': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
   '1.3': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
-  '1.4': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
-  '1.5': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
-  '1.6': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
+  '1.4': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1alpha2', 'v1alpha3'],
+    grpcroutes: ['v1'],
+  },
+  '1.5': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'],
+    grpcroutes: ['v1'],
+  },
+  '1.6': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'],
+    grpcroutes: ['v1'],
+  },
 };
 
 /** The bundle the platform ships ([C] feat/gateway-api-crds-1.6.1). */
@@ -64,19 +92,28 @@ export const DEFAULT_GATEWAY_API_VERSION = '1.6.1';
 export function servedVersions(version: string = DEFAULT_GATEWAY_API_VERSION): (typeof GATEWAY_API_SERVED)[string] {
   const v = coerce(version);
   if (!v) {
-    throw new FindingsError([error(`gatewayApiVersion "${version}" is not a version`, { rule: 'policies.gateway-api-version', hint: `e.g. ${DEFAULT_GATEWAY_API_VERSION}` })]);
+    throw new FindingsError([
+      error(`gatewayApiVersion "${version}" is not a version`, {
+        rule: 'policies.gateway-api-version',
+        hint: `e.g. ${DEFAULT_GATEWAY_API_VERSION}`,
+      }),
+    ]);
   }
   const known = Object.keys(GATEWAY_API_SERVED).sort((a, b) => compare(`${a}.0`, `${b}.0`));
   let pick: string | undefined;
   for (const k of known) if (gte(v, `${k}.0`)) pick = k;
   if (!pick) {
-    throw new FindingsError([error(`Gateway API ${version} is older than any bundle the policies know (${known[0]} and later)`, { rule: 'policies.gateway-api-version' })]);
+    throw new FindingsError([
+      error(`Gateway API ${version} is older than any bundle the policies know (${known[0]} and later)`, {
+        rule: 'policies.gateway-api-version',
+      }),
+    ]);
   }
   return GATEWAY_API_SERVED[pick];
 }
 
 // ---------------------------------------------------------------------------------------------
-// CEL building blocks (reference-facts §7 shorthands).
+// CEL building blocks (docs/behaviour.md §7.0).
 
 /** A CEL string literal (double-quoted; JSON escapes are valid CEL escapes). */
 export function celString(s: string): string {
@@ -93,7 +130,10 @@ const TENANT_NS = { name: 'tenant-ns', expression: `request.namespace.startsWith
 const HAS_L = `namespaceObject != null && has(namespaceObject.metadata.labels) && '${HOST_LABEL}' in namespaceObject.metadata.labels`;
 
 /** L lowercased, or '' when absent. */
-const L_VAR = { name: 'host', expression: `${HAS_L} ? namespaceObject.metadata.labels['${HOST_LABEL}'].lowerAscii() : ''` };
+const L_VAR = {
+  name: 'host',
+  expression: `${HAS_L} ? namespaceObject.metadata.labels['${HOST_LABEL}'].lowerAscii() : ''`,
+};
 
 /** in(h, A): lowercased, h equals A or ends with `.`+A; never true for an empty A. */
 function within(h: string, apex: string): string {
@@ -135,7 +175,12 @@ function policy(
   if (variables.length) spec.variables = variables;
   spec.validations = validations;
   return [
-    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name, labels: labels() }, spec },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name, labels: labels() },
+      spec,
+    },
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicyBinding',
@@ -151,7 +196,7 @@ function policy(
 /**
  * Layer 2, cozystack-gateway-hostname-policy: Gateway listener hostnames stay within the
  * namespace's namespace.cozystack.io/host label, in cozystack-managed (tenant-*) namespaces.
- * Fail-open when the label is absent or empty (§7), and a Gateway without listeners passes.
+ * Fail-open when the label is absent or empty (§7.2), and a Gateway without listeners passes.
  */
 function gatewayPolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
   const bad = `!has(l.hostname) || ${within('l.hostname', 'variables.host')}`;
@@ -217,15 +262,18 @@ function tenantHostPolicy(): KObject[] {
       },
     ],
     [
-      { name: 'oldHost', expression: `oldObject != null && has(oldObject.spec) && has(oldObject.spec.host) ? oldObject.spec.host : ''` },
+      {
+        name: 'oldHost',
+        expression: `oldObject != null && has(oldObject.spec) && has(oldObject.spec.host) ? oldObject.spec.host : ''`,
+      },
       { name: 'newHost', expression: `has(object.spec) && has(object.spec.host) ? object.spec.host : ''` },
       { name: 'trusted', expression: TRUSTED_CEL },
     ],
     [
       validation(
         `variables.oldHost == variables.newHost || variables.trusted`,
-        // reference-facts §7 layer 4: "The message says spec.host can only be set by cluster-admins
-        // or cozystack/Flux service accounts, and names the user."
+        // docs/behaviour.md §7.4: the message says spec.host can be set only by cluster
+        // administrators or the cozystack/Flux service accounts, and names the user.
         `'spec.host can only be set by cluster-admins or cozystack/Flux service accounts: user ' + request.userInfo.username + ` +
           `' may not set or change it from "' + variables.oldHost + '" to "' + variables.newHost + '"'`,
       ),
@@ -239,7 +287,8 @@ function tenantHostPolicy(): KObject[] {
  * change on UPDATE. A CREATE with the value "" passes (old "" equals new "").
  */
 function namespaceLabelPolicy(): KObject[] {
-  const val = (o: string) => `${o} != null && has(${o}.metadata.labels) && '${HOST_LABEL}' in ${o}.metadata.labels ? ${o}.metadata.labels['${HOST_LABEL}'] : ''`;
+  const val = (o: string) =>
+    `${o} != null && has(${o}.metadata.labels) && '${HOST_LABEL}' in ${o}.metadata.labels ? ${o}.metadata.labels['${HOST_LABEL}'] : ''`;
   return policy(
     POLICY_NAMES.namespaceLabel,
     [rule('', ['v1'], 'namespaces')],
@@ -354,7 +403,7 @@ export interface PolicyOptions {
 }
 
 /**
- * The admission policies cozystack-basics renders, in the order of reference-facts §7:
+ * The admission policies cozystack-basics renders, in the order of docs/behaviour.md §7:
  * gateway, attached-namespaces, tenant-host, namespace-label, route, ingress; each VAP followed
  * by its binding. The ingress policy renders only when `_cluster.root-host` is set.
  */
@@ -380,11 +429,14 @@ export function attachedNamespacesGuard(cluster: ClusterMap): Finding[] {
   return splitList(cluster['gateway-attached-namespaces'])
     .filter((ns) => ns.startsWith('tenant-'))
     .map((ns) =>
-      // reference-facts §7 layer 6: "The message names it and points to tenant.spec.gateway=true."
-      error(`gateway.attachedNamespaces contains "${ns}": tenant namespaces must not be attached to the publishing Gateway, give the tenant tenant.spec.gateway=true instead`, {
-        rule: 'basics.attached-namespaces',
-        field: 'gateway.attachedNamespaces',
-        hint: 'a tenant that needs its own Gateway sets tenant.spec.gateway=true; its child tenants inherit it',
-      }),
+      // docs/behaviour.md §7.6: the message names the entry and points to tenant.spec.gateway=true.
+      error(
+        `gateway.attachedNamespaces contains "${ns}": tenant namespaces must not be attached to the publishing Gateway, give the tenant tenant.spec.gateway=true instead`,
+        {
+          rule: 'basics.attached-namespaces',
+          field: 'gateway.attachedNamespaces',
+          hint: 'a tenant that needs its own Gateway sets tenant.spec.gateway=true; its child tenants inherit it',
+        },
+      ),
     );
 }

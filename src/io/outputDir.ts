@@ -3,7 +3,7 @@
  * one file per object under `DIR/<namespace>/<kind>-<name>.yaml` (cluster-scoped objects under
  * `DIR/_cluster/`), plus `DIR/kustomization.yaml` listing every file in output order.
  *
- * The directory owns only what it wrote (decisions.md §12):
+ * The directory owns only what it wrote (docs/decisions.md §12):
  * - Every path is inside DIR whatever the objects' names hold: names are mapped to file names
  *   injectively and safely (`treePaths`), so `..`, `/`, NUL, control characters and names that
  *   differ only in case (on a case-insensitive file system) neither escape nor share a file.

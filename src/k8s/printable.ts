@@ -1,5 +1,5 @@
 /**
- * The one rule for text printed for a reader (decisions 13): whatever came from input (a name, a
+ * The one rule for text printed for a reader (docs/decisions.md §13): whatever came from input (a name, a
  * hostname, a condition message, a file name) is printed with its control characters escaped, on
  * standard output as on standard error: the plans, the unified diffs, the hostname table, notes,
  * findings and admission verdicts. A value holding a newline, a carriage return, an ANSI escape
@@ -8,7 +8,7 @@
  * objects) keeps values as they are. Pure.
  */
 
-/** The longest run of non-blank characters a message echoes; longer ones are cut (decisions 13). */
+/** The longest run of non-blank characters a message echoes; longer ones are cut (docs/decisions.md §13). */
 export const ECHO_LIMIT = 200;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw diff`, the pure core (cli-contract "cozy-gw diff"): a change previewed against a
+ * `cozy-gw diff`, the pure core (README "cozy-gw diff"): a change previewed against a
  * cluster state. Render the resulting tenant tree (render.ts), lay the rendered objects and the
  * other given objects over the state, remove what render produced for tenants that left the tree,
  * run one controller pass (reconcile.ts), and compare the outcome with the state: the objects
@@ -31,7 +31,7 @@
  */
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { deepEqual, describe, isObject, keyOf, refOf, type KObject } from '../k8s/model';
-import { Store, type Change } from '../k8s/store';
+import { compareChanges, Store, type Change } from '../k8s/store';
 import { isRedacted, isSecret, redactSecret } from '../k8s/secretRedaction';
 import { isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespaceOf, VALUES_SECRET } from '../platform/tenancy';
@@ -399,8 +399,7 @@ export function diffChanges(d: DiffResult): Change[] {
   for (const o of d.created) push('create', o);
   for (const c of d.changed) push('update', c.after);
   for (const o of d.deleted) push('delete', o);
-  const k = (c: Change) => `${c.ref.apiVersion}\u0000${c.ref.kind}\u0000${c.ref.namespace ?? ''}\u0000${c.ref.name}`;
-  return out.sort((a, b) => (k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0));
+  return out.sort(compareChanges);
 }
 
 /** Whether the change makes any difference. */

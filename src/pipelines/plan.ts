@@ -1,6 +1,6 @@
 /**
  * `reconcile -o plan`: a human-readable account of what one pass would create, change and delete,
- * and why (cli-contract `reconcile`). Grouped by namespace (with the TenantGateway that lives
+ * and why (README "cozy-gw reconcile"). Grouped by namespace (with the TenantGateway that lives
  * there), each change with the reasons the store recorded, a field-level summary of what changed,
  * the route status outcomes this controller writes (with their reasons and messages, refused
  * routes included even when their status did not change), then warnings and Cilium hazards.
@@ -13,6 +13,7 @@ import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../
 import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
 import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
+import { ROUTE_KINDS } from '../platform/kinds';
 import { formatHostnameTable, type HostnameRow } from './hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
 
@@ -39,7 +40,6 @@ export interface PlanOptions {
   showRefusedUnchanged?: boolean;
 }
 
-const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
 const SECRET_PATHS = /^(data|stringData)(\.|\[|$)/;
 
 // ----- field diff ------------------------------------------------------------------------------

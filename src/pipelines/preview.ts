@@ -24,7 +24,7 @@ export interface PreviewOptions extends RenderOptions {
   /**
    * The objects go to a tree that gets applied (`--output-dir`): a Secret the controller writes
    * is written whole with includeSecretData and otherwise left out with an info finding
-   * (decisions 14), instead of the redacted form meant for reading.
+   * (docs/decisions.md §14), instead of the redacted form meant for reading.
    */
   applied?: boolean;
 }
@@ -56,12 +56,18 @@ export interface ControllerPass {
  */
 export function renderThenReconcile(
   input: RenderInput,
-  o: { render?: boolean; reconcile?: boolean; now: string; gatewayApiVersion?: string; ciliumVersion?: string },
+  o: RenderOptions & { render?: boolean; reconcile?: boolean; now: string; ciliumVersion?: string },
 ): ControllerPass {
   const findings: Finding[] = [];
   let rendered: KObject[] = [];
   if (o.render !== false) {
-    const r = render(input, { gatewayApiVersion: o.gatewayApiVersion });
+    const r = render(input, {
+      gatewayApiVersion: o.gatewayApiVersion,
+      gatewayOnly: o.gatewayOnly,
+      includeHooks: o.includeHooks,
+      apiVersions: o.apiVersions,
+      noteOmittedHooks: o.noteOmittedHooks,
+    });
     findings.push(...r.findings);
     if (hasErrors(findings)) return { failed: true, findings, rendered: [], renderedKeys: new Set() };
     rendered = r.objects;

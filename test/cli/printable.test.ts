@@ -1,5 +1,5 @@
 /**
- * One escaping rule for everything printed for a reader (k8s/printable.ts, decisions 13): a route
+ * One escaping rule for everything printed for a reader (src/k8s/printable.ts, docs/decisions.md §13): a route
  * name, a hostname or a condition message from a pull request can neither forge a line of a plan,
  * a unified diff or a note (`  + create Gateway evil/evil`) nor hide text with escape sequences or
  * bidirectional overrides. JSON keeps the values as they are.

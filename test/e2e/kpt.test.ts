@@ -1,5 +1,5 @@
 /**
- * `cozy-gw fn` under the real kpt (cli-contract "cozy-gw fn": it must work as an exec function
+ * `cozy-gw fn` under the real kpt (README "cozy-gw fn": it must work as an exec function
  * under `kpt fn eval --exec` and in a Kptfile pipeline under `kpt fn render --allow-exec`).
  * kpt runs an executable: a wrapper script runs `node bin/cozy-gw.js fn` (helpers/kpt.ts builds
  * dist/ first when it is missing or stale). Skipped, visibly, where kpt is not on PATH.
@@ -17,6 +17,7 @@ import {
   writeFiles,
   writeWrapper,
 } from '../helpers/kpt';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const KPT = which('kpt');
 const PKG = path.join(TESTDATA, 'krm', 'pkg');
@@ -58,7 +59,7 @@ pipeline:
 
 if (!KPT) {
   describe('kpt (real client)', () => {
-    it.skip('kpt not on PATH: kpt fn eval / kpt fn render tests skipped', () => undefined);
+    it.skip(skippedTitle('kpt fn eval and kpt fn render', needs('kpt')!), () => undefined);
   });
 } else {
   describe('kpt (real client)', () => {

@@ -1,6 +1,6 @@
 /**
  * The example kpt package (examples/fn: a Kptfile whose pipeline runs `exec: cozy-gw-fn`, the
- * shipped bin/cozy-gw-fn) under the real kpt, as the README shows it (issue 13):
+ * shipped bin/cozy-gw-fn) under the real kpt, as the README shows it:
  * - `kpt fn render --allow-exec` three times in a git checkout of the package leaves `git diff`
  *   empty: the user's files (comments, flow style, quoting, blank lines, the function's own
  *   config) pass through byte for byte, and the generated files under cozy-gw/ are the ones
@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt, readFiles, ROOT, runProcess, tmpDir, which, writeFiles } from '../helpers/kpt';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const KPT = which('kpt');
 const GIT = which('git');
@@ -36,7 +37,7 @@ const userFiles = (files: Record<string, string>) =>
 
 if (!KPT || !GIT) {
   describe('the example kpt package (real kpt)', () => {
-    it.skip(`${!KPT ? 'kpt' : 'git'} not on PATH: kpt fn render three-run test skipped`, () => undefined);
+    it.skip(skippedTitle('kpt fn render, three runs', needs('kpt', 'git')!), () => undefined);
   });
 } else {
   describe('the example kpt package (real kpt)', () => {

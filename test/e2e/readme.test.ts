@@ -1,5 +1,5 @@
 /**
- * The README is a promise (issue 13): every command it shows runs here, from a fresh clone's point
+ * The README is a promise (README "Testing"): every command it shows runs here, from a fresh clone's point
  * of view, and its output is compared with what the README shows (`...` cuts allowed). Blocks run
  * in README order in one scratch directory holding the clone's files, so a file one step writes
  * (rendered.yaml) is there for the next, as for a reader following the tour. The format is
@@ -12,13 +12,10 @@ import { spawnSync } from 'node:child_process';
 import { ROOT } from '../helpers/cli';
 import { ensureBuilt } from '../helpers/kpt';
 import { matchOutput, parseReadme, type ReadmeBlock } from '../helpers/readme';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const blocks = parseReadme(README);
-
-function onPath(tool: string): boolean {
-  return spawnSync('bash', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
-}
 
 /** A scratch copy of a fresh clone after the two set-up commands: the tracked files and the build. */
 function workspace(): string {
@@ -76,17 +73,32 @@ describe('README', () => {
   for (const b of blocks) {
     if (b.commands.length === 0) continue;
     const name = `${b.section}: block at README.md:${b.line}`;
-    const missing = b.needs.filter((t) => !onPath(t));
+    const missing = b.needs.length ? needs(...b.needs) : undefined;
     if (b.skip) {
-      it.skip(`${name} (skipped: ${b.skip})`, () => {});
+      it.skip(skippedTitle(name, b.skip), () => {});
       continue;
     }
-    if (missing.length) {
-      it.skip(`${name} (skipped: ${missing.join(', ')} not on PATH)`, () => {});
+    if (missing) {
+      it.skip(skippedTitle(name, missing), () => {});
       continue;
     }
     it(name, () => runBlock(b), 300000);
   }
+
+  // After the tour, `git status` in a fresh clone is clean: whatever the tour wrote is git-ignored.
+  it('leaves nothing for git status: every file the tour writes is git-ignored', () => {
+    const tracked = new Set(
+      spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean),
+    );
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    expect(git('init', '-q').status).toBe(0);
+    const unignored = git('ls-files', '-z', '--others', '--exclude-standard')
+      .stdout.split('\0')
+      .filter(Boolean)
+      // The scratch copy links node_modules (a directory in a clone, ignored there).
+      .filter((f) => !tracked.has(f) && f !== 'node_modules');
+    expect(unignored).toEqual([]);
+  });
 
   function runBlock(b: ReadmeBlock): void {
     for (const c of b.commands) {

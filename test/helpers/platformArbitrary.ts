@@ -1,6 +1,6 @@
 /**
  * fast-check generators of random but valid platforms for the self-check property tests
- * (test/selfcheck.property.test.ts): platform values (solver and provider, wildcard Secret,
+ * (test/properties/selfcheck.property.test.ts): platform values (solver and provider, wildcard Secret,
  * edge and tenant-selectable classes, gateway.enabled, attachedNamespaces, exposedServices),
  * a Tenant tree up to four levels deep (tenant-root plus three), and the cluster state a
  * controller pass reads: the Namespaces and TenantGateways `render` produced, the cozy-*
@@ -76,13 +76,13 @@ export interface RouteIntent {
 
 export interface PlatformCase {
   platform: PlatformChoice;
-  /** The root Tenant (tenant-root's own settings, decisions §1), when present. */
+  /** The root Tenant (tenant-root's own settings, docs/decisions.md §1), when present. */
   root?: { gateway: boolean; sameClass: boolean };
   tree: TenantNode[];
   routes: RouteIntent[];
 }
 
-const arbPlatform: fc.Arbitrary<PlatformChoice> = fc.record({
+export const arbPlatform: fc.Arbitrary<PlatformChoice> = fc.record({
   host: fc.constantFrom('example.org', 'cozy.example.net', 'k8s.acme.io'),
   solver: fc.constantFrom('http01', 'http01', 'dns01') as fc.Arbitrary<'http01' | 'dns01'>,
   provider: fc.constantFrom('cloudflare', 'route53', 'digitalocean', 'rfc2136') as fc.Arbitrary<
@@ -253,7 +253,8 @@ function hostname(shape: HostShape, label: string, apex: string, publishing: str
 
 /**
  * The cluster state of a rendered case: render's Namespaces (with the name label the apiserver
- * writes), its TenantGateways and Secrets, the cozy-* namespaces, the wildcard source Secret
+ * writes), its namespaced objects (TenantGateways, Secrets, RBAC, policies, HelmReleases, ...;
+ * the cluster-scoped ones are the caller's to add), the cozy-* namespaces, the wildcard source Secret
  * when one is named, and the routes, each pointing at the Gateway that serves its namespace.
  */
 export function clusterStateOf(c: PlatformCase, rendered: KObject[]): KObject[] {
@@ -268,7 +269,7 @@ export function clusterStateOf(c: PlatformCase, rendered: KObject[]): KObject[] 
       };
       out.push(n);
       tenantNs.push(n);
-    } else if (o.kind === 'TenantGateway' || (o.kind === 'Secret' && o.metadata.namespace)) {
+    } else if (o.metadata.namespace) {
       out.push(o);
     }
   }

@@ -1,5 +1,5 @@
 /**
- * `--output-dir` owns only what it wrote (decisions.md 12; issue 11 items 2, 3, 4): every path
+ * `--output-dir` owns only what it wrote (docs/decisions.md §12): every path
  * inside the directory, names mapped injectively, a record of the files written, the user's files
  * left and named, refusals, and no debris on any failure.
  */
@@ -21,6 +21,7 @@ import {
   writeOutputDir,
 } from '../../src/io/outputDir';
 import { runCli, ROOT } from '../helpers/cli';
+import { skippedTitle } from '../helpers/skip';
 
 const obj = (kind: string, name: string, namespace?: string, apiVersion = 'v1'): KObject =>
   ({ apiVersion, kind, metadata: { name, ...(namespace !== undefined ? { namespace } : {}) } }) as KObject;
@@ -255,8 +256,11 @@ describe('writing the tree', () => {
     expect(await findingOf(() => writeOutputDir('file', tmp, objs))).toMatch(/is not a directory/);
   });
 
-  (process.getuid?.() === 0 ? it.skip : it)(
-    'a read-only parent: one clean error, no debris (skipped as root, who may write anywhere)',
+  const root = process.getuid?.() === 0;
+  (root ? it.skip : it)(
+    root
+      ? skippedTitle('a read-only parent: one clean error, no debris', 'runs as root, who may write anywhere')
+      : 'a read-only parent: one clean error, no debris',
     async () => {
       fs.mkdirSync(path.join(tmp, 'ro'));
       fs.chmodSync(path.join(tmp, 'ro'), 0o555);

@@ -1,6 +1,6 @@
 /**
- * Options shared by the commands that read inputs and platform values (cli-contract "Reading
- * values and writing trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
+ * Options shared by the commands that read inputs and platform values (README "Values, warnings
+ * and trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
  * checks every such command makes the same way (every input error at once, `--strict`, usage
  * errors for option combinations that cannot be honoured).
  */
@@ -9,12 +9,13 @@ import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readInputs, readValuesFiles } from '../../io/inputs';
 import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
-import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
+import { isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
-import { findPlatformPackage } from '../../platform/kinds';
+import { findPlatformPackage, packageValues } from '../../platform/kinds';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
 import { metadataFindingsOf } from '../../k8s/metadataShape';
+import { NOT_A_CILIUM_VERSION, parseCiliumVersion } from '../../controller/ciliumVersion';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -103,7 +104,7 @@ export function checkStdin(cmd: Command, opts: Partial<InputOptions>): void {
 export function setSources(opts: ValuesOptions, files: ValuesSource[], objects: KObject[]): ValuesSource[] {
   const out: ValuesSource[] = [];
   const pkg = findPlatformPackage(objects);
-  const pv = pkg ? getPath(pkg, ['spec', 'components', 'platform', 'values']) : undefined;
+  const pv = pkg ? packageValues(pkg) : undefined;
   let earlier: Record<string, unknown> = isObject(pv) ? pv : {};
   for (const f of files) earlier = mergeValues(earlier, f.values);
   for (const [flag, assignments] of [
@@ -173,14 +174,18 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
 
 /**
  * Stop on errors, and with `--strict` on warnings too (each reported as an error). Call before
- * anything is written, so a refused run writes nothing.
+ * anything is written, so a refused run writes nothing, and says nothing about the output it does
+ * not write (the notes on what it left out of it).
  */
 export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
   const promoted = opts.strict
     ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f))
     : findings;
-  if (hasErrors(promoted)) throw new FindingsError(promoted);
+  if (hasErrors(promoted)) throw new FindingsError(promoted.filter((f) => !OUTPUT_NOTES.has(f.rule ?? '')));
 }
+
+/** Info findings about what the output leaves out: moot when there is no output. */
+const OUTPUT_NOTES: ReadonlySet<string> = new Set(['render.hooks-omitted']);
 
 /**
  * `--gateway-api-version`: a version (`1.6.1`, `v1.2`) of a bundle the policies know (1.0 and
@@ -200,11 +205,35 @@ export function gatewayApiVersionArg(v: string): string {
   return v;
 }
 
+/**
+ * `--api-versions` (repeatable, and comma-separated as helm's string slice): each entry a
+ * `GROUP/VERSION` (`v1` for the core group; helm's `GROUP/VERSION/Kind` form is accepted too).
+ * Commander's collector: the values so far, with this flag's appended.
+ */
+export function apiVersionsArg(v: string, previous: string[] = []): string[] {
+  const out = [...previous];
+  for (const entry of v.split(',')) {
+    const e = entry.trim();
+    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[0-9][a-z0-9]*(\/[A-Za-z][A-Za-z0-9]*)?$/.test(e))
+      throw new InvalidArgumentError(
+        `${JSON.stringify(e.slice(0, 80))} is not an API version (GROUP/VERSION, e.g. cozystack.io/v1alpha1, or v1 for the core group)`,
+      );
+    out.push(e);
+  }
+  return out;
+}
+
+/** `--cilium-version`: a Cilium version (`1.20.2`, `v1.19.5`); anything else is a usage error. */
+export function ciliumVersionArg(v: string): string {
+  if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" ${NOT_A_CILIUM_VERSION}`);
+  return v;
+}
+
 /** `--validate`: render, reconcile and diff check what they emit against the published schemas. */
 export function addValidateOption(cmd: Command): Command {
   return cmd.option(
     '--validate',
-    'check every emitted Gateway API, cert-manager and TenantGateway object against its published schema (as kubeconform would); exit 1 on an invalid object',
+    'check every emitted object against its published schema (as kubeconform would): core and RBAC kinds, Flux HelmReleases, Cilium policies, Keycloak groups, Gateway API, cert-manager, TenantGateways; exit 1 on an invalid object',
   );
 }
 

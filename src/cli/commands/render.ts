@@ -1,6 +1,6 @@
 /**
- * `cozy-gw render` (cli-contract "cozy-gw render"): read -f and --values, run the pure core
- * (src/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
+ * `cozy-gw render` (README "cozy-gw render"): read -f and --values, run the pure core
+ * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
@@ -9,6 +9,7 @@ import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import {
   addInputOptions,
+  apiVersionsArg,
   addValidateOption,
   failOn,
   gatewayApiVersionArg,
@@ -36,16 +37,23 @@ interface RenderCliOptions extends InputOptions {
   withController?: boolean;
   now?: string;
   includeSecretData?: boolean;
+  gatewayOnly?: boolean;
+  includeHooks?: boolean;
+  apiVersions?: string[];
 }
 
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
-    .summary('Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies')
+    .summary(
+      'Render the charts: every object of each tenant, the TenantGateways, cozystack-basics and the admission policies',
+    )
     .description(
-      'Render the platform, apps/tenant and extra/gateway charts and the admission policies: for tenant-root and every Tenant ' +
-        'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +
-        'ValidatingAdmissionPolicies with their bindings.',
+      'Render the platform, apps/tenant, extra/gateway and cozystack-basics charts as fully materialised manifests: for ' +
+        'tenant-root and every Tenant its Namespace, cozystack-values Secret, ServiceAccount and RoleBindings, Cilium network ' +
+        'policies, ResourceQuota and LimitRange, Keycloak groups and module HelmReleases; a TenantGateway for every tenant ' +
+        'that owns a Gateway; the cozy:tenant* ClusterRoles, cozy-public and its Role, the monitoring Services; and the ' +
+        'ValidatingAdmissionPolicies with their bindings. Helm hook objects are left out unless --include-hooks.',
     );
   addValidateOption(addInputOptions(cmd))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
@@ -63,6 +71,19 @@ export function register(program: Command, ctx: CliContext): Command {
       'Gateway API CRD bundle version the route policy covers',
       gatewayApiVersionArg,
       DEFAULT_GATEWAY_API_VERSION,
+    )
+    .option(
+      '--gateway-only',
+      'only the gateway slice (Namespaces, cozystack-values Secrets, TenantGateways, admission policies), for a platform whose tenant HelmReleases still render the rest',
+    )
+    .option(
+      '--include-hooks',
+      "also write the Helm hook objects (the tenant's pre-delete cleanup, the gateway's post-delete ACME cleanup), for Argo CD, which runs them only when the Application is deleted; never with Flux kustomize-controller, which would run both Jobs at apply time",
+    )
+    .option(
+      '--api-versions <group/version>',
+      'an API version the cluster serves, as helm template --api-versions (repeatable, or comma-separated): cozystack.io/v1alpha1 turns on the computeplane Package check, v1.edp.epam.com/v1 the Keycloak groups',
+      apiVersionsArg,
     )
     .option(
       '--with-controller',
@@ -97,25 +118,40 @@ export function register(program: Command, ctx: CliContext): Command {
       if (opts.lockTimeout !== undefined && !opts.outputDir)
         usageError(cmd, '--lock-timeout applies only with --output-dir (only a tree is locked)');
       const inputs = loadInputs(opts, ctx, cmd);
+      // Nothing given at all: the output is the charts' defaults alone, which is rarely what was meant.
+      const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
+      const chartOptions = {
+        gatewayApiVersion: opts.gatewayApiVersion,
+        gatewayOnly: opts.gatewayOnly,
+        includeHooks: opts.includeHooks,
+        apiVersions: opts.apiVersions,
+        noteOmittedHooks: true,
+      };
       const result = opts.withController
         ? late.preview().preview(input, {
-            gatewayApiVersion: opts.gatewayApiVersion,
+            ...chartOptions,
             now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }),
             includeSecretData: opts.includeSecretData,
             applied: Boolean(opts.outputDir),
           })
-        : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
+        : render(input, chartOptions);
       failOn(result.findings, opts);
       // --validate: the emitted objects against their published schemas, before anything is written.
       const invalid = validateEmitted(result.objects, opts);
       result.findings.push(...invalid);
       failOn(invalid, opts);
+      if (!given)
+        result.findings.push({
+          severity: 'info',
+          message:
+            'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
+        });
       const redacted = result.objects.filter(isRedacted).length;
       if (redacted)
         result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
-        // -o json --output-dir writes JSON files (cli-contract "Reading values and writing trees").
+        // -o json --output-dir writes JSON files (README "Values, warnings and trees").
         // The tree is a transaction (src/io/treeCommit.ts): a lock, a journal, recovery notes, signals.
         let w;
         try {
