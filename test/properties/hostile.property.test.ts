@@ -12,17 +12,19 @@
  * every generated Secret's data/stringData never printed (fn and post-render pass their input items
  * through byte for byte, so there it may appear no more often than in the input).
  *
- * HOSTILE_RUNS sets the number of runs (default 200); FC_SEED replays a failure (the seed is printed).
+ * FC_RUNS sets the number of runs of every property here (HOSTILE_RUNS, HOSTILE_TREE_RUNS each one's;
+ * defaults 200 and 40, for `npm test`); FC_SEED replays a failure (the seed is printed).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
+import { spawn } from 'node:child_process';
 import { readTree } from '../../src/io/outputDir';
-import { runCli } from '../helpers/cli';
+import { ROOT, runCli } from '../helpers/cli';
 
-const RUNS = Number(process.env.HOSTILE_RUNS ?? 200);
+const RUNS = Number(process.env.HOSTILE_RUNS ?? process.env.FC_RUNS ?? 200);
 const SEED =
   process.env.FC_SEED !== undefined ? Number(process.env.FC_SEED) : Date.now() ^ (Math.random() * 0x7fffffff);
 const PER_COMMAND_MS = Number(process.env.HOSTILE_COMMAND_MS ?? 5000);
@@ -583,13 +585,17 @@ describe('hostile generator sanity', () => {
 // Hostile trees (decisions.md §12): `render --output-dir` over a tree someone tampered with (a
 // folder or a file replaced by a link to elsewhere, user files whose names hold control
 // characters, a work area that is a link, a crafted journal, a dead run's lock, another host's
-// lock) and two renders into one DIR at once. Asserted, besides the exit codes and the absence of
-// stack traces: nothing outside DIR changes, nothing of a run is left behind (work area, lock,
-// temporary files), the record is true (every recorded file is a regular file holding the bytes
-// its digest says) and is one render's tree, whole, and no stderr line is forged by a file name.
-// HOSTILE_TREE_RUNS sets its runs (default: HOSTILE_RUNS, else 40).
+// lock) and two renders into one DIR at once, in one process or in two (a child process whose
+// stdout and stderr are pipes its reader closed at once). Asserted, besides the exit codes and the
+// absence of stack traces: nothing outside DIR changes, nothing of a run is left behind (work area,
+// lock, temporary files), the record is true (every recorded file is a regular file holding the
+// bytes its digest says) and is one render's tree, whole (a run alone: exit 0 and its own tree, or
+// exit 1 and DIR as it was), and no stderr line is forged by a file name.
+// HOSTILE_TREE_RUNS (else FC_RUNS) sets its runs (default 40).
 
-const TREE_RUNS = Number(process.env.HOSTILE_TREE_RUNS ?? process.env.HOSTILE_RUNS ?? 40);
+const TREE_RUNS = Number(process.env.HOSTILE_TREE_RUNS ?? process.env.FC_RUNS ?? 40);
+/** The CLI as users run it (dist/, which jest's globalSetup builds). */
+const BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
 
 type Tamper =
   | { t: 'none' }
@@ -671,7 +677,27 @@ interface TreeCase {
   b: Case;
   tamper: Tamper;
   concurrent: boolean;
+  /** The second run is a child process whose stdout and stderr are closed by their reader at once. */
+  closedPipes: boolean;
   json: boolean;
+}
+
+/** A run of the CLI in a child process whose reader closes stdout and stderr at once (`| head -0`, `2>&1 | true`). */
+function runClosed(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    child.stderr.destroy();
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (signal) reject(new Error(`cozy-gw ${args.join(' ')} was killed by ${signal}`));
+      else resolve({ code: code ?? -1, stdout: '', stderr: '' });
+    });
+  });
 }
 
 const treeCaseArb: fc.Arbitrary<TreeCase> = fc.record({
@@ -679,6 +705,7 @@ const treeCaseArb: fc.Arbitrary<TreeCase> = fc.record({
   b: treeInputArb,
   tamper: tamperArb,
   concurrent: fc.boolean(),
+  closedPipes: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   json: fc.boolean(),
 });
 
@@ -715,16 +742,19 @@ async function checkTree(c: TreeCase): Promise<void> {
     fs.writeFileSync(path.join(work, 'b-values.yaml'), c.b.values);
     fs.writeFileSync(path.join(work, 'b.yaml'), c.b.docs);
     const deploy = path.join(work, 'deploy');
-    const run = async (which: 'a' | 'b', into = 'deploy', extra: string[] = []) => {
+    const run = async (which: 'a' | 'b', into = 'deploy', extra: string[] = [], closed = false) => {
       const args = ['render', '--values', `${which}-values.yaml`, '-f', `${which}.yaml`, '--output-dir', into];
       if (c.json) args.push('-o', 'json');
       const t0 = Date.now();
-      const r = await runCli([...args, ...extra], { cwd: work, env: {} });
-      const label = `cozy-gw ${args.join(' ')} ${extra.join(' ')} (tamper ${JSON.stringify(c.tamper)}, concurrent ${c.concurrent})`;
+      const r = closed
+        ? await runClosed([...args, ...extra], work)
+        : await runCli([...args, ...extra], { cwd: work, env: {} });
+      const label = `cozy-gw ${args.join(' ')} ${extra.join(' ')} (tamper ${JSON.stringify(c.tamper)}, concurrent ${c.concurrent}, closed pipes ${closed})`;
       const why = `${label}\nexit ${r.code}\nstderr: ${r.stderr.slice(0, 2000)}`;
       if (![0, 1, 2].includes(r.code)) throw new Error(`unexpected exit code: ${why}`);
       if (JS_ERROR.test(r.stderr)) throw new Error(`stack trace or JavaScript error on stderr: ${why}`);
-      if (Date.now() - t0 > PER_COMMAND_MS * 2) throw new Error(`took ${Date.now() - t0} ms: ${label}`);
+      // A child process starts node and loads the CLI first: it gets more time.
+      if (Date.now() - t0 > PER_COMMAND_MS * (closed ? 6 : 2)) throw new Error(`took ${Date.now() - t0} ms: ${label}`);
       // A name from the tree never forges a line or drives the terminal.
       if (/[\u0000-\u0008\u000b-\u001f\u007f\u202e]/.test(r.stderr))
         throw new Error(`raw control character on stderr: ${why}`);
@@ -821,8 +851,8 @@ async function checkTree(c: TreeCase): Promise<void> {
     const deployBefore = userView();
     const extra = ['--lock-timeout', lockHeld ? '0' : '20'];
     const results = c.concurrent
-      ? await Promise.all([run('b', 'deploy', extra), run('a', 'deploy', extra)])
-      : [await run('b', 'deploy', extra)];
+      ? await Promise.all([run('b', 'deploy', extra, c.closedPipes), run('a', 'deploy', extra)])
+      : [await run('b', 'deploy', extra, c.closedPipes)];
     // Nothing outside DIR changed.
     const outsideAfter = treeBytes(outside);
     if (JSON.stringify([...outsideAfter]) !== JSON.stringify([...outsideBefore]))
@@ -834,7 +864,7 @@ async function checkTree(c: TreeCase): Promise<void> {
       return;
     }
     if (process.env.HOSTILE_STATS) {
-      const k = `tree ${c.tamper.t}${c.concurrent ? ' concurrent' : ''} -> ${results.map((r) => r.code).join(',')}`;
+      const k = `tree ${c.tamper.t}${c.concurrent ? ' concurrent' : ''}${c.closedPipes ? ' closed-pipes' : ''} -> ${results.map((r) => r.code).join(',')}`;
       stats.set(k, (stats.get(k) ?? 0) + 1);
     }
     if (results.every((r) => r.code !== 0)) {
@@ -855,8 +885,10 @@ async function checkTree(c: TreeCase): Promise<void> {
     // ...and the record is true, and is one render's tree, whole.
     const now = recorded(deploy);
     // The trees each input renders alone, into fresh directories.
+    // Alone, the run that succeeded wrote its own tree; at once, the tree is one of the two that succeeded.
     const candidates: Map<string, string>[] = [];
-    for (const w of ['a', 'b'] as const) {
+    const succeeded = c.concurrent ? (['b', 'a'] as const).filter((_, i) => results[i].code === 0) : (['b'] as const);
+    for (const w of succeeded) {
       const r = await run(w, `fresh-${w}`);
       if (r.code === 0) candidates.push(recorded(path.join(work, `fresh-${w}`)));
     }
