@@ -1,5 +1,5 @@
 /**
- * A directory whose insides are reached without ever following a link (decisions.md §12: the
+ * A directory whose insides are reached without ever following a link (docs/decisions.md §12: the
  * output tree never writes or deletes outside DIR). Every path below the root is walked one
  * component at a time, each directory opened with `O_DIRECTORY | O_NOFOLLOW` from its parent's
  * descriptor, and every operation acts on one name inside a directory opened that way: a link, or

@@ -1,5 +1,5 @@
 /**
- * Writing the output tree as a transaction (decisions.md §12: "a failed run leaves the directory as
+ * Writing the output tree as a transaction (docs/decisions.md §12: "a failed run leaves the directory as
  * it was"; two runs never interleave; nothing is written or deleted outside DIR).
  *
  * One run, in order:

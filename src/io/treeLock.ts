@@ -1,5 +1,5 @@
 /**
- * The output tree's lock (decisions.md §12: two runs into one DIR never interleave): the file
+ * The output tree's lock (docs/decisions.md §12: two runs into one DIR never interleave): the file
  * `DIR/.cozy-gw-lock`, naming its holder (process id, host, start time and a random token).
  *
  * - Taking it is atomic: the holder's line is written to a file of its own first

@@ -1,5 +1,5 @@
 /**
- * The output tree's record (decisions.md §12: "the directory records the files it wrote"), the one
+ * The output tree's record (docs/decisions.md §12: "the directory records the files it wrote"), the one
  * statement of its format, read by the writer (src/io/treeCommit.ts) and by `diff --state DIR`
  * through `readTree` (src/io/outputDir.ts).
  *

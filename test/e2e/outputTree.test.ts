@@ -1,5 +1,5 @@
 /**
- * `render --output-dir` is a transaction (decisions.md §12), in real processes: the defects a
+ * `render --output-dir` is a transaction (docs/decisions.md §12), in real processes: the defects a
  * red-team pass reproduced on the tree writer before it was one, each a test. Faults are injected
  * at the file-system level by a preloaded module (test/helpers/fsFault.js), which counts every
  * call that changes DIR and fails, kills or signals at a chosen one, whatever the writer is.

@@ -582,7 +582,7 @@ describe('hostile generator sanity', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Hostile trees (decisions.md §12): `render --output-dir` over a tree someone tampered with (a
+// Hostile trees (docs/decisions.md §12): `render --output-dir` over a tree someone tampered with (a
 // folder or a file replaced by a link to elsewhere, user files whose names hold control
 // characters, a work area that is a link, a crafted journal, a dead run's lock, another host's
 // lock) and two renders into one DIR at once, in one process or in two (a child process whose
