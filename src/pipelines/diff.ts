@@ -26,13 +26,13 @@
  * - Secrets: compared as the API server stores them (stringData folded into data); when either
  *   side's data is unknown (a Secret cozy-gw printed without its data) only the redacted forms are
  *   compared. Key material never leaves this module: every Secret in the result has its data
- *   values replaced by `***`, as kubectl diff masks them (`*** (before)` / `*** (after)` where
- *   they differ).
+ *   values, and its annotations that carry key material (secretRedaction.ts), replaced by `***`,
+ *   as kubectl diff masks them (`*** (before)` / `*** (after)` where they differ).
  */
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { deepEqual, describe, isObject, keyOf, refOf, type KObject } from '../k8s/model';
 import { compareChanges, Store, type Change } from '../k8s/store';
-import { isRedacted, isSecret, redactSecret } from '../k8s/secretRedaction';
+import { isRedacted, isSecret, keyMaterialAnnotations, redactSecret } from '../k8s/secretRedaction';
 import { isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespaceOf, VALUES_SECRET } from '../platform/tenancy';
 import { findPlatformPackage } from '../platform/kinds';
@@ -40,6 +40,7 @@ import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_KIND, TGW_
 import { orderOutput, render, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
+import { pushAll } from '../k8s/arrays';
 
 export interface DiffInput {
   /** The cluster state now (`--state`). */
@@ -150,20 +151,30 @@ function storedSecret(o: KObject): KObject {
 
 /**
  * A Secret side as shown: every value of `data` masked (`*** (before)` / `*** (after)` where the
- * sides differ). Whatever else `data` or `stringData` hold (a malformed Secret of a snapshot: a
- * string, a list) is shown as `***` whole: no input shape gets key material printed.
+ * sides differ), and so is every annotation that carries key material on either side
+ * (keyMaterialAnnotations: a last-applied copy, an annotation repeating a value). Whatever else
+ * `data` or `stringData` hold (a malformed Secret of a snapshot: a string, a list) is shown as
+ * `***` whole: no input shape gets key material printed.
  */
-function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'after'): KObject {
+function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'after', copies: string[]): KObject {
   if (!isSecret(o)) return o;
   const out: KObject = { ...o };
+  const mask = (mine: Record<string, unknown>, theirs: Record<string, unknown> | undefined, k: string) =>
+    theirs && k in theirs && theirs[k] !== mine[k] ? `*** (${side})` : '***';
   if (isObject(o.data)) {
     const theirs = other && isObject(other.data) ? other.data : undefined;
     const data: Record<string, string> = {};
-    for (const k of Object.keys(o.data))
-      data[k] = theirs && k in theirs && theirs[k] !== o.data[k] ? `*** (${side})` : '***';
+    for (const k of Object.keys(o.data)) data[k] = mask(o.data, theirs, k);
     out.data = data;
   } else if (o.data !== undefined && o.data !== null) out.data = '***';
   if (o.stringData !== undefined && o.stringData !== null) out.stringData = '***';
+  const annotations = o.metadata.annotations;
+  if (annotations && copies.some((k) => k in annotations)) {
+    const theirs = other?.metadata.annotations;
+    const masked: Record<string, string> = { ...annotations };
+    for (const k of copies) if (k in annotations) masked[k] = mask(annotations, theirs, k);
+    out.metadata = { ...o.metadata, annotations: masked };
+  }
   return out;
 }
 
@@ -179,7 +190,13 @@ function secretSides(
     a = a && redactSecret(a);
   }
   const same = b !== undefined && a !== undefined && deepEqual(b, a);
-  return { before: b && maskData(b, a, 'before'), after: a && maskData(a, b, 'after'), same };
+  // An annotation that carries key material on one side is masked on both.
+  const copies = [...new Set([...(b ? keyMaterialAnnotations(b) : []), ...(a ? keyMaterialAnnotations(a) : [])])];
+  return {
+    before: b && maskData(b, a, 'before', copies),
+    after: a && maskData(a, b, 'after', copies),
+    same,
+  };
 }
 
 // ----- the diff --------------------------------------------------------------------------------
@@ -240,7 +257,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     // Render sees the tree, the platform Package and the Namespaces (their uids) of state and change.
     const renderObjects = [...input.state.filter((o) => !isTenant(o)), ...givenOthers, ...tree];
     const r = render({ objects: renderObjects, valuesFiles: input.valuesFiles }, opts);
-    findings.push(...r.findings);
+    pushAll(findings, r.findings);
     if (hasErrors(r.findings)) return empty(findings, true);
     const renderedKeys = new Set(r.objects.map(keyOf));
     for (const k of renderedKeys) renderedBy.add(k);
@@ -290,40 +307,61 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     }
     // What the API server's garbage collector takes with them: objects a leaving object controls
     // (the Gateway, Issuer, Certificates and redirect route of a TenantGateway), transitively.
-    for (let grew = true; grew;) {
-      grew = false;
-      const owners = new Set<string>();
-      for (const o of input.state)
-        if (leaving.has(keyOf(o))) owners.add(`${o.metadata.namespace ?? ''}|${o.kind}|${o.metadata.name}`);
-      for (const o of input.state) {
+    // In rounds, as the collector works: each round, the dependents of what left in the round
+    // before (found through an index of owner slots, never a scan of the state per round).
+    const slot = (ns: string, kind: string, name: string) => `${ns}|${kind}|${name}`;
+    const labelOwner = (o: KObject) =>
+      o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE
+        ? (o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME)
+        : undefined;
+    const dependents = new Map<string, number[]>();
+    input.state.forEach((o, i) => {
+      const ns = o.metadata.namespace ?? '';
+      const slots = new Set((o.metadata.ownerReferences ?? []).map((r) => slot(ns, r.kind, r.name)));
+      const byLabel = labelOwner(o);
+      if (byLabel !== undefined) slots.add(slot(ns, TGW_KIND, byLabel));
+      for (const sl of slots) {
+        const ds = dependents.get(sl);
+        if (ds) ds.push(i);
+        else dependents.set(sl, [i]);
+      }
+    });
+    const owners = new Set<string>();
+    let frontier = input.state.filter((o) => leaving.has(keyOf(o)));
+    while (frontier.length) {
+      for (const o of frontier) owners.add(slot(o.metadata.namespace ?? '', o.kind, o.metadata.name));
+      const candidates = new Set<number>();
+      for (const o of frontier)
+        for (const i of dependents.get(slot(o.metadata.namespace ?? '', o.kind, o.metadata.name)) ?? [])
+          candidates.add(i);
+      const next: KObject[] = [];
+      for (const i of [...candidates].sort((a, b) => a - b)) {
+        const o = input.state[i];
         const k = keyOf(o);
         if (leaving.has(k)) continue;
+        const ns = o.metadata.namespace ?? '';
         let owner: { kind: string; name: string } | undefined = (o.metadata.ownerReferences ?? []).find((r) =>
-          owners.has(`${o.metadata.namespace ?? ''}|${r.kind}|${r.name}`),
+          owners.has(slot(ns, r.kind, r.name)),
         );
         // Without a uid the controller writes no ownerReference; its label says the same.
-        if (
-          !owner &&
-          o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE &&
-          owners.has(
-            `${o.metadata.namespace ?? ''}|${TGW_KIND}|${o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME}`,
-          )
-        )
-          owner = { kind: TGW_KIND, name: o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME };
+        const byLabel = labelOwner(o);
+        if (!owner && byLabel !== undefined && owners.has(slot(ns, TGW_KIND, byLabel)))
+          owner = { kind: TGW_KIND, name: byLabel };
         if (!owner) continue;
         leaving.add(k);
-        why(
-          k,
-          `garbage-collected with its owner ${owner.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${owner.name}`,
-        );
-        grew = true;
+        next.push(o);
+        why(k, `garbage-collected with its owner ${owner.kind} ${ns ? `${ns}/` : ''}${owner.name}`);
       }
+      frontier = next;
     }
-    overlay.push(...givenTenants);
-    overlay.push(...givenOthers.filter((o) => !renderedKeys.has(keyOf(o))));
-    overlay.push(...r.objects);
+    pushAll(overlay, givenTenants);
+    pushAll(
+      overlay,
+      givenOthers.filter((o) => !renderedKeys.has(keyOf(o))),
+    );
+    pushAll(overlay, r.objects);
   } else {
-    overlay.push(...givenOthers);
+    pushAll(overlay, givenOthers);
   }
 
   // The state with the change applied.
@@ -344,7 +382,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
     { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
   );
-  findings.push(...pass.findings);
+  pushAll(findings, pass.findings);
   if (hasErrors(pass.findings)) return empty(findings, runRender);
   for (const c of pass.changes) for (const r of c.reasons) why(keyOf(c.ref), r);
   const after = pass.store.all();
@@ -419,6 +457,6 @@ export function afterStore(d: DiffResult, state: KObject[]): Store {
     objs.push(r ?? (isSecret(o) ? secretSides(o, o).before! : o));
     replaced.delete(k);
   }
-  objs.push(...replaced.values());
+  pushAll(objs, replaced.values());
   return new Store(objs);
 }

@@ -9,6 +9,7 @@
 import { describe, type KObject } from '../k8s/model';
 import { dumpYaml, newMemo, type Memo } from '../k8s/yaml';
 import { textOf } from '../k8s/printable';
+import { pushAll } from '../k8s/arrays';
 
 type Op = ' ' | '-' | '+';
 
@@ -24,7 +25,7 @@ export function lineDiff(a: string[], b: string[]): [Op, string][] {
   const mid = myers(A, B);
   const out: [Op, string][] = [];
   for (let i = 0; i < head; i++) out.push([' ', a[i]]);
-  out.push(...mid);
+  pushAll(out, mid);
   for (let i = a.length - tail; i < a.length; i++) out.push([' ', a[i]]);
   return out;
 }

@@ -30,6 +30,7 @@ import {
   type InputOptions,
 } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
+import { pushAll } from '../../k8s/arrays';
 
 /** The exit code for "the change makes a difference". */
 export const EXIT_DIFFERENCES = 3;
@@ -138,7 +139,7 @@ Examples:
       // --validate: the objects the change creates or changes, as they would be, against their published schemas.
       const invalid = validateEmitted([...result.created, ...result.changed.map((c) => c.after)], opts);
       failOn(invalid, opts);
-      result.findings.push(...invalid);
+      pushAll(result.findings, invalid);
       const different = hasDifferences(result);
       // Findings about objects the change leaves as they are were there before it: counted, not repeated.
       const differing = new Set(
