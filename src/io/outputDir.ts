@@ -165,6 +165,33 @@ function listFiles(dir: string, rel = ''): string[] {
   return out;
 }
 
+/** One file cozy-gw wrote into the tree. */
+export interface TreeFile {
+  /** Relative to DIR, `/`-separated, never `.`, `..` or absolute. */
+  path: string;
+}
+
+/** A tree's record: what render wrote into DIR, so that `diff --state DIR` knows what render owns there. */
+export interface TreeRecord {
+  /** Every file cozy-gw wrote, kustomization.yaml included. */
+  files: TreeFile[];
+}
+
+/**
+ * Whether a path inside a tree is the tree's bookkeeping rather than an object: kustomization.yaml,
+ * cozy-gw's own record, and any other hidden name (`.git`). `file` is relative to DIR or a path ending in one.
+ */
+export function isTreeBookkeeping(file: string): boolean {
+  const base = path.basename(file);
+  return /^kustomization\.ya?ml$/i.test(base) || base === 'Kustomization' || base.startsWith('.');
+}
+
+/** The record of the tree in `dir` (read only): the files render wrote there; undefined when `dir` holds no tree cozy-gw wrote. */
+export function readTree(dir: string): TreeRecord | undefined {
+  const files = previousFiles(dir);
+  return files && { files: [...files].map((p) => ({ path: p })) };
+}
+
 /** What an earlier run wrote here: the record, or an old tree's kustomization and its resources; undefined when neither. */
 function previousFiles(dir: string): Set<string> | undefined {
   const rec = path.join(dir, RECORD);

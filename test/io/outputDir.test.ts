@@ -9,7 +9,15 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { FindingsError } from '../../src/k8s/diagnostics';
 import type { KObject } from '../../src/k8s/model';
-import { fileOf, RECORD, segment, treePaths, writeOutputDir } from '../../src/io/outputDir';
+import {
+  fileOf,
+  isTreeBookkeeping,
+  readTree,
+  RECORD,
+  segment,
+  treePaths,
+  writeOutputDir,
+} from '../../src/io/outputDir';
 import { runCli, ROOT } from '../helpers/cli';
 
 const obj = (kind: string, name: string, namespace?: string, apiVersion = 'v1'): KObject =>
@@ -289,6 +297,31 @@ describe('writing the tree', () => {
     writeOutputDir('d', tmp, objs);
     expect(fs.statSync(path.join(tmp, 'd')).ino).toBe(ino);
     expect(fs.readdirSync(tmp)).toEqual(['d']);
+  });
+});
+
+describe('reading a tree back (diff --state DIR)', () => {
+  it("names the files render wrote, and nothing of the user's", () => {
+    writeOutputDir('d', tmp, [obj('Namespace', 'tenant-a'), obj('Secret', 's', 'tenant-a')]);
+    fs.writeFileSync(path.join(tmp, 'd/tenant-a/mine.yaml'), 'mine');
+    expect(
+      readTree(path.join(tmp, 'd'))!
+        .files.map((f) => f.path)
+        .sort(),
+    ).toEqual(['_cluster/namespace-tenant-a.yaml', 'kustomization.yaml', 'tenant-a/secret-s.yaml']);
+  });
+
+  it('is undefined for a directory cozy-gw did not write', () => {
+    fs.mkdirSync(path.join(tmp, 'plain'));
+    fs.writeFileSync(path.join(tmp, 'plain/a.yaml'), 'a: 1');
+    expect(readTree(path.join(tmp, 'plain'))).toBeUndefined();
+  });
+
+  it('tells bookkeeping from objects', () => {
+    expect(
+      ['kustomization.yaml', 'd/Kustomization', 'd/.cozy-gw-files', '.git'].filter(isTreeBookkeeping),
+    ).toHaveLength(4);
+    expect(isTreeBookkeeping('tenant-a/secret-s.yaml')).toBe(false);
   });
 });
 

@@ -11,7 +11,6 @@
  * The clock is reproducible by default (cli-contract "Reading values and writing trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
-import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
@@ -48,13 +47,8 @@ function ciliumArg(v: string): string {
   return v;
 }
 
-/** A committed `render --output-dir` tree: its kustomization and cozy-gw's own record files are not objects. */
-export function isTreeBookkeeping(file: string): boolean {
-  const base = path.basename(file);
-  return /^kustomization\.ya?ml$/i.test(base) || base === 'Kustomization' || base.startsWith('.');
-}
-
 function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap } {
+  const { isTreeBookkeeping } = late.outputDir();
   const { objects, sources } = readInputs(paths, {
     readStdin: ctx.io.readStdin,
     cwd: ctx.io.cwd,
