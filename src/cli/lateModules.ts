@@ -18,6 +18,7 @@ export const late = {
   plan: () => require('../pipelines/plan') as typeof import('../pipelines/plan'),
   hostnames: () => require('../pipelines/hostnames') as typeof import('../pipelines/hostnames'),
   diff: () => require('../pipelines/diff') as typeof import('../pipelines/diff'),
+  diffOutput: () => require('../pipelines/diffOutput') as typeof import('../pipelines/diffOutput'),
   unifiedDiff: () => require('../pipelines/unifiedDiff') as typeof import('../pipelines/unifiedDiff'),
   /** The evaluator, CEL engine included. */
   admit: () => require('../admission/admit') as typeof import('../admission/admit'),

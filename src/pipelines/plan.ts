@@ -13,6 +13,7 @@ import type { ReconcileResult } from './reconcile';
 import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
 import { formatHostnameTable, type HostnameRow } from './hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
+import type { InadmissibleObject } from './admissionLookahead';
 
 export interface PlanOptions {
   /** The objects the pass started from. */
@@ -35,6 +36,14 @@ export interface PlanOptions {
   nothingLine?: string;
   /** List routes that stay refused without a change (default true). */
   showRefusedUnchanged?: boolean;
+  /**
+   * Show a changed object's status as the fields that changed, conditions included only where
+   * they changed (diff: the baseline is a pass too), instead of the whole route and TenantGateway
+   * status the pass wrote (reconcile).
+   */
+  statusAsFields?: boolean;
+  /** Objects the change makes inadmissible on their next write (admissionLookahead.ts). */
+  inadmissible?: InadmissibleObject[];
 }
 
 const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
@@ -201,6 +210,16 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
   );
   for (const n of opts.notes ?? []) lines.push(n);
   if (opts.hostnames?.length) lines.push('', ...formatHostnameTable(opts.hostnames));
+  if (opts.inadmissible?.length) {
+    lines.push(
+      '',
+      `Inadmissible on their next write (${plural(opts.inadmissible.length, 'object')} the change leaves in place):`,
+    );
+    for (const x of opts.inadmissible) {
+      lines.push(`  ${describe(x.object)}: refused by ValidatingAdmissionPolicy '${x.policy}': ${x.message}`);
+      lines.push(`      because ${x.because}`);
+    }
+  }
 
   // Groups: every namespace with a change, and every namespace holding a refused route.
   const groups = new Map<string, Change[]>();
@@ -236,7 +255,7 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
       if (c.op === 'update') {
         const was = before.get(k);
         // Route and TenantGateway status is shown as outcomes below, not as a field diff.
-        const statusShownBelow = ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND;
+        const statusShownBelow = !opts.statusAsFields && (ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND);
         const diffs = diffFields(was, now).filter(
           (d) =>
             !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) &&
@@ -247,10 +266,10 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
         if (diffs.length > maxDiff)
           lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
       }
-      if (now && ROUTE_KINDS.has(now.kind))
+      if (now && ROUTE_KINDS.has(now.kind) && !opts.statusAsFields)
         for (const o of routeOutcomes(now))
           lines.push(`      status from ${o.parent}: ${o.conditions.join('; ') || '(no conditions)'}`);
-      if (now && now.kind === TGW_KIND) {
+      if (now && now.kind === TGW_KIND && !opts.statusAsFields) {
         const st = isObject(now.status) ? now.status : {};
         for (const cnd of Array.isArray(st.conditions) ? st.conditions.filter(isObject) : []) {
           lines.push(
