@@ -10,6 +10,8 @@
  *   render       cozy-gw render -f tenants.yaml --values values.yaml
  *   diff-floor   node bench/floor.js diff-state.yaml diff-tenants.yaml  (js-yaml read + write of diff's inputs)
  *   diff         cozy-gw diff --state diff-state.yaml --values values.yaml -f diff-tenants.yaml --prune
+ *   diff-lines   cozy-gw diff --state diff-lines-state.yaml -f diff-lines-change.yaml  (the unified diff of
+ *                one object with 10,000 changed lines, and one whose 10,000 list lines are reversed)
  *
  * diff's state is the platform after one pass (reconcile --all over render's output, the Tenants
  * and the snapshot's routes, made unmeasured); its change is the whole tenants file with one child
@@ -21,7 +23,7 @@
  *
  * Options: --sizes S,M,L,XL  --repeat N (default 3)  --json FILE  --seed N  --keep (keep the
  * generated folders)  --dir DIR (generate under DIR instead of a temporary folder)
- * --only floor,reconcile,render-floor,render,diff-floor,diff
+ * --only floor,reconcile,render-floor,render,diff-floor,diff,diff-lines
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -34,9 +36,9 @@ let BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
 const FLOOR = path.join(__dirname, 'floor.js');
 const HOOK = path.join(__dirname, 'maxrss.js');
 const NOW = '2026-01-01T00:00:00Z';
-const COMMANDS = ['floor', 'reconcile', 'render-floor', 'render', 'diff-floor', 'diff'];
+const COMMANDS = ['floor', 'reconcile', 'render-floor', 'render', 'diff-floor', 'diff', 'diff-lines'];
 /** Exit codes that are success: diff exits 3 when it finds differences. */
-const OK_EXIT = { diff: [0, 3] };
+const OK_EXIT = { diff: [0, 3], 'diff-lines': [3] };
 const okExit = (c, code) => (OK_EXIT[c] ?? [0]).includes(code);
 
 function parseArgs(argv) {
@@ -83,7 +85,7 @@ function parseArgs(argv) {
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
   process.stderr.write(
-    'usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render,diff-floor,diff]\n',
+    'usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render,diff-floor,diff,diff-lines]\n',
   );
   process.exit(msg ? 2 : 0);
 }
@@ -178,6 +180,48 @@ function argvDiff(dir, files) {
     '-f',
     path.join(dir, 'diff-tenants.yaml'),
     '--prune',
+    '--now',
+    NOW,
+  ];
+}
+
+/** The number of changed lines in diff-lines' objects. */
+const DIFF_LINES = 10000;
+
+/**
+ * diff-lines' inputs: a state of two objects of 10,000 lines each, and a change that rewrites every
+ * value of the first and reverses the list of the second (every line still matches one on the other
+ * side, the worst case for a line diff). Independent of the size.
+ */
+function prepareDiffLines(dir) {
+  const jsyaml = require('js-yaml');
+  const objects = (values, reversed) => {
+    const data = {};
+    for (let i = 0; i < DIFF_LINES; i++) data[`key-${i}`] = `${values}-${i}`;
+    const items = Array.from({ length: DIFF_LINES }, (_, i) => `item-${i}`);
+    return [
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'big', namespace: 'bench' }, data },
+      {
+        apiVersion: 'bench.example.org/v1',
+        kind: 'BenchList',
+        metadata: { name: 'list', namespace: 'bench' },
+        spec: { items: reversed ? items.reverse() : items },
+      },
+    ];
+  };
+  const write = (f, objs) => fs.writeFileSync(path.join(dir, f), objs.map((o) => jsyaml.dump(o)).join('---\n'));
+  write('diff-lines-state.yaml', objects('old', false));
+  write('diff-lines-change.yaml', objects('new', true));
+}
+
+function argvDiffLines(dir) {
+  return [
+    BIN,
+    'diff',
+    '--state',
+    path.join(dir, 'diff-lines-state.yaml'),
+    '-f',
+    path.join(dir, 'diff-lines-change.yaml'),
     '--now',
     NOW,
   ];
@@ -286,6 +330,7 @@ function main() {
       render: [BIN, 'render', '--values', files.values, '-f', files.tenants],
       'diff-floor': [FLOOR, path.join(dir, 'diff-state.yaml'), path.join(dir, 'diff-tenants.yaml')],
       diff: argvDiff(dir, files),
+      'diff-lines': argvDiffLines(dir),
     };
     // A first, unmeasured render produces the render floor's input (and proves render works).
     const status = {};
@@ -298,6 +343,10 @@ function main() {
     status.diff = status['diff-floor'] = o.only.some((c) => c.startsWith('diff'))
       ? prepareDiff(dir, files, renderOut, rss)
       : 'not asked for';
+    if (o.only.includes('diff-lines')) {
+      prepareDiffLines(dir);
+      status['diff-lines'] = 'ok';
+    }
     const cmds = o.only.filter((c) => status[c] === 'ok');
     for (const c of o.only) if (status[c] !== 'ok') process.stderr.write(`${size}: ${c} skipped (${status[c]})\n`);
     const runs = Object.fromEntries(cmds.map((c) => [c, []]));
@@ -329,6 +378,13 @@ function main() {
             fs.statSync(path.join(dir, 'diff-state.yaml')).size + fs.statSync(path.join(dir, 'diff-tenants.yaml')).size,
         };
     }
+    if (status['diff-lines'] === 'ok')
+      inputs['diff-lines'] = {
+        objects: 2,
+        bytes:
+          fs.statSync(path.join(dir, 'diff-lines-state.yaml')).size +
+          fs.statSync(path.join(dir, 'diff-lines-change.yaml')).size,
+      };
     if (status.render === 'ok') {
       const n = countDocs(renderOut);
       inputs['render-floor'] = { objects: n, bytes: fs.statSync(renderOut).size };
@@ -391,6 +447,21 @@ function checks(results, baseline) {
     if (x?.ratioToFloor === undefined) continue;
     out.push({ target: `${what} (wall)`, value: x.ratioToFloor, ok: x.ratioToFloor <= max });
     out.push({ target: `${what} (cpu)`, value: x.cpuRatioToFloor, ok: x.cpuRatioToFloor <= max });
+  }
+  // The unified diff of one large object (issue 23's bar): at every size, the same two objects.
+  for (const r of results) {
+    const x = r.commands['diff-lines'];
+    if (!x) continue;
+    out.push({
+      target: `diff-lines (${r.size}): one object of ${DIFF_LINES} changed lines and one reversed, under 2 s wall`,
+      value: +(x.medianMs / 1000).toFixed(2),
+      ok: x.medianMs < 2000,
+    });
+    out.push({
+      target: `diff-lines (${r.size}): under 300 MB peak RSS`,
+      value: +(x.peakRssKiB / 1024).toFixed(1),
+      ok: x.peakRssKiB < 300 * 1024,
+    });
   }
   // Linearity: CPU time per object with the node startup (baseline) taken out, from the smallest
   // size to the largest, and between the two largest (where startup matters least).
