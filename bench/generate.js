@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Synthetic platforms for the benchmark (issue 5): a two-level tree of Tenants, the platform
+ * Synthetic platforms for the benchmark (README "Performance"): a two-level tree of Tenants, the platform
  * values, and a cluster snapshot (Namespaces and TenantGateways as `render` produces them,
  * plus HTTPRoutes and TLSRoutes attached to the owning Gateways).
  *
@@ -102,7 +102,7 @@ function tenantObj(name, namespace, spec) {
 }
 
 /**
- * The Namespace `render` writes for a tenant (reference-facts §2.4), plus the label the
+ * The Namespace `render` writes for a tenant (docs/behaviour.md §2.4), plus the label the
  * apiserver stamps on every live namespace (kubernetes.io/metadata.name).
  */
 function tenantNamespace(ns, nsValues) {
@@ -124,7 +124,7 @@ function plainNamespace(ns, labels = {}) {
   };
 }
 
-/** The TenantGateway the gateway chart renders (reference-facts §3), for certMode http01 or dns01. */
+/** The TenantGateway the gateway chart renders (docs/behaviour.md §3), for certMode http01 or dns01. */
 function tenantGateway(ns, apex, mode, publishing) {
   const spec = { apex, gatewayClassName: 'cilium', certMode: mode, issuerName: 'letsencrypt-prod' };
   if (mode === 'dns01') {
@@ -209,7 +209,7 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
     host: ROOT_HOST,
   };
 
-  // tenant-root (cozystack-basics, reference-facts §2.7) and the platform namespaces.
+  // tenant-root (cozystack-basics, docs/behaviour.md §2.7) and the platform namespaces.
   namespaces.push(
     plainNamespace('tenant-root', {
       'platform.cozystack.io/no-delete': 'true',

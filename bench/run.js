@@ -433,7 +433,7 @@ function main() {
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2) + '\n');
 }
 
-/** The targets of issue 5, measured (not asserted). */
+/** The performance targets (README "Performance"), measured (not asserted). */
 function checks(results, baseline) {
   const baselineCpu = baseline.cpuMs;
   const out = [];
@@ -448,7 +448,7 @@ function checks(results, baseline) {
     out.push({ target: `${what} (wall)`, value: x.ratioToFloor, ok: x.ratioToFloor <= max });
     out.push({ target: `${what} (cpu)`, value: x.cpuRatioToFloor, ok: x.cpuRatioToFloor <= max });
   }
-  // The unified diff of one large object (issue 23's bar): at every size, the same two objects.
+  // The unified diff of one large object (the bar for one large object): at every size, the same two objects.
   for (const r of results) {
     const x = r.commands['diff-lines'];
     if (!x) continue;

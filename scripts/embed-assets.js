@@ -78,7 +78,7 @@ const out = path.join(root, 'src', 'assets', 'assets.generated.ts');
 if (!fs.existsSync(out) || fs.readFileSync(out, 'utf8') !== body) fs.writeFileSync(out, body);
 
 /*
- * The ajv validators, precompiled (issue 5: requiring ajv's compiler and compiling the schemas
+ * The ajv validators, precompiled (for speed: requiring ajv's compiler and compiling the schemas
  * cost 150-250 ms of every render and reconcile). ajv's standalone code generation writes each
  * validator as plain JavaScript into src/validation/validators.generated.ts; at run time only the few
  * helpers it requires (ajv/dist/runtime/*) load. Each validator is built lazily, on first use.

@@ -1,5 +1,5 @@
 /**
- * The layout's rules, read from the sources (issue 9): no import cycle among src/ modules; the
+ * The layout's rules, read from the sources (README "Design"): no import cycle among src/ modules; the
  * core (every folder but cli/ and io/) imports nothing from cli/ or io/; the README's Design map
  * names every folder of src/. Static imports and `export ... from` count; a `require` inside a
  * function (the command table's loaders) is not an import at load time.

@@ -1,5 +1,5 @@
 /**
- * Offline ValidatingAdmissionPolicy evaluation (cli-contract.md `cozy-gw admit`): each object is
+ * Offline ValidatingAdmissionPolicy evaluation (README "cozy-gw admit"): each object is
  * judged as a CREATE by a given user against the policies `render` emits (src/charts/policies.ts),
  * following the Kubernetes admission semantics for ValidatingAdmissionPolicy:
  *
@@ -20,35 +20,11 @@
  * Pure: objects and policies in, decisions out.
  */
 import { CelError, evalBool, evalCel, evalString, toCel } from '../cel/cel';
-import { groupOf, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
-
-export interface UserInfo {
-  username: string;
-  groups: string[];
-  uid?: string;
-}
-
-export interface Decision {
-  /** The object judged. */
-  object: ObjRef;
-  /** The policy that matched it. */
-  policy: string;
-  /** The binding through which the policy applied. */
-  binding: string;
-  /** Deny, Warn or Audit (the binding's validationActions). */
-  actions: string[];
-  allowed: boolean;
-  /** One per failed validation (or error), in validation order. */
-  messages: string[];
-  /** The reason of the first failed validation (Forbidden, Invalid, ...). */
-  reason?: string;
-}
+import { groupOf, isObject, refOf, type KObject } from '../k8s/model';
+import { selectorMatches } from '../k8s/labelSelector';
+import type { Decision, UserInfo } from './decision';
 
 type Rule = { apiGroups?: string[]; apiVersions?: string[]; resources?: string[]; operations?: string[] };
-type Selector = {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-};
 type Named = { name: string; expression: string };
 type Validation = { expression: string; message?: string; messageExpression?: string; reason?: string };
 
@@ -69,33 +45,6 @@ const has = (list: string[] | undefined, v: string) => (list ?? []).some((x) => 
 
 function ruleMatches(r: Rule, group: string, version: string, resource: string, op: string): boolean {
   return has(r.apiGroups, group) && has(r.apiVersions, version) && has(r.resources, resource) && has(r.operations, op);
-}
-
-/** A metav1.LabelSelector over a label map; an absent or empty selector matches everything. */
-export function selectorMatches(sel: Selector | undefined, labels: Record<string, string>): boolean {
-  if (!sel) return true;
-  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of sel.matchExpressions ?? []) {
-    const present = Object.prototype.hasOwnProperty.call(labels, e.key);
-    const vals = e.values ?? [];
-    switch (e.operator) {
-      case 'In':
-        if (!present || !vals.includes(labels[e.key])) return false;
-        break;
-      case 'NotIn':
-        if (present && vals.includes(labels[e.key])) return false;
-        break;
-      case 'Exists':
-        if (!present) return false;
-        break;
-      case 'DoesNotExist':
-        if (present) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
 }
 
 function errText(e: unknown): string {
@@ -142,13 +91,13 @@ interface Prepared {
   mc: {
     resourceRules?: Rule[];
     excludeResourceRules?: Rule[];
-    namespaceSelector?: Selector;
-    objectSelector?: Selector;
+    namespaceSelector?: unknown;
+    objectSelector?: unknown;
   };
   binds: KObject[];
 }
 
-/** Prepared policy sets by the array they came from (issue 5: the controller judges every write against the same set). */
+/** Prepared policy sets by the array they came from (for speed: the controller judges every write against the same set). */
 const preparedSets = new WeakMap<readonly KObject[], Prepared[]>();
 
 function prepare(policies: readonly KObject[]): Prepared[] {
@@ -245,16 +194,6 @@ export function admitObject(
     }
   }
   return out;
-}
-
-/** The denials (Deny action, a failed validation) among the decisions. */
-export function denials(decisions: Decision[]): Decision[] {
-  return decisions.filter((d) => !d.allowed);
-}
-
-/** The warnings (Warn action, a failed validation) among the decisions. */
-export function warnings(decisions: Decision[]): Decision[] {
-  return decisions.filter((d) => d.messages.length > 0 && d.actions.includes('Warn'));
 }
 
 interface Failure {

@@ -29,7 +29,7 @@ export class CelError extends Error {
 export function toCel(v: unknown): unknown {
   if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : v;
   if (v === null || typeof v !== 'object') return v;
-  // Plain loops rather than entries/map/fromEntries (issue 5: every controller write a policy
+  // Plain loops rather than entries/map/fromEntries (for speed: every controller write a policy
   // matches is converted, a Gateway with all its listeners).
   if (Array.isArray(v)) {
     const out = new Array<unknown>(v.length);

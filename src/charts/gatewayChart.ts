@@ -1,15 +1,14 @@
 /**
- * The extra/gateway chart (reference-facts §3; tenant-gateway.md "Cert mode", "Parameters",
- * "Opt-in — edge termination"): the render-time guards, in the chart's order, and the one
- * `gateway.cozystack.io/v1alpha1` TenantGateway it renders for a tenant that owns a Gateway.
- * Pure: a tenant release in, a TenantGateway or findings out.
+ * The extra/gateway chart (docs/behaviour.md §3; the certificate modes of §5.12): the render-time
+ * guards, in the chart's order, and the one `gateway.cozystack.io/v1alpha1` TenantGateway it renders
+ * for a tenant that owns a Gateway. Pure: a tenant release in, a TenantGateway or findings out.
  */
 import { asset } from '../assets';
 import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../platform/names';
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
-import { exposeIngress, splitList } from './platformValues';
-import { type ClusterMap } from '../platform/tenancy';
+import { splitList } from './platformValues';
+import { publishingNamespace, type ClusterMap } from '../platform/tenancy';
 import type { TenantRelease } from './tenantChart';
 
 export const SOLVERS = ['http01', 'dns01'];
@@ -28,7 +27,7 @@ export function gatewayChartDefaults(): GatewayChartValues {
   return asset<GatewayChartValues>('charts/gateway/values.yaml');
 }
 
-/** §3 Resolution, the platform default: trimmed `gateway-class-name`, else cilium. */
+/** §3.2 Resolution, the platform default: trimmed `gateway-class-name`, else cilium. */
 export function defaultClass(cluster: ClusterMap): string {
   return (cluster['gateway-class-name'] ?? '').trim() || DEFAULT_CLASS;
 }
@@ -38,18 +37,18 @@ export function isEdgeClass(cluster: ClusterMap, cls: string): boolean {
   return splitList(cluster['gateway-edge-classes']).includes(cls);
 }
 
-/** §3 guard 4: the platform default plus the trimmed gateway.tenantSelectableClasses entries. */
+/** §3.1 guard 4: the platform default plus the trimmed gateway.tenantSelectableClasses entries. */
 export function selectableClasses(cluster: ClusterMap): string[] {
-  // A Set, not Array.includes: tens of thousands of classes stay linear (issue 11).
+  // A Set, not Array.includes: tens of thousands of classes stay linear.
   return [...new Set([defaultClass(cluster), ...splitList(cluster['gateway-tenant-classes'])])];
 }
 
-/** §3 Resolution, the class: trimmed gatewayClassName, else trimmed gateway-class-name, else cilium. */
+/** §3.2 Resolution, the class: trimmed gatewayClassName, else trimmed gateway-class-name, else cilium. */
 export function resolveClass(cluster: ClusterMap, gatewayClassName: string | undefined): string {
   return (gatewayClassName ?? '').trim() || defaultClass(cluster);
 }
 
-/** §3 Resolution, certMode: edge, else existingSecret, else the solver (missing means http01). */
+/** §3.2 Resolution, certMode: edge, else existingSecret, else the solver (missing means http01). */
 export function certModeOf(cluster: ClusterMap, cls: string): CertMode {
   if (isEdgeClass(cluster, cls)) return 'edge';
   if ((cluster['wildcard-secret-name'] ?? '') !== '') return 'existingSecret';
@@ -58,7 +57,7 @@ export function certModeOf(cluster: ClusterMap, cls: string): CertMode {
 
 const or = (v: string | undefined, d: string) => (v === undefined || v === '' ? d : v);
 
-/** §3 provider blocks; each falls back to its §1 default. */
+/** §3.3 provider blocks; each falls back to its §1 default. */
 export function dns01Block(cluster: ClusterMap, provider: string): Record<string, unknown> {
   const c = (k: string) => cluster[`dns01-${provider}-${k}`];
   switch (provider) {
@@ -105,7 +104,7 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
 
   // 1. An empty host.
   if (host === '') {
-    // reference-facts §3 guard 1: "The message says to set tenant.spec.host or inherit one."
+    // docs/behaviour.md §3.1 guard 1: the message tells the user to set tenant.spec.host or inherit one.
     fail('gateway.empty-host', 'the tenant has no host (_namespace.host is empty): set tenant.spec.host or inherit one', 'spec.host',
       T === 'tenant-root' ? "set publishing.host: tenant-root's host is the platform's" : 'set tenant.spec.host, or inherit one from a parent tenant that has a host');
   }
@@ -123,8 +122,8 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
     }
     // 5. The publishing tenant crossing the edge line, in either direction.
     const def = defaultClass(cluster);
-    if (T === exposeIngress(cluster) && isEdgeClass(cluster, def) !== isEdgeClass(cluster, cls)) {
-      fail('gateway.publishing-edge-line', `the publishing tenant (publishing.ingressName ${exposeIngress(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`, 'spec.gatewayClass', 'move gateway.className instead of the publishing tenant\'s own class');
+    if (T === publishingNamespace(cluster) && isEdgeClass(cluster, def) !== isEdgeClass(cluster, cls)) {
+      fail('gateway.publishing-edge-line', `the publishing tenant (publishing.ingressName ${publishingNamespace(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`, 'spec.gatewayClass', 'move gateway.className instead of the publishing tenant\'s own class');
     }
   }
 
@@ -148,7 +147,7 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
     if (provider === 'rfc2136' && !cluster['dns01-rfc2136-nameserver']) fail('gateway.dns01-missing-field', 'DNS-01 provider rfc2136 needs a nameserver (publishing.certificates.dns01.rfc2136.nameserver)', undefined,
       'set publishing.certificates.dns01.rfc2136.nameserver (host:port of the DNS server) and rfc2136.tsigKeyName in the platform values');
   }
-  // tenant-gateway.md "Opt-in — DNS-01": the provider table lists the keys each provider
+  // docs/behaviour.md §3.3: the provider table lists the keys each provider
   // requires beyond the ones guard 7 fails on (route53.secretName; rfc2136.tsigKeyName and
   // .secretName). They have no default, and the chart renders them empty where upstream does not
   // fail, so an empty one is a warning: the Issuer would name no credentials.
@@ -168,18 +167,18 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
   }
   if (hasErrors(findings)) return { findings };
 
-  // The TenantGateway spec, in the chart's field order (§3).
+  // The TenantGateway spec, in the chart's field order (§3.3).
   const spec: Record<string, unknown> = { apex: host, gatewayClassName: cls, certMode };
   if (certMode === 'existingSecret') spec.wildcardSecretRef = { name: cluster['wildcard-secret-name'] };
   else if (certMode !== 'edge') {
     spec.issuerName = issuer;
     if (certMode === 'dns01') spec.dns01 = { provider, [provider]: dns01Block(cluster, provider) };
   }
-  const publishing = T === exposeIngress(cluster);
-  // decisions.md §3: attachedNamespaces go onto the publishing tenant's TenantGateway only.
+  const publishing = T === publishingNamespace(cluster);
+  // docs/decisions.md §3: attachedNamespaces go onto the publishing tenant's TenantGateway only.
   const attached = publishing ? splitList(cluster['gateway-attached-namespaces']) : [];
   if (attached.length) spec.attachedNamespaces = attached;
-  // tenant-gateway.md "Parameters": only on the publishing tenant while gateway.enabled, filtered
+  // docs/behaviour.md §3.4: only on the publishing tenant while gateway.enabled, filtered
   // to publishing.exposedServices in the chart's order, and never under edge.
   if (publishing && cluster['gateway-enabled'] === 'true' && certMode !== 'edge') {
     const exposed = splitList(cluster['expose-services']);

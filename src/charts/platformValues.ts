@@ -1,25 +1,20 @@
 /**
- * Platform values → the `_cluster` map the charts read (reference-facts §1).
+ * Platform values → the `_cluster` map the charts read (docs/behaviour.md §1).
  * Inputs: the platform chart's defaults, an optional `cozystack.io/v1alpha1 Package`
  * (`spec.components.platform.values`), then `--values` files merged left to right (they win).
  */
 import { asset } from '../assets';
 import { DEFAULT_CLASS } from '../platform/names';
-import { findPlatformPackage } from '../platform/kinds';
+import { findPlatformPackage, packageValues } from '../platform/kinds';
 import type { ClusterMap } from '../platform/tenancy';
 import { error, type Finding } from '../k8s/diagnostics';
+import { isDns1123Label } from '../k8s/dnsNames';
 import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/model';
 
 export type PlatformValues = Record<string, unknown>;
-/** The `_cluster` map: every value a string, as the platform chart writes it. */
 
 export function platformDefaults(): PlatformValues {
   return asset<PlatformValues>('charts/platform/values.yaml');
-}
-
-/** The publishing tenant's namespace: `_cluster.expose-ingress`, empty meaning tenant-root (reference-facts §3 guard 5). */
-export function exposeIngress(cluster: ClusterMap): string {
-  return (cluster['expose-ingress'] ?? '').trim() || 'tenant-root';
 }
 
 export interface ValuesSources {
@@ -44,7 +39,7 @@ export function resolvePlatformValues(src: ValuesSources): ResolvedValues {
   let given = false;
   const pkg = findPlatformPackage(src.objects);
   if (pkg) {
-    const pv = getPath(pkg, ['spec', 'components', 'platform', 'values']);
+    const pv = packageValues(pkg);
     if (isObject(pv)) values = mergeValues(values, pv);
     given = true;
   }
@@ -55,7 +50,8 @@ export function resolvePlatformValues(src: ValuesSources): ResolvedValues {
   return { values, given, pkg };
 }
 
-function str(v: unknown): string {
+/** A value as the platform chart prints it into `_cluster`: absent and null as '', a scalar as text, anything else as JSON. */
+function valueString(v: unknown): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -63,8 +59,8 @@ function str(v: unknown): string {
 }
 
 function list(v: unknown): string {
-  if (!Array.isArray(v)) return str(v);
-  return v.map(str).join(',');
+  if (!Array.isArray(v)) return valueString(v);
+  return v.map(valueString).join(',');
 }
 
 /** A list value checked as the platform chart checks class lists: strings without commas. */
@@ -84,7 +80,7 @@ function classList(v: unknown, field: string, findings: Finding[], object?: KObj
 }
 
 /**
- * The `_cluster` map of reference-facts §1. Findings (errors) for values the platform chart
+ * The `_cluster` map of docs/behaviour.md §1. Findings (errors) for values the platform chart
  * refuses: a non-string or whitespace-only gateway.className, class list entries that are not
  * strings or contain a comma.
  */
@@ -92,9 +88,9 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
   const findings: Finding[] = [];
   const g = (p: string) => getPath(values, p);
   const certs = 'publishing.certificates';
-  const solver = str(g(`${certs}.solver`));
+  const solver = valueString(g(`${certs}.solver`));
   const gatewayEnabled = g('gateway.enabled') === true || g('gateway.enabled') === 'true';
-  let wildcardSecretName = str(g(`${certs}.wildcardSecretName`));
+  let wildcardSecretName = valueString(g(`${certs}.wildcardSecretName`));
   let wildcardIssue = 'false';
   const wildcard = g(`${certs}.wildcard`) === true || g(`${certs}.wildcard`) === 'true';
   if (wildcardSecretName === '' && solver === 'dns01' && wildcard && !gatewayEnabled) {
@@ -114,13 +110,26 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     }
   }
 
-  const d = (p: string) => str(g(`${certs}.dns01.${p}`));
+  const exposeIngress = valueString(g('publishing.ingressName'));
+  if (exposeIngress !== '' && !isDns1123Label(exposeIngress))
+    findings.push(
+      error(
+        `publishing.ingressName ${JSON.stringify(exposeIngress)} is not a namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63 characters): the controllers would look for the publishing tenant in a namespace that cannot exist`,
+        {
+          field: 'publishing.ingressName',
+          rule: 'platform.ingress-name',
+          hint: "name the publishing tenant's namespace (tenant-root, or tenant-<name> of a tenant that owns a Gateway), without spaces",
+        },
+      ),
+    );
+
+  const d = (p: string) => valueString(g(`${certs}.dns01.${p}`));
   const provider = d('provider') || 'cloudflare';
   const cluster: ClusterMap = {
-    'root-host': str(g('publishing.host')),
-    'bundle-name': str(g('bundles.system.variant')),
+    'root-host': valueString(g('publishing.host')),
+    'bundle-name': valueString(g('bundles.system.variant')),
     solver,
-    'issuer-name': str(g(`${certs}.issuerName`)),
+    'issuer-name': valueString(g(`${certs}.issuerName`)),
     'wildcard-secret-name': wildcardSecretName,
     'wildcard-issue': wildcardIssue,
     'dns01-provider': provider,
@@ -138,26 +147,26 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     'dns01-rfc2136-secret-name': d('rfc2136.secretName'),
     'dns01-rfc2136-secret-key': d('rfc2136.secretKey'),
     'expose-services': list(g('publishing.exposedServices')),
-    'expose-ingress': str(g('publishing.ingressName')),
-    'expose-ingress-admin': str(g('publishing.ingressNameAdmin')),
+    'expose-ingress': exposeIngress,
+    'expose-ingress-admin': valueString(g('publishing.ingressNameAdmin')),
     'expose-external-ips': list(g('publishing.externalIPs')),
-    'load-balancer-class': str(g('publishing.loadBalancerClass')),
-    'proxy-protocol': str(g('publishing.proxyProtocol') ?? false),
+    'load-balancer-class': valueString(g('publishing.loadBalancerClass')),
+    'proxy-protocol': valueString(g('publishing.proxyProtocol') ?? false),
     'gateway-enabled': gatewayEnabled ? 'true' : 'false',
     'gateway-attached-namespaces': list(g('gateway.attachedNamespaces')),
     'gateway-class-name': className,
     'gateway-edge-classes': classList(g('gateway.edgeTerminatedClasses'), 'gateway.edgeTerminatedClasses', findings, pkg),
     'gateway-tenant-classes': classList(g('gateway.tenantSelectableClasses'), 'gateway.tenantSelectableClasses', findings, pkg),
-    'oidc-enabled': str(g('authentication.oidc.enabled') ?? false),
-    'oidc-insecure-skip-verify': str(g('authentication.oidc.insecureSkipVerify') ?? false),
-    'extra-keycloak-redirect-uri-for-dashboard': str(g('authentication.oidc.keycloakExtraRedirectUri')),
-    'api-server-endpoint': str(g('publishing.apiServerEndpoint')),
+    'oidc-enabled': valueString(g('authentication.oidc.enabled') ?? false),
+    'oidc-insecure-skip-verify': valueString(g('authentication.oidc.insecureSkipVerify') ?? false),
+    'extra-keycloak-redirect-uri-for-dashboard': valueString(g('authentication.oidc.keycloakExtraRedirectUri')),
+    'api-server-endpoint': valueString(g('publishing.apiServerEndpoint')),
     'keycloak-internal-url': 'http://keycloak-http.cozy-keycloak.svc:8080',
     'monitoring-enabled': 'true',
-    'cluster-domain': str(g('networking.clusterDomain') || 'cozy.local'),
-    'cpu-allocation-ratio': str(g('resources.cpuAllocationRatio') ?? 10),
-    'memory-allocation-ratio': str(g('resources.memoryAllocationRatio') ?? 1),
-    'ephemeral-storage-allocation-ratio': str(g('resources.ephemeralStorageAllocationRatio') ?? 40),
+    'cluster-domain': valueString(g('networking.clusterDomain') || 'cozy.local'),
+    'cpu-allocation-ratio': valueString(g('resources.cpuAllocationRatio') ?? 10),
+    'memory-allocation-ratio': valueString(g('resources.memoryAllocationRatio') ?? 1),
+    'ephemeral-storage-allocation-ratio': valueString(g('resources.ephemeralStorageAllocationRatio') ?? 40),
   };
   return { cluster, findings };
 }

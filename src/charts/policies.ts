@@ -1,8 +1,8 @@
 /**
- * The cozystack-basics admission policies (tenant-gateway.md "Security model", layers 2-8;
- * reference-facts §7): one `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy per
- * layer with its CEL, each followed by a same-named ValidatingAdmissionPolicyBinding, plus the
- * layer-6 render-time guard over `_cluster.gateway-attached-namespaces`.
+ * The cozystack-basics admission policies (docs/behaviour.md §7, layers 2-8): one
+ * `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy per layer with its CEL, each followed by
+ * a same-named ValidatingAdmissionPolicyBinding, plus the layer-6 render-time guard over
+ * `_cluster.gateway-attached-namespaces`.
  *
  * This module is the one source of truth for the policies: `render` prints them and `admit`
  * evaluates exactly these objects (src/admission/admit.ts).
@@ -16,7 +16,7 @@ import { splitList } from './platformValues';
 import { type ClusterMap } from '../platform/tenancy';
 import { NS_LABEL_HOST as HOST_LABEL } from '../platform/names';
 
-/** §7 Common: every VAP and binding carries this label. */
+/** §7.0: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
 
 export const POLICY_NAMES = {
@@ -28,7 +28,7 @@ export const POLICY_NAMES = {
   ingress: 'cozystack-ingress-hostname-policy',
 } as const;
 
-/** Layer 4/5: the trusted-caller whitelist (TRUSTED in reference-facts §7). */
+/** Layer 4/5: the trusted-caller whitelist (TRUSTED in docs/behaviour.md §7.0). */
 export const TRUSTED_GROUPS = [
   'system:masters',
   'system:serviceaccounts:cozy-system',
@@ -40,7 +40,7 @@ export const TRUSTED_GROUPS = [
 /**
  * Gateway API bundle version → the versions it serves per resource. Layer 7 matches "every
  * version the vendored CRD bundle serves for each" kind; the platform vendors 1.6.1
- * (reference-facts §7: gateways and httproutes v1, v1beta1; tlsroutes v1, v1alpha2, v1alpha3;
+ * (docs/behaviour.md §7: gateways and httproutes v1, v1beta1; tlsroutes v1, v1alpha2, v1alpha3;
  * grpcroutes v1). Older bundles: TLSRoute was v1alpha2 only until 1.4 added v1alpha3 and 1.5
  * promoted it to v1; GRPCRoute went v1 in 1.1 and dropped v1alpha2 in 1.2.
  */
@@ -76,7 +76,7 @@ export function servedVersions(version: string = DEFAULT_GATEWAY_API_VERSION): (
 }
 
 // ---------------------------------------------------------------------------------------------
-// CEL building blocks (reference-facts §7 shorthands).
+// CEL building blocks (docs/behaviour.md §7.0).
 
 /** A CEL string literal (double-quoted; JSON escapes are valid CEL escapes). */
 export function celString(s: string): string {
@@ -151,7 +151,7 @@ function policy(
 /**
  * Layer 2, cozystack-gateway-hostname-policy: Gateway listener hostnames stay within the
  * namespace's namespace.cozystack.io/host label, in cozystack-managed (tenant-*) namespaces.
- * Fail-open when the label is absent or empty (§7), and a Gateway without listeners passes.
+ * Fail-open when the label is absent or empty (§7.2), and a Gateway without listeners passes.
  */
 function gatewayPolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
   const bad = `!has(l.hostname) || ${within('l.hostname', 'variables.host')}`;
@@ -224,8 +224,8 @@ function tenantHostPolicy(): KObject[] {
     [
       validation(
         `variables.oldHost == variables.newHost || variables.trusted`,
-        // reference-facts §7 layer 4: "The message says spec.host can only be set by cluster-admins
-        // or cozystack/Flux service accounts, and names the user."
+        // docs/behaviour.md §7.4: the message says spec.host can be set only by cluster
+        // administrators or the cozystack/Flux service accounts, and names the user.
         `'spec.host can only be set by cluster-admins or cozystack/Flux service accounts: user ' + request.userInfo.username + ` +
           `' may not set or change it from "' + variables.oldHost + '" to "' + variables.newHost + '"'`,
       ),
@@ -354,7 +354,7 @@ export interface PolicyOptions {
 }
 
 /**
- * The admission policies cozystack-basics renders, in the order of reference-facts §7:
+ * The admission policies cozystack-basics renders, in the order of docs/behaviour.md §7:
  * gateway, attached-namespaces, tenant-host, namespace-label, route, ingress; each VAP followed
  * by its binding. The ingress policy renders only when `_cluster.root-host` is set.
  */
@@ -380,7 +380,7 @@ export function attachedNamespacesGuard(cluster: ClusterMap): Finding[] {
   return splitList(cluster['gateway-attached-namespaces'])
     .filter((ns) => ns.startsWith('tenant-'))
     .map((ns) =>
-      // reference-facts §7 layer 6: "The message names it and points to tenant.spec.gateway=true."
+      // docs/behaviour.md §7.6: the message names the entry and points to tenant.spec.gateway=true.
       error(`gateway.attachedNamespaces contains "${ns}": tenant namespaces must not be attached to the publishing Gateway, give the tenant tenant.spec.gateway=true instead`, {
         rule: 'basics.attached-namespaces',
         field: 'gateway.attachedNamespaces',

@@ -1,5 +1,5 @@
 /**
- * `--set path=value` and `--set-string path=value` (cli-contract "Reading values and writing
+ * `--set path=value` and `--set-string path=value` (README "Values, warnings and
  * trees"), with helm's syntax (helm's strvals):
  *
  * - several assignments in one flag, separated by commas: `a=1,b=2`;

@@ -1,5 +1,5 @@
 /**
- * The apps/tenant chart (reference-facts §2) and tenant-root's objects from cozystack-basics
+ * The apps/tenant chart (docs/behaviour.md §2) and tenant-root's objects from cozystack-basics
  * (§2.7): for every Tenant its release-name and namespace rules, the tenant namespace name, the
  * host, the `_namespace` inheritance, the Namespace with every label in order and the
  * `cozystack-values` Secret. Tenants form a tree through `metadata.namespace` (the parent
@@ -117,19 +117,19 @@ export function inheritNamespace(T: string, name: string, spec: TenantSpec, pare
   const out: NamespaceValues = {
     etcd: own('etcd'),
     ingress: own('ingress'),
-    // decisions.md §2: only `true` owns a Gateway; false inherits exactly like absent.
+    // docs/decisions.md §2: only `true` owns a Gateway; false inherits exactly like absent.
     gateway: spec.gateway === true ? T : parent.gateway ?? '',
     monitoring: own('monitoring'),
     seaweedfs: own('seaweedfs'),
     host: deriveHost(name, typeof spec.host === 'string' ? spec.host : '', parent.host),
   };
-  // §2.3: the parent's scheduling class wins; emitted only when non-empty.
+  // docs/behaviour.md §2.3: the parent's scheduling class wins; emitted only when non-empty.
   const sc = parent.schedulingClass || (typeof spec.schedulingClass === 'string' ? spec.schedulingClass : '');
   if (sc) out.schedulingClass = sc;
   return out;
 }
 
-/** §2.7: tenant-root's `_namespace`: host, etcd, ingress, gateway (only when enabled), monitoring, seaweedfs. */
+/** docs/behaviour.md §2.7: tenant-root's `_namespace`: host, etcd, ingress, gateway (only when enabled), monitoring, seaweedfs. */
 export function rootNamespaceValues(cluster: ClusterMap): NamespaceValues {
   const out: NamespaceValues = { host: cluster['root-host'] ?? '', etcd: TENANT_ROOT, ingress: TENANT_ROOT };
   if (cluster['gateway-enabled'] === 'true') out.gateway = TENANT_ROOT;
@@ -139,9 +139,9 @@ export function rootNamespaceValues(cluster: ClusterMap): NamespaceValues {
 }
 
 // ---------------------------------------------------------------------------------------------
-// §2.4 Namespace labels, §2.5 the Secret
+// docs/behaviour.md §2.4 Namespace labels, §2.5 the Secret
 
-/** §2.4: `tenant.cozystack.io/<prefix>` for each dash-prefix of T with at least two parts, T included. */
+/** docs/behaviour.md §2.4: `tenant.cozystack.io/<prefix>` for each dash-prefix of T with at least two parts, T included. */
 export function prefixLabels(T: string): string[] {
   const parts = T.split('-');
   const out: string[] = [];
@@ -149,7 +149,7 @@ export function prefixLabels(T: string): string[] {
   return out;
 }
 
-/** §2.4: Namespace T's labels, in order. */
+/** docs/behaviour.md §2.4: Namespace T's labels, in order. */
 export function namespaceLabels(T: string, ns: NamespaceValues): Record<string, string> {
   const labels: Record<string, string> = { 'tenant.cozystack.io/tenant-root': '' };
   for (const p of prefixLabels(T)) labels[`tenant.cozystack.io/${p}`] = '';
@@ -168,9 +168,9 @@ export function helmToYaml(map: Record<string, string>): string {
 }
 
 /**
- * §2.5: the `values.yaml` of a `cozystack-values` Secret (templates/tenant/cozystack-values.yaml.hbs).
+ * docs/behaviour.md §2.5: the `values.yaml` of a `cozystack-values` Secret (templates/tenant/cozystack-values.yaml.hbs).
  * `clusterYaml` is Helm's toYaml of `v._cluster`: every tenant of a render shares one map, so the
- * tree dumps it once and passes the text (issue 5: dumping it once per tenant was a fifth of `render`).
+ * tree dumps it once and passes the text (for speed: dumping it once per tenant was a fifth of `render`).
  */
 export function valuesYaml(v: TenantValues, clusterYaml = helmToYaml(v._cluster)): string {
   return renderTemplate('tenant/cozystack-values.yaml.hbs', { clusterYaml, namespace: v._namespace });
@@ -187,7 +187,7 @@ function secret(T: string, labels: Record<string, string>, v: TenantValues, clus
 }
 
 /**
- * §2.2/§2.7: cozystack-basics writes `namespace.cozystack.io/host: <root-host>` on tenant-root,
+ * docs/behaviour.md §2.2/§2.7: cozystack-basics writes `namespace.cozystack.io/host: <root-host>` on tenant-root,
  * and "a label value over 63 characters breaks the Namespace write" there as it does for any
  * tenant (renderTenantTree checks those). A finding on the platform value publishing.host.
  */
@@ -201,7 +201,7 @@ export function rootHostFindings(cluster: ClusterMap): Finding[] {
   })];
 }
 
-/** §2.7: tenant-root's Namespace and Secret, as cozystack-basics writes them. */
+/** docs/behaviour.md §2.7: tenant-root's Namespace and Secret, as cozystack-basics writes them. */
 export function renderTenantRoot(cluster: ClusterMap, clusterYaml = helmToYaml(cluster)): KObject[] {
   const labels: Record<string, string> = {
     'platform.cozystack.io/no-delete': 'true',
@@ -215,8 +215,8 @@ export function renderTenantRoot(cluster: ClusterMap, clusterYaml = helmToYaml(c
 }
 
 /**
- * §2.4/§2.5: a tenant's Namespace and Secret. The ownerReference to the parent Namespace is
- * emitted only when the parent Namespace in the inputs has a uid (decisions.md §4).
+ * docs/behaviour.md §2.4/§2.5: a tenant's Namespace and Secret. The ownerReference to the parent Namespace is
+ * emitted only when the parent Namespace in the inputs has a uid (docs/decisions.md §4).
  */
 export function renderTenantObjects(T: string, parent: string, v: TenantValues, parentUid?: string, clusterYaml?: string): KObject[] {
   const metadata: KObject['metadata'] = { name: T, labels: namespaceLabels(T, v._namespace) };
@@ -313,7 +313,7 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[]): Tenan
         findings.push(warning('spec.gatewayClass has no effect: the tenant owns no Gateway (set spec.gateway: true to give it one)', { ...where(t, 'spec.gatewayClass'), rule: 'tenant.gateway-class-unused' }));
       }
       if (T === TENANT_ROOT) {
-        // §2.1: for tenant-root the Namespace and Secret templates render nothing; the release sees
+        // docs/behaviour.md §2.1: for tenant-root the Namespace and Secret templates render nothing; the release sees
         // cozystack-basics' Secret. Only gateway.yaml (and so the TenantGateway) is not gated.
         if (typeof spec.host === 'string' && spec.host !== '' && spec.host !== cluster['root-host']) {
           findings.push(warning(`spec.host "${spec.host}" of the root Tenant is ignored: tenant-root's host is publishing.host ("${cluster['root-host'] ?? ''}")`, { ...where(t, 'spec.host'), rule: 'tenant.root-host' }));

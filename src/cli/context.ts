@@ -4,6 +4,7 @@
  * map (locate, the one place that does), coloured on a terminal, on standard error.
  */
 import { formatFinding, type Finding } from '../k8s/diagnostics';
+import { printable } from '../k8s/printable';
 import type { SourceMap } from '../io/sourceMap';
 import type { Exec } from '../io/exec';
 
@@ -25,6 +26,8 @@ export interface CliContext {
   exitCode: number;
   /** Print findings on stderr, errors and warnings alike. */
   report: (findings: Finding[]) => void;
+  /** Print one note line on stderr, printable (k8s/printable.ts): names in it cannot forge a line. */
+  note: (line: string) => void;
   color: boolean;
   /** Where the inputs were read (the readers' source map), so that a finding gets its file and line. */
   sources?: SourceMap;
@@ -82,6 +85,7 @@ export function makeContext(io: CliIO): CliContext {
         io.stderr(colored + '\n');
       }
     },
+    note: (line) => io.stderr(printable(line) + '\n'),
   };
   return ctx;
 }

@@ -1,5 +1,5 @@
 /**
- * The modules a command needs only once its action runs (issue 5): `--help`, `--version`,
+ * The modules a command needs only once its action runs (start-up speed): `--help`, `--version`,
  * `completion` and a usage error never load them, and `render` without `--with-controller`
  * never loads the controller pass (test/cli/startup.test.ts counts the modules). The command
  * modules themselves are loaded only for the command invoked (src/cli/index.ts); this is the one
@@ -20,8 +20,7 @@ export const late = {
   diff: () => require('../pipelines/diff') as typeof import('../pipelines/diff'),
   diffOutput: () => require('../pipelines/diffOutput') as typeof import('../pipelines/diffOutput'),
   unifiedDiff: () => require('../pipelines/unifiedDiff') as typeof import('../pipelines/unifiedDiff'),
-  /** The evaluator, CEL engine included. */
-  admit: () => require('../admission/admit') as typeof import('../admission/admit'),
-  request: () => require('../pipelines/admit') as typeof import('../pipelines/admit'),
+  /** The admit request, the evaluator and its CEL engine included. */
+  admit: () => require('../pipelines/admit') as typeof import('../pipelines/admit'),
   publishedSchemas: () => require('../validation/publishedSchemas') as typeof import('../validation/publishedSchemas'),
 };

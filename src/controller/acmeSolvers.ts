@@ -1,12 +1,12 @@
 /**
  * The TenantGateway's certificate-source inputs, read with the CRD defaults the object may lack
- * (reference-facts §4: certMode http01, issuerName letsencrypt-prod, dns01.provider cloudflare,
+ * (docs/behaviour.md §4: certMode http01, issuerName letsencrypt-prod, dns01.provider cloudflare,
  * rfc2136 tsigAlgorithm HMACSHA256), and the ACME pieces of the per-tenant Issuer built from them
- * (reference-facts §5.4). The DNS-01 provider blocks are the gateway chart's TenantGateway blocks
- * (reference-facts §3) mapped onto cert-manager's solver fields, in one table.
+ * (docs/behaviour.md §5.4). The DNS-01 provider blocks are the gateway chart's TenantGateway blocks
+ * (docs/behaviour.md §3) mapped onto cert-manager's solver fields, in one table.
  */
 import type { KObject } from '../k8s/model';
-import { isObject } from '../k8s/model';
+import { isObject, stringField } from '../k8s/model';
 import { ReconcileError } from './errors';
 import { ACME_SERVERS } from '../platform/names';
 import { CERT_MODES, certModeKnown, viewOf, type CertMode } from './tenantGatewaySpec';
@@ -19,10 +19,6 @@ export const DEFAULT_TSIG_ALGORITHM = 'HMACSHA256';
 
 function specOf(tgw: KObject): Record<string, unknown> {
   return isObject(tgw.spec) ? tgw.spec : {};
-}
-
-function str(x: unknown): string {
-  return typeof x === 'string' ? x : '';
 }
 
 function where(tgw: KObject): string {
@@ -47,12 +43,12 @@ export function apexOf(tgw: KObject): string {
 }
 
 /**
- * The ACME directory URL for spec.issuerName (reference-facts §5.4): letsencrypt-prod (also when
- * unset or empty) or letsencrypt-stage; any other name is unsupported (tenant-gateway.md, Known
- * limitations: "must be letsencrypt-prod or letsencrypt-stage").
+ * The ACME directory URL for spec.issuerName (docs/behaviour.md §5.4): letsencrypt-prod (also when
+ * unset or empty) or letsencrypt-stage; any other name is unsupported (supporting another ACME provider
+ * means adding a branch here).
  */
 export function acmeServer(tgw: KObject): { issuer: string; server: string } {
-  const issuer = str(specOf(tgw).issuerName) || DEFAULT_ISSUER;
+  const issuer = stringField(specOf(tgw).issuerName) || DEFAULT_ISSUER;
   const server = Object.prototype.hasOwnProperty.call(ACME_SERVERS, issuer) ? ACME_SERVERS[issuer] : undefined;
   if (!server) {
     throw new ReconcileError(
@@ -81,7 +77,7 @@ export function http01Solver(tgw: KObject): Record<string, unknown> {
   };
 }
 
-/** A `{name, key}` secret selector; `name` defaults to "" (reference-facts §4). */
+/** A `{name, key}` secret selector; `name` defaults to "" (docs/behaviour.md §4). */
 function secretRef(
   tgw: KObject,
   block: Record<string, unknown>,
@@ -90,21 +86,21 @@ function secretRef(
 ): Record<string, string> {
   const ref = block[field];
   if (!isObject(ref)) throw new ReconcileError(`${where(tgw)}: spec.dns01.${provider}.${field} is missing`);
-  const out: Record<string, string> = { name: str(ref.name) };
+  const out: Record<string, string> = { name: stringField(ref.name) };
   if (typeof ref.key === 'string') out.key = ref.key;
   return out;
 }
 
 /**
  * Each provider's cert-manager dns01 block from the TenantGateway's provider block
- * (reference-facts §3 for the input, §5.4 for the output).
+ * (docs/behaviour.md §3.3 for the input, §5.4 for the output).
  */
 const PROVIDER_BLOCKS: Record<Dns01Provider, (tgw: KObject, b: Record<string, unknown>) => Record<string, unknown>> = {
   cloudflare: (tgw, b) => ({ apiTokenSecretRef: secretRef(tgw, b, 'cloudflare', 'apiTokenSecretRef') }),
   route53: (tgw, b) => {
     // region is required; accessKeyID is omitted when empty (IRSA); the secret selector may name "".
-    const out: Record<string, unknown> = { region: str(b.region) };
-    if (str(b.accessKeyID)) out.accessKeyID = str(b.accessKeyID);
+    const out: Record<string, unknown> = { region: stringField(b.region) };
+    if (stringField(b.accessKeyID)) out.accessKeyID = stringField(b.accessKeyID);
     out.secretAccessKeySecretRef = isObject(b.secretAccessKeySecretRef)
       ? secretRef(tgw, b, 'route53', 'secretAccessKeySecretRef')
       : { name: '' };
@@ -112,9 +108,9 @@ const PROVIDER_BLOCKS: Record<Dns01Provider, (tgw: KObject, b: Record<string, un
   },
   digitalocean: (tgw, b) => ({ tokenSecretRef: secretRef(tgw, b, 'digitalocean', 'tokenSecretRef') }),
   rfc2136: (tgw, b) => ({
-    nameserver: str(b.nameserver),
-    tsigKeyName: str(b.tsigKeyName),
-    tsigAlgorithm: str(b.tsigAlgorithm) || DEFAULT_TSIG_ALGORITHM,
+    nameserver: stringField(b.nameserver),
+    tsigKeyName: stringField(b.tsigKeyName),
+    tsigAlgorithm: stringField(b.tsigAlgorithm) || DEFAULT_TSIG_ALGORITHM,
     tsigSecretSecretRef: secretRef(tgw, b, 'rfc2136', 'tsigSecretSecretRef'),
   }),
 };
@@ -122,11 +118,11 @@ const PROVIDER_BLOCKS: Record<Dns01Provider, (tgw: KObject, b: Record<string, un
 /** spec.dns01.provider, defaulting to cloudflare when unset or empty. */
 export function dns01ProviderOf(tgw: KObject): string {
   const dns01 = specOf(tgw).dns01;
-  return (isObject(dns01) ? str(dns01.provider) : '') || 'cloudflare';
+  return (isObject(dns01) ? stringField(dns01.provider) : '') || 'cloudflare';
 }
 
 /**
- * The dns01 solver (reference-facts §5.4). Errors: a missing `dns01` block, an unknown provider,
+ * The dns01 solver (docs/behaviour.md §5.4). Errors: a missing `dns01` block, an unknown provider,
  * or a missing provider block.
  */
 export function dns01Solver(tgw: KObject): { provider: Dns01Provider; solver: Record<string, unknown> } {
@@ -143,11 +139,11 @@ export function dns01Solver(tgw: KObject): { provider: Dns01Provider; solver: Re
   if (!isObject(block)) {
     throw new ReconcileError(`${where(tgw)}: dns01.provider is ${p} but spec.dns01.${p} is missing`);
   }
-  // The CRD's required fields (reference-facts §4), also the gateway chart's guard 7 (§3).
-  if (p === 'route53' && !str(block.region)) {
+  // The CRD's required fields (docs/behaviour.md §4), also the gateway chart's guard 7 (§3).
+  if (p === 'route53' && !stringField(block.region)) {
     throw new ReconcileError(`${where(tgw)}: spec.dns01.route53.region is required`);
   }
-  if (p === 'rfc2136' && !str(block.nameserver)) {
+  if (p === 'rfc2136' && !stringField(block.nameserver)) {
     throw new ReconcileError(`${where(tgw)}: spec.dns01.rfc2136.nameserver is required`);
   }
   return { provider: p, solver: { dns01: { [p]: PROVIDER_BLOCKS[p](tgw, block) } } };

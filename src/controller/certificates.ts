@@ -1,9 +1,9 @@
 /**
  * The TenantGateway's ACME objects: the per-tenant Issuer, the DNS-01 wildcard Certificate and the
  * HTTP-01 per-listener Certificates, with the garbage collection a cert-mode switch implies
- * (tenant-gateway.md, "Cert mode"; reference-facts §5.4, §5.5). Deletions touch only objects this
- * TenantGateway owns (§5.2); issued TLS Secrets are never deleted (cert-manager runs with
- * enableCertificateOwnerRef: false, tenant-gateway.md "Opt-in — edge termination").
+ * (docs/behaviour.md §5.12, §5.4, §5.5). Deletions touch only objects this TenantGateway owns
+ * (§5.2); issued TLS Secrets are never deleted (cert-manager runs with
+ * enableCertificateOwnerRef: false, §5.5).
  */
 import type { KObject } from '../k8s/model';
 import { labelsOf } from '../k8s/model';
@@ -28,7 +28,7 @@ function nsOf(tgw: KObject): string {
   return tgw.metadata.namespace ?? '';
 }
 
-/** `issuerRef {kind: Issuer, name: <tgw>-gateway}`, no group (reference-facts §5.5). */
+/** `issuerRef {kind: Issuer, name: <tgw>-gateway}`, no group (docs/behaviour.md §5.5). */
 function issuerRef(tgw: KObject): Record<string, string> {
   return { kind: 'Issuer', name: issuerName(tgw.metadata.name) };
 }
@@ -44,13 +44,13 @@ function certificate(
     apiVersion: CERT_MANAGER_API,
     kind: 'Certificate',
     metadata: ownedMetadata(tgw, name, labels, { tenantGatewayLabel: tgwLabel }),
-    // secretName = the Certificate's own name (reference-facts §0).
+    // secretName = the Certificate's own name (docs/behaviour.md §0).
     spec: { secretName: name, issuerRef: issuerRef(tgw), dnsNames },
   };
 }
 
 /**
- * The Issuer `<tgw>-gateway` (reference-facts §5.4). http01 and dns01 mint it: ACME server by
+ * The Issuer `<tgw>-gateway` (docs/behaviour.md §5.4). http01 and dns01 mint it: ACME server by
  * issuerName, account key `<tgw>-acme-account`, one solver (HTTP-01 on the Gateway's http
  * listener, or the configured DNS-01 provider). existingSecret and edge mint none, and delete
  * an owned one ("Switching into this mode ... garbage-collects the now-unused per-tenant Issuer").
@@ -90,7 +90,7 @@ export function reconcileIssuer(store: Store, tgw: KObject): void {
 }
 
 /**
- * The wildcard Certificate's dnsNames (reference-facts §5.5): apex, *.apex, then c, *.c per
+ * The wildcard Certificate's dnsNames (docs/behaviour.md §5.5): apex, *.apex, then c, *.c per
  * sorted child apex, duplicates and empties skipped (a child whose host equals the apex adds
  * nothing).
  */
@@ -107,7 +107,7 @@ export function wildcardDnsNames(apex: string, childApexes: string[]): string[] 
 }
 
 /**
- * The wildcard Certificate `<tgw>-gateway-tls` (dns01 only; tenant-gateway.md "Opt-in — DNS-01":
+ * The wildcard Certificate `<tgw>-gateway-tls` (dns01 only; docs/behaviour.md §5.5:
  * one Certificate covering <apex> and *.<apex>, extended with <child-apex> and *.<child-apex> per
  * inheriting child). Any other mode deletes an owned one.
  */
@@ -130,7 +130,7 @@ export function reconcileWildcardCertificate(store: Store, tgw: KObject, childAp
 }
 
 /**
- * Per-listener Certificates (reference-facts §5.5; tenant-gateway.md "Default — HTTP-01": one
+ * Per-listener Certificates (docs/behaviour.md §5.5, §5.8: one
  * per unique hostname that earns a listener, dnsNames exactly that hostname). GC runs in every
  * mode: a Certificate in the TenantGateway's namespace labelled managed-by, other than the
  * wildcard, that this TenantGateway owns and no longer wants is deleted; its TLS Secret is kept.

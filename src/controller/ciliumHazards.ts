@@ -1,8 +1,7 @@
 /**
  * Cilium-version hazards: what the Gateway API implementation this platform ships does with the
- * Gateways a reconcile pass leaves, version by version (tenant-gateway.md: "Layer-4 TLS
- * passthrough on native ports", the paragraphs on the port-443 pair and on why the Cilium
- * version matters, "Security model" item 1 on kinds, "Known limitations" on the sharing key).
+ * Gateways a reconcile pass leaves, version by version (docs/behaviour.md §8;
+ * the route kinds of §5.3, the passthrough forms of §5.13).
  *
  * Each hazard is a rule with the versions it applies to and whether the operator image this
  * platform ships (packages/system/cilium/images/cilium-operator/patches) already removes it.
@@ -10,12 +9,14 @@
  * Cilium reconciles. Pure: the store and a version in, findings out.
  */
 import satisfies from 'semver/functions/satisfies';
-import valid from 'semver/functions/valid';
 import { error, type Finding, type Severity } from '../k8s/diagnostics';
 import { isObject, refOf, type KObject } from '../k8s/model';
+import { NOT_A_CILIUM_VERSION, parseCiliumVersion } from './ciliumVersion';
 import { GROUPS, type Store } from '../k8s/store';
 import {
+  explicitRouteKinds,
   hostnamesOverlap,
+  listenerRouteKinds,
   parentRefNamespace,
   parentRefSelectsListener,
   parentRefTargets,
@@ -25,25 +26,22 @@ import {
   type ParentRef,
 } from '../k8s/gatewayApi';
 
-/** The Cilium the platform ships (tenant-gateway.md: "the shipped v1.20.2"). */
-export const SHIPPED_CILIUM_VERSION = '1.20.2';
-
 export const CILIUM_CONTROLLER = 'io.cilium/gateway-controller';
 
-export interface Listener {
+export interface ListenerView {
   index: number;
   name: string;
   port: number;
   protocol: string;
   hostname?: string;
   tlsMode?: string;
-  /** Explicit allowedRoutes.kinds, or undefined when the list is unset. */
+  /** Explicit allowedRoutes.kinds, or undefined when the list is unset or empty. */
   kinds?: string[];
 }
 
 export interface GatewayView {
   gateway: KObject;
-  listeners: Listener[];
+  listeners: ListenerView[];
   /** Names of passthrough listeners a TLSRoute attaches to. */
   routed: Set<string>;
   /** Whether a GRPCRoute names this Gateway as a parent. */
@@ -69,20 +67,18 @@ export interface HazardRule {
     gw: GatewayView,
     ctx: HazardContext,
     all: GatewayView[],
-  ) => { message: string; listener?: Listener; severity?: Severity }[];
+  ) => { message: string; listener?: ListenerView; severity?: Severity }[];
 }
 
 // ----- listener reading --------------------------------------------------------------------------
 
-function readListeners(gw: KObject): Listener[] {
+function readListeners(gw: KObject): ListenerView[] {
   const spec = isObject(gw.spec) ? gw.spec : {};
   const ls = Array.isArray(spec.listeners) ? spec.listeners : [];
   return ls.filter(isObject).map((l, index) => {
     const tls = isObject(l.tls) ? l.tls : undefined;
-    const ar = isObject(l.allowedRoutes) ? l.allowedRoutes : undefined;
-    const kinds =
-      ar && Array.isArray(ar.kinds) ? ar.kinds.filter(isObject).map((k) => String(k.kind ?? '')) : undefined;
-    const out: Listener = {
+    const kinds = explicitRouteKinds(l);
+    const out: ListenerView = {
       index,
       name: String(l.name ?? ''),
       port: Number(l.port ?? 0),
@@ -95,30 +91,12 @@ function readListeners(gw: KObject): Listener[] {
   });
 }
 
-export function isTerminate(l: Listener): boolean {
+export function isTerminate(l: ListenerView): boolean {
   return l.protocol === 'HTTPS' || (l.protocol === 'TLS' && l.tlsMode !== 'Passthrough');
 }
 
-export function isPassthrough(l: Listener): boolean {
+export function isPassthrough(l: ListenerView): boolean {
   return l.protocol === 'TLS' && l.tlsMode === 'Passthrough';
-}
-
-/** The kinds Cilium admits on a listener: the explicit list, or the derivation from the protocol. */
-export function effectiveKinds(l: Listener): string[] {
-  if (l.kinds) return [...new Set(l.kinds)].sort();
-  switch (l.protocol) {
-    case 'HTTP':
-    case 'HTTPS':
-      return ['GRPCRoute', 'HTTPRoute'];
-    case 'TLS':
-      return ['TLSRoute'];
-    case 'TCP':
-      return ['TCPRoute'];
-    case 'UDP':
-      return ['UDPRoute'];
-    default:
-      return [];
-  }
 }
 
 /** The parentRefs of a route that name this Gateway. */
@@ -131,7 +109,7 @@ function parentRefsTo(route: KObject, gw: KObject): ParentRef[] {
 
 /**
  * The routes of a kind that name each Gateway in a parentRef, by Gateway namespace/name, in the
- * store's order (issue 5: built once per ciliumHazards call instead of listing every route of
+ * store's order (for speed: built once per ciliumHazards call instead of listing every route of
  * the cluster for every Gateway).
  */
 type RoutesByGateway = Map<string, KObject[]>;
@@ -162,7 +140,7 @@ function candidateRoutes(gw: KObject, index: RoutesByGateway): KObject[] {
 }
 
 /** Passthrough listeners a TLSRoute attaches to: "a passthrough listener with no TLSRoute behind it contributes no filter chain". */
-function routedPassthrough(gw: KObject, listeners: Listener[], tlsRoutes: RoutesByGateway): Set<string> {
+function routedPassthrough(gw: KObject, listeners: ListenerView[], tlsRoutes: RoutesByGateway): Set<string> {
   const out = new Set<string>();
   const routes = candidateRoutes(gw, tlsRoutes);
   for (const l of listeners.filter(isPassthrough)) {
@@ -203,7 +181,7 @@ export function needsPerPortListeners(gw: GatewayView): string | undefined {
   return undefined;
 }
 
-function host(l: Listener): string {
+function host(l: ListenerView): string {
   return l.hostname ?? '(any hostname)';
 }
 
@@ -237,7 +215,7 @@ export const HAZARD_RULES: HazardRule[] = [
     source:
       'Why the Cilium version matters: "On v1.19.5 the whole Gateway is translated into a single Envoy listener … A terminate chain and a passthrough chain carrying one name therefore land in the same listener whichever Gateway port declared them"',
     check: (gw) => {
-      const out: { message: string; listener?: Listener }[] = [];
+      const out: { message: string; listener?: ListenerView }[] = [];
       for (const t of gw.listeners.filter(isTerminate)) {
         for (const p of gw.listeners.filter(isPassthrough)) {
           if (t.port === p.port || !hostnamesOverlap(t.hostname, p.hostname)) continue;
@@ -276,8 +254,8 @@ export const HAZARD_RULES: HazardRule[] = [
     source:
       'Security model 1: "before v1.19.6 Cilium turned an explicit TLSRoute into a rejection of every HTTPRoute on the Gateway, whatever port the listener sat on"; native ports: "a listener that spelled its kinds out had them applied to every route on the Gateway, not to itself"',
     check: (gw) => {
-      const out: { message: string; listener?: Listener }[] = [];
-      const admitted = new Set(gw.listeners.flatMap(effectiveKinds));
+      const out: { message: string; listener?: ListenerView }[] = [];
+      const admitted = new Set(gw.listeners.flatMap(listenerRouteKinds));
       for (const l of gw.listeners.filter((x) => x.kinds !== undefined)) {
         const missing = [...admitted]
           .filter((k) => !l.kinds!.includes(k) && (k === 'HTTPRoute' || k === 'GRPCRoute'))
@@ -300,13 +278,13 @@ export const HAZARD_RULES: HazardRule[] = [
     source:
       'Security model 1: "divergent kind sets on one port make Cilium merge the listeners and drop HTTPRoutes (cilium#45559)"',
     check: (gw) => {
-      const byPort = new Map<number, Listener[]>();
+      const byPort = new Map<number, ListenerView[]>();
       for (const l of gw.listeners) byPort.set(l.port, [...(byPort.get(l.port) ?? []), l]);
-      const out: { message: string; listener?: Listener }[] = [];
+      const out: { message: string; listener?: ListenerView }[] = [];
       for (const [port, ls] of [...byPort].sort((a, b) => a[0] - b[0])) {
         const sets = new Map<string, string[]>();
         for (const l of ls) {
-          const k = effectiveKinds(l).join(',');
+          const k = listenerRouteKinds(l).join(',');
           sets.set(k, [...(sets.get(k) ?? []), l.name]);
         }
         if (sets.size < 2) continue;
@@ -326,7 +304,7 @@ export const HAZARD_RULES: HazardRule[] = [
     source:
       'One behaviour change: "Cilium before v1.19.6 implements none of that: v1.19.5 writes Accepted, Programmed and ResolvedRefs on a listener and has no Conflicted condition anywhere, so the pair is admitted, translated, and reported by nothing"',
     check: (gw) => {
-      const out: { message: string; listener?: Listener }[] = [];
+      const out: { message: string; listener?: ListenerView }[] = [];
       for (const t of gw.listeners.filter(isTerminate)) {
         for (const p of gw.listeners.filter(isPassthrough)) {
           if (
@@ -352,7 +330,7 @@ export const HAZARD_RULES: HazardRule[] = [
     source:
       'Why the Cilium version matters: "v1.19.6 adds a check, listenerPairConflict … finds an HTTPS-terminate and a TLS-passthrough listener sharing a port and an overlapping SNI … and marks both Conflicted and not Accepted; from v1.20 the pair is also dropped from Envoy … The operator image this platform ships accepts the pair when the passthrough hostname is strictly narrower"',
     check: (gw, ctx) => {
-      const out: { message: string; listener?: Listener }[] = [];
+      const out: { message: string; listener?: ListenerView }[] = [];
       const dropped = satisfies(ctx.version, '>=1.20.0-0', { includePrerelease: true })
         ? ' and drops both from Envoy'
         : '';
@@ -439,11 +417,6 @@ function sharingKey(gw: KObject): string | undefined {
   return typeof k === 'string' && k !== '' ? k : undefined;
 }
 
-/** `v1.20.2` or `1.20.2` → `1.20.2`; undefined when it is not a version. */
-export function parseCiliumVersion(v: string): string | undefined {
-  return valid(v.trim().replace(/^v/, '')) ?? undefined;
-}
-
 /** The rules that apply to one Cilium version (and operator image). */
 export function rulesFor(ctx: HazardContext): HazardRule[] {
   return HAZARD_RULES.filter(
@@ -467,12 +440,7 @@ function reconciledByCilium(gw: KObject, store: Store): boolean {
 export function ciliumHazards(store: Store, version: string, patched = true): Finding[] {
   const v = parseCiliumVersion(version);
   if (!v)
-    return [
-      error(
-        `--cilium-version ${JSON.stringify(version)} is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`,
-        { rule: 'cilium.version' },
-      ),
-    ];
+    return [error(`--cilium-version ${JSON.stringify(version)} ${NOT_A_CILIUM_VERSION}`, { rule: 'cilium.version' })];
   const ctx: HazardContext = { version: v, patched };
   const tlsRoutes = routesByGateway(store, 'TLSRoute');
   const grpcRoutes = routesByGateway(store, 'GRPCRoute');

@@ -1,5 +1,5 @@
 /**
- * Merging a condition into a list by type (reference-facts §5.9, §5.10; cli-contract `--now`):
+ * Merging a condition into a list by type (docs/behaviour.md §5.9, §5.10; docs/decisions.md §8):
  * an existing condition of the same type is replaced in place, a new one is appended, and
  * `lastTransitionTime` moves only when the condition changed — on the status alone for the
  * TenantGateway's Ready (as metav1 SetStatusCondition does), on status, reason or message for

@@ -1,6 +1,6 @@
 /**
  * A reconcile error: the first one stops the TenantGateway's pass and becomes Ready=False with
- * reason ReconcileError and the error text as message (reference-facts §5.1).
+ * reason ReconcileError and the error text as message (docs/behaviour.md §5.1).
  */
 export class ReconcileError extends Error {
   constructor(message: string) {

@@ -1,8 +1,7 @@
 /**
- * The Gateway a TenantGateway renders (reference-facts §5.2, §5.3; tenant-gateway.md "Cert mode",
- * "Listener-cap considerations", "Security model" layer 1): its listeners in order, the 64-listener
- * budget counted before the Gateway is written, the checks the apiserver would make on the write,
- * and the write itself with the takeover guard.
+ * The Gateway a TenantGateway renders (docs/behaviour.md §5.2, §5.3, §5.12, §5.14, §7.1): its
+ * listeners in order, the 64-listener budget counted before the Gateway is written, the checks the
+ * apiserver would make on the write, and the write itself with the takeover guard.
  */
 import type { KObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
@@ -64,7 +63,7 @@ export function plainHttpNamespaces(v: TenantGatewayView): string[] {
 }
 
 /**
- * The listeners, in order (reference-facts §5.3):
+ * The listeners, in order (docs/behaviour.md §5.3):
  * 1. `http` (all modes but edge): port 80, no hostname, NameSel([tgw ns, cozy-cert-manager]), no kinds;
  * 2. http01: `https-<fl>-<hex8>` per served hostname; dns01/existingSecret: `https` (*.apex),
  *    `https-apex`, `https-child-*` per child apex; edge: `edge`, `edge-apex`, `edge-child-*` on
@@ -167,7 +166,7 @@ export function checkListeners(v: TenantGatewayView, listeners: readonly Listene
 }
 
 /**
- * Write the Gateway (reference-facts §5.2): class from the spec or cilium; labels
+ * Write the Gateway (docs/behaviour.md §5.2): class from the spec or cilium; labels
  * `cozystack.io/gateway: <tgw ns>` plus the controller's, merged over foreign labels; the spec
  * replaced; an existing Gateway of that name that the TenantGateway does not own stops the pass.
  */
@@ -180,8 +179,8 @@ export function reconcileGateway(
   const desired: KObject = {
     apiVersion: `${GROUPS.gateway}/v1`,
     kind: 'Gateway',
-    // reference-facts §5.2: the Gateway carries cozystack.io/gateway and managed-by; the
-    // tenantgateway label only when the TenantGateway has no uid (decisions §4).
+    // docs/behaviour.md §5.2: the Gateway carries cozystack.io/gateway and managed-by; the
+    // tenantgateway label only when the TenantGateway has no uid (docs/decisions.md §4).
     metadata: ownedMetadata(v.obj, v.name, { [LABEL_GATEWAY]: v.namespace }, { tenantGatewayLabel: false }),
     spec: { gatewayClassName: v.gatewayClassName, listeners: listeners.map((l) => ({ ...l })) },
   };

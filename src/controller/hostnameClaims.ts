@@ -1,6 +1,6 @@
 /**
- * Hostname claims under HTTP-01 (reference-facts §5.8; tenant-gateway.md "Default — HTTP-01",
- * "Layer-4 TLS passthrough on native ports" and the layer-7 controller paragraph): which routes
+ * Hostname claims under HTTP-01 (docs/behaviour.md §5.8; the passthrough reservation of §5.13;
+ * the route refusals of §5.9): which routes
  * attach, which (route, parentRef) pairs claim which hostnames, the passthrough reservation,
  * and which hostnames earn a per-app listener and certificate. The race is in hostnameRace.ts.
  */
@@ -21,7 +21,8 @@ import {
 } from '../k8s/gatewayApi';
 
 export type RouteKind = 'HTTPRoute' | 'TLSRoute';
-export const ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
+/** The route kinds that race for hostnames under HTTP-01 (GRPCRoute "takes no part in that race"). */
+export const RACING_ROUTE_KINDS: readonly RouteKind[] = ['HTTPRoute', 'TLSRoute'];
 
 /** A passthrough listener the TenantGateway declares: `tls-<svc>` on 443, or a native-port `tls-<name>`. */
 export interface PassthroughListener {
@@ -61,8 +62,8 @@ export function passthroughListenersOf(v: TenantGatewayView): PassthroughListene
 
 /**
  * The passthrough hostname that reserves h, the lexicographically smallest overlapping one
- * (reference-facts §5.9 cause 4), or undefined. "A hostname a TLS-passthrough listener answers
- * earns neither [listener nor certificate] ... a name beneath a wildcard entry is reserved the same way."
+ * (docs/behaviour.md §5.9 cause 4), or undefined. A hostname a passthrough listener answers earns
+ * neither a listener nor a certificate, and a name beneath a wildcard entry is reserved the same way (§5.13).
  */
 export function reservingHostname(h: string, passthrough: readonly PassthroughListener[]): string | undefined {
   let best: string | undefined;
@@ -71,7 +72,7 @@ export function reservingHostname(h: string, passthrough: readonly PassthroughLi
   return best;
 }
 
-/** One (route, parentRef) pair that claims every hostname of the route (reference-facts §5.8). */
+/** One (route, parentRef) pair that claims every hostname of the route (docs/behaviour.md §5.8). */
 export interface Claimant {
   route: KObject;
   kind: RouteKind;
@@ -88,8 +89,8 @@ export interface Claimant {
 
 /**
  * The controller's own redirect route is not judged: it is written by this pass after route
- * statuses (reference-facts §5.1), selects the plain-HTTP listener and claims nothing
- * (decisions.md §5), so judging it would only make a second pass differ from the first.
+ * statuses (docs/behaviour.md §5.1), selects the plain-HTTP listener and claims nothing
+ * (docs/decisions.md §5), so judging it would only make a second pass differ from the first.
  */
 export function isOwnRedirect(route: KObject, v: TenantGatewayView): boolean {
   return (
@@ -106,7 +107,7 @@ export function isOwnRedirect(route: KObject, v: TenantGatewayView): boolean {
  */
 export function attachedRoutes(store: Store, v: TenantGatewayView, attachSet: readonly string[]): KObject[] {
   const out: KObject[] = [];
-  for (const kind of ROUTE_KINDS) {
+  for (const kind of RACING_ROUTE_KINDS) {
     for (const ns of attachSet) {
       for (const r of store.list(GROUPS.gateway, kind, ns)) {
         if (isOwnRedirect(r, v)) continue;
@@ -145,13 +146,13 @@ export function collectClaimants(routes: readonly KObject[], v: TenantGatewayVie
   return out;
 }
 
-/** sectionName `http`, or port 80 with no sectionName: the plain-HTTP listener (decisions.md §5). */
+/** sectionName `http`, or port 80 with no sectionName: the plain-HTTP listener (docs/decisions.md §5). */
 export function selectsPlainHttp(c: Pick<Claimant, 'sectionName' | 'port'>): boolean {
   return c.sectionName === 'http' || (c.sectionName === undefined && c.port === 80);
 }
 
 /**
- * "Wants termination" (reference-facts §5.8): no sectionName or one other than `http`/`tls-*`,
+ * "Wants termination" (docs/behaviour.md §5.8): no sectionName or one other than `http`/`tls-*`,
  * and port absent or 443.
  */
 export function wantsTermination(c: Claimant): boolean {

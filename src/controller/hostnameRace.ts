@@ -1,9 +1,8 @@
 /**
- * The hostname race under HTTP-01 and the verdict on every claim (reference-facts §5.8 "Who
- * races" and §5.9; decisions.md 6, 10 and 11; tenant-gateway.md layer 7: "All four hold whether or
- * not another route also claimed the name", "Two TLSRoutes racing for a hostname a passthrough
- * listener answers, both eligible to attach, still get the conflict", "A route carrying a conflict
- * alongside any of the others is reported as HostnameConflict").
+ * The hostname race under HTTP-01 and the verdict on every claim (docs/behaviour.md §5.8 "who
+ * races", §5.9; docs/decisions.md §6, §10, §11): a withdrawn claim neither wins nor loses a
+ * hostname, whether or not another route also claimed it; two TLSRoutes that could both attach to
+ * one passthrough listener still conflict; a conflict beside any other cause is HostnameConflict.
  *
  * One implementation, in three phases:
  *  1. each (route, parentRef) claim is judged: a parentRef refused or settled as a whole (the
@@ -41,7 +40,7 @@ export interface Verdict {
 }
 
 /**
- * Why a claim cannot be served on a hostname (reference-facts §5.9 causes 2-6, and the HTTP-01
+ * Why a claim cannot be served on a hostname (docs/behaviour.md §5.9 causes 2-6, and the HTTP-01
  * wildcard): it is withdrawn from that hostname's race.
  */
 export type WithdrawalCause = 'section' | 'port' | 'reserved' | 'wildcard' | 'tlsOnly' | 'invalid' | 'native';
@@ -97,7 +96,7 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Race rank (reference-facts §5.8): cozy-* namespaces first, then namespace, then name (byte order). */
+/** Race rank (docs/behaviour.md §5.8): cozy-* namespaces first, then namespace, then name (byte order). */
 export function compareRaceRank(
   a: Pick<Claimant, 'namespace' | 'name'>,
   b: Pick<Claimant, 'namespace' | 'name'>,
@@ -118,7 +117,7 @@ export function compareClaims(a: Claimant, b: Claimant): number {
 // ----- messages -----------------------------------------------------------------------------------
 
 export type CauseKind = 'conflict' | WithdrawalCause;
-/** The causes in the order a message lists them (reference-facts §5.9). */
+/** The causes in the order a message lists them (docs/behaviour.md §5.9). */
 const CAUSE_ORDER: CauseKind[] = [
   'conflict',
   'section',
@@ -251,7 +250,7 @@ function judgeClaim(ctx: Indexed, c: Claimant): Judged {
     return j;
   }
 
-  // The plain-HTTP listener: no hostname claimed, no race (decisions.md 5). It admits the tenant
+  // The plain-HTTP listener: no hostname claimed, no race (docs/decisions.md §5). It admits the tenant
   // namespace and cozy-cert-manager only, and takes no TLSRoute.
   if (selectsPlainHttp({ sectionName: section, port })) {
     if (c.kind === 'TLSRoute') {
@@ -399,7 +398,7 @@ export function decideHostnames(context: RaceContext, claimants: readonly Claima
       if (c.namespace !== winner.namespace) standings.get(c)!.set(h, { status: 'lost', heldBy: winner });
   }
 
-  // Phase 3: the verdicts (decisions.md 6, 10, 11; reference-facts §5.9 "Reason").
+  // Phase 3: the verdicts (docs/decisions.md §6, §10, §11; docs/behaviour.md §5.9, the reason).
   const verdicts = judged.map((j): Verdict => {
     if (j.settled) return j.settled;
     const c = j.claimant;
@@ -408,7 +407,7 @@ export function decideHostnames(context: RaceContext, claimants: readonly Claima
     const lost = all.some((s) => s.status === 'lost');
     const causes = new Set(all.flatMap((s) => (s.status === 'withdrawn' ? [s.cause] : [])));
     if (!lost) {
-      // decisions.md 10: an HTTPRoute whose only refusal is the passthrough reservation, and
+      // docs/decisions.md §10: an HTTPRoute whose only refusal is the passthrough reservation, and
       // which also claims a name outside it, "stays Accepted and is served on that one".
       // Refused for any other cause as well, it keeps the reservation in the message.
       if (causes.size === 0 || (causes.size === 1 && causes.has('reserved') && all.some((s) => s.status === 'holds')))

@@ -1,9 +1,9 @@
 /**
- * Attached-namespace labels and their garbage collection (reference-facts §5.6; tenant-gateway.md
- * "Inheritance": "cozystack-controller separately patches the same label onto every namespace in
- * tgw.Spec.AttachedNamespaces ... garbage-collecting labels it wrote when an entry is removed"),
- * the contest between TenantGateways listing the same namespace (decisions.md §3), the attach
- * set (reference-facts §5.8) and the inheriting child apexes (§5.7).
+ * Attached-namespace labels and their garbage collection (docs/behaviour.md §5.6: the controller
+ * patches the tenant's gateway label onto every namespace of spec.attachedNamespaces and removes
+ * the labels it wrote when an entry leaves the list),
+ * the contest between TenantGateways listing the same namespace (docs/decisions.md §3), the attach
+ * set (docs/behaviour.md §5.8) and the inheriting child apexes (§5.7).
  *
  * The plan is computed once for every TenantGateway of the snapshot, before any pass writes, so
  * that each pass reads the labels the whole run leaves behind: a namespace this run relabels or
@@ -39,7 +39,7 @@ export interface AttachmentPlan {
  * Decide who labels what. Only TenantGateways whose pass reaches the labelling step take part
  * (`active`). A TenantGateway always holds its own namespace. For an attachedNamespaces entry
  * several TenantGateways list, the publishing tenant's wins, then the lexicographically smallest
- * TenantGateway namespace (decisions.md §3); the others do not relabel it.
+ * TenantGateway namespace (docs/decisions.md §3); the others do not relabel it.
  */
 export function planAttachment(
   store: Store,
@@ -128,7 +128,7 @@ export function planAttachment(
 }
 
 /**
- * Apply the plan for one TenantGateway (reference-facts §5.6): each existing held namespace gets
+ * Apply the plan for one TenantGateway (docs/behaviour.md §5.6): each existing held namespace gets
  * `namespace.cozystack.io/gateway=<tgw ns>` and `cozystack.io/gateway-attached-by=<tgw ns>`,
  * overwriting any value; a missing namespace is skipped. Each collected namespace loses both.
  */
@@ -160,7 +160,7 @@ export function applyNamespaceLabels(store: Store, plan: AttachmentPlan, v: Tena
 }
 
 /**
- * The attach set (reference-facts §5.8): the TenantGateway namespace, the attachedNamespaces it
+ * The attach set (docs/behaviour.md §5.8): the TenantGateway namespace, the attachedNamespaces it
  * holds (whether or not the Namespace is labelled yet, or exists), and every namespace labelled
  * `gateway=<tgw ns>`, sorted.
  */
@@ -170,7 +170,7 @@ export function attachSet(plan: AttachmentPlan, v: TenantGatewayView): string[] 
 }
 
 /**
- * Inheriting child apexes (reference-facts §5.7): the host labels of namespaces labelled
+ * Inheriting child apexes (docs/behaviour.md §5.7): the host labels of namespaces labelled
  * `gateway=<tgw ns>` other than the TenantGateway's own; empties, the apex and duplicates dropped; sorted.
  */
 export function childApexes(store: Store, plan: AttachmentPlan, v: TenantGatewayView): string[] {

@@ -1,5 +1,5 @@
 /**
- * Writing and deleting the objects a TenantGateway owns (reference-facts §5.2; decisions.md §4):
+ * Writing and deleting the objects a TenantGateway owns (docs/behaviour.md §5.2; docs/decisions.md §4):
  * the takeover guard, spec-only updates with labels re-asserted, no write when nothing changed,
  * and deletions that touch owned objects only.
  */
@@ -11,10 +11,10 @@ import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE } from '../plat
 import { controllerMetadata, isOwnedBy, takeoverMessage } from './ownership';
 
 /**
- * Metadata for a new object. Labels per reference-facts §5.2: the Issuer and the wildcard
+ * Metadata for a new object. Labels per docs/behaviour.md §5.2: the Issuer and the wildcard
  * Certificate carry managed-by only when the TenantGateway has a uid (the ownerReference then
  * says whose they are); without a uid every object also carries `cozystack.io/tenantgateway`,
- * since the labels are then the only mark of ownership (decisions.md §4).
+ * since the labels are then the only mark of ownership (docs/decisions.md §4).
  */
 export function ownedMetadata(
   tgw: KObject,
@@ -38,7 +38,7 @@ function existingFor(store: Store, desired: KObject): KObject | undefined {
 }
 
 /**
- * The takeover guard (reference-facts §5.2): an existing object with the derived name that the
+ * The takeover guard (docs/behaviour.md §5.2): an existing object with the derived name that the
  * TenantGateway does not own stops the pass; it is never overwritten.
  */
 export function guardTakeover(store: Store, tgw: KObject, desired: KObject): void {
@@ -58,7 +58,7 @@ export function applyOwned(store: Store, tgw: KObject, desired: KObject, reason:
     return store.put(desired, reason);
   }
   if (!isOwnedBy(existing, tgw)) throw new ReconcileError(takeoverMessage(existing, tgw));
-  // A copy of the changed path only (issue 5: copying whole stored objects was most of the
+  // A copy of the changed path only (for speed: copying whole stored objects was most of the
   // pass's clone time): the rest is shared with the stored object, which nothing mutates.
   const next: KObject = {
     ...existing,
@@ -74,7 +74,7 @@ export function applyOwned(store: Store, tgw: KObject, desired: KObject, reason:
 }
 
 /**
- * Delete an object only when the TenantGateway owns it (reference-facts §5.2: deletions touch
+ * Delete an object only when the TenantGateway owns it (docs/behaviour.md §5.2: deletions touch
  * owned objects; unowned ones are skipped silently). Returns whether it deleted.
  */
 export function deleteOwned(store: Store, tgw: KObject, existing: KObject | undefined, reason: string): boolean {

@@ -1,5 +1,5 @@
 /**
- * Ownership of controller-created objects (decisions.md §4; reference-facts §5.2).
+ * Ownership of controller-created objects (docs/decisions.md §4; docs/behaviour.md §5.2).
  * An object is owned by a TenantGateway when it carries a controller ownerReference to it
  * (same kind and name, same uid where both sides have one). A TenantGateway without a uid
  * (rendered, never applied) gives its objects no ownerReference; they are recognised by the

@@ -1,7 +1,7 @@
 /**
- * The controller-owned http-to-https redirect HTTPRoute `<tgw>-http-redirect` (reference-facts
- * §5.5). Every mode but edge renders it; edge deletes an owned one ("Mints no Issuer, no
- * Certificate and no http-to-https redirect route (the edge redirects itself)").
+ * The controller-owned http-to-https redirect HTTPRoute `<tgw>-http-redirect` (docs/behaviour.md
+ * §5.5). Every mode but edge renders it; edge deletes an owned one (the edge redirects by itself,
+ * §5.12).
  */
 import type { KObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
@@ -14,9 +14,9 @@ import { applyOwned, deleteOwned, ownedMetadata } from './ownedObjects';
 
 /**
  * The redirect's spec. It selects the plain-HTTP listener by sectionName `http` with no namespace
- * (reference-facts §5.5), so it claims no hostname and takes no part in the hostname race
- * (decisions.md §5). It still names the apex and its wildcard, because the route-hostname policy
- * requires every route to name its own hostnames (tenant-gateway.md, layer 7).
+ * (docs/behaviour.md §5.5), so it claims no hostname and takes no part in the hostname race
+ * (docs/decisions.md §5). It still names the apex and its wildcard, because the route-hostname policy
+ * requires every route to name its own hostnames (docs/behaviour.md §7.7).
  */
 export function redirectRouteSpec(tgw: KObject): Record<string, unknown> {
   const apex = apexOf(tgw);
@@ -43,9 +43,9 @@ export function reconcileRedirectRoute(store: Store, tgw: KObject): void {
   };
   const apex = apexOf(tgw);
   // What the apiserver refuses in the write: route hostnames are Gateway API Hostnames (lowercase).
-  // The apex "arrives verbatim from the namespace.cozystack.io/host label, which nothing
-  // normalizes and which may hold upper case ... admitted it is Ready=False" (tenant-gateway.md,
-  // schema constraints) — under http01 the redirect is the object that composes it.
+  // The apex arrives verbatim from the namespace.cozystack.io/host label, which nothing
+  // normalizes and which may hold upper case, and such a tenant reads Ready=False
+  // (docs/behaviour.md §4.4) — under http01 the redirect is the object that composes it.
   const bad = (desired.spec as { hostnames: string[] }).hostnames.filter((h) => !isValidHostname(h));
   if (bad.length > 0) {
     throw new ReconcileError(

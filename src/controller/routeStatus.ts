@@ -1,6 +1,5 @@
 /**
- * Route status (reference-facts §5.9; tenant-gateway.md layer 7 controller paragraph, "Opt-in —
- * edge termination"): the RouteParentStatus entries under controllerName
+ * Route status (docs/behaviour.md §5.9, and the edge mode of §5.12): the RouteParentStatus entries under controllerName
  * gateway.cozystack.io/tenantgateway-controller, written from the verdicts of the hostname race
  * (hostnameRace.ts) under HTTP-01, and removed or refused under the apex-wide modes. Other
  * controllers' entries are never touched. GRPCRoute is never judged.
@@ -10,7 +9,7 @@ import { clone, deepEqual, isObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
 import { mergeCondition, type Condition } from './conditions';
-import { ROUTE_KINDS } from './hostnameClaims';
+import { RACING_ROUTE_KINDS } from './hostnameClaims';
 import type { Verdict } from './hostnameRace';
 import { parentRefTargets, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME } from '../platform/names';
@@ -63,7 +62,7 @@ function writeParents(store: Store, route: KObject, parents: Record<string, unkn
 }
 
 /**
- * Write the verdicts (reference-facts §5.9): one entry per claimant keyed by controllerName and
+ * Write the verdicts (docs/behaviour.md §5.9): one entry per claimant keyed by controllerName and
  * the exact parentRef, conditions merged by type, new entries appended. This controller's entries
  * on an attached route for a parentRef that no longer claims anything are dropped.
  */
@@ -110,7 +109,7 @@ export function writeRouteStatuses(
  */
 export function routesWithOurEntries(store: Store): KObject[] {
   const out: KObject[] = [];
-  for (const kind of ROUTE_KINDS) {
+  for (const kind of RACING_ROUTE_KINDS) {
     for (const r of store.list(GROUPS.gateway, kind))
       if (parentsOf(r).some((e) => isObject(e) && e.controllerName === CONTROLLER_NAME)) out.push(r);
   }
@@ -118,7 +117,7 @@ export function routesWithOurEntries(store: Store): KObject[] {
 }
 
 /**
- * "One RouteParentStatus per claimant" (reference-facts §5.9): a route that no longer attaches to
+ * "One RouteParentStatus per claimant" (docs/behaviour.md §5.9): a route that no longer attaches to
  * this Gateway — its parentRefs stopped naming it, or its namespace left the attach set — is no
  * claimant, so this controller's entry for the Gateway goes (other controllers' entries and
  * entries for other Gateways stay). `candidates` are routes read at the start of the run;
@@ -153,7 +152,7 @@ export function edgeTlsRouteMessage(v: TenantGatewayView): string {
 }
 
 /**
- * Under the apex-wide modes (reference-facts §5.9 [S]; tenant-gateway.md edge section): this
+ * Under the apex-wide modes (docs/behaviour.md §5.9, §5.12): this
  * controller's entries on attached routes are removed — it collects no hostname claims there —
  * except that under edge every attached TLSRoute declaring hostnames reads Accepted=False,
  * NoMatchingParent, per parentRef naming the Gateway.

@@ -1,6 +1,6 @@
 /**
- * The TenantGateway controller, run once over a snapshot (reference-facts §5.1 pass order;
- * tenant-gateway.md throughout): for every TenantGateway, sorted, validate, collect claims
+ * The TenantGateway controller, run once over a snapshot (docs/behaviour.md §5.1 pass order;
+ * §5 throughout): for every TenantGateway, sorted, validate, collect claims
  * (http01 only), label namespaces, write the Gateway, the Issuer, the wildcard and per-listener
  * Certificates, route statuses, the redirect route, and the TenantGateway status. The first
  * error stops that TenantGateway's pass: Ready=False, reason ReconcileError, the error text as
@@ -37,6 +37,7 @@ import {
   type AttachmentPlan,
 } from './namespaceAttachment';
 import { perAppListenerName } from '../platform/names';
+import { TENANT_ROOT } from '../platform/tenancy';
 import { reconcileRedirectRoute } from './redirectRoute';
 import { decideHostnames, type HostnameRace } from './hostnameRace';
 import {
@@ -47,14 +48,14 @@ import {
 } from './routeStatus';
 import { listenerEntries, readyCondition, writeTenantGatewayStatus } from './tenantGatewayStatus';
 import { viewOf, type TenantGatewayView } from './tenantGatewaySpec';
-import { validateTenantGateway } from './tenantGatewayValidation';
+import { tenantGatewayProblems } from './tenantGatewayValidation';
 
-export interface ReconcileOptions {
+export interface ControllerOptions {
   /** RFC 3339; the only clock (condition lastTransitionTime). */
   now: string;
   /**
    * The publishing tenant's namespace (publishing.ingressName, default tenant-root): its
-   * TenantGateway wins a namespace several TenantGateways list (decisions.md §3).
+   * TenantGateway wins a namespace several TenantGateways list (docs/decisions.md §3).
    */
   publishingNamespace?: string;
 }
@@ -90,7 +91,7 @@ function listenerReasons(
 }
 
 /**
- * One TenantGateway's pass (§5.1 steps 2-10; step 1 ran before the namespace plan). Under http01
+ * One TenantGateway's pass (docs/behaviour.md §5.1 steps 2-10; step 1 ran before the namespace plan). Under http01
  * the hostname race goes to `races` as soon as route status is written from it (the other modes
  * collect no claims).
  */
@@ -172,15 +173,15 @@ export interface TenantGatewayRun {
 }
 
 /** Reconcile every TenantGateway in the store, sorted by namespace and name. */
-export function runTenantGatewayController(store: Store, opts: ReconcileOptions): TenantGatewayRun {
+export function runTenantGatewayController(store: Store, opts: ControllerOptions): TenantGatewayRun {
   const findings: Finding[] = [];
   const races: HostnameRace[] = [];
   const views = store.list(GROUPS.cozyGateway, 'TenantGateway').map(viewOf);
   // 1. Validation, for every TenantGateway up front: only those whose pass reaches the
   // labelling step take part in the namespace plan.
-  const problems = new Map<TenantGatewayView, string[]>(views.map((v) => [v, validateTenantGateway(v)]));
+  const problems = new Map<TenantGatewayView, string[]>(views.map((v) => [v, tenantGatewayProblems(v)]));
   const active = views.filter((v) => problems.get(v)!.length === 0);
-  const plan = planAttachment(store, active, opts.publishingNamespace ?? 'tenant-root');
+  const plan = planAttachment(store, active, opts.publishingNamespace ?? TENANT_ROOT);
   // Routes carrying an entry of this controller, read once: a pass drops its entry from those
   // that no longer attach to its Gateway.
   const withOurEntries = routesWithOurEntries(store);

@@ -1,11 +1,11 @@
 /**
- * A read-only view of a TenantGateway's spec with the CRD defaults applied (reference-facts §4):
- * certMode http01, gatewayClassName cilium, metadata.generation 1 when missing (decisions.md §8).
+ * A read-only view of a TenantGateway's spec with the CRD defaults applied (docs/behaviour.md §4):
+ * certMode http01, gatewayClassName cilium, metadata.generation 1 when missing (docs/decisions.md §8).
  * Reading never throws: malformed values are kept as they are and judged by
  * tenantGatewayValidation.ts, so the pass reports them as Ready=False instead of crashing.
  */
 import type { KObject } from '../k8s/model';
-import { isObject } from '../k8s/model';
+import { isObject, stringField } from '../k8s/model';
 import { DEFAULT_CLASS } from '../platform/names';
 
 export type CertMode = 'http01' | 'dns01' | 'existingSecret' | 'edge';
@@ -39,18 +39,14 @@ export interface TenantGatewayView {
 
 export const CERT_MODES: readonly CertMode[] = ['http01', 'dns01', 'existingSecret', 'edge'];
 
-function str(x: unknown): string {
-  return typeof x === 'string' ? x : '';
-}
-
 export function viewOf(tgw: KObject): TenantGatewayView {
   const spec = isObject(tgw.spec) ? tgw.spec : {};
   const namespace = tgw.metadata.namespace ?? '';
-  const certModeRaw = str(spec.certMode);
+  const certModeRaw = stringField(spec.certMode);
   const mode = certModeRaw || 'http01';
   const attached: string[] = [];
   for (const n of Array.isArray(spec.attachedNamespaces) ? spec.attachedNamespaces : []) {
-    const s = str(n).trim();
+    const s = stringField(n).trim();
     if (s && !attached.includes(s)) attached.push(s);
   }
   const services = (Array.isArray(spec.tlsPassthroughServices) ? spec.tlsPassthroughServices : []).map((s) =>
@@ -68,11 +64,11 @@ export function viewOf(tgw: KObject): TenantGatewayView {
     name: tgw.metadata.name,
     namespace,
     id: `${namespace}/${tgw.metadata.name}`,
-    apex: str(spec.apex),
+    apex: stringField(spec.apex),
     certModeRaw,
     certMode: ((CERT_MODES as readonly string[]).includes(mode) ? mode : 'http01') as CertMode,
-    gatewayClassName: str(spec.gatewayClassName).trim() || DEFAULT_CLASS,
-    wildcardSecretName: str(wsr.name),
+    gatewayClassName: stringField(spec.gatewayClassName).trim() || DEFAULT_CLASS,
+    wildcardSecretName: stringField(wsr.name),
     attachedNamespaces: attached,
     passthroughServices: services,
     passthroughListeners: listeners,

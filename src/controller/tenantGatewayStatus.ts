@@ -1,5 +1,5 @@
 /**
- * TenantGateway status (reference-facts §5.10, §5.1; decisions.md §8): one `listeners` entry per
+ * TenantGateway status (docs/behaviour.md §5.10, §5.1; docs/decisions.md §8): one `listeners` entry per
  * Gateway spec listener, readiness from the live Gateway's status, the Ready condition (first match
  * wins: GatewayNotAccepted, GatewayNotProgrammed, ListenersNotReady, else Reconciled) carrying
  * observedGeneration, and `status.observedGeneration`. A pass stopped by an error reads

@@ -1,9 +1,9 @@
 /**
- * Controller-side validation of a TenantGateway spec (reference-facts §5.11; tenant-gateway.md
- * "Layer-4 TLS passthrough on native ports"): the rules the controller checks rather than
- * admission, each of which makes the pass stop with Ready=False / ReconcileError. The listener
- * budget (64) is counted later, on the assembled listeners (gatewayRendering.ts).
- * Returns every problem found, in spec order; an empty list means the spec is acceptable.
+ * Controller-side validation of a TenantGateway spec (docs/behaviour.md §5.11, §5.13): the rules the
+ * controller checks rather than admission, each of which makes the pass stop with Ready=False /
+ * ReconcileError. The listener budget (64) is counted later, on the assembled listeners
+ * (gatewayRendering.ts). Returns every problem found, in spec order; an empty list means the spec is
+ * acceptable.
  */
 import { hostnamesOverlap } from '../k8s/gatewayApi';
 import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../k8s/dnsNames';
@@ -14,7 +14,7 @@ function q(x: unknown): string {
   return JSON.stringify(x);
 }
 
-export function validateTenantGateway(v: TenantGatewayView): string[] {
+export function tenantGatewayProblems(v: TenantGatewayView): string[] {
   const problems: string[] = [];
   // certMode is an enum on the CRD; a value the controller does not know cannot be rendered.
   if (!certModeKnown(v)) {
@@ -24,7 +24,7 @@ export function validateTenantGateway(v: TenantGatewayView): string[] {
   // apex is required: every listener hostname and certificate is composed from it.
   if (!v.apex) problems.push('spec.apex is empty');
 
-  // The cert-mode rule (reference-facts §4 CEL rule 5 [S]): tlsPassthroughListeners is refused
+  // The cert-mode rule (docs/behaviour.md §4.2 rule 5): tlsPassthroughListeners is refused
   // under edge, which renders no TLS listener for a passthrough entry to sit beside.
   if (v.certMode === 'edge' && v.passthroughListeners.length > 0) {
     problems.push(

@@ -1,13 +1,13 @@
 /**
- * The wildcard-Secret replication controller (reference-facts §6; tenant-gateway.md "Opt-in —
- * existing wildcard Secret (operator-provided)" and "Opt-in — edge termination").
+ * The wildcard-Secret replication controller (docs/behaviour.md §6; the existingSecret and edge
+ * modes of §5.12).
  *
  * It mirrors the operator's wildcard TLS Secret `<expose-ingress>/<wildcard-secret-name>` into
  * every namespace that owns a termination point, under the same name, and garbage-collects the
  * replicas when wildcard mode is explicitly disabled or a namespace stops terminating TLS.
  * Pure: it reads and writes a Store and returns findings.
  *
- * The channel (decisions §7) is the `_cluster` map the platform values give: see
+ * The channel (docs/decisions.md §7) is the `_cluster` map the platform values give: see
  * `wildcardChannel` for how a command's inputs become it.
  */
 import { warning, type Finding } from '../k8s/diagnostics';
@@ -15,7 +15,7 @@ import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from '..
 import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
 import { GROUPS, type Store } from '../k8s/store';
 import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from '../platform/names';
-import { TENANT_ROOT, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
+import { publishingNamespace, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
 
 export const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
 export const ANNOTATION_WILDCARD_SOURCE = 'cozystack.io/wildcard-secret-source';
@@ -38,13 +38,13 @@ function isReplica(s: KObject): boolean {
 }
 
 /**
- * The namespaces that own a termination point (reference-facts §6 "Targets"): not the source
+ * The namespaces that own a termination point (docs/behaviour.md §6 "Targets"): not the source
  * namespace, not terminating, and either
  *  - labelled `namespace.cozystack.io/ingress` with its own name (it runs an ingress controller,
  *    which terminates locally — the edge exception does not reach it), or
  *  - labelled `namespace.cozystack.io/gateway` with its own name, unless every TenantGateway in it
- *    is `certMode: edge` (tenant-gateway.md, edge: "its namespace stops counting as a termination
- *    point, so the replica … is deleted from it on the next reconcile").
+ *    is `certMode: edge` (a namespace moved onto an edge class stops counting as a termination
+ *    point and loses its replica on the next reconcile, docs/behaviour.md §5.12).
  */
 export function replicationTargets(store: Store, sourceNamespace: string): string[] {
   const out: string[] = [];
@@ -80,7 +80,7 @@ function secretRef(namespace: string, name: string): ObjRef {
 }
 
 /**
- * One pass of the replication controller over the store (reference-facts §6 "Outcomes"):
+ * One pass of the replication controller over the store (docs/behaviour.md §6 "Outcomes"):
  *
  * | channel                                   | outcome                                    |
  * |-------------------------------------------|--------------------------------------------|
@@ -89,8 +89,8 @@ function secretRef(namespace: string, name: string): ObjRef {
  * | source missing or not kubernetes.io/tls   | keep every replica, create none (retry)    |
  * | otherwise                                 | mirror into every target, prune the rest   |
  *
- * "A transient absence of the source Secret or the platform values channel does not prune
- * existing replicas." (tenant-gateway.md, existing wildcard Secret)
+ * A transient absence of the source Secret or of the platform values channel never prunes an
+ * existing replica.
  */
 export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | undefined): Finding[] {
   const findings: Finding[] = [];
@@ -110,7 +110,7 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
     return findings;
   }
 
-  const srcNs = channel['expose-ingress'] || TENANT_ROOT;
+  const srcNs = publishingNamespace(channel);
   const sourceSlot = `${srcNs}/${name}`;
   const source = store.get(GROUPS.core, 'Secret', srcNs, name);
   if (!source) {

@@ -2,9 +2,9 @@
  * The apiserver's admission of the controller's own writes. The platform's admission policies
  * (src/charts/policies.ts, the very objects `render` emits) judge what cozystack-controller writes like
  * any other write: a Gateway whose listener hostname leaves the namespace's
- * namespace.cozystack.io/host apex is refused by layer 2 (cozystack-gateway-hostname-policy),
- * "and the apiserver then refused the whole Gateway write, with every other listener on it frozen
- * where it stood" (tenant-gateway.md). Offline nothing refuses the write, so the pass asks the
+ * namespace.cozystack.io/host apex is refused by layer 2 (cozystack-gateway-hostname-policy), and
+ * the apiserver then refuses the whole Gateway write, every other listener on it frozen where it
+ * stood (docs/behaviour.md §5.15). Offline nothing refuses the write, so the pass asks the
  * policies itself: a denial is the error the controller would get back, and stops the pass
  * (Ready=False, ReconcileError) with the object left as it was. This is how an inheriting child
  * with a custom apex (customer1.io under an example.org Gateway), or a cozy-* route naming a
@@ -12,7 +12,8 @@
  * Status writes go through the status subresource, which these policies do not intercept.
  * A write into a namespace the inputs do not hold is not judged: its labels are unknown.
  */
-import { admitObject, type UserInfo } from '../admission/admit';
+import { admitObject } from '../admission/admit';
+import { denialMessage, type UserInfo } from '../admission/decision';
 import { describe, type KObject } from '../k8s/model';
 import type { Store, WriteAdmission } from '../k8s/store';
 import { ReconcileError } from './errors';
@@ -42,9 +43,6 @@ export function admitWrite(store: Store, obj: KObject, policies: readonly KObjec
   // an object no policy's match constraints select (a Certificate, an Issuer) costs no CEL at all.
   const denied = admitObject(obj, ns, policies, CONTROLLER_USER).filter((d) => !d.allowed);
   if (denied.length === 0) return;
-  const why = denied.map(
-    (d) =>
-      `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${d.messages.join('; ')}`,
-  );
+  const why = denied.map((d) => denialMessage(d));
   throw new ReconcileError(`the apiserver refuses the write of ${describe(obj)}: ${why.join('; ')}`);
 }

@@ -3,7 +3,7 @@
  * one file per object under `DIR/<namespace>/<kind>-<name>.yaml` (cluster-scoped objects under
  * `DIR/_cluster/`), plus `DIR/kustomization.yaml` listing every file in output order.
  *
- * The directory owns only what it wrote (decisions.md 12):
+ * The directory owns only what it wrote (docs/decisions.md §12):
  * - Every path is inside DIR whatever the objects' names hold: names are mapped to file names
  *   injectively and safely (`treePaths`), so `..`, `/`, NUL, control characters and names that
  *   differ only in case (on a case-insensitive file system) neither escape nor share a file.
@@ -33,6 +33,8 @@ export const RECORD = '.cozy-gw-files';
 const RECORD_HEADER =
   '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
 const KUSTOMIZATION = 'kustomization.yaml';
+/** The work area of a run writing the tree (its staged files, the files it moved aside, its journal). */
+export const WORK = '.cozy-gw-txn';
 
 /** How each object's file is written: YAML (`.yaml`), or JSON (`.json`) for `-o json --output-dir`. */
 export type TreeFormat = 'yaml' | 'json';
@@ -165,50 +167,152 @@ function listFiles(dir: string, rel = ''): string[] {
   return out;
 }
 
+/** The object a tree file holds, as the record names it. */
+export interface TreeObjectRef {
+  apiVersion: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
 /** One file cozy-gw wrote into the tree. */
 export interface TreeFile {
   /** Relative to DIR, `/`-separated, never `.`, `..` or absolute. */
   path: string;
-}
-
-/** A tree's record: what render wrote into DIR, so that `diff --state DIR` knows what render owns there. */
-export interface TreeRecord {
-  /** Every file cozy-gw wrote, kustomization.yaml included. */
-  files: TreeFile[];
+  /** sha256 (hex) of the bytes written (record format 2; absent in earlier formats). */
+  sha256?: string;
+  /** The object the file holds (record format 2; absent for kustomization.yaml and in earlier formats). */
+  object?: TreeObjectRef;
 }
 
 /**
+ * A tree's record: what render wrote into DIR, so that a later run (and `diff --state DIR`) knows
+ * what render owns there. `format` says which version wrote it: 0, a tree of the oldest versions
+ * (no record: its kustomization's marker and the files it lists); 1, the line-per-path record
+ * (`.cozy-gw-files` without objects); 2, the current record, which names the object and the digest
+ * of every file. Every format is read; only format 2 is written.
+ */
+export interface TreeRecord {
+  format: 0 | 1 | 2;
+  /** How the object files are written (format 2). */
+  fileFormat?: TreeFormat;
+  /** The record's content digest (format 2): equal ids, equal trees. */
+  id?: string;
+  /** Every file cozy-gw wrote, kustomization.yaml included, in output order (kustomization.yaml last). */
+  files: TreeFile[];
+  /**
+   * A run is writing DIR now, or one was interrupted and left its work there (the next write
+   * recovers it: finishes its commit or rolls it back); `files` is the tree before that run.
+   */
+  unfinished: boolean;
+}
+
+/** The kustomization file of every tree. */
+export const KUSTOMIZATION_FILE = KUSTOMIZATION;
+
+/**
  * Whether a path inside a tree is the tree's bookkeeping rather than an object: kustomization.yaml,
- * cozy-gw's own record, and any other hidden name (`.git`). `file` is relative to DIR or a path ending in one.
+ * cozy-gw's own files (`.cozy-gw-*`: the record, and while a run writes, its lock and work area),
+ * and any other hidden name (`.git`). `file` is relative to DIR or a path ending in one.
  */
 export function isTreeBookkeeping(file: string): boolean {
   const base = path.basename(file);
   return /^kustomization\.ya?ml$/i.test(base) || base === 'Kustomization' || base.startsWith('.');
 }
 
-/** The record of the tree in `dir` (read only): the files render wrote there; undefined when `dir` holds no tree cozy-gw wrote. */
-export function readTree(dir: string): TreeRecord | undefined {
-  const files = previousFiles(dir);
-  return files && { files: [...files].map((p) => ({ path: p })) };
+const RECORD_V2_HEADER =
+  '# cozy-gw output tree (record format 2): the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
+
+/** The record text (format 2): a comment, a JSON header line, then one JSON array per file (`[path, sha256, apiVersion, kind, namespace, name]`). */
+export function recordText(files: Map<string, string>, objs: KObject[], format: TreeFormat): string {
+  const lines: string[] = [];
+  let i = 0;
+  for (const [rel, content] of files) {
+    const sha = createHash('sha256').update(content).digest('hex');
+    const o = rel === KUSTOMIZATION ? undefined : objs[i++];
+    lines.push(
+      JSON.stringify(o ? [rel, sha, o.apiVersion, o.kind, o.metadata.namespace ?? '', o.metadata.name] : [rel, sha]),
+    );
+  }
+  const id = createHash('sha256').update(lines.join('\n')).digest('hex');
+  return `${RECORD_V2_HEADER}\n${JSON.stringify({ format: 2, files: format, id })}\n${lines.join('\n')}\n`;
+}
+
+/** Parse a record's text; undefined when it is not a record cozy-gw wrote. Unsafe paths are dropped. */
+export function parseRecord(text: string): Omit<TreeRecord, 'unfinished'> | undefined {
+  const lines = text.split('\n');
+  if (lines[0] === RECORD_HEADER)
+    return {
+      format: 1,
+      files: lines
+        .slice(1)
+        .filter((l) => l && safeRelative(l))
+        .map((p) => ({ path: p })),
+    };
+  if (lines[0] !== RECORD_V2_HEADER) return undefined;
+  let head: { format?: unknown; files?: unknown; id?: unknown };
+  try {
+    head = JSON.parse(lines[1]);
+  } catch {
+    return undefined;
+  }
+  if (head?.format !== 2) return undefined;
+  const files: TreeFile[] = [];
+  for (const line of lines.slice(2)) {
+    if (!line) continue;
+    let e: unknown;
+    try {
+      e = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(e) || !e.every((x) => typeof x === 'string') || !safeRelative(e[0] ?? '')) continue;
+    const f: TreeFile = { path: e[0] };
+    if (e[1]) f.sha256 = e[1];
+    if (e.length >= 6) f.object = { apiVersion: e[2], kind: e[3], ...(e[4] ? { namespace: e[4] } : {}), name: e[5] };
+    files.push(f);
+  }
+  return {
+    format: 2,
+    ...(head.files === 'yaml' || head.files === 'json' ? { fileFormat: head.files } : {}),
+    ...(typeof head.id === 'string' ? { id: head.id } : {}),
+    files,
+  };
 }
 
 /** What an earlier run wrote here: the record, or an old tree's kustomization and its resources; undefined when neither. */
-function previousFiles(dir: string): Set<string> | undefined {
+function readRecord(dir: string): Omit<TreeRecord, 'unfinished'> | undefined {
   const rec = path.join(dir, RECORD);
   if (lstat(rec)?.isFile()) {
-    const lines = fs.readFileSync(rec, 'utf8').split('\n');
-    if (lines[0] === RECORD_HEADER) return new Set(lines.slice(1).filter((l) => l && safeRelative(l)));
+    const parsed = parseRecord(fs.readFileSync(rec, 'utf8'));
+    if (parsed) return parsed;
   }
   const k = path.join(dir, KUSTOMIZATION);
   if (lstat(k)?.isFile()) {
     const text = fs.readFileSync(k, 'utf8');
     if (text.startsWith(OLD_MARKER)) {
-      const files = new Set([KUSTOMIZATION]);
-      for (const m of text.matchAll(/^ {2}- (.+)$/gm)) if (safeRelative(m[1])) files.add(m[1]);
-      return files;
+      const files: TreeFile[] = [];
+      for (const m of text.matchAll(/^ {2}- (.+)$/gm)) if (safeRelative(m[1])) files.push({ path: m[1] });
+      files.push({ path: KUSTOMIZATION });
+      return { format: 0, files };
     }
   }
   return undefined;
+}
+
+/**
+ * The record of the tree in `dir` (read only, no lock taken): the files render wrote there and what
+ * each holds; undefined when `dir` holds no tree cozy-gw wrote. The one reader of the record, for
+ * the writer and for `diff --state DIR` alike.
+ */
+export function readTree(dir: string): TreeRecord | undefined {
+  const r = readRecord(dir);
+  return r && { ...r, unfinished: lstat(path.join(dir, WORK)) !== undefined };
+}
+
+function previousFiles(dir: string): Set<string> | undefined {
+  const r = readRecord(dir);
+  return r && new Set(r.files.map((f) => f.path));
 }
 
 /** A recorded path that stays inside the directory (a tampered record cannot reach outside it). */
@@ -289,7 +393,7 @@ export function writeOutputDir(dirArg: string, cwd: string, objs: KObject[], opt
     }
   };
 
-  const record = `${RECORD_HEADER}\n${[...files.keys()].join('\n')}\n`;
+  const record = recordText(files, objs, opts.format ?? 'yaml');
   const all = new Map(files);
   all.set(RECORD, record);
   const staged: [string, string][] = [];

@@ -121,7 +121,7 @@ export class SourceMap {
   }
 }
 
-/** The `yaml` library (line positions), loaded on the first line asked for: a run without findings never needs it (issue 5). */
+/** The `yaml` library (line positions), loaded on the first line asked for: a run without findings never needs it. */
 function yaml(): typeof import('yaml') {
   return require('yaml') as typeof import('yaml');
 }

@@ -4,6 +4,7 @@
  */
 import type { ObjRef } from './model';
 import { describe } from './model';
+import { printable } from './printable';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -63,27 +64,7 @@ export function warning(message: string, extra: Omit<Finding, 'severity' | 'mess
   return { severity: 'warning', message, ...extra };
 }
 
-/** `file:line: Kind ns/name: field: message (hint)` with the parts that are known. */
-/** The longest run of non-blank characters a message echoes; longer ones are cut (decisions 13). */
-export const ECHO_LIMIT = 200;
-
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
-
-/**
- * A message line safe to print (decisions 13): control characters (newlines, ANSI escapes,
- * bidirectional overrides) escaped, so no value a user wrote can forge another line or drive
- * the terminal, and any run of more than ECHO_LIMIT non-blank characters cut, saying how much
- * was left out. Pure.
- */
-export function printable(s: string): string {
-  const escaped = s.replace(UNPRINTABLE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return escaped.replace(
-    new RegExp(`[^\\s]{${ECHO_LIMIT + 1},}`, 'g'),
-    (w) => `${w.slice(0, ECHO_LIMIT)}…(${w.length - ECHO_LIMIT} more characters)`,
-  );
-}
-
+/** `file:line: Kind ns/name: field: message (hint)` with the parts that are known, printable. */
 export function formatFinding(f: Finding): string {
   return printable(formatFindingRaw(f));
 }

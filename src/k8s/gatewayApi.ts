@@ -1,5 +1,5 @@
 /**
- * Gateway API semantics every layer reads the same way, defined once (issue 9): SNI overlap
+ * Gateway API semantics every layer reads the same way, defined once: SNI overlap
  * between hostnames, whether a route's parentRef names a Gateway and which listener it selects,
  * and a route's hostnames and parentRefs as written. The TenantGateway controller (claims, the
  * hostname race, route status), the Cilium-hazard rules and the plan all use these; none keeps a
@@ -12,7 +12,7 @@ import { isWildcardHostname } from './dnsNames';
 // ----- hostnames --------------------------------------------------------------------------------
 
 /**
- * SNI overlap (reference-facts §5.8): equal, or one is `*.S` and the other ends with `.S`. A
+ * SNI overlap (docs/behaviour.md §5.8): equal, or one is `*.S` and the other ends with `.S`. A
  * multi-label match and a wildcard covering a narrower wildcard both count; `*.S` does not match
  * `S`. Case-insensitive. An absent hostname is a listener without one, which matches every name.
  */
@@ -82,7 +82,7 @@ export function parentRefPort(ref: ParentRef): number | undefined {
 }
 
 /**
- * Does a parentRef name this Gateway (reference-facts §5.8)? Group empty or absent or
+ * Does a parentRef name this Gateway (docs/behaviour.md §5.8)? Group empty or absent or
  * gateway.networking.k8s.io, kind absent or Gateway, namespace (defaulting to the route's, an
  * empty one included) the Gateway's, and name the Gateway's.
  */
@@ -110,4 +110,42 @@ export function parentRefSelectsListener(ref: ParentRef, listener: { name: strin
   const section = parentRefSection(ref);
   const port = parentRefPort(ref);
   return (section === undefined || section === listener.name) && (port === undefined || port === listener.port);
+}
+
+// ----- listeners --------------------------------------------------------------------------------
+
+/**
+ * The route kinds a listener protocol admits when the listener names none, as Cilium derives them
+ * (docs/behaviour.md §5.3: Gateway API leaves the mapping to the implementation): HTTP and HTTPS take HTTPRoute and GRPCRoute, TLS takes TLSRoute, TCP TCPRoute,
+ * UDP UDPRoute; any other protocol admits nothing. Sorted.
+ */
+export function protocolRouteKinds(protocol: string): string[] {
+  switch (protocol) {
+    case 'HTTP':
+    case 'HTTPS':
+      return ['GRPCRoute', 'HTTPRoute'];
+    case 'TLS':
+      return ['TLSRoute'];
+    case 'TCP':
+      return ['TCPRoute'];
+    case 'UDP':
+      return ['UDPRoute'];
+    default:
+      return [];
+  }
+}
+
+/**
+ * The kinds a listener's `allowedRoutes.kinds` names, or undefined when it names none (the list
+ * unset or empty: Gateway API then derives them from the protocol).
+ */
+export function explicitRouteKinds(listener: Record<string, unknown>): string[] | undefined {
+  const allowed = isObject(listener.allowedRoutes) ? listener.allowedRoutes : {};
+  const kinds = Array.isArray(allowed.kinds) ? allowed.kinds.filter(isObject).map((k) => String(k.kind ?? '')) : [];
+  return kinds.length ? kinds : undefined;
+}
+
+/** The route kinds a listener admits: those it names, else those its protocol admits. Sorted, without repeats. */
+export function listenerRouteKinds(listener: { protocol: string; kinds?: readonly string[] }): string[] {
+  return listener.kinds ? [...new Set(listener.kinds)].sort() : protocolRouteKinds(listener.protocol);
 }

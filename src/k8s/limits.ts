@@ -1,5 +1,5 @@
 /**
- * Bounds on what a parsed input may expand to (decisions §13: hostile input is bounded). No real
+ * Bounds on what a parsed input may expand to (docs/decisions.md §13: hostile input is bounded). No real
  * manifest reaches them; crossing one is an input error that the edge places at the file and
  * the line of the document.
  *

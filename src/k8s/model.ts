@@ -66,13 +66,48 @@ function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** The stable output order: apiVersion, kind, namespace, name (byte order), as kpt's SDK keeps it. */
+/**
+ * The stable order of identities: apiVersion, kind, namespace, name (byte order), as kpt's SDK
+ * keeps it. Scalars, not records: it runs in every sort of output.
+ */
+function compareIdentity(
+  av: string,
+  ak: string,
+  ans: string,
+  an: string,
+  bv: string,
+  bk: string,
+  bns: string,
+  bn: string,
+): number {
+  return cmp(av, bv) || cmp(ak, bk) || cmp(ans, bns) || cmp(an, bn);
+}
+
+/** The stable order of object references (a pass's changes). */
+export function compareRefs(a: ObjRef, b: ObjRef): number {
+  return compareIdentity(
+    a.apiVersion,
+    a.kind,
+    a.namespace ?? '',
+    a.name,
+    b.apiVersion,
+    b.kind,
+    b.namespace ?? '',
+    b.name,
+  );
+}
+
+/** The stable output order of objects. */
 export function compareObjects(a: KObject, b: KObject): number {
-  return (
-    cmp(a.apiVersion, b.apiVersion) ||
-    cmp(a.kind, b.kind) ||
-    cmp(a.metadata?.namespace ?? '', b.metadata?.namespace ?? '') ||
-    cmp(a.metadata?.name ?? '', b.metadata?.name ?? '')
+  return compareIdentity(
+    a.apiVersion,
+    a.kind,
+    a.metadata?.namespace ?? '',
+    a.metadata?.name ?? '',
+    b.apiVersion,
+    b.kind,
+    b.metadata?.namespace ?? '',
+    b.metadata?.name ?? '',
   );
 }
 
@@ -84,7 +119,7 @@ export function sortObjects<T extends KObject>(objs: T[]): T[] {
  * A deep copy with JSON's semantics (JSON.parse(JSON.stringify(x))): undefined, functions and
  * symbols dropped from mappings and null in lists, non-finite numbers null, -0 as 0. Plain data
  * (what the inputs and the controllers hold) is copied by a walk, several times faster than the
- * round trip (issue 5); anything else (a Date, a class instance, a toJSON method, a cycle) takes
+ * round trip, faster; anything else (a Date, a class instance, a toJSON method, a cycle) takes
  * the round trip itself.
  */
 export function clone<T>(x: T): T {
@@ -156,6 +191,16 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   let nb = 0;
   for (const k in bo) if (bo[k] !== undefined) nb++;
   return na === nb;
+}
+
+/** A string field as Go reads one: the string, or '' for anything else (absent, null, another type). */
+export function stringField(x: unknown): string {
+  return typeof x === 'string' ? x : '';
+}
+
+/** A string field that is set: the string when it is a non-empty one, else undefined. */
+export function nonEmptyString(x: unknown): string | undefined {
+  return typeof x === 'string' && x !== '' ? x : undefined;
 }
 
 export function isObject(x: unknown): x is Record<string, unknown> {

@@ -21,12 +21,17 @@ import { isObject, type KObject } from './model';
 const KEY = /^[-._a-zA-Z0-9]+$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
+/** Standard base64 with padding, as Kubernetes reads a `[]byte` field (a Secret's data, a schema's `format: byte`). */
+export function isBase64(s: string): boolean {
+  return BASE64.test(s);
+}
+
 /** The data as the API server stores it: `data`, then `stringData` over it (decoded text). */
 function mergedData(o: KObject): Map<string, string | undefined> {
   const out = new Map<string, string | undefined>();
   if (isObject(o.data)) {
     for (const [k, v] of Object.entries(o.data))
-      out.set(k, typeof v === 'string' && BASE64.test(v) ? Buffer.from(v, 'base64').toString('utf8') : undefined);
+      out.set(k, typeof v === 'string' && isBase64(v) ? Buffer.from(v, 'base64').toString('utf8') : undefined);
   }
   if (isObject(o.stringData))
     for (const [k, v] of Object.entries(o.stringData)) out.set(k, typeof v === 'string' ? v : undefined);
@@ -47,7 +52,7 @@ function isJson(s: string | undefined): boolean {
 export function secretTypeProblem(o: KObject): string | undefined {
   if (isObject(o.data)) {
     for (const [k, v] of Object.entries(o.data))
-      if (typeof v !== 'string' || !BASE64.test(v)) return `data.${k} is not base64`;
+      if (typeof v !== 'string' || !isBase64(v)) return `data.${k} is not base64`;
   }
   const data = mergedData(o);
   for (const k of data.keys()) {

@@ -3,7 +3,7 @@
  * group/kind/namespace/name, and the record of what the pass created, changed and deleted
  * (with the reasons, for `-o plan`). Pure data structure: no I/O.
  */
-import { clone, deepEqual, groupOf, keyOf, refOf, type KObject, type ObjRef } from './model';
+import { clone, compareRefs, deepEqual, groupOf, keyOf, refOf, type KObject, type ObjRef } from './model';
 
 export type ChangeOp = 'create' | 'update' | 'delete';
 
@@ -18,7 +18,7 @@ function kindKey(apiGroup: string, kind: string): string {
   return `${apiGroup}|${kind}`;
 }
 
-/** Work counters of a Store's read boundary (issue 5). */
+/** Work counters of a Store's read boundary (README "Performance": the regression guard counts them). */
 export interface StoreStats {
   gets: number;
   lists: number;
@@ -39,7 +39,7 @@ export class Store {
   /** group|kind -> namespace -> name -> key */
   private readonly byKind = new Map<string, Map<string, Map<string, KObject>>>();
   /**
-   * Sorted list() results, kept until a put/delete of that kind changes them (issue 5: sorting
+   * Sorted list() results, kept until a put/delete of that kind changes them (for speed: sorting
    * the keys on every call was 10% of a pass). group|kind -> the whole kind, resp. -> namespace
    * -> that namespace. An update of an object already listed replaces it in place; a create or a
    * delete drops the lists it belongs to.
@@ -53,7 +53,7 @@ export class Store {
   private readonly deleted = new Map<string, ObjRef>();
   /**
    * Keys whose current object is known to differ from the original: put() replaced the original
-   * itself after finding the two unequal, so changes() need not compare them again (issue 5).
+   * itself after finding the two unequal, so changes() need not compare them again.
    */
   private readonly differs = new Set<string>();
 
@@ -194,7 +194,7 @@ export class Store {
   /**
    * Every object now in the store, in the stable output order (compareObjects: apiVersion, kind,
    * namespace, name). Built from the per-kind lists, which are already sorted by namespace and
-   * name (issue 5: sorting every object with a four-field comparison was 2% of a pass): the
+   * name (for speed: sorting every object with a four-field comparison was 2% of a pass): the
    * kinds are ordered by apiVersion and kind, and a kind stored under several apiVersions of its
    * group is split by apiVersion, order kept.
    */
@@ -231,21 +231,16 @@ export class Store {
   }
 
   private computeChanges(): Change[] {
-    const out: { order: string; change: Change }[] = [];
-    const push = (op: ChangeOp, ref: ObjRef, rs: string[]) =>
-      out.push({
-        order: `${ref.apiVersion}\u0000${ref.kind}\u0000${ref.namespace ?? ''}\u0000${ref.name}`,
-        change: { op, ref, reasons: rs },
-      });
-    for (const [k, rs] of this.reasons) {
+    const out: Change[] = [];
+    for (const [k, reasons] of this.reasons) {
       const now = this.objects.get(k);
       const was = this.original.get(k);
-      if (now && !was) push('create', refOf(now), rs);
-      else if (now && was && (this.differs.has(k) || !deepEqual(now, was))) push('update', refOf(now), rs);
-      else if (!now && was) push('delete', this.deleted.get(k) ?? refOf(was), rs);
+      if (now && !was) out.push({ op: 'create', ref: refOf(now), reasons });
+      else if (now && was && (this.differs.has(k) || !deepEqual(now, was)))
+        out.push({ op: 'update', ref: refOf(now), reasons });
+      else if (!now && was) out.push({ op: 'delete', ref: this.deleted.get(k) ?? refOf(was), reasons });
     }
-    out.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
-    return out.map((o) => o.change);
+    return out.sort(compareChanges);
   }
 
   /** The objects created or changed by the pass, as they stand now. */
@@ -286,6 +281,11 @@ function findSorted(list: KObject[], ns: string, name: string): number {
     else hi = mid - 1;
   }
   throw new Error(`store: ${ns}/${name} missing from a cached list`);
+}
+
+/** The order changes are listed in: by the identity of what they change (compareRefs). */
+export function compareChanges(a: Change, b: Change): number {
+  return compareRefs(a.ref, b.ref);
 }
 
 export const GROUPS = {

@@ -1,5 +1,5 @@
 /**
- * Time as the core sees it: an RFC 3339 string given to it (decisions §8: `--now` is the only
+ * Time as the core sees it: an RFC 3339 string given to it (docs/decisions.md §8: `--now` is the only
  * clock in the core; the CLI edge reads the real one, src/cli/clock.ts). One check of such a
  * string and one way to write an instant at second precision.
  */

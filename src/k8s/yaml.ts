@@ -4,7 +4,7 @@
  * YAML 1.1 reader (kubectl, sigs.k8s.io/yaml) would take for booleans or numbers (`yes`, `on`,
  * `0777`), so the output reads back with the types it was written with.
  *
- * For speed (issue 5: printing is half of a large reconcile), documents made of plain data are
+ * For speed (printing is half of a large reconcile), documents made of plain data are
  * written by a small emitter that reproduces js-yaml's block style for the options below, and
  * asks js-yaml itself how to write any scalar that is not obviously plain (memoised for the
  * length of one stream: the memo is made per call, never kept in the module). Anything
@@ -49,7 +49,7 @@ export function toYamlStream(objs: unknown[]): string {
 
 /**
  * The same stream as toYamlStream, in pieces of about `chunkSize` characters, each made when it
- * is asked for: a caller writing them one by one never holds the whole text (issue 5). The
+ * is asked for: a caller writing them one by one never holds the whole text. The
  * pieces joined are toYamlStream's text, byte for byte.
  */
 export function* yamlStreamChunks(objs: unknown[], chunkSize = 1 << 20): Generator<string> {
@@ -144,7 +144,7 @@ function stringScalar(s: string, level: number, memo: Memo): string {
   if (s.indexOf('\n') < 0) {
     return memo.scalar.get(s) ?? remember(memo.scalar, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
   }
-  // A multi-line string of printable ASCII: js-yaml's literal block scalar, written here (issue 5:
+  // A multi-line string of printable ASCII: js-yaml's literal block scalar, written here (for speed:
   // js-yaml's character-by-character style check was most of render's printing).
   if (PRINTABLE_ASCII.test(s)) return literalBlock(s, level);
   // Otherwise a literal block scalar indented 2 * max(1, level), or a double-quoted one

@@ -1,5 +1,5 @@
 /**
- * Admission, looked ahead (cli-contract "cozy-gw diff": "Objects that the change would make
+ * Admission, looked ahead (README "cozy-gw diff": "Objects that the change would make
  * inadmissible on their next write ... are listed in the plan and the JSON, judged by the
  * platform's own admission policies"). An object the change leaves in place is not written now,
  * so nothing refuses it today; but the policies read its Namespace's labels (and their own
@@ -12,7 +12,8 @@
  * each side holds (the ValidatingAdmissionPolicies render emits and the state carries), else the
  * ones given. Pure.
  */
-import { admitObject, type Decision, type UserInfo } from '../admission/admit';
+import { admitObject } from '../admission/admit';
+import type { Decision, UserInfo } from '../admission/decision';
 import { deepEqual, groupOf, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
 import type { Comparison } from './comparison';
 

@@ -1,13 +1,19 @@
 /**
- * `admit` as a request, the logic behind the command: who is asking (the caller, with the group
- * the apiserver adds on impersonation), which policies judge it (the ones `render` emits for the
- * platform values given), and what to tell a user about each policy's denial. Pure.
+ * `admit` as a request, the logic behind the command (README "cozy-gw admit"): who is asking
+ * (the caller, with the group the apiserver adds on impersonation), where an object without a
+ * namespace is created, which policies judge it (the ones `render` emits for the platform values
+ * given), the decisions, whether the run fails, and what to tell a user about each denial. Pure.
  */
-import { hasErrors, printable, type Finding } from '../k8s/diagnostics';
+import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { printable } from '../k8s/printable';
 import { describe, type KObject } from '../k8s/model';
+import { isClusterScoped } from '../k8s/scope';
+import { duplicateFindings } from '../k8s/duplicates';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { POLICY_NAMES, renderPolicies } from '../charts/policies';
-import type { Decision, UserInfo } from '../admission/admit';
+import { admit } from '../admission/admit';
+import { denialMessage, denials, warnings, type Decision, type UserInfo } from '../admission/decision';
+import { unknownKeyFindings } from '../validation/inputValidation';
 
 export const ANONYMOUS = 'system:anonymous';
 
@@ -38,16 +44,92 @@ export function platformPolicies(
   return { policies: renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }), findings };
 }
 
-/** `HTTPRoute tenant-alice/app: ValidatingAdmissionPolicy 'name' denied request: message` */
-export function formatDenial(d: Decision, message: string): string {
-  return printable(
-    `${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${message}`,
-  );
+/** An input object judged in another namespace than it names: a namespaced object without one. */
+export interface Placement {
+  original: KObject;
+  placed: KObject;
+}
+
+/**
+ * A namespaced object without `metadata.namespace` is created, as the API server would, in the
+ * namespace the request names (`-n`, default `default`): it is judged there, and a note says so.
+ */
+export function placeInNamespace(objects: KObject[], namespace: string): { objects: KObject[]; placed: Placement[] } {
+  const placed: Placement[] = [];
+  const out = objects.map((o) => {
+    if (o.metadata.namespace || isClusterScoped(o)) return o;
+    const p = { ...o, metadata: { ...o.metadata, namespace } };
+    placed.push({ original: o, placed: p });
+    return p;
+  });
+  return { objects: out, placed };
+}
+
+export interface AdmitRequest extends AdmitInput {
+  /** The namespace of the request (`-n`) for a namespaced object without one. */
+  namespace: string;
+  /** The user (`--as`, default the anonymous user) and the groups given (`--as-group`). */
+  as?: string;
+  asGroups: string[];
+  gatewayApiVersion?: string;
+}
+
+export interface AdmitOutcome {
+  caller: UserInfo;
+  /** The objects judged in the request's namespace. */
+  placed: Placement[];
+  /**
+   * Two objects with one identity: which one the API server would hold depends on their order, so
+   * the verdict would too. An input error, as render and reconcile have it.
+   */
+  duplicates: Finding[];
+  /** The platform values' findings (no policies when they fail). */
+  valueFindings: Finding[];
+  /** Unknown keys in the values and the Tenants. */
+  inputWarnings: Finding[];
+  /** One per (object, policy) that matched, in object order then policy order. */
+  decisions: Decision[];
+  denied: Decision[];
+  warned: Decision[];
+}
+
+/** The whole request: every object judged as a CREATE by the caller against the platform's policies. */
+export function admitRequest(req: AdmitRequest): AdmitOutcome {
+  const { objects, placed } = placeInNamespace(req.objects, req.namespace);
+  const input = { objects: req.objects, valuesFiles: req.valuesFiles };
+  const platform = platformPolicies(input, { gatewayApiVersion: req.gatewayApiVersion });
+  const caller = callerOf(req.as, req.asGroups);
+  const decisions = admit(objects, platform.policies, caller);
+  return {
+    caller,
+    placed,
+    duplicates: duplicateFindings(objects),
+    valueFindings: platform.findings,
+    inputWarnings: unknownKeyFindings(input),
+    decisions,
+    denied: denials(decisions),
+    warned: warnings(decisions),
+  };
+}
+
+/** Whether the run fails: a denial, or with `--strict` an admission warning too. */
+export function admitFails(outcome: AdmitOutcome, strict: boolean): boolean {
+  return outcome.denied.length > 0 || (strict && outcome.warned.length > 0);
+}
+
+/** One line per warning message (`--strict` calls it an error). */
+export function formatAdmissionWarning(d: Decision, message: string, strict: boolean): string {
+  return `${strict ? 'error' : 'warning'}: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${message}`;
+}
+
+/** `HTTPRoute tenant-alice/app: ValidatingAdmissionPolicy 'name' with binding 'b' denied request: message` */
+export function formatDenial(d: Decision, message?: string): string {
+  return printable(`${describe(d.object)}: ${denialMessage(d, message)}`);
 }
 
 /**
  * What to do about a denial, per policy, and the field the policy judged (for the line number).
- * The stdout line stays the apiserver's wording (cli-contract "cozy-gw admit"); the hint goes to
+ * The stdout line stays the apiserver's wording (README "cozy-gw admit"); the hint goes to
  * stderr, so that a user learns where the object is and how to get it admitted.
  */
 export const DENIAL_HINTS: Readonly<Record<string, { field?: string; hint: string }>> = Object.freeze({

@@ -1,5 +1,5 @@
 /**
- * decisions 14: output that gets applied never carries a Secret the API server would refuse.
+ * docs/decisions.md §14: output that gets applied never carries a Secret the API server would refuse.
  *
  * `post-render` output goes to Helm, `fn` items into a package that is applied, an
  * `--output-dir` tree to Flux or Argo CD; a Secret the API server refuses there (a wildcard
@@ -11,7 +11,7 @@
  *
  * Only Secrets the tool writes are judged: the rendered `cozystack-values` Secrets hold
  * configuration, not key material, and are always written whole; objects that came in pass
- * through as they are (decisions 9). Pure.
+ * through as they are (docs/decisions.md §9). Pure.
  */
 import { type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw diff`, the use case (cli-contract "cozy-gw diff"): a change previewed against a
+ * `cozy-gw diff`, the use case (README "cozy-gw diff"): a change previewed against a
  * cluster state, so that only the change shows.
  *
  * 1. The baseline: one controller pass over the state alone (reconcile.ts), so that what a pass
@@ -29,7 +29,7 @@
  */
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { deepEqual, describe, keyOf, refOf, type KObject } from '../k8s/model';
-import { Store, type Change } from '../k8s/store';
+import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
 import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
@@ -347,8 +347,7 @@ export function diffChanges(d: DiffResult): Change[] {
   for (const o of d.created) push('create', o);
   for (const c of d.changed) push('update', c.after);
   for (const o of d.deleted) push('delete', o);
-  const k = (c: Change) => `${c.ref.apiVersion}\u0000${c.ref.kind}\u0000${c.ref.namespace ?? ''}\u0000${c.ref.name}`;
-  return out.sort((a, b) => (k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0));
+  return out.sort(compareChanges);
 }
 
 /** Whether the change makes any difference. */

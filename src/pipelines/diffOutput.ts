@@ -1,5 +1,5 @@
 /**
- * What `cozy-gw diff` prints for a result (cli-contract "cozy-gw diff"): the findings that matter
+ * What `cozy-gw diff` prints for a result (README "cozy-gw diff"): the findings that matter
  * (errors, and warnings about the objects the change makes differ; the others were there before
  * it and are counted), the notes on standard error (drift, the findings left out, "no
  * differences"), the output in the format asked for, and whether there are differences (the exit status a CI gate reads). Pure:
@@ -55,7 +55,7 @@ export function diffItems(d: DiffResult): { before?: KObject; after?: KObject }[
   return orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) => items.get(keyOf(o))!);
 }
 
-/** The `-o json` document (schemas/diff-output.schema.json). */
+/** The `-o json` document (README "cozy-gw diff", its JSON fields). */
 export function diffJson(d: DiffResult): string {
   return toJson({
     created: d.created,

@@ -3,9 +3,9 @@
  * inputs (fn) and the controller's objects from one reconcile pass (fn with `reconcile`, and
  * post-render for every TenantGateway in the stream). Pure.
  *
- * decisions 9: "In fn and post-render, objects that came in pass through unchanged (they are
+ * docs/decisions.md §9: "In fn and post-render, objects that came in pass through unchanged (they are
  * the user's own files); Secrets the tool creates follow the rule" — so only objects whose
- * identity is not among the inputs are returned. Both outputs get applied, so decisions 14
+ * identity is not among the inputs are returned. Both outputs get applied, so docs/decisions.md §14
  * holds: a Secret the controller pass creates (a wildcard replica) is returned only with
  * includeSecretData, and otherwise left to the in-cluster controller with an info finding
  * (src/pipelines/appliedSecrets.ts).

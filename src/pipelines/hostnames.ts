@@ -1,5 +1,5 @@
 /**
- * The hostname table (cli-contract "cozy-gw diff" and "reconcile -o plan"): for every hostname any
+ * The hostname table (README "cozy-gw diff" and "cozy-gw reconcile"): for every hostname any
  * route claims, what happens to it in one state and in another: served by which Gateway and
  * listener with which certificate, or refused with which reason. A row is one (hostname, route)
  * pair, so a contested hostname shows its winner and its losers.
@@ -17,9 +17,11 @@
  * they admit: the row says so (`sharedWith`, `rule`). The controller's own routes (the http→https
  * redirect) claim nothing. Pure.
  */
-import { deepEqual, isObject, keyOf, type KObject } from '../k8s/model';
+import { deepEqual, isObject, keyOf, nonEmptyString, stringField, type KObject } from '../k8s/model';
 import {
+  explicitRouteKinds,
   hostnamesOverlap,
+  listenerRouteKinds,
   parentRefNamespace,
   parentRefSelectsListener,
   routeHostnames,
@@ -27,7 +29,8 @@ import {
   type ParentRef,
 } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME, LABEL_MANAGED_BY, MANAGED_BY_VALUE, TGW_KIND } from '../platform/names';
-import { ROUTE_KINDS } from '../platform/kinds';
+import { isRoute } from '../platform/kinds';
+import { selectorMatches } from '../k8s/labelSelector';
 import {
   causeText,
   standingCause,
@@ -75,12 +78,8 @@ export interface HostnameSide {
   judgedBy?: readonly HostnameRace[];
 }
 
-/** The order the plan lists changes in (cli-contract: stop, start, move, then reasons). */
+/** The order the plan lists changes in (README "cozy-gw diff": stop, start, move, then reasons). */
 export const CHANGE_ORDER: HostnameChange[] = ['stops', 'starts', 'moves', 'reason', 'none'];
-
-function str(x: unknown): string | undefined {
-  return typeof x === 'string' && x !== '' ? x : undefined;
-}
 
 function arr(x: unknown): Record<string, unknown>[] {
   return Array.isArray(x) ? x.filter(isObject) : [];
@@ -104,13 +103,9 @@ function answers(listenerHost: string | undefined, h: string): number {
 const PROTOCOL_RANK: Record<string, number> = { HTTPS: 3, TLS: 2, HTTP: 1 };
 
 function admitsKind(listener: Record<string, unknown>, kind: string): boolean {
-  const allowed = isObject(listener.allowedRoutes) ? listener.allowedRoutes : {};
-  const kinds = arr(allowed.kinds);
-  if (!kinds.length) {
-    const proto = str(listener.protocol) ?? '';
-    return kind === 'TLSRoute' ? proto === 'TLS' : proto !== 'TLS';
-  }
-  return kinds.some((k) => k.kind === kind);
+  return listenerRouteKinds({ protocol: stringField(listener.protocol), kinds: explicitRouteKinds(listener) }).includes(
+    kind,
+  );
 }
 
 interface Index {
@@ -135,17 +130,17 @@ function index(objs: readonly KObject[]): Index {
   for (const o of objs) {
     const g = o.apiVersion.split('/')[0];
     if (o.kind === 'Namespace' && o.apiVersion === 'v1') ix.namespaces.set(o.metadata.name, o.metadata.labels ?? {});
-    else if (ROUTE_KINDS.has(o.kind) && g === 'gateway.networking.k8s.io') {
+    else if (isRoute(o)) {
       if (!isControllerOwned(o) && routeHostnames(o).length) ix.routes.set(keyOf(o), o);
     } else if (o.kind === 'Gateway' && g === 'gateway.networking.k8s.io')
       ix.gateways.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
     else if (o.kind === TGW_KIND && g === 'gateway.cozystack.io')
       ix.certModes.set(
         `${o.metadata.namespace ?? ''}/${o.metadata.name}`,
-        (isObject(o.spec) ? str(o.spec.certMode) : undefined) ?? 'http01',
+        (isObject(o.spec) ? nonEmptyString(o.spec.certMode) : undefined) ?? 'http01',
       );
     else if (o.kind === 'Certificate' && g === 'cert-manager.io') {
-      const secret = isObject(o.spec) ? str(o.spec.secretName) : undefined;
+      const secret = isObject(o.spec) ? nonEmptyString(o.spec.secretName) : undefined;
       if (secret) ix.certificates.set(`${o.metadata.namespace ?? ''}/${secret}`, o);
     }
   }
@@ -158,31 +153,12 @@ function admitsNamespace(ix: Index, listener: Record<string, unknown>, gwNamespa
     isObject(listener.allowedRoutes) && isObject(listener.allowedRoutes.namespaces)
       ? listener.allowedRoutes.namespaces
       : {};
-  const from = str(allowed.from) ?? 'Same';
+  const from = nonEmptyString(allowed.from) ?? 'Same';
   if (from === 'All') return true;
   if (from === 'Same') return ns === gwNamespace;
   if (from !== 'Selector' || !isObject(allowed.selector)) return false;
   const labels: Record<string, string> = { 'kubernetes.io/metadata.name': ns, ...(ix.namespaces.get(ns) ?? {}) };
-  const sel = allowed.selector;
-  if (isObject(sel.matchLabels))
-    for (const [k, v] of Object.entries(sel.matchLabels)) if (labels[k] !== v) return false;
-  for (const e of arr(sel.matchExpressions)) {
-    const key = String(e.key ?? '');
-    const values = Array.isArray(e.values) ? e.values.map(String) : [];
-    const has = Object.prototype.hasOwnProperty.call(labels, key);
-    const ok =
-      e.operator === 'In'
-        ? has && values.includes(labels[key])
-        : e.operator === 'NotIn'
-          ? !has || !values.includes(labels[key])
-          : e.operator === 'Exists'
-            ? has
-            : e.operator === 'DoesNotExist'
-              ? !has
-              : false;
-    if (!ok) return false;
-  }
-  return true;
+  return selectorMatches(allowed.selector, labels);
 }
 
 /**
@@ -209,9 +185,9 @@ function servingListener(
       continue;
     if (!admitsKind(l, kind)) continue;
     if (routeNamespace !== undefined && !admitsNamespace(ix, l, gw.metadata.namespace ?? '', routeNamespace)) continue;
-    const m = answers(str(l.hostname), h);
+    const m = answers(nonEmptyString(l.hostname), h);
     if (!m) continue;
-    const rank = m * 10 + (PROTOCOL_RANK[str(l.protocol) ?? ''] ?? 0);
+    const rank = m * 10 + (PROTOCOL_RANK[nonEmptyString(l.protocol) ?? ''] ?? 0);
     if (rank > bestRank) [best, bestRank] = [l, rank];
   }
   if (!best) return undefined;
@@ -221,9 +197,9 @@ function servingListener(
   if (tls && tls.mode === 'Passthrough') out.certificate = 'TLS passthrough (the backend holds the certificate)';
   else if (tls) {
     const ref = arr(tls.certificateRefs)[0];
-    const name = ref && str(ref.name);
+    const name = ref && nonEmptyString(ref.name);
     if (name) {
-      const ns = str(ref.namespace) ?? gwNs;
+      const ns = nonEmptyString(ref.namespace) ?? gwNs;
       const cert = ix.certificates.get(`${ns}/${name}`);
       out.certificate = cert ? `Certificate ${ns}/${cert.metadata.name}` : `Secret ${ns}/${name}`;
     }

@@ -1,16 +1,19 @@
 /**
  * `reconcile -o plan`: a human-readable account of what one pass would create, change and delete,
- * and why (cli-contract `reconcile`). Grouped by namespace (with the TenantGateway that lives
+ * and why (README "cozy-gw reconcile"). Grouped by namespace (with the TenantGateway that lives
  * there), each change with the reasons the store recorded, a field-level summary of what changed,
  * the route status outcomes this controller writes (with their reasons and messages, refused
  * routes included even when their status did not change), then warnings and Cilium hazards.
- * Pure: result and inputs in, text out. Never prints Secret data.
+ * Pure: result and inputs in, text out. Never prints Secret data; every line is escaped
+ * (k8s/printable.ts), so no name, hostname or message from input can forge a line.
  */
 import { formatFinding, type Finding } from '../k8s/diagnostics';
+import { textOf } from '../k8s/printable';
 import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
 import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
 import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
+import { ROUTE_KINDS } from '../platform/kinds';
 import { formatHostnameTable, type HostnameRow } from './hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
 import type { InadmissibleObject } from './admissionLookahead';
@@ -46,7 +49,6 @@ export interface PlanOptions {
   inadmissible?: InadmissibleObject[];
 }
 
-const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
 const SECRET_PATHS = /^(data|stringData)(\.|\[|$)/;
 
 // ----- field diff ------------------------------------------------------------------------------
@@ -300,7 +302,8 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
   }
   if (!result.changes.length && !refusedUnchanged.length)
     lines.push('', opts.nothingLine ?? 'Nothing to do: the state is already what the controllers want.');
-  return lines.join('\n') + '\n';
+  // Every line escaped (printable.ts): a name or message from input cannot forge a line.
+  return textOf(lines);
 }
 
 export type { Finding };

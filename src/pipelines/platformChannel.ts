@@ -6,10 +6,12 @@
 import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { exceedsLimits } from '../k8s/limits';
-import { warning, error, type Finding } from '../k8s/diagnostics';
-import { isObject, refOf, type KObject } from '../k8s/model';
+import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
+import { isDns1123Label } from '../k8s/dnsNames';
+import { getPath, isObject, refOf, type KObject } from '../k8s/model';
 import { isRedacted } from '../k8s/secretRedaction';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
+import { placeValueFinding, valueSources, valuesOf, type ValuesWhere } from '../validation/valueSources';
 import type { ClusterMap } from '../platform/tenancy';
 import { CHANNEL_SECRET } from '../controller/wildcardSecrets';
 
@@ -23,40 +25,32 @@ export interface ChannelResult {
 
 const CHANNEL_KEYS = ['wildcard-secret-name', 'expose-ingress'] as const;
 
-function channelSecretIn(objects: KObject[]): KObject | undefined {
-  return objects.find(
-    (o) =>
-      o.kind === 'Secret' &&
-      o.apiVersion === 'v1' &&
-      o.metadata.namespace === CHANNEL_SECRET.namespace &&
-      o.metadata.name === CHANNEL_SECRET.name,
+/** The platform value each `_cluster` key the controller reads is written from. */
+const CHANNEL_VALUES: Readonly<Record<(typeof CHANNEL_KEYS)[number], string>> = {
+  'wildcard-secret-name': 'publishing.certificates.wildcardSecretName',
+  'expose-ingress': 'publishing.ingressName',
+};
+
+/** The live values channel, `cozy-system/cozystack-values`. */
+export function isChannelSecret(o: KObject): boolean {
+  return (
+    o.kind === 'Secret' &&
+    o.apiVersion === 'v1' &&
+    o.metadata.namespace === CHANNEL_SECRET.namespace &&
+    o.metadata.name === CHANNEL_SECRET.name
   );
 }
 
-/** Whether the values the user gave (a Package, `--values` files) set wildcardSecretName themselves. */
-function wildcardNameGivenExplicitly(objects: KObject[], files: { values: Record<string, unknown> }[]): boolean {
-  const setIn = (v: unknown) => {
-    const c =
-      isObject(v) && isObject(v.publishing) && isObject(v.publishing.certificates)
-        ? v.publishing.certificates
-        : undefined;
-    return (
-      c !== undefined &&
-      'wildcardSecretName' in c &&
-      c.wildcardSecretName !== null &&
-      c.wildcardSecretName !== undefined
-    );
-  };
-  const pkg = objects.find((o) => o.kind === 'Package' && o.apiVersion.startsWith('cozystack.io/'));
-  const pkgValues =
-    pkg && isObject(pkg.spec) && isObject(pkg.spec.components) && isObject(pkg.spec.components.platform)
-      ? pkg.spec.components.platform.values
-      : undefined;
-  return setIn(pkgValues) || files.some((f) => setIn(f.values));
+/** Whether the values the user gave (the platform Package, `--values` files) set wildcardSecretName themselves. */
+function wildcardNameGivenExplicitly(sources: readonly ValuesWhere[]): boolean {
+  return sources.some((s) => {
+    const v = getPath(valuesOf(s), CHANNEL_VALUES['wildcard-secret-name']);
+    return v !== null && v !== undefined;
+  });
 }
 
 /** Decode `values.yaml` out of the channel Secret (stringData wins over data, as the apiserver merges them). */
-function channelSecretValuesYaml(s: KObject): string | undefined {
+export function channelValuesYaml(s: KObject): string | undefined {
   if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string') return s.stringData['values.yaml'];
   if (isObject(s.data) && typeof s.data['values.yaml'] === 'string')
     return Buffer.from(s.data['values.yaml'], 'base64').toString('utf8');
@@ -64,10 +58,10 @@ function channelSecretValuesYaml(s: KObject): string | undefined {
 }
 
 /**
- * The platform values channel of a command's inputs (decisions §7):
+ * The platform values channel of a command's inputs (docs/decisions.md §7):
  *
  * - Platform values given (`--values`, or a platform `Package` among the inputs): the `_cluster`
- *   map they produce (reference-facts §1, the derived dns01 wildcard included). An empty
+ *   map they produce (docs/behaviour.md §1, the derived dns01 wildcard included). An empty
  *   `wildcard-secret-name` counts as "key present and empty" (prune every replica) only when
  *   `publishing.certificates.wildcardSecretName` was given explicitly; the chart default's empty
  *   string counts as the key missing (keep every replica, create none).
@@ -87,7 +81,7 @@ export function wildcardChannel(
 ): ChannelResult {
   const findings: Finding[] = [];
   const resolved = resolvePlatformValues({ files, objects });
-  const secret = channelSecretIn(objects);
+  const secret = objects.find(isChannelSecret);
   let fromSecret: ChannelResult | undefined;
   if (secret) fromSecret = channelFromSecret(secret);
 
@@ -95,13 +89,20 @@ export function wildcardChannel(
     if (fromSecret) return fromSecret;
     return { channel: undefined, origin: 'no platform values given', findings };
   }
-  const { cluster } = clusterValues(resolved.values, resolved.pkg);
+  const sources = valueSources(files, resolved.pkg);
+  const { cluster, findings: valueFindings } = clusterValues(resolved.values, resolved.pkg);
+  // The values the channel carries must be readable; the platform chart's other verdicts are render's.
+  const read = Object.values(CHANNEL_VALUES);
+  findings.push(
+    ...valueFindings.filter((f) => f.field && read.includes(f.field)).map((f) => placeValueFinding(f, sources)),
+  );
   const channel: ClusterMap = { 'expose-ingress': cluster['expose-ingress'] ?? '' };
-  if (cluster['wildcard-secret-name'] !== '' || wildcardNameGivenExplicitly(objects, files))
+  if (cluster['wildcard-secret-name'] !== '' || wildcardNameGivenExplicitly(sources))
     channel['wildcard-secret-name'] = cluster['wildcard-secret-name'] ?? '';
   const origin = files.length
     ? `platform values (${files.map((f) => f.file).join(', ')})`
     : `platform values of Package ${resolved.pkg?.metadata.name ?? ''}`;
+  if (hasErrors(findings)) return { channel: undefined, origin, findings };
   if (fromSecret?.channel && secret) {
     const differs = CHANNEL_KEYS.filter(
       (k) => (fromSecret!.channel![k] ?? '') !== (channel[k] ?? '') || k in fromSecret!.channel! !== k in channel,
@@ -147,7 +148,7 @@ function channelFromSecret(secret: KObject): ChannelResult {
       ],
     };
   }
-  const text = channelSecretValuesYaml(secret);
+  const text = channelValuesYaml(secret);
   if (text === undefined) return { channel: undefined, origin, findings: [] };
   let doc: unknown;
   try {
@@ -168,5 +169,8 @@ function channelFromSecret(secret: KObject): ChannelResult {
     if (typeof c[k] !== 'string') return bad(`_cluster.${k} is not a string`);
     channel[k] = c[k] as string;
   }
+  const ns = channel['expose-ingress'];
+  if (ns && !isDns1123Label(ns))
+    return bad(`_cluster.expose-ingress ${JSON.stringify(ns)} is not a namespace name (a DNS-1123 label)`);
   return { channel, origin, findings: [] };
 }

@@ -24,7 +24,7 @@ export interface PreviewOptions extends RenderOptions {
   /**
    * The objects go to a tree that gets applied (`--output-dir`): a Secret the controller writes
    * is written whole with includeSecretData and otherwise left out with an info finding
-   * (decisions 14), instead of the redacted form meant for reading.
+   * (docs/decisions.md §14), instead of the redacted form meant for reading.
    */
   applied?: boolean;
 }

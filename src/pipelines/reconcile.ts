@@ -1,5 +1,5 @@
 /**
- * One controller pass over a cluster state (cli-contract `cozy-gw reconcile`): the TenantGateway
+ * One controller pass over a cluster state (README "cozy-gw reconcile"): the TenantGateway
  * controller, then the wildcard-Secret replication controller (which reads the TenantGateways'
  * certMode the first left in place), then the Cilium-version hazards over the resulting Gateways.
  * Pure orchestration: objects and the clock in, the store with its changes and the findings out.
@@ -7,16 +7,18 @@
  */
 import { error, type Finding } from '../k8s/diagnostics';
 import { duplicateFindings } from '../k8s/duplicates';
-import { groupOf, type KObject } from '../k8s/model';
+import type { KObject } from '../k8s/model';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
-import { TGW_KIND } from '../platform/names';
+import { isTenantGateway } from '../platform/kinds';
 import { Store, type Change } from '../k8s/store';
 import { renderPolicies } from '../charts/policies';
 import { controllerWriteAdmission } from '../controller/writeAdmission';
 import { isRfc3339, RFC3339_EXAMPLE } from '../k8s/time';
 import { reconcileWildcardSecrets } from '../controller/wildcardSecrets';
 import { wildcardChannel } from './platformChannel';
-import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../controller/ciliumHazards';
+import { publishingNamespace } from '../platform/tenancy';
+import { ciliumHazards } from '../controller/ciliumHazards';
+import { SHIPPED_CILIUM_VERSION } from '../controller/ciliumVersion';
 import { runTenantGatewayController } from '../controller/tenantGatewayController';
 import type { HostnameRace } from '../controller/hostnameRace';
 
@@ -26,7 +28,7 @@ export interface ReconcileInput {
 }
 
 export interface ReconcileOptions {
-  /** RFC 3339; the only clock (decisions §8). */
+  /** RFC 3339; the only clock (docs/decisions.md §8). */
   now: string;
   /** The Cilium version the hazards are judged for (default: the shipped one). */
   ciliumVersion?: string;
@@ -65,7 +67,7 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
   // and the user is told that its next write would be refused.
   for (const o of input.objects) {
-    if (o.kind !== TGW_KIND || groupOf(o.apiVersion) !== 'gateway.cozystack.io') continue;
+    if (!isTenantGateway(o)) continue;
     for (const f of validateTenantGateway(o)) {
       if (f.severity === 'error')
         findings.push({
@@ -80,15 +82,15 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   if (findings.some((f) => f.severity === 'error')) return { store, changes: [], findings, races: [] };
 
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
-  // TenantGateway wins a namespace two of them attach (decisions §3), and the wildcard Secret.
+  // TenantGateway wins a namespace two of them attach (docs/decisions.md §3), and the wildcard Secret.
   const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
-  const publishingNamespace = ch.channel?.['expose-ingress'] || 'tenant-root';
+  const publishing = publishingNamespace(ch.channel ?? {});
 
-  // 1. The TenantGateway controller (reference-facts §5).
-  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace });
+  // 1. The TenantGateway controller (docs/behaviour.md §5).
+  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace: publishing });
   findings.push(...run.findings);
 
-  // 2. Wildcard-Secret replication (reference-facts §6), after the TenantGateway pass: its
+  // 2. Wildcard-Secret replication (docs/behaviour.md §6), after the TenantGateway pass: its
   //    targets read each TenantGateway's certMode (the edge exception).
   findings.push(...ch.findings);
   if (!ch.findings.some((f) => f.severity === 'error')) findings.push(...reconcileWildcardSecrets(store, ch.channel));

@@ -1,6 +1,6 @@
 /**
  * `render`, the pure core: the platform → apps/tenant → extra/gateway chart chain and the
- * cozystack-basics admission policies (cli-contract "cozy-gw render"), as one function from
+ * cozystack-basics admission policies (README "cozy-gw render"), as one function from
  * input objects and platform values to output objects and findings. The CLI, the KRM function
  * and the Helm post-renderer all call `render`.
  *
@@ -12,10 +12,10 @@
  * schema violation) stops before the charts run, since their verdicts on ill-typed values would
  * only repeat it; every invalid input is still reported.
  *
- * Not emitted: the tenant chart's `gateway` HelmRelease (reference-facts §2.6). The contract
+ * Not emitted: the tenant chart's `gateway` HelmRelease (docs/behaviour.md §2.6). The contract
  * materialises the TenantGateway that release would produce; emitting both would have Helm and
  * the rendered tree own one object. Nor is the platform's `cozy-system/cozystack-values` Secret
- * (the values channel is the values given to each command, decisions.md §7), so applying the
+ * (the values channel is the values given to each command, docs/decisions.md §7), so applying the
  * output never overwrites the keys cozy-gw does not reproduce (kube-root-ca, scheduling, branding).
  *
  * Output order (stable, documented in the README): Namespaces by name; then namespaced objects
@@ -25,15 +25,14 @@
  */
 import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { renderGateway } from '../charts/gatewayChart';
-import { locateValue, validatePlatformValues, validateTenant, type ValuesWhere } from '../validation/inputValidation';
-import { compareObjects, getPath, isObject, refOf, type KObject } from '../k8s/model';
-import { clusterValues, exposeIngress, resolvePlatformValues } from '../charts/platformValues';
-import { type ClusterMap } from '../platform/tenancy';
-import { findPlatformPackage } from '../platform/kinds';
+import { validatePlatformValues, validateTenant } from '../validation/inputValidation';
+import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../validation/valueSources';
+import { compareObjects, refOf, type KObject } from '../k8s/model';
+import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
 import { renderTenantTree, rootHostFindings } from '../charts/tenantChart';
-import { isTenant, isTenantGateway } from '../platform/kinds';
-import { TENANT_ROOT } from '../platform/tenancy';
+import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
+import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 
 export interface RenderInput {
@@ -52,44 +51,7 @@ export interface RenderResult {
   findings: Finding[];
 }
 
-/** The sources of platform values, highest precedence first (the last --values file wins). */
-function valueSources(input: RenderInput, pkg: KObject | undefined): ValuesWhere[] {
-  const out: ValuesWhere[] = [...input.valuesFiles].reverse();
-  if (pkg) out.push({ pkg });
-  return out;
-}
-
-/** Where a platform-values field was set: the highest-precedence source that sets it. */
-function locate(sources: ValuesWhere[], field: string): Partial<Finding> {
-  const top = field.replace(/\[\d+\]$/, '');
-  for (const s of sources) {
-    const values = 'pkg' in s ? getPath(s.pkg, ['spec', 'components', 'platform', 'values']) : s.values;
-    if (isObject(values) && getPath(values, top) !== undefined) return locateValue(s, field);
-  }
-  return { field };
-}
-
-/** Add the file, line and object of a platform-values finding that has only a field. */
-function placeValueFinding(f: Finding, sources: ValuesWhere[]): Finding {
-  if (!f.field || f.file) return f;
-  let field = f.field;
-  // The layer-6 guard names the list; point at the offending entry when it can be found.
-  const entry = /"(tenant-[^"]*)"/.exec(f.message)?.[1];
-  if (entry && field === 'gateway.attachedNamespaces') {
-    for (const s of sources) {
-      const values = 'pkg' in s ? getPath(s.pkg, ['spec', 'components', 'platform', 'values']) : s.values;
-      const list = isObject(values) ? getPath(values, 'gateway.attachedNamespaces') : undefined;
-      if (Array.isArray(list)) {
-        const i = list.findIndex((x) => typeof x === 'string' && x.trim() === entry);
-        if (i >= 0) field = `${field}[${i}]`;
-        break;
-      }
-    }
-  }
-  return { ...f, ...locate(sources, field) };
-}
-
-/** The platform value each gateway-chart guard reads (reference-facts §3). */
+/** The platform value each gateway-chart guard reads (docs/behaviour.md §3). */
 const GUARD_VALUES: Record<string, (f: Finding) => string> = {
   'gateway.unsupported-solver': () => 'publishing.certificates.solver',
   'gateway.unsupported-provider': () => 'publishing.certificates.dns01.provider',
@@ -102,7 +64,7 @@ const GUARD_VALUES: Record<string, (f: Finding) => string> = {
 function pointAtValue(f: Finding, sources: ValuesWhere[]): Finding {
   const value = f.rule ? GUARD_VALUES[f.rule]?.(f) : undefined;
   if (!value) return f;
-  const at = locate(sources, value);
+  const at = whereSet(sources, value);
   if (!at.file && !at.object) return f;
   return { ...f, valueAt: { value, file: at.file, object: at.object, field: at.field } };
 }
@@ -128,7 +90,7 @@ export function validateInputs(input: RenderInput): Finding[] {
 /** Step 2: the merged platform values and `_cluster`, with the platform chart's, tenant-root's host label and layer 6's failures. */
 export function resolveCluster(input: RenderInput): { cluster: ClusterMap; findings: Finding[] } {
   const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects });
-  const sources = valueSources(input, resolved.pkg);
+  const sources = valueSources(input.valuesFiles, resolved.pkg);
   const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
   const all = [...findings, ...rootHostFindings(cluster), ...attachedNamespacesGuard(cluster)].map((f) =>
     placeValueFinding(f, sources),
@@ -157,7 +119,7 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   const { cluster, findings: valueFindings } = resolveCluster(input);
   findings.push(...valueFindings);
 
-  const sources = valueSources(input, findPlatformPackage(input.objects));
+  const sources = valueSources(input.valuesFiles, findPlatformPackage(input.objects));
   const tree = renderTenantTree(cluster, input.objects);
   findings.push(...tree.findings);
   const rendered: KObject[] = [...tree.objects];
@@ -180,10 +142,12 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     if (!check.length) rendered.push(g.object);
   }
 
-  // decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
-  const publishing = exposeIngress(cluster);
+  // docs/decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
+  // (Not for a publishing namespace the values already failed on.)
+  const publishing = publishingNamespace(cluster);
   if (
     cluster['gateway-enabled'] === 'true' &&
+    !valueFindings.some((f) => f.rule === 'platform.ingress-name') &&
     !tree.releases.some((r) => r.namespace === publishing && r.ownsGateway)
   ) {
     findings.push(

@@ -1,18 +1,18 @@
 /**
  * The Tenants a committed `render --output-dir` tree was rendered from, read back from what render
- * wrote there (cli-contract "cozy-gw diff": "A tree holds no Tenants: the tenants it was rendered
+ * wrote there (README "cozy-gw diff": "A tree holds no Tenants: the tenants it was rendered
  * from are read from the tree itself"). A tenant is known by its Namespace (the tenant chart writes
- * the label `tenant.cozystack.io/<its namespace>` on it, README "Tenants") and its spec by what the
+ * the label `tenant.cozystack.io/<its namespace>` on it, docs/behaviour.md §2.4) and its spec by what the
  * charts made of it:
  * - the name and the parent: a tenant namespace is `tenant-<name>` under tenant-root and
- *   `<parent namespace>-<name>` deeper, and a Tenant name holds no dash (tenant-chart.md §2.1), so
+ *   `<parent namespace>-<name>` deeper, and a Tenant name holds no dash (docs/behaviour.md §2.1), so
  *   the last dash-separated part is the name and the rest the parent's namespace;
  * - `gateway: true` when the gateway chart's TenantGateway is in its namespace, with
  *   `gatewayClass` when that TenantGateway names a class other than the platform default;
  * - `etcd`, `ingress`, `monitoring`, `seaweedfs: true` when the `namespace.cozystack.io/<module>`
- *   label names the tenant's own namespace (otherwise the module is inherited, §2.3);
- * - `host` when the host label is not the one the chart derives (`<name>.<parent host>`, §2.2);
- * - `schedulingClass` when the tenant carries one its parent does not (the parent's wins, §2.3).
+ *   label names the tenant's own namespace (otherwise the module is inherited, docs/behaviour.md §2.3);
+ * - `host` when the host label is not the one the chart derives (`<name>.<parent host>`, docs/behaviour.md §2.2);
+ * - `schedulingClass` when the tenant carries one its parent does not (the parent's wins, docs/behaviour.md §2.3).
  * A spec value that leaves no trace in what render writes (a host set to the value it would have
  * anyway) reads back as absent: rendering the Tenants read back gives the same objects. Only
  * objects render wrote (the tree's record) are read, so a file of the user's own in the tree

@@ -2,8 +2,8 @@
  * `cozy-gw snapshot`: which cluster state cozy-gw reads, and how a listing becomes a snapshot.
  * Pure: the command (src/cli/commands/snapshot.ts) runs kubectl and hands the parsed lists in here.
  *
- * The snapshot is what `render`, `reconcile` and `admit` read as cluster state (cli-contract
- * "Inputs": Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
+ * The snapshot is what `render`, `reconcile` and `admit` read as cluster state
+ * (README "cozy-gw snapshot": Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
  * GRPCRoutes, Ingresses, Secrets, cert-manager Certificates and Issuers, Tenants, the platform
  * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster.
  */
@@ -14,7 +14,9 @@ import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
 import { redactSecret, secretKeys } from '../k8s/secretRedaction';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
 import { VALUES_SECRET } from '../platform/tenancy';
-import { CHANNEL_SECRET, LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
+import { LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
+import { channelValuesYaml, isChannelSecret } from './platformChannel';
+import { isPackage, packageValues } from '../platform/kinds';
 
 export interface SnapshotResource {
   /** The fully qualified resource kubectl is asked for (`<plural>.<group>`, bare for the core group). */
@@ -105,41 +107,32 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 function decodeValuesYaml(s: KObject): unknown {
-  // An alias bomb in the channel names nothing (decisions §13); reconcile reports it when it reads the Secret.
-  const bounded = (v: unknown) => (exceedsLimits(v) ? undefined : v);
+  // An alias bomb in the channel names nothing (docs/decisions.md §13); reconcile reports it when it reads the Secret.
+  const text = channelValuesYaml(s);
+  if (text === undefined) return undefined;
   try {
-    if (isObject(s.stringData) && typeof s.stringData['values.yaml'] === 'string')
-      return bounded(jsyaml.load(s.stringData['values.yaml'], LOAD_OPTIONS));
-    if (isObject(s.data) && typeof s.data['values.yaml'] === 'string')
-      return bounded(jsyaml.load(Buffer.from(s.data['values.yaml'], 'base64').toString('utf8'), LOAD_OPTIONS));
+    const v = jsyaml.load(text, LOAD_OPTIONS);
+    return exceedsLimits(v) ? undefined : v;
   } catch {
     // an unparsable channel names no wildcard Secret; reconcile reports it when it reads the Secret
+    return undefined;
   }
-  return undefined;
 }
 
 /**
  * The names the wildcard-Secret controller looks for in every namespace: the operator wildcard
- * Secret named by `publishing.certificates.wildcardSecretName` (tenant-gateway.md "Opt-in —
- * existing wildcard Secret"), read from the platform Package and from the live channel
- * `cozy-system/cozystack-values` (`_cluster.wildcard-secret-name`, reference-facts §6).
+ * Secret named by `publishing.certificates.wildcardSecretName` (docs/behaviour.md §5.12,
+ * existingSecret), read from the platform Package and from the live channel
+ * `cozy-system/cozystack-values` (`_cluster.wildcard-secret-name`, docs/behaviour.md §6).
  */
 export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Set<string> {
   const names = new Set<string>();
   for (const p of packages) {
-    const n = getPath(p, [
-      'spec',
-      'components',
-      'platform',
-      'values',
-      'publishing',
-      'certificates',
-      'wildcardSecretName',
-    ]);
+    const n = getPath(packageValues(p), 'publishing.certificates.wildcardSecretName');
     if (typeof n === 'string' && n) names.add(n);
   }
   for (const s of secrets) {
-    if (s.metadata.namespace !== CHANNEL_SECRET.namespace || s.metadata.name !== CHANNEL_SECRET.name) continue;
+    if (!isChannelSecret(s)) continue;
     const n = getPath(decodeValuesYaml(s), ['_cluster', 'wildcard-secret-name']);
     if (typeof n === 'string' && n) names.add(n);
   }
@@ -153,7 +146,7 @@ export function wildcardSecretNames(packages: KObject[], secrets: KObject[]): Se
  *   Gateway listeners name);
  * - every replica the replication controller labelled, whatever its type (it prunes them);
  * - every Secret carrying a wildcard Secret's name, whatever its type: a same-named Secret without
- *   the label is a foreign collision the controller must see to leave alone (reference-facts §6);
+ *   the label is a foreign collision the controller must see to leave alone (docs/behaviour.md §6);
  * - every Secret the TenantGateway controller owns (its labels or a TenantGateway ownerReference).
  * Service-account tokens, Helm release Secrets, DNS-01 API tokens and the rest are left out.
  */
@@ -208,14 +201,14 @@ export interface SnapshotResult {
 
 /**
  * Assemble a snapshot from kubectl's listings: Secrets selected (selectSecret) and, unless
- * `includeSecretData`, printed without key material (decisions §9, src/k8s/secretRedaction.ts) —
- * except `cozystack-values`, which is the values channel the controller reads and carries no key
- * material (tenant-gateway.md: "the certificate and private key never travel on the values
- * channel"); bookkeeping dropped (tidy); objects in the stable order (compareObjects).
+ * `includeSecretData`, printed without key material (docs/decisions.md §9, src/k8s/secretRedaction.ts)
+ * — except `cozystack-values`, which is the values channel the controller reads and carries no key
+ * material (the certificate and key never travel on the values channel, docs/behaviour.md §6);
+ * bookkeeping dropped (tidy); objects in the stable order (compareObjects).
  */
 export function assembleSnapshot(listings: Listing[], opts: { includeSecretData: boolean }): SnapshotResult {
   const all = listings.flatMap((l) => l.items.filter(isObject).map((o) => withKind(o as KObject, l.resource)));
-  const packages = all.filter((o) => o.kind === 'Package');
+  const packages = all.filter(isPackage);
   const secrets = all.filter((o) => o.kind === 'Secret');
   const names = wildcardSecretNames(packages, secrets);
   const counts: SnapshotResult['counts'] = [];

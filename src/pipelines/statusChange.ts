@@ -1,6 +1,6 @@
 /**
- * What changed in an object's own status between two states, in words (cli-contract "cozy-gw
- * diff": the plan's reasons are the real change). A condition of `status.conditions` (a
+ * What changed in an object's own status between two states, in words (README "cozy-gw diff":
+ * the plan's reasons are the real change). A condition of `status.conditions` (a
  * TenantGateway's Ready) is named only when it changed (its status, reason or message; a new
  * lastTransitionTime alone is a field change, not a new verdict); any other status field that
  * changed is named by its key. A route's `status.parents` are left to the pass, which says what it

@@ -4,10 +4,11 @@
  * context), each headed by the object as kubectl users read it: `Kind namespace/name`. A created
  * object is all `+`, a deleted one all `-`. The YAML is the one every command prints (k8s/yaml.ts).
  * The objects come from the diff with Secret data already masked. The line diff is lineDiff.ts
- * (jsdiff, bounded). Pure: objects in, text out.
+ * (jsdiff, bounded). Every line is escaped (k8s/printable.ts). Pure: objects in, text out.
  */
 import { describe, type KObject } from '../k8s/model';
 import { dumpYaml, newMemo, type Memo } from '../k8s/yaml';
+import { textOf } from '../k8s/printable';
 import { lineDiff, type Op } from './lineDiff';
 
 function lines(o: KObject | undefined, memo: Memo): string[] {
@@ -68,15 +69,14 @@ export function unifiedDiff(
   const o = (after ?? before)!;
   const head = describe(o);
   const body = hunks(lineDiff(lines(before, memo), lines(after, memo)), context);
-  // As git and diff -N write a side that does not exist: /dev/null.
-  return (
-    [
-      head,
-      before ? `--- ${head} (state)` : '--- /dev/null',
-      after ? `+++ ${head} (after)` : '+++ /dev/null',
-      ...body,
-    ].join('\n') + '\n'
-  );
+  // As git and diff -N write a side that does not exist: /dev/null. Every line escaped
+  // (printable.ts): a name cannot forge a header, a value cannot hide text in the body.
+  const header = [
+    head,
+    before ? `--- ${head} (state)` : '--- /dev/null',
+    after ? `+++ ${head} (after)` : '+++ /dev/null',
+  ];
+  return textOf(header) + textOf(body);
 }
 
 /** Every difference, objects in the order given: created, changed and deleted interleaved by the caller. */

@@ -23,11 +23,19 @@ export function isPackage(o: KObject): boolean {
 
 /**
  * The Package that carries the platform values: the first `cozystack.io` Package with a
- * `spec.components.platform` entry (cli-contract "Inputs"), else the first `cozystack.io` Package.
+ * `spec.components.platform` entry (README "cozy-gw render"), else the first `cozystack.io` Package.
  */
 export function findPlatformPackage(objects: KObject[]): KObject | undefined {
   const pkgs = objects.filter(isPackage);
   return pkgs.find((p) => isObject(getPath(p, ['spec', 'components', 'platform']))) ?? pkgs[0];
+}
+
+/** The field of a platform Package that holds the platform values. */
+export const PACKAGE_VALUES_FIELD = 'spec.components.platform.values';
+
+/** The platform values a Package carries (`spec.components.platform.values`), as written (not checked). */
+export function packageValues(pkg: KObject): unknown {
+  return getPath(pkg, PACKAGE_VALUES_FIELD);
 }
 
 /** The Gateway API route kinds that claim hostnames on a Gateway's listeners. */

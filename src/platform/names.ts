@@ -1,5 +1,5 @@
 /**
- * The fixed names and labels of the TenantGateway controller (reference-facts §0, §5.2).
+ * The fixed names and labels of the TenantGateway controller (docs/behaviour.md §0, §5.2).
  * One place for every derived name, so listener, certificate and route status code agree.
  */
 import { createHash } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * The tenancy names every layer shares: tenant-root, the values-channel Secret, and how a Tenant's
- * namespace is named from its short name and its parent's namespace (docs/behaviour.md "Tenants").
+ * namespace is named from its short name and its parent's namespace (docs/behaviour.md §2.1).
  */
 import type { KObject } from '../k8s/model';
 
@@ -10,6 +10,16 @@ export const VALUES_SECRET = 'cozystack-values';
 
 /** The `_cluster` map: the platform values as the tenant charts and the controller read them (string values). */
 export type ClusterMap = Record<string, string>;
+
+/**
+ * The publishing tenant's namespace, as the `_cluster` map names it (`expose-ingress`, the platform
+ * value publishing.ingressName), empty meaning tenant-root (docs/behaviour.md §3.1 guard 5). Read as
+ * given, as upstream reads it: a value that is no namespace name is refused where the values are
+ * read (clusterValues, the values channel), never trimmed here.
+ */
+export function publishingNamespace(cluster: ClusterMap): string {
+  return cluster['expose-ingress'] || TENANT_ROOT;
+}
 
 /** The tenant namespace T: `tenant-X` under tenant-root, `P-X` deeper down. */
 export function tenantNamespace(name: string, parentNamespace: string): string {

@@ -1,5 +1,5 @@
 /**
- * The TenantGateway CRD's structural schema as a JSON Schema for ajv (reference-facts §4). A
+ * The TenantGateway CRD's structural schema as a JSON Schema for ajv (docs/behaviour.md §4). A
  * module of its own, with no imports, because scripts/embed-assets.js also loads it (through
  * typescript's transpileModule) to precompile the validator at build time: one definition for
  * both.

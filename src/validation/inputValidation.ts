@@ -1,13 +1,14 @@
 /**
  * Input validation against the JSON Schemas in schemas/ (ajv): the platform values (each
  * `--values` file and the platform Package's `spec.components.platform.values`) and every
- * `apps.cozystack.io/v1alpha1` Tenant (cli-contract "Inputs"). Every problem is a Finding that
+ * `apps.cozystack.io/v1alpha1` Tenant (README "cozy-gw render"). Every problem is a Finding that
  * names the object or the values file and the field (the CLI edge adds the line). Pure apart from
  * the line lookup, which reads the source text the CLI edge already registered.
  */
 import { error, warning, type Finding } from '../k8s/diagnostics';
-import { getPath, isObject, refOf, type KObject } from '../k8s/model';
-import { findPlatformPackage } from '../platform/kinds';
+import { isObject, refOf, type KObject } from '../k8s/model';
+import { locateValue, valuesOf, type ValuesWhere } from './valueSources';
+import { findPlatformPackage, isTenant } from '../platform/kinds';
 import { unknownKeyHint, unknownKeyMessage, unknownTenantSpecKeys, unknownValueKeys } from './unknownKeys';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 import { explainInputError, show } from './ajvErrors';
@@ -15,7 +16,7 @@ import { explainInputError, show } from './ajvErrors';
 /**
  * The validators of schemas/platform-values.schema.json and schemas/tenant.schema.json,
  * precompiled at build time by scripts/embed-assets.js (ajv standalone code, the options
- * allErrors + verbose): no schema compile at run time (issue 5).
+ * allErrors + verbose): no schema compile at run time.
  */
 function validators(): { values: Validate; tenant: Validate } {
   return { values: platformValuesValidator(), tenant: tenantValidator() };
@@ -30,29 +31,10 @@ function dropNulls(v: unknown): unknown {
   return out;
 }
 
-/** Where a platform-values source came from: a `--values` file, or a Package object. */
-export type ValuesWhere = { file: string; values: Record<string, unknown> } | { pkg: KObject };
-
-const PKG_VALUES = 'spec.components.platform.values';
-
-/** The source of a platform-values field (`gateway.className`): the file or the object, and the field there (the CLI edge finds the line). */
-export function locateValue(where: ValuesWhere, field: string): Pick<Finding, 'file' | 'object' | 'field'> {
-  if ('pkg' in where) return { object: refOf(where.pkg), field: field ? `${PKG_VALUES}.${field}` : PKG_VALUES };
-  return { file: where.file, field: field || undefined };
-}
-
 /** Validate one source of platform values against schemas/platform-values.schema.json. */
 export function validatePlatformValues(where: ValuesWhere): Finding[] {
-  let values: unknown;
-  if ('pkg' in where) {
-    const c = where.pkg.spec;
-    const v =
-      isObject(c) && isObject(c.components) && isObject(c.components.platform)
-        ? c.components.platform.values
-        : undefined;
-    if (v === undefined || v === null) return [];
-    values = v;
-  } else values = where.values;
+  const values = valuesOf(where);
+  if ('pkg' in where && (values === undefined || values === null)) return [];
   if (!isObject(values)) {
     return [
       error(`platform values must be a mapping, got ${show(values)}`, {
@@ -73,15 +55,7 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
           hint,
         });
       });
-  for (const u of unknownValueKeys(values)) {
-    out.push(
-      warning(unknownKeyMessage(u), {
-        ...locateValue(where, u.path),
-        rule: 'input.unknown-key',
-        hint: unknownKeyHint(u),
-      }),
-    );
-  }
+  out.push(...unknownValueKeyFindings(where));
   return out;
 }
 
@@ -109,16 +83,7 @@ export function validateTenant(o: KObject): Finding[] {
       );
     }
   }
-  for (const u of unknownTenantSpecKeys(o.spec)) {
-    out.push(
-      warning(unknownKeyMessage(u), {
-        object: refOf(o),
-        field: u.path,
-        rule: 'input.unknown-key',
-        hint: unknownKeyHint(u),
-      }),
-    );
-  }
+  out.push(...unknownTenantKeyFindings(o));
   return out;
 }
 
@@ -135,28 +100,30 @@ export function unknownKeyFindings(input: {
   const sources: ValuesWhere[] = [...input.valuesFiles];
   const pkg = findPlatformPackage(input.objects);
   if (pkg) sources.push({ pkg });
-  for (const where of sources) {
-    const values = 'pkg' in where ? getPath(where.pkg, ['spec', 'components', 'platform', 'values']) : where.values;
-    for (const u of unknownValueKeys(values))
-      out.push(
-        warning(unknownKeyMessage(u), {
-          ...locateValue(where, u.path),
-          rule: 'input.unknown-key',
-          hint: unknownKeyHint(u),
-        }),
-      );
-  }
-  for (const o of input.objects) {
-    if (o.kind !== 'Tenant' || !o.apiVersion.startsWith('apps.cozystack.io/')) continue;
-    for (const u of unknownTenantSpecKeys(o.spec))
-      out.push(
-        warning(unknownKeyMessage(u), {
-          object: refOf(o),
-          field: u.path,
-          rule: 'input.unknown-key',
-          hint: unknownKeyHint(u),
-        }),
-      );
-  }
+  for (const where of sources) out.push(...unknownValueKeyFindings(where));
+  for (const o of input.objects) if (isTenant(o)) out.push(...unknownTenantKeyFindings(o));
   return out;
+}
+
+/** A warning per unknown key of one source of platform values, naming the nearest known key. */
+function unknownValueKeyFindings(where: ValuesWhere): Finding[] {
+  return unknownValueKeys(valuesOf(where)).map((u) =>
+    warning(unknownKeyMessage(u), {
+      ...locateValue(where, u.path),
+      rule: 'input.unknown-key',
+      hint: unknownKeyHint(u),
+    }),
+  );
+}
+
+/** A warning per unknown key of a Tenant's spec (the chart ignores it), naming the nearest known key. */
+function unknownTenantKeyFindings(o: KObject): Finding[] {
+  return unknownTenantSpecKeys(o.spec).map((u) =>
+    warning(unknownKeyMessage(u), {
+      object: refOf(o),
+      field: u.path,
+      rule: 'input.unknown-key',
+      hint: unknownKeyHint(u),
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * `--validate` (issue 13): every emitted Gateway API, cert-manager and TenantGateway object
+ * `--validate` (README "Values, warnings and trees"): every emitted Gateway API, cert-manager and TenantGateway object
  * checked against its published schema, as kubeconform would. The Gateway API and cert-manager
  * schemas are vendored as compiled validators (src/validation/upstreamValidators.generated.ts,
  * written by scripts/vendor-upstream-validators.js from the @kubernetes-models packages, which
@@ -13,18 +13,19 @@ import { warning, type Finding } from '../k8s/diagnostics';
 import { groupOf, refOf, type KObject } from '../k8s/model';
 import { explainCrdError, schemaFindings } from './ajvErrors';
 import { validateTenantGateway } from './tenantGatewayCrd';
+import { isTenantGateway } from '../platform/kinds';
+import { isBase64 } from '../k8s/secretTypes';
 import { KINDS, moduleLoader } from './upstreamValidators.generated';
 
 /** The API groups whose published schemas are vendored. */
 export const PUBLISHED_GROUPS = ['gateway.networking.k8s.io', 'cert-manager.io', 'acme.cert-manager.io'];
 
 // The formats the compiled validators use, as @kubernetes-models/validate defines them.
-const rBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const rQuantity =
   /^[+-]?(?:\d+|\d+\.\d+|\d+\.|\.\d+)(?:[KMGTPE]i|(?:[YZEPTGMkhdcmunpfazy]|da)|[eE][+-]?(?:\d+|\d+\.\d+|\d+\.|\.\d+))?$/;
 const FORMATS: Record<string, unknown> = {
   ...fullFormats,
-  byte: { type: 'string', validate: (v: string) => rBase64.test(v) },
+  byte: { type: 'string', validate: isBase64 },
   quantity: { type: 'string', validate: rQuantity },
 };
 
@@ -71,7 +72,7 @@ export function validatePublished(objects: KObject[]): Finding[] {
   const unknown = new Set<string>();
   for (const o of objects) {
     const group = groupOf(o.apiVersion);
-    if (o.kind === 'TenantGateway' && group === 'gateway.cozystack.io') {
+    if (isTenantGateway(o)) {
       findings.push(
         ...validateTenantGateway(o).map((f) => ({
           ...f,

@@ -1,7 +1,7 @@
 /**
- * The TenantGateway CRD (schemas/tenantgateway.crd.yaml, reference-facts §4) applied offline, as
+ * The TenantGateway CRD (schemas/tenantgateway.crd.yaml, docs/behaviour.md §4) applied offline, as
  * the apiserver applies it to a write: defaults first, then the structural schema (with ajv),
- * then the x-kubernetes-validations CEL rules (with src/admission/cel.ts; `self` is the node the rule sits
+ * then the x-kubernetes-validations CEL rules (with src/cel/cel.ts; `self` is the node the rule sits
  * on). Ratcheting does not apply: every object is judged as a CREATE.
  */
 import { asset } from '../assets';
@@ -38,7 +38,7 @@ export function tenantGatewaySchema(): Schema {
   return crd.spec.versions.find((v) => v.name === 'v1alpha1')!.schema.openAPIV3Schema;
 }
 
-/** The schema read once and shared by every validation here (issue 5); never mutated. */
+/** The schema read once and shared by every validation here; never mutated. */
 let sharedSchema: Schema | undefined;
 function schema(): Schema {
   return (sharedSchema ??= tenantGatewaySchema());
@@ -47,7 +47,7 @@ function schema(): Schema {
 /**
  * The validator of toJsonSchema(tenantGatewaySchema()), with the date-time format of status
  * conditions (src/validation/crdJsonSchema.ts), precompiled at build time by scripts/embed-assets.js (ajv
- * standalone code): no schema compile at run time (issue 5).
+ * standalone code): no schema compile at run time.
  */
 const ajvValidator = tenantGatewayValidator;
 
@@ -116,7 +116,7 @@ function celFindings(value: unknown, s: Schema, path: (string | number)[], obj: 
 }
 
 /**
- * The list-type semantics of the structural schema (reference-facts §4: tlsPassthroughListeners
+ * The list-type semantics of the structural schema (docs/behaviour.md §4: tlsPassthroughListeners
  * is a list-map keyed by `name`; status conditions by `type`, status listeners by `name`): the
  * apiserver refuses two items of a `map` list with the same key values, and two equal items of a
  * `set` list, as `Duplicate value`. ajv knows neither keyword, so they are checked here.

@@ -1,4 +1,5 @@
-import { admit, denials, resourceOf, selectorMatches, warnings, type UserInfo } from '../../src/admission/admit';
+import { admit, resourceOf } from '../../src/admission/admit';
+import { denials, warnings, type UserInfo } from '../../src/admission/decision';
 import type { KObject } from '../../src/k8s/model';
 import { clusterValues, platformDefaults } from '../../src/charts/platformValues';
 import { renderPolicies, TRUSTED_GROUPS } from '../../src/charts/policies';
@@ -447,22 +448,6 @@ describe('admission semantics', () => {
       'namespaces',
       'packages',
     ]);
-  });
-  it('matches label selectors', () => {
-    expect(
-      selectorMatches(
-        {
-          matchExpressions: [
-            { key: 'a', operator: 'In', values: ['1'] },
-            { key: 'b', operator: 'DoesNotExist' },
-          ],
-        },
-        { a: '1' },
-      ),
-    ).toBe(true);
-    expect(selectorMatches({ matchExpressions: [{ key: 'a', operator: 'NotIn', values: ['1'] }] }, { a: '1' })).toBe(
-      false,
-    );
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * The benchmark's synthetic platform generator (bench/generate.js, issue 5): deterministic,
- * the sizes the issue names, and objects that are valid inputs (naming rules, routes attached
+ * The benchmark's synthetic platform generator (bench/generate.js, README "Performance"): deterministic,
+ * the sizes the README names, and objects that are valid inputs (naming rules, routes attached
  * to the owning Gateway, hostnames under the right apex, TenantGateways as render writes them).
  */
 import * as fs from 'node:fs';

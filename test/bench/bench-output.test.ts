@@ -1,5 +1,5 @@
 /**
- * src/k8s/yaml.ts writes YAML with its own emitter for speed (issue 5); it must stay byte for
+ * src/k8s/yaml.ts writes YAML with its own emitter for speed; it must stay byte for
  * byte what js-yaml writes with the same options, YAML-1.1-safe quoting included.
  */
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-/** toCel's loops (issue 5) convert exactly as the entries/fromEntries form they replaced. */
+/** toCel's loops (written for speed) convert exactly as the entries/fromEntries form they replaced. */
 import fc from 'fast-check';
 import { toCel } from '../../src/cel/cel';
 

@@ -25,13 +25,13 @@ function alice(c: ClusterMap, extra: { host?: string; gatewayClassName?: string 
 
 const spec = (r: TenantRelease) => {
   const g = renderGateway(r);
-  // Errors only: an empty required DNS-01 key without a default warns (test/specAuditRender).
+  // Errors only: an empty required DNS-01 key without a default warns (test/charts/specAuditRender.test.ts).
   expect(g.findings.filter((f) => f.severity === 'error')).toEqual([]);
   return (g.object as KObject).spec as Record<string, unknown>;
 };
 const rules = (r: TenantRelease) => renderGateway(r).findings.filter((f) => f.severity === 'error').map((f) => f.rule);
 
-describe('the TenantGateway (reference-facts §3)', () => {
+describe('the TenantGateway (docs/behaviour.md §3)', () => {
   it('is gateway.cozystack.io/v1alpha1 cozystack in the owning namespace, fields in chart order', () => {
     const g = renderGateway(root(cluster())).object as KObject;
     expect(g.apiVersion).toBe('gateway.cozystack.io/v1alpha1');
@@ -79,7 +79,7 @@ describe('the TenantGateway (reference-facts §3)', () => {
     expect(certModeOf(c, 'cilium')).toBe('http01');
   });
 
-  it('attachedNamespaces go on the publishing tenant only (decisions §3)', () => {
+  it('attachedNamespaces go on the publishing tenant only (docs/decisions.md §3)', () => {
     const c = cluster({ gateway: { attachedNamespaces: [' cozy-system ', '', 'default'] } });
     expect(spec(root(c)).attachedNamespaces).toEqual(['cozy-system', 'default']);
     expect(spec(alice(c))).not.toHaveProperty('attachedNamespaces');

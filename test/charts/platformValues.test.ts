@@ -1,5 +1,6 @@
 import { DEFAULT_ATTACHED_NAMESPACES } from '../helpers/referenceFacts';
-import { clusterValues, exposeIngress, resolvePlatformValues, splitList } from '../../src/charts/platformValues';
+import { clusterValues, resolvePlatformValues, splitList } from '../../src/charts/platformValues';
+import { publishingNamespace } from '../../src/platform/tenancy';
 import { findPlatformPackage } from '../../src/platform/kinds';
 import type { KObject } from '../../src/k8s/model';
 
@@ -14,7 +15,7 @@ function cluster(values: Record<string, unknown> = {}) {
   return clusterValues(resolvePlatformValues({ files: [{ file: 'v.yaml', values }], objects: [] }).values);
 }
 
-describe('platform values merge (cli-contract Inputs)', () => {
+describe('platform values merge (README "cozy-gw render")', () => {
   it('no values at all means the chart defaults, and the channel is absent', () => {
     const r = resolvePlatformValues({ files: [], objects: [] });
     expect(r.given).toBe(false);
@@ -49,7 +50,7 @@ describe('platform values merge (cli-contract Inputs)', () => {
   });
 });
 
-describe('_cluster keys (reference-facts §1)', () => {
+describe('_cluster keys (docs/behaviour.md §1)', () => {
   it('defaults', () => {
     const { cluster: c, findings } = cluster();
     expect(findings).toEqual([]);
@@ -109,9 +110,20 @@ describe('_cluster keys (reference-facts §1)', () => {
     expect(f[0].message).toMatch(/comma/);
   });
 
-  it('expose-ingress empty means tenant-root', () => {
-    expect(exposeIngress({ 'expose-ingress': '' })).toBe('tenant-root');
-    expect(exposeIngress({ 'expose-ingress': 'tenant-pub' })).toBe('tenant-pub');
+  it('expose-ingress empty means tenant-root; a value is read as given', () => {
+    expect(publishingNamespace({ 'expose-ingress': '' })).toBe('tenant-root');
+    expect(publishingNamespace({})).toBe('tenant-root');
+    expect(publishingNamespace({ 'expose-ingress': 'tenant-pub' })).toBe('tenant-pub');
+  });
+
+  it('publishing.ingressName that is not a namespace name is an error naming the key, never trimmed', () => {
+    for (const bad of ['tenant-root ', ' tenant-root', 'Tenant-Root', '   ', 'a.b', 'x'.repeat(64)]) {
+      const r = cluster({ publishing: { ingressName: bad } });
+      expect([bad, r.findings]).toEqual([bad, [expect.objectContaining({ severity: 'error', field: 'publishing.ingressName', rule: 'platform.ingress-name' })]]);
+      expect([bad, r.cluster['expose-ingress']]).toEqual([bad, bad]);
+    }
+    for (const good of ['', 'tenant-root', 'tenant-pub', 'x'.repeat(63)])
+      expect([good, cluster({ publishing: { ingressName: good } }).findings]).toEqual([good, []]);
   });
 
   it('splitList splits, trims and drops empties', () => {

@@ -8,7 +8,7 @@ const cluster = (over: Record<string, string> = {}) => ({ ...clusterValues(platf
 const spec = (o: KObject) => o.spec as any;
 const vap = (objs: KObject[], name: string) => objs.find((o) => o.kind === 'ValidatingAdmissionPolicy' && o.metadata.name === name)!;
 
-describe('renderPolicies (reference-facts §7)', () => {
+describe('renderPolicies (docs/behaviour.md §7)', () => {
   const objs = renderPolicies(cluster({ 'root-host': 'example.org' }));
 
   it('renders the layers in order, each VAP followed by its binding', () => {

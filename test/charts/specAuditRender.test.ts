@@ -1,5 +1,5 @@
 /**
- * Spec audit, the render half (tenant-gateway.md; reference-facts §1-§3): sentences whose
+ * Spec audit, the render half (docs/behaviour.md §1-§3): sentences whose
  * behaviour no other test pinned down, each test citing the sentence it holds the code to.
  */
 import { renderGateway } from '../../src/charts/gatewayChart';
@@ -165,7 +165,7 @@ describe('DNS-01 provider table: required keys', () => {
 });
 
 describe('guard 1 wording', () => {
-  // reference-facts §3 guard 1: "`_namespace.host` is empty. The message says to set
+  // docs/behaviour.md §3.1 guard 1: "`_namespace.host` is empty. The message says to set
   // `tenant.spec.host` or inherit one." — the message itself, for tenant-root as for a child.
   it.each(['root', 'alice'])('an empty host on %s: the message says to set tenant.spec.host or inherit one', (name) => {
     const f = renderGateway(release(cluster({ publishing: { host: '' } }), name)).findings;
@@ -175,7 +175,7 @@ describe('guard 1 wording', () => {
 });
 
 describe("tenant-root's host label", () => {
-  // reference-facts §2.2: "a label value over 63 characters breaks the Namespace write"; §2.7:
+  // docs/behaviour.md §2.2: "a label value over 63 characters breaks the Namespace write"; §2.7:
   // tenant-root's Namespace carries namespace.cozystack.io/host: <root-host>. A child tenant with
   // such a host already fails the render; tenant-root fails it too, naming publishing.host.
   it('a publishing.host over 63 characters fails the render at the values file', () => {

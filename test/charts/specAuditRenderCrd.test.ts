@@ -1,6 +1,6 @@
 /**
- * Spec audit, the TenantGateway CRD (tenant-gateway.md "Layer-4 TLS passthrough on native ports",
- * "Schema constraints"; reference-facts §4): behaviours the CRD states that no other test pinned.
+ * Spec audit, the TenantGateway CRD (docs/behaviour.md §4, §4.4, the native-port listeners of
+ * §5.13): behaviours the CRD states that no other test pinned.
  */
 import type { KObject } from '../../src/k8s/model';
 import { tenantGatewayCrd, validateTenantGateway } from '../../src/validation/tenantGatewayCrd';
@@ -14,7 +14,7 @@ function tgw(spec: Record<string, unknown>, status?: Record<string, unknown>): K
 const msgs = (o: KObject) => validateTenantGateway(o).map((f) => `${f.field}: ${f.message}`);
 const listener = (name: string, port: number, hostname: string) => ({ name, port, hostname });
 
-describe('list-type semantics the apiserver enforces (reference-facts §4)', () => {
+describe('list-type semantics the apiserver enforces (docs/behaviour.md §4)', () => {
   // §4: "tlsPassthroughListeners [P] | list-map keyed by `name`" — two entries with one name are
   // refused at the write (Duplicate value), whatever else differs between them.
   it('tlsPassthroughListeners is a list-map keyed by name: a repeated name is refused', () => {
@@ -52,7 +52,7 @@ describe('list-type semantics the apiserver enforces (reference-facts §4)', () 
   });
 });
 
-describe('where each CEL rule sits (reference-facts §4; "Schema constraints")', () => {
+describe('where each CEL rule sits (docs/behaviour.md §4.2, §4.4)', () => {
   // "The CEL rule that keeps this field out of edge sits on the spec node, and ratcheting
   // suppresses a CEL error only while the node it sits on is unchanged": which node carries a
   // rule decides what a stored value blocks, so the placement itself is pinned.

@@ -1,6 +1,5 @@
 /**
- * Spec audit, the admission policies on UPDATE (tenant-gateway.md "Security model", layers 4
- * and 5; reference-facts §7). `cozy-gw admit` judges every object as a CREATE, so the UPDATE
+ * Spec audit, the admission policies on UPDATE (docs/behaviour.md §7.4, §7.5). `cozy-gw admit` judges every object as a CREATE, so the UPDATE
  * half of these layers (oldObject set) is exercised here by evaluating the rendered policy's own
  * matchConditions, variables and validations with the CEL engine, as the apiserver would.
  */
@@ -75,7 +74,7 @@ describe('layer 5 on UPDATE: "closes both first-time label writes on CREATE and 
 });
 
 describe('layer 6 wording', () => {
-  // reference-facts §7 layer 6: "Any gateway-attached-namespaces entry (split and trimmed) starting
+  // docs/behaviour.md §7.6: "Any gateway-attached-namespaces entry (split and trimmed) starting
   // with tenant-. The message names it and points to tenant.spec.gateway=true." — the message
   // itself, not only the hint.
   it('the message names the entry and points to tenant.spec.gateway=true', () => {

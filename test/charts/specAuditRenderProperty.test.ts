@@ -1,6 +1,6 @@
 /**
- * Spec audit, properties of the gateway chart over generated platform values (tenant-gateway.md
- * "Parameters: tlsPassthroughServices", "Cert mode"; reference-facts §3 Resolution).
+ * Spec audit, properties of the gateway chart over generated platform values (docs/behaviour.md
+ * §3.2, §3.4).
  */
 import fc from 'fast-check';
 import { renderGateway } from '../../src/charts/gatewayChart';
@@ -44,7 +44,7 @@ describe('gateway chart properties', () => {
         expect(spec.certMode).toBe(edge ? 'edge' : k.wildcard ? 'existingSecret' : k.solver);
         const want = publishing && k.enabled && !edge ? DEFAULT_SERVICES.filter((s) => k.exposed.includes(s)) : [];
         expect(spec.tlsPassthroughServices ?? []).toEqual(want);
-        // decisions.md §3: attachedNamespaces on the publishing tenant's TenantGateway only.
+        // docs/decisions.md §3: attachedNamespaces on the publishing tenant's TenantGateway only.
         if (publishing) expect(spec.attachedNamespaces).toEqual(expect.arrayContaining(['cozy-system']));
         else expect(spec).not.toHaveProperty('attachedNamespaces');
       }),

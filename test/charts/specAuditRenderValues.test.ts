@@ -1,12 +1,12 @@
 /**
- * Spec audit, platform values → `_cluster` (reference-facts §1): every key with its default, and
+ * Spec audit, platform values → `_cluster` (docs/behaviour.md §1): every key with its default, and
  * every value landing on its own key, so that a renamed or dropped key fails a test.
  */
 import { clusterValues, platformDefaults, resolvePlatformValues } from '../../src/charts/platformValues';
 
 const cluster = (v: Record<string, unknown> = {}) => clusterValues(resolvePlatformValues({ files: [{ file: 'v', values: v }], objects: [] }).values).cluster;
 
-describe('_cluster keys and defaults (reference-facts §1 table)', () => {
+describe('_cluster keys and defaults (docs/behaviour.md §1)', () => {
   // "DNS-01 keys: always written, whatever the solver" — the default solver is http01.
   it('the whole map under the platform defaults, every value a string', () => {
     expect(clusterValues(platformDefaults()).cluster).toEqual({

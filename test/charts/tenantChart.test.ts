@@ -59,7 +59,7 @@ describe('§2.3 _namespace inheritance', () => {
     expect(v.ingress).toBe('tenant-root');
     expect(v.monitoring).toBe('tenant-root');
   });
-  it('gateway: only true owns; false inherits exactly like absent (decisions §2)', () => {
+  it('gateway: only true owns; false inherits exactly like absent (docs/decisions.md §2)', () => {
     expect(inheritNamespace('tenant-a', 'a', { gateway: true }, parent).gateway).toBe('tenant-a');
     expect(inheritNamespace('tenant-a', 'a', { gateway: false }, parent).gateway).toBe('tenant-root');
     expect(inheritNamespace('tenant-a', 'a', {}, parent).gateway).toBe('tenant-root');
@@ -146,7 +146,7 @@ describe('the tenant tree', () => {
     expect(t.releases[0]).toMatchObject({ namespace: 'tenant-root', ownsGateway: true, gatewayClassName: 'x' });
   });
 
-  it('without a root Tenant, tenant-root owns no Gateway (decisions §1)', () => {
+  it('without a root Tenant, tenant-root owns no Gateway (docs/decisions.md §1)', () => {
     expect(renderTenantTree(enabled(), []).releases[0].ownsGateway).toBe(false);
   });
 
@@ -177,7 +177,7 @@ describe('the tenant tree', () => {
     expect(t.findings.map((f) => f.rule)).toEqual(['input.duplicate']);
   });
 
-  it('an ownerReference to the parent Namespace only when the input parent has a uid (decisions §4)', () => {
+  it('an ownerReference to the parent Namespace only when the input parent has a uid (docs/decisions.md §4)', () => {
     const parentNs: KObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-root', uid: 'u-1' } };
     const withUid = renderTenantTree(enabled(), [tenant('a', 'tenant-root'), parentNs]);
     expect(find(withUid.objects, 'Namespace', undefined, 'tenant-a')?.metadata.ownerReferences).toEqual([

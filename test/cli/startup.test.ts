@@ -1,5 +1,5 @@
 /**
- * Start-up loads only what the command run needs (issue 9): the commands are registered from a
+ * Start-up loads only what the command run needs: the commands are registered from a
  * light table and a command's module is loaded when it runs. The table's help lines must be
  * what the loaded commands would print, and the module counts are read from a real process.
  */

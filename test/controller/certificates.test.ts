@@ -1,7 +1,7 @@
 /**
- * The TenantGateway's ACME objects (reference-facts §5.4, §5.5; tenant-gateway.md "Cert mode"):
+ * The TenantGateway's ACME objects (docs/behaviour.md §5.4, §5.5, §5.12):
  * Issuer, wildcard and per-listener Certificates, mode-switch GC, the takeover guard, ownership
- * with and without uids (decisions.md §4), idempotence, and TLS Secrets never deleted.
+ * with and without uids (docs/decisions.md §4), idempotence, and TLS Secrets never deleted.
  */
 import fc from 'fast-check';
 import type { KObject } from '../../src/k8s/model';
@@ -81,7 +81,7 @@ function tlsSecret(name: string): KObject {
   };
 }
 
-/** The controller's ACME steps in the reference-facts §5.1 order. */
+/** The controller's ACME steps in the docs/behaviour.md §5.1 order. */
 function pass(s: Store, t: KObject, served: string[] = [], children: string[] = []): Store {
   reconcileIssuer(s, t);
   reconcileWildcardCertificate(s, t, children);

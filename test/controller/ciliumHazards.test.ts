@@ -1,13 +1,8 @@
 import * as semver from 'semver';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
-import {
-  ciliumHazards,
-  HAZARD_RULES,
-  needsPerPortListeners,
-  parseCiliumVersion,
-  rulesFor,
-} from '../../src/controller/ciliumHazards';
+import { ciliumHazards, HAZARD_RULES, needsPerPortListeners, rulesFor } from '../../src/controller/ciliumHazards';
+import { parseCiliumVersion } from '../../src/controller/ciliumVersion';
 
 const K443 = [
   { group: 'gateway.networking.k8s.io', kind: 'HTTPRoute' },
@@ -138,6 +133,10 @@ describe('< 1.19.6 hazards', () => {
     expect(
       rulesOf([gateway([http, term('https-a', 'a.example.org'), native('pg', 5432, 'pg.example.org')])], '1.19.5'),
     ).not.toContain('cilium.explicit-kinds-apply-gateway-wide');
+    // An empty kinds list is an unset one (Gateway API: the protocol decides), not an explicit "none".
+    expect(
+      rulesOf([gateway([http, term('https-a', 'a.example.org'), native('pg', 5432, 'pg.example.org', [])])], '1.19.5'),
+    ).not.toContain('cilium.explicit-kinds-apply-gateway-wide');
   });
 
   it('the K443 kinds exclude GRPCRoute Gateway-wide only when a GRPCRoute attaches', () => {
@@ -223,7 +222,7 @@ describe('>= 1.19.6 hazards', () => {
         '1.20.2',
       ),
     ).not.toContain('cilium.needs-per-port-listeners');
-    // An empty parentRef.namespace is the route's own (Gateway API; one rule with the controller, issue 9).
+    // An empty parentRef.namespace is the route's own (Gateway API; one rule with the controller).
     const withNs = (r: KObject, namespace: string) => ({
       ...r,
       spec: {

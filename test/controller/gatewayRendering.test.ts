@@ -10,7 +10,7 @@ const render = (spec: Record<string, unknown>, served: string[] = [], children: 
   return renderListeners(v, served, children, passthroughListenersOf(v));
 };
 
-describe('listeners (reference-facts §5.3)', () => {
+describe('listeners (docs/behaviour.md §5.3)', () => {
   test('http01: http, per-app listeners in hostname order, tls-<svc>, then native-port entries', () => {
     const ls = render(
       {
@@ -137,8 +137,8 @@ describe('before the write', () => {
   });
 });
 
-describe('the Gateway write (reference-facts §5.2)', () => {
-  test('a TenantGateway without a uid: no ownerReference, ownership by the controller labels (decisions §4)', () => {
+describe('the Gateway write (docs/behaviour.md §5.2)', () => {
+  test('a TenantGateway without a uid: no ownerReference, ownership by the controller labels (docs/decisions.md §4)', () => {
     const t = tgw({});
     delete (t.metadata as { uid?: string }).uid;
     const v = viewOf(t);
@@ -155,7 +155,7 @@ describe('the Gateway write (reference-facts §5.2)', () => {
     const store = new Store([]);
     const gw = reconcileGateway(store, v, renderListeners(v, [], [], []));
     expect(gw.spec).toMatchObject({ gatewayClassName: 'cilium' });
-    // With a uid the Gateway carries exactly the upstream labels (reference-facts §5.2).
+    // With a uid the Gateway carries exactly the upstream labels (docs/behaviour.md §5.2).
     expect(gw.metadata.labels).toEqual({
       'cozystack.io/managed-by': 'cozystack-controller',
       'cozystack.io/gateway': 'tenant-root',

@@ -1,5 +1,5 @@
 /**
- * Properties of the hostname race over generated route sets (decisions.md 11): no HostnameConflict
+ * Properties of the hostname race over generated route sets (docs/decisions.md §11): no HostnameConflict
  * names as holder a route this pass withdrew from that hostname; every claim stands exactly once
  * on each of its hostnames; each message names a hostname once; and neither the verdicts nor the
  * per-hostname result depend on the order of the routes.

@@ -1,5 +1,5 @@
 /**
- * Who races for a hostname (decisions.md 11; reference-facts §5.8 "Who races", §5.9): one row per
+ * Who races for a hostname (docs/decisions.md §11; docs/behaviour.md §5.8 "Who races", §5.9): one row per
  * shape, each asserting every claim's reason and exact message, and the per-hostname result.
  */
 import { collectClaimants } from '../../src/controller/hostnameClaims';
@@ -243,7 +243,7 @@ const ROWS: Row[] = [
   },
   {
     shape:
-      'native-withdrawn on one name and racing on another: the other name is raced (decisions.md 11), and losing it is HostnameConflict',
+      'native-withdrawn on one name and racing on another: the other name is raced (docs/decisions.md §11), and losing it is HostnameConflict',
     spec: PG,
     routes: [
       tls('tenant-alice', 'both', ['pg.example.org', 'api.example.org']),
@@ -281,7 +281,7 @@ const ROWS: Row[] = [
 
 const who = (c: { namespace: string; name: string }) => `${c.namespace}/${c.name}`;
 
-describe('who races (decisions.md 11, reference-facts §5.8)', () => {
+describe('who races (docs/decisions.md §11, docs/behaviour.md §5.8)', () => {
   test.each(ROWS.map((r) => [r.shape, r] as const))('%s', (_shape, row) => {
     const m = judge(row.routes, row.spec);
     const got = Object.fromEntries([...m].map(([k, vd]) => [k, [vd.reason, vd.message]]));

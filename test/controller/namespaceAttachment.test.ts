@@ -7,7 +7,7 @@ const GW = 'namespace.cozystack.io/gateway';
 const BY = 'cozystack.io/gateway-attached-by';
 const get = (s: Store, n: string) => s.get('', 'Namespace', undefined, n)!;
 
-describe('attached-namespace labels (reference-facts §5.6)', () => {
+describe('attached-namespace labels (docs/behaviour.md §5.6)', () => {
   test('labels and annotates the TGW namespace and every existing attached namespace, overwriting; skips missing ones', () => {
     const store = new Store([ns('tenant-root'), ns('cozy-harbor', { [GW]: 'tenant-other' })]);
     const v = viewOf(tgw({ attachedNamespaces: ['cozy-harbor', 'cozy-missing', ''] }));
@@ -47,7 +47,7 @@ describe('attached-namespace labels (reference-facts §5.6)', () => {
     expect(plan.finalLabel('cozy-harbor')).toBe('tenant-root');
   });
 
-  test("two TenantGateways listing one namespace: the publishing tenant's wins, then the smallest namespace (decisions.md §3)", () => {
+  test("two TenantGateways listing one namespace: the publishing tenant's wins, then the smallest namespace (docs/decisions.md §3)", () => {
     const store = new Store([ns('tenant-root'), ns('tenant-a'), ns('tenant-b'), ns('cozy-harbor'), ns('cozy-x')]);
     const root = viewOf(tgw({ attachedNamespaces: ['cozy-harbor'] }));
     const a = viewOf(

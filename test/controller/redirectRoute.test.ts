@@ -1,6 +1,6 @@
 /**
- * The controller-owned http-to-https redirect HTTPRoute (reference-facts §5.5; decisions.md §5;
- * tenant-gateway.md "Opt-in — edge termination": edge renders no redirect).
+ * The controller-owned http-to-https redirect HTTPRoute (docs/behaviour.md §5.5; docs/decisions.md §5;
+ * docs/behaviour.md §5.12: edge renders no redirect).
  */
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
@@ -58,7 +58,7 @@ describe('redirect route', () => {
     },
   );
 
-  test('it selects section http with no namespace and names the apex and its wildcard (decisions §5)', () => {
+  test('it selects section http with no namespace and names the apex and its wildcard (docs/decisions.md §5)', () => {
     const spec = redirectRouteSpec(tgw('http01', { apex: 'alice.example.org' })) as typeof expectedSpec;
     expect(spec.parentRefs).toHaveLength(1);
     expect(spec.parentRefs[0]).not.toHaveProperty('namespace');

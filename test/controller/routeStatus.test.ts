@@ -10,7 +10,7 @@ const CTRL = 'gateway.cozystack.io/tenantgateway-controller';
 
 const reasonOf = (m: Map<string, Verdict>, k: string) => [m.get(k)!.reason, m.get(k)!.message];
 
-describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
+describe('verdicts (docs/behaviour.md §5.9)', () => {
   test('an attached route is Accepted with the fixed message', () => {
     expect(reasonOf(judge([http('cozy-harbor', 'h', ['harbor.example.org'])]), 'cozy-harbor/h#0')).toEqual([
       'Accepted',
@@ -64,7 +64,7 @@ describe('verdicts (reference-facts §5.9; tenant-gateway.md layer 7)', () => {
       'NoMatchingListenerHostname',
       expect.stringMatching(/TLS-passthrough listener.*: api\.example\.org \(answered by api\.example\.org\)$/),
     ]);
-    expect(m.get('tenant-root/resfree#0')!.reason).toBe('Accepted'); // decisions.md §10
+    expect(m.get('tenant-root/resfree#0')!.reason).toBe('Accepted'); // docs/decisions.md §10
     expect(reasonOf(m, 'tenant-root/port#0')).toEqual([
       'NoMatchingListenerHostname',
       expect.stringMatching(/p\.example\.org \(port 8443; /),

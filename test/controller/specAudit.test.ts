@@ -1,11 +1,11 @@
 /**
- * Spec audit of the controller half: one test per behaviour sentence of tenant-gateway.md that no
- * other test pinned down. Each test quotes (or names) the sentence it holds the code to.
+ * Spec audit of the controller half: one test per behaviour sentence of the platform's gateway
+ * specification (docs/behaviour.md §5) that no other test pinned down. Each test quotes (or names) the sentence it holds the code to.
  */
 import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import { perAppListenerName, perAppCertificateName } from '../../src/platform/names';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
-import { validateTenantGateway } from '../../src/controller/tenantGatewayValidation';
+import { tenantGatewayProblems } from '../../src/controller/tenantGatewayValidation';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
 import { LATER, NOW, acceptedOf, baseNamespaces, http, judge, ns, route, tgw, tls } from './tgwFixtures';
@@ -33,7 +33,7 @@ const readyOf = (s: Store, namespace = 'tenant-root') =>
 const ours = (o: KObject | undefined) =>
   ((o?.status as { parents?: Record<string, unknown>[] })?.parents ?? []).filter((p) => p.controllerName === CTRL);
 
-describe('HTTP-01 reservation and wildcard refusal (tenant-gateway.md "Default — HTTP-01", passthrough section)', () => {
+describe('HTTP-01 reservation and wildcard refusal (docs/behaviour.md §5.8, §5.13)', () => {
   test('"an HTTPRoute publishing *.<apex> overlaps the shipped api.<apex> entry, but it is refused before the overlap is read": the wildcard cause, not the passthrough one', () => {
     const m = judge([http('tenant-root', 'w', ['*.example.org'])], { tlsPassthroughServices: ['api'] });
     const vd = m.get('tenant-root/w#0')!;
@@ -217,7 +217,7 @@ describe('parentRef section and port rules (layer 7 controller paragraph)', () =
     expect(m.get('cozy-harbor/b#0')!.reason).toBe('NotAllowedByListeners');
   });
 
-  test('routes selecting the plain-HTTP listener claim no hostname and take no part in the race (decisions §5, §6)', () => {
+  test('routes selecting the plain-HTTP listener claim no hostname and take no part in the race (docs/decisions.md §5, §6)', () => {
     const m = judge([
       http('tenant-root', 'plain', ['x.example.org'], [{ name: 'cozystack', sectionName: 'http' }]),
       http('tenant-zed', 'term', ['x.example.org'], [{ name: 'cozystack', namespace: 'tenant-root' }]),
@@ -426,13 +426,13 @@ describe('controller-side validation and the budget (passthrough section)', () =
   test('"a wildcard that broad is rejected on a TenantGateway that carries the defaults": *.<apex> against api.<apex>; emptied defaults keep the rule between entries', () => {
     const wide = [{ name: 'all', port: 6379, hostname: '*.example.org' }];
     expect(
-      validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: wide }))),
+      tenantGatewayProblems(viewOf(tgw({ tlsPassthroughServices: ['api'], tlsPassthroughListeners: wide }))),
     ).toEqual([expect.stringMatching(/tls-api.*tls-all.*overlap by SNI/)]);
-    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: wide })))).toEqual(
+    expect(tenantGatewayProblems(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: wide })))).toEqual(
       [],
     );
     const nested = [...wide, { name: 'db', port: 5432, hostname: '*.db.example.org' }];
-    expect(validateTenantGateway(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: nested })))).toEqual(
+    expect(tenantGatewayProblems(viewOf(tgw({ tlsPassthroughServices: [], tlsPassthroughListeners: nested })))).toEqual(
       [expect.stringMatching(/tls-all.*tls-db.*overlap/)],
     );
   });
@@ -440,7 +440,7 @@ describe('controller-side validation and the budget (passthrough section)', () =
   test('"an entry whose composed listener name or hostname runs past the 253 characters": a service at the bound composes a hostname over it', () => {
     const svc = Array.from({ length: 4 }, () => 'a'.repeat(60)).join('.'); // 243 characters
     const v = viewOf(tgw({ tlsPassthroughServices: [svc], apex: 'example.org' }));
-    expect(validateTenantGateway(v)).toEqual([expect.stringMatching(/hostname .* is longer than 253/)]);
+    expect(tenantGatewayProblems(v)).toEqual([expect.stringMatching(/hostname .* is longer than 253/)]);
   });
 
   test('"the field is refused under edge" as Ready=False on the TenantGateway, nothing rendered', () => {
@@ -562,7 +562,7 @@ describe('the upgrade that introduces the reservation (passthrough section, "One
   });
 });
 
-describe('entries on routes that stopped attaching (reference-facts §5.9: "one RouteParentStatus per claimant")', () => {
+describe('entries on routes that stopped attaching (docs/behaviour.md §5.9: "one RouteParentStatus per claimant")', () => {
   const ref = { name: 'cozystack', namespace: 'tenant-root' };
   const stale = {
     parentRef: ref,

@@ -8,7 +8,7 @@ const GW = (s: Store, ns = 'tenant-root') => s.get('gateway.networking.k8s.io', 
 const ready = (o: KObject) =>
   ((o.status as { conditions: Record<string, unknown>[] }).conditions ?? []).find((c) => c.type === 'Ready')!;
 
-describe('runTenantGatewayController (reference-facts §5.1)', () => {
+describe('runTenantGatewayController (docs/behaviour.md §5.1)', () => {
   test('a full http01 pass: labels, Gateway, certificates, route status, redirect, status', () => {
     const store = new Store([
       tgw({ attachedNamespaces: ['cozy-harbor'] }),

@@ -14,7 +14,7 @@ const gw = (status?: Record<string, unknown>): KObject => ({
   ...(status ? { status } : {}),
 });
 
-describe('TenantGateway status (reference-facts §5.10)', () => {
+describe('TenantGateway status (docs/behaviour.md §5.10)', () => {
   test('listener entries: name, hostname, certificateName; Pending without listener status', () => {
     expect(listenerEntries(listeners, gw())).toEqual([
       { name: 'http', ready: false, reason: 'Pending' },

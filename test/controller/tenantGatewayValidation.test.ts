@@ -1,10 +1,10 @@
-import { validateTenantGateway } from '../../src/controller/tenantGatewayValidation';
+import { tenantGatewayProblems } from '../../src/controller/tenantGatewayValidation';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import { tgw } from './tgwFixtures';
 
-const problems = (spec: Record<string, unknown>) => validateTenantGateway(viewOf(tgw(spec)));
+const problems = (spec: Record<string, unknown>) => tenantGatewayProblems(viewOf(tgw(spec)));
 
-describe('controller-side validation (reference-facts §5.11)', () => {
+describe('controller-side validation (docs/behaviour.md §5.11)', () => {
   test('a well-formed spec passes', () => {
     expect(
       problems({

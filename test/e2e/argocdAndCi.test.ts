@@ -1,5 +1,5 @@
 /**
- * Runs without exec permission in kpt (issue 13): the Argo CD Config Management Plugin
+ * Runs without exec permission in kpt: the Argo CD Config Management Plugin
  * (examples/argocd) run the way Argo CD's cmp-server runs `generate` (working directory the
  * Application's path, ARGOCD_APP_* and the Application's plugin env as ARGOCD_ENV_*), and the CI
  * example (examples/ci: a GitHub Actions workflow and the script it calls) run in a git

@@ -1,6 +1,6 @@
 /**
- * Issue 11: cozy-gw safe with hostile input and careless use. One test per numbered defect of
- * the issue, each through the CLI as a user (or an attacker) meets it. Every one of them failed
+ * cozy-gw safe with hostile input and careless use (docs/decisions.md §12, §13). One test per
+ * numbered hazard, each through the CLI as a user (or an attacker) meets it. Every one of them failed
  * before the fix.
  */
 import * as fs from 'node:fs';
@@ -276,7 +276,7 @@ function aliasBomb(indent: string): string {
   return lines.join('\n') + '\n';
 }
 
-describe('5. bounded reading (decisions §13)', () => {
+describe('5. bounded reading (docs/decisions.md §13)', () => {
   const LIMIT_MSG = /the YAML document expands to more than 3 MiB \(aliases counted as expanded/;
   /** Runs and times one command; the bound is generous (the measured times are well under a second). */
   async function timed(args: string[], stdin?: string) {

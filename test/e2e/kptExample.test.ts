@@ -1,6 +1,6 @@
 /**
  * The example kpt package (examples/fn: a Kptfile whose pipeline runs `exec: cozy-gw-fn`, the
- * shipped bin/cozy-gw-fn) under the real kpt, as the README shows it (issue 13):
+ * shipped bin/cozy-gw-fn) under the real kpt, as the README shows it:
  * - `kpt fn render --allow-exec` three times in a git checkout of the package leaves `git diff`
  *   empty: the user's files (comments, flow style, quoting, blank lines, the function's own
  *   config) pass through byte for byte, and the generated files under cozy-gw/ are the ones

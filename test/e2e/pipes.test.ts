@@ -38,7 +38,7 @@ describe('cozy-gw in a shell pipeline', () => {
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
 
-  // Issue 11, defect 6: a failed write to standard output is one clean line and exit 1.
+  // A failed write to standard output is one clean line and exit 1.
   it.each([
     [
       'a full disk (ENOSPC)',

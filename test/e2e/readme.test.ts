@@ -1,5 +1,5 @@
 /**
- * The README is a promise (issue 13): every command it shows runs here, from a fresh clone's point
+ * The README is a promise (README "Testing"): every command it shows runs here, from a fresh clone's point
  * of view, and its output is compared with what the README shows (`...` cuts allowed). Blocks run
  * in README order in one scratch directory holding the clone's files, so a file one step writes
  * (rendered.yaml) is there for the next, as for a reader following the tour. The format is

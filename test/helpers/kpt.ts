@@ -161,24 +161,19 @@ export async function runCommand(
   opts: { stdin?: string; cwd?: string; env?: Record<string, string | undefined> } = {},
 ): Promise<Proc> {
   const { Command } = await import('commander');
-  const { formatFinding, FindingsError } =
-    require('../../src/k8s/diagnostics') as typeof import('../../src/k8s/diagnostics');
+  const { FindingsError } = require('../../src/k8s/diagnostics') as typeof import('../../src/k8s/diagnostics');
+  const { makeContext } = require('../../src/cli/context') as typeof import('../../src/cli/context');
   let stdout = '';
   let stderr = '';
-  const ctx = {
-    io: {
-      stdout: (s: string) => void (stdout += s),
-      stderr: (s: string) => void (stderr += s),
-      readStdin: () => opts.stdin ?? '',
-      env: opts.env ?? {},
-      isTTY: false,
-      cwd: opts.cwd ?? process.cwd(),
-    },
-    exitCode: 0,
-    color: false,
-    report: (fs: import('../../src/k8s/diagnostics').Finding[]) =>
-      fs.forEach((f) => (stderr += formatFinding(f) + '\n')),
-  };
+  // The CLI's own context (reporting and notes as the program does them), over captured streams.
+  const ctx = makeContext({
+    stdout: (s: string) => void (stdout += s),
+    stderr: (s: string) => void (stderr += s),
+    readStdin: () => opts.stdin ?? '',
+    env: opts.env ?? {},
+    isTTY: false,
+    cwd: opts.cwd ?? process.cwd(),
+  });
   const program = new Command()
     .exitOverride()
     .configureOutput({ writeOut: (s) => (stdout += s), writeErr: (s) => (stderr += s) });

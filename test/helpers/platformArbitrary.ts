@@ -1,6 +1,6 @@
 /**
  * fast-check generators of random but valid platforms for the self-check property tests
- * (test/selfcheck.property.test.ts): platform values (solver and provider, wildcard Secret,
+ * (test/properties/selfcheck.property.test.ts): platform values (solver and provider, wildcard Secret,
  * edge and tenant-selectable classes, gateway.enabled, attachedNamespaces, exposedServices),
  * a Tenant tree up to four levels deep (tenant-root plus three), and the cluster state a
  * controller pass reads: the Namespaces and TenantGateways `render` produced, the cozy-*
@@ -76,7 +76,7 @@ export interface RouteIntent {
 
 export interface PlatformCase {
   platform: PlatformChoice;
-  /** The root Tenant (tenant-root's own settings, decisions §1), when present. */
+  /** The root Tenant (tenant-root's own settings, docs/decisions.md §1), when present. */
   root?: { gateway: boolean; sameClass: boolean };
   tree: TenantNode[];
   routes: RouteIntent[];

@@ -1,6 +1,6 @@
-/** Facts of ../shared/spec/reference-facts.md spelled out independently of the charts, as test oracles. */
+/** Facts of docs/behaviour.md spelled out independently of the charts, as test oracles. */
 
-/** reference-facts "Default `attachedNamespaces`, in order" (the chart default must be exactly this). */
+/** docs/behaviour.md §1: the default attachedNamespaces, in order (the chart default must be exactly this). */
 export const DEFAULT_ATTACHED_NAMESPACES = [
   'cozy-cert-manager',
   'cozy-dashboard',

@@ -1,5 +1,5 @@
 /**
- * Self-check (issue 4): validate the Gateway API and cert-manager objects the tool emits
+ * Self-check (README "Testing"): validate the Gateway API and cert-manager objects the tool emits
  * (Gateway, HTTPRoute, TLSRoute, GRPCRoute, Certificate, Issuer, ...) against the upstream
  * schemas shipped by the @kubernetes-models packages (@kubernetes-models/gateway-api,
  * @kubernetes-models/cert-manager), and TenantGateways against our own CRD.

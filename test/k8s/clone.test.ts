@@ -1,5 +1,5 @@
 /**
- * model.clone copies plain data by a walk (issue 5) and must give exactly what the JSON round
+ * model.clone copies plain data by a walk (for speed) and must give exactly what the JSON round
  * trip gave: same values, same key order, the same dropping of undefined, functions and
  * symbols, null for non-finite numbers, and the round trip's own handling of anything else.
  */

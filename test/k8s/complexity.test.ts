@@ -1,5 +1,5 @@
 /**
- * Regression guard for the cost of a reconcile pass (issue 5), without any timing: the pure core
+ * Regression guard for the cost of a reconcile pass (README "Performance"), without any timing: the pure core
  * runs over generated platforms of size n and 4n (bench/generate.js) while the Store's read
  * boundary is counted — every get(), every list() and every object a list() hands back. A pass
  * that stays linear in tenants and routes does about 4x the work on 4x the input; a step that is
@@ -10,7 +10,8 @@
  * nothing else on the hot path), read before and after one run.
  */
 import { generate } from '../../bench/generate.js';
-import { ciliumHazards, SHIPPED_CILIUM_VERSION } from '../../src/controller/ciliumHazards';
+import { ciliumHazards } from '../../src/controller/ciliumHazards';
+import { SHIPPED_CILIUM_VERSION } from '../../src/controller/ciliumVersion';
 import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
@@ -42,7 +43,7 @@ function counted(store: Store, fn: () => void): Work {
 type Phase = 'controller' | 'wildcard' | 'hazards';
 
 /**
- * The three steps of src/reconcile.ts, each counted on its own so a failure names the culprit.
+ * The three steps of src/pipelines/reconcile.ts, each counted on its own so a failure names the culprit.
  * The platform values name a wildcard Secret (and the snapshot holds its source) so that the
  * replication step has targets to walk.
  */
@@ -107,7 +108,7 @@ describe('reconcile: Store work grows linearly with the platform', () => {
     },
   );
 
-  // Was quadratic (issue 5 profile): routedPassthrough listed every TLSRoute of the cluster for
+  // Was quadratic (found in a profile): routedPassthrough listed every TLSRoute of the cluster for
   // each Gateway; the routes are now indexed by the Gateway they name, once per call.
   test('hazards: objects listed per input object stay flat from n to 4n', () => {
     expect(g('hazards', 'listed')).toBeLessThan(1.5);

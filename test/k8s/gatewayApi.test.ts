@@ -19,7 +19,7 @@ const route = (spec: unknown): KObject => ({
   spec,
 });
 
-describe('SNI overlap (reference-facts §5.8)', () => {
+describe('SNI overlap (docs/behaviour.md §5.8)', () => {
   test.each([
     ['a.example.org', 'a.example.org', true],
     ['A.Example.org', 'a.example.org', true],
@@ -62,7 +62,7 @@ describe('parentRef targets a Gateway', () => {
     [{ name: 'cozystack', namespace: 'tenant-root' }, 'tenant-alice', true],
     [{ name: 'cozystack' }, 'tenant-root', true],
     [{ name: 'cozystack' }, 'cozy-harbor', false],
-    // The spec: the namespace defaults to the route's; an empty one is no namespace (issue 9: the copies disagreed).
+    // The spec: the namespace defaults to the route's; an empty one is no namespace (one definition: its copies once disagreed).
     [{ name: 'cozystack', namespace: '' }, 'tenant-root', true],
     [{ name: 'cozystack', namespace: '' }, 'tenant-alice', false],
     [{ group: '', kind: 'Gateway', name: 'cozystack', namespace: 'tenant-root' }, 'x', true],

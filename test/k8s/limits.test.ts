@@ -1,4 +1,4 @@
-/** src/k8s/limits.ts: the bounds of decisions §13, measured in linear time with aliases counted as expanded. */
+/** src/k8s/limits.ts: the bounds of docs/decisions.md §13, measured in linear time with aliases counted as expanded. */
 import {
   checkParsed,
   checkText,

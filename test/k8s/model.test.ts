@@ -1,4 +1,4 @@
-/** src/model.ts: helm's values merge, equality and order. */
+/** src/k8s/model.ts: helm's values merge, equality and order. */
 import { compareObjects, deepEqual, mergeValues, type KObject } from '../../src/k8s/model';
 
 describe('mergeValues (helm -f semantics)', () => {

@@ -1,5 +1,5 @@
 /**
- * Store.list keeps sorted lists between calls (issue 5) and changes() is memoised: both must
+ * Store.list keeps sorted lists between calls (for speed) and changes() is memoised: both must
  * stay exactly what a fresh computation gives, whatever sequence of puts and deletes came before.
  */
 import fc from 'fast-check';

@@ -1,6 +1,6 @@
 /**
  * Store.all() is built from the per-kind sorted lists and changes() skips comparing an object
- * put() already found different from the original (issue 5): both must stay exactly what a fresh
+ * put() already found different from the original (for speed): both must stay exactly what a fresh
  * computation gives (compareObjects order; an update only where the object differs from the
  * original), after any sequence of puts and deletes, with a kind stored under several
  * apiVersions of its group.

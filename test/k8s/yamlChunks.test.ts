@@ -1,4 +1,4 @@
-/** yamlStreamChunks (issue 5: reconcile writes its YAML stream in pieces): the pieces joined are toYamlStream's text. */
+/** yamlStreamChunks (reconcile writes its YAML stream in pieces): the pieces joined are toYamlStream's text. */
 import fc from 'fast-check';
 import { toYamlStream, yamlStreamChunks } from '../../src/k8s/yaml';
 

@@ -1,6 +1,6 @@
 /**
  * src/k8s/yaml.ts writes multi-line strings of printable ASCII as literal block scalars itself
- * (issue 5); they must stay byte for byte what js-yaml writes, at every depth, with every
+ * (for speed); they must stay byte for byte what js-yaml writes, at every depth, with every
  * chomping and indentation indicator.
  */
 import fc from 'fast-check';

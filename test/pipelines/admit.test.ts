@@ -1,6 +1,17 @@
-import { callerOf, DENIAL_HINTS, denialHint, formatDenial, platformPolicies } from '../../src/pipelines/admit';
+import {
+  admitFails,
+  admitRequest,
+  callerOf,
+  DENIAL_HINTS,
+  denialHint,
+  formatAdmissionWarning,
+  formatDenial,
+  platformPolicies,
+  type AdmitOutcome,
+} from '../../src/pipelines/admit';
 import { POLICY_NAMES, renderPolicies } from '../../src/charts/policies';
-import { admit, denials } from '../../src/admission/admit';
+import { admit } from '../../src/admission/admit';
+import { denials, type Decision } from '../../src/admission/decision';
 import type { KObject } from '../../src/k8s/model';
 
 describe('the admit request', () => {
@@ -48,7 +59,7 @@ describe('the admit request', () => {
     expect(platform.findings.filter((f) => f.severity === 'error')).toEqual([]);
     const d = denials(admit([ns, route], platform.policies, callerOf('alice')));
     // alice may not set the host label herself, nor publish a hostname outside her apex
-    expect(d.map((x) => formatDenial(x, x.messages.join('; ')))).toEqual([
+    expect(d.map((x) => formatDenial(x))).toEqual([
       expect.stringMatching(
         /^Namespace tenant-alice: ValidatingAdmissionPolicy 'cozystack-namespace-host-label-policy'/,
       ),
@@ -59,5 +70,64 @@ describe('the admit request', () => {
     expect(
       platformPolicies({ objects: [], valuesFiles: [{ file: 'v.yaml', values: { gateway: { className: '   ' } } }] }),
     ).toEqual({ policies: [], findings: [expect.objectContaining({ severity: 'error' })] });
+  });
+});
+
+describe('admitRequest: the decisions and whether the run fails, without the CLI', () => {
+  const values = [{ file: 'v.yaml', values: { publishing: { host: 'example.org' } } }];
+  const aliceNs: KObject = {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'tenant-alice', labels: { 'namespace.cozystack.io/host': 'alice.example.org' } },
+  };
+  const route = (name: string, namespace: string | undefined, host: string): KObject => ({
+    apiVersion: 'gateway.networking.k8s.io/v1',
+    kind: 'HTTPRoute',
+    metadata: { name, ...(namespace ? { namespace } : {}) },
+    spec: { hostnames: [host] },
+  });
+
+  it('a namespaced object without a namespace is judged in the request namespace, and said so', () => {
+    const o = admitRequest({
+      objects: [aliceNs, route('app', undefined, 'bob.example.org')],
+      valuesFiles: values,
+      namespace: 'tenant-alice',
+      as: 'kubernetes-admin',
+      asGroups: ['system:masters'],
+    });
+    expect(o.placed.map((p) => `${p.original.metadata.namespace ?? '-'} -> ${p.placed.metadata.namespace}`)).toEqual([
+      '- -> tenant-alice',
+    ]);
+    expect(o.denied.map((d) => `${d.object.namespace}/${d.object.name} ${d.policy}`)).toEqual([
+      'tenant-alice/app cozystack-route-hostname-policy',
+    ]);
+    expect(admitFails(o, false)).toBe(true);
+  });
+
+  it('two objects with one identity are a duplicate finding; a clean request does not fail', () => {
+    const ok = route('app', 'tenant-alice', 'www.alice.example.org');
+    const o = admitRequest({ objects: [aliceNs, ok, ok], valuesFiles: values, namespace: 'default', asGroups: [] });
+    expect(o.duplicates).toEqual([expect.objectContaining({ severity: 'error' })]);
+    const clean = admitRequest({
+      objects: [aliceNs, ok],
+      valuesFiles: values,
+      namespace: 'default',
+      as: 'kubernetes-admin',
+      asGroups: ['system:masters'],
+    });
+    expect([clean.duplicates, clean.denied, admitFails(clean, true)]).toEqual([[], [], false]);
+  });
+
+  it('--strict fails on an admission warning, and the warning line says error', () => {
+    const warned = {
+      ...({} as Decision),
+      object: { apiVersion: 'v1', kind: 'Namespace', name: 'x' },
+      policy: 'p',
+      messages: ['m'],
+    };
+    const o = { denied: [], warned: [warned] } as unknown as AdmitOutcome;
+    expect([admitFails(o, false), admitFails(o, true)]).toEqual([false, true]);
+    expect(formatAdmissionWarning(warned, 'm', true)).toBe("error: Namespace x: ValidatingAdmissionPolicy 'p': m");
+    expect(formatAdmissionWarning(warned, 'm', false)).toBe("warning: Namespace x: ValidatingAdmissionPolicy 'p': m");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * decisions 14 (issue 14): output that gets applied (post-render to Helm, fn items into a
+ * docs/decisions.md §14: output that gets applied (post-render to Helm, fn items into a
  * package, an --output-dir tree to Flux or Argo CD) never carries a Secret the API server would
  * refuse. A wildcard-Secret replica is written there only with --include-secret-data
  * (includeSecretData in fn); otherwise it is left out and a note names it. Output for reading
@@ -233,7 +233,7 @@ describe('property: every Secret in every applied output passes the API server v
   const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : 14;
   const runs = Number(process.env.SELFCHECK_RUNS ?? 30);
 
-  /** The API server's refusals for the Secrets of an output, except the ones given as input (decisions 9: the user's own, passed through as they are). */
+  /** The API server's refusals for the Secrets of an output, except the ones given as input (docs/decisions.md §9: the user's own, passed through as they are). */
   function refused(objs: unknown[], given: KObject[] = []): string[] {
     const mine = new Set(given.map(keyOf));
     return secrets(objs)

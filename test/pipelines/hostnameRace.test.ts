@@ -1,5 +1,5 @@
 /**
- * One race everywhere (issue 10): the statuses `reconcile` writes, the verdicts its result
+ * One race everywhere (docs/behaviour.md §5.8): the statuses `reconcile` writes, the verdicts its result
  * carries, the `-o plan` text and `render --with-controller` all come from the one decision.
  */
 import { preview } from '../../src/pipelines/preview';
@@ -40,7 +40,7 @@ const route = (
   metadata: { name, namespace },
   spec: { parentRefs: [parentRef], hostnames },
 });
-// The shape of issue 10: a platform HTTPRoute on api.<apex>, the kube-apiserver TLSRoute, a shadow.
+// The shape where the copies once disagreed: a platform HTTPRoute on api.<apex>, the kube-apiserver TLSRoute, a shadow.
 const ROUTES = [
   route('HTTPRoute', 'cozy-dashboard', 'web', ['api.example.org']),
   route('TLSRoute', 'default', 'kubernetes-api', ['api.example.org'], ref({ sectionName: 'tls-api' })),

@@ -1,4 +1,4 @@
-/** `render --with-controller` (src/preview.ts): render, then one controller pass over the rendered state. */
+/** `render --with-controller` (src/pipelines/preview.ts): render, then one controller pass over the rendered state. */
 import { preview } from '../../src/pipelines/preview';
 import { render } from '../../src/pipelines/render';
 import type { KObject } from '../../src/k8s/model';

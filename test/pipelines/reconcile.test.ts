@@ -139,7 +139,7 @@ describe('cozy-gw reconcile: output modes', () => {
   });
 });
 
-describe('Secrets (decisions §9)', () => {
+describe('Secrets (docs/decisions.md §9)', () => {
   it('without --include-secret-data no key material is printed, in any mode, and stderr says so', async () => {
     for (const mode of [['--all'], ['-o', 'json', '--all'], ['-o', 'plan'], []]) {
       const r = await runCli(['reconcile', '--values', WILDCARD_VALUES, '-f', WILDCARD, '--now', NOW, ...mode]);

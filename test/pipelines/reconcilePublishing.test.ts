@@ -1,4 +1,4 @@
-/** decisions §3: the publishing tenant (publishing.ingressName) wins a namespace two TenantGateways attach. */
+/** docs/decisions.md §3: the publishing tenant (publishing.ingressName) wins a namespace two TenantGateways attach. */
 import { reconcile } from '../../src/pipelines/reconcile';
 import type { KObject } from '../../src/k8s/model';
 
@@ -47,5 +47,65 @@ describe('attachedNamespaces contest follows publishing.ingressName', () => {
     expect(gatewayLabelOf(r.store.all(), 'cozy-dashboard')).toBe('tenant-bob');
     const root = r.store.get('gateway.cozystack.io', 'TenantGateway', 'tenant-root', 'cozystack')!;
     expect(JSON.stringify(root.status)).toContain('cozy-dashboard');
+  });
+});
+
+describe('the publishing namespace is read once, as given (no trim), and refused when it names no namespace', () => {
+  const replicated = (r: ReturnType<typeof reconcile>) =>
+    r.store
+      .all()
+      .filter((o) => o.kind === 'Secret' && o.metadata.labels?.['cozystack.io/wildcard-secret-copy'] === 'true')
+      .map((o) => o.metadata.namespace);
+  const wildcardWorld = [
+    ...objects,
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'wildcard-tls', namespace: 'tenant-root' },
+      type: 'kubernetes.io/tls',
+      data: { 'tls.crt': 'Y3J0', 'tls.key': 'a2V5' },
+    },
+  ];
+  const values = (ingressName: string) => ({
+    publishing: { ingressName, certificates: { wildcardSecretName: 'wildcard-tls' } },
+  });
+
+  it('an ingressName with a trailing space is an input error naming the key and the file; nothing is replicated', () => {
+    const r = reconcile(
+      { objects: wildcardWorld, valuesFiles: [{ file: 'values.yaml', values: values('tenant-root ') }] },
+      { now: NOW },
+    );
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([
+      expect.objectContaining({ rule: 'platform.ingress-name', file: 'values.yaml', field: 'publishing.ingressName' }),
+    ]);
+    expect(replicated(r)).toEqual([]);
+  });
+
+  it('the same value spelled right replicates into the termination points', () => {
+    const r = reconcile(
+      { objects: wildcardWorld, valuesFiles: [{ file: 'values.yaml', values: values('tenant-root') }] },
+      { now: NOW },
+    );
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(replicated(r)).toEqual(['tenant-bob']);
+  });
+
+  it('a live channel Secret whose _cluster.expose-ingress is no namespace name is unreadable, naming the key', () => {
+    const channel: KObject = {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'cozystack-values', namespace: 'cozy-system' },
+      stringData: {
+        'values.yaml': '_cluster:\n  wildcard-secret-name: wildcard-tls\n  expose-ingress: "tenant-root "\n',
+      },
+    };
+    const r = reconcile({ objects: [...wildcardWorld, channel] }, { now: NOW });
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([
+      expect.objectContaining({
+        rule: 'wildcard.channel-unparsable',
+        message: expect.stringContaining('_cluster.expose-ingress "tenant-root " is not a namespace name'),
+      }),
+    ]);
+    expect(replicated(r)).toEqual([]);
   });
 });

@@ -16,7 +16,7 @@ const tls: KObject = {
   stringData: { extra: 'plain' },
 };
 
-describe('secret redaction (decisions §9)', () => {
+describe('secret redaction (docs/decisions.md §9)', () => {
   it('drops stringData, empties data, keeps metadata and type, and names the keys left out', () => {
     const r = redactSecret(tls);
     expect(r).toEqual({

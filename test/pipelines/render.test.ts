@@ -19,6 +19,21 @@ const ids = (objs: KObject[]) =>
   objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
 
 describe('render (core)', () => {
+  it('publishing.ingressName with a trailing space is an error at the file that sets it; nothing renders', () => {
+    const r = render({
+      objects: [tenant('root', 'tenant-root', { gateway: true })],
+      valuesFiles: [enabled, { file: 'publishing.yaml', values: { publishing: { ingressName: 'tenant-root ' } } }],
+    });
+    expect(r.objects).toEqual([]);
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        rule: 'platform.ingress-name',
+        file: 'publishing.yaml',
+        field: 'publishing.ingressName',
+      }),
+    ]);
+  });
   it('renders tenant-root, every Tenant, the TenantGateways and the policies', () => {
     const r = render({
       objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root')],
@@ -51,7 +66,7 @@ describe('render (core)', () => {
     expect(ids(render({ objects: [route], valuesFiles: [] }).objects)).not.toContain('HTTPRoute tenant-root/r');
   });
 
-  it('warns when gateway.enabled and the publishing tenant owns no Gateway (decisions §1)', () => {
+  it('warns when gateway.enabled and the publishing tenant owns no Gateway (docs/decisions.md §1)', () => {
     const r = render({ objects: [tenant('alice', 'tenant-root', { gateway: true })], valuesFiles: [enabled] });
     expect(r.objects.length).toBeGreaterThan(0);
     expect(r.findings).toEqual([

@@ -1,5 +1,5 @@
 /**
- * Issue 11: hostile input through every command. Whole documents are generated (not mutations of
+ * Hostile input through every command (docs/decisions.md §13). Whole documents are generated (not mutations of
  * the examples): every kind cozy-gw reads, with wrong types at every level, arbitrary YAML values,
  * modest anchors and aliases (no alias bombs), odd names and keys (`..`, `/`, NUL, control
  * characters, unicode, very long) and control characters in values. Each case is written to temp

@@ -1,12 +1,13 @@
 /**
- * Minimal counterexamples the self-check properties (test/selfcheck.property.test.ts) found: the
+ * Minimal counterexamples the self-check properties (test/properties/selfcheck.property.test.ts) found: the
  * controller composed a Gateway whose listener hostnames leave the Gateway's own apex (an
  * inheriting child with a custom apex; a cozy-* route naming a host outside the apex), which
  * layer 2 (cozystack-gateway-hostname-policy) refuses, freezing every listener on it. The pass now
  * asks the platform's policies before each write (src/controller/writeAdmission.ts), as the
  * apiserver would: the refused write does not happen and the TenantGateway says why.
  */
-import { admit, denials, type UserInfo } from '../../src/admission/admit';
+import { admit } from '../../src/admission/admit';
+import { denials, type UserInfo } from '../../src/admission/decision';
 import { clone, type KObject } from '../../src/k8s/model';
 import { reconcile } from '../../src/pipelines/reconcile';
 import { render } from '../../src/pipelines/render';

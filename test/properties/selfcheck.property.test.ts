@@ -1,5 +1,5 @@
 /**
- * The self-check (issue 4), as properties over generated platforms (test/helpers/platformArbitrary.ts):
+ * The self-check (README "Testing"), as properties over generated platforms (test/helpers/platformArbitrary.ts):
  *
  * 1. everything `render` emits that the admission policies match (the tenant Namespaces with their
  *    host label, and the Tenants and Package applied alongside) is admitted by the policies render
@@ -7,14 +7,16 @@
  * 2. everything `reconcile` creates or changes is admitted by the same policies as the
  *    cozystack-controller service account, with namespaceObject from the state the pass leaves;
  * 3. every Gateway, route, Certificate and Issuer produced is valid against the upstream Gateway
- *    API and cert-manager schemas (@kubernetes-models, through src/schemaCheck.ts);
+ *    API and cert-manager schemas (@kubernetes-models, through test/helpers/schemaCheck.ts);
  * 4. every rendered TenantGateway passes the TenantGateway CRD (schema and CEL rules).
  */
 import fc from 'fast-check';
-import { admit, denials, type Decision, type UserInfo } from '../../src/admission/admit';
+import { admit } from '../../src/admission/admit';
+import { denials, type Decision, type UserInfo } from '../../src/admission/decision';
 import { clone, groupOf, keyOf, type KObject } from '../../src/k8s/model';
 import { reconcile } from '../../src/pipelines/reconcile';
 import { render } from '../../src/pipelines/render';
+import { ROUTE_KINDS } from '../../src/platform/kinds';
 import { schemaCheck } from '../helpers/schemaCheck';
 import { validateTenantGateway } from '../../src/validation/tenantGatewayCrd';
 import { arbPlatformCase, clusterStateOf, renderInputOf, type PlatformCase } from '../helpers/platformArbitrary';
@@ -36,7 +38,6 @@ const CONTROLLER: UserInfo = {
 
 const POLICY_KINDS = new Set(['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
 const SCHEMA_KINDS = new Set(['Gateway', 'HTTPRoute', 'TLSRoute', 'GRPCRoute', 'Certificate', 'Issuer']);
-const ROUTE_KINDS = new Set(['HTTPRoute', 'TLSRoute', 'GRPCRoute']);
 
 interface Rendered {
   c: PlatformCase;

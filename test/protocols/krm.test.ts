@@ -299,7 +299,7 @@ describe('processResourceList', () => {
     expect(output.results!.map((r) => r.field?.path)).toContain('items[0]');
   });
 
-  it('a Secret the controller pass creates is an item only with includeSecretData (decisions 14), else an info result names it', () => {
+  it('a Secret the controller pass creates is an item only with includeSecretData (docs/decisions.md §14), else an info result names it', () => {
     const source: KObject = withPath(
       {
         apiVersion: 'v1',
@@ -490,7 +490,7 @@ spec:
     expect(stdout.startsWith(`${stream}---\n${widget}---\n`)).toBe(true);
   });
 
-  // decisions §13 on the kustomize channel too (issue 11): an alias bomb in the stream or in the
+  // docs/decisions.md §13 on the kustomize channel too: an alias bomb in the stream or in the
   // plugin config is an input error at its line, in bounded time, never a library exception.
   const bomb = (indent: string) => {
     const lines = [`a0: &a0 [${Array(9).fill('"xxxxxxxxxx"').join(',')}]`];
@@ -626,7 +626,7 @@ describe('cozy-gw fn (command)', () => {
   });
 });
 
-describe('processResourceListText: pass-through items byte for byte (issue 13)', () => {
+describe('processResourceListText: pass-through items byte for byte', () => {
   const items = `- # a head comment
   apiVersion: example.com/v1
   kind: Widget

@@ -1,5 +1,5 @@
 /**
- * Property (issue 13): whatever layout the items that pass through are written in (block or flow
+ * Property: whatever layout the items that pass through are written in (block or flow
  * collections, any quoting, comments above, beside and between them, blank lines), `fn` writes
  * them back as the very bytes they came as, and running it again over its own output changes
  * nothing. Seed: FC_SEED replays a run (fast-check prints the seed and path on failure).

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw post-render` (src/postRender.ts, src/commands/post-render.ts, plugin.yaml): the Helm
+ * `cozy-gw post-render` (src/protocols/postRender.ts, src/cli/commands/post-render.ts, plugin.yaml): the Helm
  * post-renderer. Tested in-process and by piping manifests through the built CLI, as Helm 3
  * (`--post-renderer PATH`) and Helm 4 (the postrenderer/v1 plugin's platformCommand) run it.
  */

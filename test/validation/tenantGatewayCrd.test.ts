@@ -18,7 +18,7 @@ function tgw(spec: Record<string, unknown>): KObject {
 }
 const msgs = (o: KObject) => validateTenantGateway(o).map((f) => `${f.field}: ${f.message}`);
 
-describe('TenantGateway CRD shape (reference-facts §4)', () => {
+describe('TenantGateway CRD shape (docs/behaviour.md §4)', () => {
   const crd = tenantGatewayCrd() as unknown as { spec: Record<string, any> };
   it('is namespaced, short name tgw, one version with status and printer columns', () => {
     expect(crd.spec.scope).toBe('Namespaced');

@@ -1,5 +1,5 @@
 /**
- * The validators scripts/embed-assets.js precompiles (ajv standalone code, issue 5) answer
+ * The validators scripts/embed-assets.js precompiles (ajv standalone code, for start-up speed) answer
  * exactly as ajv compiling the same schemas at run time: same verdict, same errors (keyword,
  * instance path, params, message), so the findings built from them do not change.
  */

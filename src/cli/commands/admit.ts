@@ -1,21 +1,19 @@
 /**
- * `cozy-gw admit` (cli-contract.md): evaluate the platform's admission policies, exactly as
+ * `cozy-gw admit` (README "cozy-gw admit"): evaluate the platform's admission policies, exactly as
  * `render` emits them (renderPolicies), against every input object as a CREATE by --as /
  * --as-group. One line per denial on stdout; exit 1 if any object is denied.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
-import type { Decision } from '../../admission/admit';
-import { FindingsError, printable } from '../../k8s/diagnostics';
-import { describe, type KObject } from '../../k8s/model';
-import { isClusterScoped } from '../../k8s/scope';
-import { duplicateFindings } from '../../k8s/duplicates';
+import type { Decision } from '../../admission/decision';
+import { FindingsError } from '../../k8s/diagnostics';
+import { printable } from '../../k8s/printable';
+import { describe } from '../../k8s/model';
+import { isDns1123Label } from '../../k8s/dnsNames';
 import type { SourceMap } from '../../io/sourceMap';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
-import { denialHint, formatDenial } from '../../pipelines/admit';
 import { addInputOptions, collect, failOn, gatewayApiVersionArg, loadInputs, type InputOptions } from './common';
-import { unknownKeyFindings } from '../../validation/inputValidation';
 
 interface AdmitOptions extends InputOptions {
   as?: string;
@@ -27,34 +25,16 @@ interface AdmitOptions extends InputOptions {
 
 /** `-n` names a namespace: a DNS label (a usage error otherwise). */
 function namespaceArg(v: string): string {
-  if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(v))
+  if (!isDns1123Label(v))
     throw new InvalidArgumentError(
       `${JSON.stringify(v.slice(0, 80))} is not a namespace name (lowercase letters, digits and "-", at most 63)`,
     );
   return v;
 }
 
-/**
- * A namespaced object without `metadata.namespace` is created, as the API server would, in the
- * namespace the request names (`-n`, default `default`): it is judged there, and a note says so.
- */
-export function placeInNamespace(
-  objects: KObject[],
-  namespace: string,
-): { objects: KObject[]; placed: { original: KObject; placed: KObject }[] } {
-  const placed: { original: KObject; placed: KObject }[] = [];
-  const out = objects.map((o) => {
-    if (o.metadata.namespace || isClusterScoped(o)) return o;
-    const p = { ...o, metadata: { ...o.metadata, namespace } };
-    placed.push({ original: o, placed: p });
-    return p;
-  });
-  return { objects: out, placed };
-}
-
 /** `hint: file:line: Kind ns/name: what to do` for one denied object. */
 export function formatDenialHint(d: Decision, sources: SourceMap | undefined): string {
-  const h = denialHint(d.policy);
+  const h = late.admit().denialHint(d.policy);
   const source = sources?.objectOf(d.object);
   const file = source ? sources?.originOf(source)?.file : undefined;
   const line = source ? (sources?.lineOf(source, h.field) ?? sources?.lineOf(source)) : undefined;
@@ -97,59 +77,45 @@ Examples:
   cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json`,
   );
   return cmd.action((opts: AdmitOptions) => {
-    const { admit, denials, warnings } = late.admit();
-    const { callerOf, platformPolicies } = late.request();
+    const { admitRequest, admitFails, formatAdmissionWarning, formatDenial } = late.admit();
     const inputs = loadInputs(opts, ctx, cmd);
-    const { objects, placed } = placeInNamespace(inputs.objects, opts.namespace);
-    for (const p of placed) {
+    const outcome = admitRequest({
+      objects: inputs.objects,
+      valuesFiles: inputs.values,
+      namespace: opts.namespace,
+      as: opts.as,
+      asGroups: opts.asGroup,
+      gatewayApiVersion: opts.gatewayApiVersion,
+    });
+    for (const p of outcome.placed) {
       const origin = ctx.sources?.originOf(p.original);
       if (origin) ctx.sources?.addObject(p.placed, origin);
     }
-    // Two objects with one identity: which one the API server would hold depends on their order,
-    // so the verdict would too. An input error, as render and reconcile have it.
-    const dups = duplicateFindings(objects);
-    if (dups.length) throw new FindingsError(dups);
-    for (const p of placed) {
+    if (outcome.duplicates.length) throw new FindingsError(outcome.duplicates);
+    for (const p of outcome.placed) {
       const file = ctx.sources?.originOf(p.original)?.file;
       const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
       const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
-      ctx.io.stderr(
-        printable(
-          `note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`,
-        ) + '\n',
+      ctx.note(
+        `note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`,
       );
     }
-    const input = { objects: inputs.objects, valuesFiles: inputs.values };
-    const platform = platformPolicies(input, { gatewayApiVersion: opts.gatewayApiVersion });
-    const inputWarnings = unknownKeyFindings(input);
-    failOn([...platform.findings, ...inputWarnings], opts);
-    ctx.report(inputWarnings);
-    const { username, groups } = callerOf(opts.as, opts.asGroup);
-    const decisions = admit(objects, platform.policies, { username, groups });
-    const denied = denials(decisions);
+    failOn([...outcome.valueFindings, ...outcome.inputWarnings], opts);
+    ctx.report(outcome.inputWarnings);
     if (opts.output === 'json') {
       ctx.io.stdout(
         JSON.stringify(
-          {
-            allowed: denied.length === 0,
-            user: { username, groups },
-            decisions: decisions.map((d) => ({ ...d, object: d.object })),
-          },
+          { allowed: outcome.denied.length === 0, user: outcome.caller, decisions: outcome.decisions },
           null,
           2,
         ) + '\n',
       );
     } else {
-      // One line per denial: an object a policy denies, its failed validations' messages joined.
-      for (const d of denied) ctx.io.stdout(formatDenial(d, d.messages.join('; ')) + '\n');
-      for (const d of denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
-      for (const d of warnings(decisions))
-        for (const m of d.messages)
-          ctx.io.stderr(
-            `${opts.strict ? 'error' : 'warning'}: ${describe(d.object)}: ValidatingAdmissionPolicy '${d.policy}': ${m}\n`,
-          );
+      for (const d of outcome.denied) ctx.io.stdout(formatDenial(d) + '\n');
+      for (const d of outcome.denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
+      for (const d of outcome.warned)
+        for (const m of d.messages) ctx.note(formatAdmissionWarning(d, m, Boolean(opts.strict)));
     }
-    // --strict: an admission warning fails the run as a denial does.
-    ctx.exitCode = denied.length || (opts.strict && warnings(decisions).length) ? 1 : 0;
+    ctx.exitCode = admitFails(outcome, Boolean(opts.strict)) ? 1 : 0;
   });
 }

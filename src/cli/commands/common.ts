@@ -1,6 +1,6 @@
 /**
- * Options shared by the commands that read inputs and platform values (cli-contract "Reading
- * values and writing trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
+ * Options shared by the commands that read inputs and platform values (README "Values, warnings
+ * and trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
  * checks every such command makes the same way (every input error at once, `--strict`, usage
  * errors for option combinations that cannot be honoured).
  */
@@ -9,12 +9,13 @@ import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readInputs, readValuesFiles } from '../../io/inputs';
 import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
-import { getPath, isObject, mergeValues, type KObject } from '../../k8s/model';
+import { isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
-import { findPlatformPackage } from '../../platform/kinds';
+import { findPlatformPackage, packageValues } from '../../platform/kinds';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
 import { metadataFindingsOf } from '../../k8s/metadataShape';
+import { NOT_A_CILIUM_VERSION, parseCiliumVersion } from '../../controller/ciliumVersion';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -103,7 +104,7 @@ export function checkStdin(cmd: Command, opts: Partial<InputOptions>): void {
 export function setSources(opts: ValuesOptions, files: ValuesSource[], objects: KObject[]): ValuesSource[] {
   const out: ValuesSource[] = [];
   const pkg = findPlatformPackage(objects);
-  const pv = pkg ? getPath(pkg, ['spec', 'components', 'platform', 'values']) : undefined;
+  const pv = pkg ? packageValues(pkg) : undefined;
   let earlier: Record<string, unknown> = isObject(pv) ? pv : {};
   for (const f of files) earlier = mergeValues(earlier, f.values);
   for (const [flag, assignments] of [
@@ -197,6 +198,12 @@ export function gatewayApiVersionArg(v: string): string {
     if (e instanceof FindingsError) throw new InvalidArgumentError(e.findings.map((f) => f.message).join('; '));
     throw e;
   }
+  return v;
+}
+
+/** `--cilium-version`: a Cilium version (`1.20.2`, `v1.19.5`); anything else is a usage error. */
+export function ciliumVersionArg(v: string): string {
+  if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" ${NOT_A_CILIUM_VERSION}`);
   return v;
 }
 

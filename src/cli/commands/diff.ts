@@ -1,5 +1,5 @@
 /**
- * `cozy-gw diff` (cli-contract "cozy-gw diff"): a change previewed against a cluster state. Reads
+ * `cozy-gw diff` (README "cozy-gw diff"): a change previewed against a cluster state. Reads
  * `--state` (a snapshot, an earlier `reconcile --all` output, or a committed `render --output-dir`
  * tree), the change (`-f`, `--values`), runs the core (src/pipelines/diff.ts) and prints a unified
  * diff per object (default), a plan opening with the hostname table (`-o plan`) or JSON (`-o json`).
@@ -8,19 +8,21 @@
  * invalid input, as in every command); 2 a usage error. kubectl diff's 1 for "differences" would
  * make them indistinguishable from a failed render, which every cozy-gw command reports as 1.
  *
- * The clock is reproducible by default (cli-contract "Reading values and writing trees"): `--now`,
+ * The clock is reproducible by default (README "Values, warnings and trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
 import * as path from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { keyOf, type KObject } from '../../k8s/model';
 import { readInputs, type SourceMap } from '../../io/inputs';
+import { isTreeBookkeeping, readTree } from '../../io/outputDir';
 import { parseNow, resolveNow } from '../clock';
 import {
   addInputOptions,
   addValidateOption,
+  ciliumVersionArg,
   collect,
   failOn,
   loadInputs,
@@ -28,7 +30,7 @@ import {
   validateEmitted,
   type InputOptions,
 } from './common';
-import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
+import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 
 /** The exit code for "the change makes a difference" (README "Exit codes"). */
 export const EXIT_DIFFERENCES = 3;
@@ -42,21 +44,15 @@ interface DiffCliOptions extends InputOptions {
   ciliumVersion: string;
 }
 
-function ciliumArg(v: string): string {
-  if (!parseCiliumVersion(v))
-    throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
-  return v;
-}
-
 /**
  * The state: every object read from `--state`, and the keys of those a committed render tree
  * holds as render's own (the files its record names), so that diff knows what render owns.
  */
 function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap; treeHeld: Set<string> } {
-  const { isTreeBookkeeping, readTree } = late.outputDir();
   const { objects, sources } = readInputs(paths, {
     readStdin: ctx.io.readStdin,
     cwd: ctx.io.cwd,
+    // A committed tree's kustomization and cozy-gw's own files are not objects (src/io/outputDir.ts says which).
     skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
   });
   const recorded = new Set<string>();
@@ -114,7 +110,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option(
       '--cilium-version <semver>',
       'the Cilium version whose Gateway hazards are reported',
-      ciliumArg,
+      ciliumVersionArg,
       SHIPPED_CILIUM_VERSION,
     )
     .addHelpText(
@@ -166,7 +162,7 @@ Examples:
         stateArgs: opts.state.map((s) => `--state ${s}`).join(' '),
       });
       ctx.report(report.warnings);
-      for (const n of report.notes) ctx.io.stderr(`${n}\n`);
+      for (const n of report.notes) ctx.note(n);
       // The verdict first: a reader that closes the pipe early never turns "differences" into "none".
       ctx.exitCode = report.different ? EXIT_DIFFERENCES : 0;
       for (const chunk of report.stdout) ctx.io.stdout(chunk);

@@ -1,10 +1,10 @@
 /**
- * `cozy-gw reconcile` (cli-contract): runs the controllers once over the given cluster state and
+ * `cozy-gw reconcile` (README "cozy-gw reconcile"): runs the controllers once over the given cluster state and
  * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
  * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
- * the clock, prints; the pass itself is src/reconcile.ts.
+ * the clock, prints; the pass itself is src/pipelines/reconcile.ts.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import type { ReconcileResult } from '../../pipelines/reconcile';
 import { late } from '../lateModules';
@@ -12,6 +12,7 @@ import { describe, type KObject } from '../../k8s/model';
 import {
   addInputOptions,
   addValidateOption,
+  ciliumVersionArg,
   failOn,
   loadInputs,
   usageError,
@@ -20,9 +21,9 @@ import {
 } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
-import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumHazards';
+import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 
-interface ReconcileOptions extends InputOptions {
+interface ReconcileCliOptions extends InputOptions {
   validate?: boolean;
   output: 'yaml' | 'json' | 'plan';
   all?: boolean;
@@ -35,7 +36,7 @@ interface ReconcileOptions extends InputOptions {
 export interface ReconcileOutput {
   /**
    * The text for stdout, in pieces: a YAML stream is produced document by document as it is
-   * written (issue 5: the whole output of a large pass is never held as one string). Join the
+   * written (the whole output of a large pass is never held as one string). Join the
    * pieces for the whole text.
    */
   stdout: Iterable<string>;
@@ -101,12 +102,6 @@ export function formatReconcile(
   return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes };
 }
 
-function ciliumArg(v: string): string {
-  if (!parseCiliumVersion(v))
-    throw new InvalidArgumentError(`"${v}" is not a version (want e.g. ${SHIPPED_CILIUM_VERSION} or v1.19.5)`);
-  return v;
-}
-
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('reconcile')
@@ -135,7 +130,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option(
       '--cilium-version <semver>',
       'the Cilium version whose Gateway hazards are reported',
-      ciliumArg,
+      ciliumVersionArg,
       SHIPPED_CILIUM_VERSION,
     )
     .option('--upstream-cilium', "judge hazards for the upstream Cilium operator image, without the platform's patches")
@@ -149,7 +144,7 @@ Examples:
   cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5`,
     );
   addValidateOption(addInputOptions(cmd));
-  cmd.action((opts: ReconcileOptions) => {
+  cmd.action((opts: ReconcileCliOptions) => {
     const { reconcile } = late.reconcile();
     // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
@@ -187,7 +182,7 @@ Examples:
     // In a plan the findings are part of stdout; elsewhere they go to stderr.
     if (opts.output !== 'plan') ctx.report(result.findings);
     else ctx.report(result.findings.filter((f) => f.severity === 'warning'));
-    for (const n of out.notes) ctx.io.stderr(n + '\n');
+    for (const n of out.notes) ctx.note(n);
     // The pass has succeeded and every finding is out: only now is the first byte written.
     for (const chunk of out.stdout) ctx.io.stdout(chunk);
   });

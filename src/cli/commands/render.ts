@@ -1,6 +1,6 @@
 /**
- * `cozy-gw render` (cli-contract "cozy-gw render"): read -f and --values, run the pure core
- * (src/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
+ * `cozy-gw render` (README "cozy-gw render"): read -f and --values, run the pure core
+ * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
 import { Option, type Command } from 'commander';
@@ -99,7 +99,7 @@ export function register(program: Command, ctx: CliContext): Command {
       if (redacted)
         result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
-        // -o json --output-dir writes JSON files (cli-contract "Reading values and writing trees").
+        // -o json --output-dir writes JSON files (README "Values, warnings and trees").
         const w = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, {
           format: opts.output,
           home: ctx.io.env.HOME,

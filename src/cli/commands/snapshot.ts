@@ -109,7 +109,7 @@ export async function takeSnapshot(
   ctx: CliContext,
 ): Promise<{ text: string; count: number; notes: string[] }> {
   const progress = (s: string) => {
-    if (!opts.quiet) ctx.io.stderr(`snapshot: ${s}\n`);
+    if (!opts.quiet) ctx.note(`snapshot: ${s}`);
   };
   const resources = [...SNAPSHOT_RESOURCES];
   const outcomes: Outcome[] = new Array(resources.length);
@@ -205,11 +205,11 @@ export function register(program: Command, ctx: CliContext): Command {
       if (opts.output) {
         const file = path.resolve(ctx.io.cwd, opts.output);
         writeAtomically(file, snap.text);
-        if (!opts.quiet) ctx.io.stderr(`snapshot: wrote ${snap.count} objects to ${opts.output}\n`);
+        if (!opts.quiet) ctx.note(`snapshot: wrote ${snap.count} objects to ${opts.output}`);
       } else {
         ctx.io.stdout(snap.text);
       }
-      for (const n of snap.notes) ctx.io.stderr(`${n}\n`);
+      for (const n of snap.notes) ctx.note(n);
     });
   return withExamples(cmd, [
     'cozy-gw snapshot -o cluster.yaml',

@@ -1,5 +1,5 @@
 /**
- * The KRM function's settings (cli-contract "cozy-gw fn"): its functionConfig is a
+ * The KRM function's settings (README "cozy-gw fn"): its functionConfig is a
  * `fn.cozystack.io/v1alpha1 CozyGateway` (schemas/cozygateway.schema.json) or a ConfigMap as
  * `kpt fn eval -- key=value` makes one (see configFromConfigMap). Pure.
  */
@@ -55,7 +55,7 @@ const SPEC_KEYS = ['values', 'reconcile', 'now', 'gatewayApiVersion', 'ciliumVer
 function yamlValue(s: string): { value?: unknown; problem?: string; limit?: string } {
   const doc = parseDocument(s);
   if (doc.errors.length) return { problem: yamlProblem(doc.errors[0], 'the value') };
-  // decisions §13: aliases stay shared nodes, and a value that expands past the bounds is refused.
+  // docs/decisions.md §13: aliases stay shared nodes, and a value that expands past the bounds is refused.
   const value = doc.toJS({ maxAliasCount: -1 }) as unknown;
   const why = exceedsLimits(value);
   return why ? { limit: `the value ${why}` } : { value };

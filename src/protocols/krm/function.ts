@@ -4,7 +4,7 @@
  * Pure: a ResourceList in, a ResourceList out, findings as data. The command module
  * (src/cli/commands/fn.ts) reads standard input and writes standard output.
  *
- * The rules it keeps (cli-contract "cozy-gw fn", decisions 9, and what kpt does with a
+ * The rules it keeps (README "cozy-gw fn", docs/decisions.md §9, and what kpt does with a
  * function's output):
  * - functionConfig is a `fn.cozystack.io/v1alpha1 CozyGateway` (schemas/cozygateway.schema.json)
  *   or a ConfigMap as `kpt fn eval -- key=value` makes one (see configFromConfigMap).
@@ -71,7 +71,7 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     if (isGenerated(it)) return; // replaced by this run's output
     keep.push(it);
     if (isMetaOrLocal(it)) return;
-    // cli-contract "Inputs": `kind: List` and any `*List` kind are flattened into their items;
+    // README "cozy-gw render": `kind: List` and any `*List` kind are flattened into their items;
     // the List itself passes through untouched, its items are read as inputs.
     if (isList(it)) {
       flattenList(it).forEach((sub, j) => {

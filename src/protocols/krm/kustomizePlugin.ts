@@ -21,7 +21,7 @@ import { checkParsed, checkText, documentSpans, exceedsLimits } from '../../k8s/
 export function processKustomizeStream(text: string, configText: string, opts: FnOptions): TextRun {
   const findings: Finding[] = [];
   let functionConfig: unknown;
-  // decisions §13, as on every other channel: a document too large is refused before it is
+  // docs/decisions.md §13, as on every other channel: a document too large is refused before it is
   // parsed, one that expands past the bounds (an alias bomb) after parsing, aliases kept shared.
   const configTooBig = checkText(configText);
   if (configTooBig)

@@ -1,6 +1,6 @@
 /**
  * The ResourceList protocol on text: items that pass through keep their bytes, so kpt writes the
- * user's files back as they were (issue 13: `kpt fn render` run again and again leaves the package
+ * user's files back as they were (`kpt fn render` run again and again leaves the package
  * as `exec: cat` would). Pure: text in, text out.
  */
 import {
@@ -44,7 +44,7 @@ export interface TextRun {
  * comments and quoting included, so kpt writes the user's files back as they were.
  */
 export function processResourceListText(text: string, opts: FnOptions): TextRun {
-  // decisions §13: a document too large is refused before it is parsed; one that expands past
+  // docs/decisions.md §13: a document too large is refused before it is parsed; one that expands past
   // the bounds (an alias bomb) after parsing, before anything walks or copies it.
   const tooBig = checkText(text);
   if (tooBig)
@@ -80,7 +80,7 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMap(doc.contents)) {
     return { stdout: dumpYaml(output), exitCode, findings };
   }
-  // cli-contract `fn`, decisions §9: items that came in pass through unchanged, byte for byte.
+  // README "cozy-gw fn", docs/decisions.md §9: items that came in pass through unchanged, byte for byte.
   const spliced = spliceItems(text, tokens, rl, output);
   if (spliced !== undefined) return { stdout: spliced, exitCode, findings };
   // Not the block layout kpt and kustomize write (JSON, a flow sequence, ...): the items are

@@ -1,0 +1,135 @@
+/**
+ * Citations in comments resolve (docs/README.md "Citing them"): every `docs/<doc>.md §<id>`,
+ * heading and README heading exists, every path into the repository exists, and nothing cites a
+ * document the repository does not hold or an issue number. scripts/check-citations.js does the
+ * work; `npm run check-citations` prints the same report, `-- --list` every citation.
+ */
+import * as path from 'node:path';
+
+interface Problem {
+  line: number;
+  message: string;
+}
+interface Checked {
+  problems: Problem[];
+  citations: { line: number; cite: string; resolved: boolean }[];
+}
+const checker = require('../scripts/check-citations.js') as {
+  checkText(file: string, text: string, ctx: unknown): Checked;
+  fixText(file: string, text: string): string;
+  checkRepository(root?: string, dirs?: string[]): ({ file: string } & Checked)[];
+  contextFor(root?: string): unknown;
+};
+
+const ROOT = path.resolve(__dirname, '..');
+const ctx = checker.contextFor(ROOT);
+const problems = (text: string, file = 'src/example.ts') =>
+  checker.checkText(file, text, ctx).problems.map((p) => `${p.line}: ${p.message}`);
+
+test('every citation in src/, test/, scripts/ and bench/ resolves', () => {
+  const found = checker
+    .checkRepository(ROOT)
+    .flatMap((f) => f.problems.map((p) => `${f.file}:${p.line}: ${p.message}`));
+  expect(found).toEqual([]);
+});
+
+describe('what resolves', () => {
+  test('a section, several sections, a range, a heading, a README heading', () => {
+    const text = [
+      '/** docs/behaviour.md §5.8, §5.9 and docs/tenant.md §2.0.6. */',
+      '// docs/decisions.md §Q1–§Q16, docs/decisions.md §C1; docs/decisions.md "The platform values channel"',
+      '// README "cozy-gw diff" and README "Values, warnings and trees"',
+    ].join('\n');
+    expect(problems(text)).toEqual([]);
+    expect(checker.checkText('src/example.ts', text, ctx).citations.map((c) => c.cite)).toEqual([
+      'docs/behaviour.md §5.8',
+      'docs/behaviour.md §5.9',
+      'docs/tenant.md §2.0.6',
+      'docs/decisions.md §Q1',
+      'docs/decisions.md §Q16',
+      'docs/decisions.md §C1',
+      'docs/decisions.md "The platform values channel"',
+      'README "cozy-gw diff"',
+      'README "Values, warnings and trees"',
+    ]);
+  });
+
+  test('a bare § is read in the document cited last above it', () => {
+    expect(problems('// docs/tenant.md §2.2\nconst a = 1;\n// §2.0.4, then §3')).toEqual([]);
+    expect(problems('// docs/tenant.md §2.2\n// §5.8')).toEqual([
+      '2: §5.8 (in docs/tenant.md, cited last above) does not exist',
+    ]);
+    expect(problems('// §5.8 alone')).toEqual(['1: §5.8 names no document (write docs/<doc>.md §5.8)']);
+  });
+
+  test('paths: files, folders, a left-out extension, a glob', () => {
+    expect(problems('// src/k8s/model.ts, src/charts/, test/e2e/golden, test/k8s/yaml*.test.ts')).toEqual([]);
+    expect(problems('// the pass is src/reconcile.ts')).toEqual(['1: path src/reconcile.ts does not exist']);
+  });
+});
+
+describe('what is refused', () => {
+  test('a section or heading that does not exist', () => {
+    expect(problems('// docs/behaviour.md §99 and docs/nope.md §1 and README "No such heading"')).toEqual([
+      '1: docs/behaviour.md has no section §99',
+      '1: docs/nope.md does not exist',
+      '1: README has no heading "No such heading"',
+    ]);
+  });
+
+  test("the specification's files and issue numbers, in comments and test titles", () => {
+    const spec = [
+      'reference-facts §5.8',
+      'cli-contract "Inputs"',
+      'tenant-gateway.md',
+      'tenant-chart.md §2.2',
+      'decisions.md §12',
+      'decisions 7',
+    ];
+    for (const cite of spec)
+      expect({ cite, found: problems(`// ${cite}`).filter((m) => m.includes('does not hold')).length }).toEqual({
+        cite,
+        found: 1,
+      });
+    expect(problems('// the layout (issue 9)')).toEqual([
+      '1: comment cites an issue number (say what the thing is instead): "issue 9"',
+    ]);
+    expect(problems("describe('merge (decisions §3)', () => {});", 'test/example.test.ts')).toEqual([
+      '1: test title cites a document the repository does not hold (docs/decisions.md): "decisions"',
+    ]);
+  });
+
+  test('strings, template literals and regular expressions are not comments', () => {
+    const text = [
+      "const a = 'issue 5 // reference-facts §5.8';",
+      'const b = `/* decisions 7 */ ${a} // §9`;',
+      'const c = /\\/\\/ cli-contract/;',
+    ].join('\n');
+    expect(problems(text)).toEqual([]);
+  });
+});
+
+describe('--fix', () => {
+  test("maps the specification's numbered sections to docs/, in comments and test titles only", () => {
+    const text = [
+      '// reference-facts §5.8, tenant-chart.md §2.2, tenant-chart.md §5 Q5; decisions.md 12; RF §7 layer 4',
+      "it('guard (reference-facts §3 guard 1)', () => {});",
+      'const s = "reference-facts §1";',
+      '// cli-contract "cozy-gw diff", cli-contract "Reading values and writing trees"',
+    ].join('\n');
+    expect(checker.fixText('test/example.test.ts', text).split('\n')).toEqual([
+      '// docs/behaviour.md §5.8, docs/tenant.md §2.2, docs/decisions.md §Q5; docs/decisions.md §12; docs/behaviour.md §7.4',
+      "it('guard (docs/behaviour.md §3.1 guard 1)', () => {});",
+      'const s = "reference-facts §1";',
+      '// README "cozy-gw diff", README "Values, warnings and trees"',
+    ]);
+  });
+
+  test('what it writes resolves', () => {
+    const fixed = checker.fixText(
+      'src/example.ts',
+      '// reference-facts §5.9 cause 4; tenant-chart §2.0.6; decisions §Q3',
+    );
+    expect(problems(fixed)).toEqual([]);
+  });
+});
