@@ -53,3 +53,12 @@ export function compareStates(before: readonly KObject[], after: readonly KObjec
 export function differenceCount(c: Comparison): number {
   return c.created.length + c.changed.length + c.deleted.length;
 }
+
+/** Every difference as (before, after), in render's output order: created, changed and deleted interleaved. */
+export function differences(c: Comparison): { before?: KObject; after?: KObject }[] {
+  const items = new Map<string, { before?: KObject; after?: KObject }>();
+  for (const o of c.created) items.set(keyOf(o), { after: o });
+  for (const x of c.changed) items.set(keyOf(x.after), x);
+  for (const o of c.deleted) items.set(keyOf(o), { before: o });
+  return orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) => items.get(keyOf(o))!);
+}

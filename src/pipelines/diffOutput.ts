@@ -10,16 +10,19 @@ import { keyOf, type KObject } from '../k8s/model';
 import { toJson } from '../k8s/yaml';
 import { afterStore, diffChanges, hasDifferences, type DiffResult } from './diff';
 import { renderPlan } from './plan';
-import { orderOutput } from './render';
+import { differences } from './comparison';
 import { unifiedDiffs } from './unifiedDiff';
+import { markdownComment } from './markdownComment';
 
-export type DiffFormat = 'diff' | 'plan' | 'json';
+export type DiffFormat = 'diff' | 'plan' | 'json' | 'markdown';
 
 export interface DiffPrintOptions {
   format: DiffFormat;
   now: string;
   /** How the user named the state (`--state deploy`), for the notes that say how to see more. */
   stateArgs: string;
+  /** The command line without `-o` (the markdown comment's note on what it left out names it). */
+  rerun: string;
 }
 
 export interface DiffReport {
@@ -44,15 +47,6 @@ export function relevantFindings(d: DiffResult): { relevant: Finding[]; unrelate
   const unrelatedWarnings =
     d.findings.filter((f) => f.severity === 'warning').length - relevant.filter((f) => f.severity === 'warning').length;
   return { relevant, unrelatedWarnings };
-}
-
-/** Every difference as (before, after), in render's output order. */
-export function diffItems(d: DiffResult): { before?: KObject; after?: KObject }[] {
-  const items = new Map<string, { before?: KObject; after?: KObject }>();
-  for (const o of d.created) items.set(keyOf(o), { after: o });
-  for (const c of d.changed) items.set(keyOf(c.after), c);
-  for (const o of d.deleted) items.set(keyOf(o), { before: o });
-  return orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) => items.get(keyOf(o))!);
 }
 
 /** The `-o json` document (README "cozy-gw diff", its JSON fields). */
@@ -116,7 +110,8 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
   let stdout: Iterable<string>;
   if (o.format === 'json') stdout = [diffJson(d)];
   else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant)];
-  else stdout = unifiedDiffs(diffItems(d));
+  else if (o.format === 'markdown') stdout = [markdownComment(d, { rerun: o.rerun })];
+  else stdout = unifiedDiffs(differences(d));
   return {
     warnings: relevant.filter((f) => f.severity === 'warning'),
     notes,

@@ -39,7 +39,7 @@ interface DiffCliOptions extends InputOptions {
   validate?: boolean;
   state: string[];
   prune?: boolean;
-  output: 'diff' | 'plan' | 'json';
+  output: 'diff' | 'plan' | 'json' | 'markdown';
   now?: string;
   ciliumVersion: string;
 }
@@ -74,6 +74,22 @@ function readState(paths: string[], ctx: CliContext): { state: KObject[]; source
   return { state, sources, treeHeld };
 }
 
+/** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The diff's command line without `-o` (the markdown comment names it for what it left out). */
+function rerunLine(opts: DiffCliOptions): string {
+  const words = ['cozy-gw', 'diff'];
+  for (const s of opts.state) words.push('--state', shellWord(s));
+  for (const v of opts.values) words.push('--values', shellWord(v));
+  for (const f of opts.filename) words.push('-f', shellWord(f));
+  if (opts.set?.length || opts.setString?.length) words.push('(with the same --set options)');
+  if (opts.prune) words.push('--prune');
+  return words.join(' ');
+}
+
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('diff')
@@ -97,9 +113,9 @@ export function register(program: Command, ctx: CliContext): Command {
     .addOption(
       new Option(
         '-o, --output <format>',
-        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames"}',
+        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames", ...}; markdown: a pull-request comment',
       )
-        .choices(['diff', 'plan', 'json'])
+        .choices(['diff', 'plan', 'json', 'markdown'])
         .default('diff'),
     )
     .option(
@@ -159,7 +175,8 @@ Examples:
       const report = diffReport(result, {
         format: opts.output,
         now,
-        stateArgs: opts.state.map((s) => `--state ${s}`).join(' '),
+        stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
+        rerun: rerunLine(opts),
       });
       ctx.report(report.warnings);
       for (const n of report.notes) ctx.note(n);
