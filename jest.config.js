@@ -5,7 +5,6 @@ const esmOnly = [
   'execa',
   'commander',
   'fast-check',
-  '@kubernetes-models',
   'pure-rand',
   'is-plain-obj',
   'strip-final-newline',
@@ -22,9 +21,6 @@ const esmOnly = [
   'pretty-ms',
   'is-unicode-supported',
   '@sindresorhus',
-  'kubernetes-models',
-  'is-cidr',
-  'cidr-regex',
 ];
 const os = require('node:os');
 module.exports = {
@@ -37,13 +33,6 @@ module.exports = {
   // Packages whose `exports` have only an `import` condition, which jest's CommonJS resolver does not read.
   moduleNameMapper: {
     '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
-    // The @kubernetes-models packages (the self-check's upstream schemas) and what they import.
-    '^@kubernetes-models/(gateway-api|cert-manager|apimachinery)/(.+?)(\\.js)?$':
-      '<rootDir>/node_modules/@kubernetes-models/$1/$2.js',
-    '^@kubernetes-models/validate/runtime/(.+?)(\\.js)?$':
-      '<rootDir>/node_modules/@kubernetes-models/validate/dist/runtime/$1.js',
-    '^@kubernetes-models/(base|validate)$': '<rootDir>/node_modules/@kubernetes-models/$1/dist/index.js',
-    '^kubernetes-models/(.+?)(\\.js)?$': '<rootDir>/node_modules/kubernetes-models/$1.js',
   },
   // dist/ is brought up to date once, before any suite runs from it (test/globalSetup.ts).
   globalSetup: '<rootDir>/test/globalSetup.ts',

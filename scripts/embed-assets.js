@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Embeds charts/ (default values and metadata), schemas/ and templates/ into
+ * Embeds charts/ (default values and metadata), schemas/ and templates/ (YAML data parsed, handlebars
+ * templates precompiled) into
  * src/assets/assets.generated.ts, so the core reads them without file I/O and a single-file
  * executable (bun build --compile) carries them. Runs before build and test.
  */
@@ -48,7 +49,9 @@ if (generated.every((g) => fs.existsSync(g) && fs.readFileSync(g, 'utf8').includ
 
 const data = {};
 const text = {};
-for (const f of [...walk('charts'), ...walk('schemas')]) {
+// The YAML files under templates/ are static objects as data (the ClusterRoles, the fixed
+// network policies, ...); its handlebars files are text templates, precompiled below.
+for (const f of [...walk('charts'), ...walk('schemas'), ...walk('templates')]) {
   const src = fs.readFileSync(path.join(root, f), 'utf8');
   if (/\.ya?ml$/.test(f)) data[f] = yaml.load(src);
   else if (/\.json$/.test(f)) data[f] = JSON.parse(src);

@@ -6,9 +6,13 @@
  * src/validation/upstreamValidators.generated.ts, so that `--validate` needs no new runtime
  * dependency (only ajv's runtime helpers and ajv-formats, which are dependencies already).
  *
- * Run once after upgrading the dev dependencies @kubernetes-models/gateway-api and
- * @kubernetes-models/cert-manager, and commit the result:
- *   node scripts/vendor-upstream-validators.js
+ * The packages are not dependencies of the project (they declare Node >= 22, the tool needs 20.19):
+ * the script installs the versions pinned in PACKAGES into a temporary directory with npm, reads
+ * their files (it never runs their code), and removes the directory. To upgrade, change PACKAGES,
+ * run it, and commit the result:
+ *   npm run vendor-schemas
+ * `npm run vendor-schemas -- --check` writes nothing and exits 1 when the committed file is not
+ * what the pinned packages give (CI runs it); `--from DIR` reads an existing node_modules DIR instead.
  *
  * Each ES module of the packages' _schemas/ becomes a function in one CommonJS-compatible file:
  * `import {validate as vN} from "./X.js"` becomes a hoisted forwarding function (so cycles work
@@ -17,10 +21,40 @@
  */
 'use strict';
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+/** The packages vendored, at the versions the committed file comes from. */
+const PACKAGES = { '@kubernetes-models/gateway-api': '2.0.0', '@kubernetes-models/cert-manager': '6.0.0' };
 
 const root = path.resolve(__dirname, '..');
-const nm = path.join(root, 'node_modules');
+const args = process.argv.slice(2);
+const check = args.includes('--check');
+const fromAt = args.indexOf('--from');
+let scratch;
+let nm;
+if (fromAt >= 0) nm = path.resolve(args[fromAt + 1]);
+else {
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-vendor-'));
+  fs.writeFileSync(path.join(scratch, 'package.json'), '{"private":true}\n');
+  // --loglevel=error: the packages' engines field (Node >= 22) does not matter, their code is not run.
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      '--no-package-lock',
+      '--loglevel=error',
+      ...Object.entries(PACKAGES).map(([p, v]) => `${p}@${v}`),
+    ],
+    { cwd: scratch, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  nm = path.join(scratch, 'node_modules');
+}
+process.on('exit', () => scratch && fs.rmSync(scratch, { recursive: true, force: true }));
 
 /** The kinds vendored: every kind of these API groups the packages model. */
 const ENTRIES = [
@@ -152,7 +186,24 @@ export function moduleLoader(formats: Record<string, unknown>, ucs2length: (s: s
 }
 `;
 const file = path.join(root, 'src', 'validation', 'upstreamValidators.generated.ts');
-fs.writeFileSync(file, out);
-console.log(
-  `wrote ${path.relative(root, file)}: ${Object.keys(kinds).length} kinds, ${modules.size} modules, ${(out.length / 1024).toFixed(0)} KiB`,
-);
+const rel = path.relative(root, file);
+for (const [p, v] of Object.entries(PACKAGES)) {
+  if (versions[p] !== v) throw new Error(`${p} in ${nm} is ${versions[p]}, not the pinned ${v}`);
+}
+if (check) {
+  const committed = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  if (committed !== out) {
+    console.error(
+      `${rel} is not what ${Object.entries(PACKAGES)
+        .map(([p, v]) => `${p}@${v}`)
+        .join(', ')} give: run npm run vendor-schemas and commit the result`,
+    );
+    process.exit(1);
+  }
+  console.log(`${rel} is what the pinned packages give`);
+} else {
+  fs.writeFileSync(file, out);
+  console.log(
+    `wrote ${rel}: ${Object.keys(kinds).length} kinds, ${modules.size} modules, ${(out.length / 1024).toFixed(0)} KiB`,
+  );
+}

@@ -9,7 +9,7 @@ import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
 import { splitList } from './platformValues';
 import { publishingNamespace, type ClusterMap } from '../platform/tenancy';
-import type { TenantRelease } from './tenantChart';
+import type { TenantRelease } from './tenantRelease';
 
 export const SOLVERS = ['http01', 'dns01'];
 export const PROVIDERS = ['cloudflare', 'route53', 'digitalocean', 'rfc2136'];

@@ -13,6 +13,9 @@ import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/mode
 
 export type PlatformValues = Record<string, unknown>;
 
+/** The in-cluster Keycloak URL, `authentication.oidc.keycloakInternalUrl`'s default (docs/behaviour.md §1). */
+const KEYCLOAK_INTERNAL_URL = 'http://keycloak-http.cozy-keycloak.svc:8080';
+
 export function platformDefaults(): PlatformValues {
   return asset<PlatformValues>('charts/platform/values.yaml');
 }
@@ -157,12 +160,15 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     'gateway-class-name': className,
     'gateway-edge-classes': classList(g('gateway.edgeTerminatedClasses'), 'gateway.edgeTerminatedClasses', findings, pkg),
     'gateway-tenant-classes': classList(g('gateway.tenantSelectableClasses'), 'gateway.tenantSelectableClasses', findings, pkg),
+    // The keys the tenant charts read (docs/behaviour.md §1; docs/tenant.md §2.4, §2.0.6, §2.10.5).
+    // Each is the value as given, defaulted only when absent (null deletes a key, as in helm, and
+    // so defaults it too): an explicit `monitoring.rootEnabled: false` stays "false".
     'oidc-enabled': valueString(g('authentication.oidc.enabled') ?? false),
     'oidc-insecure-skip-verify': valueString(g('authentication.oidc.insecureSkipVerify') ?? false),
     'extra-keycloak-redirect-uri-for-dashboard': valueString(g('authentication.oidc.keycloakExtraRedirectUri')),
     'api-server-endpoint': valueString(g('publishing.apiServerEndpoint')),
-    'keycloak-internal-url': 'http://keycloak-http.cozy-keycloak.svc:8080',
-    'monitoring-enabled': 'true',
+    'keycloak-internal-url': valueString(g('authentication.oidc.keycloakInternalUrl') ?? KEYCLOAK_INTERNAL_URL),
+    'monitoring-enabled': valueString(g('monitoring.rootEnabled') ?? true),
     'cluster-domain': valueString(g('networking.clusterDomain') || 'cozy.local'),
     'cpu-allocation-ratio': valueString(g('resources.cpuAllocationRatio') ?? 10),
     'memory-allocation-ratio': valueString(g('resources.memoryAllocationRatio') ?? 1),

@@ -89,9 +89,18 @@ export class SourceMap {
     const parts: (string | number)[] = [...origin.path, ...(field ? splitField(field) : [])];
     let node: Node | null | undefined = doc.contents as Node | null;
     let best = node?.range ? node.range[0] : undefined;
-    for (const p of parts) {
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
       if (isMap(node)) {
-        const pair = node.items.find((it) => isScalar(it.key) && String(it.key.value) === String(p));
+        const map = node;
+        const keyed = (key: string) => map.items.find((it) => isScalar(it.key) && String(it.key.value) === key);
+        let pair = keyed(String(p));
+        // A key with dots in it (`services.loadbalancers` under resourceQuotas): the longest run of
+        // the remaining parts that names a key.
+        for (let j = parts.length; !pair && j > i + 1; j--) {
+          pair = keyed(parts.slice(i, j).join('.'));
+          if (pair) i = j - 1;
+        }
         if (!pair) break;
         const k = pair.key as Node;
         best = k.range ? k.range[0] : best;

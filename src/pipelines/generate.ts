@@ -28,6 +28,8 @@ export interface GenerateOptions {
   now: string;
   gatewayApiVersion?: string;
   ciliumVersion?: string;
+  /** The note naming the Helm hook objects the render left out (render.ts RenderOptions). */
+  noteOmittedHooks?: boolean;
   includeSecretData: boolean;
   /** How the user of this output asks for key material (default: pass --include-secret-data). */
   includeHint?: string;

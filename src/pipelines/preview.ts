@@ -56,12 +56,18 @@ export interface ControllerPass {
  */
 export function renderThenReconcile(
   input: RenderInput,
-  o: { render?: boolean; reconcile?: boolean; now: string; gatewayApiVersion?: string; ciliumVersion?: string },
+  o: RenderOptions & { render?: boolean; reconcile?: boolean; now: string; ciliumVersion?: string },
 ): ControllerPass {
   const findings: Finding[] = [];
   let rendered: KObject[] = [];
   if (o.render !== false) {
-    const r = render(input, { gatewayApiVersion: o.gatewayApiVersion });
+    const r = render(input, {
+      gatewayApiVersion: o.gatewayApiVersion,
+      gatewayOnly: o.gatewayOnly,
+      includeHooks: o.includeHooks,
+      apiVersions: o.apiVersions,
+      noteOmittedHooks: o.noteOmittedHooks,
+    });
     findings.push(...r.findings);
     if (hasErrors(findings)) return { failed: true, findings, rendered: [], renderedKeys: new Set() };
     rendered = r.objects;

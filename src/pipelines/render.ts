@@ -1,36 +1,43 @@
 /**
- * `render`, the pure core: the platform → apps/tenant → extra/gateway chart chain and the
- * cozystack-basics admission policies (README "cozy-gw render"), as one function from
- * input objects and platform values to output objects and findings. The CLI, the KRM function
- * and the Helm post-renderer all call `render`.
+ * `render`, the pure core: the platform → apps/tenant → extra/gateway chart chain and
+ * cozystack-basics (README "cozy-gw render"), as one function from input objects and
+ * platform values to output objects and findings. The CLI, the KRM function and the Helm
+ * post-renderer all call `render`.
  *
- * Steps: validate every input (schemas/, the TenantGateway CRD); merge the platform values and
- * derive `_cluster` (platformValues.ts) with the layer-6 guard (policies.ts); render tenant-root
- * and the Tenant tree (tenantChart.ts); render a TenantGateway for every tenant that owns a
- * Gateway (gatewayChart.ts), each checked against the CRD; append the admission policies.
- * Every failure is collected; when any is an error, no object is returned. Invalid input (a
- * schema violation) stops before the charts run, since their verdicts on ill-typed values would
- * only repeat it; every invalid input is still reported.
+ * Steps: check every input at once (schemas/, the Tenants' values schema and names, the
+ * TenantGateway CRD); merge the platform values and derive `_cluster` (platformValues.ts) with the
+ * layer-6 guard (policies.ts); render tenant-root, every Tenant and cozystack-basics
+ * (tenantChart.ts: every template of apps/tenant, docs/tenant.md); render a TenantGateway for
+ * every tenant that owns a Gateway (gatewayChart.ts), each checked against the CRD; append the
+ * admission policies. Every failure is collected; when any is an error, no object is returned.
+ * Invalid platform values stop before the charts run, since their verdicts on ill-typed values
+ * would only repeat it; an invalid Tenant is skipped with its subtree while the others render, so
+ * that every failure comes out in one run.
  *
- * Not emitted: the tenant chart's `gateway` HelmRelease (docs/behaviour.md §2.6). The contract
- * materialises the TenantGateway that release would produce; emitting both would have Helm and
- * the rendered tree own one object. Nor is the platform's `cozy-system/cozystack-values` Secret
- * (the values channel is the values given to each command, docs/decisions.md §7), so applying the
- * output never overwrites the keys cozy-gw does not reproduce (kube-root-ca, scheduling, branding).
+ * Not emitted: the tenant chart's `gateway` HelmRelease (docs/tenant.md §1.2 item 3): its
+ * TenantGateway is materialised, and emitting both would have Helm and the rendered tree own one
+ * object; cozystack-basics' `tenant-root` HelmRelease (docs/decisions.md §Q6); the Helm hook objects unless asked
+ * for (docs/decisions.md §Q5: a note names them); the platform's `cozy-system/cozystack-values` Secret (the values
+ * channel is the values given to each command, docs/decisions.md §7), so applying the output never
+ * overwrites the keys cozy-gw does not reproduce (kube-root-ca, scheduling, branding).
  *
- * Output order (stable, documented in the README): Namespaces by name; then namespaced objects
- * by namespace, then apiVersion, kind and name (compareObjects); then the admission policies in
- * the order the platform applies them (each VAP followed by its binding). Namespaces come first
- * so that `kubectl apply -f` of the stream creates them before what lives in them.
+ * Output order (stable, documented in the README; docs/decisions.md §Q16): Namespaces by name; then namespaced
+ * objects by namespace, then apiVersion, kind and name (compareObjects); then the other
+ * cluster-scoped objects (ClusterRoles, CiliumClusterwideNetworkPolicies) by compareObjects; then
+ * the admission policies in the order the platform applies them (each VAP followed by its
+ * binding). Namespaces come first so that `kubectl apply -f` of the stream creates them before
+ * what lives in them.
  */
 import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { renderGateway } from '../charts/gatewayChart';
-import { validatePlatformValues, validateTenant } from '../validation/inputValidation';
+import { validatePlatformValues } from '../validation/inputValidation';
 import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../validation/valueSources';
 import { compareObjects, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
-import { renderTenantTree, rootHostFindings } from '../charts/tenantChart';
+import { renderTenantTree, tenantInputFindings } from '../charts/tenantChart';
+import { rootHostFindings } from '../charts/cozystackBasics';
+import { gatewayCleanupHook, omittedHooksNote } from '../charts/hooks';
 import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
@@ -43,6 +50,21 @@ export interface RenderInput {
 export interface RenderOptions {
   /** The Gateway API CRD bundle version the route policy covers (default: the bundle the platform ships). */
   gatewayApiVersion?: string;
+  /**
+   * `--gateway-only`: only the gateway slice (the Namespaces, `cozystack-values` Secrets,
+   * TenantGateways and admission policies), for a platform whose tenant HelmReleases still render
+   * the rest.
+   */
+  gatewayOnly?: boolean;
+  /** `--include-hooks` (docs/decisions.md §Q5): the Helm hook objects too, for Argo CD. */
+  includeHooks?: boolean;
+  /** `--api-versions GROUP/VERSION`: the API versions the cluster serves (docs/decisions.md §Q2, Q3). */
+  apiVersions?: readonly string[];
+  /**
+   * The note naming the hook objects left out (docs/decisions.md §Q5), an info finding: asked for
+   * by the commands that write manifests to be applied (render, fn); off by default.
+   */
+  noteOmittedHooks?: boolean;
 }
 
 export interface RenderResult {
@@ -74,17 +96,35 @@ function aboutObject(f: Finding, o: KObject): Finding {
   return { ...f, object: f.object ?? refOf(o) };
 }
 
-/** Step 1: every input checked against its schema. */
-export function validateInputs(input: RenderInput): Finding[] {
+/** What step 1 found: every finding, the Tenants that failed, and whether the platform values did. */
+export interface InputCheck {
+  findings: Finding[];
+  /** Tenants with an error (schema or names): the tree skips them and their subtrees. */
+  invalidTenants: Set<KObject>;
+  /** A platform-values source failed its schema: the charts cannot run on those values. */
+  valuesInvalid: boolean;
+}
+
+/**
+ * Step 1: every input checked, all at once: each platform-values source against its schema,
+ * every Tenant (the values schema and its names, tenantInputFindings), every TenantGateway
+ * against the CRD.
+ */
+export function validateInputs(input: RenderInput): InputCheck {
   const findings: Finding[] = [];
   for (const f of input.valuesFiles) findings.push(...validatePlatformValues(f));
   const pkg = findPlatformPackage(input.objects);
   if (pkg) findings.push(...validatePlatformValues({ pkg }));
+  const valuesInvalid = hasErrors(findings);
+  const invalidTenants = new Set<KObject>();
   for (const o of input.objects) {
-    if (isTenant(o)) findings.push(...validateTenant(o));
-    else if (isTenantGateway(o)) findings.push(...validateTenantGateway(o).map((f) => aboutObject(f, o)));
+    if (isTenant(o)) {
+      const fs = tenantInputFindings(o);
+      findings.push(...fs);
+      if (hasErrors(fs)) invalidTenants.add(o);
+    } else if (isTenantGateway(o)) findings.push(...validateTenantGateway(o).map((f) => aboutObject(f, o)));
   }
-  return findings;
+  return { findings, invalidTenants, valuesInvalid };
 }
 
 /** Step 2: the merged platform values and `_cluster`, with the platform chart's, tenant-root's host label and layer 6's failures. */
@@ -98,6 +138,8 @@ export function resolveCluster(input: RenderInput): { cluster: ClusterMap; findi
   return { cluster, findings: all };
 }
 
+const isAdmissionPolicy = (o: KObject) => o.apiVersion.startsWith('admissionregistration.k8s.io/');
+
 /** The stable output order (see the module comment). */
 export function orderOutput(objs: KObject[]): KObject[] {
   const namespaces = objs.filter((o) => o.kind === 'Namespace' && o.apiVersion === 'v1').sort(compareObjects);
@@ -109,21 +151,31 @@ export function orderOutput(objs: KObject[]): KObject[] {
       return an < bn ? -1 : an > bn ? 1 : compareObjects(a, b);
     });
   const rest = objs.filter((o) => !o.metadata.namespace && !(o.kind === 'Namespace' && o.apiVersion === 'v1'));
-  return [...namespaces, ...namespaced, ...rest];
+  const clusterScoped = rest.filter((o) => !isAdmissionPolicy(o)).sort(compareObjects);
+  const policies = rest.filter(isAdmissionPolicy);
+  return [...namespaces, ...namespaced, ...clusterScoped, ...policies];
 }
 
 export function render(input: RenderInput, opts: RenderOptions = {}): RenderResult {
-  const findings = validateInputs(input);
-  if (hasErrors(findings)) return { objects: [], findings };
+  const checked = validateInputs(input);
+  const findings = checked.findings;
+  // Ill-typed platform values would only make the charts repeat the schema's verdict.
+  if (checked.valuesInvalid) return { objects: [], findings };
 
   const { cluster, findings: valueFindings } = resolveCluster(input);
   findings.push(...valueFindings);
 
   const sources = valueSources(input.valuesFiles, findPlatformPackage(input.objects));
-  const tree = renderTenantTree(cluster, input.objects);
+  const tree = renderTenantTree(cluster, input.objects, {
+    gatewayOnly: opts.gatewayOnly,
+    includeHooks: opts.includeHooks,
+    apiVersions: opts.apiVersions,
+    invalidTenants: checked.invalidTenants,
+  });
   findings.push(...tree.findings);
   const rendered: KObject[] = [...tree.objects];
 
+  let gatewayHooksOmitted = 0;
   for (const r of tree.releases) {
     if (!r.ownsGateway) continue;
     const g = renderGateway(r);
@@ -139,9 +191,12 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
         field: undefined,
       });
     }
-    if (!check.length) rendered.push(g.object);
+    if (check.length) continue;
+    rendered.push(g.object);
+    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5).
+    if (opts.includeHooks) rendered.push(...gatewayCleanupHook(r.namespace));
+    else gatewayHooksOmitted++;
   }
-
   // docs/decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
   // (Not for a publishing namespace the values already failed on.)
   const publishing = publishingNamespace(cluster);
@@ -172,5 +227,9 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   }
 
   if (hasErrors(findings)) return { objects: [], findings };
+  if (!opts.includeHooks && opts.noteOmittedHooks) {
+    const note = omittedHooksNote(tree.hooksOmitted, gatewayHooksOmitted);
+    if (note) findings.push(note);
+  }
   return { objects: orderOutput(rendered), findings };
 }

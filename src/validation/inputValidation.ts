@@ -59,16 +59,42 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
   return out;
 }
 
+/** A `resourceQuotas` value's pointer (`/spec/resourceQuotas/<key>`): its key, or undefined. */
+function quotaKeyOf(instancePath: string): string | undefined {
+  const m = /^\/spec\/resourceQuotas\/([^/]+)$/.exec(instancePath);
+  return m ? m[1].replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+}
+
 /**
- * Validate a Tenant against schemas/tenant.schema.json. Errors name the file, line, Tenant and
- * field; an unknown spec key (a typo such as `gatway`) is a warning naming the nearest known key,
- * since the chart ignores it.
+ * Validate a Tenant against schemas/tenant.schema.json (the chart's values schema,
+ * docs/tenant.md §3, docs/decisions.md §Q15). Errors name the file, line, Tenant and field; a `resourceQuotas` value that is not a
+ * quantity is one error for its key (the schema's anyOf and pattern report it several times). An
+ * unknown spec key (a typo such as `gatway`) is a warning naming the nearest known key, since the
+ * chart ignores it.
  */
 export function validateTenant(o: KObject): Finding[] {
   const validate = validators().tenant;
   const out: Finding[] = [];
   if (!validate(o)) {
+    const quotaKeys = new Set<string>();
     for (const e of validate.errors ?? []) {
+      const quotaKey = quotaKeyOf(e.instancePath);
+      if (quotaKey !== undefined) {
+        if (quotaKeys.has(quotaKey)) continue;
+        quotaKeys.add(quotaKey);
+        out.push(
+          error(
+            `must be a quantity (an integer, or a string in the Kubernetes quantity grammar such as "500m", "4", "10Gi", "1e3"), got ${show(e.data)}`,
+            {
+              object: refOf(o),
+              field: `spec.resourceQuotas.${quotaKey}`,
+              rule: 'input.tenant-schema',
+              hint: 'write a whole number, or quote a quantity with its suffix (cpu: "500m", memory: 4Gi)',
+            },
+          ),
+        );
+        continue;
+      }
       const { field, message, hint } = explainInputError(e);
       out.push(
         error(field ? message : `Tenant ${message}`, {

@@ -190,7 +190,9 @@ describe('bench generator: agrees with render', () => {
         expect(res.stderr).not.toMatch(/error/i);
         expect(res.code).toBe(0);
         const out = jsyaml.loadAll(res.stdout) as KObj[];
-        const tenantNss = out.filter((o) => o.kind === 'Namespace' && o.metadata.name !== 'tenant-root');
+        const tenantNss = out.filter(
+          (o) => o.kind === 'Namespace' && o.metadata.name.startsWith('tenant-') && o.metadata.name !== 'tenant-root',
+        );
         expect(tenantNss.length).toBe(g.tenants.length - 1);
         for (const n of tenantNss) expect(strip(n)).toEqual(snap.get(`Namespace//${n.metadata.name}`));
         const owners = new Set(g.owners.filter((o) => o.mode === mode).map((o) => o.ns));

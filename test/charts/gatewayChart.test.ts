@@ -2,7 +2,9 @@ import { DEFAULT_ATTACHED_NAMESPACES } from '../helpers/referenceFacts';
 import { certModeOf, renderGateway, selectableClasses } from '../../src/charts/gatewayChart';
 import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
 import { type ClusterMap } from '../../src/platform/tenancy';
-import { inheritNamespace, rootNamespaceValues, type TenantRelease } from '../../src/charts/tenantChart';
+import { inheritNamespace } from '../../src/charts/namespaceTemplate';
+import { rootNamespaceValues } from '../../src/charts/cozystackBasics';
+import type { TenantRelease } from '../../src/charts/tenantRelease';
 import type { KObject } from '../../src/k8s/model';
 
 function cluster(values: Record<string, unknown> = {}): ClusterMap {
@@ -14,13 +16,13 @@ const tenantObj = (name: string, ns: string): KObject => ({ apiVersion: 'apps.co
 
 /** tenant-root's release (the publishing tenant by default). */
 function root(c: ClusterMap, gatewayClassName?: string): TenantRelease {
-  return { tenant: tenantObj('root', 'tenant-root'), name: 'root', namespace: 'tenant-root', parentNamespace: 'tenant-root', values: { _cluster: c, _namespace: rootNamespaceValues(c) }, ownsGateway: true, gatewayClassName };
+  return { tenant: tenantObj('root', 'tenant-root'), name: 'root', namespace: 'tenant-root', parentNamespace: 'tenant-root', releaseName: 'tenant-x', spec: {}, values: { _cluster: c, _namespace: rootNamespaceValues(c) }, ownsGateway: true, gatewayClassName };
 }
 
 /** tenant-alice, a child of tenant-root owning its own Gateway. */
 function alice(c: ClusterMap, extra: { host?: string; gatewayClassName?: string } = {}): TenantRelease {
   const ns = inheritNamespace('tenant-alice', 'alice', { gateway: true, host: extra.host }, rootNamespaceValues(c));
-  return { tenant: tenantObj('alice', 'tenant-root'), name: 'alice', namespace: 'tenant-alice', parentNamespace: 'tenant-root', values: { _cluster: c, _namespace: ns }, ownsGateway: true, gatewayClassName: extra.gatewayClassName };
+  return { tenant: tenantObj('alice', 'tenant-root'), name: 'alice', namespace: 'tenant-alice', parentNamespace: 'tenant-root', releaseName: 'tenant-x', spec: {}, values: { _cluster: c, _namespace: ns }, ownsGateway: true, gatewayClassName: extra.gatewayClassName };
 }
 
 const spec = (r: TenantRelease) => {

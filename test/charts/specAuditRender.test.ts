@@ -7,7 +7,9 @@ import type { KObject } from '../../src/k8s/model';
 import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
 import { type ClusterMap } from '../../src/platform/tenancy';
 import { render } from '../../src/pipelines/render';
-import { inheritNamespace, rootNamespaceValues, type TenantRelease } from '../../src/charts/tenantChart';
+import { inheritNamespace } from '../../src/charts/namespaceTemplate';
+import { rootNamespaceValues } from '../../src/charts/cozystackBasics';
+import type { TenantRelease } from '../../src/charts/tenantRelease';
 
 const tenant = (name: string, namespace: string, spec: Record<string, unknown> = {}): KObject => ({
   apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name, namespace }, spec,
@@ -20,7 +22,7 @@ function cluster(v: Record<string, unknown> = {}): ClusterMap {
 function release(c: ClusterMap, name: string, gatewayClassName?: string): TenantRelease {
   const T = name === 'root' ? 'tenant-root' : `tenant-${name}`;
   const ns = name === 'root' ? rootNamespaceValues(c) : inheritNamespace(T, name, { gateway: true }, rootNamespaceValues(c));
-  return { tenant: tenant(name, 'tenant-root', { gateway: true }), name, namespace: T, parentNamespace: 'tenant-root', values: { _cluster: c, _namespace: ns }, ownsGateway: true, gatewayClassName };
+  return { tenant: tenant(name, 'tenant-root', { gateway: true }), name, namespace: T, parentNamespace: 'tenant-root', releaseName: 'tenant-x', spec: {}, values: { _cluster: c, _namespace: ns }, ownsGateway: true, gatewayClassName };
 }
 const rules = (r: TenantRelease) => renderGateway(r).findings.filter((f) => f.severity === 'error').map((f) => f.rule);
 
@@ -28,14 +30,19 @@ describe('what the chart chain renders', () => {
   // "Helm does not render Gateway or Certificate directly — that prevents the Helm-vs-controller
   // race": render emits tenant Namespaces and Secrets, TenantGateways and the policies, nothing of
   // what the controller owns.
-  it('no Gateway, Certificate, Issuer or route: only Namespaces, Secrets, TenantGateways and the policies', () => {
-    const r = render({
+  it('no Gateway, Certificate, Issuer or route: the gateway slice is only Namespaces, Secrets, TenantGateways and the policies', () => {
+    const input = {
       objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root', { gateway: true }), tenant('bob', 'tenant-alice')],
       valuesFiles: [values({ gateway: { enabled: true }, publishing: { certificates: { solver: 'dns01' } } })],
-    });
+    };
+    const slice = render(input, { gatewayOnly: true });
+    expect(slice.findings).toEqual([]);
+    expect([...new Set(slice.objects.map((o) => o.kind))].sort()).toEqual(['Namespace', 'Secret', 'TenantGateway', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+    // The whole tenant adds the apps/tenant and cozystack-basics objects, still none of the controller's.
+    const r = render(input);
     expect(r.findings).toEqual([]);
-    const kinds = [...new Set(r.objects.map((o) => o.kind))].sort();
-    expect(kinds).toEqual(['Namespace', 'Secret', 'TenantGateway', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+    const kinds = new Set(r.objects.map((o) => o.kind));
+    for (const k of ['Gateway', 'Certificate', 'Issuer', 'HTTPRoute']) expect([k, kinds.has(k)]).toEqual([k, false]);
     // "The chart renders one ... TenantGateway CR per tenant" that owns a Gateway; bob inherits.
     expect(r.objects.filter((o) => o.kind === 'TenantGateway').map((o) => o.metadata.namespace)).toEqual(['tenant-alice', 'tenant-root']);
   });

@@ -5,7 +5,9 @@
 import fc from 'fast-check';
 import { renderGateway } from '../../src/charts/gatewayChart';
 import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
-import { inheritNamespace, rootNamespaceValues, type TenantRelease } from '../../src/charts/tenantChart';
+import { inheritNamespace } from '../../src/charts/namespaceTemplate';
+import { rootNamespaceValues } from '../../src/charts/cozystackBasics';
+import type { TenantRelease } from '../../src/charts/tenantRelease';
 
 const DEFAULT_SERVICES = ['api', 'vm-exportproxy', 'cdi-uploadproxy'];
 const ALL = ['api', 'dashboard', 'vm-exportproxy', 'cdi-uploadproxy', 'harbor'];
@@ -35,7 +37,7 @@ describe('gateway chart properties', () => {
         // The publishing tenant may not choose across the edge line (guard 5): it keeps the default.
         const chosen = publishing ? undefined : k.edgeTenant ? 'cf' : 'cilium';
         const ns = k.owner === 'root' ? rootNamespaceValues(c) : inheritNamespace(T, 'alice', { gateway: true }, rootNamespaceValues(c));
-        const r: TenantRelease = { name: k.owner, namespace: T, parentNamespace: 'tenant-root', values: { _cluster: c, _namespace: ns }, ownsGateway: true, gatewayClassName: chosen };
+        const r: TenantRelease = { name: k.owner, namespace: T, parentNamespace: 'tenant-root', releaseName: 'tenant-x', spec: {}, values: { _cluster: c, _namespace: ns }, ownsGateway: true, gatewayClassName: chosen };
         const g = renderGateway(r);
         expect(g.findings.filter((f) => f.severity === 'error')).toEqual([]);
         const spec = g.object!.spec as Record<string, unknown>;

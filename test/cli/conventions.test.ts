@@ -44,7 +44,7 @@ describe('unknown keys', () => {
       'warning: tenant.yaml:7: Tenant tenant-root/alice: spec.gatway: unknown key; did you mean spec.gateway?\n',
     );
     expect(r.stderr).toMatch(
-      /warning: tenant\.yaml:8: Tenant tenant-root\/alice: spec\.zzzzzzzzzz: unknown key \(known keys here: host, gateway, /,
+      /warning: tenant\.yaml:8: Tenant tenant-root\/alice: spec\.zzzzzzzzzz: unknown key \(known keys here: host, etcd, monitoring, ingress, gateway, /,
     );
     expect(r.stderr).toContain(
       'warning: pkg.yaml:10: Package cozystack.cozystack-platform: spec.components.platform.values.gateway.enabld: unknown key; did you mean gateway.enabled?\n',
@@ -229,10 +229,13 @@ describe('render --with-controller --output-dir', () => {
       .filter((f) => f.endsWith('.yaml'));
     const all = files.map((f) => fs.readFileSync(path.join(out, f), 'utf8'));
     for (const text of all) expect(text).not.toMatch(/^status:/m);
-    // The app route and the cluster's own namespaces (cozy-*) are not the platform's.
+    // The app route and the cluster's own namespaces (cozy-*) are not the platform's; what
+    // cozystack-basics renders in cozy-public and cozy-monitoring is (docs/decisions.md §Q7).
     expect(files).not.toContain('tenant-root/httproute-status.yaml');
-    expect(files.some((f) => f.startsWith('cozy-'))).toBe(false);
-    expect(files.filter((f) => /^_cluster\/namespace-/.test(f)).every((f) => /namespace-tenant-/.test(f))).toBe(true);
+    expect(files.filter((f) => f.startsWith('cozy-') && !/^cozy-(public|monitoring)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /^_cluster\/namespace-/.test(f) && !/namespace-(tenant-|cozy-public)/.test(f))).toEqual(
+      [],
+    );
     // The controller's own objects are there.
     expect(files).toEqual(
       expect.arrayContaining(['tenant-root/gateway-cozystack.yaml', 'tenant-root/tenantgateway-cozystack.yaml']),

@@ -88,6 +88,21 @@ describe('README', () => {
     it(name, () => runBlock(b), 300000);
   }
 
+  // After the tour, `git status` in a fresh clone is clean: whatever the tour wrote is git-ignored.
+  it('leaves nothing for git status: every file the tour writes is git-ignored', () => {
+    const tracked = new Set(
+      spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean),
+    );
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+    expect(git('init', '-q').status).toBe(0);
+    const unignored = git('ls-files', '-z', '--others', '--exclude-standard')
+      .stdout.split('\0')
+      .filter(Boolean)
+      // The scratch copy links node_modules (a directory in a clone, ignored there).
+      .filter((f) => !tracked.has(f) && f !== 'node_modules');
+    expect(unignored).toEqual([]);
+  });
+
   function runBlock(b: ReadmeBlock): void {
     for (const c of b.commands) {
       const cmd = c.command.replace(/\s+#[^'"\n]*$/, '');

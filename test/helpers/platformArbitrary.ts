@@ -253,7 +253,8 @@ function hostname(shape: HostShape, label: string, apex: string, publishing: str
 
 /**
  * The cluster state of a rendered case: render's Namespaces (with the name label the apiserver
- * writes), its TenantGateways and Secrets, the cozy-* namespaces, the wildcard source Secret
+ * writes), its namespaced objects (TenantGateways, Secrets, RBAC, policies, HelmReleases, ...;
+ * the cluster-scoped ones are the caller's to add), the cozy-* namespaces, the wildcard source Secret
  * when one is named, and the routes, each pointing at the Gateway that serves its namespace.
  */
 export function clusterStateOf(c: PlatformCase, rendered: KObject[]): KObject[] {
@@ -268,7 +269,7 @@ export function clusterStateOf(c: PlatformCase, rendered: KObject[]): KObject[] 
       };
       out.push(n);
       tenantNs.push(n);
-    } else if (o.kind === 'TenantGateway' || (o.kind === 'Secret' && o.metadata.namespace)) {
+    } else if (o.metadata.namespace) {
       out.push(o);
     }
   }

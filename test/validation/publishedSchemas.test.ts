@@ -1,12 +1,11 @@
 import { validatePublished } from '../../src/validation/publishedSchemas';
 import { KINDS } from '../../src/validation/upstreamValidators.generated';
-import { schemaCheck } from '../helpers/schemaCheck';
 import type { KObject } from '../../src/k8s/model';
 
-const gateway = (spec: Record<string, unknown>): KObject => ({
+const gateway = (spec: Record<string, unknown>, name = 'gw'): KObject => ({
   apiVersion: 'gateway.networking.k8s.io/v1',
   kind: 'Gateway',
-  metadata: { name: 'gw', namespace: 'tenant-root' },
+  metadata: { name, namespace: 'tenant-root' },
   spec,
 });
 
@@ -45,9 +44,37 @@ describe('published schemas (vendored, compiled)', () => {
     );
   });
 
-  it('agrees with the test suite check (the @kubernetes-models packages) on valid and invalid objects', async () => {
+  // What the @kubernetes-models packages' own classes (`new Gateway(o).validate()`) report for these
+  // objects, recorded with the packages the file was vendored from: the vendoring keeps their
+  // behaviour (scripts/vendor-upstream-validators.js --check keeps the file what they compile to).
+  it('reports what the @kubernetes-models packages report, on valid and invalid objects', () => {
     const objs: KObject[] = [
-      gateway({ gatewayClassName: 'cilium', listeners: [{ name: 'h', port: 99999, protocol: 'HTTP' }] }),
+      gateway(
+        { gatewayClassName: 'cilium', listeners: [{ name: 'h', port: 99999, protocol: 'HTTP' }] },
+        'port-too-big',
+      ),
+      gateway({ gatewayClassName: 'cilium', listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] }, 'valid'),
+      gateway({ listeners: [] }, 'no-class'),
+      {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        metadata: { name: 'r', namespace: 'n' },
+        spec: {
+          parentRefs: [{ name: 'gw' }],
+          hostnames: ['Not_A_Host'],
+          rules: [{ backendRefs: [{ name: 's', port: 80 }] }],
+        },
+      },
+      {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'HTTPRoute',
+        metadata: { name: 'ok', namespace: 'n' },
+        spec: {
+          parentRefs: [{ name: 'gw' }],
+          hostnames: ['a.example.org'],
+          rules: [{ backendRefs: [{ name: 's', port: 80 }] }],
+        },
+      },
       {
         apiVersion: 'cert-manager.io/v1',
         kind: 'Certificate',
@@ -60,15 +87,36 @@ describe('published schemas (vendored, compiled)', () => {
         metadata: { name: 'd', namespace: 'n' },
         spec: { issuerRef: { name: 'i' } },
       },
+      {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Issuer',
+        metadata: { name: 'i', namespace: 'n' },
+        spec: {
+          acme: {
+            server: 'https://x',
+            privateKeySecretRef: { name: 'k' },
+            solvers: [{ http01: { gatewayHTTPRoute: { parentRefs: [{ name: 'gw' }] } } }],
+          },
+        },
+      },
+      {
+        apiVersion: 'cert-manager.io/v1',
+        kind: 'Issuer',
+        metadata: { name: 'bad', namespace: 'n' },
+        spec: { acme: { privateKeySecretRef: { name: 'k' } } },
+      },
     ];
     const mine = validatePublished(objs)
       .filter((f) => f.severity === 'error')
       .map((f) => `${f.object!.name}:${f.field}`);
-    const theirs = (await schemaCheck(objs))
-      .filter((f) => f.severity === 'error')
-      .map((f) => `${f.object!.name}:${f.field}`);
-    expect([...new Set(mine)].sort()).toEqual([...new Set(theirs)].sort());
-    expect(mine.length).toBeGreaterThan(0);
+    expect([...new Set(mine)].sort()).toEqual([
+      'bad:spec.acme.server',
+      'd:spec.secretName',
+      'no-class:spec.gatewayClassName',
+      'no-class:spec.listeners',
+      'port-too-big:spec.listeners[0].port',
+      'r:spec.hostnames[0]',
+    ]);
   });
 
   it('an unvendored version is a warning, not a silent pass; TenantGateways use our CRD', () => {

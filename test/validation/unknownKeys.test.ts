@@ -54,10 +54,19 @@ describe('unknown keys', () => {
         suggestion: 'publishing.certificates.dns01.cloudflare.secretName',
         known: ['secretName', 'secretKey'],
       },
-      { path: 'gatewy', suggestion: 'gateway', known: ['bundles', 'publishing', 'gateway'] },
+      {
+        path: 'gatewy',
+        suggestion: 'gateway',
+        known: ['bundles', 'publishing', 'authentication', 'monitoring', 'resources', 'gateway'],
+      },
     ]);
     expect(unknownTenantSpecKeys({ resourceQuotas: { anything: 1 }, hots: 'x' })).toEqual([
       expect.objectContaining({ path: 'spec.hots', suggestion: 'spec.host' }),
+    ]);
+    // The keys the tenant charts read through _cluster (docs/behaviour.md §1) are known keys too.
+    expect(unknownValueKeys({ authentication: { oidc: { enabeld: true } }, resources: { cpuRatio: 2 } })).toEqual([
+      expect.objectContaining({ path: 'authentication.oidc.enabeld', suggestion: 'authentication.oidc.enabled' }),
+      expect.objectContaining({ path: 'resources.cpuRatio' }),
     ]);
     expect(unknownKeys({ a: 1 }, { type: 'object', properties: { b: {} }, additionalProperties: false })).toEqual([]);
   });

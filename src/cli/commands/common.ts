@@ -174,14 +174,18 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
 
 /**
  * Stop on errors, and with `--strict` on warnings too (each reported as an error). Call before
- * anything is written, so a refused run writes nothing.
+ * anything is written, so a refused run writes nothing, and says nothing about the output it does
+ * not write (the notes on what it left out of it).
  */
 export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
   const promoted = opts.strict
     ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f))
     : findings;
-  if (hasErrors(promoted)) throw new FindingsError(promoted);
+  if (hasErrors(promoted)) throw new FindingsError(promoted.filter((f) => !OUTPUT_NOTES.has(f.rule ?? '')));
 }
+
+/** Info findings about what the output leaves out: moot when there is no output. */
+const OUTPUT_NOTES: ReadonlySet<string> = new Set(['render.hooks-omitted']);
 
 /**
  * `--gateway-api-version`: a version (`1.6.1`, `v1.2`) of a bundle the policies know (1.0 and
@@ -199,6 +203,24 @@ export function gatewayApiVersionArg(v: string): string {
     throw e;
   }
   return v;
+}
+
+/**
+ * `--api-versions` (repeatable, and comma-separated as helm's string slice): each entry a
+ * `GROUP/VERSION` (`v1` for the core group; helm's `GROUP/VERSION/Kind` form is accepted too).
+ * Commander's collector: the values so far, with this flag's appended.
+ */
+export function apiVersionsArg(v: string, previous: string[] = []): string[] {
+  const out = [...previous];
+  for (const entry of v.split(',')) {
+    const e = entry.trim();
+    if (!/^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[0-9][a-z0-9]*(\/[A-Za-z][A-Za-z0-9]*)?$/.test(e))
+      throw new InvalidArgumentError(
+        `${JSON.stringify(e.slice(0, 80))} is not an API version (GROUP/VERSION, e.g. cozystack.io/v1alpha1, or v1 for the core group)`,
+      );
+    out.push(e);
+  }
+  return out;
 }
 
 /** `--cilium-version`: a Cilium version (`1.20.2`, `v1.19.5`); anything else is a usage error. */

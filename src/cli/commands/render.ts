@@ -9,6 +9,7 @@ import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import {
   addInputOptions,
+  apiVersionsArg,
   addValidateOption,
   failOn,
   gatewayApiVersionArg,
@@ -27,16 +28,23 @@ interface RenderCliOptions extends InputOptions {
   withController?: boolean;
   now?: string;
   includeSecretData?: boolean;
+  gatewayOnly?: boolean;
+  includeHooks?: boolean;
+  apiVersions?: string[];
 }
 
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
-    .summary('Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies')
+    .summary(
+      'Render the charts: every object of each tenant, the TenantGateways, cozystack-basics and the admission policies',
+    )
     .description(
-      'Render the platform, apps/tenant and extra/gateway charts and the admission policies: for tenant-root and every Tenant ' +
-        'its Namespace and cozystack-values Secret, a TenantGateway for every tenant that owns a Gateway, and the ' +
-        'ValidatingAdmissionPolicies with their bindings.',
+      'Render the platform, apps/tenant, extra/gateway and cozystack-basics charts as fully materialised manifests: for ' +
+        'tenant-root and every Tenant its Namespace, cozystack-values Secret, ServiceAccount and RoleBindings, Cilium network ' +
+        'policies, ResourceQuota and LimitRange, Keycloak groups and module HelmReleases; a TenantGateway for every tenant ' +
+        'that owns a Gateway; the cozy:tenant* ClusterRoles, cozy-public and its Role, the monitoring Services; and the ' +
+        'ValidatingAdmissionPolicies with their bindings. Helm hook objects are left out unless --include-hooks.',
     );
   addValidateOption(addInputOptions(cmd))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
@@ -49,6 +57,19 @@ export function register(program: Command, ctx: CliContext): Command {
       'Gateway API CRD bundle version the route policy covers',
       gatewayApiVersionArg,
       DEFAULT_GATEWAY_API_VERSION,
+    )
+    .option(
+      '--gateway-only',
+      'only the gateway slice (Namespaces, cozystack-values Secrets, TenantGateways, admission policies), for a platform whose tenant HelmReleases still render the rest',
+    )
+    .option(
+      '--include-hooks',
+      "also write the Helm hook objects (the tenant's pre-delete cleanup, the gateway's post-delete ACME cleanup), for Argo CD, which runs them only when the Application is deleted; never with Flux kustomize-controller, which would run both Jobs at apply time",
+    )
+    .option(
+      '--api-versions <group/version>',
+      'an API version the cluster serves, as helm template --api-versions (repeatable, or comma-separated): cozystack.io/v1alpha1 turns on the computeplane Package check, v1.edp.epam.com/v1 the Keycloak groups',
+      apiVersionsArg,
     )
     .option(
       '--with-controller',
@@ -82,14 +103,21 @@ export function register(program: Command, ctx: CliContext): Command {
       }
       const inputs = loadInputs(opts, ctx, cmd);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
+      const chartOptions = {
+        gatewayApiVersion: opts.gatewayApiVersion,
+        gatewayOnly: opts.gatewayOnly,
+        includeHooks: opts.includeHooks,
+        apiVersions: opts.apiVersions,
+        noteOmittedHooks: true,
+      };
       const result = opts.withController
         ? late.preview().preview(input, {
-            gatewayApiVersion: opts.gatewayApiVersion,
+            ...chartOptions,
             now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }),
             includeSecretData: opts.includeSecretData,
             applied: Boolean(opts.outputDir),
           })
-        : render(input, { gatewayApiVersion: opts.gatewayApiVersion });
+        : render(input, chartOptions);
       failOn(result.findings, opts);
       // --validate: the emitted objects against their published schemas, before anything is written.
       const invalid = validateEmitted(result.objects, opts);

@@ -110,6 +110,7 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     now: config.now ?? opts.defaultNow,
     gatewayApiVersion: config.gatewayApiVersion,
     ciliumVersion: config.ciliumVersion,
+    noteOmittedHooks: true,
     includeSecretData: config.includeSecretData,
     includeHint: 'set includeSecretData: true in the CozyGateway spec (includeSecretData=true as a kpt argument)',
   };
@@ -152,6 +153,13 @@ function attributeValuesFinding(f: Finding, valuesFile: string, functionConfig: 
   return out;
 }
 
+/**
+ * Notes for whoever runs the function, printed on stderr but not written as `results`: the same on
+ * every run and about no item (the Helm hooks the render left out, docs/decisions.md §Q5), they
+ * would pile up in a package's ResourceList run after run.
+ */
+const NOTES_FOR_STDERR: ReadonlySet<string> = new Set(['render.hooks-omitted']);
+
 /** The pure entry point over a parsed ResourceList. */
 export function processResourceList(
   rl: unknown,
@@ -170,14 +178,19 @@ export function processResourceList(
   const list = rl as ResourceList;
   const run = runFunction(list.items ?? [], list.functionConfig, opts);
   const output: ResourceList = { ...list, items: run.items };
-  const mine = run.findings.map((f) => toResult(f, list.items ?? [], list.functionConfig));
+  const mine = run.findings
+    .filter((f) => !NOTES_FOR_STDERR.has(f.rule ?? ''))
+    .map((f) => toResult(f, list.items ?? [], list.functionConfig));
   const results = [...(Array.isArray(list.results) ? list.results : []), ...mine];
   if (results.length) output.results = results;
   else delete output.results;
   // The same file on stderr as in the results: the item's file in the package.
-  const findings = run.findings.map((f, i) =>
-    mine[i].file && mine[i].file!.path !== f.file ? { ...f, file: mine[i].file!.path, line: undefined } : f,
-  );
+  let i = 0;
+  const findings = run.findings.map((f) => {
+    if (NOTES_FOR_STDERR.has(f.rule ?? '')) return f;
+    const m = mine[i++];
+    return m.file && m.file.path !== f.file ? { ...f, file: m.file.path, line: undefined } : f;
+  });
   return { output, exitCode: run.exitCode, findings };
 }
 
