@@ -13,7 +13,7 @@ export default tseslint.config(
       '.bench/',
       'src/assets/assets.generated.ts',
       'src/validation/validators.generated.ts',
-      'src/validation/upstreamValidators.generated.ts',
+      'src/validation/upstreamValidators*.generated.ts',
       'testdata/',
       'examples/',
     ],

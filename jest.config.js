@@ -34,6 +34,8 @@ module.exports = {
   moduleNameMapper: {
     '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
   },
+  // jest's default reporter, its summary, then every skipped test and why (test/reporters/).
+  reporters: ['<rootDir>/test/reporters/progress.js', '<rootDir>/test/reporters/skipped.js'],
   // dist/ is brought up to date once, before any suite runs from it (test/globalSetup.ts).
   globalSetup: '<rootDir>/test/globalSetup.ts',
   roots: ['<rootDir>/test'],

@@ -87,7 +87,9 @@ export function cozyPublic(): KObject[] {
 
 /** docs/tenant.md §2.10.5: the three ExternalName Services in `cozy-monitoring`, or none. */
 export function monitoringExternalServices(cluster: Record<string, unknown> | null | undefined): KObject[] {
-  return monitoringEnabled(cluster) ? asset<KObject[]>('templates/cozystack-basics/monitoring-external-services.yaml') : [];
+  return monitoringEnabled(cluster)
+    ? asset<KObject[]>('templates/cozystack-basics/monitoring-external-services.yaml')
+    : [];
 }
 
 /**

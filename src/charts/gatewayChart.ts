@@ -62,13 +62,32 @@ export function dns01Block(cluster: ClusterMap, provider: string): Record<string
   const c = (k: string) => cluster[`dns01-${provider}-${k}`];
   switch (provider) {
     case 'cloudflare':
-      return { apiTokenSecretRef: { name: or(c('secret-name'), 'cloudflare-api-token-secret'), key: or(c('secret-key'), 'api-token') } };
+      return {
+        apiTokenSecretRef: {
+          name: or(c('secret-name'), 'cloudflare-api-token-secret'),
+          key: or(c('secret-key'), 'api-token'),
+        },
+      };
     case 'route53':
-      return { region: c('region') ?? '', accessKeyID: c('access-key-id') ?? '', secretAccessKeySecretRef: { name: c('secret-name') ?? '', key: or(c('secret-key'), 'secret-access-key') } };
+      return {
+        region: c('region') ?? '',
+        accessKeyID: c('access-key-id') ?? '',
+        secretAccessKeySecretRef: { name: c('secret-name') ?? '', key: or(c('secret-key'), 'secret-access-key') },
+      };
     case 'digitalocean':
-      return { tokenSecretRef: { name: or(c('secret-name'), 'digitalocean-api-token-secret'), key: or(c('secret-key'), 'access-token') } };
+      return {
+        tokenSecretRef: {
+          name: or(c('secret-name'), 'digitalocean-api-token-secret'),
+          key: or(c('secret-key'), 'access-token'),
+        },
+      };
     case 'rfc2136':
-      return { nameserver: c('nameserver') ?? '', tsigKeyName: c('tsig-key-name') ?? '', tsigAlgorithm: or(c('tsig-algorithm'), 'HMACSHA256'), tsigSecretSecretRef: { name: c('secret-name') ?? '', key: or(c('secret-key'), 'tsig-secret-key') } };
+      return {
+        nameserver: c('nameserver') ?? '',
+        tsigKeyName: c('tsig-key-name') ?? '',
+        tsigAlgorithm: or(c('tsig-algorithm'), 'HMACSHA256'),
+        tsigSecretSecretRef: { name: c('secret-name') ?? '', key: or(c('secret-key'), 'tsig-secret-key') },
+      };
     default:
       return {};
   }
@@ -91,11 +110,13 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
   const findings: Finding[] = [];
   const t = r.tenant;
   const fail = (rule: string, message: string, field?: string, hint?: string) =>
-    findings.push(error(`gateway chart for tenant namespace ${T}: ${message}`, {
-      rule,
-      hint,
-      ...(t ? { object: refOf(t), field } : {}),
-    }));
+    findings.push(
+      error(`gateway chart for tenant namespace ${T}: ${message}`, {
+        rule,
+        hint,
+        ...(t ? { object: refOf(t), field } : {}),
+      }),
+    );
 
   const host = ns.host ?? '';
   const platformClass = cluster['gateway-class-name'] ?? '';
@@ -105,25 +126,52 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
   // 1. An empty host.
   if (host === '') {
     // docs/behaviour.md §3.1 guard 1: the message tells the user to set tenant.spec.host or inherit one.
-    fail('gateway.empty-host', 'the tenant has no host (_namespace.host is empty): set tenant.spec.host or inherit one', 'spec.host',
-      T === 'tenant-root' ? "set publishing.host: tenant-root's host is the platform's" : 'set tenant.spec.host, or inherit one from a parent tenant that has a host');
+    fail(
+      'gateway.empty-host',
+      'the tenant has no host (_namespace.host is empty): set tenant.spec.host or inherit one',
+      'spec.host',
+      T === 'tenant-root'
+        ? "set publishing.host: tenant-root's host is the platform's"
+        : 'set tenant.spec.host, or inherit one from a parent tenant that has a host',
+    );
   }
   // 2. A whitespace-only platform class.
-  if (platformClass !== '' && platformClass.trim() === '') fail('gateway.class-whitespace', '_cluster.gateway-class-name is whitespace-only', undefined, 'set gateway.className to a GatewayClass name, or leave it empty for cilium');
+  if (platformClass !== '' && platformClass.trim() === '')
+    fail(
+      'gateway.class-whitespace',
+      '_cluster.gateway-class-name is whitespace-only',
+      undefined,
+      'set gateway.className to a GatewayClass name, or leave it empty for cilium',
+    );
   // 3. A whitespace-only tenant class.
-  if (chosen !== '' && !selected) fail('gateway.class-whitespace', `spec.gatewayClass ${JSON.stringify(chosen)} is whitespace-only`, 'spec.gatewayClass', 'name a GatewayClass, or remove spec.gatewayClass for the platform default');
+  if (chosen !== '' && !selected)
+    fail(
+      'gateway.class-whitespace',
+      `spec.gatewayClass ${JSON.stringify(chosen)} is whitespace-only`,
+      'spec.gatewayClass',
+      'name a GatewayClass, or remove spec.gatewayClass for the platform default',
+    );
   const cls = resolveClass(cluster, chosen);
   if (selected) {
     // 4. A class the tenant may not select.
     const allowed = selectableClasses(cluster);
     if (!allowed.includes(cls)) {
-      fail('gateway.class-not-selectable', `gatewayClass "${cls}" is not one the tenant may select; allowed: ${allowed.join(', ')} (the platform default gateway.className plus gateway.tenantSelectableClasses)`, 'spec.gatewayClass',
-        `set spec.gatewayClass to one of ${allowed.join(', ')} or remove it, or add "${cls}" to the platform's gateway.tenantSelectableClasses`);
+      fail(
+        'gateway.class-not-selectable',
+        `gatewayClass "${cls}" is not one the tenant may select; allowed: ${allowed.join(', ')} (the platform default gateway.className plus gateway.tenantSelectableClasses)`,
+        'spec.gatewayClass',
+        `set spec.gatewayClass to one of ${allowed.join(', ')} or remove it, or add "${cls}" to the platform's gateway.tenantSelectableClasses`,
+      );
     }
     // 5. The publishing tenant crossing the edge line, in either direction.
     const def = defaultClass(cluster);
     if (T === publishingNamespace(cluster) && isEdgeClass(cluster, def) !== isEdgeClass(cluster, cls)) {
-      fail('gateway.publishing-edge-line', `the publishing tenant (publishing.ingressName ${publishingNamespace(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`, 'spec.gatewayClass', 'move gateway.className instead of the publishing tenant\'s own class');
+      fail(
+        'gateway.publishing-edge-line',
+        `the publishing tenant (publishing.ingressName ${publishingNamespace(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`,
+        'spec.gatewayClass',
+        "move gateway.className instead of the publishing tenant's own class",
+      );
     }
   }
 
@@ -133,19 +181,44 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
   const issuer = cluster['issuer-name'] || 'letsencrypt-prod';
   // 6. Only when not edge and no wildcard Secret: the solver, the provider, the issuer.
   if (certMode !== 'edge' && certMode !== 'existingSecret') {
-    if (!SOLVERS.includes(solver)) fail('gateway.unsupported-solver', `unsupported solver "${solver}" (publishing.certificates.solver): supported are ${SOLVERS.join(', ')}`, undefined,
-      `set publishing.certificates.solver to ${SOLVERS.join(' or ')}`);
-    else if (solver === 'dns01' && !PROVIDERS.includes(provider)) fail('gateway.unsupported-provider', `unsupported DNS-01 provider "${provider}" (publishing.certificates.dns01.provider): supported are ${PROVIDERS.join(', ')}`, undefined,
-      `set publishing.certificates.dns01.provider to one of ${PROVIDERS.join(', ')}`);
-    if (!ISSUERS.includes(issuer)) fail('gateway.unsupported-issuer', `unsupported issuer "${issuer}" (publishing.certificates.issuerName): supported are ${ISSUERS.join(', ')}`, undefined,
-      `set publishing.certificates.issuerName to ${ISSUERS.join(' or ')} (another ACME provider needs a controller change)`);
+    if (!SOLVERS.includes(solver))
+      fail(
+        'gateway.unsupported-solver',
+        `unsupported solver "${solver}" (publishing.certificates.solver): supported are ${SOLVERS.join(', ')}`,
+        undefined,
+        `set publishing.certificates.solver to ${SOLVERS.join(' or ')}`,
+      );
+    else if (solver === 'dns01' && !PROVIDERS.includes(provider))
+      fail(
+        'gateway.unsupported-provider',
+        `unsupported DNS-01 provider "${provider}" (publishing.certificates.dns01.provider): supported are ${PROVIDERS.join(', ')}`,
+        undefined,
+        `set publishing.certificates.dns01.provider to one of ${PROVIDERS.join(', ')}`,
+      );
+    if (!ISSUERS.includes(issuer))
+      fail(
+        'gateway.unsupported-issuer',
+        `unsupported issuer "${issuer}" (publishing.certificates.issuerName): supported are ${ISSUERS.join(', ')}`,
+        undefined,
+        `set publishing.certificates.issuerName to ${ISSUERS.join(' or ')} (another ACME provider needs a controller change)`,
+      );
   }
   // 7. Under dns01, the provider's required fields.
   if (certMode === 'dns01' && solver === 'dns01') {
-    if (provider === 'route53' && !cluster['dns01-route53-region']) fail('gateway.dns01-missing-field', 'DNS-01 provider route53 needs a region (publishing.certificates.dns01.route53.region)', undefined,
-      'set publishing.certificates.dns01.route53.region (e.g. us-east-1) in the platform values');
-    if (provider === 'rfc2136' && !cluster['dns01-rfc2136-nameserver']) fail('gateway.dns01-missing-field', 'DNS-01 provider rfc2136 needs a nameserver (publishing.certificates.dns01.rfc2136.nameserver)', undefined,
-      'set publishing.certificates.dns01.rfc2136.nameserver (host:port of the DNS server) and rfc2136.tsigKeyName in the platform values');
+    if (provider === 'route53' && !cluster['dns01-route53-region'])
+      fail(
+        'gateway.dns01-missing-field',
+        'DNS-01 provider route53 needs a region (publishing.certificates.dns01.route53.region)',
+        undefined,
+        'set publishing.certificates.dns01.route53.region (e.g. us-east-1) in the platform values',
+      );
+    if (provider === 'rfc2136' && !cluster['dns01-rfc2136-nameserver'])
+      fail(
+        'gateway.dns01-missing-field',
+        'DNS-01 provider rfc2136 needs a nameserver (publishing.certificates.dns01.rfc2136.nameserver)',
+        undefined,
+        'set publishing.certificates.dns01.rfc2136.nameserver (host:port of the DNS server) and rfc2136.tsigKeyName in the platform values',
+      );
   }
   // docs/behaviour.md §3.3: the provider table lists the keys each provider
   // requires beyond the ones guard 7 fails on (route53.secretName; rfc2136.tsigKeyName and
@@ -154,15 +227,23 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
   if (certMode === 'dns01' && solver === 'dns01') {
     const required: Record<string, [string, string][]> = {
       route53: [['secret-name', 'secretName']],
-      rfc2136: [['tsig-key-name', 'tsigKeyName'], ['secret-name', 'secretName']],
+      rfc2136: [
+        ['tsig-key-name', 'tsigKeyName'],
+        ['secret-name', 'secretName'],
+      ],
     };
     for (const [key, value] of required[provider] ?? []) {
       if (cluster[`dns01-${provider}-${key}`]) continue;
-      findings.push(warning(`gateway chart for tenant namespace ${T}: DNS-01 provider ${provider} requires publishing.certificates.dns01.${provider}.${value}, which is empty: the tenant's Issuer would name no ${key === 'secret-name' ? 'credentials Secret' : 'TSIG key'}`, {
-        rule: 'gateway.dns01-required-key',
-        hint: `set publishing.certificates.dns01.${provider}.${value} in the platform values${provider === 'route53' ? ' (and route53.accessKeyID unless the controller uses IRSA)' : ''}`,
-        ...(t ? { object: refOf(t) } : {}),
-      }));
+      findings.push(
+        warning(
+          `gateway chart for tenant namespace ${T}: DNS-01 provider ${provider} requires publishing.certificates.dns01.${provider}.${value}, which is empty: the tenant's Issuer would name no ${key === 'secret-name' ? 'credentials Secret' : 'TSIG key'}`,
+          {
+            rule: 'gateway.dns01-required-key',
+            hint: `set publishing.certificates.dns01.${provider}.${value} in the platform values${provider === 'route53' ? ' (and route53.accessKeyID unless the controller uses IRSA)' : ''}`,
+            ...(t ? { object: refOf(t) } : {}),
+          },
+        ),
+      );
     }
   }
   if (hasErrors(findings)) return { findings };

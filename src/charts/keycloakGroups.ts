@@ -40,7 +40,11 @@ export function keycloakGroupNames(T: string): string[] {
  * The flag is condition 1 and is always compared, so a non-string fails whether or not the API is
  * served.
  */
-export function renderKeycloakGroups(T: string, cluster: Record<string, unknown> | undefined, served: boolean): KObject[] {
+export function renderKeycloakGroups(
+  T: string,
+  cluster: Record<string, unknown> | undefined,
+  served: boolean,
+): KObject[] {
   if (!oidcEnabled(cluster) || !served) return [];
   return keycloakGroupNames(T).map((name) => ({
     apiVersion: KEYCLOAK_API_VERSION,

@@ -70,13 +70,33 @@ function list(v: unknown): string {
 function classList(v: unknown, field: string, findings: Finding[], object?: KObject): string {
   if (v === undefined || v === null) return '';
   if (!Array.isArray(v)) {
-    findings.push(error(`${field} must be a list of class names`, { field, rule: 'platform.class-list', object: object && refOf(object) }));
+    findings.push(
+      error(`${field} must be a list of class names`, {
+        field,
+        rule: 'platform.class-list',
+        object: object && refOf(object),
+      }),
+    );
     return '';
   }
   const out: string[] = [];
   v.forEach((e, i) => {
-    if (typeof e !== 'string') findings.push(error(`${field}[${i}] must be a string, got ${JSON.stringify(e)}`, { field: `${field}[${i}]`, rule: 'platform.class-list', object: object && refOf(object) }));
-    else if (e.includes(',')) findings.push(error(`${field}[${i}] "${e}" must not contain a comma`, { field: `${field}[${i}]`, rule: 'platform.class-list', object: object && refOf(object) }));
+    if (typeof e !== 'string')
+      findings.push(
+        error(`${field}[${i}] must be a string, got ${JSON.stringify(e)}`, {
+          field: `${field}[${i}]`,
+          rule: 'platform.class-list',
+          object: object && refOf(object),
+        }),
+      );
+    else if (e.includes(','))
+      findings.push(
+        error(`${field}[${i}] "${e}" must not contain a comma`, {
+          field: `${field}[${i}]`,
+          rule: 'platform.class-list',
+          object: object && refOf(object),
+        }),
+      );
     else out.push(e);
   });
   return out.join(',');
@@ -105,9 +125,20 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
   let className = DEFAULT_CLASS;
   if (rawClass !== undefined && rawClass !== null) {
     if (typeof rawClass !== 'string') {
-      findings.push(error(`gateway.className must be a string, got ${JSON.stringify(rawClass)}`, { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) }));
+      findings.push(
+        error(`gateway.className must be a string, got ${JSON.stringify(rawClass)}`, {
+          field: 'gateway.className',
+          rule: 'platform.class-name',
+          object: pkg && refOf(pkg),
+        }),
+      );
     } else if (rawClass !== '' && rawClass.trim() === '') {
-      findings.push(error('gateway.className is whitespace-only; leave it unset or empty for the bundled cilium class, or name a GatewayClass', { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) }));
+      findings.push(
+        error(
+          'gateway.className is whitespace-only; leave it unset or empty for the bundled cilium class, or name a GatewayClass',
+          { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) },
+        ),
+      );
     } else if (rawClass.trim() !== '') {
       className = rawClass.trim();
     }
@@ -158,8 +189,18 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     'gateway-enabled': gatewayEnabled ? 'true' : 'false',
     'gateway-attached-namespaces': list(g('gateway.attachedNamespaces')),
     'gateway-class-name': className,
-    'gateway-edge-classes': classList(g('gateway.edgeTerminatedClasses'), 'gateway.edgeTerminatedClasses', findings, pkg),
-    'gateway-tenant-classes': classList(g('gateway.tenantSelectableClasses'), 'gateway.tenantSelectableClasses', findings, pkg),
+    'gateway-edge-classes': classList(
+      g('gateway.edgeTerminatedClasses'),
+      'gateway.edgeTerminatedClasses',
+      findings,
+      pkg,
+    ),
+    'gateway-tenant-classes': classList(
+      g('gateway.tenantSelectableClasses'),
+      'gateway.tenantSelectableClasses',
+      findings,
+      pkg,
+    ),
     // The keys the tenant charts read (docs/behaviour.md §1; docs/tenant.md §2.4, §2.0.6, §2.10.5).
     // Each is the value as given, defaulted only when absent (null deletes a key, as in helm, and
     // so defaults it too): an explicit `monitoring.rootEnabled: false` stays "false".
@@ -179,5 +220,8 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
 
 /** The split, trimmed, non-empty entries of a comma-joined `_cluster` list. */
 export function splitList(v: string | undefined): string[] {
-  return (v ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }

@@ -44,14 +44,42 @@ export const TRUSTED_GROUPS = [
  * grpcroutes v1). Older bundles: TLSRoute was v1alpha2 only until 1.4 added v1alpha3 and 1.5
  * promoted it to v1; GRPCRoute went v1 in 1.1 and dropped v1alpha2 in 1.2.
  */
-export const GATEWAY_API_SERVED: Record<string, Record<'gateways' | 'httproutes' | 'tlsroutes' | 'grpcroutes', string[]>> = {
-  '1.0': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1alpha2'] },
-  '1.1': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1', 'v1alpha2'] },
+export const GATEWAY_API_SERVED: Record<
+  string,
+  Record<'gateways' | 'httproutes' | 'tlsroutes' | 'grpcroutes', string[]>
+> = {
+  '1.0': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1alpha2'],
+    grpcroutes: ['v1alpha2'],
+  },
+  '1.1': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1alpha2'],
+    grpcroutes: ['v1', 'v1alpha2'],
+  },
   '1.2': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
   '1.3': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
-  '1.4': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
-  '1.5': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
-  '1.6': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'], grpcroutes: ['v1'] },
+  '1.4': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1alpha2', 'v1alpha3'],
+    grpcroutes: ['v1'],
+  },
+  '1.5': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'],
+    grpcroutes: ['v1'],
+  },
+  '1.6': {
+    gateways: ['v1', 'v1beta1'],
+    httproutes: ['v1', 'v1beta1'],
+    tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'],
+    grpcroutes: ['v1'],
+  },
 };
 
 /** The bundle the platform ships ([C] feat/gateway-api-crds-1.6.1). */
@@ -64,13 +92,22 @@ export const DEFAULT_GATEWAY_API_VERSION = '1.6.1';
 export function servedVersions(version: string = DEFAULT_GATEWAY_API_VERSION): (typeof GATEWAY_API_SERVED)[string] {
   const v = coerce(version);
   if (!v) {
-    throw new FindingsError([error(`gatewayApiVersion "${version}" is not a version`, { rule: 'policies.gateway-api-version', hint: `e.g. ${DEFAULT_GATEWAY_API_VERSION}` })]);
+    throw new FindingsError([
+      error(`gatewayApiVersion "${version}" is not a version`, {
+        rule: 'policies.gateway-api-version',
+        hint: `e.g. ${DEFAULT_GATEWAY_API_VERSION}`,
+      }),
+    ]);
   }
   const known = Object.keys(GATEWAY_API_SERVED).sort((a, b) => compare(`${a}.0`, `${b}.0`));
   let pick: string | undefined;
   for (const k of known) if (gte(v, `${k}.0`)) pick = k;
   if (!pick) {
-    throw new FindingsError([error(`Gateway API ${version} is older than any bundle the policies know (${known[0]} and later)`, { rule: 'policies.gateway-api-version' })]);
+    throw new FindingsError([
+      error(`Gateway API ${version} is older than any bundle the policies know (${known[0]} and later)`, {
+        rule: 'policies.gateway-api-version',
+      }),
+    ]);
   }
   return GATEWAY_API_SERVED[pick];
 }
@@ -93,7 +130,10 @@ const TENANT_NS = { name: 'tenant-ns', expression: `request.namespace.startsWith
 const HAS_L = `namespaceObject != null && has(namespaceObject.metadata.labels) && '${HOST_LABEL}' in namespaceObject.metadata.labels`;
 
 /** L lowercased, or '' when absent. */
-const L_VAR = { name: 'host', expression: `${HAS_L} ? namespaceObject.metadata.labels['${HOST_LABEL}'].lowerAscii() : ''` };
+const L_VAR = {
+  name: 'host',
+  expression: `${HAS_L} ? namespaceObject.metadata.labels['${HOST_LABEL}'].lowerAscii() : ''`,
+};
 
 /** in(h, A): lowercased, h equals A or ends with `.`+A; never true for an empty A. */
 function within(h: string, apex: string): string {
@@ -135,7 +175,12 @@ function policy(
   if (variables.length) spec.variables = variables;
   spec.validations = validations;
   return [
-    { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name, labels: labels() }, spec },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name, labels: labels() },
+      spec,
+    },
     {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingAdmissionPolicyBinding',
@@ -217,7 +262,10 @@ function tenantHostPolicy(): KObject[] {
       },
     ],
     [
-      { name: 'oldHost', expression: `oldObject != null && has(oldObject.spec) && has(oldObject.spec.host) ? oldObject.spec.host : ''` },
+      {
+        name: 'oldHost',
+        expression: `oldObject != null && has(oldObject.spec) && has(oldObject.spec.host) ? oldObject.spec.host : ''`,
+      },
       { name: 'newHost', expression: `has(object.spec) && has(object.spec.host) ? object.spec.host : ''` },
       { name: 'trusted', expression: TRUSTED_CEL },
     ],
@@ -239,7 +287,8 @@ function tenantHostPolicy(): KObject[] {
  * change on UPDATE. A CREATE with the value "" passes (old "" equals new "").
  */
 function namespaceLabelPolicy(): KObject[] {
-  const val = (o: string) => `${o} != null && has(${o}.metadata.labels) && '${HOST_LABEL}' in ${o}.metadata.labels ? ${o}.metadata.labels['${HOST_LABEL}'] : ''`;
+  const val = (o: string) =>
+    `${o} != null && has(${o}.metadata.labels) && '${HOST_LABEL}' in ${o}.metadata.labels ? ${o}.metadata.labels['${HOST_LABEL}'] : ''`;
   return policy(
     POLICY_NAMES.namespaceLabel,
     [rule('', ['v1'], 'namespaces')],
@@ -381,10 +430,13 @@ export function attachedNamespacesGuard(cluster: ClusterMap): Finding[] {
     .filter((ns) => ns.startsWith('tenant-'))
     .map((ns) =>
       // docs/behaviour.md §7.6: the message names the entry and points to tenant.spec.gateway=true.
-      error(`gateway.attachedNamespaces contains "${ns}": tenant namespaces must not be attached to the publishing Gateway, give the tenant tenant.spec.gateway=true instead`, {
-        rule: 'basics.attached-namespaces',
-        field: 'gateway.attachedNamespaces',
-        hint: 'a tenant that needs its own Gateway sets tenant.spec.gateway=true; its child tenants inherit it',
-      }),
+      error(
+        `gateway.attachedNamespaces contains "${ns}": tenant namespaces must not be attached to the publishing Gateway, give the tenant tenant.spec.gateway=true instead`,
+        {
+          rule: 'basics.attached-namespaces',
+          field: 'gateway.attachedNamespaces',
+          hint: 'a tenant that needs its own Gateway sets tenant.spec.gateway=true; its child tenants inherit it',
+        },
+      ),
     );
 }

@@ -125,7 +125,10 @@ function divide(q: number, resource: RatioResource, cluster: Record<string, unkn
  * §2.0.6 `resources.flatten`: the `spec.hard` map of the tenant's ResourceQuota, keys in byte
  * order. Throws QuotaError for nested `limits:`/`requests:` sections and for a ratio of 0.
  */
-export function flattenResources(m: Record<string, unknown>, cluster?: Record<string, unknown>): Record<string, unknown> {
+export function flattenResources(
+  m: Record<string, unknown>,
+  cluster?: Record<string, unknown>,
+): Record<string, unknown> {
   if ('limits' in m || 'requests' in m)
     throw new QuotaError(
       'resourceQuotas must be a flat map of resources (cpu: 4, memory: 4Gi, ...), not nested requests: and limits: sections',

@@ -101,16 +101,20 @@ export function parseSet(arg: string, opts: { asString?: boolean } = {}): SetAss
     for (;;) {
       const seg = sc.until('=[,.');
       const sofar = arg.slice(start, seg.last === undefined ? sc.i : sc.i - 1);
-      if (seg.last === undefined || seg.last === ',') throw new SetSyntaxError(`"${sofar}" has no value (want path=value)`, sofar);
-      if (seg.text === '') throw new SetSyntaxError(`empty key in "${arg.slice(start, sc.i)}" (want path=value)`, arg.slice(start, sc.i));
+      if (seg.last === undefined || seg.last === ',')
+        throw new SetSyntaxError(`"${sofar}" has no value (want path=value)`, sofar);
+      if (seg.text === '')
+        throw new SetSyntaxError(`empty key in "${arg.slice(start, sc.i)}" (want path=value)`, arg.slice(start, sc.i));
       path.push(seg.text);
       if (seg.last === '.') continue;
       if (seg.last === '=') break;
       // `[`: one or more indexes, then `=`, `.` or another `[`.
       for (;;) {
         const idx = sc.until(']');
-        if (idx.last === undefined) throw new SetSyntaxError(`unterminated index "[${idx.text}" (want a[0]=value)`, `[${idx.text}`);
-        if (!/^\d+$/.test(idx.text)) throw new SetSyntaxError(`index "[${idx.text}]" is not a non-negative integer`, `[${idx.text}]`);
+        if (idx.last === undefined)
+          throw new SetSyntaxError(`unterminated index "[${idx.text}" (want a[0]=value)`, `[${idx.text}`);
+        if (!/^\d+$/.test(idx.text))
+          throw new SetSyntaxError(`index "[${idx.text}]" is not a non-negative integer`, `[${idx.text}]`);
         const n = Number(idx.text);
         if (n > MAX_INDEX) throw new SetSyntaxError(`index [${idx.text}] is larger than ${MAX_INDEX}`, `[${idx.text}]`);
         path.push(n);
@@ -132,7 +136,8 @@ export function parseSet(arg: string, opts: { asString?: boolean } = {}): SetAss
       const list: unknown[] = [];
       for (;;) {
         const { text, last } = sc.until(',}');
-        if (last === undefined) throw new SetSyntaxError(`list "${arg.slice(start)}" must end with "}"`, arg.slice(start));
+        if (last === undefined)
+          throw new SetSyntaxError(`list "${arg.slice(start)}" must end with "}"`, arg.slice(start));
         if (last === '}' && text === '' && list.length === 0) break; // {}
         list.push(typedValue(text, asString));
         if (last === '}') break;
@@ -176,7 +181,11 @@ function childOf(node: Record<string, unknown> | unknown[], key: PathPart): unkn
  * gives the value the earlier sources hold at a path: a list addressed by index starts as a
  * copy of it, as helm sets an index inside the list the values files gave.
  */
-export function applySet(target: Record<string, unknown>, assignments: SetAssignment[], existing: (path: PathPart[]) => unknown = () => undefined): Record<string, unknown> {
+export function applySet(
+  target: Record<string, unknown>,
+  assignments: SetAssignment[],
+  existing: (path: PathPart[]) => unknown = () => undefined,
+): Record<string, unknown> {
   for (const a of assignments) {
     let node: Record<string, unknown> | unknown[] = target;
     for (let i = 0; i < a.path.length; i++) {

@@ -15,17 +15,13 @@ import { isTenant } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespace, type ClusterMap } from '../platform/tenancy';
 import { validateTenant } from '../validation/inputValidation';
 import { capabilitiesOf, keycloakServed, type Capabilities } from './capabilities';
-import {
-  renderPlatformObjects,
-  renderTenantRoot,
-  rootNamespaceValues,
-} from './cozystackBasics';
+import { renderPlatformObjects, renderTenantRoot, rootNamespaceValues } from './cozystackBasics';
 import { tenantCleanupHook } from './hooks';
-import { keycloakGroupNames, OidcFlagError, renderKeycloakGroups } from './keycloakGroups';
+import { OidcFlagError, renderKeycloakGroups } from './keycloakGroups';
 import { computeplaneGuard, moduleTable, renderModuleReleases, type ModuleDef } from './moduleReleases';
 import { helmToYaml, inheritNamespace, renderTenantObjects } from './namespaceTemplate';
 import { CCNP_KIND, renderNetworkPolicies } from './networkPolicies';
-import { QuotaError, renderQuota } from './quota';
+import { QuotaError, RATIOS, renderQuota } from './quota';
 import { renderTenantRbac } from './tenantRbac';
 import {
   labelValueError,
@@ -243,24 +239,29 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
     out.push(renderQuota(T, r.spec.resourceQuotas, r.values._cluster, d.limitRange));
   } catch (e) {
     if (!(e instanceof QuotaError)) throw e;
+    const ratio = Object.values(RATIOS).find((x) => x.key === e.clusterKey);
     out.findings.push(
       error(`quota of tenant namespace ${T}: ${e.message}`, {
-        ...where(r.tenant, e.clusterKey ? undefined : 'spec.resourceQuotas'),
+        ...where(r.tenant, ratio ? undefined : 'spec.resourceQuotas'),
         rule: 'tenant.quota',
-        hint: e.clusterKey
-          ? 'set resources.*AllocationRatio in the platform values to a non-zero number'
+        hint: ratio
+          ? `set ${ratio.value} in the platform values to a non-zero number`
           : 'write resourceQuotas as one flat map (cpu: 4, memory: 4Gi, storage: 100Gi, pods: 50)',
+        // The platform value the ratio comes from: the render pipeline says where it is set.
+        valueAt: ratio ? { value: ratio.value } : undefined,
       }),
     );
   }
   // keycloakgroups.yaml
   try {
     const groups = renderKeycloakGroups(T, r.values._cluster, keycloakServed(d.capabilities, r.values._cluster));
-    for (const name of groups.length ? keycloakGroupNames(T) : []) out.claimKeycloakGroup(name, r);
+    for (const g of groups) out.claimKeycloakGroup(g.metadata.name, r);
     out.push(groups);
   } catch (e) {
     if (!(e instanceof OidcFlagError)) throw e;
-    out.findings.push(error(`keycloak groups of tenant namespace ${T}: ${e.message}`, { ...where(r.tenant), rule: 'tenant.oidc-flag' }));
+    out.findings.push(
+      error(`keycloak groups of tenant namespace ${T}: ${e.message}`, { ...where(r.tenant), rule: 'tenant.oidc-flag' }),
+    );
   }
   // etcd.yaml, ingress.yaml, monitoring.yaml, seaweedfs.yaml, computeplane.yaml, info.yaml
   const guard = computeplaneGuard(r.spec, d.capabilities);
@@ -340,7 +341,12 @@ function childRelease(t: KObject, parent: TenantRelease, d: ChartData, out: Tree
     const v = values._namespace[k];
     const bad = v ? labelValueError(v) : undefined;
     if (!bad) continue;
-    const field = k === 'host' && spec.host ? 'spec.host' : k === 'schedulingClass' && spec.schedulingClass ? 'spec.schedulingClass' : undefined;
+    const field =
+      k === 'host' && spec.host
+        ? 'spec.host'
+        : k === 'schedulingClass' && spec.schedulingClass
+          ? 'spec.schedulingClass'
+          : undefined;
     out.findings.push(
       error(
         `${k} "${v}" ${bad}: it is written into the label namespace.cozystack.io/${k === 'host' ? 'host' : 'scheduling-class'} of Namespace ${T}, which the API server would refuse`,

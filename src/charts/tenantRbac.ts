@@ -25,7 +25,9 @@ export const ACCESS_LEVELS: Readonly<Record<string, number>> = { view: 0, use: 1
 export function levelsAtOrAbove(level: string): string[] {
   const min = ACCESS_LEVELS[level];
   if (min === undefined)
-    throw new Error(`internal: access level ${level} is not allowed (allowed: ${Object.keys(ACCESS_LEVELS).join(', ')})`);
+    throw new Error(
+      `internal: access level ${level} is not allowed (allowed: ${Object.keys(ACCESS_LEVELS).join(', ')})`,
+    );
   return Object.keys(ACCESS_LEVELS)
     .sort()
     .filter((l) => ACCESS_LEVELS[l] >= min);
@@ -49,7 +51,12 @@ export function subjectsForTenantAndAccessLevel(level: string, N: string): Subje
   return out;
 }
 
-function roleBinding(name: string, namespace: string, subjects: Subject[], roleRef: { kind: string; name: string }): KObject {
+function roleBinding(
+  name: string,
+  namespace: string,
+  subjects: Subject[],
+  roleRef: { kind: string; name: string },
+): KObject {
   return {
     apiVersion: RBAC_API,
     kind: 'RoleBinding',

@@ -141,6 +141,12 @@ Run 'cozy-gw <command> --help' for a command's options and examples.`,
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const ctx = makeContext(io);
   const program = buildProgram(ctx, argv);
+  // Bare `cozy-gw` asks what the tool does: the help on standard output, exit 0, as kubectl and
+  // helm answer it (README "Commands").
+  if (argv.length === 0) {
+    program.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;

@@ -13,7 +13,7 @@ import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { SourceMap } from './sourceMap';
-import { checkParsed, checkText, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
+import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
 
 export { SourceMap } from './sourceMap';
 
@@ -58,7 +58,7 @@ function limitError(p: LimitProblem, file: string): FindingsError {
       file,
       line: p.line,
       rule: 'input.limit',
-      hint: 'cozy-gw reads at most 32 MiB of text per YAML document and 3 MiB per object once aliases are expanded, nested at most 100 levels deep; no real manifest reaches these limits',
+      hint: limitHint(p.message),
     }),
   ]);
 }
@@ -115,6 +115,20 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
   return out;
 }
 
+/** Why a path could not be read, in words (not Node's `ENOENT: no such file or directory, open '...'`). */
+function unreadable(e: unknown): string {
+  const why: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    ENOTDIR: 'no such file or directory (a part of the path is a file)',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EISDIR: 'a directory, not a file',
+    ELOOP: 'too many levels of symbolic links',
+  };
+  const err = e as NodeJS.ErrnoException;
+  return (err.code && why[err.code]) ?? String(err.message ?? e).split('\n')[0];
+}
+
 function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): string[] {
   const st = fs.statSync(path.resolve(cwd, p));
   if (!st.isDirectory()) return skip?.(p) ? [] : [p];
@@ -139,6 +153,8 @@ export interface ReadOptions {
   skip?: (file: string) => boolean;
   /** The map to add to (one map for every reader of a run); a new one when not given. */
   sources?: SourceMap;
+  /** The option the paths were given with (`-f`, `--state`), which a hint about a wrong path names. */
+  flag?: string;
 }
 
 export function readStdinSync(): string {
@@ -162,26 +178,21 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
       continue;
     }
     let files: string[];
+    const flag = opts.flag ?? '-f';
     try {
       files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip);
-    } catch {
-      findings.push(
-        error(`cannot read ${p}: no such file or directory`, {
-          file: p,
-          rule: 'input.missing',
-          hint: 'check the -f path',
-        }),
-      );
+    } catch (e) {
+      findings.push(error(unreadable(e), { file: p, rule: 'input.missing', hint: `check the ${flag} path` }));
       continue;
     }
     // A directory with nothing to read is a mistyped or wrong path far more often than an
     // intended empty input: an error naming it, never a silent success over nothing.
     if (files.length === 0) {
       findings.push(
-        error(`${p} holds no *.yaml, *.yml or *.json file`, {
+        error('a directory with no *.yaml, *.yml or *.json file in it or below it', {
           file: p,
           rule: 'input.empty-dir',
-          hint: 'check the -f path; a directory is read recursively for *.yaml, *.yml and *.json files',
+          hint: `check the ${flag} path`,
         }),
       );
       continue;
@@ -192,7 +203,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
         objs.push(...objectsOf(parseDocuments(text, f, sources), f, findings, sources));
       } catch (e) {
         if (e instanceof FindingsError) findings.push(...e.findings);
-        else findings.push(error(`cannot read ${f}: ${(e as Error).message}`, { file: f, rule: 'input.missing' }));
+        else findings.push(error(unreadable(e), { file: f, rule: 'input.missing' }));
       }
     }
   }
@@ -215,10 +226,8 @@ export function readValuesFiles(
         f === '-'
           ? (opts.readStdin ?? readStdinSync)()
           : fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
-    } catch {
-      findings.push(
-        error(`cannot read values file ${f}`, { file: f, rule: 'values.missing', hint: 'check the --values path' }),
-      );
+    } catch (e) {
+      findings.push(error(unreadable(e), { file: f, rule: 'values.missing', hint: 'check the --values path' }));
       continue;
     }
     try {

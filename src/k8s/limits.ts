@@ -145,7 +145,7 @@ function exactMeasure(maxBytes: number, maxDepth: number): (value: unknown) => s
   return (v) => {
     const n = size(v, 1);
     if (tooDeep) return `nested more than ${maxDepth} levels deep (limit ${maxDepth})`;
-    if (n === Infinity) return 'an alias refers to the node that holds it (a cycle)';
+    if (n === Infinity) return CYCLE;
     if (n > maxBytes)
       return `expands to more than ${mib(maxBytes)} (aliases counted as expanded; limit ${mib(maxBytes)}, the API server's request limit)`;
     return undefined;
@@ -177,6 +177,16 @@ export function exceedsLimits(value: unknown, maxBytes = MAX_OBJECT_BYTES, maxDe
 
 function mib(n: number): string {
   return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+}
+
+/** Why a value with an alias inside the node it names cannot be read (it would never end). */
+export const CYCLE = 'holds an alias that refers to a node containing it (a cycle)';
+
+/** What to do about a crossed bound: a cycle is fixed in the YAML, a size by splitting the input. */
+export function limitHint(message: string): string {
+  return message.endsWith(CYCLE)
+    ? 'point the alias at a node outside the one that holds its anchor, or write the repeated part out'
+    : 'cozy-gw reads at most 32 MiB of text per YAML document and 3 MiB per object once aliases are expanded, nested at most 100 levels deep; no real manifest reaches these limits';
 }
 
 /** A bound crossed by a stream: the 1-based line of the document and why. */

@@ -29,7 +29,10 @@ export function metadataFindings(o: KObject): Finding[] {
         object: ref,
         field,
         rule: 'input.metadata',
-        hint: 'write it as kubectl get -o yaml prints it: labels and annotations are maps of string keys to string values',
+        hint:
+          field === 'metadata.namespace'
+            ? "write the namespace's name as a string, e.g. namespace: tenant-root"
+            : 'labels and annotations map string keys to string values: quote a value YAML would read as a number or a boolean, e.g. "1" or "true"',
       }),
     );
   };

@@ -82,9 +82,12 @@ const GUARD_VALUES: Record<string, (f: Finding) => string> = {
     f.message.includes('route53') ? 'publishing.certificates.dns01.route53' : 'publishing.certificates.dns01.rfc2136',
 };
 
-/** A guard that fails on a platform value says where that value was set (the hint ends with it). */
+/**
+ * A guard that fails on a platform value says where that value was set (the hint ends with it): the
+ * gateway chart's guards by their rule, the tenant chart's by the value they name (valueAt.value).
+ */
 function pointAtValue(f: Finding, sources: ValuesWhere[]): Finding {
-  const value = f.rule ? GUARD_VALUES[f.rule]?.(f) : undefined;
+  const value = f.valueAt?.value ?? (f.rule ? GUARD_VALUES[f.rule]?.(f) : undefined);
   if (!value) return f;
   const at = whereSet(sources, value);
   if (!at.file && !at.object) return f;
@@ -172,7 +175,7 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     apiVersions: opts.apiVersions,
     invalidTenants: checked.invalidTenants,
   });
-  findings.push(...tree.findings);
+  findings.push(...tree.findings.map((f) => pointAtValue(f, sources)));
   const rendered: KObject[] = [...tree.objects];
 
   let gatewayHooksOmitted = 0;
@@ -193,7 +196,8 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     }
     if (check.length) continue;
     rendered.push(g.object);
-    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5).
+    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
+    // gateway chart, so of the gateway slice too.
     if (opts.includeHooks) rendered.push(...gatewayCleanupHook(r.namespace));
     else gatewayHooksOmitted++;
   }

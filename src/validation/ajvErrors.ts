@@ -79,7 +79,19 @@ export function hintOf(e: Pick<ErrorObject, 'keyword' | 'params'>, field: string
       if (t === 'string') return `quote the value ("...") so YAML reads it as a string`;
       if (t === 'array') return `write a list, e.g. ${field.split('.').pop()}: [a, b]`;
       if (t === 'object') return `write a mapping (key: value lines indented under ${field.split('.').pop() || 'it'})`;
-      return `write a ${t.replace(',', ' or ')}`;
+      const words: Record<string, string> = {
+        object: 'a mapping',
+        array: 'a list',
+        string: 'a string',
+        number: 'a number',
+        integer: 'a whole number',
+        boolean: 'true or false',
+        null: 'null',
+      };
+      return `write ${t
+        .split(',')
+        .map((x) => words[x] ?? x)
+        .join(' or ')}`;
     }
     case 'enum':
     case 'const':

@@ -1,8 +1,8 @@
 /**
- * The TenantGateway CRD's structural schema as a JSON Schema for ajv (docs/behaviour.md §4). A
- * module of its own, with no imports, because scripts/embed-assets.js also loads it (through
- * typescript's transpileModule) to precompile the validator at build time: one definition for
- * both.
+ * A CRD's structural schema as a JSON Schema for ajv (the TenantGateway's, docs/behaviour.md §4,
+ * and the vendored upstream CRDs). A module of its own, with no imports, because
+ * scripts/embed-assets.js and scripts/vendor-upstream-validators.js also load it (through
+ * typescript's transpileModule) to precompile the validators: one definition for all.
  */
 
 type Schema = Record<string, unknown>;
@@ -40,6 +40,31 @@ export function toJsonSchema(s: Schema): Schema {
     out.additionalProperties = false;
   }
   return out;
+}
+
+/**
+ * The parts of a CRD version's openAPIV3Schema that src/validation/crdRules.ts reads besides the
+ * structural schema (defaults, CEL rules, list types), with every branch that holds none of them
+ * dropped: what a vendored CRD carries beside its compiled validator
+ * (scripts/vendor-upstream-validators.js). Undefined when nothing is left.
+ */
+export function ruleTree(s: Schema): Schema | undefined {
+  const out: Schema = {};
+  for (const k of ['default', 'x-kubernetes-validations', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys'])
+    if (s[k] !== undefined) out[k] = s[k];
+  if (isPlainObject(s.properties)) {
+    const props: Schema = {};
+    for (const [k, ps] of Object.entries(s.properties)) {
+      const t = ruleTree(ps as Schema);
+      if (t) props[k] = t;
+    }
+    if (Object.keys(props).length) out.properties = props;
+  }
+  if (isPlainObject(s.items)) {
+    const t = ruleTree(s.items);
+    if (t) out.items = t;
+  }
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** The date-time format of status conditions, checked loosely as RFC 3339 (the only format left). */

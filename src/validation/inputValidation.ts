@@ -82,14 +82,20 @@ export function validateTenant(o: KObject): Finding[] {
       if (quotaKey !== undefined) {
         if (quotaKeys.has(quotaKey)) continue;
         quotaKeys.add(quotaKey);
+        // docs/tenant.md §2.0.6: nested sections are the mistake the quota helper names itself.
+        const nested = (quotaKey === 'limits' || quotaKey === 'requests') && isObject(e.data);
         out.push(
           error(
-            `must be a quantity (an integer, or a string in the Kubernetes quantity grammar such as "500m", "4", "10Gi", "1e3"), got ${show(e.data)}`,
+            nested
+              ? `must be a quantity, got a mapping: resourceQuotas is one flat map of resources (cpu: 4, memory: 4Gi, ...), not nested requests: and limits: sections`
+              : `must be a quantity (an integer, or a string in the Kubernetes quantity grammar such as "500m", "4", "10Gi", "1e3"), got ${show(e.data)}`,
             {
               object: refOf(o),
               field: `spec.resourceQuotas.${quotaKey}`,
               rule: 'input.tenant-schema',
-              hint: 'write a whole number, or quote a quantity with its suffix (cpu: "500m", memory: 4Gi)',
+              hint: nested
+                ? 'list each resource once under resourceQuotas: the chart derives the requests from the limits by the allocation ratios'
+                : 'write a whole number, or quote a quantity with its suffix (cpu: "500m", memory: 4Gi)',
             },
           ),
         );

@@ -19,11 +19,20 @@ describe('platform values merge (README "cozy-gw render")', () => {
   it('no values at all means the chart defaults, and the channel is absent', () => {
     const r = resolvePlatformValues({ files: [], objects: [] });
     expect(r.given).toBe(false);
-    expect(r.values).toMatchObject({ publishing: { host: 'example.org', ingressName: 'tenant-root' }, gateway: { enabled: false } });
+    expect(r.values).toMatchObject({
+      publishing: { host: 'example.org', ingressName: 'tenant-root' },
+      gateway: { enabled: false },
+    });
   });
 
   it('merges --values left to right, later files winning', () => {
-    const r = resolvePlatformValues({ files: [{ file: 'a', values: { publishing: { host: 'a.io' } } }, { file: 'b', values: { publishing: { host: 'b.io' } } }], objects: [] });
+    const r = resolvePlatformValues({
+      files: [
+        { file: 'a', values: { publishing: { host: 'a.io' } } },
+        { file: 'b', values: { publishing: { host: 'b.io' } } },
+      ],
+      objects: [],
+    });
     expect(r.given).toBe(true);
     expect((r.values.publishing as Record<string, unknown>).host).toBe('b.io');
     expect((r.values.publishing as Record<string, unknown>).ingressName).toBe('tenant-root');
@@ -31,7 +40,10 @@ describe('platform values merge (README "cozy-gw render")', () => {
 
   it('reads a Package and lets --values win where both set a key', () => {
     const p = pkg({ publishing: { host: 'pkg.io', ingressName: 'tenant-pub' } });
-    const r = resolvePlatformValues({ files: [{ file: 'v', values: { publishing: { host: 'cli.io' } } }], objects: [p] });
+    const r = resolvePlatformValues({
+      files: [{ file: 'v', values: { publishing: { host: 'cli.io' } } }],
+      objects: [p],
+    });
     expect(r.pkg).toBe(p);
     const pub = r.values.publishing as Record<string, unknown>;
     expect(pub.host).toBe('cli.io');
@@ -39,13 +51,21 @@ describe('platform values merge (README "cozy-gw render")', () => {
   });
 
   it('prefers the Package that carries a platform component', () => {
-    const other: KObject = { apiVersion: 'cozystack.io/v1alpha1', kind: 'Package', metadata: { name: 'other' }, spec: { components: {} } };
+    const other: KObject = {
+      apiVersion: 'cozystack.io/v1alpha1',
+      kind: 'Package',
+      metadata: { name: 'other' },
+      spec: { components: {} },
+    };
     const p = pkg({});
     expect(findPlatformPackage([other, p])).toBe(p);
   });
 
   it('null deletes a key, as helm does', () => {
-    const r = resolvePlatformValues({ files: [{ file: 'v', values: { gateway: { attachedNamespaces: null } } }], objects: [] });
+    const r = resolvePlatformValues({
+      files: [{ file: 'v', values: { gateway: { attachedNamespaces: null } } }],
+      objects: [],
+    });
     expect((r.values.gateway as Record<string, unknown>).attachedNamespaces).toBeUndefined();
   });
 });
@@ -79,17 +99,24 @@ describe('_cluster keys (docs/behaviour.md §1)', () => {
   });
 
   it('an empty dns01 provider becomes cloudflare', () => {
-    expect(cluster({ publishing: { certificates: { dns01: { provider: '' } } } }).cluster['dns01-provider']).toBe('cloudflare');
+    expect(cluster({ publishing: { certificates: { dns01: { provider: '' } } } }).cluster['dns01-provider']).toBe(
+      'cloudflare',
+    );
   });
 
   it('derives the wildcard only for dns01 + wildcard + gateway disabled + no secret name', () => {
     const on = cluster({ publishing: { certificates: { solver: 'dns01', wildcard: true } } }).cluster;
     expect(on['wildcard-secret-name']).toBe('cozystack-wildcard-tls');
     expect(on['wildcard-issue']).toBe('true');
-    const gw = cluster({ publishing: { certificates: { solver: 'dns01', wildcard: true } }, gateway: { enabled: true } }).cluster;
+    const gw = cluster({
+      publishing: { certificates: { solver: 'dns01', wildcard: true } },
+      gateway: { enabled: true },
+    }).cluster;
     expect(gw['wildcard-secret-name']).toBe('');
     expect(gw['wildcard-issue']).toBe('false');
-    const named = cluster({ publishing: { certificates: { solver: 'dns01', wildcard: true, wildcardSecretName: 'mine' } } }).cluster;
+    const named = cluster({
+      publishing: { certificates: { solver: 'dns01', wildcard: true, wildcardSecretName: 'mine' } },
+    }).cluster;
     expect(named['wildcard-secret-name']).toBe('mine');
     expect(named['wildcard-issue']).toBe('false');
   });
@@ -100,7 +127,9 @@ describe('_cluster keys (docs/behaviour.md §1)', () => {
   });
 
   it('fails on a whitespace-only or non-string gateway.className', () => {
-    expect(cluster({ gateway: { className: '   ' } }).findings).toEqual([expect.objectContaining({ severity: 'error', field: 'gateway.className', rule: 'platform.class-name' })]);
+    expect(cluster({ gateway: { className: '   ' } }).findings).toEqual([
+      expect.objectContaining({ severity: 'error', field: 'gateway.className', rule: 'platform.class-name' }),
+    ]);
     expect(cluster({ gateway: { className: 7 } }).findings[0].message).toMatch(/must be a string/);
   });
 
@@ -119,7 +148,16 @@ describe('_cluster keys (docs/behaviour.md §1)', () => {
   it('publishing.ingressName that is not a namespace name is an error naming the key, never trimmed', () => {
     for (const bad of ['tenant-root ', ' tenant-root', 'Tenant-Root', '   ', 'a.b', 'x'.repeat(64)]) {
       const r = cluster({ publishing: { ingressName: bad } });
-      expect([bad, r.findings]).toEqual([bad, [expect.objectContaining({ severity: 'error', field: 'publishing.ingressName', rule: 'platform.ingress-name' })]]);
+      expect([bad, r.findings]).toEqual([
+        bad,
+        [
+          expect.objectContaining({
+            severity: 'error',
+            field: 'publishing.ingressName',
+            rule: 'platform.ingress-name',
+          }),
+        ],
+      ]);
       expect([bad, r.cluster['expose-ingress']]).toEqual([bad, bad]);
     }
     for (const good of ['', 'tenant-root', 'tenant-pub', 'x'.repeat(63)])

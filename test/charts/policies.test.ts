@@ -4,18 +4,25 @@ import { clusterValues, platformDefaults } from '../../src/charts/platformValues
 import { attachedNamespacesGuard, renderPolicies, servedVersions, TRUSTED_GROUPS } from '../../src/charts/policies';
 
 const cluster = (over: Record<string, string> = {}) => ({ ...clusterValues(platformDefaults()).cluster, ...over });
- 
+
 const spec = (o: KObject) => o.spec as any;
-const vap = (objs: KObject[], name: string) => objs.find((o) => o.kind === 'ValidatingAdmissionPolicy' && o.metadata.name === name)!;
+const vap = (objs: KObject[], name: string) =>
+  objs.find((o) => o.kind === 'ValidatingAdmissionPolicy' && o.metadata.name === name)!;
 
 describe('renderPolicies (docs/behaviour.md §7)', () => {
   const objs = renderPolicies(cluster({ 'root-host': 'example.org' }));
 
   it('renders the layers in order, each VAP followed by its binding', () => {
-    expect(objs.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual([
-      'cozystack-gateway-hostname-policy', 'cozystack-gateway-attached-namespaces-policy', 'cozystack-tenant-host-policy',
-      'cozystack-namespace-host-label-policy', 'cozystack-route-hostname-policy', 'cozystack-ingress-hostname-policy',
-    ].flatMap((n) => [`ValidatingAdmissionPolicy/${n}`, `ValidatingAdmissionPolicyBinding/${n}`]));
+    expect(objs.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(
+      [
+        'cozystack-gateway-hostname-policy',
+        'cozystack-gateway-attached-namespaces-policy',
+        'cozystack-tenant-host-policy',
+        'cozystack-namespace-host-label-policy',
+        'cozystack-route-hostname-policy',
+        'cozystack-ingress-hostname-policy',
+      ].flatMap((n) => [`ValidatingAdmissionPolicy/${n}`, `ValidatingAdmissionPolicyBinding/${n}`]),
+    );
   });
 
   it('labels both, fails closed, reason Forbidden, binding Deny only', () => {
@@ -41,7 +48,10 @@ describe('renderPolicies (docs/behaviour.md §7)', () => {
       const exprs = [
         ...(s.matchConditions ?? []).map((c: { expression: string }) => c.expression),
         ...(s.variables ?? []).map((c: { expression: string }) => c.expression),
-        ...s.validations.flatMap((v: { expression: string; messageExpression: string }) => [v.expression, v.messageExpression]),
+        ...s.validations.flatMap((v: { expression: string; messageExpression: string }) => [
+          v.expression,
+          v.messageExpression,
+        ]),
       ];
       for (const e of exprs) expect([o.metadata.name, compileError(e)]).toEqual([o.metadata.name, undefined]);
     }
@@ -49,23 +59,54 @@ describe('renderPolicies (docs/behaviour.md §7)', () => {
 
   it('matches the resources each layer names', () => {
     const rules = (n: string) => spec(vap(objs, n)).matchConstraints.resourceRules;
-    expect(rules('cozystack-gateway-hostname-policy')).toEqual([{ apiGroups: ['gateway.networking.k8s.io'], apiVersions: ['v1', 'v1beta1'], operations: ['CREATE', 'UPDATE'], resources: ['gateways'] }]);
-    expect(rules('cozystack-gateway-attached-namespaces-policy')[0]).toMatchObject({ apiGroups: ['cozystack.io'], apiVersions: ['v1alpha1'], resources: ['packages'] });
-    expect(rules('cozystack-tenant-host-policy')[0]).toMatchObject({ apiGroups: ['apps.cozystack.io'], apiVersions: ['v1alpha1'], resources: ['tenants'] });
-    expect(rules('cozystack-namespace-host-label-policy')[0]).toMatchObject({ apiGroups: [''], apiVersions: ['v1'], resources: ['namespaces'] });
-    expect(rules('cozystack-ingress-hostname-policy')[0]).toMatchObject({ apiGroups: ['networking.k8s.io'], apiVersions: ['v1'], resources: ['ingresses'] });
+    expect(rules('cozystack-gateway-hostname-policy')).toEqual([
+      {
+        apiGroups: ['gateway.networking.k8s.io'],
+        apiVersions: ['v1', 'v1beta1'],
+        operations: ['CREATE', 'UPDATE'],
+        resources: ['gateways'],
+      },
+    ]);
+    expect(rules('cozystack-gateway-attached-namespaces-policy')[0]).toMatchObject({
+      apiGroups: ['cozystack.io'],
+      apiVersions: ['v1alpha1'],
+      resources: ['packages'],
+    });
+    expect(rules('cozystack-tenant-host-policy')[0]).toMatchObject({
+      apiGroups: ['apps.cozystack.io'],
+      apiVersions: ['v1alpha1'],
+      resources: ['tenants'],
+    });
+    expect(rules('cozystack-namespace-host-label-policy')[0]).toMatchObject({
+      apiGroups: [''],
+      apiVersions: ['v1'],
+      resources: ['namespaces'],
+    });
+    expect(rules('cozystack-ingress-hostname-policy')[0]).toMatchObject({
+      apiGroups: ['networking.k8s.io'],
+      apiVersions: ['v1'],
+      resources: ['ingresses'],
+    });
   });
 
   it('layer 7 covers HTTPRoute, TLSRoute and GRPCRoute in every version the vendored bundle serves', () => {
     const r = spec(vap(objs, 'cozystack-route-hostname-policy')).matchConstraints.resourceRules;
     expect(r.map((x: { resources: string[]; apiVersions: string[] }) => [x.resources[0], x.apiVersions])).toEqual([
-      ['httproutes', ['v1', 'v1beta1']], ['tlsroutes', ['v1', 'v1alpha2', 'v1alpha3']], ['grpcroutes', ['v1']],
+      ['httproutes', ['v1', 'v1beta1']],
+      ['tlsroutes', ['v1', 'v1alpha2', 'v1alpha3']],
+      ['grpcroutes', ['v1']],
     ]);
   });
 
   it('scopes layers 2, 7 and 8 to tenant-* namespaces', () => {
-    for (const n of ['cozystack-gateway-hostname-policy', 'cozystack-route-hostname-policy', 'cozystack-ingress-hostname-policy']) {
-      expect(spec(vap(objs, n)).matchConditions).toEqual([{ name: 'tenant-ns', expression: "request.namespace.startsWith('tenant-')" }]);
+    for (const n of [
+      'cozystack-gateway-hostname-policy',
+      'cozystack-route-hostname-policy',
+      'cozystack-ingress-hostname-policy',
+    ]) {
+      expect(spec(vap(objs, n)).matchConditions).toEqual([
+        { name: 'tenant-ns', expression: "request.namespace.startsWith('tenant-')" },
+      ]);
     }
   });
 
@@ -78,8 +119,12 @@ describe('renderPolicies (docs/behaviour.md §7)', () => {
   });
 
   it('layer 8 renders only when root-host is set, with the root host baked in as a literal', () => {
-    expect(renderPolicies(cluster({ 'root-host': '' })).map((o) => o.metadata.name)).not.toContain('cozystack-ingress-hostname-policy');
-    const s = JSON.stringify(spec(vap(renderPolicies(cluster({ 'root-host': 'Corp.Example.COM' })), 'cozystack-ingress-hostname-policy')));
+    expect(renderPolicies(cluster({ 'root-host': '' })).map((o) => o.metadata.name)).not.toContain(
+      'cozystack-ingress-hostname-policy',
+    );
+    const s = JSON.stringify(
+      spec(vap(renderPolicies(cluster({ 'root-host': 'Corp.Example.COM' })), 'cozystack-ingress-hostname-policy')),
+    );
     expect(s).toContain('\\"corp.example.com\\"');
     expect(s).toContain('\\".corp.example.com\\"');
     expect(s).not.toContain('root-host');
@@ -102,7 +147,8 @@ describe('Gateway API bundle versions (semver)', () => {
     expect(servedVersions('1.1.0').grpcroutes).toEqual(['v1', 'v1alpha2']);
   });
   it('renders the route policy for an older bundle', () => {
-    const r = spec(vap(renderPolicies(cluster(), { gatewayApiVersion: '1.2.0' }), 'cozystack-route-hostname-policy')).matchConstraints.resourceRules;
+    const r = spec(vap(renderPolicies(cluster(), { gatewayApiVersion: '1.2.0' }), 'cozystack-route-hostname-policy'))
+      .matchConstraints.resourceRules;
     expect(r[1]).toMatchObject({ resources: ['tlsroutes'], apiVersions: ['v1alpha2'] });
   });
   it('refuses a non-version and a bundle older than 1.0', () => {
@@ -116,11 +162,15 @@ describe('layer 6: the render-time guard over gateway-attached-namespaces', () =
     expect(attachedNamespacesGuard(cluster())).toEqual([]);
   });
   it('fails on every tenant-* entry, split and trimmed, naming it and pointing to tenant.spec.gateway=true', () => {
-    const f = attachedNamespacesGuard(cluster({ 'gateway-attached-namespaces': 'cozy-system, tenant-alice,default,tenant-bob ' }));
+    const f = attachedNamespacesGuard(
+      cluster({ 'gateway-attached-namespaces': 'cozy-system, tenant-alice,default,tenant-bob ' }),
+    );
     expect(f).toHaveLength(2);
     expect(f[0].message).toContain('"tenant-alice"');
     expect(f[1].message).toContain('"tenant-bob"');
-    expect(f.every((x) => x.severity === 'error' && /tenant\.spec\.gateway=true/.test(`${x.message} ${x.hint}`))).toBe(true);
+    expect(f.every((x) => x.severity === 'error' && /tenant\.spec\.gateway=true/.test(`${x.message} ${x.hint}`))).toBe(
+      true,
+    );
   });
   it('does not match a namespace that merely contains tenant-', () => {
     expect(attachedNamespacesGuard(cluster({ 'gateway-attached-namespaces': 'cozy-tenant-x,mytenant-a' }))).toEqual([]);

@@ -63,7 +63,17 @@ describe('resources.flatten: the examples of docs/tenant.md §2.0.6 (Q10)', () =
   });
 
   it('every RAW key is itself, never a limits. or requests. key', () => {
-    for (const k of ['pods', 'services', 'services.nodeports', 'services.clusterip', 'configmaps', 'secrets', 'persistentvolumeclaims', 'replicationcontrollers', 'resourcequotas'])
+    for (const k of [
+      'pods',
+      'services',
+      'services.nodeports',
+      'services.clusterip',
+      'configmaps',
+      'secrets',
+      'persistentvolumeclaims',
+      'replicationcontrollers',
+      'resourcequotas',
+    ])
       expect([k, flattenResources({ [k]: '7' }, {})]).toEqual([k, { [k]: '7' }]);
   });
 
@@ -75,7 +85,9 @@ describe('resources.flatten: the examples of docs/tenant.md §2.0.6 (Q10)', () =
     expect(allocationRatio({ 'cpu-allocation-ratio': 4 }, 'cpu')).toBe(4);
     expect(allocationRatio({ 'cpu-allocation-ratio': '' }, 'cpu')).toBe(0);
     expect(allocationRatio({ 'cpu-allocation-ratio': 'ten' }, 'cpu')).toBe(0);
-    expect(flattenResources({ memory: '4Gi' }, { 'memory-allocation-ratio': '2' })['requests.memory']).toBe('2147483648');
+    expect(flattenResources({ memory: '4Gi' }, { 'memory-allocation-ratio': '2' })['requests.memory']).toBe(
+      '2147483648',
+    );
   });
 
   it('Q(v): the suffix table, and an unparsable rest silently 0', () => {
@@ -104,7 +116,9 @@ describe('quota.yaml failures (docs/tenant.md §2.3, §2.11)', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(QuotaError);
       expect((e as QuotaError).clusterKey).toBe('cpu-allocation-ratio');
-      expect((e as Error).message).toMatch(/_cluster\.cpu-allocation-ratio is "0".*decimal division by zero.*resources\.cpuAllocationRatio/);
+      expect((e as Error).message).toMatch(
+        /_cluster\.cpu-allocation-ratio is "0".*decimal division by zero.*resources\.cpuAllocationRatio/,
+      );
     }
   });
   it('a ratio of 0 for a resource the map does not name divides nothing and does not fail', () => {

@@ -1,18 +1,37 @@
 import { applySet, parseSet, SetSyntaxError, typedValue } from '../../src/charts/setValues';
 
-const set = (arg: string, opts: { asString?: boolean } = {}, existing?: (p: (string | number)[]) => unknown) => applySet({}, parseSet(arg, opts), existing);
+const set = (arg: string, opts: { asString?: boolean } = {}, existing?: (p: (string | number)[]) => unknown) =>
+  applySet({}, parseSet(arg, opts), existing);
 
 describe('--set parsing (helm strvals syntax)', () => {
   it('dotted paths and several assignments in one flag', () => {
-    expect(set('publishing.host=acme.com,gateway.enabled=true')).toEqual({ publishing: { host: 'acme.com' }, gateway: { enabled: true } });
+    expect(set('publishing.host=acme.com,gateway.enabled=true')).toEqual({
+      publishing: { host: 'acme.com' },
+      gateway: { enabled: true },
+    });
   });
   it('types values as helm does; --set-string keeps strings', () => {
-    expect(set('a=true,b=FALSE,c=null,d=0,e=42,f=-7,g=012,h=1.5,i=,j=abc')).toEqual({ a: true, b: false, c: null, d: 0, e: 42, f: -7, g: '012', h: '1.5', i: '', j: 'abc' });
+    expect(set('a=true,b=FALSE,c=null,d=0,e=42,f=-7,g=012,h=1.5,i=,j=abc')).toEqual({
+      a: true,
+      b: false,
+      c: null,
+      d: 0,
+      e: 42,
+      f: -7,
+      g: '012',
+      h: '1.5',
+      i: '',
+      j: 'abc',
+    });
     expect(set('a=true,b=null,e=42', { asString: true })).toEqual({ a: 'true', b: 'null', e: '42' });
     expect(typedValue('99999999999999999999', false)).toBe('99999999999999999999');
   });
   it('lists: {a,b}, {} and typed items', () => {
-    expect(set('gateway.attachedNamespaces={cozy-system,default},x={},y={1,true,z}')).toEqual({ gateway: { attachedNamespaces: ['cozy-system', 'default'] }, x: [], y: [1, true, 'z'] });
+    expect(set('gateway.attachedNamespaces={cozy-system,default},x={},y={1,true,z}')).toEqual({
+      gateway: { attachedNamespaces: ['cozy-system', 'default'] },
+      x: [],
+      y: [1, true, 'z'],
+    });
     expect(set('y={1,true}', { asString: true })).toEqual({ y: ['1', 'true'] });
   });
   it('escaped commas, dots and backslashes', () => {
@@ -26,8 +45,11 @@ describe('--set parsing (helm strvals syntax)', () => {
     expect(set('a[0][1]=x')).toEqual({ a: [[null, 'x']] });
   });
   it('an index addresses the list the earlier values hold, as helm does', () => {
-    const existing = (p: (string | number)[]) => (p.join('.') === 'gateway.attachedNamespaces' ? ['cozy-system', 'default'] : undefined);
-    expect(set('gateway.attachedNamespaces[1]=cozy-dashboard', {}, existing)).toEqual({ gateway: { attachedNamespaces: ['cozy-system', 'cozy-dashboard'] } });
+    const existing = (p: (string | number)[]) =>
+      p.join('.') === 'gateway.attachedNamespaces' ? ['cozy-system', 'default'] : undefined;
+    expect(set('gateway.attachedNamespaces[1]=cozy-dashboard', {}, existing)).toEqual({
+      gateway: { attachedNamespaces: ['cozy-system', 'cozy-dashboard'] },
+    });
   });
   it('keeps each assignment as written, for messages', () => {
     expect(parseSet('a=1,b={x,y},c\\.d=z\\,w').map((a) => a.source)).toEqual(['a=1', 'b={x,y}', 'c\\.d=z\\,w']);

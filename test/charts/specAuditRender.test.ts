@@ -12,19 +12,44 @@ import { rootNamespaceValues } from '../../src/charts/cozystackBasics';
 import type { TenantRelease } from '../../src/charts/tenantRelease';
 
 const tenant = (name: string, namespace: string, spec: Record<string, unknown> = {}): KObject => ({
-  apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name, namespace }, spec,
+  apiVersion: 'apps.cozystack.io/v1alpha1',
+  kind: 'Tenant',
+  metadata: { name, namespace },
+  spec,
 });
 const values = (v: Record<string, unknown>) => ({ file: 'values.yaml', values: v });
 
 function cluster(v: Record<string, unknown> = {}): ClusterMap {
-  return clusterValues(resolvePlatformValues({ files: [{ file: 'b', values: { gateway: { enabled: true } } }, { file: 'v', values: v }], objects: [] }).values).cluster;
+  return clusterValues(
+    resolvePlatformValues({
+      files: [
+        { file: 'b', values: { gateway: { enabled: true } } },
+        { file: 'v', values: v },
+      ],
+      objects: [],
+    }).values,
+  ).cluster;
 }
 function release(c: ClusterMap, name: string, gatewayClassName?: string): TenantRelease {
   const T = name === 'root' ? 'tenant-root' : `tenant-${name}`;
-  const ns = name === 'root' ? rootNamespaceValues(c) : inheritNamespace(T, name, { gateway: true }, rootNamespaceValues(c));
-  return { tenant: tenant(name, 'tenant-root', { gateway: true }), name, namespace: T, parentNamespace: 'tenant-root', releaseName: 'tenant-x', spec: {}, values: { _cluster: c, _namespace: ns }, ownsGateway: true, gatewayClassName };
+  const ns =
+    name === 'root' ? rootNamespaceValues(c) : inheritNamespace(T, name, { gateway: true }, rootNamespaceValues(c));
+  return {
+    tenant: tenant(name, 'tenant-root', { gateway: true }),
+    name,
+    namespace: T,
+    parentNamespace: 'tenant-root',
+    releaseName: 'tenant-x',
+    spec: {},
+    values: { _cluster: c, _namespace: ns },
+    ownsGateway: true,
+    gatewayClassName,
+  };
 }
-const rules = (r: TenantRelease) => renderGateway(r).findings.filter((f) => f.severity === 'error').map((f) => f.rule);
+const rules = (r: TenantRelease) =>
+  renderGateway(r)
+    .findings.filter((f) => f.severity === 'error')
+    .map((f) => f.rule);
 
 describe('what the chart chain renders', () => {
   // "Helm does not render Gateway or Certificate directly — that prevents the Helm-vs-controller
@@ -32,19 +57,32 @@ describe('what the chart chain renders', () => {
   // what the controller owns.
   it('no Gateway, Certificate, Issuer or route: the gateway slice is only Namespaces, Secrets, TenantGateways and the policies', () => {
     const input = {
-      objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root', { gateway: true }), tenant('bob', 'tenant-alice')],
+      objects: [
+        tenant('root', 'tenant-root', { gateway: true }),
+        tenant('alice', 'tenant-root', { gateway: true }),
+        tenant('bob', 'tenant-alice'),
+      ],
       valuesFiles: [values({ gateway: { enabled: true }, publishing: { certificates: { solver: 'dns01' } } })],
     };
     const slice = render(input, { gatewayOnly: true });
     expect(slice.findings).toEqual([]);
-    expect([...new Set(slice.objects.map((o) => o.kind))].sort()).toEqual(['Namespace', 'Secret', 'TenantGateway', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']);
+    expect([...new Set(slice.objects.map((o) => o.kind))].sort()).toEqual([
+      'Namespace',
+      'Secret',
+      'TenantGateway',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
+    ]);
     // The whole tenant adds the apps/tenant and cozystack-basics objects, still none of the controller's.
     const r = render(input);
     expect(r.findings).toEqual([]);
     const kinds = new Set(r.objects.map((o) => o.kind));
     for (const k of ['Gateway', 'Certificate', 'Issuer', 'HTTPRoute']) expect([k, kinds.has(k)]).toEqual([k, false]);
     // "The chart renders one ... TenantGateway CR per tenant" that owns a Gateway; bob inherits.
-    expect(r.objects.filter((o) => o.kind === 'TenantGateway').map((o) => o.metadata.namespace)).toEqual(['tenant-alice', 'tenant-root']);
+    expect(r.objects.filter((o) => o.kind === 'TenantGateway').map((o) => o.metadata.namespace)).toEqual([
+      'tenant-alice',
+      'tenant-root',
+    ]);
   });
 
   // "Other tenants under that tenant inherit through the publishing Gateway without opting in" and
@@ -52,10 +90,18 @@ describe('what the chart chain renders', () => {
   // with gateway: false renders no TenantGateway and carries the nearest owner's name.
   it('an inheriting grandchild carries the nearest owning ancestor on its gateway label', () => {
     const r = render({
-      objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root', { gateway: true }), tenant('bob', 'tenant-alice', { gateway: false }), tenant('carol', 'tenant-root')],
+      objects: [
+        tenant('root', 'tenant-root', { gateway: true }),
+        tenant('alice', 'tenant-root', { gateway: true }),
+        tenant('bob', 'tenant-alice', { gateway: false }),
+        tenant('carol', 'tenant-root'),
+      ],
       valuesFiles: [values({ gateway: { enabled: true } })],
     });
-    const label = (ns: string) => r.objects.find((o) => o.kind === 'Namespace' && o.metadata.name === ns)?.metadata.labels?.['namespace.cozystack.io/gateway'];
+    const label = (ns: string) =>
+      r.objects.find((o) => o.kind === 'Namespace' && o.metadata.name === ns)?.metadata.labels?.[
+        'namespace.cozystack.io/gateway'
+      ];
     expect(label('tenant-alice-bob')).toBe('tenant-alice');
     expect(label('tenant-carol')).toBe('tenant-root');
     expect(label('tenant-alice')).toBe('tenant-alice');
@@ -65,7 +111,10 @@ describe('what the chart chain renders', () => {
 describe('guard 5: the publishing tenant cannot cross the edge line', () => {
   // "which namespace counts as the publishing tenant comes from publishing.ingressName": the guard
   // follows the publishing tenant wherever ingressName puts it, and releases tenant-root.
-  const c = cluster({ publishing: { ingressName: 'tenant-pub' }, gateway: { edgeTerminatedClasses: ['cf'], tenantSelectableClasses: ['cf'] } });
+  const c = cluster({
+    publishing: { ingressName: 'tenant-pub' },
+    gateway: { edgeTerminatedClasses: ['cf'], tenantSelectableClasses: ['cf'] },
+  });
   it('applies to the tenant publishing.ingressName names', () => {
     expect(rules(release(c, 'pub', 'cf'))).toEqual(['gateway.publishing-edge-line']);
   });
@@ -93,12 +142,18 @@ describe('guard 5: the publishing tenant cannot cross the edge line', () => {
 describe('edge reads none of the certificate inputs', () => {
   // "The mode wins over wildcardSecretName and over solver; the solver, provider, issuer and
   // wildcard-secret inputs are not read": guard 7 (route53 region, rfc2136 nameserver) included.
-  it.each(['route53', 'rfc2136', 'bogus'])('dns01 provider %s without its required keys does not fail an edge tenant', (provider) => {
-    const c = cluster({ gateway: { className: 'cf', edgeTerminatedClasses: ['cf'] }, publishing: { certificates: { solver: 'dns01', issuerName: 'zerossl', dns01: { provider } } } });
-    const g = renderGateway(release(c, 'alice'));
-    expect(g.findings).toEqual([]);
-    expect(g.object?.spec).toEqual({ apex: 'alice.example.org', gatewayClassName: 'cf', certMode: 'edge' });
-  });
+  it.each(['route53', 'rfc2136', 'bogus'])(
+    'dns01 provider %s without its required keys does not fail an edge tenant',
+    (provider) => {
+      const c = cluster({
+        gateway: { className: 'cf', edgeTerminatedClasses: ['cf'] },
+        publishing: { certificates: { solver: 'dns01', issuerName: 'zerossl', dns01: { provider } } },
+      });
+      const g = renderGateway(release(c, 'alice'));
+      expect(g.findings).toEqual([]);
+      expect(g.object?.spec).toEqual({ apex: 'alice.example.org', gatewayClassName: 'cf', certMode: 'edge' });
+    },
+  );
 });
 
 describe('the values channel carries only names', () => {
@@ -107,14 +162,18 @@ describe('the values channel carries only names', () => {
   it('existingSecret puts only the Secret name on the TenantGateway and in the tenant Secrets', () => {
     const r = render({
       objects: [tenant('root', 'tenant-root', { gateway: true })],
-      valuesFiles: [values({ gateway: { enabled: true }, publishing: { certificates: { wildcardSecretName: 'corp-wildcard' } } })],
+      valuesFiles: [
+        values({ gateway: { enabled: true }, publishing: { certificates: { wildcardSecretName: 'corp-wildcard' } } }),
+      ],
     });
     expect(r.findings).toEqual([]);
     const tgw = r.objects.find((o) => o.kind === 'TenantGateway') as KObject;
     expect(tgw.spec).toMatchObject({ certMode: 'existingSecret', wildcardSecretRef: { name: 'corp-wildcard' } });
     const secret = r.objects.find((o) => o.kind === 'Secret') as KObject;
     expect(Object.keys(secret.stringData as object)).toEqual(['values.yaml']);
-    expect((secret.stringData as Record<string, string>)['values.yaml']).toContain('wildcard-secret-name: corp-wildcard');
+    expect((secret.stringData as Record<string, string>)['values.yaml']).toContain(
+      'wildcard-secret-name: corp-wildcard',
+    );
     expect(secret).not.toHaveProperty('data');
   });
 });
@@ -124,11 +183,18 @@ describe('gatewayClassName parameter', () => {
   // (_cluster.gateway-class-name, itself defaulting to the bundled cilium class)".
   it('an empty tenant class is the platform default; an unset platform default is cilium', () => {
     const r = render({
-      objects: [tenant('root', 'tenant-root', { gateway: true, gatewayClass: '' }), tenant('alice', 'tenant-root', { gateway: true })],
+      objects: [
+        tenant('root', 'tenant-root', { gateway: true, gatewayClass: '' }),
+        tenant('alice', 'tenant-root', { gateway: true }),
+      ],
       valuesFiles: [values({ gateway: { enabled: true, className: null } })],
     });
     expect(r.findings).toEqual([]);
-    expect(r.objects.filter((o) => o.kind === 'TenantGateway').map((o) => (o.spec as Record<string, unknown>).gatewayClassName)).toEqual(['cilium', 'cilium']);
+    expect(
+      r.objects
+        .filter((o) => o.kind === 'TenantGateway')
+        .map((o) => (o.spec as Record<string, unknown>).gatewayClassName),
+    ).toEqual(['cilium', 'cilium']);
   });
 });
 
@@ -137,7 +203,8 @@ describe('DNS-01 provider table: required keys', () => {
   // using IRSA)"; "RFC 2136 | rfc2136 | rfc2136.nameserver, rfc2136.tsigKeyName,
   // rfc2136.secretName". region and nameserver fail the render (guard 7); the others have no
   // default and upstream renders them empty, so an empty one warns and the render goes on.
-  const dns01 = (provider: string, block: Record<string, unknown>) => cluster({ publishing: { certificates: { solver: 'dns01', dns01: { provider, [provider]: block } } } });
+  const dns01 = (provider: string, block: Record<string, unknown>) =>
+    cluster({ publishing: { certificates: { solver: 'dns01', dns01: { provider, [provider]: block } } } });
   const warned = (c: ClusterMap) => {
     const g = renderGateway(release(c, 'alice'));
     expect(g.object).toBeDefined();
@@ -161,11 +228,33 @@ describe('DNS-01 provider table: required keys', () => {
     expect(warned(dns01('digitalocean', {}))).toEqual([]);
   });
   it('no warning where the provider is not read (existingSecret, http01)', () => {
-    expect(warned(cluster({ publishing: { certificates: { solver: 'dns01', wildcardSecretName: 'w', dns01: { provider: 'rfc2136', rfc2136: { nameserver: 'ns' } } } } }))).toEqual([]);
+    expect(
+      warned(
+        cluster({
+          publishing: {
+            certificates: {
+              solver: 'dns01',
+              wildcardSecretName: 'w',
+              dns01: { provider: 'rfc2136', rfc2136: { nameserver: 'ns' } },
+            },
+          },
+        }),
+      ),
+    ).toEqual([]);
     expect(warned(cluster({ publishing: { certificates: { dns01: { provider: 'route53' } } } }))).toEqual([]);
   });
   it('a warning does not stop the render', () => {
-    const r = render({ objects: [tenant('root', 'tenant-root', { gateway: true })], valuesFiles: [values({ gateway: { enabled: true }, publishing: { certificates: { solver: 'dns01', dns01: { provider: 'route53', route53: { region: 'us-east-1' } } } } })] });
+    const r = render({
+      objects: [tenant('root', 'tenant-root', { gateway: true })],
+      valuesFiles: [
+        values({
+          gateway: { enabled: true },
+          publishing: {
+            certificates: { solver: 'dns01', dns01: { provider: 'route53', route53: { region: 'us-east-1' } } },
+          },
+        }),
+      ],
+    });
     expect(r.findings.map((f) => f.severity)).toEqual(['warning']);
     expect(r.objects.some((o) => o.kind === 'TenantGateway')).toBe(true);
   });
@@ -189,8 +278,17 @@ describe("tenant-root's host label", () => {
     const host = `${'a'.repeat(60)}.example.org`;
     const r = render({ objects: [], valuesFiles: [values({ publishing: { host } })] });
     expect(r.objects).toEqual([]);
-    expect(r.findings).toEqual([expect.objectContaining({ severity: 'error', rule: 'tenant.label-value', file: 'values.yaml', field: 'publishing.host' })]);
-    expect(r.findings[0].message).toMatch(/72 characters long.*namespace\.cozystack\.io\/host of Namespace tenant-root/);
+    expect(r.findings).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        rule: 'tenant.label-value',
+        file: 'values.yaml',
+        field: 'publishing.host',
+      }),
+    ]);
+    expect(r.findings[0].message).toMatch(
+      /72 characters long.*namespace\.cozystack\.io\/host of Namespace tenant-root/,
+    );
   });
   it('a host of 63 characters renders', () => {
     const host = `${'a'.repeat(51)}.example.org`;

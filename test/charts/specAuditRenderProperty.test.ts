@@ -28,16 +28,37 @@ describe('gateway chart properties', () => {
     fc.assert(
       fc.property(config, (k) => {
         const values = {
-          gateway: { enabled: k.enabled, className: k.edgeDefault ? 'cf' : 'cilium', edgeTerminatedClasses: ['cf'], tenantSelectableClasses: ['cf', 'cilium'] },
-          publishing: { ingressName: k.publishing, exposedServices: k.exposed, certificates: { solver: k.solver, wildcardSecretName: k.wildcard, dns01: { provider: 'cloudflare' } } },
+          gateway: {
+            enabled: k.enabled,
+            className: k.edgeDefault ? 'cf' : 'cilium',
+            edgeTerminatedClasses: ['cf'],
+            tenantSelectableClasses: ['cf', 'cilium'],
+          },
+          publishing: {
+            ingressName: k.publishing,
+            exposedServices: k.exposed,
+            certificates: { solver: k.solver, wildcardSecretName: k.wildcard, dns01: { provider: 'cloudflare' } },
+          },
         };
         const c = clusterValues(resolvePlatformValues({ files: [{ file: 'v', values }], objects: [] }).values).cluster;
         const T = k.owner === 'root' ? 'tenant-root' : 'tenant-alice';
         const publishing = T === (k.publishing || 'tenant-root');
         // The publishing tenant may not choose across the edge line (guard 5): it keeps the default.
         const chosen = publishing ? undefined : k.edgeTenant ? 'cf' : 'cilium';
-        const ns = k.owner === 'root' ? rootNamespaceValues(c) : inheritNamespace(T, 'alice', { gateway: true }, rootNamespaceValues(c));
-        const r: TenantRelease = { name: k.owner, namespace: T, parentNamespace: 'tenant-root', releaseName: 'tenant-x', spec: {}, values: { _cluster: c, _namespace: ns }, ownsGateway: true, gatewayClassName: chosen };
+        const ns =
+          k.owner === 'root'
+            ? rootNamespaceValues(c)
+            : inheritNamespace(T, 'alice', { gateway: true }, rootNamespaceValues(c));
+        const r: TenantRelease = {
+          name: k.owner,
+          namespace: T,
+          parentNamespace: 'tenant-root',
+          releaseName: 'tenant-x',
+          spec: {},
+          values: { _cluster: c, _namespace: ns },
+          ownsGateway: true,
+          gatewayClassName: chosen,
+        };
         const g = renderGateway(r);
         expect(g.findings.filter((f) => f.severity === 'error')).toEqual([]);
         const spec = g.object!.spec as Record<string, unknown>;

@@ -4,7 +4,8 @@
  */
 import { clusterValues, platformDefaults, resolvePlatformValues } from '../../src/charts/platformValues';
 
-const cluster = (v: Record<string, unknown> = {}) => clusterValues(resolvePlatformValues({ files: [{ file: 'v', values: v }], objects: [] }).values).cluster;
+const cluster = (v: Record<string, unknown> = {}) =>
+  clusterValues(resolvePlatformValues({ files: [{ file: 'v', values: v }], objects: [] }).values).cluster;
 
 describe('_cluster keys and defaults (docs/behaviour.md §1)', () => {
   // "DNS-01 keys: always written, whatever the solver" — the default solver is http01.
@@ -37,7 +38,8 @@ describe('_cluster keys and defaults (docs/behaviour.md §1)', () => {
       'load-balancer-class': '',
       'proxy-protocol': 'false',
       'gateway-enabled': 'false',
-      'gateway-attached-namespaces': 'cozy-cert-manager,cozy-dashboard,cozy-keycloak,cozy-system,cozy-harbor,cozy-bucket,cozy-kubevirt,cozy-kubevirt-cdi,cozy-monitoring,cozy-linstor-gui,default',
+      'gateway-attached-namespaces':
+        'cozy-cert-manager,cozy-dashboard,cozy-keycloak,cozy-system,cozy-harbor,cozy-bucket,cozy-kubevirt,cozy-kubevirt-cdi,cozy-monitoring,cozy-linstor-gui,default',
       'gateway-class-name': 'cilium',
       'gateway-edge-classes': '',
       'gateway-tenant-classes': '',
@@ -62,18 +64,62 @@ describe('_cluster keys and defaults (docs/behaviour.md §1)', () => {
     [{ publishing: { certificates: { issuerName: 'letsencrypt-stage' } } }, 'issuer-name', 'letsencrypt-stage'],
     [{ publishing: { certificates: { wildcardSecretName: 'corp' } } }, 'wildcard-secret-name', 'corp'],
     [{ publishing: { certificates: { dns01: { provider: 'route53' } } } }, 'dns01-provider', 'route53'],
-    [{ publishing: { certificates: { dns01: { cloudflare: { secretName: 'cf' } } } } }, 'dns01-cloudflare-secret-name', 'cf'],
-    [{ publishing: { certificates: { dns01: { cloudflare: { secretKey: 'tok' } } } } }, 'dns01-cloudflare-secret-key', 'tok'],
-    [{ publishing: { certificates: { dns01: { route53: { region: 'eu-west-1' } } } } }, 'dns01-route53-region', 'eu-west-1'],
-    [{ publishing: { certificates: { dns01: { route53: { accessKeyID: 'AKIA' } } } } }, 'dns01-route53-access-key-id', 'AKIA'],
-    [{ publishing: { certificates: { dns01: { route53: { secretName: 'r53' } } } } }, 'dns01-route53-secret-name', 'r53'],
+    [
+      { publishing: { certificates: { dns01: { cloudflare: { secretName: 'cf' } } } } },
+      'dns01-cloudflare-secret-name',
+      'cf',
+    ],
+    [
+      { publishing: { certificates: { dns01: { cloudflare: { secretKey: 'tok' } } } } },
+      'dns01-cloudflare-secret-key',
+      'tok',
+    ],
+    [
+      { publishing: { certificates: { dns01: { route53: { region: 'eu-west-1' } } } } },
+      'dns01-route53-region',
+      'eu-west-1',
+    ],
+    [
+      { publishing: { certificates: { dns01: { route53: { accessKeyID: 'AKIA' } } } } },
+      'dns01-route53-access-key-id',
+      'AKIA',
+    ],
+    [
+      { publishing: { certificates: { dns01: { route53: { secretName: 'r53' } } } } },
+      'dns01-route53-secret-name',
+      'r53',
+    ],
     [{ publishing: { certificates: { dns01: { route53: { secretKey: 'k' } } } } }, 'dns01-route53-secret-key', 'k'],
-    [{ publishing: { certificates: { dns01: { digitalocean: { secretName: 'do' } } } } }, 'dns01-digitalocean-secret-name', 'do'],
-    [{ publishing: { certificates: { dns01: { digitalocean: { secretKey: 'k' } } } } }, 'dns01-digitalocean-secret-key', 'k'],
-    [{ publishing: { certificates: { dns01: { rfc2136: { nameserver: 'ns:53' } } } } }, 'dns01-rfc2136-nameserver', 'ns:53'],
-    [{ publishing: { certificates: { dns01: { rfc2136: { tsigKeyName: 'key' } } } } }, 'dns01-rfc2136-tsig-key-name', 'key'],
-    [{ publishing: { certificates: { dns01: { rfc2136: { tsigAlgorithm: 'HMACSHA512' } } } } }, 'dns01-rfc2136-tsig-algorithm', 'HMACSHA512'],
-    [{ publishing: { certificates: { dns01: { rfc2136: { secretName: 'tsig' } } } } }, 'dns01-rfc2136-secret-name', 'tsig'],
+    [
+      { publishing: { certificates: { dns01: { digitalocean: { secretName: 'do' } } } } },
+      'dns01-digitalocean-secret-name',
+      'do',
+    ],
+    [
+      { publishing: { certificates: { dns01: { digitalocean: { secretKey: 'k' } } } } },
+      'dns01-digitalocean-secret-key',
+      'k',
+    ],
+    [
+      { publishing: { certificates: { dns01: { rfc2136: { nameserver: 'ns:53' } } } } },
+      'dns01-rfc2136-nameserver',
+      'ns:53',
+    ],
+    [
+      { publishing: { certificates: { dns01: { rfc2136: { tsigKeyName: 'key' } } } } },
+      'dns01-rfc2136-tsig-key-name',
+      'key',
+    ],
+    [
+      { publishing: { certificates: { dns01: { rfc2136: { tsigAlgorithm: 'HMACSHA512' } } } } },
+      'dns01-rfc2136-tsig-algorithm',
+      'HMACSHA512',
+    ],
+    [
+      { publishing: { certificates: { dns01: { rfc2136: { secretName: 'tsig' } } } } },
+      'dns01-rfc2136-secret-name',
+      'tsig',
+    ],
     [{ publishing: { certificates: { dns01: { rfc2136: { secretKey: 'k' } } } } }, 'dns01-rfc2136-secret-key', 'k'],
     [{ publishing: { exposedServices: ['api', 'dashboard'] } }, 'expose-services', 'api,dashboard'],
     [{ publishing: { ingressName: 'tenant-pub' } }, 'expose-ingress', 'tenant-pub'],
@@ -82,7 +128,11 @@ describe('_cluster keys and defaults (docs/behaviour.md §1)', () => {
     [{ publishing: { loadBalancerClass: 'io.cilium/l2' } }, 'load-balancer-class', 'io.cilium/l2'],
     [{ publishing: { proxyProtocol: true } }, 'proxy-protocol', 'true'],
     [{ gateway: { enabled: true } }, 'gateway-enabled', 'true'],
-    [{ gateway: { attachedNamespaces: ['cozy-system', 'default'] } }, 'gateway-attached-namespaces', 'cozy-system,default'],
+    [
+      { gateway: { attachedNamespaces: ['cozy-system', 'default'] } },
+      'gateway-attached-namespaces',
+      'cozy-system,default',
+    ],
     [{ gateway: { className: 'envoy' } }, 'gateway-class-name', 'envoy'],
     [{ gateway: { edgeTerminatedClasses: ['cf', 'cf2'] } }, 'gateway-edge-classes', 'cf,cf2'],
     [{ gateway: { tenantSelectableClasses: ['envoy', 'cf'] } }, 'gateway-tenant-classes', 'envoy,cf'],

@@ -3,7 +3,13 @@ import * as jsyaml from 'js-yaml';
 import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
 import { type ClusterMap } from '../../src/platform/tenancy';
 import { renderTenantTree } from '../../src/charts/tenantChart';
-import { deriveHost, helmToYaml, inheritNamespace, namespaceLabels, valuesYaml } from '../../src/charts/namespaceTemplate';
+import {
+  deriveHost,
+  helmToYaml,
+  inheritNamespace,
+  namespaceLabels,
+  valuesYaml,
+} from '../../src/charts/namespaceTemplate';
 import { renderTenantRoot, rootNamespaceValues } from '../../src/charts/cozystackBasics';
 import { releaseNameError, releaseNamespaceError } from '../../src/charts/tenantNames';
 import { prefixes as prefixLabels } from '../../src/charts/ancestorChains';
@@ -16,7 +22,10 @@ function cluster(values: Record<string, unknown> = {}): ClusterMap {
 const enabled = () => cluster({ gateway: { enabled: true } });
 
 const tenant = (name: string, namespace: string, spec: Record<string, unknown> = {}): KObject => ({
-  apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name, namespace }, spec,
+  apiVersion: 'apps.cozystack.io/v1alpha1',
+  kind: 'Tenant',
+  metadata: { name, namespace },
+  spec,
 });
 
 const find = (objs: KObject[], kind: string, ns: string | undefined, name: string) =>
@@ -57,7 +66,14 @@ describe('§2.2 host', () => {
 });
 
 describe('§2.3 _namespace inheritance', () => {
-  const parent = { etcd: 'tenant-root', ingress: 'tenant-root', gateway: 'tenant-root', monitoring: 'tenant-root', seaweedfs: 'tenant-root', host: 'example.org' };
+  const parent = {
+    etcd: 'tenant-root',
+    ingress: 'tenant-root',
+    gateway: 'tenant-root',
+    monitoring: 'tenant-root',
+    seaweedfs: 'tenant-root',
+    host: 'example.org',
+  };
   it('a module set true points at the tenant, otherwise the parent value', () => {
     const v = inheritNamespace('tenant-a', 'a', { etcd: true, ingress: false }, parent);
     expect(v.etcd).toBe('tenant-a');
@@ -76,10 +92,21 @@ describe('§2.3 _namespace inheritance', () => {
   it("schedulingClass: the parent's wins, emitted only when non-empty", () => {
     expect(inheritNamespace('tenant-a', 'a', {}, parent)).not.toHaveProperty('schedulingClass');
     expect(inheritNamespace('tenant-a', 'a', { schedulingClass: 'fast' }, parent).schedulingClass).toBe('fast');
-    expect(inheritNamespace('tenant-a', 'a', { schedulingClass: 'fast' }, { ...parent, schedulingClass: 'slow' }).schedulingClass).toBe('slow');
+    expect(
+      inheritNamespace('tenant-a', 'a', { schedulingClass: 'fast' }, { ...parent, schedulingClass: 'slow' })
+        .schedulingClass,
+    ).toBe('slow');
   });
   it('keys in the chart order', () => {
-    expect(Object.keys(inheritNamespace('tenant-a', 'a', { schedulingClass: 'x' }, parent))).toEqual(['etcd', 'ingress', 'gateway', 'monitoring', 'seaweedfs', 'host', 'schedulingClass']);
+    expect(Object.keys(inheritNamespace('tenant-a', 'a', { schedulingClass: 'x' }, parent))).toEqual([
+      'etcd',
+      'ingress',
+      'gateway',
+      'monitoring',
+      'seaweedfs',
+      'host',
+      'schedulingClass',
+    ]);
   });
 });
 
@@ -89,31 +116,55 @@ describe('§2.4 Namespace labels', () => {
     expect(prefixLabels('tenant-a')).toEqual(['tenant-a']);
   });
   it('labels in order, scheduling class only when set', () => {
-    const l = namespaceLabels('tenant-a-b', { etcd: '', ingress: 'tenant-root', gateway: 'tenant-a', monitoring: '', seaweedfs: '', host: 'b.a.example.org' });
+    const l = namespaceLabels('tenant-a-b', {
+      etcd: '',
+      ingress: 'tenant-root',
+      gateway: 'tenant-a',
+      monitoring: '',
+      seaweedfs: '',
+      host: 'b.a.example.org',
+    });
     expect(Object.keys(l)).toEqual([
-      'tenant.cozystack.io/tenant-root', 'tenant.cozystack.io/tenant-a', 'tenant.cozystack.io/tenant-a-b',
-      'namespace.cozystack.io/etcd', 'namespace.cozystack.io/ingress', 'namespace.cozystack.io/gateway',
-      'namespace.cozystack.io/monitoring', 'namespace.cozystack.io/seaweedfs', 'namespace.cozystack.io/host',
+      'tenant.cozystack.io/tenant-root',
+      'tenant.cozystack.io/tenant-a',
+      'tenant.cozystack.io/tenant-a-b',
+      'namespace.cozystack.io/etcd',
+      'namespace.cozystack.io/ingress',
+      'namespace.cozystack.io/gateway',
+      'namespace.cozystack.io/monitoring',
+      'namespace.cozystack.io/seaweedfs',
+      'namespace.cozystack.io/host',
       'alpha.kubevirt.io/auto-memory-limits-ratio',
     ]);
     expect(l['namespace.cozystack.io/etcd']).toBe('');
     expect(l['alpha.kubevirt.io/auto-memory-limits-ratio']).toBe('1.0');
     const s = namespaceLabels('tenant-a', { host: 'h', schedulingClass: 'fast' });
-    expect(Object.keys(s).slice(-2)).toEqual(['scheduler.cozystack.io/scheduling-class', 'alpha.kubevirt.io/auto-memory-limits-ratio']);
+    expect(Object.keys(s).slice(-2)).toEqual([
+      'scheduler.cozystack.io/scheduling-class',
+      'alpha.kubevirt.io/auto-memory-limits-ratio',
+    ]);
   });
 });
 
 describe('§2.5 the cozystack-values Secret', () => {
   it('_cluster as helm toYaml: sorted keys, ambiguous scalars double-quoted', () => {
-    expect(helmToYaml({ b: 'true', a: 'example.org', c: '10', d: '', e: 'a,b' })).toBe('a: example.org\nb: "true"\nc: "10"\nd: ""\ne: a,b\n');
+    expect(helmToYaml({ b: 'true', a: 'example.org', c: '10', d: '', e: 'a,b' })).toBe(
+      'a: example.org\nb: "true"\nc: "10"\nd: ""\ne: a,b\n',
+    );
   });
   it('_namespace values are always double-quoted', () => {
-    const y = valuesYaml({ _cluster: { 'root-host': 'example.org' }, _namespace: { etcd: 'tenant-a', host: 'a.example.org' } });
+    const y = valuesYaml({
+      _cluster: { 'root-host': 'example.org' },
+      _namespace: { etcd: 'tenant-a', host: 'a.example.org' },
+    });
     expect(y).toBe('_cluster:\n  root-host: example.org\n_namespace:\n  etcd: "tenant-a"\n  host: "a.example.org"\n');
   });
   it('round-trips as YAML', () => {
     const c = enabled();
-    const parsed = jsyaml.load(valuesYaml({ _cluster: c, _namespace: rootNamespaceValues(c) })) as Record<string, unknown>;
+    const parsed = jsyaml.load(valuesYaml({ _cluster: c, _namespace: rootNamespaceValues(c) })) as Record<
+      string,
+      unknown
+    >;
     expect(parsed._cluster).toEqual(c);
   });
 });
@@ -121,27 +172,64 @@ describe('§2.5 the cozystack-values Secret', () => {
 describe('§2.7 tenant-root from cozystack-basics', () => {
   it('Namespace labels: no-delete, host, gateway only when enabled', () => {
     const off = renderTenantRoot(cluster())[0];
-    expect(off.metadata.labels).toEqual({ 'platform.cozystack.io/no-delete': 'true', 'namespace.cozystack.io/host': 'example.org' });
+    expect(off.metadata.labels).toEqual({
+      'platform.cozystack.io/no-delete': 'true',
+      'namespace.cozystack.io/host': 'example.org',
+    });
     const on = renderTenantRoot(enabled())[0];
-    expect(Object.keys(on.metadata.labels ?? {})).toEqual(['platform.cozystack.io/no-delete', 'namespace.cozystack.io/host', 'namespace.cozystack.io/gateway']);
+    expect(Object.keys(on.metadata.labels ?? {})).toEqual([
+      'platform.cozystack.io/no-delete',
+      'namespace.cozystack.io/host',
+      'namespace.cozystack.io/gateway',
+    ]);
   });
   it('Secret labels and _namespace order: host, etcd, ingress, gateway (when enabled), monitoring, seaweedfs', () => {
     const [, s] = renderTenantRoot(enabled());
-    expect(s.metadata.labels).toEqual({ 'reconcile.fluxcd.io/watch': 'Enabled', 'internal.cozystack.io/managed-by-cozystack': '' });
+    expect(s.metadata.labels).toEqual({
+      'reconcile.fluxcd.io/watch': 'Enabled',
+      'internal.cozystack.io/managed-by-cozystack': '',
+    });
     expect(s.type).toBe('Opaque');
-    expect(Object.keys(rootNamespaceValues(enabled()))).toEqual(['host', 'etcd', 'ingress', 'gateway', 'monitoring', 'seaweedfs']);
+    expect(Object.keys(rootNamespaceValues(enabled()))).toEqual([
+      'host',
+      'etcd',
+      'ingress',
+      'gateway',
+      'monitoring',
+      'seaweedfs',
+    ]);
     expect(Object.keys(rootNamespaceValues(cluster()))).toEqual(['host', 'etcd', 'ingress', 'monitoring', 'seaweedfs']);
   });
 });
 
 describe('the tenant tree', () => {
   it('renders any depth, parents before children, with inheritance', () => {
-    const t = renderTenantTree(enabled(), [tenant('ci', 'tenant-alice-dev'), tenant('dev', 'tenant-alice', { etcd: true }), tenant('alice', 'tenant-root', { gateway: true })]);
+    const t = renderTenantTree(enabled(), [
+      tenant('ci', 'tenant-alice-dev'),
+      tenant('dev', 'tenant-alice', { etcd: true }),
+      tenant('alice', 'tenant-root', { gateway: true }),
+    ]);
     expect(t.findings).toEqual([]);
-    expect(t.releases.map((r) => r.namespace)).toEqual(['tenant-root', 'tenant-alice', 'tenant-alice-dev', 'tenant-alice-dev-ci']);
+    expect(t.releases.map((r) => r.namespace)).toEqual([
+      'tenant-root',
+      'tenant-alice',
+      'tenant-alice-dev',
+      'tenant-alice-dev-ci',
+    ]);
     const ci = nsValues(t.objects, 'tenant-alice-dev-ci')._namespace;
-    expect(ci).toEqual({ etcd: 'tenant-alice-dev', ingress: 'tenant-root', gateway: 'tenant-alice', monitoring: 'tenant-root', seaweedfs: 'tenant-root', host: 'ci.dev.alice.example.org' });
-    expect(find(t.objects, 'Namespace', undefined, 'tenant-alice-dev-ci')?.metadata.labels?.['tenant.cozystack.io/tenant-alice-dev']).toBe('');
+    expect(ci).toEqual({
+      etcd: 'tenant-alice-dev',
+      ingress: 'tenant-root',
+      gateway: 'tenant-alice',
+      monitoring: 'tenant-root',
+      seaweedfs: 'tenant-root',
+      host: 'ci.dev.alice.example.org',
+    });
+    expect(
+      find(t.objects, 'Namespace', undefined, 'tenant-alice-dev-ci')?.metadata.labels?.[
+        'tenant.cozystack.io/tenant-alice-dev'
+      ],
+    ).toBe('');
   });
 
   it('a root Tenant adds tenant-root settings without a second Namespace or Secret', () => {
@@ -156,8 +244,16 @@ describe('the tenant tree', () => {
   });
 
   it('fails a bad release name, a bad release namespace and an unknown parent, all at once', () => {
-    const t = renderTenantTree(enabled(), [tenant('a-b', 'tenant-root'), tenant('x', 'default'), tenant('y', 'tenant-nobody')]);
-    expect(t.findings.map((f) => f.rule).sort()).toEqual(['tenant.parent', 'tenant.release-name', 'tenant.release-namespace']);
+    const t = renderTenantTree(enabled(), [
+      tenant('a-b', 'tenant-root'),
+      tenant('x', 'default'),
+      tenant('y', 'tenant-nobody'),
+    ]);
+    expect(t.findings.map((f) => f.rule).sort()).toEqual([
+      'tenant.parent',
+      'tenant.release-name',
+      'tenant.release-namespace',
+    ]);
     expect(t.findings.every((f) => f.object)).toBe(true);
   });
 
@@ -186,7 +282,14 @@ describe('the tenant tree', () => {
     const parentNs: KObject = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-root', uid: 'u-1' } };
     const withUid = renderTenantTree(enabled(), [tenant('a', 'tenant-root'), parentNs]);
     expect(find(withUid.objects, 'Namespace', undefined, 'tenant-a')?.metadata.ownerReferences).toEqual([
-      { apiVersion: 'v1', kind: 'Namespace', name: 'tenant-root', uid: 'u-1', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        name: 'tenant-root',
+        uid: 'u-1',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
     const without = renderTenantTree(enabled(), [tenant('a', 'tenant-root')]);
     expect(find(without.objects, 'Namespace', undefined, 'tenant-a')?.metadata.ownerReferences).toBeUndefined();
@@ -200,7 +303,14 @@ describe('the tenant tree', () => {
 
 describe('inheritance invariants (property)', () => {
   // A random tree: node i's parent is some earlier node (or tenant-root).
-  const treeArb = fc.array(fc.record({ parent: fc.nat(), gateway: fc.constantFrom(true, false, undefined), host: fc.constantFrom(undefined, '', 'custom.io') }), { minLength: 1, maxLength: 12 });
+  const treeArb = fc.array(
+    fc.record({
+      parent: fc.nat(),
+      gateway: fc.constantFrom(true, false, undefined),
+      host: fc.constantFrom(undefined, '', 'custom.io'),
+    }),
+    { minLength: 1, maxLength: 12 },
+  );
   it('the gateway label names the nearest ancestor-or-self that owns a Gateway; the host follows the chain', () => {
     fc.assert(
       fc.property(treeArb, fc.boolean(), (nodes, gwEnabled) => {
@@ -224,7 +334,10 @@ describe('inheritance invariants (property)', () => {
           let cur: typeof r | undefined = r;
           let owner = gwEnabled ? 'tenant-root' : '';
           while (cur && cur.namespace !== 'tenant-root') {
-            if ((cur.tenant?.spec as Record<string, unknown>).gateway === true) { owner = cur.namespace; break; }
+            if ((cur.tenant?.spec as Record<string, unknown>).gateway === true) {
+              owner = cur.namespace;
+              break;
+            }
             cur = byNs.get(cur.parentNamespace ?? '');
           }
           const ns = find(t.objects, 'Namespace', undefined, r.namespace) as KObject;

@@ -30,7 +30,12 @@ import { TENANT_ROOT, tenantNamespace } from '../../src/platform/tenancy';
 function release(R: string, P: string, values: TenantSpec = {}, cluster: Record<string, string> = {}): TenantRelease {
   const X = R.replace(/^tenant-/, '');
   const T = tenantNamespace(X, P);
-  const spec = tenantSpec({ apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: X, namespace: P }, spec: values });
+  const spec = tenantSpec({
+    apiVersion: 'apps.cozystack.io/v1alpha1',
+    kind: 'Tenant',
+    metadata: { name: X, namespace: P },
+    spec: values,
+  });
   return {
     name: X,
     namespace: T,
@@ -119,7 +124,8 @@ describe('§4.1.2 computeplane_module_test.yaml (computeplane; release tenant-al
 
 describe('§4.1.3 gateway_default_test.yaml (gateway; release tenant-alice in tenant-alice)', () => {
   const c = { 'expose-ingress': 'tenant-root', 'expose-external-ips': '192.0.2.10', 'gateway-enabled': 'true' };
-  const r = (values: TenantSpec, cluster: Record<string, string> = c) => release('tenant-alice', 'tenant-alice', values, cluster);
+  const r = (values: TenantSpec, cluster: Record<string, string> = c) =>
+    release('tenant-alice', 'tenant-alice', values, cluster);
   test('upstream 4.1.3 #11: gateway unset → inherit, no own HelmRelease', () => {
     expect(moduleDocs('gateway', r({ host: '' }))).toHaveLength(0);
   });
@@ -176,7 +182,8 @@ describe('§4.1.5 monitoring_gateway_install_retry_test.yaml (monitoring, gatewa
     expect(at(oneModule('gateway', r), 'spec.install.strategy')).toEqual(RETRY);
   });
   test('upstream 4.1.5 #24: carries the strategy on the upgrade action the retry runs as', () => {
-    for (const hr of both()) expect([hr.metadata.name, at(hr, 'spec.upgrade.strategy')]).toEqual([hr.metadata.name, RETRY]);
+    for (const hr of both())
+      expect([hr.metadata.name, at(hr, 'spec.upgrade.strategy')]).toEqual([hr.metadata.name, RETRY]);
   });
   test('upstream 4.1.5 #25: keeps unlimited retries for the branches the strategy does not reach', () => {
     for (const hr of both()) {
@@ -203,7 +210,8 @@ describe('§4.1.6 namespace_ancestor_labels_test.yaml (namespace; _cluster.root-
   test('upstream 4.1.6 #27: depth-2 tenant carries the full ancestor chain including tenant-root', () => {
     const ns = namespaceOf('tenant-htdev', 'tenant-ktj');
     expect(ns.metadata.name).toBe('tenant-ktj-htdev');
-    for (const a of ['tenant-root', 'tenant-ktj', 'tenant-ktj-htdev']) expect([a, labelsOf(ns)[`tenant.cozystack.io/${a}`]]).toEqual([a, '']);
+    for (const a of ['tenant-root', 'tenant-ktj', 'tenant-ktj-htdev'])
+      expect([a, labelsOf(ns)[`tenant.cozystack.io/${a}`]]).toEqual([a, '']);
   });
   test('upstream 4.1.6 #28: depth-3 tenant carries every ancestor from root down to itself', () => {
     const ns = namespaceOf('tenant-foo', 'tenant-ktj-htdev');
@@ -217,11 +225,15 @@ describe('§4.1.6 namespace_ancestor_labels_test.yaml (namespace; _cluster.root-
 describe('§4.1.7 networkpolicy_grafana_dashboards_test.yaml (networkpolicy; release tenant-ktj in tenant-root)', () => {
   test('upstream 4.1.7 #29: allows egress from the tenant namespace to cozy-grafana-operator', () => {
     const fixed = asset<KObject[]>('templates/tenant/networkpolicy-fixed.yaml');
-    const p = byName(renderNetworkPolicies(release('tenant-ktj', TENANT_ROOT), fixed), 'CiliumNetworkPolicy', 'allow-to-grafana-dashboards');
-    expect(p.metadata.namespace).toBe('tenant-ktj');
-    expect(getPath(p, ['spec', 'egress', '0', 'toEndpoints', '0', 'matchLabels', 'k8s:io.kubernetes.pod.namespace'])).toBe(
-      'cozy-grafana-operator',
+    const p = byName(
+      renderNetworkPolicies(release('tenant-ktj', TENANT_ROOT), fixed),
+      'CiliumNetworkPolicy',
+      'allow-to-grafana-dashboards',
     );
+    expect(p.metadata.namespace).toBe('tenant-ktj');
+    expect(
+      getPath(p, ['spec', 'egress', '0', 'toEndpoints', '0', 'matchLabels', 'k8s:io.kubernetes.pod.namespace']),
+    ).toBe('cozy-grafana-operator');
   });
 });
 
@@ -251,7 +263,13 @@ describe('§4.1.8 no_upgrade_force_test.yaml (release tenant-test in tenant-test
 });
 
 describe('§4.1.9 vmo_webhook_dependson_test.yaml (release tenant-test in tenant-test; five flags on)', () => {
-  const r = release('tenant-test', 'tenant-test', { etcd: true, ingress: true, monitoring: true, seaweedfs: true, gateway: true });
+  const r = release('tenant-test', 'tenant-test', {
+    etcd: true,
+    ingress: true,
+    monitoring: true,
+    seaweedfs: true,
+    gateway: true,
+  });
   const VMO = [{ name: 'victoria-metrics-operator', namespace: 'cozy-victoria-metrics-operator' }];
   for (const [n, name] of [
     [37, 'etcd'],
@@ -282,7 +300,8 @@ describe('§4.1.10 volume_owner_install_retry_test.yaml (etcd, seaweedfs; releas
     expect(at(oneModule('seaweedfs', r), 'spec.install.strategy')).toEqual(RETRY);
   });
   test('upstream 4.1.10 #44: carries the strategy on the upgrade action the retry runs as', () => {
-    for (const hr of both()) expect([hr.metadata.name, at(hr, 'spec.upgrade.strategy')]).toEqual([hr.metadata.name, RETRY]);
+    for (const hr of both())
+      expect([hr.metadata.name, at(hr, 'spec.upgrade.strategy')]).toEqual([hr.metadata.name, RETRY]);
   });
   test('upstream 4.1.10 #45: keeps unlimited retries for the branches the strategy does not reach', () => {
     for (const hr of both()) {
@@ -324,7 +343,9 @@ describe('§4.2 cleanup_acme_test.yaml (hooks/cleanup-acme; release gateway in t
     expect(at(container(job), 'securityContext.allowPrivilegeEscalation')).toBe(false);
     expect(at(container(job), 'securityContext.readOnlyRootFilesystem')).toBe(true);
     expect(at(container(job), 'securityContext.capabilities.drop')).toContain('ALL');
-    expect(getPath(job, ['spec', 'template', 'metadata', 'labels', 'policy.cozystack.io/allow-to-apiserver'])).toBe('true');
+    expect(getPath(job, ['spec', 'template', 'metadata', 'labels', 'policy.cozystack.io/allow-to-apiserver'])).toBe(
+      'true',
+    );
   });
   test('upstream 4.2 #50: Role is scoped via resourceNames to the cozystack-acme-account secret only', () => {
     const role = byName(docs, 'Role', 'gateway-cleanup');
@@ -349,10 +370,18 @@ describe('§4.3.1 clusterroles-options_test.yaml (clusterroles)', () => {
   const roles = clusterRoles();
   const rules = (name: string) => at(byName(roles, 'ClusterRole', name), 'rules');
   test('upstream 4.3.1 #53: cozy:tenant:view:base grants read on core.cozystack.io options', () => {
-    expect(rules('cozy:tenant:view:base')).toContainEqual({ apiGroups: ['core.cozystack.io'], resources: ['options'], verbs: ['get', 'list', 'watch'] });
+    expect(rules('cozy:tenant:view:base')).toContainEqual({
+      apiGroups: ['core.cozystack.io'],
+      resources: ['options'],
+      verbs: ['get', 'list', 'watch'],
+    });
   });
   test('upstream 4.3.1 #54: cozy:tenant:base grants full access on sdn.cozystack.io securitygroups', () => {
-    expect(rules('cozy:tenant:base')).toContainEqual({ apiGroups: ['sdn.cozystack.io'], resources: ['securitygroups'], verbs: ['*'] });
+    expect(rules('cozy:tenant:base')).toContainEqual({
+      apiGroups: ['sdn.cozystack.io'],
+      resources: ['securitygroups'],
+      verbs: ['*'],
+    });
   });
   test('upstream 4.3.1 #55: cozy:tenant:view:base grants read on sdn.cozystack.io securitygroups', () => {
     expect(rules('cozy:tenant:view:base')).toContainEqual({
@@ -376,7 +405,8 @@ describe('§4.3.2 cozystack-values-secret_test.yaml (cozystack-values-secret; _c
   const base = { 'root-host': 'example.org' };
   const four = /^\s+etcd: "?tenant-root"?$/m;
   const unquoted = (t: string) => {
-    for (const k of ['etcd', 'ingress', 'monitoring', 'seaweedfs']) expect([k, new RegExp(`^\\s+${k}: tenant-root$`, 'm').test(t)]).toEqual([k, true]);
+    for (const k of ['etcd', 'ingress', 'monitoring', 'seaweedfs'])
+      expect([k, new RegExp(`^\\s+${k}: tenant-root$`, 'm').test(t)]).toEqual([k, true]);
   };
   test('upstream 4.3.2 #57: omits _namespace.gateway when _cluster.gateway-enabled is missing (default)', () => {
     expect(text(base)).not.toMatch(/^\s+gateway:/m);
@@ -400,7 +430,11 @@ describe('§4.3.3 dashboard-role_test.yaml (dashboard-role)', () => {
   test('upstream 4.3.3 #62: cozy:tenant:dashboard grants read on persistentvolumeclaims in cozy-public', () => {
     const role = byName(cozyPublic(), 'Role', 'cozy:tenant:dashboard');
     expect(role.metadata.namespace).toBe('cozy-public');
-    expect(at(role, 'rules')).toContainEqual({ apiGroups: [''], resources: ['persistentvolumeclaims'], verbs: ['get', 'list', 'watch'] });
+    expect(at(role, 'rules')).toContainEqual({
+      apiGroups: [''],
+      resources: ['persistentvolumeclaims'],
+      verbs: ['get', 'list', 'watch'],
+    });
   });
 });
 
@@ -424,7 +458,10 @@ describe('§4.3.4 monitoring-external-services_test.yaml (monitoring-external-se
   });
   test('upstream 4.3.4 #67: vlinsert-generic still points at tenant-root when rendered', () => {
     const doc0 = monitoringExternalServices({ 'monitoring-enabled': 'true' })[0];
-    expect(at(doc0, 'spec')).toEqual({ type: 'ExternalName', externalName: 'vlinsert-generic.tenant-root.svc.cluster.local' });
+    expect(at(doc0, 'spec')).toEqual({
+      type: 'ExternalName',
+      externalName: 'vlinsert-generic.tenant-root.svc.cluster.local',
+    });
   });
 });
 
@@ -439,9 +476,9 @@ describe('§4.3.5 tenant-root_test.yaml (tenant-root; _cluster.root-host example
     expect(ns({ 'root-host': 'customer1.io' }).metadata.labels?.['namespace.cozystack.io/host']).toBe('customer1.io');
   });
   test('upstream 4.3.5 #70: gateway label set to tenant-root when _cluster.gateway-enabled is "true"', () => {
-    expect(ns({ 'root-host': 'example.org', 'gateway-enabled': 'true' }).metadata.labels?.['namespace.cozystack.io/gateway']).toBe(
-      'tenant-root',
-    );
+    expect(
+      ns({ 'root-host': 'example.org', 'gateway-enabled': 'true' }).metadata.labels?.['namespace.cozystack.io/gateway'],
+    ).toBe('tenant-root');
   });
   test('upstream 4.3.5 #71: tenant-root HelmRelease references the tenant-application chart', () => {
     const doc1 = tenantRootHelmRelease();

@@ -16,6 +16,7 @@ import {
   type CompletionCommand,
 } from '../../src/cli/commands/completion';
 import { runCli } from '../helpers/cli';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const has = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 const HAS = { bash: has('bash'), zsh: has('zsh'), fish: has('fish') };
@@ -82,16 +83,19 @@ describe('the scripts are valid shell', () => {
     fs.writeFileSync(file, scripts.bash);
     expect(spawnSync('bash', ['-n', file], { encoding: 'utf8' })).toMatchObject({ status: 0, stderr: '' });
   });
-  (HAS.zsh ? test : test.skip)(`zsh -n${HAS.zsh ? '' : ' (skipped: zsh not installed)'}`, () => {
+  (HAS.zsh ? test : test.skip)(HAS.zsh ? 'zsh -n' : skippedTitle('zsh -n', needs('zsh')!), () => {
     const file = path.join(dir, 'c.zsh');
     fs.writeFileSync(file, scripts.zsh);
     expect(spawnSync('zsh', ['-n', file], { encoding: 'utf8' })).toMatchObject({ status: 0, stderr: '' });
   });
-  (HAS.fish ? test : test.skip)(`fish --no-execute${HAS.fish ? '' : ' (skipped: fish not installed)'}`, () => {
-    const file = path.join(dir, 'c.fish');
-    fs.writeFileSync(file, scripts.fish);
-    expect(spawnSync('fish', ['--no-execute', file], { encoding: 'utf8' })).toMatchObject({ status: 0, stderr: '' });
-  });
+  (HAS.fish ? test : test.skip)(
+    HAS.fish ? 'fish --no-execute' : skippedTitle('fish --no-execute', needs('fish')!),
+    () => {
+      const file = path.join(dir, 'c.fish');
+      fs.writeFileSync(file, scripts.fish);
+      expect(spawnSync('fish', ['--no-execute', file], { encoding: 'utf8' })).toMatchObject({ status: 0, stderr: '' });
+    },
+  );
 });
 
 /** What bash offers for the words typed so far (the last word being completed). */
@@ -132,27 +136,30 @@ describe('bash completes', () => {
   });
 });
 
-(HAS.fish ? describe : describe.skip)(`fish completes${HAS.fish ? '' : ' (skipped: fish not installed)'}`, () => {
-  const fishComplete = (line: string) => {
-    const file = path.join(dir, 'c.fish');
-    fs.writeFileSync(file, scripts.fish);
-    const out = execFileSync('fish', ['--no-config', '-c', `source ${file}; complete -C${JSON.stringify(line)}`], {
-      cwd: dir,
-      encoding: 'utf8',
+(HAS.fish ? describe : describe.skip)(
+  HAS.fish ? 'fish completes' : skippedTitle('fish completes', needs('fish')!),
+  () => {
+    const fishComplete = (line: string) => {
+      const file = path.join(dir, 'c.fish');
+      fs.writeFileSync(file, scripts.fish);
+      const out = execFileSync('fish', ['--no-config', '-c', `source ${file}; complete -C${JSON.stringify(line)}`], {
+        cwd: dir,
+        encoding: 'utf8',
+      });
+      return out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('\t')[0])
+        .sort();
+    };
+    test('commands, argument choices and option values', () => {
+      expect(fishComplete('cozy-gw re')).toEqual(['reconcile', 'render']);
+      expect(fishComplete('cozy-gw completion ')).toEqual(['bash', 'fish', 'zsh']);
+      expect(fishComplete('cozy-gw reconcile --output ')).toEqual(['json', 'plan', 'yaml']);
+      expect(fishComplete('cozy-gw render --val')).toEqual(['--values']);
     });
-    return out
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => l.split('\t')[0])
-      .sort();
-  };
-  test('commands, argument choices and option values', () => {
-    expect(fishComplete('cozy-gw re')).toEqual(['reconcile', 'render']);
-    expect(fishComplete('cozy-gw completion ')).toEqual(['bash', 'fish', 'zsh']);
-    expect(fishComplete('cozy-gw reconcile --output ')).toEqual(['json', 'plan', 'yaml']);
-    expect(fishComplete('cozy-gw render --val')).toEqual(['--values']);
-  });
-});
+  },
+);
 
 describe('the scripts follow the program tree', () => {
   const p = new Command('cozy-gw');

@@ -133,12 +133,56 @@ describe('--set and --set-string', () => {
   });
 });
 
+describe('saying what was not given', () => {
+  it('render with no -f, no --values and no --set renders the defaults and says so on stderr', async () => {
+    const r = await cli(['render']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('kind: Namespace');
+    expect(r.stderr.split('\n').filter((l) => l.includes('given'))).toEqual([
+      'info: no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
+    ]);
+    for (const given of [
+      ['--values', 'values.yaml'],
+      ['-f', 'tenant.yaml'],
+      ['--set', 'publishing.host=a.org'],
+    ]) {
+      const g = await cli(['render', ...given]);
+      expect({ given, note: g.stderr.includes('defaults alone') }).toEqual({ given, note: false });
+    }
+  });
+
+  it('bare cozy-gw prints the help on stdout, exit 0, as kubectl and helm do', async () => {
+    const r = await cli([]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^Usage: cozy-gw \[options\] \[command\]\n/);
+    const unknown = await cli(['nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe('');
+    expect(unknown.stderr).toContain("error: unknown command 'nope'");
+  });
+});
+
 describe('input errors', () => {
   it('every input error is reported at once: --values and -f', async () => {
     const r = await cli(['render', '--values', 'nope.yaml', '-f', 'x']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('cannot read x');
-    expect(r.stderr).toContain('cannot read values file nope.yaml');
+    expect(r.stderr).toContain('error: x: no such file or directory (check the -f path)\n');
+    expect(r.stderr).toContain('error: nope.yaml: no such file or directory (check the --values path)\n');
+  });
+
+  it('a wrong path names the option it was given with: --state is not -f', async () => {
+    fs.mkdirSync(path.join(dir, 'empty'), { recursive: true });
+    const r = await cli(['diff', '--state', 'nope.yaml', '--state', 'empty']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: nope.yaml: no such file or directory (check the --state path)\n' +
+        'error: empty: a directory with no *.yaml, *.yml or *.json file in it or below it (check the --state path)\n',
+    );
+    const f = await cli(['render', '-f', 'empty']);
+    expect(f.stderr).toBe(
+      'error: empty: a directory with no *.yaml, *.yml or *.json file in it or below it (check the -f path)\n',
+    );
   });
 
   it('a values file given to -f gets a hint to use --values', async () => {

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { BIN, ensureBuilt, readFiles, ROOT, runProcess, tmpDir, which, writeFiles, writeWrapper } from '../helpers/kpt';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const SH = which('sh');
 const GIT = which('git');
@@ -99,7 +100,7 @@ describe('Argo CD Config Management Plugin (examples/argocd)', () => {
   });
 
   if (!SH) {
-    it.skip('sh not on PATH: the generate command is not run', () => undefined);
+    it.skip(skippedTitle('the generate command runs', needs('sh')!), () => undefined);
     return;
   }
 
@@ -166,7 +167,7 @@ describe('CI example (examples/ci: GitHub Actions workflow and render-and-commit
   });
 
   if (!SH || !GIT) {
-    it.skip('sh or git not on PATH: render-and-commit.sh is not run', () => undefined);
+    it.skip(skippedTitle('render-and-commit.sh runs', needs('sh', 'git')!), () => undefined);
     return;
   }
 

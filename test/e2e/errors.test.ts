@@ -20,10 +20,37 @@ describe('input files', () => {
   it('a missing file or directory: the path and what to check', async () => {
     const r = await cli(['render', '-f', 'nowhere/']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('error: nowhere/: cannot read nowhere/: no such file or directory (check the -f path)');
+    expect(r.stderr).toContain('error: nowhere/: no such file or directory (check the -f path)');
     const v = await cli(['render', '--values', 'nope.yaml']);
     expect(v.code).toBe(1);
-    expect(v.stderr).toContain('error: nope.yaml: cannot read values file nope.yaml (check the --values path)');
+    expect(v.stderr).toContain('error: nope.yaml: no such file or directory (check the --values path)');
+  });
+
+  it('messages read as a person would write them: one hint each, about the problem, no nested parentheses', async () => {
+    write('cycle.yaml', 'a: &x\n  b: *x\n');
+    write(
+      'ns-map.yaml',
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ci\n  namespace: {a: 1}\nspec: {}\n',
+    );
+    write('label.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: x\n  labels: {a: 1}\n');
+    write(
+      'spec.yaml',
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: bob\n  namespace: tenant-root\nspec: "oops"\n',
+    );
+    const lines = async (f: string) =>
+      (await cli(['render', '--values', 'values.yaml', '-f', f])).stderr.trim().split('\n');
+    expect(await lines('cycle.yaml')).toEqual([
+      'error: cycle.yaml:1: the YAML document holds an alias that refers to a node containing it (a cycle) (point the alias at a node outside the one that holds its anchor, or write the repeated part out)',
+    ]);
+    expect(await lines('ns-map.yaml')).toContain(
+      "error: Tenant ci: metadata.namespace: must be a string, got a mapping (write the namespace's name as a string, e.g. namespace: tenant-root)",
+    );
+    expect(await lines('label.yaml')).toContain(
+      'error: label.yaml:5: Namespace x: metadata.labels.a: must be a string, got a number (labels and annotations map string keys to string values: quote a value YAML would read as a number or a boolean, e.g. "1" or "true")',
+    );
+    expect(await lines('spec.yaml')).toContain(
+      'error: spec.yaml:6: Tenant tenant-root/bob: spec: must be object or null, got "oops" (write a mapping or null)',
+    );
   });
 
   it('a document that is not an object: every one, each with its line', async () => {

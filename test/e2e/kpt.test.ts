@@ -17,6 +17,7 @@ import {
   writeFiles,
   writeWrapper,
 } from '../helpers/kpt';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const KPT = which('kpt');
 const PKG = path.join(TESTDATA, 'krm', 'pkg');
@@ -58,7 +59,7 @@ pipeline:
 
 if (!KPT) {
   describe('kpt (real client)', () => {
-    it.skip('kpt not on PATH: kpt fn eval / kpt fn render tests skipped', () => undefined);
+    it.skip(skippedTitle('kpt fn eval and kpt fn render', needs('kpt')!), () => undefined);
   });
 } else {
   describe('kpt (real client)', () => {

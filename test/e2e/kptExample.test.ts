@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt, readFiles, ROOT, runProcess, tmpDir, which, writeFiles } from '../helpers/kpt';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const KPT = which('kpt');
 const GIT = which('git');
@@ -36,7 +37,7 @@ const userFiles = (files: Record<string, string>) =>
 
 if (!KPT || !GIT) {
   describe('the example kpt package (real kpt)', () => {
-    it.skip(`${!KPT ? 'kpt' : 'git'} not on PATH: kpt fn render three-run test skipped`, () => undefined);
+    it.skip(skippedTitle('kpt fn render, three runs', needs('kpt', 'git')!), () => undefined);
   });
 } else {
   describe('the example kpt package (real kpt)', () => {

@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import type { KObject } from '../../src/k8s/model';
 import { ensureBuilt, readFiles, runProcess, TESTDATA, tmpDir, which, writeFiles, writeWrapper } from '../helpers/kpt';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const KUBECTL = which('kubectl');
 const KUSTOMIZE = which('kustomize');
@@ -43,7 +44,7 @@ const has = (objs: KObject[], kind: string, name: string, ns?: string) =>
 
 if (!KUBECTL) {
   describe('kubectl kustomize (legacy exec plugin)', () => {
-    it.skip('kubectl not on PATH: kubectl kustomize --enable-alpha-plugins tests skipped', () => undefined);
+    it.skip(skippedTitle('kubectl kustomize --enable-alpha-plugins', needs('kubectl')!), () => undefined);
   });
 } else {
   describe('kubectl kustomize --enable-alpha-plugins (legacy exec plugin)', () => {
@@ -83,8 +84,8 @@ if (!KUBECTL) {
 
 if (!KUSTOMIZE) {
   describe('kustomize build --enable-exec (exec KRM function)', () => {
-    it.skip('kustomize not on PATH: standalone kustomize exec-function tests skipped (kubectl kustomize has no --enable-exec)', () =>
-      undefined);
+    // kubectl kustomize has no --enable-exec: these need the standalone kustomize.
+    it.skip(skippedTitle('kustomize build --enable-exec', needs('kustomize')!), () => undefined);
   });
 } else {
   describe('kustomize build --enable-alpha-plugins --enable-exec (exec KRM function)', () => {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { ensureBuilt, readFiles, ROOT, runProcess, tmpDir, which, writeFiles } from '../helpers/kpt';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const KUBECTL = which('kubectl');
 const EXAMPLE = path.join(ROOT, 'examples', 'kustomize');
@@ -16,7 +17,7 @@ const kinds = (s: string) => (jsyaml.loadAll(s) as { kind: string }[]).filter(Bo
 
 if (!KUBECTL) {
   describe('examples/kustomize (kubectl kustomize)', () => {
-    it.skip('kubectl not on PATH: kubectl kustomize example tests skipped', () => undefined);
+    it.skip(skippedTitle('kubectl kustomize examples/kustomize', needs('kubectl')!), () => undefined);
   });
 } else {
   describe('examples/kustomize (kubectl kustomize)', () => {

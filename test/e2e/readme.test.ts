@@ -12,13 +12,10 @@ import { spawnSync } from 'node:child_process';
 import { ROOT } from '../helpers/cli';
 import { ensureBuilt } from '../helpers/kpt';
 import { matchOutput, parseReadme, type ReadmeBlock } from '../helpers/readme';
+import { needs, skippedTitle } from '../helpers/skip';
 
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const blocks = parseReadme(README);
-
-function onPath(tool: string): boolean {
-  return spawnSync('bash', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0;
-}
 
 /** A scratch copy of a fresh clone after the two set-up commands: the tracked files and the build. */
 function workspace(): string {
@@ -76,13 +73,13 @@ describe('README', () => {
   for (const b of blocks) {
     if (b.commands.length === 0) continue;
     const name = `${b.section}: block at README.md:${b.line}`;
-    const missing = b.needs.filter((t) => !onPath(t));
+    const missing = b.needs.length ? needs(...b.needs) : undefined;
     if (b.skip) {
-      it.skip(`${name} (skipped: ${b.skip})`, () => {});
+      it.skip(skippedTitle(name, b.skip), () => {});
       continue;
     }
-    if (missing.length) {
-      it.skip(`${name} (skipped: ${missing.join(', ')} not on PATH)`, () => {});
+    if (missing) {
+      it.skip(skippedTitle(name, missing), () => {});
       continue;
     }
     it(name, () => runBlock(b), 300000);

@@ -82,7 +82,7 @@ export interface PlatformCase {
   routes: RouteIntent[];
 }
 
-const arbPlatform: fc.Arbitrary<PlatformChoice> = fc.record({
+export const arbPlatform: fc.Arbitrary<PlatformChoice> = fc.record({
   host: fc.constantFrom('example.org', 'cozy.example.net', 'k8s.acme.io'),
   solver: fc.constantFrom('http01', 'http01', 'dns01') as fc.Arbitrary<'http01' | 'dns01'>,
   provider: fc.constantFrom('cloudflare', 'route53', 'digitalocean', 'rfc2136') as fc.Arbitrary<

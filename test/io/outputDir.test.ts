@@ -20,6 +20,7 @@ import {
   writeOutputDir,
 } from '../../src/io/outputDir';
 import { runCli, ROOT } from '../helpers/cli';
+import { skippedTitle } from '../helpers/skip';
 
 const obj = (kind: string, name: string, namespace?: string, apiVersion = 'v1'): KObject =>
   ({ apiVersion, kind, metadata: { name, ...(namespace !== undefined ? { namespace } : {}) } }) as KObject;
@@ -252,8 +253,11 @@ describe('writing the tree', () => {
     expect(findingOf(() => writeOutputDir('file', tmp, objs))).toMatch(/is not a directory/);
   });
 
-  (process.getuid?.() === 0 ? it.skip : it)(
-    'a read-only parent: one clean error, no debris (skipped as root, who may write anywhere)',
+  const root = process.getuid?.() === 0;
+  (root ? it.skip : it)(
+    root
+      ? skippedTitle('a read-only parent: one clean error, no debris', 'runs as root, who may write anywhere')
+      : 'a read-only parent: one clean error, no debris',
     () => {
       fs.mkdirSync(path.join(tmp, 'ro'));
       fs.chmodSync(path.join(tmp, 'ro'), 0o555);

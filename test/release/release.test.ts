@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT } from '../helpers/cli';
+import { skippedTitle } from '../helpers/skip';
 
 const rc = require('../../scripts/release-check.js');
 
@@ -157,26 +158,34 @@ const bunHere = !wanted && Boolean(rc.findBun({ install: false }).bin);
 const slow = wanted || bunHere ? test : test.skip;
 
 // With COZY_GW_RELEASE_CHECK=1 every target is compiled; with bun merely at hand, the host's only.
-describe(`bun build --compile, and the host binary against node (${wanted ? 'every target' : bunHere ? 'host target: set COZY_GW_RELEASE_CHECK=1 for all' : `skipped: set COZY_GW_RELEASE_CHECK=1 to install bun ${rc.BUN_VERSION} and run it`})`, () => {
-  slow(
-    'the targets compile to their OS/CPU, and the host binary prints byte-for-byte what `node bin/cozy-gw.js` prints',
-    () => {
-      expect(fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))).toBe(true); // `npm run build` first
-      const lines: string[] = [];
-      const r = rc.releaseCheck({ installBun: wanted, hostOnly: !wanted, log: (s: string) => lines.push(s) });
-      if (!r.ok) throw new Error(`release check failed:\n${r.problems.join('\n')}\n--- log:\n${lines.join('\n')}`);
-      expect(r.builds.map((b: { target: string }) => b.target).sort()).toEqual(
-        wanted ? [...rc.REQUIRED_TARGETS].sort() : [rc.hostTarget()],
-      );
-      expect(r.comparisons.map((c: { name: string }) => c.name)).toEqual(
-        expect.arrayContaining(['npm run example', '--version', 'snapshot --help']),
-      );
-      expect(r.comparisons.length).toBeGreaterThanOrEqual(5);
-      expect(r.comparisons.every((c: { same: boolean }) => c.same)).toBe(true);
-    },
-    300_000,
-  );
-});
+describe(
+  wanted || bunHere
+    ? `bun build --compile, and the host binary against node (${wanted ? 'every target' : 'host target: set COZY_GW_RELEASE_CHECK=1 for all'})`
+    : skippedTitle(
+        'bun build --compile, and the host binary against node',
+        `needs bun ${rc.BUN_VERSION}: not installed (COZY_GW_RELEASE_CHECK=1 installs it)`,
+      ),
+  () => {
+    slow(
+      'the targets compile to their OS/CPU, and the host binary prints byte-for-byte what `node bin/cozy-gw.js` prints',
+      () => {
+        expect(fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))).toBe(true); // `npm run build` first
+        const lines: string[] = [];
+        const r = rc.releaseCheck({ installBun: wanted, hostOnly: !wanted, log: (s: string) => lines.push(s) });
+        if (!r.ok) throw new Error(`release check failed:\n${r.problems.join('\n')}\n--- log:\n${lines.join('\n')}`);
+        expect(r.builds.map((b: { target: string }) => b.target).sort()).toEqual(
+          wanted ? [...rc.REQUIRED_TARGETS].sort() : [rc.hostTarget()],
+        );
+        expect(r.comparisons.map((c: { name: string }) => c.name)).toEqual(
+          expect.arrayContaining(['npm run example', '--version', 'snapshot --help']),
+        );
+        expect(r.comparisons.length).toBeGreaterThanOrEqual(5);
+        expect(r.comparisons.every((c: { same: boolean }) => c.same)).toBe(true);
+      },
+      300_000,
+    );
+  },
+);
 
 describe('the container image (dockers_v2, Dockerfile)', () => {
   const config = rc.readConfig();

@@ -233,7 +233,7 @@ export function ciliumVersionArg(v: string): string {
 export function addValidateOption(cmd: Command): Command {
   return cmd.option(
     '--validate',
-    'check every emitted Gateway API, cert-manager and TenantGateway object against its published schema (as kubeconform would); exit 1 on an invalid object',
+    'check every emitted object against its published schema (as kubeconform would): core and RBAC kinds, Flux HelmReleases, Cilium policies, Keycloak groups, Gateway API, cert-manager, TenantGateways; exit 1 on an invalid object',
   );
 }
 

@@ -52,6 +52,7 @@ function readState(paths: string[], ctx: CliContext): { state: KObject[]; source
   const { objects, sources } = readInputs(paths, {
     readStdin: ctx.io.readStdin,
     cwd: ctx.io.cwd,
+    flag: '--state',
     // A committed tree's kustomization and cozy-gw's own files are not objects (src/io/outputDir.ts says which).
     skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
   });

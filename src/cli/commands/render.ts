@@ -102,6 +102,8 @@ export function register(program: Command, ctx: CliContext): Command {
           );
       }
       const inputs = loadInputs(opts, ctx, cmd);
+      // Nothing given at all: the output is the charts' defaults alone, which is rarely what was meant.
+      const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const chartOptions = {
         gatewayApiVersion: opts.gatewayApiVersion,
@@ -123,6 +125,12 @@ export function register(program: Command, ctx: CliContext): Command {
       const invalid = validateEmitted(result.objects, opts);
       result.findings.push(...invalid);
       failOn(invalid, opts);
+      if (!given)
+        result.findings.push({
+          severity: 'info',
+          message:
+            'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
+        });
       const redacted = result.objects.filter(isRedacted).length;
       if (redacted)
         result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
