@@ -2,10 +2,11 @@
  * `cozy-gw diff`, the use case (README "cozy-gw diff"): a change previewed against a
  * cluster state, so that only the change shows.
  *
- * 1. The baseline: one controller pass over the state alone (reconcile.ts), so that what a pass
- *    would change on the state by itself (drift, or a tree written without the controller's
- *    objects) is never attributed to the change; it is counted (`drift`). With the state alone
- *    (no change given) the baseline is the state itself, and the diff shows that drift.
+ * 1. The baseline: one controller pass over the state alone (reconcile.ts; its values channel the
+ *    state's own, else the values given), so that what a pass would change on the state by itself
+ *    (drift, or a tree written without the controller's objects) is never attributed to the
+ *    change; it is counted (`drift`). With the state alone (no change given) the baseline is the
+ *    state itself, and the diff shows that drift.
  * 2. The change: the tenant tree rendered (render.ts) — the state's Tenants (read back from a
  *    committed tree by renderedTenants.ts), each replaced by a given Tenant of the same namespace
  *    and name, plus the given ones; with `prune` the given Tenants alone — and laid over the
@@ -43,6 +44,7 @@ import { compareStates, differenceCount, type ChangedObject } from './comparison
 import { renderedTenants, tenantNamespacesOf } from './renderedTenants';
 import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
 import { platformPolicies } from './admit';
+import { isChannelSecret } from './platformChannel';
 import { isStatusReason, statusChanges } from './statusChange';
 
 export type { ChangedObject } from './comparison';
@@ -246,8 +248,12 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   let baselinePass: ReconcileResult | undefined;
   let drift = 0;
   if (changeGiven) {
+    // The state's own values channel (a Package, the cozy-system Secret) if it holds one; else the
+    // values the change gives, which the README asks to be the ones the state was rendered with (a
+    // tree holds neither, and its wildcard replicas are the in-cluster controller's to write).
+    const ownChannel = findPlatformPackage(base) !== undefined || base.some(isChannelSecret);
     baselinePass = reconcile(
-      { objects: base },
+      { objects: base, valuesFiles: ownChannel || !input.valuesFiles.length ? undefined : input.valuesFiles },
       { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
     );
     if (hasErrors(baselinePass.findings)) return result({ findings: [...findings, ...baselinePass.findings] });

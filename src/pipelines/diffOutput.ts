@@ -6,7 +6,7 @@
  * a result in, text out.
  */
 import type { Finding } from '../k8s/diagnostics';
-import { keyOf, type KObject } from '../k8s/model';
+import { keyOf } from '../k8s/model';
 import { toJson } from '../k8s/yaml';
 import { afterStore, diffChanges, hasDifferences, type DiffResult } from './diff';
 import { renderPlan } from './plan';

@@ -12,7 +12,11 @@
  * - `etcd`, `ingress`, `monitoring`, `seaweedfs: true` when the `namespace.cozystack.io/<module>`
  *   label names the tenant's own namespace (otherwise the module is inherited, docs/behaviour.md §2.3);
  * - `host` when the host label is not the one the chart derives (`<name>.<parent host>`, docs/behaviour.md §2.2);
- * - `schedulingClass` when the tenant carries one its parent does not (the parent's wins, docs/behaviour.md §2.3).
+ * - `schedulingClass` when the tenant carries one its parent does not (the parent's wins, docs/behaviour.md §2.3);
+ * - `computeplane: true` when the module's HelmRelease `computeplane` is in its namespace;
+ * - `resourceQuotas` from its ResourceQuota `tenant-quota` (docs/tenant.md §2.3): the flattened
+ *   map read back (a `limits.<r>` entry is the quota of `<r>` as given, a `requests.<r>` entry is
+ *   derived from it, except `requests.storage`, which has no limit; the counted resources as they are).
  * A spec value that leaves no trace in what render writes (a host set to the value it would have
  * anyway) reads back as absent: rendering the Tenants read back gives the same objects. Only
  * objects render wrote (the tree's record) are read, so a file of the user's own in the tree
@@ -55,6 +59,20 @@ function platformClass(held: readonly KObject[]): string {
   }
 }
 
+/** The tenant's ResourceQuota (docs/tenant.md §2.3). */
+const QUOTA_NAME = 'tenant-quota';
+
+/** `resourceQuotas` as the flattened `spec.hard` map says it was given (the inverse of resources.flatten). */
+function quotasOf(hard: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(hard)) {
+    if (k.startsWith('limits.')) out[k.slice('limits.'.length)] = v;
+    else if (k === 'requests.storage') out.storage = v;
+    else if (!k.startsWith('requests.')) out[k] = v;
+  }
+  return out;
+}
+
 /** The parent namespace and name of tenant namespace T, or undefined when T is not one. */
 export function tenantOfNamespace(T: string): { parent: string; name: string } | undefined {
   const parts = T.split('-');
@@ -73,8 +91,19 @@ export function tenantOfNamespace(T: string): { parent: string; name: string } |
 export function renderedTenants(held: readonly KObject[], known: ReadonlySet<string> = new Set()): KObject[] {
   const namespaces = new Map<string, KObject>();
   const gateways = new Map<string, KObject>();
+  const quotas = new Map<string, Record<string, unknown>>();
+  const computeplane = new Set<string>();
   for (const o of held) {
-    if (isNamespace(o)) namespaces.set(o.metadata.name, o);
+    const ns = o.metadata.namespace ?? '';
+    if (o.kind === 'ResourceQuota' && o.apiVersion === 'v1' && o.metadata.name === QUOTA_NAME && isObject(o.spec)) {
+      if (isObject(o.spec.hard)) quotas.set(ns, o.spec.hard);
+    } else if (
+      o.kind === 'HelmRelease' &&
+      o.apiVersion.startsWith('helm.toolkit.fluxcd.io/') &&
+      o.metadata.name === 'computeplane'
+    )
+      computeplane.add(ns);
+    else if (isNamespace(o)) namespaces.set(o.metadata.name, o);
     else if (isTenantGateway(o) && o.metadata.name === TGW_NAME && o.metadata.namespace)
       gateways.set(o.metadata.namespace, o);
   }
@@ -110,6 +139,9 @@ export function renderedTenants(held: readonly KObject[], known: ReadonlySet<str
     if (host && host !== derived) spec.host = host;
     const sc = labels[SCHEDULING_LABEL];
     if (sc && !parentLabels[SCHEDULING_LABEL]) spec.schedulingClass = sc;
+    if (computeplane.has(T)) spec.computeplane = true;
+    const hard = quotas.get(T);
+    if (hard) spec.resourceQuotas = quotasOf(hard);
     out.push({ apiVersion: TENANT_API, kind: 'Tenant', metadata: { name: at.name, namespace: at.parent }, spec });
   }
   return out;

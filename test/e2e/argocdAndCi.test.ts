@@ -273,6 +273,9 @@ describe('CI example (examples/ci/cozy-gw-diff.yml: the pull-request comment and
     );
     const changed = run();
     expect(changed.status).toBe('status=3');
-    expect(changed.comment).toContain('<details><summary>Namespace <code>tenant-dave</code>: 2 to create</summary>');
+    // The whole tenant is created in its namespace (its count is the tenant chart's, docs/tenant.md §1.1-§1.3).
+    expect(changed.comment).toMatch(/<details><summary>Namespace <code>tenant-dave<\/code>: \d+ to create<\/summary>/);
+    expect(changed.comment).toContain('+++ Namespace tenant-dave (after)');
+    expect(changed.comment).toContain('+++ Secret tenant-dave/cozystack-values (after)');
   }, 120_000);
 });
