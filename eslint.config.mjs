@@ -35,6 +35,24 @@ export default tseslint.config(
     },
   },
   {
+    // No spread into a call in the sources: `xs.push(...big)` or `Math.max(...big)` passes every
+    // element as an argument and overflows the stack at input sizes (src/k8s/arrays.ts pushAll).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression > SpreadElement',
+          message: 'no spread into a call over an array (the stack overflows at input sizes): use pushAll or a loop',
+        },
+        {
+          selector: 'NewExpression > SpreadElement',
+          message: 'no spread into a constructor call over an array (the stack overflows at input sizes): use a loop',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

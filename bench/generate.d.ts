@@ -53,3 +53,11 @@ export function writePlatform(
 export function dumpStream(objs: unknown[]): string;
 export function tmpDir(prefix?: string): string;
 export function platformValues(solver: string): Record<string, unknown>;
+export const SCALE: { objects: number; routes: number };
+export function writeScale(
+  dir: string,
+  opts?: { objects?: number; routes?: number },
+): {
+  files: { objects: string; routes: string };
+  meta: { objects: number; routes: number; objectsBytes: number; routesBytes: number };
+};

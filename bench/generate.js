@@ -355,6 +355,60 @@ function writePlatform(dir, size = 'L', seed = DEFAULT_SEED, opts = {}) {
   return { dir, files, meta };
 }
 
+/** The scale row's sizes: objects in one input file, and routes (one hostname each) in one plan. */
+const SCALE = { objects: 500000, routes: 200000 };
+
+/**
+ * The scale row's inputs, written as text directly (js-yaml's dump of half a million objects
+ * would take longer than reading them): `scale-objects.yaml`, `objects` ConfigMaps over 1,000
+ * namespaces in one file (what reading costs at that size); `scale-routes.yaml`, tenant-root's
+ * Namespace, its dns01 TenantGateway and `routes` HTTPRoutes, one hostname under the apex each
+ * (a plan of that many hostnames, all served by the wildcard listener once the pass has run).
+ * Returns the paths and the counts.
+ */
+function writeScale(dir, opts = {}) {
+  const objects = opts.objects ?? SCALE.objects;
+  const routes = opts.routes ?? SCALE.routes;
+  fs.mkdirSync(dir, { recursive: true });
+  const files = { objects: path.join(dir, 'scale-objects.yaml'), routes: path.join(dir, 'scale-routes.yaml') };
+  const write = (file, n, head, doc) => {
+    const fd = fs.openSync(file, 'w');
+    try {
+      let buf = head;
+      for (let i = 0; i < n; i++) {
+        buf += (i || head ? '---\n' : '') + doc(i);
+        if (buf.length > 1 << 20) {
+          fs.writeSync(fd, buf);
+          buf = '';
+        }
+      }
+      fs.writeSync(fd, buf);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return fs.statSync(file).size;
+  };
+  const objectsBytes = write(
+    files.objects,
+    objects,
+    '',
+    (i) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: config-${i}\n  namespace: app-${i % 1000}\n  labels:\n    app.kubernetes.io/name: app-${i % 1000}\ndata:\n  key: value-${i}\n`,
+  );
+  const tgw = tenantGateway('tenant-root', ROOT_HOST, 'dns01', false);
+  const root = 'tenant-root';
+  const nsValues = { etcd: root, ingress: root, gateway: root, monitoring: root, seaweedfs: root, host: ROOT_HOST };
+  const head = dumpStream([tenantNamespace(root, nsValues), tgw]);
+  const routesBytes = write(
+    files.routes,
+    routes,
+    head.endsWith('\n') ? head : `${head}\n`,
+    (i) =>
+      `apiVersion: ${GW_GROUP}/v1\nkind: HTTPRoute\nmetadata:\n  name: route-${i}\n  namespace: tenant-root\nspec:\n  parentRefs:\n    - {group: ${GW_GROUP}, kind: Gateway, name: cozystack, namespace: tenant-root}\n  hostnames: [h${i}.${ROOT_HOST}]\n  rules:\n    - backendRefs: [{name: route-${i}, port: 8080}]\n`,
+  );
+  return { files, meta: { objects, routes, objectsBytes, routesBytes } };
+}
+
 function tmpDir(prefix = 'cozy-gw-bench-') {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
@@ -367,6 +421,8 @@ module.exports = {
   prng,
   generate,
   writePlatform,
+  SCALE,
+  writeScale,
   dumpStream,
   tmpDir,
   platformValues,

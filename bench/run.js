@@ -18,18 +18,25 @@
  * tenant given its own Gateway (a pull request on a tenants directory): render of the whole tree,
  * the pass, the comparison and the unified diff of what differs.
  *
+ * Then the scale row (bench/generate.js writeScale): one file of 500,000 objects read
+ * (`read`: reconcile -o json over it, nothing to change) and a plan of 200,000 hostnames
+ * (`plan`: reconcile -o plan over a dns01 TenantGateway and 200,000 HTTPRoutes), each also at
+ * half the size, so that CPU and peak RSS per object from half to full say whether time and
+ * memory stay linear.
+ *
  * Prints medians, the ratio to the floor, objects per second and peak RSS as a table, and the
  * same as JSON with --json FILE. Needs `npm run build` (runs dist/ through bin/cozy-gw.js).
  *
  * Options: --sizes S,M,L,XL  --repeat N (default 3)  --json FILE  --seed N  --keep (keep the
  * generated folders)  --dir DIR (generate under DIR instead of a temporary folder)
- * --only floor,reconcile,render-floor,render,diff-floor,diff,diff-lines
+ * --only floor,reconcile,render-floor,render,diff-floor,diff,diff-lines  --no-scale (skip the scale row)
+ * --scale-repeat N (default 1)  --scale-objects N --scale-routes N (the full sizes)
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
-const { SIZES, DEFAULT_SEED, writePlatform } = require('./generate.js');
+const { SIZES, DEFAULT_SEED, SCALE, writePlatform, writeScale } = require('./generate.js');
 
 const ROOT = path.resolve(__dirname, '..');
 let BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
@@ -50,6 +57,10 @@ function parseArgs(argv) {
     keep: false,
     dir: undefined,
     only: COMMANDS,
+    scale: true,
+    scaleRepeat: 1,
+    scaleObjects: SCALE.objects,
+    scaleRoutes: SCALE.routes,
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -72,12 +83,22 @@ function parseArgs(argv) {
         .split(',')
         .map((s) => s.trim());
     else if (a === '--keep') o.keep = true;
+    else if (a === '--no-scale') o.scale = false;
+    else if (a === '--scale-repeat') o.scaleRepeat = Number(val());
+    else if (a === '--scale-objects') o.scaleObjects = Number(val());
+    else if (a === '--scale-routes') o.scaleRoutes = Number(val());
     else if (a === '-h' || a === '--help') usage();
     else usage(`unknown option ${a}`);
   }
   for (const s of o.sizes) if (!SIZES[s]) usage(`unknown size ${s} (expected ${Object.keys(SIZES).join(', ')})`);
   for (const c of o.only) if (!COMMANDS.includes(c)) usage(`unknown command ${c} (expected ${COMMANDS.join(', ')})`);
   if (!Number.isInteger(o.repeat) || o.repeat < 1) usage('--repeat must be a positive integer');
+  if (!Number.isInteger(o.scaleRepeat) || o.scaleRepeat < 1) usage('--scale-repeat must be a positive integer');
+  for (const [k, flag] of [
+    ['scaleObjects', '--scale-objects'],
+    ['scaleRoutes', '--scale-routes'],
+  ])
+    if (!Number.isInteger(o[k]) || o[k] < 2) usage(`${flag} must be an integer of at least 2`);
   if (!Number.isFinite(o.seed)) usage('--seed must be a number');
   return o;
 }
@@ -85,7 +106,7 @@ function parseArgs(argv) {
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
   process.stderr.write(
-    'usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render,diff-floor,diff,diff-lines]\n',
+    'usage: npm run bench -- [--sizes S,M,L,XL] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only floor,reconcile,render-floor,render,diff-floor,diff,diff-lines] [--no-scale] [--scale-repeat N] [--scale-objects N] [--scale-routes N]\n',
   );
   process.exit(msg ? 2 : 0);
 }
@@ -426,11 +447,118 @@ function main() {
     results.push(row);
     if (!o.keep && !o.dir) fs.rmSync(dir, { recursive: true, force: true });
   }
+  const scale = o.scale ? scaleRows(base, o) : [];
   if (!o.keep && !o.dir) fs.rmSync(base, { recursive: true, force: true });
 
-  const report = { machine: m, seed: o.seed, repeat: o.repeat, baseline, results, checks: checks(results, baseline) };
+  const report = {
+    machine: m,
+    seed: o.seed,
+    repeat: o.repeat,
+    baseline,
+    results,
+    scale,
+    checks: [...checks(results, baseline), ...scaleChecks(scale, baseline)],
+  };
   process.stdout.write(table(report));
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2) + '\n');
+}
+
+/**
+ * The scale row: `read` (one file of objects, reconcile -o json: nothing changes) and `plan`
+ * (reconcile -o plan of routes with one hostname each), at half and at the full size.
+ */
+function scaleRows(base, o) {
+  const rows = [];
+  for (const [label, div] of [
+    ['half', 2],
+    ['scale', 1],
+  ]) {
+    const dir = path.join(base, `scale-${label}`);
+    const t0 = Date.now();
+    const { files, meta } = writeScale(dir, {
+      objects: Math.floor(o.scaleObjects / div),
+      routes: Math.floor(o.scaleRoutes / div),
+    });
+    process.stderr.write(
+      `${label}: generated ${meta.objects} objects (${fmtMB(meta.objectsBytes)}), ${meta.routes} routes (${fmtMB(meta.routesBytes)}) in ${Date.now() - t0} ms -> ${dir}\n`,
+    );
+    const rss = path.join(dir, 'rss');
+    const cmds = {
+      read: {
+        argv: [BIN, 'reconcile', '-o', 'json', '--now', NOW, '-f', files.objects],
+        objects: meta.objects,
+        bytes: meta.objectsBytes,
+      },
+      plan: {
+        argv: [BIN, 'reconcile', '-o', 'plan', '--now', NOW, '-f', files.routes],
+        objects: meta.routes,
+        bytes: meta.routesBytes,
+      },
+    };
+    const row = { size: label, meta, commands: {} };
+    for (const [c, x] of Object.entries(cmds)) {
+      const runs = [];
+      for (let r = 0; r < o.scaleRepeat; r++) {
+        const res = measure(x.argv, path.join(dir, `${c}.out`), rss);
+        if (res.code !== 0) {
+          process.stderr.write(`${label}: ${c} failed (exit ${res.code}): ${res.stderr.slice(0, 500)}\n`);
+          process.exit(1);
+        }
+        runs.push(res);
+        process.stderr.write(
+          `${label} ${r + 1}/${o.scaleRepeat} ${c}: ${fmtMs(res.ms)} wall, ${fmtMs(res.cpuMs ?? 0)} cpu, ${fmtMB((res.rssKiB ?? 0) * 1024)}\n`,
+        );
+      }
+      const ms = median(runs.map((y) => y.ms));
+      const cpuMs = median(runs.map((y) => y.cpuMs ?? 0));
+      const peakRssKiB = Math.max(...runs.map((y) => y.rssKiB ?? 0));
+      row.commands[c] = {
+        medianMs: +ms.toFixed(1),
+        medianCpuMs: +cpuMs.toFixed(1),
+        peakRssKiB,
+        inputObjects: x.objects,
+        inputBytes: x.bytes,
+        outputObjects: 0,
+        outputBytes: fs.statSync(path.join(dir, `${c}.out`)).size,
+        objectsPerSecond: Math.round(x.objects / (ms / 1000)),
+        usPerObject: +((ms * 1000) / x.objects).toFixed(2),
+        rssOverInput: +((peakRssKiB * 1024) / x.bytes).toFixed(2),
+      };
+    }
+    rows.push(row);
+    if (!o.keep && !o.dir) fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** Linearity of the scale row: CPU and peak RSS (node's own taken out) per object, half to full. */
+function scaleChecks(rows, baseline) {
+  const half = rows.find((r) => r.size === 'half');
+  const full = rows.find((r) => r.size === 'scale');
+  if (!half || !full) return [];
+  const out = [];
+  for (const [c, what] of [
+    ['read', 'objects read'],
+    ['plan', 'hostnames planned'],
+  ]) {
+    const h = half.commands[c];
+    const f = full.commands[c];
+    const cpu = (x) => Math.max(x.medianCpuMs - baseline.cpuMs, 0.001) / x.inputObjects;
+    const mem = (x) => Math.max(x.peakRssKiB - baseline.rssKiB, 1) / x.inputObjects;
+    const vc = +(cpu(f) / cpu(h)).toFixed(2);
+    const vm = +(mem(f) / mem(h)).toFixed(2);
+    out.push({
+      target: `scale ${c}: cpu per ${what.split(' ')[0].replace(/s$/, '')} half -> full within 1.3x`,
+      value: vc,
+      ok: vc <= 1.3,
+    });
+    out.push({
+      target: `scale ${c}: peak RSS per ${what.split(' ')[0].replace(/s$/, '')} half -> full within 1.3x`,
+      value: vm,
+      ok: vm <= 1.3,
+    });
+  }
+  return out;
 }
 
 /** The performance targets (README "Performance"), measured (not asserted). */
@@ -523,7 +651,7 @@ function table(report) {
     'peak RSS',
     'RSS/bytes',
   ];
-  const w = [4, 12, 7, 8, 8, 8, 7, 8, 9, 9, 9, 9];
+  const w = [5, 12, 7, 8, 8, 8, 7, 8, 9, 9, 9, 9];
   lines.push(head.map((h, i) => pad(h, w[i], i > 1)).join('  '));
   lines.push(w.map((n) => '-'.repeat(n)).join('  '));
   for (const r of report.results) {
@@ -555,11 +683,36 @@ function table(report) {
       );
     }
   }
+  for (const r of report.scale ?? []) {
+    for (const [c, x] of Object.entries(r.commands))
+      lines.push(
+        [
+          r.size,
+          c,
+          x.inputObjects,
+          fmtMB(x.inputBytes),
+          fmtMs(x.medianMs),
+          fmtMs(x.medianCpuMs),
+          '',
+          '',
+          x.objectsPerSecond,
+          x.usPerObject,
+          fmtMB(x.peakRssKiB * 1024),
+          x.rssOverInput,
+        ]
+          .map((v, i) => pad(v, w[i], i > 1))
+          .join('  '),
+      );
+  }
   lines.push('');
   lines.push(
     "floor = js-yaml reading and writing every document of reconcile's input; render-floor = the same over render's output;",
   );
   lines.push("diff-floor = the same over diff's state and change.");
+  if (report.scale?.length)
+    lines.push(
+      'scale: read = reconcile -o json over one file of that many objects; plan = reconcile -o plan of that many hostnames (half: half the size).',
+    );
   lines.push(
     "wall and cpu (user+system, all threads) are medians; x floor = wall / the floor's wall, x fl cpu = the same in cpu time",
   );

@@ -16,13 +16,21 @@
  *
  * The activation: `object`, `oldObject` (null: CREATE), `request` (kind, resource, name,
  * namespace, operation, userInfo, ...), `namespaceObject` (the input Namespace named by the
- * request namespace, or null), `params` (null) and `variables`.
+ * request namespace), `params` (null) and `variables`.
+ *
+ * The API server always judges a namespaced object with its Namespace. Offline, a namespaced
+ * object whose Namespace is not among the inputs has unknown labels: a policy that needs them (a
+ * namespaceSelector, or an expression reading `namespaceObject`, once the matchConditions that do
+ * not read it have passed) is never evaluated against a null Namespace, which would fail open or
+ * deny for the wrong reason. Its decision is not allowed and names the missing Namespace
+ * (`missingNamespace`): the caller reports it as an input error, never as an admission.
  * Pure: objects and policies in, decisions out.
  */
 import { CelError, evalBool, evalCel, evalString, toCel } from '../cel/cel';
 import { groupOf, isObject, refOf, type KObject } from '../k8s/model';
 import { selectorMatches } from '../k8s/labelSelector';
 import type { Decision, UserInfo } from './decision';
+import { pushAll } from '../k8s/arrays';
 
 type Rule = { apiGroups?: string[]; apiVersions?: string[]; resources?: string[]; operations?: string[] };
 type Named = { name: string; expression: string };
@@ -138,7 +146,7 @@ export function admit(objects: KObject[], policies: KObject[], user: UserInfo): 
   const out: Decision[] = [];
   for (const o of objects) {
     const ns = o.metadata?.namespace;
-    out.push(...admitObject(o, ns ? namespaces.get(ns) : undefined, policies, user));
+    pushAll(out, admitObject(o, ns ? namespaces.get(ns) : undefined, policies, user));
   }
   return out;
 }
@@ -169,7 +177,9 @@ export function admitObject(
     if (!selectorMatches(mc.objectSelector, labels)) continue;
     // namespaceSelector applies to namespaced objects (and to a Namespace itself, by its labels).
     if (o.kind === 'Namespace' && !selectorMatches(mc.namespaceSelector, labels)) continue;
-    if (namespace && !selectorMatches(mc.namespaceSelector, nsLabels)) continue;
+    // A namespaced object whose Namespace the inputs lack: its labels are unknown.
+    const nsUnknown = namespace !== '' && o.kind !== 'Namespace' && !nsObj;
+    if (namespace && !nsUnknown && !selectorMatches(mc.namespaceSelector, nsLabels)) continue;
     if (binds.length === 0) continue; // a policy without a binding has no effect
     base ??= {
       object: toCel(o),
@@ -178,8 +188,22 @@ export function admitObject(
       namespaceObject: nsObj ? namespaceCel(nsObj) : null,
       params: null,
     };
-    const result = evaluatePolicy(spec, base);
+    const result =
+      nsUnknown && isSelective(mc.namespaceSelector) ? 'namespace-unknown' : evaluatePolicy(spec, base, nsUnknown);
     if (result === 'skip') continue;
+    if (result === 'namespace-unknown') {
+      for (const b of binds)
+        out.push({
+          object: refOf(o),
+          policy: vap.metadata.name,
+          binding: b.metadata.name,
+          actions: ((b.spec as Record<string, unknown>).validationActions as string[] | undefined) ?? [],
+          allowed: false,
+          messages: [`the policy reads Namespace ${namespace}, which is not among the inputs`],
+          missingNamespace: namespace,
+        });
+      continue;
+    }
     for (const b of binds) {
       const actions = ((b.spec as Record<string, unknown>).validationActions as string[] | undefined) ?? [];
       out.push({
@@ -201,21 +225,51 @@ interface Failure {
   reason: string;
 }
 
+/** A namespaceSelector that selects (not absent, not empty): matching it needs the Namespace's labels. */
+function isSelective(sel: unknown): boolean {
+  if (!isObject(sel)) return sel !== undefined && sel !== null;
+  const labels = isObject(sel.matchLabels) ? Object.keys(sel.matchLabels).length : 0;
+  const exprs = Array.isArray(sel.matchExpressions) ? sel.matchExpressions.length : 0;
+  return labels + exprs > 0;
+}
+
+const READS_NAMESPACE = /\bnamespaceObject\b/;
+
+/** Whether any expression of the list (or its message expression) reads namespaceObject. */
+function readsNamespace(xs: unknown): boolean {
+  if (!Array.isArray(xs)) return false;
+  return xs.some(
+    (x) =>
+      isObject(x) &&
+      ((typeof x.expression === 'string' && READS_NAMESPACE.test(x.expression)) ||
+        (typeof x.messageExpression === 'string' && READS_NAMESPACE.test(x.messageExpression))),
+  );
+}
+
+/**
+ * One policy against one object. `nsUnknown`: the object's Namespace is not among the inputs; the
+ * matchConditions that do not read it still decide whether the policy applies, and a policy that
+ * applies and reads it is 'namespace-unknown' (never judged against a null Namespace).
+ */
 function evaluatePolicy(
   spec: Record<string, unknown>,
   base: Record<string, unknown>,
-): 'skip' | { failures: Failure[] } {
+  nsUnknown = false,
+): 'skip' | 'namespace-unknown' | { failures: Failure[] } {
   const failClosed = (spec.failurePolicy ?? 'Fail') === 'Fail';
   const fail = (message: string): 'skip' | { failures: Failure[] } =>
     failClosed ? { failures: [{ message, reason: 'Forbidden' }] } : 'skip';
+  const conditions = (spec.matchConditions ?? []) as Named[];
+  if (nsUnknown && readsNamespace(conditions)) return 'namespace-unknown';
   // matchConditions: all must be true; false skips; an error applies failurePolicy.
-  for (const c of (spec.matchConditions ?? []) as Named[]) {
+  for (const c of conditions) {
     try {
       if (!evalBool(c.expression, { ...base, variables: {} })) return 'skip';
     } catch (e) {
       return fail(`matchCondition '${c.name}' resulted in error: ${errText(e)}`);
     }
   }
+  if (nsUnknown && (readsNamespace(spec.variables) || readsNamespace(spec.validations))) return 'namespace-unknown';
   // variables, in order; a failed one is an error wherever a later expression reads it.
   const variables: Record<string, unknown> = {};
   const failedVars = new Map<string, string>();

@@ -25,6 +25,11 @@ export interface Decision {
   messages: string[];
   /** The reason of the first failed validation (Forbidden, Invalid, ...). */
   reason?: string;
+  /**
+   * Not judged: the policy reads the object's Namespace, which is not among the inputs (never an
+   * admission: `allowed` is false, and `admit` reports it as an input error).
+   */
+  missingNamespace?: string;
 }
 
 /**
@@ -35,12 +40,19 @@ export function denialMessage(d: Decision, message = d.messages.join('; ')): str
   return `ValidatingAdmissionPolicy '${d.policy}' with binding '${d.binding}' denied request: ${message}`;
 }
 
-/** The denials (Deny action, a failed validation) among the decisions. */
+/** The denials (Deny action, a failed validation) among the decisions; an unjudged one is not a denial. */
 export function denials(decisions: Decision[]): Decision[] {
-  return decisions.filter((d) => !d.allowed);
+  return decisions.filter((d) => !d.allowed && d.missingNamespace === undefined);
+}
+
+/** The decisions that could not be made: the policy needs a Namespace the inputs lack. */
+export function unjudged(decisions: Decision[]): Decision[] {
+  return decisions.filter((d) => d.missingNamespace !== undefined);
 }
 
 /** The warnings (Warn action, a failed validation) among the decisions. */
 export function warnings(decisions: Decision[]): Decision[] {
-  return decisions.filter((d) => d.messages.length > 0 && d.actions.includes('Warn'));
+  return decisions.filter(
+    (d) => d.messages.length > 0 && d.actions.includes('Warn') && d.missingNamespace === undefined,
+  );
 }

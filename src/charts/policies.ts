@@ -15,6 +15,7 @@ import type { KObject } from '../k8s/model';
 import { splitList } from './platformValues';
 import { type ClusterMap } from '../platform/tenancy';
 import { NS_LABEL_HOST as HOST_LABEL } from '../platform/names';
+import { pushAll } from '../k8s/arrays';
 
 /** §7.0: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
@@ -417,7 +418,7 @@ export function renderPolicies(cluster: ClusterMap, opts: PolicyOptions = {}): K
     ...routePolicy(served),
   ];
   const root = (cluster['root-host'] ?? '').trim();
-  if (root !== '') out.push(...ingressPolicy(root));
+  if (root !== '') pushAll(out, ingressPolicy(root));
   return out;
 }
 

@@ -10,6 +10,7 @@
  */
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
+import { pushAll } from '../k8s/arrays';
 import { asset } from '../assets';
 import { isTenant } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespace, type ClusterMap } from '../platform/tenancy';
@@ -408,7 +409,7 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[], opts: 
     const bad = new Set<KObject>();
     for (const t of objects.filter(isTenant)) {
       const fs = tenantInputFindings(t);
-      out.findings.push(...fs);
+      pushAll(out.findings, fs);
       if (hasErrors(fs)) bad.add(t);
     }
     invalid = bad;

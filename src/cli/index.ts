@@ -183,12 +183,24 @@ export function outputErrorLine(e: NodeJS.ErrnoException): string {
 }
 
 /**
- * A write to standard output failed. A reader that stopped early (`cozy-gw render | head`)
- * closed the pipe: that is not an error and stays silent. Anything else (a full disk,
- * `> /dev/full`, a descriptor not open for writing) is one line on stderr and exit 1.
+ * Whether standard output's reader went away (EPIPE: `cozy-gw diff | head -1`, `| grep -q`).
+ * What is left to print is dropped; the command runs to its end and its verdict stays its exit
+ * status (diff's 3 for differences, admit's 1 for denials), so a gate under `set -o pipefail`
+ * still sees it.
  */
-function stdoutFailed(e: NodeJS.ErrnoException): never {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+let stdoutClosed = false;
+
+/**
+ * A write to standard output failed. A reader that stopped early closed the pipe: that is not an
+ * error and stays silent (stdoutClosed). Anything else (a full disk, `> /dev/full`, a descriptor
+ * not open for writing) is one line on stderr and exit 1.
+ */
+function stdoutFailed(e: NodeJS.ErrnoException): void {
+  if (stdoutClosed) return;
+  if (e.code === 'EPIPE' || e.code === 'ERR_STREAM_DESTROYED') {
+    stdoutClosed = true;
+    return;
+  }
   try {
     process.stderr.write(outputErrorLine(e));
   } catch {
@@ -200,6 +212,7 @@ function stdoutFailed(e: NodeJS.ErrnoException): never {
 export function processIO(): CliIO {
   return {
     stdout: (s) => {
+      if (stdoutClosed) return;
       try {
         process.stdout.write(s);
       } catch (e) {
@@ -215,7 +228,8 @@ export function processIO(): CliIO {
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  // A reader that stops early (`cozy-gw render | head`) closes the pipe: that is not an error.
+  // A reader that stops early (`cozy-gw render | head`) closes the pipe: that is not an error,
+  // and the command's verdict stays its exit status.
   process.stdout.on('error', stdoutFailed);
   // A closed stderr must not crash a run whose output went through.
   process.stderr.on('error', () => undefined);

@@ -8,12 +8,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
-import { readAllStdin } from './stdin';
+import { readAllStdin, readFileBounded, SourceTooLarge, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { SourceMap } from './sourceMap';
 import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
+import { pushAll } from '../k8s/arrays';
 
 export { SourceMap } from './sourceMap';
 
@@ -129,7 +130,22 @@ function unreadable(e: unknown): string {
   return (err.code && why[err.code]) ?? String(err.message ?? e).split('\n')[0];
 }
 
-function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): string[] {
+/** What a non-regular file is, in words (for the finding that refuses it in a directory). */
+function kindOfFile(st: fs.Stats): string {
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSocket()) return 'a socket';
+  return 'something else';
+}
+
+/**
+ * The files a `-f` path names: the path itself (a file or a stream, read as given), or the
+ * *.yaml, *.yml and *.json files under a directory, sorted. Inside a directory only regular files
+ * are read (symbolic links followed): a FIFO would block the run, a device such as /dev/zero
+ * never ends; each is an input error naming it.
+ */
+function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irregular: Finding[] = []): string[] {
   const st = fs.statSync(path.resolve(cwd, p));
   if (!st.isDirectory()) return skip?.(p) ? [] : [p];
   const out: string[] = [];
@@ -138,10 +154,36 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean): st
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(p, e.name);
     if (skip?.(full)) continue;
-    if (e.isDirectory()) out.push(...listFiles(full, cwd, skip));
-    else if (/\.(ya?ml|json)$/i.test(e.name)) out.push(full);
+    if (e.isDirectory()) pushAll(out, listFiles(full, cwd, skip, irregular));
+    else if (/\.(ya?ml|json)$/i.test(e.name)) {
+      let target: fs.Stats | undefined;
+      try {
+        target = fs.statSync(path.resolve(cwd, full));
+      } catch {
+        target = undefined; // a dangling link: reading it names the problem
+      }
+      if (target && !target.isFile() && !target.isDirectory())
+        irregular.push(
+          error(`not a regular file but ${kindOfFile(target)}: a directory is read for regular files only`, {
+            file: full,
+            rule: 'input.not-regular',
+            hint: 'remove it from the directory, or give a stream explicitly with -f PATH',
+          }),
+        );
+      else out.push(full);
+    }
   }
   return out;
+}
+
+/** A file read whole, bounded (src/io/stdin.ts); past the bound an input error naming it. */
+function readSource(file: string, cwd: string): string {
+  try {
+    return readFileBounded(path.resolve(cwd, file));
+  } catch (e) {
+    if (e instanceof SourceTooLarge) throw tooLargeError(file, e);
+    throw e;
+  }
 }
 
 export interface ReadOptions {
@@ -170,24 +212,25 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     if (p === '-') {
       const text = (opts.readStdin ?? readStdinSync)();
       try {
-        objs.push(...objectsOf(parseDocuments(text, '<stdin>', sources), '<stdin>', findings, sources));
+        pushAll(objs, objectsOf(parseDocuments(text, '<stdin>', sources), '<stdin>', findings, sources));
       } catch (e) {
-        if (e instanceof FindingsError) findings.push(...e.findings);
+        if (e instanceof FindingsError) pushAll(findings, e.findings);
         else throw e;
       }
       continue;
     }
     let files: string[];
     const flag = opts.flag ?? '-f';
+    const refusedBefore = findings.length;
     try {
-      files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip);
+      files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip, findings);
     } catch (e) {
       findings.push(error(unreadable(e), { file: p, rule: 'input.missing', hint: `check the ${flag} path` }));
       continue;
     }
     // A directory with nothing to read is a mistyped or wrong path far more often than an
     // intended empty input: an error naming it, never a silent success over nothing.
-    if (files.length === 0) {
+    if (files.length === 0 && findings.length === refusedBefore) {
       findings.push(
         error('a directory with no *.yaml, *.yml or *.json file in it or below it', {
           file: p,
@@ -199,10 +242,10 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     }
     for (const f of files) {
       try {
-        const text = fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
-        objs.push(...objectsOf(parseDocuments(text, f, sources), f, findings, sources));
+        const text = readSource(f, opts.cwd ?? process.cwd());
+        pushAll(objs, objectsOf(parseDocuments(text, f, sources), f, findings, sources));
       } catch (e) {
-        if (e instanceof FindingsError) findings.push(...e.findings);
+        if (e instanceof FindingsError) pushAll(findings, e.findings);
         else findings.push(error(unreadable(e), { file: f, rule: 'input.missing' }));
       }
     }
@@ -222,11 +265,12 @@ export function readValuesFiles(
   for (const f of files) {
     let text: string;
     try {
-      text =
-        f === '-'
-          ? (opts.readStdin ?? readStdinSync)()
-          : fs.readFileSync(path.resolve(opts.cwd ?? process.cwd(), f), 'utf8');
+      text = f === '-' ? (opts.readStdin ?? readStdinSync)() : readSource(f, opts.cwd ?? process.cwd());
     } catch (e) {
+      if (e instanceof FindingsError) {
+        pushAll(findings, e.findings);
+        continue;
+      }
       findings.push(error(unreadable(e), { file: f, rule: 'values.missing', hint: 'check the --values path' }));
       continue;
     }
@@ -250,7 +294,7 @@ export function readValuesFiles(
       sources.addValues(f, values);
       out.push({ file: f, values });
     } catch (e) {
-      if (e instanceof FindingsError) findings.push(...e.findings);
+      if (e instanceof FindingsError) pushAll(findings, e.findings);
       else throw e;
     }
   }

@@ -1,16 +1,52 @@
 /**
- * Reading all of standard input synchronously, whatever it is: a file, a terminal, or a pipe
- * another process set non-blocking (a node writer does: `cozy-gw render | cozy-gw reconcile -f -`),
- * where a plain readFileSync(0) fails with EAGAIN before the writer has written.
+ * Reading an input source whole, bounded before it allocates (docs/decisions.md §13,
+ * MAX_SOURCE_BYTES in src/k8s/limits.ts): a regular file is refused by its size before a byte is
+ * read; anything else (standard input, a pipe, a FIFO, a device such as /dev/zero) is read in
+ * chunks and refused as soon as it passes the bound. Synchronously, whatever it is: a pipe another
+ * process set non-blocking (a node writer does: `cozy-gw render | cozy-gw reconcile -f -`), where
+ * a plain readFileSync(0) fails with EAGAIN before the writer has written, is waited for.
  */
 import * as fs from 'node:fs';
+import { error, FindingsError } from '../k8s/diagnostics';
+import { MAX_SOURCE_BYTES, mib } from '../k8s/limits';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
+const CHUNK = 1 << 16;
 
-export function readAllStdin(fd = 0): string {
+/** A source past the bound: what the caller names it by (a file, `<stdin>`), and what was seen. */
+export class SourceTooLarge extends Error {
+  constructor(
+    /** The size of a regular file, or the bytes read from a stream when it passed the bound. */
+    readonly bytes: number,
+    /** Whether it was read as a stream (not a regular file). */
+    readonly streamed: boolean,
+    readonly max: number,
+  ) {
+    super(`larger than ${mib(max)}`);
+    this.name = 'SourceTooLarge';
+  }
+}
+
+/** The input error for a source past the bound, naming it. */
+export function tooLargeError(file: string, e: SourceTooLarge): FindingsError {
+  const what = e.streamed
+    ? `holds more than ${mib(e.max)} (read as a stream)`
+    : `is ${e.bytes} bytes, larger than the limit of ${mib(e.max)} for one input`;
+  return new FindingsError([
+    error(what, {
+      file,
+      rule: 'input.limit',
+      hint: `cozy-gw reads at most ${mib(e.max)} from one file or stream, more than any real set of manifests holds; check that this is the input you meant`,
+    }),
+  ]);
+}
+
+/** Every byte of an open descriptor up to `max`; throws SourceTooLarge one chunk past it. */
+export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES): string {
   const chunks: Buffer[] = [];
-  const buf = Buffer.alloc(1 << 16);
+  let total = 0;
   for (;;) {
+    const buf = Buffer.allocUnsafe(Math.min(CHUNK, max + 1 - total));
     let n: number;
     try {
       n = fs.readSync(fd, buf, 0, buf.length, null);
@@ -24,7 +60,35 @@ export function readAllStdin(fd = 0): string {
       throw e;
     }
     if (n === 0) break;
-    chunks.push(Buffer.from(buf.subarray(0, n)));
+    total += n;
+    if (total > max) throw new SourceTooLarge(total, true, max);
+    chunks.push(n === buf.length ? buf : buf.subarray(0, n));
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/**
+ * A file whole, up to `max` bytes: a regular file larger than that is refused by its size
+ * before anything is read (and one that grows while it is read, as it passes the bound); a
+ * stream (a FIFO, a device, /dev/stdin) is read in chunks and refused as it passes the bound.
+ */
+export function readFileBounded(file: string, max = MAX_SOURCE_BYTES): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const st = fs.fstatSync(fd);
+    if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
+    return readFdBounded(fd, max);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Standard input whole, bounded; past the bound an input error naming `<stdin>`. */
+export function readAllStdin(fd = 0, max = MAX_SOURCE_BYTES): string {
+  try {
+    return readFdBounded(fd, max);
+  } catch (e) {
+    if (e instanceof SourceTooLarge) throw tooLargeError('<stdin>', e);
+    throw e;
+  }
 }

@@ -11,6 +11,11 @@
  *   "billion laughs" alias bomb of a few hundred bytes expands past it and is refused.
  * - MAX_DEPTH: nesting of mappings and sequences; js-yaml refuses more than 100 while parsing,
  *   the same bound is applied to what the `yaml` library reads.
+ * - MAX_SOURCE_BYTES: one input source (a file, standard input, a stream given to -f), checked
+ *   before anything is allocated for it: a regular file by its size, anything else (a pipe, a
+ *   FIFO, a device such as /dev/zero) while it is read, which stops one chunk past the bound
+ *   (src/io/stdin.ts). About five times the bench's file of 500,000 objects, and well below the
+ *   longest string V8 can hold (512 MiB), which a larger file would fail on anyway.
  *
  * The measure is linear in the size of the parsed graph: node sizes are memoised over the object
  * graph, so an alias (a shared node) is measured once and counted each time it is referred to.
@@ -21,6 +26,7 @@ import { isObject } from './model';
 export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 export const MAX_OBJECT_BYTES = 3 * 1024 * 1024;
 export const MAX_DEPTH = 100;
+export const MAX_SOURCE_BYTES = 256 * 1024 * 1024;
 
 /** One YAML document of a stream: its 1-based first line and its length in characters. */
 export interface DocumentSpan {
@@ -175,7 +181,7 @@ export function exceedsLimits(value: unknown, maxBytes = MAX_OBJECT_BYTES, maxDe
   return undefined;
 }
 
-function mib(n: number): string {
+export function mib(n: number): string {
   return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
 }
 

@@ -5,8 +5,10 @@
  * Without the flag every Secret in the output is printed with its metadata and type, its
  * `stringData` dropped and its `data` emptied (`data: {}`: no key material, while the object still
  * reads as a Secret that holds data), plus the annotation REDACTED_ANNOTATION naming the keys that
- * were left out. A Secret carrying that annotation read back as input has unknown data: the
- * wildcard controller never copies or compares bytes it does not have (src/controller/wildcardSecrets.ts).
+ * were left out; annotations that carry key material (a `last-applied-configuration` copy of the
+ * object, any annotation repeating a value) are dropped. A Secret carrying that annotation read
+ * back as input has unknown data: the wildcard controller never copies or compares bytes it does
+ * not have (src/controller/wildcardSecrets.ts).
  * Pure: objects in, objects out.
  */
 import { clone, isObject, type KObject } from './model';
@@ -36,16 +38,83 @@ function holdsNothing(o: KObject): boolean {
 }
 
 /**
- * A copy of a Secret without key material, annotated with the keys left out. Other kinds are
- * returned as they are. The annotation is the tool's word, never the input's: a Secret that
- * arrives carrying it with data (a forged or hand-edited one) is redacted like any other, and
- * only a Secret that already holds nothing is returned as it is.
+ * Annotations that hold a copy of the whole object they sit on, a Secret's data included: kubectl's
+ * client-side apply record, kapp's original, Rancher's applied object set.
+ */
+export const CONTENT_COPY_ANNOTATIONS: readonly string[] = [
+  'kubectl.kubernetes.io/last-applied-configuration',
+  'kapp.k14s.io/original',
+  'objectset.rio.cattle.io/applied',
+];
+
+/** A value shorter than this is too common to tell a copy from a coincidence (`true`, `1`). */
+const MIN_COPIED = 4;
+
+/** The forms a Secret's values take inside an annotation: as stored (base64), decoded, and JSON-escaped. */
+function valueForms(o: KObject): string[] {
+  const forms = new Set<string>();
+  const add = (text: string) => {
+    if (text.length < MIN_COPIED) return;
+    forms.add(text);
+    forms.add(JSON.stringify(text).slice(1, -1));
+  };
+  if (isObject(o.data))
+    for (const v of Object.values(o.data))
+      if (typeof v === 'string') {
+        add(v);
+        add(Buffer.from(v, 'base64').toString('utf8'));
+      }
+  if (isObject(o.stringData))
+    for (const v of Object.values(o.stringData))
+      if (typeof v === 'string') {
+        add(v);
+        add(Buffer.from(v, 'utf8').toString('base64'));
+      }
+  return [...forms];
+}
+
+/**
+ * The annotations of a Secret that carry key material (docs/decisions.md §9): the ones that copy the whole
+ * object (CONTENT_COPY_ANNOTATIONS), and any other whose value holds one of the Secret's values
+ * (a `kubernetes.io/change-cause` recording `--from-literal=key=value`, a tool's own copy). The one
+ * rule every output applies: redacted output drops them, diff masks them as it masks data. Sorted.
+ */
+export function keyMaterialAnnotations(o: KObject): string[] {
+  const annotations = o.metadata.annotations;
+  if (!isSecret(o) || !isObject(annotations)) return [];
+  const forms = valueForms(o);
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(annotations)) {
+    if (k === REDACTED_ANNOTATION) continue;
+    if (CONTENT_COPY_ANNOTATIONS.includes(k) || (typeof v === 'string' && forms.some((f) => v.includes(f))))
+      out.push(k);
+  }
+  return out.sort();
+}
+
+/** The Secret without the annotations that carry key material (keyMaterialAnnotations); itself when it has none. */
+export function withoutKeyMaterialAnnotations(o: KObject): KObject {
+  const copies = keyMaterialAnnotations(o);
+  if (!copies.length) return o;
+  const annotations: Record<string, string> = { ...(o.metadata.annotations ?? {}) };
+  for (const k of copies) delete annotations[k];
+  const metadata: KObject['metadata'] = { ...o.metadata, annotations };
+  if (!Object.keys(annotations).length) delete metadata.annotations;
+  return { ...o, metadata };
+}
+
+/**
+ * A copy of a Secret without key material, annotated with the keys left out, and without the
+ * annotations that carry key material (keyMaterialAnnotations). Other kinds are returned as they
+ * are. The annotation is the tool's word, never the input's: a Secret that arrives carrying it
+ * with data (a forged or hand-edited one) is redacted like any other, and only a Secret that
+ * already holds nothing, in its data or its annotations, is returned as it is.
  */
 export function redactSecret(o: KObject): KObject {
   if (!isSecret(o)) return o;
-  if (holdsNothing(o) && (isRedacted(o) || o.data === undefined)) return o;
+  if (holdsNothing(o) && (isRedacted(o) || o.data === undefined) && !keyMaterialAnnotations(o).length) return o;
   const keys = secretKeys(o);
-  const out = clone(o);
+  const out = clone(withoutKeyMaterialAnnotations(o));
   delete out.stringData;
   out.data = {};
   const already = out.metadata.annotations?.[REDACTED_ANNOTATION];

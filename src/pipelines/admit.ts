@@ -4,15 +4,15 @@
  * namespace is created, which policies judge it (the ones `render` emits for the platform values
  * given), the decisions, whether the run fails, and what to tell a user about each denial. Pure.
  */
-import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { printable } from '../k8s/printable';
-import { describe, type KObject } from '../k8s/model';
+import { describe, keyOf, type KObject } from '../k8s/model';
 import { isClusterScoped } from '../k8s/scope';
 import { duplicateFindings } from '../k8s/duplicates';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { POLICY_NAMES, renderPolicies } from '../charts/policies';
 import { admit } from '../admission/admit';
-import { denialMessage, denials, warnings, type Decision, type UserInfo } from '../admission/decision';
+import { denialMessage, denials, unjudged, warnings, type Decision, type UserInfo } from '../admission/decision';
 import { unknownKeyFindings } from '../validation/inputValidation';
 
 export const ANONYMOUS = 'system:anonymous';
@@ -89,6 +89,11 @@ export interface AdmitOutcome {
   inputWarnings: Finding[];
   /** One per (object, policy) that matched, in object order then policy order. */
   decisions: Decision[];
+  /**
+   * An input error per object a policy could not judge: the policy reads the object's Namespace,
+   * which is not among the inputs (the API server always has it; without it admit never admits).
+   */
+  unjudged: Finding[];
   denied: Decision[];
   warned: Decision[];
 }
@@ -107,14 +112,42 @@ export function admitRequest(req: AdmitRequest): AdmitOutcome {
     valueFindings: platform.findings,
     inputWarnings: unknownKeyFindings(input),
     decisions,
+    unjudged: unjudgedFindings(decisions),
     denied: denials(decisions),
     warned: warnings(decisions),
   };
 }
 
-/** Whether the run fails: a denial, or with `--strict` an admission warning too. */
+/** One error per object whose Namespace a matching policy needs and the inputs lack, naming the policies. */
+function unjudgedFindings(decisions: Decision[]): Finding[] {
+  const byObject = new Map<string, { d: Decision; policies: string[] }>();
+  for (const d of unjudged(decisions)) {
+    const k = keyOf(d.object);
+    const e = byObject.get(k);
+    if (!e) byObject.set(k, { d, policies: [d.policy] });
+    else if (!e.policies.includes(d.policy)) e.policies.push(d.policy);
+  }
+  const out: Finding[] = [];
+  for (const { d, policies } of byObject.values()) {
+    const ns = d.missingNamespace!;
+    out.push(
+      error(
+        `cannot be judged: ValidatingAdmissionPolicy ${policies.map((p) => `'${p}'`).join(', ')} ${policies.length === 1 ? 'reads' : 'read'} Namespace ${ns} (its labels), which is not among the inputs`,
+        {
+          rule: 'admit.namespace-missing',
+          object: d.object,
+          field: 'metadata.namespace',
+          hint: `pass the rendered Namespaces too: cozy-gw render --values ... -f tenants/ > rendered.yaml, then admit -f rendered.yaml; or a cluster snapshot, cozy-gw snapshot; the API server always judges an object with its Namespace`,
+        },
+      ),
+    );
+  }
+  return out;
+}
+
+/** Whether the run fails: an object not judged, a denial, or with `--strict` an admission warning too. */
 export function admitFails(outcome: AdmitOutcome, strict: boolean): boolean {
-  return outcome.denied.length > 0 || (strict && outcome.warned.length > 0);
+  return outcome.unjudged.length > 0 || outcome.denied.length > 0 || (strict && outcome.warned.length > 0);
 }
 
 /** One line per warning message (`--strict` calls it an error). */

@@ -15,7 +15,7 @@
  */
 import { type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
-import { isRedacted, isSecret } from '../k8s/secretRedaction';
+import { isRedacted, isSecret, withoutKeyMaterialAnnotations } from '../k8s/secretRedaction';
 import { secretTypeProblem } from '../k8s/secretTypes';
 import { ANNOTATION_WILDCARD_SOURCE } from '../controller/wildcardSecrets';
 
@@ -73,7 +73,9 @@ export function applySecretRule(
       });
       continue;
     }
-    kept.push(o);
+    // The tool writes this Secret: a copy of an earlier object (a last-applied record of the
+    // live replica, with its old key material) is no part of it.
+    kept.push(withoutKeyMaterialAnnotations(o));
   }
   return { objects: kept, findings };
 }

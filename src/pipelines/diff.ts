@@ -46,6 +46,7 @@ import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead
 import { platformPolicies } from './admit';
 import { isChannelSecret } from './platformChannel';
 import { isStatusReason, statusChanges } from './statusChange';
+import { pushAll } from '../k8s/arrays';
 
 export type { ChangedObject } from './comparison';
 
@@ -276,7 +277,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     const held = fromTree ? input.state.filter((o) => input.treeHeld!.has(keyOf(o))) : [];
     const stateTenants = [...stateTenantObjects, ...renderedTenants(held, tenantNamespacesOf(stateTenantObjects))];
     overlay = renderChange(input, opts, before, stateTenants, givenTenants, givenOthers, tenantsAreObjects);
-    findings.push(...overlay.findings);
+    pushAll(findings, overlay.findings);
     if (hasErrors(overlay.findings)) return result({ findings, rendered: true, baseline: 'pass', drift, before });
   }
   cascade(before, overlay.leaving);
@@ -309,7 +310,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
     { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
   );
-  findings.push(...pass.findings);
+  pushAll(findings, pass.findings);
   const common = { rendered: runRender, baseline: changeGiven ? ('pass' as const) : ('state' as const), drift, before };
   if (hasErrors(pass.findings)) return result({ findings, ...common });
   const after = pass.store.all();

@@ -15,6 +15,7 @@ import { keyOf, sortObjects, type KObject } from '../k8s/model';
 import { renderThenReconcile } from './preview';
 import { applySecretRule } from './appliedSecrets';
 import { metadataFindingsOf } from '../k8s/metadataShape';
+import { pushAll } from '../k8s/arrays';
 
 export interface GenerateOptions {
   /** Platform values layers, merged left to right over the chart defaults (as `--values`). */
@@ -55,6 +56,6 @@ export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult 
     (x) => !renderedKeys.has(keyOf(x)),
     { includeSecretData: o.includeSecretData, includeHint: o.includeHint ?? 'pass --include-secret-data' },
   );
-  findings.push(...applied.findings);
+  pushAll(findings, applied.findings);
   return { objects: sortObjects(applied.objects), findings };
 }

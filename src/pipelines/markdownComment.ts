@@ -19,6 +19,7 @@ import { newMemo } from '../k8s/yaml';
 import { CHANGE_ORDER, describeState, type HostnameRow } from './hostnames';
 import type { DiffResult } from './diff';
 import { differences } from './comparison';
+import { pushAll } from '../k8s/arrays';
 
 /** The most characters a GitHub comment holds. */
 export const COMMENT_LIMIT = 65_536;
@@ -151,7 +152,8 @@ export function markdownComment(d: DiffResult, o: MarkdownOptions): string {
       `- One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects): not the change's, not shown.`,
     );
   if (head[head.length - 1] !== '') head.push('');
-  head.push(...hostnameTable(d.hostnames), '');
+  pushAll(head, hostnameTable(d.hostnames));
+  head.push('');
   if (d.inadmissible.length) {
     head.push(
       `**Inadmissible on their next write** (${plural(d.inadmissible.length, 'object')} the change leaves in place):`,

@@ -9,6 +9,7 @@
  */
 import { formatFinding, type Finding } from '../k8s/diagnostics';
 import { textOf } from '../k8s/printable';
+import { keyMaterialAnnotations } from '../k8s/secretRedaction';
 import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
 import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
@@ -17,6 +18,7 @@ import { ROUTE_KINDS } from '../platform/kinds';
 import { formatHostnameTable, type HostnameRow } from './hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
 import type { InadmissibleObject } from './admissionLookahead';
+import { pushAll } from '../k8s/arrays';
 
 export interface PlanOptions {
   /** The objects the pass started from. */
@@ -112,7 +114,7 @@ export function diffFields(a: unknown, b: unknown, path = ''): FieldDiff[] {
         // A whole entry (a listener, a condition) that came or went is one line.
         if (!ka.has(k)) out.push({ path: p, op: 'added', after: kb.get(k) });
         else if (!kb.has(k)) out.push({ path: p, op: 'removed', before: ka.get(k) });
-        else out.push(...diffFields(ka.get(k), kb.get(k), p));
+        else pushAll(out, diffFields(ka.get(k), kb.get(k), p));
       }
       return out;
     }
@@ -125,9 +127,16 @@ function short(v: unknown): string {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
-function formatDiff(d: FieldDiff, secret: boolean): string {
+/** The field paths of a Secret's annotations that carry key material (secretRedaction.ts), on either side. */
+function keyMaterialPaths(...sides: (KObject | undefined)[]): Set<string> {
+  const out = new Set<string>();
+  for (const o of sides) if (o) for (const k of keyMaterialAnnotations(o)) out.add(`metadata.annotations${seg(k)}`);
+  return out;
+}
+
+function formatDiff(d: FieldDiff, secret: boolean, hidden: Set<string>): string {
   const p = d.path.replace(/^\./, '');
-  const hide = secret && SECRET_PATHS.test(p);
+  const hide = secret && (SECRET_PATHS.test(p) || hidden.has(p));
   if (d.op === 'added') return `+ ${p}${hide ? ' (value hidden)' : `: ${short(d.after)}`}`;
   if (d.op === 'removed') return `- ${p}${hide ? '' : ` (was ${short(d.before)})`}`;
   return `~ ${p}${hide ? ' (value hidden)' : `: ${short(d.before)} -> ${short(d.after)}`}`;
@@ -211,7 +220,10 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
     `${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings.length, 'warning')}, ${plural(cilium.length, 'Cilium note')}.`,
   );
   for (const n of opts.notes ?? []) lines.push(n);
-  if (opts.hostnames?.length) lines.push('', ...formatHostnameTable(opts.hostnames));
+  if (opts.hostnames?.length) {
+    lines.push('');
+    pushAll(lines, formatHostnameTable(opts.hostnames));
+  }
   if (opts.inadmissible?.length) {
     lines.push(
       '',
@@ -225,13 +237,25 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
 
   // Groups: every namespace with a change, and every namespace holding a refused route.
   const groups = new Map<string, Change[]>();
-  for (const c of result.changes) groups.set(groupOf(c.ref), [...(groups.get(groupOf(c.ref)) ?? []), c]);
+  for (const c of result.changes) {
+    const g = groupOf(c.ref);
+    const inG = groups.get(g);
+    if (inG) inG.push(c);
+    else groups.set(g, [c]);
+  }
   const changedKeys = new Set(result.changes.map((c) => keyOf(c.ref)));
   const refusedUnchanged =
     opts.showRefusedUnchanged === false
       ? []
       : result.store.all().filter((o) => ROUTE_KINDS.has(o.kind) && !changedKeys.has(keyOf(o)) && refused(o));
-  for (const r of refusedUnchanged) if (!groups.has(groupOf(refOf(r)))) groups.set(groupOf(refOf(r)), []);
+  const refusedIn = new Map<string, KObject[]>();
+  for (const r of refusedUnchanged) {
+    const g = groupOf(refOf(r));
+    if (!groups.has(g)) groups.set(g, []);
+    const inG = refusedIn.get(g);
+    if (inG) inG.push(r);
+    else refusedIn.set(g, [r]);
+  }
 
   for (const g of [...groups.keys()].sort()) {
     lines.push('');
@@ -264,7 +288,8 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
             !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)),
         );
         const secret = c.ref.kind === 'Secret';
-        for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret)}`);
+        const hidden = secret ? keyMaterialPaths(was, now) : new Set<string>();
+        for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret, hidden)}`);
         if (diffs.length > maxDiff)
           lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
       }
@@ -280,7 +305,7 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
         }
       }
     }
-    for (const r of refusedUnchanged.filter((x) => groupOf(refOf(x)) === g)) {
+    for (const r of refusedIn.get(g) ?? []) {
       lines.push(`  = unchanged ${describe(r)} (refused)`);
       for (const o of routeOutcomes(r)) lines.push(`      status from ${o.parent}: ${o.conditions.join('; ')}`);
     }

@@ -14,6 +14,7 @@ import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { placeValueFinding, valueSources, valuesOf, type ValuesWhere } from '../validation/valueSources';
 import type { ClusterMap } from '../platform/tenancy';
 import { CHANNEL_SECRET } from '../controller/wildcardSecrets';
+import { pushAll } from '../k8s/arrays';
 
 export interface ChannelResult {
   /** The `_cluster` map, or undefined when the channel is absent. */
@@ -93,8 +94,9 @@ export function wildcardChannel(
   const { cluster, findings: valueFindings } = clusterValues(resolved.values, resolved.pkg);
   // The values the channel carries must be readable; the platform chart's other verdicts are render's.
   const read = Object.values(CHANNEL_VALUES);
-  findings.push(
-    ...valueFindings.filter((f) => f.field && read.includes(f.field)).map((f) => placeValueFinding(f, sources)),
+  pushAll(
+    findings,
+    valueFindings.filter((f) => f.field && read.includes(f.field)).map((f) => placeValueFinding(f, sources)),
   );
   const channel: ClusterMap = { 'expose-ingress': cluster['expose-ingress'] ?? '' };
   if (cluster['wildcard-secret-name'] !== '' || wildcardNameGivenExplicitly(sources))

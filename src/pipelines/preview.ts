@@ -16,6 +16,7 @@ import { applySecretRule } from './appliedSecrets';
 import type { Change } from '../k8s/store';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
 import { LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
+import { pushAll } from '../k8s/arrays';
 
 export interface PreviewOptions extends RenderOptions {
   now: string;
@@ -68,7 +69,7 @@ export function renderThenReconcile(
       apiVersions: o.apiVersions,
       noteOmittedHooks: o.noteOmittedHooks,
     });
-    findings.push(...r.findings);
+    pushAll(findings, r.findings);
     if (hasErrors(findings)) return { failed: true, findings, rendered: [], renderedKeys: new Set() };
     rendered = r.objects;
   }
@@ -80,7 +81,7 @@ export function renderThenReconcile(
     { objects: state, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
     { now: o.now, ciliumVersion: o.ciliumVersion },
   );
-  findings.push(...reconciled.findings);
+  pushAll(findings, reconciled.findings);
   return { failed: hasErrors(findings), findings, rendered, renderedKeys, reconciled };
 }
 

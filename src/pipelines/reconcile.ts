@@ -21,6 +21,7 @@ import { ciliumHazards } from '../controller/ciliumHazards';
 import { SHIPPED_CILIUM_VERSION } from '../controller/ciliumVersion';
 import { runTenantGatewayController } from '../controller/tenantGatewayController';
 import type { HostnameRace } from '../controller/hostnameRace';
+import { pushAll } from '../k8s/arrays';
 
 export interface ReconcileInput {
   objects: KObject[];
@@ -61,7 +62,7 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
         rule: 'input.now',
       }),
     );
-  findings.push(...duplicateFindings(input.objects));
+  pushAll(findings, duplicateFindings(input.objects));
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
   // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
@@ -88,16 +89,16 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
 
   // 1. The TenantGateway controller (docs/behaviour.md §5).
   const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace: publishing });
-  findings.push(...run.findings);
+  pushAll(findings, run.findings);
 
   // 2. Wildcard-Secret replication (docs/behaviour.md §6), after the TenantGateway pass: its
   //    targets read each TenantGateway's certMode (the edge exception).
-  findings.push(...ch.findings);
-  if (!ch.findings.some((f) => f.severity === 'error')) findings.push(...reconcileWildcardSecrets(store, ch.channel));
+  pushAll(findings, ch.findings);
+  if (!ch.findings.some((f) => f.severity === 'error')) pushAll(findings, reconcileWildcardSecrets(store, ch.channel));
 
   // 3. What the chosen Cilium does with the Gateways the pass leaves.
   const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;
-  findings.push(...ciliumHazards(store, version, !opts.upstreamCilium));
+  pushAll(findings, ciliumHazards(store, version, !opts.upstreamCilium));
 
   return {
     store,

@@ -41,6 +41,7 @@ import { gatewayCleanupHook, omittedHooksNote } from '../charts/hooks';
 import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
+import { pushAll } from '../k8s/arrays';
 
 export interface RenderInput {
   objects: KObject[];
@@ -115,17 +116,21 @@ export interface InputCheck {
  */
 export function validateInputs(input: RenderInput): InputCheck {
   const findings: Finding[] = [];
-  for (const f of input.valuesFiles) findings.push(...validatePlatformValues(f));
+  for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
   const pkg = findPlatformPackage(input.objects);
-  if (pkg) findings.push(...validatePlatformValues({ pkg }));
+  if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
   const valuesInvalid = hasErrors(findings);
   const invalidTenants = new Set<KObject>();
   for (const o of input.objects) {
     if (isTenant(o)) {
       const fs = tenantInputFindings(o);
-      findings.push(...fs);
+      pushAll(findings, fs);
       if (hasErrors(fs)) invalidTenants.add(o);
-    } else if (isTenantGateway(o)) findings.push(...validateTenantGateway(o).map((f) => aboutObject(f, o)));
+    } else if (isTenantGateway(o))
+      pushAll(
+        findings,
+        validateTenantGateway(o).map((f) => aboutObject(f, o)),
+      );
   }
   return { findings, invalidTenants, valuesInvalid };
 }
@@ -166,7 +171,7 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   if (checked.valuesInvalid) return { objects: [], findings };
 
   const { cluster, findings: valueFindings } = resolveCluster(input);
-  findings.push(...valueFindings);
+  pushAll(findings, valueFindings);
 
   const sources = valueSources(input.valuesFiles, findPlatformPackage(input.objects));
   const tree = renderTenantTree(cluster, input.objects, {
@@ -175,14 +180,20 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     apiVersions: opts.apiVersions,
     invalidTenants: checked.invalidTenants,
   });
-  findings.push(...tree.findings.map((f) => pointAtValue(f, sources)));
+  pushAll(
+    findings,
+    tree.findings.map((f) => pointAtValue(f, sources)),
+  );
   const rendered: KObject[] = [...tree.objects];
 
   let gatewayHooksOmitted = 0;
   for (const r of tree.releases) {
     if (!r.ownsGateway) continue;
     const g = renderGateway(r);
-    findings.push(...g.findings.map((f) => pointAtValue(f, sources)));
+    pushAll(
+      findings,
+      g.findings.map((f) => pointAtValue(f, sources)),
+    );
     if (!g.object) continue;
     // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
     const check = validateTenantGateway(g.object);
@@ -198,7 +209,7 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     rendered.push(g.object);
     // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
     // gateway chart, so of the gateway slice too.
-    if (opts.includeHooks) rendered.push(...gatewayCleanupHook(r.namespace));
+    if (opts.includeHooks) pushAll(rendered, gatewayCleanupHook(r.namespace));
     else gatewayHooksOmitted++;
   }
   // docs/decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
@@ -224,9 +235,9 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   }
 
   try {
-    rendered.push(...renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }));
+    pushAll(rendered, renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }));
   } catch (e) {
-    if (e instanceof FindingsError) findings.push(...e.findings);
+    if (e instanceof FindingsError) pushAll(findings, e.findings);
     else throw e;
   }
 

@@ -20,6 +20,7 @@ import { isList } from '../k8s/lists';
 import { generate } from '../pipelines/generate';
 import { GENERATED_ANNOTATION, generatedPath } from './krm/items';
 import { LOAD_OPTIONS, toYamlStream } from '../k8s/yaml';
+import { pushAll } from '../k8s/arrays';
 
 export const HELM_FILENAME_ANNOTATION = 'postrenderer.helm.sh/postrender-filename';
 
@@ -103,7 +104,7 @@ export function postRender(text: string, opts: PostRenderOptions): PostRenderRes
     ciliumVersion: opts.ciliumVersion,
     includeSecretData: opts.includeSecretData,
   });
-  findings.push(...res.findings);
+  pushAll(findings, res.findings);
   if (hasErrors(findings)) return { stdout: '', findings, exitCode: 1 };
   const helmNamed = objects.some((o) => typeof o.metadata.annotations?.[HELM_FILENAME_ANNOTATION] === 'string');
   const added = res.objects.map((o) => {

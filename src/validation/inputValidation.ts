@@ -12,6 +12,7 @@ import { findPlatformPackage, isTenant } from '../platform/kinds';
 import { unknownKeyHint, unknownKeyMessage, unknownTenantSpecKeys, unknownValueKeys } from './unknownKeys';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 import { explainInputError, show } from './ajvErrors';
+import { pushAll } from '../k8s/arrays';
 
 /**
  * The validators of schemas/platform-values.schema.json and schemas/tenant.schema.json,
@@ -55,7 +56,7 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
           hint,
         });
       });
-  out.push(...unknownValueKeyFindings(where));
+  pushAll(out, unknownValueKeyFindings(where));
   return out;
 }
 
@@ -115,7 +116,7 @@ export function validateTenant(o: KObject): Finding[] {
       );
     }
   }
-  out.push(...unknownTenantKeyFindings(o));
+  pushAll(out, unknownTenantKeyFindings(o));
   return out;
 }
 
@@ -132,8 +133,8 @@ export function unknownKeyFindings(input: {
   const sources: ValuesWhere[] = [...input.valuesFiles];
   const pkg = findPlatformPackage(input.objects);
   if (pkg) sources.push({ pkg });
-  for (const where of sources) out.push(...unknownValueKeyFindings(where));
-  for (const o of input.objects) if (isTenant(o)) out.push(...unknownTenantKeyFindings(o));
+  for (const where of sources) pushAll(out, unknownValueKeyFindings(where));
+  for (const o of input.objects) if (isTenant(o)) pushAll(out, unknownTenantKeyFindings(o));
   return out;
 }
 

@@ -21,6 +21,7 @@ import { isTenantGateway } from '../platform/kinds';
 import { isBase64 } from '../k8s/secretTypes';
 import { FAMILIES, KINDS, type Family } from './upstreamValidators.generated';
 import { applyDefaults, celFindings, listTypeFindings, type CrdVoice } from './crdRules';
+import { pushAll } from '../k8s/arrays';
 
 /**
  * The API groups whose published schemas are vendored (`''` the core group): an object of one of
@@ -144,13 +145,8 @@ export function validatePublished(objects: KObject[]): Finding[] {
   for (const o of objects) {
     const group = groupOf(o.apiVersion);
     if (isTenantGateway(o)) {
-      findings.push(
-        ...validateTenantGateway(o).map((f) => ({
-          ...f,
-          rule: f.rule ?? 'validate.schema',
-          object: f.object ?? refOf(o),
-        })),
-      );
+      for (const f of validateTenantGateway(o))
+        findings.push({ ...f, rule: f.rule ?? 'validate.schema', object: f.object ?? refOf(o) });
       continue;
     }
     if (!PUBLISHED_GROUPS.has(group)) continue;
@@ -167,7 +163,7 @@ export function validatePublished(objects: KObject[]): Finding[] {
       unknown.add(k);
       continue;
     }
-    findings.push(...check(o, checker));
+    pushAll(findings, check(o, checker));
   }
   return findings;
 }

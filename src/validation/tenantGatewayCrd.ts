@@ -10,6 +10,7 @@ import { clone, refOf, type KObject } from '../k8s/model';
 import { tenantGatewayValidator } from './validators.generated';
 import { explainCrdError, schemaFindings } from './ajvErrors';
 import { applyDefaults, celFindings, listTypeFindings, type CrdVoice } from './crdRules';
+import { pushAll } from '../k8s/arrays';
 
 export { toJsonSchema } from './crdJsonSchema';
 export { applyDefaults } from './crdRules';
@@ -72,11 +73,14 @@ export function validateTenantGateway(obj: KObject): Finding[] {
   }
   const validate = ajvValidator();
   if (!validate(o))
-    findings.push(...schemaFindings(validate.errors, explainCrdError, { rule: 'tenantgateway.schema', object: ref }));
+    pushAll(findings, schemaFindings(validate.errors, explainCrdError, { rule: 'tenantgateway.schema', object: ref }));
   listTypeFindings(o, schema(), [], obj, findings, VOICE);
   const cel: Finding[] = [];
   celFindings(o, schema(), [], obj, cel, VOICE);
   const schemaFailed = findings.length > 0;
-  findings.push(...cel.filter((f) => !(schemaFailed && f.message.includes('could not be evaluated'))));
+  pushAll(
+    findings,
+    cel.filter((f) => !(schemaFailed && f.message.includes('could not be evaluated'))),
+  );
   return findings;
 }

@@ -1,5 +1,5 @@
 import { admit, resourceOf } from '../../src/admission/admit';
-import { denials, warnings, type UserInfo } from '../../src/admission/decision';
+import { denials, unjudged, warnings, type UserInfo } from '../../src/admission/decision';
 import type { KObject } from '../../src/k8s/model';
 import { clusterValues, platformDefaults } from '../../src/charts/platformValues';
 import { renderPolicies, TRUSTED_GROUPS } from '../../src/charts/policies';
@@ -208,16 +208,22 @@ describe('layer 7: cozystack-route-hostname-policy', () => {
   ])('denies %s', (_, h) => {
     expect(denied([ALICE_NS, route('HTTPRoute', [h])])).toHaveLength(1);
   });
-  it('fails closed: no host label, an empty one, or an unknown namespace', () => {
+  it('fails closed: no host label, or an empty one', () => {
     for (const objs of [
       [ns('tenant-alice'), route('HTTPRoute', ['a.alice.example.org'])],
       [ns('tenant-alice', ''), route('HTTPRoute', ['a.alice.example.org'])],
-      [route('HTTPRoute', ['a.alice.example.org'])],
     ]) {
       const d = denied(objs);
       expect(d).toHaveLength(1);
       expect(d[0]).toMatch(/has no \(or an empty\) namespace\.cozystack\.io\/host label/);
     }
+  });
+  it('a namespace the inputs lack is never judged, never admitted: the decision names it', () => {
+    const decisions = admit([route('HTTPRoute', ['a.alice.example.org'])], POLICIES, FLUX);
+    expect(denials(decisions)).toEqual([]);
+    expect(unjudged(decisions).map((d) => [d.policy, d.allowed, d.missingNamespace])).toEqual([
+      ['cozystack-route-hostname-policy', false, 'tenant-alice'],
+    ]);
   });
   it('reads a mixed-case label lowercased', () => {
     expect(denied([ns('tenant-alice', 'Alice.Example.org'), route('HTTPRoute', ['app.alice.example.org'])])).toEqual(
@@ -285,7 +291,7 @@ describe('layer 8: cozystack-ingress-hostname-policy', () => {
   });
   it('fails closed on a namespace without the label (one denial)', () => {
     expect(denied([ns('tenant-alice'), ing({ rules: [rule('a.alice.example.org')] })])).toHaveLength(1);
-    expect(denied([ing({ rules: [rule('a.alice.example.org')] })])).toHaveLength(1);
+    expect(unjudged(admit([ing({ rules: [rule('a.alice.example.org')] })], POLICIES, FLUX))).toHaveLength(1);
   });
   it('trusts cozy-* namespaces', () => {
     expect(denied([ing({ defaultBackend: backend, rules: [rule()] }, 'cozy-dashboard')])).toEqual([]);

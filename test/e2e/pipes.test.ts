@@ -38,6 +38,46 @@ describe('cozy-gw in a shell pipeline', () => {
     expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
   });
 
+  describe('a reader that closes the pipe early keeps the verdict as the exit status (also under pipefail)', () => {
+    // Far more than a pipe buffer (64 KiB) of output, so the writer meets the closed pipe.
+    let dir = '';
+    beforeAll(() => {
+      dir = tmpDir('cozy-gw-pipes-verdict-');
+      const tenants = Array.from(
+        { length: 400 },
+        (_, i) =>
+          `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: t${i}, namespace: tenant-root}\nspec: {}\n`,
+      ).join('---\n');
+      fs.writeFileSync(path.join(dir, 'tenants.yaml'), tenants);
+      fs.writeFileSync(path.join(dir, 'empty.yaml'), '');
+      // 500 routes in tenant-alice claiming a hostname outside its apex: 500 denials.
+      const routes = Array.from(
+        { length: 500 },
+        (_, i) =>
+          `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r${i}, namespace: tenant-alice}\nspec:\n  parentRefs: [{name: cozystack, namespace: tenant-root}]\n  hostnames: [dashboard.example.org]\n`,
+      ).join('---\n');
+      fs.writeFileSync(path.join(dir, 'routes.yaml'), routes);
+      const rendered = sh(`${example} > ${path.join(dir, 'rendered.yaml')}`);
+      expect(rendered.status).toBe(0);
+    });
+    const diffCmd = () => `node ${BIN} diff --state ${dir}/empty.yaml -f ${dir}/tenants.yaml`;
+    const admitCmd = () =>
+      `node ${BIN} admit --values examples/platform/values.yaml -f ${dir}/rendered.yaml -f ${dir}/routes.yaml 2>/dev/null`;
+
+    it.each([
+      ['diff | head -1', () => `${diffCmd()} | head -1 >/dev/null`, 3],
+      ['diff | grep -q', () => `${diffCmd()} | grep -q Namespace`, 3],
+      ['diff -o plan | head -1', () => `${diffCmd()} -o plan | head -1 >/dev/null`, 3],
+      ['admit | head -1', () => `${admitCmd()} | head -1 >/dev/null`, 1],
+      ['admit | grep -q', () => `${admitCmd()} | grep -q denied`, 1],
+      ['render | head -1', () => `node ${BIN} render -f ${dir}/tenants.yaml | head -1 >/dev/null`, 0],
+    ])('%s', (_what, script, verdict) => {
+      const r = sh(`${script()}; echo "writer=\${PIPESTATUS[0]} pipeline=$?"`);
+      expect(r.stdout).toContain(`writer=${verdict} pipeline=${verdict}`);
+      expect(r.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    });
+  });
+
   // A failed write to standard output is one clean line and exit 1 (after
   // render's one note, on the Helm hooks it left out).
   it.each([

@@ -125,7 +125,7 @@ describe('admitRequest: the decisions and whether the run fails, without the CLI
       policy: 'p',
       messages: ['m'],
     };
-    const o = { denied: [], warned: [warned] } as unknown as AdmitOutcome;
+    const o = { unjudged: [], denied: [], warned: [warned] } as unknown as AdmitOutcome;
     expect([admitFails(o, false), admitFails(o, true)]).toEqual([false, true]);
     expect(formatAdmissionWarning(warned, 'm', true)).toBe("error: Namespace x: ValidatingAdmissionPolicy 'p': m");
     expect(formatAdmissionWarning(warned, 'm', false)).toBe("warning: Namespace x: ValidatingAdmissionPolicy 'p': m");

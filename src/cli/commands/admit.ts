@@ -101,6 +101,9 @@ Examples:
       );
     }
     failOn([...outcome.valueFindings, ...outcome.inputWarnings], opts);
+    // An object a policy could not judge (its Namespace is not among the inputs): an input error,
+    // never an admission.
+    if (outcome.unjudged.length) throw new FindingsError(outcome.unjudged);
     ctx.report(outcome.inputWarnings);
     if (opts.output === 'json') {
       ctx.io.stdout(

@@ -15,6 +15,7 @@ import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment }
 import { findPlatformPackage, packageValues } from '../../platform/kinds';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
 import { metadataFindingsOf } from '../../k8s/metadataShape';
+import { pushAll } from '../../k8s/arrays';
 import { NOT_A_CILIUM_VERSION, parseCiliumVersion } from '../../controller/ciliumVersion';
 
 export function collect(v: string, prev: string[]): string[] {
@@ -158,7 +159,7 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
       return f();
     } catch (e) {
       if (e instanceof FindingsError) {
-        findings.push(...e.findings);
+        pushAll(findings, e.findings);
         return fallback;
       }
       throw e;
@@ -167,7 +168,7 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
   const objects = attempt(() => readInputs(opts.filename ?? [], ro).objects, [] as KObject[]);
   const files = attempt(() => readValuesFiles(opts.values ?? [], ro).values, [] as ValuesSource[]);
   // Labels and annotations that are not maps of strings: an input error naming the field.
-  findings.push(...metadataFindingsOf(objects));
+  pushAll(findings, metadataFindingsOf(objects));
   if (findings.length) throw new FindingsError(findings);
   return { objects, values: [...files, ...setSources(opts, files, objects)] };
 }

@@ -31,6 +31,7 @@ import {
   type InputOptions,
 } from './common';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
+import { pushAll } from '../../k8s/arrays';
 
 /** The exit code for "the change makes a difference" (README "Exit codes"). */
 export const EXIT_DIFFERENCES = 3;
@@ -172,7 +173,7 @@ Examples:
       // --validate: the objects the change creates or changes, as they would be, against their published schemas.
       const invalid = validateEmitted([...result.created, ...result.changed.map((c) => c.after)], opts);
       failOn(invalid, opts);
-      result.findings.push(...invalid);
+      pushAll(result.findings, invalid);
       const report = diffReport(result, {
         format: opts.output,
         now,

@@ -10,7 +10,6 @@
  *   the argument and a manifest stream on stdin and stdout; nothing on stdout on failure.
  * Standard output carries the protocol alone: console output is sent to stderr meanwhile.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { rebindConsole, type CliContext } from '../context';
@@ -18,6 +17,7 @@ import { defaultNow } from '../clock';
 import { usageError } from './common';
 import { error, FindingsError } from '../../k8s/diagnostics';
 import { processKustomizeStream, processResourceListText, type TextRun } from '../../protocols/krm';
+import { readFileBounded, SourceTooLarge, tooLargeError } from '../../io/stdin';
 
 interface FnOpts {
   kustomizePlugin?: string;
@@ -62,8 +62,9 @@ export function register(program: Command, ctx: CliContext): Command {
           let configText: string;
           if (pluginConfig !== undefined) {
             try {
-              configText = fs.readFileSync(path.resolve(ctx.io.cwd, pluginConfig), 'utf8');
-            } catch {
+              configText = readFileBounded(path.resolve(ctx.io.cwd, pluginConfig));
+            } catch (e) {
+              if (e instanceof SourceTooLarge) throw tooLargeError(pluginConfig, e);
               throw new FindingsError([
                 error(`cannot read plugin config ${pluginConfig}`, {
                   file: pluginConfig,

@@ -22,6 +22,7 @@ import {
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { parseNow, resolveNow } from '../clock';
 import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
+import { pushAll } from '../../k8s/arrays';
 
 interface ReconcileCliOptions extends InputOptions {
   validate?: boolean;
@@ -162,7 +163,9 @@ Examples:
       { objects: inputs.objects, valuesFiles: inputs.values },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
     );
-    result.findings.unshift(...unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }));
+    result.findings = unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }).concat(
+      result.findings,
+    );
     failOn(
       result.findings
         .filter((f) => f.severity === 'error')
@@ -172,7 +175,7 @@ Examples:
     // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
     const invalid = validateEmitted(opts.all ? result.store.all() : result.store.changedObjects(), opts);
     failOn(invalid, opts);
-    result.findings.push(...invalid);
+    pushAll(result.findings, invalid);
     const out = formatReconcile(result, inputs.objects, {
       output: opts.output,
       all: opts.all,

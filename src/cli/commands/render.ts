@@ -19,6 +19,7 @@ import {
   type InputOptions,
 } from './common';
 import { parseNow, resolveNow } from '../clock';
+import { pushAll } from '../../k8s/arrays';
 
 interface RenderCliOptions extends InputOptions {
   validate?: boolean;
@@ -123,7 +124,7 @@ export function register(program: Command, ctx: CliContext): Command {
       failOn(result.findings, opts);
       // --validate: the emitted objects against their published schemas, before anything is written.
       const invalid = validateEmitted(result.objects, opts);
-      result.findings.push(...invalid);
+      pushAll(result.findings, invalid);
       failOn(invalid, opts);
       if (!given)
         result.findings.push({

@@ -26,6 +26,7 @@ import { generate, type GenerateOptions } from '../../pipelines/generate';
 import { parseFunctionConfig } from './config';
 import { annotateGenerated, fileOf, isGenerated, isKObject, isMetaOrLocal, refOfLoose } from './items';
 import { toResult, type KrmResult } from './results';
+import { pushAll } from '../../k8s/arrays';
 
 export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
 
@@ -64,7 +65,7 @@ export interface FnRun {
 export function runFunction(items: unknown[], functionConfig: unknown, opts: FnOptions): FnRun {
   const findings: Finding[] = [];
   const { config, findings: cf } = parseFunctionConfig(functionConfig);
-  findings.push(...cf);
+  pushAll(findings, cf);
   const inputs: KObject[] = [];
   const keep: unknown[] = [];
   items.forEach((it, i) => {
@@ -115,7 +116,10 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     includeHint: 'set includeSecretData: true in the CozyGateway spec (includeSecretData=true as a kpt argument)',
   };
   const res = generate(inputs, eo);
-  findings.push(...res.findings.map((f) => attributeValuesFinding(f, eo.valuesFile, functionConfig, items)));
+  pushAll(
+    findings,
+    res.findings.map((f) => attributeValuesFinding(f, eo.valuesFile, functionConfig, items)),
+  );
   if (hasErrors(findings)) return { items, generated: [], findings, exitCode: 1 };
   const generated = annotateGenerated([...res.objects].sort(compareObjects), opts.pathAnnotations !== false);
   return { items: [...keep, ...generated], generated, findings, exitCode: 0 };

@@ -10,6 +10,7 @@ import { runFunction, type FnOptions } from './function';
 import type { TextRun } from './text';
 import { yamlProblem } from './config';
 import { checkParsed, checkText, documentSpans, exceedsLimits } from '../../k8s/limits';
+import { pushAll } from '../../k8s/arrays';
 
 /**
  * kustomize's exec plugin protocol (the one `kubectl kustomize --enable-alpha-plugins` runs):
@@ -77,7 +78,7 @@ export function processKustomizeStream(text: string, configText: string, opts: F
       continue;
     }
     if (isList(v)) {
-      items.push(...flattenList(v)); // flattened; written back as plain objects
+      pushAll(items, flattenList(v)); // flattened; written back as plain objects
       continue;
     }
     items.push(v);

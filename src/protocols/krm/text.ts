@@ -23,6 +23,7 @@ import { processResourceList, type FnOptions, type ResourceList } from './functi
 import { toResult } from './results';
 import { yamlProblem } from './config';
 import { checkParsed, checkText } from '../../k8s/limits';
+import { pushAll } from '../../k8s/arrays';
 
 /** kpt's own layout (compact sequences), and no folding of long lines. */
 export const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
@@ -115,7 +116,7 @@ function seqEntries(values: unknown[], indent: string): string[] {
   const doc = new Document(new YAMLSeq(), { schema: 'failsafe' });
   const seq = doc.contents as YAMLSeq;
   const parsed = parseDocument(dumpYaml(values), { schema: 'failsafe' }).contents;
-  if (isSeq(parsed) && parsed.items.length === values.length) seq.items.push(...(parsed.items as Node[]));
+  if (isSeq(parsed) && parsed.items.length === values.length) pushAll(seq.items, parsed.items as Node[]);
   else for (const v of values) seq.items.push(newNode(doc, v, true));
   const entries: string[] = [];
   for (const l of doc.toString(STRINGIFY).replace(/\n$/, '').split('\n')) {
