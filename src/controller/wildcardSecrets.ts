@@ -10,6 +10,7 @@
  * The channel (docs/decisions.md §7) is the `_cluster` map the platform values give: see
  * `wildcardChannel` for how a command's inputs become it.
  */
+import { pushAll } from '../k8s/arrays';
 import { warning, type Finding } from '../k8s/diagnostics';
 import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
 import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
@@ -110,7 +111,7 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
   if ('findings' in src) return src.findings;
   const findings: Finding[] = [];
   const targets = replicationTargets(store, src.namespace);
-  for (const ns of targets) findings.push(...mirrorInto(store, ns, src));
+  for (const ns of targets) pushAll(findings, mirrorInto(store, ns, src));
   pruneStale(store, replicas, src, new Set(targets));
   return findings;
 }
