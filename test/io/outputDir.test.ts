@@ -126,7 +126,10 @@ describe('names', () => {
           const paths = treePaths(objs);
           for (const p of paths) {
             expect(path.posix.normalize(p)).toBe(p);
-            expect(p.split('/').every((s) => s !== '' && !s.startsWith('.'))).toBe(true);
+            expect({ path: p, bad: p.split('/').filter((s) => s === '' || s.startsWith('.')) }).toEqual({
+              path: p,
+              bad: [],
+            });
 
             expect(p).not.toMatch(/[\u0000-\u001f\u007f]/);
           }
