@@ -21,7 +21,7 @@ export function metadataFindings(o: KObject): Finding[] {
   const md = o.metadata as unknown;
   if (!isObject(md)) return out; // the reader already refused an object without metadata
   // Nothing is built for a well-formed object (every real one): the reference only with a finding.
-  const at = (field: string, message: string) => {
+  const at = (field: string, message: string, hint?: string) => {
     const ref =
       typeof md.namespace === 'string'
         ? { ...refOf(o) }
@@ -32,9 +32,10 @@ export function metadataFindings(o: KObject): Finding[] {
         field,
         rule: 'input.metadata',
         hint:
-          field === 'metadata.namespace'
-            ? 'write the namespace\'s name: lowercase letters, digits and "-", e.g. namespace: tenant-root'
-            : 'labels and annotations map string keys to string values: quote a value YAML would read as a number or a boolean, e.g. "1" or "true"',
+          hint ??
+          (field === 'metadata.namespace'
+            ? "write the namespace's name as a string, e.g. namespace: tenant-root"
+            : 'labels and annotations map string keys to string values: quote a value YAML would read as a number or a boolean, e.g. "1" or "true"'),
       }),
     );
   };
@@ -43,7 +44,8 @@ export function metadataFindings(o: KObject): Finding[] {
   else if (typeof md.namespace === 'string' && md.namespace !== '' && !isDns1123Label(md.namespace))
     at(
       'metadata.namespace',
-      `${JSON.stringify(md.namespace.slice(0, 80))} is not a namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63 characters)`,
+      `${JSON.stringify(md.namespace.slice(0, 80))} is not a namespace name: a DNS-1123 label of lowercase letters, digits and "-", at most 63 characters`,
+      'name the namespace the object lives in, e.g. namespace: tenant-root',
     );
   for (const f of ['labels', 'annotations'] as const) {
     const v = md[f];
