@@ -29,7 +29,7 @@ export interface Generated {
   valuesDns01: Record<string, unknown>;
   meta: Meta;
 }
-export const SIZES: Record<'S' | 'M' | 'L' | 'XL', number>;
+export const SIZES: Record<'S' | 'M' | 'L' | 'XL' | 'TS' | 'TL' | 'FN', number>;
 export const DEFAULT_SEED: number;
 export const ROOT_HOST: string;
 export const CUSTOM_SUFFIX: string;
@@ -47,9 +47,19 @@ export function writePlatform(
   opts?: { tops?: number },
 ): {
   dir: string;
-  files: { values: string; valuesDns01: string; tenants: string; snapshot: string; meta: string };
-  meta: Meta & { tenantsBytes: number; snapshotBytes: number };
+  files: {
+    values: string;
+    valuesDns01: string;
+    tenants: string;
+    /** Undefined for a tenants-only size (FN). */
+    snapshot?: string;
+    snapshotJson?: string;
+    resourceList: string;
+    meta: string;
+  };
+  meta: Meta & { tenantsBytes: number; snapshotBytes: number; snapshotJsonBytes: number; resourceListBytes: number };
 };
+export function jsonList(objs: unknown[]): string;
 export function dumpStream(objs: unknown[]): string;
 export function tmpDir(prefix?: string): string;
 export function platformValues(solver: string): Record<string, unknown>;

@@ -7,7 +7,7 @@
  * Deterministic: a seeded PRNG (mulberry32), no Math.random, no clock. The same (size, seed)
  * gives byte-identical files.
  *
- * Shape of size L (the others scale the number of top-level tenants; XL = 4 x L):
+ * Shape of size L (S, M and XL scale the number of top-level tenants; XL = 4 x L):
  *   - 200 top-level tenants under tenant-root, each with 9 children: 2,000 tenants;
  *   - every top-level tenant owns a Gateway (spec.gateway: true); its children inherit it;
  *     tenant-root owns the publishing Gateway (Tenant `root`, gateway: true);
@@ -18,6 +18,15 @@
  *     150 HTTPRoutes each; their children's apexes become wildcard SANs and listeners;
  *   - 10 TLSRoutes per owner: 20,000 HTTPRoutes and 2,000 TLSRoutes in all.
  *
+ * The target shape (sizes TS and TL, where the README's "Performance" targets are measured; FN
+ * is its tenant tree at 20,000 tenants, for `fn`): 10 children per top-level tenant, no platform
+ * namespaces and no platform routes, so that the snapshot is tenants and their routes only, and
+ * routes whose parentRefs leave group and kind to their defaults (smaller objects: the fixed
+ * cost per object weighs more against the floor). TL:
+ * 200 owners, 2,201 tenant namespaces, 201 TenantGateways, 20,000 HTTPRoutes (half the owners
+ * http01 with 50 routes and at most 50 hostnames, half dns01 with 150), 2,000 TLSRoutes: 24,402
+ * objects. TS: 10 owners with half the routes each (25 and 75): 722 objects.
+ *
  * Usage as a script: node bench/generate.js [--size L] [--seed N] [--out DIR]
  */
 const fs = require('node:fs');
@@ -26,11 +35,20 @@ const path = require('node:path');
 const jsyaml = require('js-yaml');
 
 /** Number of top-level tenants (= Gateway owners besides tenant-root) per size. */
-const SIZES = { S: 12, M: 50, L: 200, XL: 800 };
-const CHILDREN = 9;
-const HTTP01_ROUTES = 50;
-const DNS01_ROUTES = 150;
-const TLS_ROUTES = 10;
+const SIZES = { S: 12, M: 50, L: 200, XL: 800, TS: 10, TL: 200, FN: 1818 };
+/** The shape of the classic sizes (S, M, L, XL). */
+const CLASSIC = { children: 9, http01Routes: 50, dns01Routes: 150, tlsRoutes: 10, platform: true, leanRefs: false };
+/** The target shape (TS, TL, FN): see the head of this file. */
+const TARGET = { children: 10, http01Routes: 50, dns01Routes: 150, tlsRoutes: 10, platform: false, leanRefs: true };
+const SHAPES = {
+  S: CLASSIC,
+  M: CLASSIC,
+  L: CLASSIC,
+  XL: CLASSIC,
+  TS: { ...TARGET, http01Routes: 25, dns01Routes: 75 },
+  TL: TARGET,
+  FN: { ...TARGET, tenantsOnly: true },
+};
 const ROOT_HOST = 'example.org';
 const CUSTOM_SUFFIX = 'example.net';
 const DEFAULT_SEED = 20260101;
@@ -145,28 +163,30 @@ function tenantGateway(ns, apex, mode, publishing) {
   };
 }
 
-function parentRef(ownerNs, extra) {
+/** A parentRef to the owner's Gateway; `lean` leaves out group and kind (their defaults). */
+function parentRef(ownerNs, extra, lean) {
+  if (lean) return { name: 'cozystack', namespace: ownerNs, ...extra };
   return { group: GW_GROUP, kind: 'Gateway', name: 'cozystack', namespace: ownerNs, ...extra };
 }
 
-function httpRoute(name, ns, ownerNs, hostnames, r, extra) {
+function httpRoute(name, ns, ownerNs, hostnames, r, extra, lean) {
   const rule = { backendRefs: [{ name, port: 8080 }] };
   if (r.chance(0.1)) rule.matches = [{ path: { type: 'PathPrefix', value: '/api' } }];
   return {
     apiVersion: `${GW_GROUP}/v1`,
     kind: 'HTTPRoute',
     metadata: { name, namespace: ns },
-    spec: { parentRefs: [parentRef(ownerNs, extra)], hostnames, rules: [rule] },
+    spec: { parentRefs: [parentRef(ownerNs, extra, lean)], hostnames, rules: [rule] },
   };
 }
 
-function tlsRoute(name, ns, ownerNs, hostname, port, extra) {
+function tlsRoute(name, ns, ownerNs, hostname, port, extra, lean) {
   return {
     apiVersion: `${GW_GROUP}/v1alpha2`,
     kind: 'TLSRoute',
     metadata: { name, namespace: ns },
     spec: {
-      parentRefs: [parentRef(ownerNs, extra)],
+      parentRefs: [parentRef(ownerNs, extra, lean)],
       hostnames: [hostname],
       rules: [{ backendRefs: [{ name, port }] }],
     },
@@ -193,6 +213,7 @@ function platformValues(solver) {
 function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
   const tops = opts.tops ?? SIZES[size];
   if (!tops) throw new Error(`unknown size ${size} (expected one of ${Object.keys(SIZES).join(', ')})`);
+  const shape = SHAPES[size] ?? CLASSIC;
   const r = prng(seed);
   const tenants = [tenantObj('root', 'tenant-root', { gateway: true })];
   const namespaces = [];
@@ -217,31 +238,11 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
       'namespace.cozystack.io/gateway': 'tenant-root',
     }),
   );
-  for (const ns of ATTACHED) namespaces.push(plainNamespace(ns));
+  if (shape.platform) for (const ns of ATTACHED) namespaces.push(plainNamespace(ns));
   tgws.push(tenantGateway('tenant-root', ROOT_HOST, 'http01', true));
   owners.push({ ns: 'tenant-root', apex: ROOT_HOST, mode: 'http01' });
   // The platform's own routes on the publishing Gateway.
-  for (const [app, ns] of [
-    ['dashboard', 'cozy-dashboard'],
-    ['keycloak', 'cozy-keycloak'],
-    ['harbor', 'cozy-harbor'],
-    ['grafana', 'cozy-monitoring'],
-    ['s3', 'cozy-bucket'],
-    ['linstor', 'cozy-linstor-gui'],
-  ]) {
-    routes.push(httpRoute(app, ns, 'tenant-root', [`${app}.${ROOT_HOST}`], r));
-  }
-  tls.push(tlsRoute('kubernetes-api', 'default', 'tenant-root', `api.${ROOT_HOST}`, 6443, { sectionName: 'tls-api' }));
-  tls.push(
-    tlsRoute('vm-exportproxy', 'cozy-kubevirt', 'tenant-root', `vm-exportproxy.${ROOT_HOST}`, 443, {
-      sectionName: 'tls-vm-exportproxy',
-    }),
-  );
-  tls.push(
-    tlsRoute('cdi-uploadproxy', 'cozy-kubevirt-cdi', 'tenant-root', `cdi-uploadproxy.${ROOT_HOST}`, 443, {
-      sectionName: 'tls-cdi-uploadproxy',
-    }),
-  );
+  if (shape.platform) platformRoutes(routes, tls, r);
 
   for (let t = 0; t < tops; t++) {
     const name = tenantName(r, t);
@@ -266,7 +267,7 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
     owners.push({ ns: ownerNs, apex, mode });
     // The owner's tenant namespaces: its own and its children's.
     const tenantNss = [{ ns: ownerNs, host: apex }];
-    for (let c = 0; c < CHILDREN; c++) {
+    for (let c = 0; c < shape.children; c++) {
       const cname = tenantName(r, c);
       const cspec = {};
       if (r.chance(0.1)) cspec.seaweedfs = true;
@@ -278,8 +279,8 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
       );
       tenantNss.push({ ns: cns, host: chost });
     }
-    // HTTPRoutes: spread over the owner's namespaces. Route i sits in namespace i % 10.
-    const n = mode === 'http01' ? HTTP01_ROUTES : DNS01_ROUTES;
+    // HTTPRoutes: spread over the owner's namespaces. Route i sits in namespace i % (children + 1).
+    const n = mode === 'http01' ? shape.http01Routes : shape.dns01Routes;
     const claimed = [];
     for (let i = 0; i < n; i++) {
       const where = tenantNss[i % tenantNss.length];
@@ -291,12 +292,12 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
       else if (mode === 'dns01' && r.chance(0.2)) hostnames.push(`www.${app}.${where.host}`);
       if (where.ns !== ownerNs) claimed.push(hostnames[0]);
       const extra = r.chance(0.05) ? { sectionName: 'http' } : undefined;
-      routes.push(httpRoute(app, where.ns, ownerNs, hostnames, r, extra));
+      routes.push(httpRoute(app, where.ns, ownerNs, hostnames, r, extra, shape.leanRefs));
     }
-    for (let i = 0; i < TLS_ROUTES; i++) {
+    for (let i = 0; i < shape.tlsRoutes; i++) {
       const where = tenantNss[i % tenantNss.length];
       const db = `${r.pick(DBS)}-${i}`;
-      tls.push(tlsRoute(db, where.ns, ownerNs, `${db}.${where.host}`, 5432));
+      tls.push(tlsRoute(db, where.ns, ownerNs, `${db}.${where.host}`, 5432, undefined, shape.leanRefs));
     }
   }
   const snapshot = [...namespaces, ...tgws, ...routes, ...tls];
@@ -319,37 +320,105 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
   };
 }
 
+/** The platform's own routes on the publishing Gateway (classic shape). */
+function platformRoutes(routes, tls, r) {
+  for (const [app, ns] of [
+    ['dashboard', 'cozy-dashboard'],
+    ['keycloak', 'cozy-keycloak'],
+    ['harbor', 'cozy-harbor'],
+    ['grafana', 'cozy-monitoring'],
+    ['s3', 'cozy-bucket'],
+    ['linstor', 'cozy-linstor-gui'],
+  ]) {
+    routes.push(httpRoute(app, ns, 'tenant-root', [`${app}.${ROOT_HOST}`], r));
+  }
+  tls.push(tlsRoute('kubernetes-api', 'default', 'tenant-root', `api.${ROOT_HOST}`, 6443, { sectionName: 'tls-api' }));
+  tls.push(
+    tlsRoute('vm-exportproxy', 'cozy-kubevirt', 'tenant-root', `vm-exportproxy.${ROOT_HOST}`, 443, {
+      sectionName: 'tls-vm-exportproxy',
+    }),
+  );
+  tls.push(
+    tlsRoute('cdi-uploadproxy', 'cozy-kubevirt-cdi', 'tenant-root', `cdi-uploadproxy.${ROOT_HOST}`, 443, {
+      sectionName: 'tls-cdi-uploadproxy',
+    }),
+  );
+}
+
 function dumpStream(objs) {
   return objs
     .map((o) => jsyaml.dump(o, { noRefs: true, lineWidth: -1, quotingType: '"', noArrayIndent: true }))
     .join('---\n');
 }
 
+/** The same objects as `kubectl get -o json` prints them: one `List`, indented by 4 spaces. */
+function jsonList(objs) {
+  return (
+    JSON.stringify({ apiVersion: 'v1', items: objs, kind: 'List', metadata: { resourceVersion: '' } }, null, 4) + '\n'
+  );
+}
+
+/**
+ * The ResourceList kpt hands a function for a package holding these Tenants (one file each,
+ * kpt's path annotations, compact sequences), with a CozyGateway config holding the values.
+ */
+function resourceList(tenants, values) {
+  const items = tenants.map((t) => {
+    const file = `tenants/${t.metadata.namespace}/${t.metadata.name}.yaml`;
+    const annotations = { 'config.kubernetes.io/path': file, 'internal.config.kubernetes.io/path': file };
+    return { ...t, metadata: { ...t.metadata, annotations } };
+  });
+  const functionConfig = {
+    apiVersion: 'fn.cozystack.io/v1alpha1',
+    kind: 'CozyGateway',
+    metadata: { name: 'platform', annotations: { 'config.kubernetes.io/local-config': 'true' } },
+    spec: { values },
+  };
+  return dumpStream([{ apiVersion: 'config.kubernetes.io/v1', kind: 'ResourceList', items, functionConfig }]);
+}
+
 /**
  * Write a generated platform into a folder: values.yaml (http01), values-dns01.yaml,
- * tenants.yaml (render's input), snapshot.yaml (reconcile's input), meta.json.
- * Returns the paths and the meta (with byte sizes).
+ * tenants.yaml (render's input), snapshot.yaml (reconcile's input), snapshot.json (the same
+ * objects as a `kubectl get -o json` List), resourcelist.yaml (fn's input: the Tenants and the
+ * values), meta.json. A tenants-only size (FN) writes no snapshot. Returns the paths and the
+ * meta (with byte sizes).
  */
 function writePlatform(dir, size = 'L', seed = DEFAULT_SEED, opts = {}) {
   const g = generate(size, seed, opts);
+  const tenantsOnly = Boolean(SHAPES[size]?.tenantsOnly) && !opts.tops;
   fs.mkdirSync(dir, { recursive: true });
   const files = {
     values: path.join(dir, 'values.yaml'),
     valuesDns01: path.join(dir, 'values-dns01.yaml'),
     tenants: path.join(dir, 'tenants.yaml'),
-    snapshot: path.join(dir, 'snapshot.yaml'),
+    snapshot: tenantsOnly ? undefined : path.join(dir, 'snapshot.yaml'),
+    snapshotJson: tenantsOnly ? undefined : path.join(dir, 'snapshot.json'),
+    resourceList: path.join(dir, 'resourcelist.yaml'),
     meta: path.join(dir, 'meta.json'),
   };
   fs.writeFileSync(files.values, jsyaml.dump(g.values));
   fs.writeFileSync(files.valuesDns01, jsyaml.dump(g.valuesDns01));
   const tenantsText = dumpStream(g.tenants);
-  const snapshotText = dumpStream(g.snapshot);
   fs.writeFileSync(files.tenants, tenantsText);
-  fs.writeFileSync(files.snapshot, snapshotText);
+  const rlText = resourceList(g.tenants, g.values);
+  fs.writeFileSync(files.resourceList, rlText);
+  let snapshotBytes = 0;
+  let snapshotJsonBytes = 0;
+  if (!tenantsOnly) {
+    const snapshotText = dumpStream(g.snapshot);
+    fs.writeFileSync(files.snapshot, snapshotText);
+    snapshotBytes = Buffer.byteLength(snapshotText);
+    const json = jsonList(g.snapshot);
+    fs.writeFileSync(files.snapshotJson, json);
+    snapshotJsonBytes = Buffer.byteLength(json);
+  }
   const meta = {
     ...g.meta,
     tenantsBytes: Buffer.byteLength(tenantsText),
-    snapshotBytes: Buffer.byteLength(snapshotText),
+    snapshotBytes,
+    snapshotJsonBytes,
+    resourceListBytes: Buffer.byteLength(rlText),
   };
   fs.writeFileSync(files.meta, JSON.stringify(meta, null, 2) + '\n');
   return { dir, files, meta };
@@ -424,6 +493,7 @@ module.exports = {
   SCALE,
   writeScale,
   dumpStream,
+  jsonList,
   tmpDir,
   platformValues,
 };

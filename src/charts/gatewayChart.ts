@@ -8,14 +8,18 @@ import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../platform/
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
 import { splitList } from './platformValues';
-import { publishingNamespace, type ClusterMap } from '../platform/tenancy';
+import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
+import {
+  DEFAULT_DNS01_PROVIDER,
+  DEFAULT_ISSUER,
+  DEFAULT_SOLVER,
+  DEFAULT_TSIG_ALGORITHM,
+  DNS01_PROVIDERS,
+  ISSUERS,
+  SOLVERS,
+  type CertMode,
+} from '../platform/certificates';
 import type { TenantRelease } from './tenantRelease';
-
-export const SOLVERS = ['http01', 'dns01'];
-export const PROVIDERS = ['cloudflare', 'route53', 'digitalocean', 'rfc2136'];
-export const ISSUERS = ['letsencrypt-prod', 'letsencrypt-stage'];
-
-export type CertMode = 'http01' | 'dns01' | 'existingSecret' | 'edge' | string;
 
 interface GatewayChartValues {
   gatewayClassName: string;
@@ -48,11 +52,19 @@ export function resolveClass(cluster: ClusterMap, gatewayClassName: string | und
   return (gatewayClassName ?? '').trim() || defaultClass(cluster);
 }
 
-/** §3.2 Resolution, certMode: edge, else existingSecret, else the solver (missing means http01). */
-export function certModeOf(cluster: ClusterMap, cls: string): CertMode {
+/**
+ * §3.2 Resolution, certMode: edge, else existingSecret, else the solver (missing means http01). An
+ * unsupported solver comes back as it is, for guard 6 to refuse.
+ */
+export function resolveCertMode(cluster: ClusterMap, cls: string): CertMode | string {
   if (isEdgeClass(cluster, cls)) return 'edge';
   if ((cluster['wildcard-secret-name'] ?? '') !== '') return 'existingSecret';
-  return cluster.solver || 'http01';
+  return solverOf(cluster);
+}
+
+/** publishing.certificates.solver, http01 when unset. */
+function solverOf(cluster: ClusterMap): string {
+  return cluster.solver || DEFAULT_SOLVER;
 }
 
 const or = (v: string | undefined, d: string) => (v === undefined || v === '' ? d : v);
@@ -85,7 +97,7 @@ export function dns01Block(cluster: ClusterMap, provider: string): Record<string
       return {
         nameserver: c('nameserver') ?? '',
         tsigKeyName: c('tsig-key-name') ?? '',
-        tsigAlgorithm: or(c('tsig-algorithm'), 'HMACSHA256'),
+        tsigAlgorithm: or(c('tsig-algorithm'), DEFAULT_TSIG_ALGORITHM),
         tsigSecretSecretRef: { name: c('secret-name') ?? '', key: or(c('secret-key'), 'tsig-secret-key') },
       };
     default:
@@ -99,45 +111,42 @@ export interface GatewayRender {
   findings: Finding[];
 }
 
-/**
- * Render the gateway chart for one tenant release that owns a Gateway. Every guard that fails
- * is reported (in the chart's order), each naming the tenant and the rule.
- */
-export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gatewayChartDefaults()): GatewayRender {
-  const cluster = r.values._cluster;
-  const ns = r.values._namespace;
-  const T = r.namespace;
-  const findings: Finding[] = [];
-  const t = r.tenant;
-  const fail = (rule: string, message: string, field?: string, hint?: string) =>
-    findings.push(
-      error(`gateway chart for tenant namespace ${T}: ${message}`, {
-        rule,
-        hint,
-        ...(t ? { object: refOf(t), field } : {}),
-      }),
-    );
+/** Where a guard's finding goes: the tenant namespace and the Tenant it names, and the findings so far. */
+interface GuardContext {
+  T: string;
+  tenant?: KObject;
+  findings: Finding[];
+}
 
-  const host = ns.host ?? '';
+function fail(g: GuardContext, rule: string, message: string, field?: string, hint?: string): void {
+  g.findings.push(
+    error(`gateway chart for tenant namespace ${g.T}: ${message}`, {
+      rule,
+      hint,
+      ...(g.tenant ? { object: refOf(g.tenant), field } : {}),
+    }),
+  );
+}
+
+/** Guards 1-5: the host, and the class the tenant selects. Returns the resolved class. */
+function classGuards(g: GuardContext, cluster: ClusterMap, host: string, chosen: string): string {
   const platformClass = cluster['gateway-class-name'] ?? '';
-  const chosen = r.gatewayClassName ?? chart.gatewayClassName ?? '';
   const selected = chosen.trim() !== '';
-
-  // 1. An empty host.
-  if (host === '') {
-    // docs/behaviour.md §3.1 guard 1: the message tells the user to set tenant.spec.host or inherit one.
+  // 1. An empty host (docs/behaviour.md §3.1 guard 1: the message tells the user to set tenant.spec.host or inherit one).
+  if (host === '')
     fail(
+      g,
       'gateway.empty-host',
       'the tenant has no host (_namespace.host is empty): set tenant.spec.host or inherit one',
       'spec.host',
-      T === 'tenant-root'
+      g.T === TENANT_ROOT
         ? "set publishing.host: tenant-root's host is the platform's"
         : 'set tenant.spec.host, or inherit one from a parent tenant that has a host',
     );
-  }
   // 2. A whitespace-only platform class.
   if (platformClass !== '' && platformClass.trim() === '')
     fail(
+      g,
       'gateway.class-whitespace',
       '_cluster.gateway-class-name is whitespace-only',
       undefined,
@@ -146,109 +155,138 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
   // 3. A whitespace-only tenant class.
   if (chosen !== '' && !selected)
     fail(
+      g,
       'gateway.class-whitespace',
       `spec.gatewayClass ${JSON.stringify(chosen)} is whitespace-only`,
       'spec.gatewayClass',
       'name a GatewayClass, or remove spec.gatewayClass for the platform default',
     );
   const cls = resolveClass(cluster, chosen);
-  if (selected) {
-    // 4. A class the tenant may not select.
-    const allowed = selectableClasses(cluster);
-    if (!allowed.includes(cls)) {
-      fail(
-        'gateway.class-not-selectable',
-        `gatewayClass "${cls}" is not one the tenant may select; allowed: ${allowed.join(', ')} (the platform default gateway.className plus gateway.tenantSelectableClasses)`,
-        'spec.gatewayClass',
-        `set spec.gatewayClass to one of ${allowed.join(', ')} or remove it, or add "${cls}" to the platform's gateway.tenantSelectableClasses`,
-      );
-    }
-    // 5. The publishing tenant crossing the edge line, in either direction.
-    const def = defaultClass(cluster);
-    if (T === publishingNamespace(cluster) && isEdgeClass(cluster, def) !== isEdgeClass(cluster, cls)) {
-      fail(
-        'gateway.publishing-edge-line',
-        `the publishing tenant (publishing.ingressName ${publishingNamespace(cluster)}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`,
-        'spec.gatewayClass',
-        "move gateway.className instead of the publishing tenant's own class",
-      );
-    }
-  }
+  if (!selected) return cls;
+  // 4. A class the tenant may not select.
+  const allowed = selectableClasses(cluster);
+  if (!allowed.includes(cls))
+    fail(
+      g,
+      'gateway.class-not-selectable',
+      `gatewayClass "${cls}" is not one the tenant may select; allowed: ${allowed.join(', ')} (the platform default gateway.className plus gateway.tenantSelectableClasses)`,
+      'spec.gatewayClass',
+      `set spec.gatewayClass to one of ${allowed.join(', ')} or remove it, or add "${cls}" to the platform's gateway.tenantSelectableClasses`,
+    );
+  // 5. The publishing tenant crossing the edge line, in either direction.
+  const def = defaultClass(cluster);
+  const publishing = publishingNamespace(cluster);
+  if (g.T === publishing && isEdgeClass(cluster, def) !== isEdgeClass(cluster, cls))
+    fail(
+      g,
+      'gateway.publishing-edge-line',
+      `the publishing tenant (publishing.ingressName ${publishing}) selected class "${cls}", which is ${isEdgeClass(cluster, cls) ? '' : 'not '}edge-terminated while the platform default "${def}" is ${isEdgeClass(cluster, def) ? 'edge-terminated' : 'not'}: the cluster ACME solver follows gateway.className alone`,
+      'spec.gatewayClass',
+      "move gateway.className instead of the publishing tenant's own class",
+    );
+  return cls;
+}
 
-  const certMode = certModeOf(cluster, cls);
-  const solver = cluster.solver || 'http01';
-  const provider = cluster['dns01-provider'] || 'cloudflare';
-  const issuer = cluster['issuer-name'] || 'letsencrypt-prod';
-  // 6. Only when not edge and no wildcard Secret: the solver, the provider, the issuer.
+/** The ACME settings of the platform values, each with its default. */
+function acmeOf(cluster: ClusterMap): { solver: string; provider: string; issuer: string } {
+  return {
+    solver: solverOf(cluster),
+    provider: cluster['dns01-provider'] || DEFAULT_DNS01_PROVIDER,
+    issuer: cluster['issuer-name'] || DEFAULT_ISSUER,
+  };
+}
+
+/** Guards 6-7: the solver, the provider and the issuer (not under edge or existingSecret); dns01's required fields. */
+function acmeGuards(g: GuardContext, cluster: ClusterMap, certMode: string): void {
+  const { solver, provider, issuer } = acmeOf(cluster);
   if (certMode !== 'edge' && certMode !== 'existingSecret') {
     if (!SOLVERS.includes(solver))
       fail(
+        g,
         'gateway.unsupported-solver',
         `unsupported solver "${solver}" (publishing.certificates.solver): supported are ${SOLVERS.join(', ')}`,
         undefined,
         `set publishing.certificates.solver to ${SOLVERS.join(' or ')}`,
       );
-    else if (solver === 'dns01' && !PROVIDERS.includes(provider))
+    else if (solver === 'dns01' && !(DNS01_PROVIDERS as readonly string[]).includes(provider))
       fail(
+        g,
         'gateway.unsupported-provider',
-        `unsupported DNS-01 provider "${provider}" (publishing.certificates.dns01.provider): supported are ${PROVIDERS.join(', ')}`,
+        `unsupported DNS-01 provider "${provider}" (publishing.certificates.dns01.provider): supported are ${DNS01_PROVIDERS.join(', ')}`,
         undefined,
-        `set publishing.certificates.dns01.provider to one of ${PROVIDERS.join(', ')}`,
+        `set publishing.certificates.dns01.provider to one of ${DNS01_PROVIDERS.join(', ')}`,
       );
     if (!ISSUERS.includes(issuer))
       fail(
+        g,
         'gateway.unsupported-issuer',
         `unsupported issuer "${issuer}" (publishing.certificates.issuerName): supported are ${ISSUERS.join(', ')}`,
         undefined,
         `set publishing.certificates.issuerName to ${ISSUERS.join(' or ')} (another ACME provider needs a controller change)`,
       );
   }
-  // 7. Under dns01, the provider's required fields.
-  if (certMode === 'dns01' && solver === 'dns01') {
-    if (provider === 'route53' && !cluster['dns01-route53-region'])
-      fail(
-        'gateway.dns01-missing-field',
-        'DNS-01 provider route53 needs a region (publishing.certificates.dns01.route53.region)',
-        undefined,
-        'set publishing.certificates.dns01.route53.region (e.g. us-east-1) in the platform values',
-      );
-    if (provider === 'rfc2136' && !cluster['dns01-rfc2136-nameserver'])
-      fail(
-        'gateway.dns01-missing-field',
-        'DNS-01 provider rfc2136 needs a nameserver (publishing.certificates.dns01.rfc2136.nameserver)',
-        undefined,
-        'set publishing.certificates.dns01.rfc2136.nameserver (host:port of the DNS server) and rfc2136.tsigKeyName in the platform values',
-      );
-  }
-  // docs/behaviour.md §3.3: the provider table lists the keys each provider
-  // requires beyond the ones guard 7 fails on (route53.secretName; rfc2136.tsigKeyName and
-  // .secretName). They have no default, and the chart renders them empty where upstream does not
-  // fail, so an empty one is a warning: the Issuer would name no credentials.
-  if (certMode === 'dns01' && solver === 'dns01') {
-    const required: Record<string, [string, string][]> = {
-      route53: [['secret-name', 'secretName']],
-      rfc2136: [
-        ['tsig-key-name', 'tsigKeyName'],
-        ['secret-name', 'secretName'],
-      ],
-    };
-    for (const [key, value] of required[provider] ?? []) {
-      if (cluster[`dns01-${provider}-${key}`]) continue;
-      findings.push(
-        warning(
-          `gateway chart for tenant namespace ${T}: DNS-01 provider ${provider} requires publishing.certificates.dns01.${provider}.${value}, which is empty: the tenant's Issuer would name no ${key === 'secret-name' ? 'credentials Secret' : 'TSIG key'}`,
-          {
-            rule: 'gateway.dns01-required-key',
-            hint: `set publishing.certificates.dns01.${provider}.${value} in the platform values${provider === 'route53' ? ' (and route53.accessKeyID unless the controller uses IRSA)' : ''}`,
-            ...(t ? { object: refOf(t) } : {}),
-          },
-        ),
-      );
-    }
-  }
-  if (hasErrors(findings)) return { findings };
+  if (certMode !== 'dns01' || solver !== 'dns01') return;
+  if (provider === 'route53' && !cluster['dns01-route53-region'])
+    fail(
+      g,
+      'gateway.dns01-missing-field',
+      'DNS-01 provider route53 needs a region (publishing.certificates.dns01.route53.region)',
+      undefined,
+      'set publishing.certificates.dns01.route53.region (e.g. us-east-1) in the platform values',
+    );
+  if (provider === 'rfc2136' && !cluster['dns01-rfc2136-nameserver'])
+    fail(
+      g,
+      'gateway.dns01-missing-field',
+      'DNS-01 provider rfc2136 needs a nameserver (publishing.certificates.dns01.rfc2136.nameserver)',
+      undefined,
+      'set publishing.certificates.dns01.rfc2136.nameserver (host:port of the DNS server) and rfc2136.tsigKeyName in the platform values',
+    );
+}
 
-  // The TenantGateway spec, in the chart's field order (§3.3).
+/** The keys each DNS-01 provider requires beyond those guard 7 fails on: [_cluster suffix, value name]. */
+const DNS01_REQUIRED_KEYS: Record<string, [string, string][]> = {
+  route53: [['secret-name', 'secretName']],
+  rfc2136: [
+    ['tsig-key-name', 'tsigKeyName'],
+    ['secret-name', 'secretName'],
+  ],
+};
+
+/**
+ * docs/behaviour.md §3.3: the provider table lists the keys each provider requires
+ * beyond the ones guard 7 fails on (route53.secretName; rfc2136.tsigKeyName and .secretName).
+ * They have no default, and the chart renders them empty where upstream does not fail, so an
+ * empty one is a warning: the Issuer would name no credentials.
+ */
+function dns01KeyWarnings(g: GuardContext, cluster: ClusterMap, certMode: string): void {
+  const { solver, provider } = acmeOf(cluster);
+  if (certMode !== 'dns01' || solver !== 'dns01') return;
+  for (const [key, value] of DNS01_REQUIRED_KEYS[provider] ?? []) {
+    if (cluster[`dns01-${provider}-${key}`]) continue;
+    g.findings.push(
+      warning(
+        `gateway chart for tenant namespace ${g.T}: DNS-01 provider ${provider} requires publishing.certificates.dns01.${provider}.${value}, which is empty: the tenant's Issuer would name no ${key === 'secret-name' ? 'credentials Secret' : 'TSIG key'}`,
+        {
+          rule: 'gateway.dns01-required-key',
+          hint: `set publishing.certificates.dns01.${provider}.${value} in the platform values${provider === 'route53' ? ' (and route53.accessKeyID unless the controller uses IRSA)' : ''}`,
+          ...(g.tenant ? { object: refOf(g.tenant) } : {}),
+        },
+      ),
+    );
+  }
+}
+
+/** The TenantGateway spec, in the chart's field order (§3.3). */
+function tenantGatewaySpec(
+  cluster: ClusterMap,
+  T: string,
+  host: string,
+  cls: string,
+  certMode: string,
+  chart: GatewayChartValues,
+): Record<string, unknown> {
+  const { provider, issuer } = acmeOf(cluster);
   const spec: Record<string, unknown> = { apex: host, gatewayClassName: cls, certMode };
   if (certMode === 'existingSecret') spec.wildcardSecretRef = { name: cluster['wildcard-secret-name'] };
   else if (certMode !== 'edge') {
@@ -266,8 +304,25 @@ export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gate
     const services = (chart.tlsPassthroughServices ?? []).filter((s) => exposed.includes(s));
     if (services.length) spec.tlsPassthroughServices = services;
   }
+  return spec;
+}
+
+/**
+ * Render the gateway chart for one tenant release that owns a Gateway. Every guard that fails
+ * is reported (in the chart's order), each naming the tenant and the rule.
+ */
+export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gatewayChartDefaults()): GatewayRender {
+  const cluster = r.values._cluster;
+  const host = r.values._namespace.host ?? '';
+  const g: GuardContext = { T: r.namespace, tenant: r.tenant, findings: [] };
+  const cls = classGuards(g, cluster, host, r.gatewayClassName ?? chart.gatewayClassName ?? '');
+  const certMode = resolveCertMode(cluster, cls);
+  acmeGuards(g, cluster, certMode);
+  dns01KeyWarnings(g, cluster, certMode);
+  if (hasErrors(g.findings)) return { findings: g.findings };
+  const spec = tenantGatewaySpec(cluster, r.namespace, host, cls, certMode, chart);
   return {
-    object: { apiVersion: TGW_API_VERSION, kind: TGW_KIND, metadata: { name: TGW_NAME, namespace: T }, spec },
-    findings,
+    object: { apiVersion: TGW_API_VERSION, kind: TGW_KIND, metadata: { name: TGW_NAME, namespace: r.namespace }, spec },
+    findings: g.findings,
   };
 }

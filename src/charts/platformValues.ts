@@ -9,6 +9,7 @@ import { findPlatformPackage, packageValues } from '../platform/kinds';
 import type { ClusterMap } from '../platform/tenancy';
 import { error, type Finding } from '../k8s/diagnostics';
 import { isDns1123Label } from '../k8s/dnsNames';
+import { DEFAULT_DNS01_PROVIDER } from '../platform/certificates';
 import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/model';
 
 export type PlatformValues = Record<string, unknown>;
@@ -102,48 +103,48 @@ function classList(v: unknown, field: string, findings: Finding[], object?: KObj
   return out.join(',');
 }
 
+type ValueAt = (p: string) => unknown;
+const CERTS = 'publishing.certificates';
+
 /**
- * The `_cluster` map of docs/behaviour.md §1. Findings (errors) for values the platform chart
- * refuses: a non-string or whitespace-only gateway.className, class list entries that are not
- * strings or contain a comma.
+ * The wildcard Secret: the one named, else cozystack-wildcard-tls issued by the platform when
+ * dns01 asks for a wildcard and the gateway is off.
  */
-export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster: ClusterMap; findings: Finding[] } {
-  const findings: Finding[] = [];
-  const g = (p: string) => getPath(values, p);
-  const certs = 'publishing.certificates';
-  const solver = valueString(g(`${certs}.solver`));
-  const gatewayEnabled = g('gateway.enabled') === true || g('gateway.enabled') === 'true';
-  let wildcardSecretName = valueString(g(`${certs}.wildcardSecretName`));
-  let wildcardIssue = 'false';
-  const wildcard = g(`${certs}.wildcard`) === true || g(`${certs}.wildcard`) === 'true';
-  if (wildcardSecretName === '' && solver === 'dns01' && wildcard && !gatewayEnabled) {
-    wildcardSecretName = 'cozystack-wildcard-tls';
-    wildcardIssue = 'true';
-  }
+function wildcardSecret(g: ValueAt, gatewayEnabled: boolean): { name: string; issue: string } {
+  const name = valueString(g(`${CERTS}.wildcardSecretName`));
+  const wildcard = g(`${CERTS}.wildcard`) === true || g(`${CERTS}.wildcard`) === 'true';
+  if (name === '' && valueString(g(`${CERTS}.solver`)) === 'dns01' && wildcard && !gatewayEnabled)
+    return { name: 'cozystack-wildcard-tls', issue: 'true' };
+  return { name, issue: 'false' };
+}
 
+/** gateway.className trimmed, cilium when unset or empty; a non-string or whitespace-only one is refused. */
+function gatewayClassName(g: ValueAt, findings: Finding[], pkg?: KObject): string {
   const rawClass = g('gateway.className');
-  let className = DEFAULT_CLASS;
-  if (rawClass !== undefined && rawClass !== null) {
-    if (typeof rawClass !== 'string') {
-      findings.push(
-        error(`gateway.className must be a string, got ${JSON.stringify(rawClass)}`, {
-          field: 'gateway.className',
-          rule: 'platform.class-name',
-          object: pkg && refOf(pkg),
-        }),
-      );
-    } else if (rawClass !== '' && rawClass.trim() === '') {
-      findings.push(
-        error(
-          'gateway.className is whitespace-only; leave it unset or empty for the bundled cilium class, or name a GatewayClass',
-          { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) },
-        ),
-      );
-    } else if (rawClass.trim() !== '') {
-      className = rawClass.trim();
-    }
+  if (rawClass === undefined || rawClass === null) return DEFAULT_CLASS;
+  if (typeof rawClass !== 'string') {
+    findings.push(
+      error(`gateway.className must be a string, got ${JSON.stringify(rawClass)}`, {
+        field: 'gateway.className',
+        rule: 'platform.class-name',
+        object: pkg && refOf(pkg),
+      }),
+    );
+  } else if (rawClass !== '' && rawClass.trim() === '') {
+    findings.push(
+      error(
+        'gateway.className is whitespace-only; leave it unset or empty for the bundled cilium class, or name a GatewayClass',
+        { field: 'gateway.className', rule: 'platform.class-name', object: pkg && refOf(pkg) },
+      ),
+    );
+  } else if (rawClass.trim() !== '') {
+    return rawClass.trim();
   }
+  return DEFAULT_CLASS;
+}
 
+/** publishing.ingressName as given: a value that is not a namespace name is refused, never trimmed. */
+function publishingIngressName(g: ValueAt, findings: Finding[]): string {
   const exposeIngress = valueString(g('publishing.ingressName'));
   if (exposeIngress !== '' && !isDns1123Label(exposeIngress))
     findings.push(
@@ -156,17 +157,14 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
         },
       ),
     );
+  return exposeIngress;
+}
 
-  const d = (p: string) => valueString(g(`${certs}.dns01.${p}`));
-  const provider = d('provider') || 'cloudflare';
-  const cluster: ClusterMap = {
-    'root-host': valueString(g('publishing.host')),
-    'bundle-name': valueString(g('bundles.system.variant')),
-    solver,
-    'issuer-name': valueString(g(`${certs}.issuerName`)),
-    'wildcard-secret-name': wildcardSecretName,
-    'wildcard-issue': wildcardIssue,
-    'dns01-provider': provider,
+/** The dns01-* keys of `_cluster`: the provider (cloudflare when unset) and each provider's fields as given. */
+function dns01Keys(g: ValueAt): ClusterMap {
+  const d = (p: string) => valueString(g(`${CERTS}.dns01.${p}`));
+  return {
+    'dns01-provider': d('provider') || DEFAULT_DNS01_PROVIDER,
     'dns01-cloudflare-secret-name': d('cloudflare.secretName'),
     'dns01-cloudflare-secret-key': d('cloudflare.secretKey'),
     'dns01-route53-region': d('route53.region'),
@@ -180,30 +178,16 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     'dns01-rfc2136-tsig-algorithm': d('rfc2136.tsigAlgorithm'),
     'dns01-rfc2136-secret-name': d('rfc2136.secretName'),
     'dns01-rfc2136-secret-key': d('rfc2136.secretKey'),
-    'expose-services': list(g('publishing.exposedServices')),
-    'expose-ingress': exposeIngress,
-    'expose-ingress-admin': valueString(g('publishing.ingressNameAdmin')),
-    'expose-external-ips': list(g('publishing.externalIPs')),
-    'load-balancer-class': valueString(g('publishing.loadBalancerClass')),
-    'proxy-protocol': valueString(g('publishing.proxyProtocol') ?? false),
-    'gateway-enabled': gatewayEnabled ? 'true' : 'false',
-    'gateway-attached-namespaces': list(g('gateway.attachedNamespaces')),
-    'gateway-class-name': className,
-    'gateway-edge-classes': classList(
-      g('gateway.edgeTerminatedClasses'),
-      'gateway.edgeTerminatedClasses',
-      findings,
-      pkg,
-    ),
-    'gateway-tenant-classes': classList(
-      g('gateway.tenantSelectableClasses'),
-      'gateway.tenantSelectableClasses',
-      findings,
-      pkg,
-    ),
-    // The keys the tenant charts read (docs/behaviour.md §1; docs/tenant.md §2.4, §2.0.6, §2.10.5).
-    // Each is the value as given, defaulted only when absent (null deletes a key, as in helm, and
-    // so defaults it too): an explicit `monitoring.rootEnabled: false` stays "false".
+  };
+}
+
+/**
+ * The keys the tenant charts read (docs/behaviour.md §1; docs/tenant.md §2.4, §2.0.6, §2.10.5).
+ * Each is the value as given, defaulted only when absent (null deletes a key, as in helm, and so
+ * defaults it too): an explicit `monitoring.rootEnabled: false` stays "false".
+ */
+function tenantChartKeys(g: ValueAt): ClusterMap {
+  return {
     'oidc-enabled': valueString(g('authentication.oidc.enabled') ?? false),
     'oidc-insecure-skip-verify': valueString(g('authentication.oidc.insecureSkipVerify') ?? false),
     'extra-keycloak-redirect-uri-for-dashboard': valueString(g('authentication.oidc.keycloakExtraRedirectUri')),
@@ -214,6 +198,42 @@ export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster:
     'cpu-allocation-ratio': valueString(g('resources.cpuAllocationRatio') ?? 10),
     'memory-allocation-ratio': valueString(g('resources.memoryAllocationRatio') ?? 1),
     'ephemeral-storage-allocation-ratio': valueString(g('resources.ephemeralStorageAllocationRatio') ?? 40),
+  };
+}
+
+/**
+ * The `_cluster` map of docs/behaviour.md §1. Findings (errors) for values the platform chart
+ * refuses: a non-string or whitespace-only gateway.className, class list entries that are not
+ * strings or contain a comma, a publishing.ingressName that is not a namespace name.
+ */
+export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster: ClusterMap; findings: Finding[] } {
+  const findings: Finding[] = [];
+  const g: ValueAt = (p) => getPath(values, p);
+  const gatewayEnabled = g('gateway.enabled') === true || g('gateway.enabled') === 'true';
+  const wildcard = wildcardSecret(g, gatewayEnabled);
+  const className = gatewayClassName(g, findings, pkg);
+  const exposeIngress = publishingIngressName(g, findings);
+  const classes = (p: string) => classList(g(p), p, findings, pkg);
+  const cluster: ClusterMap = {
+    'root-host': valueString(g('publishing.host')),
+    'bundle-name': valueString(g('bundles.system.variant')),
+    solver: valueString(g(`${CERTS}.solver`)),
+    'issuer-name': valueString(g(`${CERTS}.issuerName`)),
+    'wildcard-secret-name': wildcard.name,
+    'wildcard-issue': wildcard.issue,
+    ...dns01Keys(g),
+    'expose-services': list(g('publishing.exposedServices')),
+    'expose-ingress': exposeIngress,
+    'expose-ingress-admin': valueString(g('publishing.ingressNameAdmin')),
+    'expose-external-ips': list(g('publishing.externalIPs')),
+    'load-balancer-class': valueString(g('publishing.loadBalancerClass')),
+    'proxy-protocol': valueString(g('publishing.proxyProtocol') ?? false),
+    'gateway-enabled': gatewayEnabled ? 'true' : 'false',
+    'gateway-attached-namespaces': list(g('gateway.attachedNamespaces')),
+    'gateway-class-name': className,
+    'gateway-edge-classes': classes('gateway.edgeTerminatedClasses'),
+    'gateway-tenant-classes': classes('gateway.tenantSelectableClasses'),
+    ...tenantChartKeys(g),
   };
   return { cluster, findings };
 }

@@ -402,8 +402,49 @@ const walkOrder = (a: KObject, b: KObject): number => {
 export function renderTenantTree(cluster: ClusterMap, objects: KObject[], opts: TreeOptions = {}): TenantTree {
   const d = chartData(cluster, objects, opts);
   const out = new TreeOutput();
+  const { tenants, failed } = treeInputs(objects, opts, out);
+  const isRoot = (t: KObject) => tenantNamespace(t.metadata.name, t.metadata.namespace ?? '') === TENANT_ROOT;
 
-  // The inputs: each Tenant once, checked (unless the caller did), in walk order.
+  // cozystack-basics: tenant-root's Namespace and Secret, and the platform objects tenants depend on.
+  out.push(renderTenantRoot(cluster, d.clusterYaml));
+  if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster));
+
+  const root = rootRelease(tenants.find(isRoot), d, out);
+  const releases: TenantRelease[] = [root];
+  const known = new Map<string, TenantRelease>([[TENANT_ROOT, root]]);
+  renderTenant(root, d, out);
+
+  for (const t of tenants) {
+    if (isRoot(t)) continue;
+    const P = t.metadata.namespace ?? '';
+    const T = tenantNamespace(t.metadata.name, P);
+    const parent = known.get(P);
+    if (!parent) {
+      if (!failed.has(P)) out.findings.push(unknownParent(t, P));
+      failed.add(T);
+      continue;
+    }
+    const r = childRelease(t, parent, d, out);
+    if (!r) {
+      failed.add(T);
+      continue;
+    }
+    known.set(T, r);
+    releases.push(r);
+    renderTenant(r, d, out);
+  }
+  return { releases, objects: out.objects, findings: out.findings, hooksOmitted: out.hooksOmitted };
+}
+
+/**
+ * The inputs: each Tenant once, checked (unless the caller did), in walk order; and the tenant
+ * namespaces of the Tenants that failed their check, whose subtrees are skipped.
+ */
+function treeInputs(
+  objects: KObject[],
+  opts: TreeOptions,
+  out: TreeOutput,
+): { tenants: KObject[]; failed: Set<string> } {
   let invalid = opts.invalidTenants;
   if (!invalid) {
     const bad = new Set<KObject>();
@@ -437,45 +478,17 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[], opts: 
     }
     tenants.push(t);
   }
-  const isRoot = (t: KObject) => tenantNamespace(t.metadata.name, t.metadata.namespace ?? '') === TENANT_ROOT;
+  return { tenants, failed };
+}
 
-  // cozystack-basics: tenant-root's Namespace and Secret, and the platform objects tenants depend on.
-  out.push(renderTenantRoot(cluster, d.clusterYaml));
-  if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster));
-
-  const root = rootRelease(tenants.find(isRoot), d, out);
-  const releases: TenantRelease[] = [root];
-  const known = new Map<string, TenantRelease>([[TENANT_ROOT, root]]);
-  renderTenant(root, d, out);
-
-  for (const t of tenants) {
-    if (isRoot(t)) continue;
-    const P = t.metadata.namespace ?? '';
-    const T = tenantNamespace(t.metadata.name, P);
-    const parent = known.get(P);
-    if (!parent) {
-      if (!failed.has(P))
-        out.findings.push(
-          error(
-            `parent namespace "${P}" is neither tenant-root nor the namespace of any Tenant in the inputs, so the tenant's values cannot be derived`,
-            {
-              ...where(t, 'metadata.namespace'),
-              rule: 'tenant.parent',
-              hint: `add the parent Tenant, or set metadata.namespace to ${TENANT_ROOT}`,
-            },
-          ),
-        );
-      failed.add(T);
-      continue;
-    }
-    const r = childRelease(t, parent, d, out);
-    if (!r) {
-      failed.add(T);
-      continue;
-    }
-    known.set(T, r);
-    releases.push(r);
-    renderTenant(r, d, out);
-  }
-  return { releases, objects: out.objects, findings: out.findings, hooksOmitted: out.hooksOmitted };
+/** A Tenant whose parent namespace is neither tenant-root nor any Tenant's namespace. */
+function unknownParent(t: KObject, P: string): Finding {
+  return error(
+    `parent namespace "${P}" is neither tenant-root nor the namespace of any Tenant in the inputs, so the tenant's values cannot be derived`,
+    {
+      ...where(t, 'metadata.namespace'),
+      rule: 'tenant.parent',
+      hint: `add the parent Tenant, or set metadata.namespace to ${TENANT_ROOT}`,
+    },
+  );
 }

@@ -8,14 +8,18 @@
 import type { KObject } from '../k8s/model';
 import { isObject, stringField } from '../k8s/model';
 import { ReconcileError } from './errors';
-import { ACME_SERVERS } from '../platform/names';
-import { CERT_MODES, certModeKnown, viewOf, type CertMode } from './tenantGatewaySpec';
-
-export { CERT_MODES, type CertMode };
-export const DEFAULT_ISSUER = 'letsencrypt-prod';
-export const DNS01_PROVIDERS = ['cloudflare', 'route53', 'digitalocean', 'rfc2136'] as const;
-export type Dns01Provider = (typeof DNS01_PROVIDERS)[number];
-export const DEFAULT_TSIG_ALGORITHM = 'HMACSHA256';
+import {
+  ACME_SERVERS,
+  CERT_MODES,
+  DEFAULT_DNS01_PROVIDER,
+  DEFAULT_ISSUER,
+  DEFAULT_TSIG_ALGORITHM,
+  DNS01_PROVIDERS,
+  ISSUERS,
+  type CertMode,
+  type Dns01Provider,
+} from '../platform/certificates';
+import { certModeKnown, viewOf } from './tenantGatewaySpec';
 
 function specOf(tgw: KObject): Record<string, unknown> {
   return isObject(tgw.spec) ? tgw.spec : {};
@@ -51,9 +55,7 @@ export function acmeServer(tgw: KObject): { issuer: string; server: string } {
   const issuer = stringField(specOf(tgw).issuerName) || DEFAULT_ISSUER;
   const server = Object.prototype.hasOwnProperty.call(ACME_SERVERS, issuer) ? ACME_SERVERS[issuer] : undefined;
   if (!server) {
-    throw new ReconcileError(
-      `${where(tgw)}: unsupported issuerName "${issuer}" (supported: ${Object.keys(ACME_SERVERS).join(', ')})`,
-    );
+    throw new ReconcileError(`${where(tgw)}: unsupported issuerName "${issuer}" (supported: ${ISSUERS.join(', ')})`);
   }
   return { issuer, server };
 }
@@ -118,7 +120,7 @@ const PROVIDER_BLOCKS: Record<Dns01Provider, (tgw: KObject, b: Record<string, un
 /** spec.dns01.provider, defaulting to cloudflare when unset or empty. */
 export function dns01ProviderOf(tgw: KObject): string {
   const dns01 = specOf(tgw).dns01;
-  return (isObject(dns01) ? stringField(dns01.provider) : '') || 'cloudflare';
+  return (isObject(dns01) ? stringField(dns01.provider) : '') || DEFAULT_DNS01_PROVIDER;
 }
 
 /**

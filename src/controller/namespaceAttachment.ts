@@ -48,9 +48,34 @@ export function planAttachment(
 ): AttachmentPlan {
   const namespaces = store.list(GROUPS.core, 'Namespace');
   const byName = new Map<string, KObject>(namespaces.map((n) => [n.metadata.name, n]));
+  const { winnerOf, heldBy, lostBy } = decideClaims(claimsOf(active), publishingNamespace);
+  const { final, collectedBy } = finalLabels(namespaces, winnerOf, active);
+  const labelled = new Map<string, string[]>();
+  for (const [name, value] of final) {
+    if (value === undefined) continue;
+    const l = labelled.get(value) ?? [];
+    l.push(name);
+    labelled.set(value, l);
+  }
+  for (const l of labelled.values()) l.sort();
 
-  // Claims on each namespace: [tgw namespace, own?]
-  const claims = new Map<string, { tgwNs: string; own: boolean }[]>();
+  return {
+    finalLabel: (ns) => (final.has(ns) ? final.get(ns) : byName.get(ns)?.metadata.labels?.[NS_LABEL_GATEWAY]),
+    held: (t) => heldBy.get(t) ?? [],
+    lost: (t) => lostBy.get(t) ?? [],
+    collected: (t) => collectedBy.get(t) ?? [],
+    labelledFor: (t) => labelled.get(t) ?? [],
+  };
+}
+
+interface Claim {
+  tgwNs: string;
+  own: boolean;
+}
+
+/** The claims on each namespace: the TenantGateway namespace that claims it, and whether it is its own. */
+function claimsOf(active: readonly TenantGatewayView[]): Map<string, Claim[]> {
+  const claims = new Map<string, Claim[]>();
   const add = (ns: string, tgwNs: string, own: boolean) => {
     let l = claims.get(ns);
     if (!l) claims.set(ns, (l = []));
@@ -60,8 +85,18 @@ export function planAttachment(
     add(v.namespace, v.namespace, true);
     for (const a of v.attachedNamespaces) add(a, v.namespace, a === v.namespace);
   }
-  const rank = (c: { tgwNs: string; own: boolean }) =>
-    [c.own ? 0 : 1, c.tgwNs === publishingNamespace ? 0 : 1] as const;
+  return claims;
+}
+
+/**
+ * The winner of each claimed namespace (its own TenantGateway, then the publishing tenant's, then
+ * the smallest namespace), what each TenantGateway holds, and what each lost and to whom.
+ */
+function decideClaims(
+  claims: Map<string, Claim[]>,
+  publishingNamespace: string,
+): { winnerOf: Map<string, string>; heldBy: Map<string, string[]>; lostBy: Map<string, AttachmentLoss[]> } {
+  const rank = (c: Claim) => [c.own ? 0 : 1, c.tgwNs === publishingNamespace ? 0 : 1] as const;
   const winnerOf = new Map<string, string>();
   const heldBy = new Map<string, string[]>();
   const lostBy = new Map<string, AttachmentLoss[]>();
@@ -86,9 +121,19 @@ export function planAttachment(
       }
     }
   }
+  return { winnerOf, heldBy, lostBy };
+}
 
-  // GC: a namespace annotated by an active TenantGateway namespace that no longer holds it loses
-  // the label and the annotation (namespaces without the annotation are never stripped).
+/**
+ * Each namespace's label after the pass. GC: a namespace annotated by an active TenantGateway
+ * namespace that no longer holds it loses the label and the annotation (namespaces without the
+ * annotation are never stripped).
+ */
+function finalLabels(
+  namespaces: readonly KObject[],
+  winnerOf: Map<string, string>,
+  active: readonly TenantGatewayView[],
+): { final: Map<string, string | undefined>; collectedBy: Map<string, string[]> } {
   const activeNs = new Set(active.map((v) => v.namespace));
   const collectedBy = new Map<string, string[]>();
   const final = new Map<string, string | undefined>();
@@ -109,22 +154,7 @@ export function planAttachment(
     }
     final.set(name, n.metadata.labels?.[NS_LABEL_GATEWAY]);
   }
-  const labelled = new Map<string, string[]>();
-  for (const [name, value] of final) {
-    if (value === undefined) continue;
-    const l = labelled.get(value) ?? [];
-    l.push(name);
-    labelled.set(value, l);
-  }
-  for (const l of labelled.values()) l.sort();
-
-  return {
-    finalLabel: (ns) => (final.has(ns) ? final.get(ns) : byName.get(ns)?.metadata.labels?.[NS_LABEL_GATEWAY]),
-    held: (t) => heldBy.get(t) ?? [],
-    lost: (t) => lostBy.get(t) ?? [],
-    collected: (t) => collectedBy.get(t) ?? [],
-    labelledFor: (t) => labelled.get(t) ?? [],
-  };
+  return { final, collectedBy };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { KObject } from '../k8s/model';
 import { isObject, stringField } from '../k8s/model';
 import { DEFAULT_CLASS } from '../platform/names';
 
-export type CertMode = 'http01' | 'dns01' | 'existingSecret' | 'edge';
+import { CERT_MODES, DEFAULT_CERT_MODE, type CertMode } from '../platform/certificates';
 
 /** One tlsPassthroughListeners entry, as written (validation checks the types). */
 export interface NativeListenerSpec {
@@ -37,8 +37,6 @@ export interface TenantGatewayView {
   generation: number;
 }
 
-export const CERT_MODES: readonly CertMode[] = ['http01', 'dns01', 'existingSecret', 'edge'];
-
 export function viewOf(tgw: KObject): TenantGatewayView {
   const spec = isObject(tgw.spec) ? tgw.spec : {};
   const namespace = tgw.metadata.namespace ?? '';
@@ -66,7 +64,7 @@ export function viewOf(tgw: KObject): TenantGatewayView {
     id: `${namespace}/${tgw.metadata.name}`,
     apex: stringField(spec.apex),
     certModeRaw,
-    certMode: ((CERT_MODES as readonly string[]).includes(mode) ? mode : 'http01') as CertMode,
+    certMode: ((CERT_MODES as readonly string[]).includes(mode) ? mode : DEFAULT_CERT_MODE) as CertMode,
     gatewayClassName: stringField(spec.gatewayClassName).trim() || DEFAULT_CLASS,
     wildcardSecretName: stringField(wsr.name),
     attachedNamespaces: attached,
@@ -78,5 +76,5 @@ export function viewOf(tgw: KObject): TenantGatewayView {
 
 /** Whether the raw certMode is one the controller knows. */
 export function certModeKnown(v: TenantGatewayView): boolean {
-  return (CERT_MODES as readonly string[]).includes(v.certModeRaw || 'http01');
+  return (CERT_MODES as readonly string[]).includes(v.certModeRaw || DEFAULT_CERT_MODE);
 }

@@ -9,18 +9,16 @@ import { hostnamesOverlap } from '../k8s/gatewayApi';
 import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../k8s/dnsNames';
 import { passthroughListenerName, passthroughServiceListenerName } from '../platform/names';
 import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';
+import { CERT_MODES } from '../platform/certificates';
 
 function q(x: unknown): string {
   return JSON.stringify(x);
 }
 
 export function tenantGatewayProblems(v: TenantGatewayView): string[] {
-  const problems: string[] = [];
   // certMode is an enum on the CRD; a value the controller does not know cannot be rendered.
-  if (!certModeKnown(v)) {
-    problems.push(`unsupported certMode ${q(v.certModeRaw)} (supported: http01, dns01, existingSecret, edge)`);
-    return problems;
-  }
+  if (!certModeKnown(v)) return [`unsupported certMode ${q(v.certModeRaw)} (supported: ${CERT_MODES.join(', ')})`];
+  const problems: string[] = [];
   // apex is required: every listener hostname and certificate is composed from it.
   if (!v.apex) problems.push('spec.apex is empty');
 
@@ -35,8 +33,19 @@ export function tenantGatewayProblems(v: TenantGatewayView): string[] {
   // Under edge tlsPassthroughServices are not rendered at all, so nothing more to judge.
   if (v.certMode === 'edge') return problems;
 
-  // tlsPassthroughServices: a repeated entry, a non-DNS-1123-subdomain entry, and an entry whose
-  // composed listener name (tls-<svc>) or hostname (<svc>.<apex>) runs past 253 characters.
+  const services = passthroughServiceProblems(v, problems);
+  passthroughListenerProblems(v, services, problems);
+  if (problems.length > 0) return problems;
+  sniOverlapProblems(v, problems);
+  return problems;
+}
+
+/**
+ * tlsPassthroughServices: a repeated entry, a non-DNS-1123-subdomain entry, and an entry whose
+ * composed listener name (tls-<svc>) or hostname (<svc>.<apex>) runs past 253 characters. Returns
+ * the entries seen, for the listeners' name clash.
+ */
+function passthroughServiceProblems(v: TenantGatewayView, problems: string[]): Set<string> {
   const seenSvc = new Set<string>();
   for (const svc of v.passthroughServices) {
     if (seenSvc.has(svc)) {
@@ -59,52 +68,61 @@ export function tenantGatewayProblems(v: TenantGatewayView): string[] {
         `tlsPassthroughServices entry ${q(svc)}: hostname ${host} is longer than ${MAX_NAME_LENGTH} characters`,
       );
   }
+  return seenSvc;
+}
 
+/** tlsPassthroughListeners: the apex they sit within, and each entry's name, port and hostname. */
+function passthroughListenerProblems(v: TenantGatewayView, services: Set<string>, problems: string[]): void {
   const listeners = v.passthroughListeners;
-  if (listeners.length > 0) {
-    // "An apex no listener hostname can sit within is checked by the controller as well."
-    if (v.apex && !isDns1123Subdomain(v.apex)) {
-      problems.push(
-        `apex ${q(v.apex)} is not a lowercase DNS-1123 subdomain, so no tlsPassthroughListeners hostname can sit within it`,
-      );
-    }
-    const names = new Set<string>();
-    const ports = new Set<number>();
-    listeners.forEach((l, i) => {
-      const at = `tlsPassthroughListeners[${i}]`;
-      if (typeof l.name !== 'string' || !isDns1123Label(l.name)) {
-        problems.push(`${at}: name ${q(l.name)} is not a DNS-1123 label (1-63 characters)`);
-      } else {
-        if (names.has(l.name)) problems.push(`${at}: name ${q(l.name)} is repeated`);
-        names.add(l.name);
-        if (seenSvc.has(l.name))
-          problems.push(
-            `${at}: name ${q(l.name)} clashes with the tlsPassthroughServices entry of the same name (both render listener ${passthroughListenerName(l.name)})`,
-          );
-      }
-      const port = l.port;
-      if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
-        problems.push(`${at}: port ${q(port)} is out of range (1-65535)`);
-      } else if (port === 80 || port === 443) {
-        problems.push(`${at}: port ${port} belongs to the Gateway's own listeners`);
-      } else {
-        if (ports.has(port)) problems.push(`${at}: port ${port} is used by another entry`);
-        ports.add(port);
-      }
-      if (typeof l.hostname !== 'string' || !isValidHostname(l.hostname)) {
-        problems.push(`${at}: hostname ${q(l.hostname)} is not a lowercase DNS name with an optional leading "*."`);
-      } else if (v.apex && !(l.hostname === v.apex || l.hostname.endsWith(`.${v.apex}`))) {
-        problems.push(`${at}: hostname ${l.hostname} is outside the apex ${v.apex}`);
-      }
-    });
+  if (listeners.length === 0) return;
+  // "An apex no listener hostname can sit within is checked by the controller as well."
+  if (v.apex && !isDns1123Subdomain(v.apex)) {
+    problems.push(
+      `apex ${q(v.apex)} is not a lowercase DNS-1123 subdomain, so no tlsPassthroughListeners hostname can sit within it`,
+    );
   }
-  if (problems.length > 0) return problems;
+  const names = new Set<string>();
+  const ports = new Set<number>();
+  listeners.forEach((l, i) => {
+    const at = `tlsPassthroughListeners[${i}]`;
+    if (typeof l.name !== 'string' || !isDns1123Label(l.name)) {
+      problems.push(`${at}: name ${q(l.name)} is not a DNS-1123 label (1-63 characters)`);
+    } else {
+      if (names.has(l.name)) problems.push(`${at}: name ${q(l.name)} is repeated`);
+      names.add(l.name);
+      if (services.has(l.name))
+        problems.push(
+          `${at}: name ${q(l.name)} clashes with the tlsPassthroughServices entry of the same name (both render listener ${passthroughListenerName(l.name)})`,
+        );
+    }
+    const port = l.port;
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
+      problems.push(`${at}: port ${q(port)} is out of range (1-65535)`);
+    } else if (port === 80 || port === 443) {
+      problems.push(`${at}: port ${port} belongs to the Gateway's own listeners`);
+    } else {
+      if (ports.has(port)) problems.push(`${at}: port ${port} is used by another entry`);
+      ports.add(port);
+    }
+    if (typeof l.hostname !== 'string' || !isValidHostname(l.hostname)) {
+      problems.push(`${at}: hostname ${q(l.hostname)} is not a lowercase DNS name with an optional leading "*."`);
+    } else if (v.apex && !(l.hostname === v.apex || l.hostname.endsWith(`.${v.apex}`))) {
+      problems.push(`${at}: hostname ${l.hostname} is outside the apex ${v.apex}`);
+    }
+  });
+}
 
-  // No two passthrough listeners may match the same SNI, wildcards included (services first,
-  // then listeners; both are named).
+/**
+ * No two passthrough listeners may match the same SNI, wildcards included (services first, then
+ * listeners; both are named).
+ */
+function sniOverlapProblems(v: TenantGatewayView, problems: string[]): void {
   const pts: { listener: string; hostname: string }[] = [
     ...v.passthroughServices.map((s) => ({ listener: passthroughServiceListenerName(s), hostname: `${s}.${v.apex}` })),
-    ...listeners.map((l) => ({ listener: passthroughListenerName(String(l.name)), hostname: String(l.hostname) })),
+    ...v.passthroughListeners.map((l) => ({
+      listener: passthroughListenerName(String(l.name)),
+      hostname: String(l.hostname),
+    })),
   ];
   for (let i = 0; i < pts.length; i++) {
     for (let j = i + 1; j < pts.length; j++) {
@@ -115,5 +133,4 @@ export function tenantGatewayProblems(v: TenantGatewayView): string[] {
       }
     }
   }
-  return problems;
 }

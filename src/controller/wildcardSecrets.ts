@@ -93,130 +93,155 @@ function secretRef(namespace: string, name: string): ObjRef {
  * existing replica.
  */
 export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | undefined): Finding[] {
-  const findings: Finding[] = [];
-  if (channel === undefined || !('wildcard-secret-name' in channel)) return findings;
+  if (channel === undefined || !('wildcard-secret-name' in channel)) return [];
   const name = channel['wildcard-secret-name'];
   const replicas = store.list(GROUPS.core, 'Secret').filter(isReplica);
-
   // Key present and "": wildcard mode explicitly disabled; every replica goes, the one at the
   // old source location included (upstream TestReconcile_DisableDeletesCopyAtSourceLocation).
   if (name === '') {
-    for (const r of replicas) {
+    for (const r of replicas)
       store.delete(
         refOf(r),
         `${REASON_PREFIX}: wildcard mode is disabled (wildcardSecretName is empty), so every replica is garbage-collected`,
       );
-    }
-    return findings;
+    return [];
   }
+  const src = readSource(store, publishingNamespace(channel), name);
+  if ('findings' in src) return src.findings;
+  const findings: Finding[] = [];
+  const targets = replicationTargets(store, src.namespace);
+  for (const ns of targets) findings.push(...mirrorInto(store, ns, src));
+  pruneStale(store, replicas, src, new Set(targets));
+  return findings;
+}
 
-  const srcNs = publishingNamespace(channel);
-  const sourceSlot = `${srcNs}/${name}`;
-  const source = store.get(GROUPS.core, 'Secret', srcNs, name);
-  if (!source) {
-    findings.push(
-      warning(
-        `wildcard source Secret ${sourceSlot} does not exist; replicas are kept and none is created until it does`,
-        { rule: 'wildcard.source-missing', object: secretRef(srcNs, name) },
-      ),
-    );
-    return findings;
-  }
-  if (source.type !== TLS_TYPE) {
-    findings.push(
-      warning(
-        `wildcard source Secret ${sourceSlot} is of type ${JSON.stringify(source.type ?? 'Opaque')}, not ${TLS_TYPE}; replicas are kept and none is created until it is`,
-        {
-          rule: 'wildcard.source-not-tls',
-          object: refOf(source),
-          field: 'type',
-        },
-      ),
-    );
-    return findings;
-  }
-  const sourceKnown = !isRedacted(source);
-  const data = effectiveData(source);
+/** The source Secret the replicas mirror: `<expose-ingress>/<wildcard-secret-name>`, of type kubernetes.io/tls. */
+interface Source {
+  namespace: string;
+  name: string;
+  /** `namespace/name`, as the replicas' annotation names it. */
+  slot: string;
+  secret: KObject;
+  /** Its data as the apiserver stores it. */
+  data: Record<string, string>;
+  /** Whether its bytes are in the input (a Secret printed without its data is not). */
+  known: boolean;
+}
 
-  const targets = replicationTargets(store, srcNs);
-  for (const ns of targets) {
-    const existing = store.get(GROUPS.core, 'Secret', ns, name);
-    if (existing && !isReplica(existing)) {
-      // Foreign collision: never touched (upstream Warning Event WildcardReplicaSkipped).
-      findings.push(
+/** The source, or why nothing is created or pruned until it exists and is a TLS Secret (a transient absence prunes nothing). */
+function readSource(store: Store, namespace: string, name: string): Source | { findings: Finding[] } {
+  const slot = `${namespace}/${name}`;
+  const secret = store.get(GROUPS.core, 'Secret', namespace, name);
+  if (!secret)
+    return {
+      findings: [
+        warning(`wildcard source Secret ${slot} does not exist; replicas are kept and none is created until it does`, {
+          rule: 'wildcard.source-missing',
+          object: secretRef(namespace, name),
+        }),
+      ],
+    };
+  if (secret.type !== TLS_TYPE)
+    return {
+      findings: [
         warning(
-          `WildcardReplicaSkipped: Secret ${ns}/${name} exists without label ${LABEL_WILDCARD_COPY}="true"; it is not a replica of ${sourceSlot} and is left untouched`,
-          {
-            rule: 'wildcard.replica-skipped',
-            object: refOf(existing),
-            hint: `rename or remove it to let the controller mirror ${sourceSlot} there`,
-          },
+          `wildcard source Secret ${slot} is of type ${JSON.stringify(secret.type ?? 'Opaque')}, not ${TLS_TYPE}; replicas are kept and none is created until it is`,
+          { rule: 'wildcard.source-not-tls', object: refOf(secret), field: 'type' },
         ),
-      );
-      continue;
-    }
-    if (!existing) {
-      if (!sourceKnown) {
-        findings.push(
-          warning(
-            `cannot create replica ${ns}/${name}: the data of source ${sourceSlot} was left out of the input (printed without --include-secret-data)`,
-            { rule: 'wildcard.source-redacted', object: refOf(source) },
-          ),
-        );
-        continue;
-      }
-      const replica: KObject = {
-        apiVersion: 'v1',
-        kind: 'Secret',
-        metadata: {
-          name,
-          namespace: ns,
-          labels: { [LABEL_WILDCARD_COPY]: 'true' },
-          annotations: { [ANNOTATION_WILDCARD_SOURCE]: sourceSlot },
-        },
-        type: source.type,
-        data: clone(data),
-      };
-      store.put(
-        replica,
-        `${REASON_PREFIX}: namespace ${ns} owns a termination point, so the operator wildcard ${sourceSlot} is mirrored into it`,
-      );
-      continue;
-    }
-    // Updated only when data or the source annotation differs; the update re-asserts the label
-    // and the annotation. Bytes the input does not carry (a redacted source) are not compared.
-    const annotationDiffers = existing.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE] !== sourceSlot;
-    const dataDiffers = sourceKnown && (isRedacted(existing) || !deepEqual(effectiveData(existing), data));
-    if (!annotationDiffers && !dataDiffers) continue;
-    const upd = clone(existing);
-    upd.metadata.labels = { ...(upd.metadata.labels ?? {}), [LABEL_WILDCARD_COPY]: 'true' };
-    upd.metadata.annotations = { ...(upd.metadata.annotations ?? {}), [ANNOTATION_WILDCARD_SOURCE]: sourceSlot };
-    if (dataDiffers) {
-      upd.data = clone(data);
-      delete upd.stringData;
-      if (isRedacted(existing)) delete upd.metadata.annotations[REDACTED_ANNOTATION];
-    }
-    const why = [
-      annotationDiffers ? `its source annotation is not ${sourceSlot}` : '',
-      dataDiffers ? 'its data differs from the source' : '',
-    ]
-      .filter(Boolean)
-      .join(' and ');
-    store.put(upd, `${REASON_PREFIX}: replica ${ns}/${name} is brought back in line with ${sourceSlot} (${why})`);
-  }
+      ],
+    };
+  return { namespace, name, slot, secret, data: effectiveData(secret), known: !isRedacted(secret) };
+}
 
-  // Prune: every labelled replica that is not in a target namespace under the current name,
-  // except the Secret at the source slot (upstream TestReconcile_NeverPrunesSecretAtSourceLocation).
-  const targetSet = new Set(targets);
+/** Mirror the source into one target namespace: create the replica, bring it back in line, or leave a foreign Secret alone. */
+function mirrorInto(store: Store, ns: string, src: Source): Finding[] {
+  const existing = store.get(GROUPS.core, 'Secret', ns, src.name);
+  if (existing && !isReplica(existing))
+    // Foreign collision: never touched (upstream Warning Event WildcardReplicaSkipped).
+    return [
+      warning(
+        `WildcardReplicaSkipped: Secret ${ns}/${src.name} exists without label ${LABEL_WILDCARD_COPY}="true"; it is not a replica of ${src.slot} and is left untouched`,
+        {
+          rule: 'wildcard.replica-skipped',
+          object: refOf(existing),
+          hint: `rename or remove it to let the controller mirror ${src.slot} there`,
+        },
+      ),
+    ];
+  if (!existing) return createReplica(store, ns, src);
+  updateReplica(store, existing, src);
+  return [];
+}
+
+function createReplica(store: Store, ns: string, src: Source): Finding[] {
+  if (!src.known)
+    return [
+      warning(
+        `cannot create replica ${ns}/${src.name}: the data of source ${src.slot} was left out of the input (printed without --include-secret-data)`,
+        { rule: 'wildcard.source-redacted', object: refOf(src.secret) },
+      ),
+    ];
+  const replica: KObject = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: {
+      name: src.name,
+      namespace: ns,
+      labels: { [LABEL_WILDCARD_COPY]: 'true' },
+      annotations: { [ANNOTATION_WILDCARD_SOURCE]: src.slot },
+    },
+    type: src.secret.type,
+    data: clone(src.data),
+  };
+  store.put(
+    replica,
+    `${REASON_PREFIX}: namespace ${ns} owns a termination point, so the operator wildcard ${src.slot} is mirrored into it`,
+  );
+  return [];
+}
+
+/**
+ * A replica is updated only when its data or its source annotation differs; the update
+ * re-asserts the label and the annotation. Bytes the input does not carry (a redacted source)
+ * are not compared.
+ */
+function updateReplica(store: Store, existing: KObject, src: Source): void {
+  const annotationDiffers = existing.metadata.annotations?.[ANNOTATION_WILDCARD_SOURCE] !== src.slot;
+  const dataDiffers = src.known && (isRedacted(existing) || !deepEqual(effectiveData(existing), src.data));
+  if (!annotationDiffers && !dataDiffers) return;
+  const upd = clone(existing);
+  upd.metadata.labels = { ...(upd.metadata.labels ?? {}), [LABEL_WILDCARD_COPY]: 'true' };
+  upd.metadata.annotations = { ...(upd.metadata.annotations ?? {}), [ANNOTATION_WILDCARD_SOURCE]: src.slot };
+  if (dataDiffers) {
+    upd.data = clone(src.data);
+    delete upd.stringData;
+    if (isRedacted(existing)) delete upd.metadata.annotations[REDACTED_ANNOTATION];
+  }
+  const why = [
+    annotationDiffers ? `its source annotation is not ${src.slot}` : '',
+    dataDiffers ? 'its data differs from the source' : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  store.put(
+    upd,
+    `${REASON_PREFIX}: replica ${upd.metadata.namespace}/${src.name} is brought back in line with ${src.slot} (${why})`,
+  );
+}
+
+/**
+ * Prune every labelled replica that is not in a target namespace under the current name,
+ * except the Secret at the source slot (upstream TestReconcile_NeverPrunesSecretAtSourceLocation).
+ */
+function pruneStale(store: Store, replicas: readonly KObject[], src: Source, targets: ReadonlySet<string>): void {
   for (const r of replicas) {
     const ns = r.metadata.namespace ?? '';
-    if (ns === srcNs && r.metadata.name === name) continue;
-    if (r.metadata.name === name && targetSet.has(ns)) continue;
+    if (ns === src.namespace && r.metadata.name === src.name) continue;
+    if (r.metadata.name === src.name && targets.has(ns)) continue;
     const why =
-      r.metadata.name !== name
-        ? `its name is not the current wildcardSecretName ${JSON.stringify(name)} (the source was renamed)`
+      r.metadata.name !== src.name
+        ? `its name is not the current wildcardSecretName ${JSON.stringify(src.name)} (the source was renamed)`
         : `namespace ${ns} no longer owns a termination point`;
     store.delete(refOf(r), `${REASON_PREFIX}: replica ${ns}/${r.metadata.name} is garbage-collected: ${why}`);
   }
-  return findings;
 }

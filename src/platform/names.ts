@@ -22,11 +22,6 @@ export const NS_LABEL_INGRESS = 'namespace.cozystack.io/ingress';
 export const NS_LABEL_NAME = 'kubernetes.io/metadata.name';
 export const ANNOTATION_ATTACHED_BY = 'cozystack.io/gateway-attached-by';
 
-export const ACME_SERVERS: Record<string, string> = {
-  'letsencrypt-prod': 'https://acme-v02.api.letsencrypt.org/directory',
-  'letsencrypt-stage': 'https://acme-staging-v02.api.letsencrypt.org/directory',
-};
-
 /** First 4 bytes of sha256 over the lowercased hostname, as lowercase hex (`harbor.foo.example.com` → `760d5a8a`). */
 export function hex8(hostname: string): string {
   return createHash('sha256').update(hostname.toLowerCase()).digest('hex').slice(0, 8);

@@ -18,7 +18,15 @@ describe('bench generator: determinism', () => {
       writePlatform(a, 'S', 7, { tops: 4 });
       writePlatform(b, 'S', 7, { tops: 4 });
       const files = fs.readdirSync(a).sort();
-      expect(files).toEqual(['meta.json', 'snapshot.yaml', 'tenants.yaml', 'values-dns01.yaml', 'values.yaml']);
+      expect(files).toEqual([
+        'meta.json',
+        'resourcelist.yaml',
+        'snapshot.json',
+        'snapshot.yaml',
+        'tenants.yaml',
+        'values-dns01.yaml',
+        'values.yaml',
+      ]);
       for (const f of files) expect(fs.readFileSync(path.join(b, f))).toEqual(fs.readFileSync(path.join(a, f)));
     } finally {
       fs.rmSync(a, { recursive: true, force: true });
@@ -55,6 +63,24 @@ describe('bench generator: sizes', () => {
     expect(Math.round(m.snapshotObjects / 1000)).toBe(24);
   });
 
+  test('TL, the target shape: 200 owners, 2,201 tenant namespaces, 20,000 HTTPRoutes, 2,000 TLSRoutes, 24,402 objects', () => {
+    const m = generate('TL').meta;
+    expect(m.tenants).toBe(2201); // 200 top-level x (1 + 10 children), plus Tenant root
+    expect(m.namespaces).toBe(2201); // tenant namespaces only: no platform namespaces
+    expect(m.tenantGateways).toBe(201);
+    expect(m.httpRoutes).toBe(20000); // 100 http01 owners x 50 + 100 dns01 owners x 150
+    expect(m.tlsRoutes).toBe(2000);
+    expect(m.snapshotObjects).toBe(24402);
+  });
+
+  test('TS: 10 owners, 722 objects; FN: the target tree at 20,000 tenants', () => {
+    const m = generate('TS').meta;
+    expect(m.tenantGateways).toBe(11);
+    expect(m.httpRoutes).toBe(500);
+    expect(m.snapshotObjects).toBe(722);
+    expect(generate('FN').meta.tenants).toBe(19999);
+  });
+
   test('XL is four times L, S and M smaller, in that order', () => {
     expect(SIZES.XL).toBe(4 * SIZES.L);
     const L = generate('L').meta;
@@ -67,8 +93,8 @@ describe('bench generator: sizes', () => {
   });
 });
 
-describe('bench generator: valid objects', () => {
-  const g = generate('S', 11);
+describe.each(['S', 'TS'])('bench generator: valid objects (%s)', (size) => {
+  const g = generate(size, 11);
   const byKind = (k: string) => g.snapshot.filter((o) => o.kind === k);
   const nsByName = new Map(byKind('Namespace').map((n) => [n.metadata.name, n]));
   const label = (ns: string, k: string) => nsByName.get(ns)?.metadata.labels?.[k];
@@ -133,8 +159,8 @@ describe('bench generator: valid objects', () => {
       const p = r.spec.parentRefs[0];
       if (
         r.spec.parentRefs.length !== 1 ||
-        p.group !== 'gateway.networking.k8s.io' ||
-        p.kind !== 'Gateway' ||
+        (p.group ?? 'gateway.networking.k8s.io') !== 'gateway.networking.k8s.io' ||
+        (p.kind ?? 'Gateway') !== 'Gateway' ||
         p.name !== 'cozystack' ||
         p.namespace !== owner ||
         !tgwNs.has(owner)
@@ -153,12 +179,32 @@ describe('bench generator: valid objects', () => {
     expect(bad).toEqual([]);
     // http01 owners stay within the listener budget: at most 50 distinct hostnames.
     for (const o of g.owners.filter((x) => x.mode === 'http01'))
-      expect(distinct.get(o.ns)!.size).toBeLessThanOrEqual(50);
+      expect(distinct.get(o.ns)?.size ?? 0).toBeLessThanOrEqual(50);
     // some hostnames are raced between namespaces (the race is exercised)
     const claims = new Map<string, Set<string>>();
     for (const r of byKind('HTTPRoute'))
       for (const h of r.spec.hostnames) claims.set(h, (claims.get(h) ?? new Set()).add(r.metadata.namespace!));
     expect([...claims.values()].some((s) => s.size > 1)).toBe(true);
+  });
+});
+
+describe('bench generator: the JSON snapshot and the ResourceList', () => {
+  test("snapshot.json holds snapshot.yaml's objects as a kubectl get -o json List; resourcelist.yaml the Tenants", async () => {
+    const jsyaml = await import('js-yaml');
+    const dir = tmp();
+    try {
+      const { files } = writePlatform(dir, 'TS', 3);
+      const yamlObjs = jsyaml.loadAll(fs.readFileSync(files.snapshot!, 'utf8'));
+      const list = JSON.parse(fs.readFileSync(files.snapshotJson!, 'utf8'));
+      expect(list.kind).toBe('List');
+      expect(list.items).toEqual(yamlObjs);
+      const rl = jsyaml.load(fs.readFileSync(files.resourceList, 'utf8')) as { kind: string; items: KObj[] };
+      expect(rl.kind).toBe('ResourceList');
+      const names = (xs: KObj[]) => xs.map((t) => `${t.kind} ${t.metadata.namespace}/${t.metadata.name}`);
+      expect(names(rl.items)).toEqual(names(generate('TS', 3).tenants));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

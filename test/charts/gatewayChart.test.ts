@@ -1,5 +1,5 @@
 import { DEFAULT_ATTACHED_NAMESPACES } from '../helpers/referenceFacts';
-import { certModeOf, renderGateway, selectableClasses } from '../../src/charts/gatewayChart';
+import { resolveCertMode, renderGateway, selectableClasses } from '../../src/charts/gatewayChart';
 import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
 import { type ClusterMap } from '../../src/platform/tenancy';
 import { inheritNamespace } from '../../src/charts/namespaceTemplate';
@@ -177,7 +177,7 @@ describe('the TenantGateway (docs/behaviour.md §3)', () => {
   it("edge from the tenant's own selectable class", () => {
     const c = cluster({ gateway: { edgeTerminatedClasses: ['cf'], tenantSelectableClasses: ['cf'] } });
     expect(spec(alice(c, { gatewayClassName: ' cf ' }))).toMatchObject({ gatewayClassName: 'cf', certMode: 'edge' });
-    expect(certModeOf(c, 'cilium')).toBe('http01');
+    expect(resolveCertMode(c, 'cilium')).toBe('http01');
   });
 
   it('attachedNamespaces go on the publishing tenant only (docs/decisions.md §3)', () => {

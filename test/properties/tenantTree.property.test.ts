@@ -113,13 +113,18 @@ describe('generated tenant trees (depth 1–5, modules, quotas, gateways)', () =
   });
 
   it('render is deterministic under shuffled inputs (object order and key order)', () => {
+    /** Runs whose input objects really came in another order (the check below that this is most of them). */
+    let reordered = 0;
     fc.assert(
       fc.property(arbRendered, fc.infiniteStream(fc.nat()), (c, noise) => {
         const r = rendered(c)!;
         const shuffled = clone(r.input);
-        // A random permutation of the input objects (children before parents included) ...
-        const keyed = shuffled.objects.map((o) => ({ o, k: noise.next().value }));
+        // A random permutation of the input objects (children before parents included), never
+        // the identity when there are two or more (then reversed) ...
+        const keyed = shuffled.objects.map((o, i) => ({ o, i, k: noise.next().value }));
         keyed.sort((a, b) => a.k - b.k);
+        if (keyed.length > 1 && keyed.every((x, i) => x.i === i)) keyed.reverse();
+        if (keyed.length > 1) reordered++;
         shuffled.objects = keyed.map((x) => x.o);
         // ... and every mapping's keys reversed or rotated.
         const rotate = noise.next().value % 2 === 0;
@@ -129,12 +134,16 @@ describe('generated tenant trees (depth 1–5, modules, quotas, gateways)', () =
           ...f,
           values: reorderKeys(f.values, order) as Record<string, unknown>,
         }));
+        // Not vacuous: the input really differs, in its order or its key order.
+        expect(JSON.stringify(shuffled)).not.toBe(JSON.stringify(r.input));
         const again = render(shuffled);
         expect(again.findings.filter((f) => f.severity === 'error')).toEqual([]);
         expect(toYamlStream(again.objects)).toBe(r.text);
       }),
       { numRuns: RUNS, seed: FC_SEED },
     );
+    // Most generated cases have two or more input objects (a Package, or two Tenants), so their order changed.
+    expect(reordered).toBeGreaterThanOrEqual(RUNS / 2);
   });
 
   it('every tenant gets exactly the objects its templates render, per its own flags', () => {
