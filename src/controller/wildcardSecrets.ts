@@ -16,6 +16,7 @@ import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
 import { GROUPS, type Store } from '../k8s/store';
 import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from '../platform/names';
 import { publishingNamespace, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
+import { pushAll } from '../k8s/arrays';
 
 export const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
 export const ANNOTATION_WILDCARD_SOURCE = 'cozystack.io/wildcard-secret-source';
@@ -110,7 +111,7 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
   if ('findings' in src) return src.findings;
   const findings: Finding[] = [];
   const targets = replicationTargets(store, src.namespace);
-  for (const ns of targets) findings.push(...mirrorInto(store, ns, src));
+  for (const ns of targets) pushAll(findings, mirrorInto(store, ns, src));
   pruneStale(store, replicas, src, new Set(targets));
   return findings;
 }
