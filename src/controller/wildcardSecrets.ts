@@ -10,6 +10,7 @@
  * The channel (docs/decisions.md §7) is the `_cluster` map the platform values give: see
  * `wildcardChannel` for how a command's inputs become it.
  */
+import { pushAll } from '../k8s/arrays';
 import { warning, type Finding } from '../k8s/diagnostics';
 import { clone, deepEqual, isObject, refOf, type KObject, type ObjRef } from '../k8s/model';
 import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
