@@ -17,7 +17,6 @@ import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
 import { GROUPS, type Store } from '../k8s/store';
 import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from '../platform/names';
 import { publishingNamespace, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
-import { pushAll } from '../k8s/arrays';
 
 export const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
 export const ANNOTATION_WILDCARD_SOURCE = 'cozystack.io/wildcard-secret-source';
