@@ -31,9 +31,9 @@ export class SourceTooLarge extends SourceRefused {
 }
 
 /**
- * A stream holding a NUL byte: no YAML or JSON text does (YAML 1.2 §5.1 allows no C0 control but
- * tab, line feed and carriage return), so a device such as /dev/zero or a binary file is refused at
- * its first chunk instead of after the bound.
+ * A stream holding a NUL byte: no YAML or JSON text does (the YAML character set allows no C0
+ * control but tab, line feed and carriage return), so a device such as /dev/zero or a binary file
+ * is refused at its first chunk instead of after the bound.
  */
 export class SourceNotText extends SourceRefused {
   constructor(
