@@ -63,6 +63,21 @@ export default tseslint.config(
       // Tests cast fixtures freely; expected YAML text is matched with its indentation as written.
       '@typescript-eslint/no-explicit-any': 'off',
       'no-regex-spaces': 'off',
+      // An assertion over a collection names the element that failed: expect(xs.every(p)).toBe(true)
+      // prints "expected true, received false". Filter for the offenders and expect none instead.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='expect'] > CallExpression[callee.property.name='every']",
+          message: 'expect(xs.every(p)) does not say which element failed: expect(xs.filter((x) => !p(x))).toEqual([])',
+        },
+        {
+          selector:
+            "CallExpression[callee.property.name='toBe'][arguments.0.value=false] > MemberExpression > CallExpression[callee.name='expect'] > CallExpression[callee.property.name='some']",
+          message:
+            'expect(xs.some(p)).toBe(false) does not say which element matched: expect(xs.filter(p)).toEqual([])',
+        },
+      ],
     },
   },
 );

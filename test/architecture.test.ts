@@ -97,20 +97,32 @@ const ALLOWED: Record<string, string[]> = {
   ],
 };
 
-/** Every import of a module, type-only ones included, resolved to files under src/. */
-function allImports(f: string): string[] {
-  const text = fs.readFileSync(f, 'utf8');
+/** The specifiers a module's text imports, type-only ones included: static, `export ... from`, require(), import(). */
+function importSpecifiers(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(
     /^(?:import|export)\s[^'";]*?from\s+'([^']+)'|^import\s+'([^']+)'|require\('([^']+)'\)|import\('([^']+)'\)/gm,
-  )) {
-    const to = resolve(f, m[1] ?? m[2] ?? m[3] ?? m[4]);
-    if (to) out.push(to);
-  }
+  ))
+    out.push(m[1] ?? m[2] ?? m[3] ?? m[4]);
   return out;
 }
 
+/** Every import of a module, type-only ones included, resolved to files under src/. */
+function allImports(f: string, text = fs.readFileSync(f, 'utf8')): string[] {
+  return importSpecifiers(text)
+    .map((spec) => resolve(f, spec))
+    .filter((to): to is string => to !== undefined);
+}
+
 const folderOf = (f: string) => path.relative(SRC, f).split(path.sep)[0];
+
+/** The imports of `f` (its text given, or read) that the layer table forbids, each with the rule it breaks. */
+function layerViolations(f: string, text?: string): string[] {
+  const from = folderOf(f);
+  return allImports(f, text)
+    .filter((d) => folderOf(d) !== from && !(ALLOWED[from] ?? []).includes(folderOf(d)))
+    .map((d) => `${rel(f)} → ${rel(d)} (${from} may not import ${folderOf(d)})`);
+}
 
 test('every folder of src/ has a row in the layer table', () => {
   const folders = fs
@@ -122,16 +134,42 @@ test('every folder of src/ has a row in the layer table', () => {
 });
 
 test('folders import only from the layers below them', () => {
-  const bad: string[] = [];
-  for (const f of G.keys()) {
-    const from = folderOf(f);
-    for (const d of allImports(f)) {
-      const to = folderOf(d);
-      if (to !== from && !(ALLOWED[from] ?? []).includes(to))
-        bad.push(`${rel(f)} → ${rel(d)} (${from} may not import ${to})`);
-    }
-  }
-  expect(bad).toEqual([]);
+  expect([...G.keys()].flatMap((f) => layerViolations(f))).toEqual([]);
+});
+
+describe('the layer check fails an upward or sideways import (a synthetic module, not on disk)', () => {
+  const fake = (folder: string) => path.join(SRC, folder, 'synthetic.ts');
+  test.each([
+    [
+      'k8s',
+      "import { renderGateway } from '../charts/gatewayChart';",
+      'src/charts/gatewayChart.ts (k8s may not import charts)',
+    ],
+    ['charts', "import type { CliContext } from '../cli/context';", 'src/cli/context.ts (charts may not import cli)'],
+    [
+      'controller',
+      "export { render } from '../pipelines/render';",
+      'src/pipelines/render.ts (controller may not import pipelines)',
+    ],
+    [
+      'admission',
+      "const late = () => require('../charts/policies');",
+      'src/charts/policies.ts (admission may not import charts)',
+    ],
+    [
+      'validation',
+      "const m = import('../admission/admit');",
+      'src/admission/admit.ts (validation may not import admission)',
+    ],
+    ['io', "import { render } from '../pipelines/render';", 'src/pipelines/render.ts (io may not import pipelines)'],
+  ])('%s: %s', (folder, text, expected) => {
+    expect(layerViolations(fake(folder), text)).toEqual([`src/${folder}/synthetic.ts → ${expected}`]);
+  });
+  test('imports the table allows pass', () => {
+    expect(layerViolations(fake('charts'), "import { refOf } from '../k8s/model';\nimport './tenantChart';")).toEqual(
+      [],
+    );
+  });
 });
 
 test('the layer table itself has no cycle', () => {
@@ -155,14 +193,58 @@ test('the core imports nothing from cli/ or io/', () => {
   expect(bad).toEqual([]);
 });
 
-test("the README's Design map names every folder of src/, and only those", () => {
+/** The folders the README's Design map names, in its order (highest layer first). */
+function designMap(): string[] {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const design = readme.slice(readme.indexOf('## Design'));
-  const mapped = [...design.matchAll(/^\| `src\/([a-z0-9]+)\/` \|/gm)].map((m) => m[1]).sort();
+  return [...design.matchAll(/^\| `src\/([a-z0-9]+)\/` \|/gm)].map((m) => m[1]);
+}
+
+test("the README's Design map names every folder of src/, and only those", () => {
   const folders = fs
     .readdirSync(SRC, { withFileTypes: true })
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
-  expect(mapped).toEqual(folders);
+  expect([...designMap()].sort()).toEqual(folders);
+});
+
+test("the README's Design map is in layer order: every folder a row may import is a row below it", () => {
+  const rows = designMap();
+  const above = rows.flatMap((folder, i) =>
+    (ALLOWED[folder] ?? [])
+      .filter((dep) => rows.indexOf(dep) < i)
+      .map((dep) => `${folder} may import ${dep}, which the map lists above it`),
+  );
+  expect(above).toEqual([]);
+});
+
+test("every module and folder the README's Design section names is in src/", () => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const design = readme.slice(readme.indexOf('## Design'), readme.indexOf('### Libraries, and why'));
+  const all = files(SRC).map((f) => path.relative(SRC, f));
+  const stems = new Set(all.map((f) => path.basename(f, '.ts')));
+  const folders = new Set(
+    all
+      .flatMap((f) =>
+        path
+          .dirname(f)
+          .split(path.sep)
+          .map((_, i, a) => a.slice(0, i + 1)),
+      )
+      .map((p) => p.join('/')),
+  );
+  // Backticked names that read as modules: `tenantChart`, `gatewayChart.ts`, `k8s/goDecimal`, `krm/`.
+  const named = [...design.matchAll(/`([A-Za-z][A-Za-z0-9/]*(?:\.ts)?\/?)`/g)].map((m) => m[1]);
+  const sources = all.map((f) => fs.readFileSync(path.join(SRC, f), 'utf8')).join('\n');
+  const missing = named.filter((n) => {
+    if (['yes', 'on'].includes(n)) return false; // YAML words, not modules
+    if (fs.existsSync(path.join(ROOT, n))) return false; // docs/, schemas/, src/pipelines/render.ts
+    const p = n.replace(/^src\//, '').replace(/\.ts$/, '');
+    if (p.endsWith('/')) return ![...folders].some((d) => d === p.slice(0, -1) || d.endsWith(`/${p.slice(0, -1)}`));
+    // a module, or a function a module exports (`orderOutput`)
+    return !stems.has(path.basename(p)) && !sources.includes(`export function ${p}(`);
+  });
+  expect(named.length).toBeGreaterThan(40);
+  expect(missing).toEqual([]);
 });

@@ -15,7 +15,7 @@ import { tenantNameError } from '../../src/charts/tenantNames';
 import { levelsAtOrAbove, renderTenantRbac, subjectsForTenantAndAccessLevel } from '../../src/charts/tenantRbac';
 import { tenantSpec } from '../../src/charts/tenantRelease';
 import { asset } from '../../src/assets';
-import type { KObject } from '../../src/k8s/model';
+import { keyOf, type KObject } from '../../src/k8s/model';
 import { render } from '../../src/pipelines/render';
 import type { ClusterMap } from '../../src/platform/tenancy';
 
@@ -494,7 +494,7 @@ describe('render options', () => {
   });
   it('by default the hooks are left out; the note (when asked for) names them and why, once', () => {
     const r = render(input, { noteOmittedHooks: true });
-    expect(r.objects.some((o) => o.metadata.annotations?.['helm.sh/hook'])).toBe(false);
+    expect(r.objects.filter((o) => o.metadata.annotations?.['helm.sh/hook']).map(keyOf)).toEqual([]);
     expect(r.findings).toEqual([expect.objectContaining({ severity: 'info', rule: 'render.hooks-omitted' })]);
     expect(r.findings[0].message).toMatch(
       /pre-delete cleanup of 2 tenants .*post-delete ACME cleanup of 2 Gateway owners .*--include-hooks/,
@@ -513,7 +513,12 @@ describe('render options', () => {
     const objs = render(input).objects;
     const firstClusterScoped = objs.findIndex((o) => !o.metadata.namespace && o.kind !== 'Namespace');
     const cs = objs.slice(firstClusterScoped).map((o) => o.kind);
-    expect(objs.slice(firstClusterScoped).every((o) => !o.metadata.namespace)).toBe(true);
+    expect(
+      objs
+        .slice(firstClusterScoped)
+        .filter((o) => o.metadata.namespace)
+        .map(keyOf),
+    ).toEqual([]);
     expect(cs.indexOf('ValidatingAdmissionPolicy')).toBeGreaterThan(cs.lastIndexOf('ClusterRole'));
     expect(cs.lastIndexOf('CiliumClusterwideNetworkPolicy')).toBeLessThan(cs.indexOf('ClusterRole'));
   });

@@ -83,9 +83,8 @@ describe('render flags', () => {
     );
     expect(r.code).toBe(0);
     // The example has OIDC off: the Keycloak groups need oidc-enabled "true" as well (docs/tenant.md §2.4).
-    expect((JSON.parse(r.stdout) as { items: KObject[] }).items.some((o) => o.kind === 'KeycloakRealmGroup')).toBe(
-      false,
-    );
+    const groups = (JSON.parse(r.stdout) as { items: KObject[] }).items.filter((o) => o.kind === 'KeycloakRealmGroup');
+    expect(groups.map((o) => o.metadata.name)).toEqual([]);
   });
 
   it('--api-versions cozystack.io/v1alpha1 turns on the computeplane Package check', async () => {

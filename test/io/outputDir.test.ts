@@ -17,6 +17,7 @@ import {
   RECORD,
   segment,
   treePaths,
+  WORK,
   writeOutputDir,
 } from '../../src/io/outputDir';
 import { runCli, ROOT } from '../helpers/cli';
@@ -54,9 +55,9 @@ function tree(dir: string): string[] {
   return out.sort();
 }
 
-function findingOf(f: () => unknown): string {
+async function findingOf(f: () => unknown): Promise<string> {
   try {
-    f();
+    await f();
   } catch (e) {
     if (e instanceof FindingsError) return e.findings.map((x) => x.message).join('\n');
     throw e;
@@ -65,12 +66,12 @@ function findingOf(f: () => unknown): string {
 }
 
 describe('names', () => {
-  it('keep ordinary Kubernetes names readable', () => {
+  it('keep ordinary Kubernetes names readable', async () => {
     expect(fileOf(obj('HTTPRoute', 'grafana', 'tenant-alice-dev'))).toBe('tenant-alice-dev/httproute-grafana.yaml');
     expect(fileOf(obj('Namespace', 'tenant-root'))).toBe('_cluster/namespace-tenant-root.yaml');
     expect(fileOf(obj('ConfigMap', 'a.b', 'x'), 'json')).toBe('x/configmap-a.b.json');
   });
-  it('never escape the directory: .., /, NUL and control characters become escapes', () => {
+  it('never escape the directory: .., /, NUL and control characters become escapes', async () => {
     for (const bad of ['..', '.', '/', 'a/../b', '\0', 'a\nb', '\u001b[31m', '.hidden', '']) {
       const s = segment(bad);
       expect(s).toMatch(/^[a-z0-9._~-]+$/);
@@ -79,7 +80,7 @@ describe('names', () => {
     }
     expect(fileOf(obj('HTTPRoute', 'escape', '..'))).toBe('_2e_./httproute-escape.yaml');
   });
-  it('a/b, a:b and a_b are three files, and so are names differing only in case', () => {
+  it('a/b, a:b and a_b are three files, and so are names differing only in case', async () => {
     const paths = treePaths([
       obj('HTTPRoute', 'a/b', 'n'),
       obj('HTTPRoute', 'a:b', 'n'),
@@ -88,7 +89,7 @@ describe('names', () => {
     ]);
     expect(new Set(paths.map((p) => p.toLowerCase())).size).toBe(4);
   });
-  it('the same kind and name from two API groups, kinds differing in case, and a repeated object all stay apart', () => {
+  it('the same kind and name from two API groups, kinds differing in case, and a repeated object all stay apart', async () => {
     const objs = [
       obj('Gateway', 'g', 'n', 'gateway.networking.k8s.io/v1'),
       obj('Gateway', 'g', 'n', 'example.com/v1'),
@@ -100,16 +101,16 @@ describe('names', () => {
     // Deterministic: the same input, the same names.
     expect(treePaths(objs)).toEqual(paths);
   });
-  it('a kind with a dash cannot meet another kind-name split', () => {
+  it('a kind with a dash cannot meet another kind-name split', async () => {
     expect(fileOf(obj('a-b', 'c', 'n'))).not.toBe(fileOf(obj('a', 'b-c', 'n')));
   });
-  it('very long names are cut with a digest, within the file-name limit', () => {
+  it('very long names are cut with a digest, within the file-name limit', async () => {
     const long = 'x'.repeat(300);
     const f = fileOf(obj('ConfigMap', long, 'n'));
     expect(path.basename(f).length).toBeLessThan(255);
     expect(fileOf(obj('ConfigMap', long + 'y', 'n'))).not.toBe(f);
   });
-  it('property: for any names, paths stay inside the directory and no two objects share a file, case-insensitively', () => {
+  it('property: for any names, paths stay inside the directory and no two objects share a file, case-insensitively', async () => {
     const name = fc.string({ unit: 'binary', maxLength: 12 });
     fc.assert(
       fc.property(
@@ -126,7 +127,10 @@ describe('names', () => {
           const paths = treePaths(objs);
           for (const p of paths) {
             expect(path.posix.normalize(p)).toBe(p);
-            expect(p.split('/').every((s) => s !== '' && !s.startsWith('.'))).toBe(true);
+            expect({ path: p, bad: p.split('/').filter((s) => s === '' || s.startsWith('.')) }).toEqual({
+              path: p,
+              bad: [],
+            });
 
             expect(p).not.toMatch(/[\u0000-\u001f\u007f]/);
           }
@@ -144,8 +148,8 @@ describe('names', () => {
 describe('writing the tree', () => {
   const objs = [obj('Namespace', 'tenant-a'), obj('Secret', 's', 'tenant-a')];
 
-  it('writes the files, kustomization.yaml and the record, and nothing outside', () => {
-    const r = writeOutputDir('out/deploy', tmp, [...objs, obj('HTTPRoute', 'escape', '..')]);
+  it('writes the files, kustomization.yaml and the record, and nothing outside', async () => {
+    const r = await writeOutputDir('out/deploy', tmp, [...objs, obj('HTTPRoute', 'escape', '..')]);
     expect(r.written).toBe(4);
     expect(tree(tmp)).toEqual([
       'out/',
@@ -162,13 +166,13 @@ describe('writing the tree', () => {
     expect(fs.readFileSync(path.join(tmp, 'out/deploy/kustomization.yaml'), 'utf8')).not.toContain('..');
   });
 
-  it('a later run replaces and removes only its own files, and names what it left', () => {
-    writeOutputDir('d', tmp, objs);
+  it('a later run replaces and removes only its own files, and names what it left', async () => {
+    await writeOutputDir('d', tmp, objs);
     fs.writeFileSync(path.join(tmp, 'd/README.md'), 'mine');
     fs.mkdirSync(path.join(tmp, 'd/.git'));
     fs.writeFileSync(path.join(tmp, 'd/.git/HEAD'), 'ref');
     fs.writeFileSync(path.join(tmp, 'd/tenant-a/mine.yaml'), 'mine');
-    const r = writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]);
+    const r = await writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]);
     expect(r.removed).toEqual(['_cluster/namespace-tenant-a.yaml', 'tenant-a/secret-s.yaml']);
     expect(r.left).toEqual(['.git/', 'README.md', 'tenant-a/mine.yaml']);
     expect(tree(path.join(tmp, 'd'))).toEqual([
@@ -185,26 +189,26 @@ describe('writing the tree', () => {
     expect(fs.readFileSync(path.join(tmp, 'd/README.md'), 'utf8')).toBe('mine');
   });
 
-  it('refuses a directory holding files and no record, and writes nothing', () => {
+  it('refuses a directory holding files and no record, and writes nothing', async () => {
     fs.mkdirSync(path.join(tmp, 'd'));
     fs.writeFileSync(path.join(tmp, 'd/x.yaml'), 'x');
-    expect(findingOf(() => writeOutputDir('d', tmp, objs))).toMatch(/holds files cozy-gw did not write/);
+    expect(await findingOf(() => writeOutputDir('d', tmp, objs))).toMatch(/holds files cozy-gw did not write/);
     expect(tree(path.join(tmp, 'd'))).toEqual(['x.yaml']);
   });
 
-  it('refuses the working directory and the home directory unless they hold the record', () => {
-    expect(findingOf(() => writeOutputDir('.', tmp, objs))).toMatch(/is the working directory/);
+  it('refuses the working directory and the home directory unless they hold the record', async () => {
+    expect(await findingOf(() => writeOutputDir('.', tmp, objs))).toMatch(/is the working directory/);
     expect(tree(tmp)).toEqual([]);
-    expect(findingOf(() => writeOutputDir(tmp, '/', objs, { home: tmp }))).toMatch(/is the home directory/);
+    expect(await findingOf(() => writeOutputDir(tmp, '/', objs, { home: tmp }))).toMatch(/is the home directory/);
     // With the record, it is cozy-gw's tree.
     fs.writeFileSync(
       path.join(tmp, RECORD),
       '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n',
     );
-    expect(writeOutputDir('.', tmp, objs).written).toBe(3);
+    expect((await writeOutputDir('.', tmp, objs)).written).toBe(3);
   });
 
-  it('takes over a tree an earlier version wrote (marker in kustomization.yaml): its listed files are its own', () => {
+  it('takes over a tree an earlier version wrote (marker in kustomization.yaml): its listed files are its own', async () => {
     fs.mkdirSync(path.join(tmp, 'd/_cluster'), { recursive: true });
     fs.writeFileSync(path.join(tmp, 'd/_cluster/namespace-old.yaml'), 'x');
     fs.writeFileSync(path.join(tmp, 'd/notes.txt'), 'mine');
@@ -212,45 +216,47 @@ describe('writing the tree', () => {
       path.join(tmp, 'd/kustomization.yaml'),
       '# Generated by cozy-gw render: do not edit, re-run the command. The whole directory is replaced on each run.\napiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - _cluster/namespace-old.yaml\n  - ../../etc/passwd\n',
     );
-    const r = writeOutputDir('d', tmp, objs);
+    const r = await writeOutputDir('d', tmp, objs);
     expect(r.removed).toEqual(['_cluster/namespace-old.yaml']);
     expect(r.left).toEqual(['notes.txt']);
   });
 
-  it('a tampered record cannot make it remove anything outside the directory', () => {
+  it('a tampered record cannot make it remove anything outside the directory', async () => {
     fs.writeFileSync(path.join(tmp, 'victim'), 'keep');
     fs.mkdirSync(path.join(tmp, 'd'));
     fs.writeFileSync(
       path.join(tmp, 'd', RECORD),
       '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n../victim\n/etc/hostname\n',
     );
-    writeOutputDir('d', tmp, objs);
+    await writeOutputDir('d', tmp, objs);
     expect(fs.readFileSync(path.join(tmp, 'victim'), 'utf8')).toBe('keep');
   });
 
-  it("refuses to replace a user's file at a path of its own", () => {
-    writeOutputDir('d', tmp, objs);
+  it("refuses to replace a user's file at a path of its own", async () => {
+    await writeOutputDir('d', tmp, objs);
     fs.writeFileSync(path.join(tmp, 'd/_cluster/namespace-tenant-b.yaml'), 'mine');
-    expect(findingOf(() => writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]))).toMatch(
+    expect(await findingOf(() => writeOutputDir('d', tmp, [obj('Namespace', 'tenant-b')]))).toMatch(
       /namespace-tenant-b.yaml exists and cozy-gw did not write it/,
     );
     expect(fs.readFileSync(path.join(tmp, 'd/_cluster/namespace-tenant-b.yaml'), 'utf8')).toBe('mine');
     expect(fs.existsSync(path.join(tmp, 'd/tenant-a/secret-s.yaml'))).toBe(true);
   });
 
-  it('never writes through a symbolic link in the tree', () => {
+  it('never writes through a symbolic link in the tree', async () => {
     fs.mkdirSync(path.join(tmp, 'elsewhere'));
-    writeOutputDir('d', tmp, [obj('Namespace', 'x')]);
+    await writeOutputDir('d', tmp, [obj('Namespace', 'x')]);
     fs.symlinkSync(path.join(tmp, 'elsewhere'), path.join(tmp, 'd/tenant-a'));
-    expect(findingOf(() => writeOutputDir('d', tmp, objs))).toMatch(/tenant-a is not a directory \(a symbolic link\)/);
+    expect(await findingOf(() => writeOutputDir('d', tmp, objs))).toMatch(
+      /tenant-a is not a directory \(a symbolic link\)/,
+    );
     expect(fs.readdirSync(path.join(tmp, 'elsewhere'))).toEqual([]);
   });
 
-  it('a parent that is a file: one clean error, no debris', () => {
+  it('a parent that is a file: one clean error, no debris', async () => {
     fs.writeFileSync(path.join(tmp, 'file'), 'x');
-    expect(findingOf(() => writeOutputDir('file/d', tmp, objs))).toMatch(/file is not a directory/);
+    expect(await findingOf(() => writeOutputDir('file/d', tmp, objs))).toMatch(/file is not a directory/);
     expect(tree(tmp)).toEqual(['file']);
-    expect(findingOf(() => writeOutputDir('file', tmp, objs))).toMatch(/is not a directory/);
+    expect(await findingOf(() => writeOutputDir('file', tmp, objs))).toMatch(/is not a directory/);
   });
 
   const root = process.getuid?.() === 0;
@@ -258,25 +264,25 @@ describe('writing the tree', () => {
     root
       ? skippedTitle('a read-only parent: one clean error, no debris', 'runs as root, who may write anywhere')
       : 'a read-only parent: one clean error, no debris',
-    () => {
+    async () => {
       fs.mkdirSync(path.join(tmp, 'ro'));
       fs.chmodSync(path.join(tmp, 'ro'), 0o555);
-      expect(findingOf(() => writeOutputDir('ro/d', tmp, objs))).toMatch(
+      expect(await findingOf(() => writeOutputDir('ro/d', tmp, objs))).toMatch(
         /cannot write the tree: permission denied \(EACCES\)/,
       );
       expect(tree(tmp)).toEqual(['ro/']);
     },
   );
 
-  it('a failure while writing leaves the directory as it was (a directory in the way of a file)', () => {
-    writeOutputDir('d', tmp, objs);
+  it('a failure while writing leaves the directory as it was (a directory in the way of a file)', async () => {
+    await writeOutputDir('d', tmp, objs);
     const before = tree(path.join(tmp, 'd'));
     const contents = fs.readFileSync(path.join(tmp, 'd/kustomization.yaml'), 'utf8');
     fs.mkdirSync(path.join(tmp, 'd/tenant-b'));
     // A directory where the new tree wants a file: refused before anything moves.
     fs.mkdirSync(path.join(tmp, 'd/tenant-b/secret-t.yaml'));
     expect(
-      findingOf(() =>
+      await findingOf(() =>
         writeOutputDir('d', tmp, [...objs, obj('Namespace', 'tenant-b'), obj('Secret', 't', 'tenant-b')]),
       ),
     ).toMatch(/secret-t.yaml is in the way/);
@@ -284,10 +290,10 @@ describe('writing the tree', () => {
     expect(fs.readFileSync(path.join(tmp, 'd/kustomization.yaml'), 'utf8')).toBe(contents);
   });
 
-  it('honours the umask (no forced 0700)', () => {
+  it('honours the umask (no forced 0700)', async () => {
     const old = process.umask(0o022);
     try {
-      writeOutputDir('d', tmp, objs);
+      await writeOutputDir('d', tmp, objs);
     } finally {
       process.umask(old);
     }
@@ -295,11 +301,11 @@ describe('writing the tree', () => {
     expect(fs.statSync(path.join(tmp, 'd/kustomization.yaml')).mode & 0o777).toBe(0o644);
   });
 
-  it('writes into a mount point or any directory in place (it never renames the directory itself)', () => {
+  it('writes into a mount point or any directory in place (it never renames the directory itself)', async () => {
     fs.mkdirSync(path.join(tmp, 'd'));
     const ino = fs.statSync(path.join(tmp, 'd')).ino;
-    writeOutputDir('d', tmp, objs);
-    writeOutputDir('d', tmp, objs);
+    await writeOutputDir('d', tmp, objs);
+    await writeOutputDir('d', tmp, objs);
     expect(fs.statSync(path.join(tmp, 'd')).ino).toBe(ino);
     expect(fs.readdirSync(tmp)).toEqual(['d']);
   });
@@ -310,8 +316,8 @@ describe('readTree: the record, in every format', () => {
   const V1_HEADER =
     '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
 
-  it('format 2: every file, the object it holds and its digest, kustomization.yaml last', () => {
-    writeOutputDir('d', tmp, objs);
+  it('format 2: every file, the object it holds and its digest, kustomization.yaml last', async () => {
+    await writeOutputDir('d', tmp, objs);
     const t = readTree(path.join(tmp, 'd'))!;
     expect(t.format).toBe(2);
     expect(t.fileFormat).toBe('yaml');
@@ -327,14 +333,14 @@ describe('readTree: the record, in every format', () => {
     }
     // Content-addressed: the same tree, the same record, byte for byte.
     const record = fs.readFileSync(path.join(tmp, 'd', RECORD), 'utf8');
-    writeOutputDir('d', tmp, objs);
+    await writeOutputDir('d', tmp, objs);
     expect(fs.readFileSync(path.join(tmp, 'd', RECORD), 'utf8')).toBe(record);
-    writeOutputDir('j', tmp, objs, { format: 'json' });
+    await writeOutputDir('j', tmp, objs, { format: 'json' });
     expect(readTree(path.join(tmp, 'j'))!.fileFormat).toBe('json');
   });
 
-  it('format 1 (the record of earlier versions): its paths; the next run reads it and writes format 2', () => {
-    writeOutputDir('d', tmp, objs);
+  it('format 1 (the record of earlier versions): its paths; the next run reads it and writes format 2', async () => {
+    await writeOutputDir('d', tmp, objs);
     fs.writeFileSync(
       path.join(tmp, 'd', RECORD),
       `${V1_HEADER}\n_cluster/namespace-tenant-a.yaml\ntenant-a/secret-s.yaml\nkustomization.yaml\n../escape\n`,
@@ -346,12 +352,12 @@ describe('readTree: the record, in every format', () => {
       { path: 'tenant-a/secret-s.yaml' },
       { path: 'kustomization.yaml' },
     ]);
-    const r = writeOutputDir('d', tmp, [objs[0]]);
+    const r = await writeOutputDir('d', tmp, [objs[0]]);
     expect(r.removed).toEqual(['tenant-a/secret-s.yaml']);
     expect(readTree(path.join(tmp, 'd'))!.format).toBe(2);
   });
 
-  it('format 0 (no record, the marker in kustomization.yaml): its resources and kustomization.yaml', () => {
+  it('format 0 (no record, the marker in kustomization.yaml): its resources and kustomization.yaml', async () => {
     fs.mkdirSync(path.join(tmp, 'd'));
     fs.writeFileSync(
       path.join(tmp, 'd/kustomization.yaml'),
@@ -364,14 +370,14 @@ describe('readTree: the record, in every format', () => {
     });
   });
 
-  it('a directory cozy-gw did not write has no record', () => {
+  it('a directory cozy-gw did not write has no record', async () => {
     fs.mkdirSync(path.join(tmp, 'd'));
     fs.writeFileSync(path.join(tmp, 'd', RECORD), 'not a record\n');
     expect(readTree(path.join(tmp, 'd'))).toBeUndefined();
     expect(readTree(path.join(tmp, 'missing'))).toBeUndefined();
   });
 
-  it('isTreeBookkeeping: the kustomization and hidden names, never an object file', () => {
+  it('isTreeBookkeeping: the kustomization and hidden names, never an object file', async () => {
     for (const f of ['kustomization.yaml', 'd/Kustomization', RECORD, 'd/.git'])
       expect([f, isTreeBookkeeping(f)]).toEqual([f, true]);
     for (const f of ['_cluster/namespace-a.yaml', 'tenant-a/secret-s.json'])
@@ -410,5 +416,65 @@ describe('cozy-gw render --output-dir', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: --output-dir \. is the working directory/);
     expect(fs.readdirSync(tmp)).toEqual([]);
+  });
+});
+
+describe('a hostile or damaged work area (a repository can commit anything)', () => {
+  const objs = [obj('Namespace', 'tenant-a'), obj('Secret', 's', 'tenant-a')];
+
+  it('a work area that is a link to elsewhere: the link goes, nothing outside is touched', async () => {
+    await writeOutputDir('d', tmp, objs);
+    fs.mkdirSync(path.join(tmp, 'outside/new/tenant-a'), { recursive: true });
+    fs.writeFileSync(path.join(tmp, 'outside/new/tenant-a/secret-s.yaml'), 'precious\n');
+    fs.writeFileSync(
+      path.join(tmp, 'outside/journal'),
+      '{"id":"x","pid":1,"started":"","mkdirs":[],"moves":[],"aside":[]}\n',
+    );
+    fs.symlinkSync('../outside', path.join(tmp, 'd', WORK));
+    const notes: string[] = [];
+    await writeOutputDir('d', tmp, [objs[0]], { note: (l) => notes.push(l) });
+    expect(fs.existsSync(path.join(tmp, 'd', WORK))).toBe(false);
+    expect(fs.readFileSync(path.join(tmp, 'outside/new/tenant-a/secret-s.yaml'), 'utf8')).toBe('precious\n');
+    expect(fs.readFileSync(path.join(tmp, 'outside/journal'), 'utf8')).toMatch(/^\{"id"/);
+  });
+
+  it('a journal naming paths outside DIR is not a journal; one naming a user file with other bytes never moves it', async () => {
+    await writeOutputDir('d', tmp, objs);
+    fs.writeFileSync(path.join(tmp, 'victim'), 'keep\n');
+    fs.writeFileSync(path.join(tmp, 'd/README.md'), 'mine\n');
+    fs.mkdirSync(path.join(tmp, 'd', WORK, 'new'), { recursive: true });
+    fs.writeFileSync(
+      path.join(tmp, 'd', WORK, 'journal'),
+      JSON.stringify({ id: 'x', pid: 1, started: '', mkdirs: [], moves: [['../victim', 'aa']], aside: ['../victim'] }),
+    );
+    const notes: string[] = [];
+    await writeOutputDir('d', tmp, objs, { note: (l) => notes.push(l) });
+    expect(notes).toEqual([expect.stringMatching(/removed the work area of an interrupted cozy-gw run/)]);
+    expect(fs.readFileSync(path.join(tmp, 'victim'), 'utf8')).toBe('keep\n');
+
+    fs.mkdirSync(path.join(tmp, 'd', WORK, 'new'), { recursive: true });
+    fs.writeFileSync(
+      path.join(tmp, 'd', WORK, 'journal'),
+      JSON.stringify({ id: 'x', pid: 1, started: '', mkdirs: [], moves: [['README.md', '0'.repeat(64)]], aside: [] }),
+    );
+    notes.length = 0;
+    const r = await writeOutputDir('d', tmp, objs, { note: (l) => notes.push(l) });
+    expect(notes).toEqual([expect.stringMatching(/rolled back an interrupted cozy-gw run/)]);
+    expect(fs.readFileSync(path.join(tmp, 'd/README.md'), 'utf8')).toBe('mine\n');
+    expect(r.left).toEqual(['README.md']);
+    expect(fs.readdirSync(path.join(tmp, 'd')).sort()).toEqual([
+      RECORD,
+      'README.md',
+      '_cluster',
+      'kustomization.yaml',
+      'tenant-a',
+    ]);
+  });
+
+  it('readTree says when a run is writing the tree or left it unfinished', async () => {
+    await writeOutputDir('d', tmp, objs);
+    expect(readTree(path.join(tmp, 'd'))!.unfinished).toBe(false);
+    fs.mkdirSync(path.join(tmp, 'd', WORK));
+    expect(readTree(path.join(tmp, 'd'))!.unfinished).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
  * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
@@ -21,10 +21,19 @@ import {
 import { parseNow, resolveNow } from '../clock';
 import { pushAll } from '../../k8s/arrays';
 
+/** `--lock-timeout`: whole or fractional seconds, not negative. */
+function secondsArg(v: string): number {
+  const n = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || !Number.isFinite(n))
+    throw new InvalidArgumentError(`"${v}" is not a number of seconds`);
+  return n;
+}
+
 interface RenderCliOptions extends InputOptions {
   validate?: boolean;
   output: 'yaml' | 'json';
   outputDir?: string;
+  lockTimeout?: number;
   gatewayApiVersion: string;
   withController?: boolean;
   now?: string;
@@ -51,7 +60,12 @@ export function register(program: Command, ctx: CliContext): Command {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option(
       '--output-dir <dir>',
-      'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout; DIR is replaced whole',
+      'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout (it replaces and removes only the files it wrote, locked and all or nothing)',
+    )
+    .option(
+      '--lock-timeout <seconds>',
+      'with --output-dir: how long to wait for another cozy-gw run writing the same DIR before refusing (default 60; 0 refuses at once)',
+      secondsArg,
     )
     .option(
       '--gateway-api-version <semver>',
@@ -86,11 +100,11 @@ export function register(program: Command, ctx: CliContext): Command {
       'after',
       '\nExamples:\n  cozy-gw render --values values.yaml -f tenants/\n  cozy-gw render --values values.yaml -f tenants/ -f routes/ --with-controller --now 2026-01-01T00:00:00Z\n  cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform\n  kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -\n',
     )
-    .action((opts: RenderCliOptions) => {
+    .action(async (opts: RenderCliOptions) => {
       const { render } = late.render();
       const { redactionNotice, isRedacted } = late.redaction();
       const { toJsonList, toYamlStream } = late.yaml();
-      const { writeOutputDir } = late.outputDir();
+      const { writeOutputDir, TreeInterrupted } = late.outputDir();
       // Options that cannot be honoured are usage errors, not silent fallbacks.
       if (!opts.withController) {
         const needs = (['now', 'includeSecretData'] as const)
@@ -102,6 +116,8 @@ export function register(program: Command, ctx: CliContext): Command {
             `${needs.join(' and ')} ${needs.length === 1 ? 'applies' : 'apply'} only with --with-controller (render alone reads no clock and writes no key material)`,
           );
       }
+      if (opts.lockTimeout !== undefined && !opts.outputDir)
+        usageError(cmd, '--lock-timeout applies only with --output-dir (only a tree is locked)');
       const inputs = loadInputs(opts, ctx, cmd);
       // Nothing given at all: the output is the charts' defaults alone, which is rarely what was meant.
       const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
@@ -137,23 +153,36 @@ export function register(program: Command, ctx: CliContext): Command {
         result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
         // -o json --output-dir writes JSON files (README "Values, warnings and trees").
-        const w = writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, {
-          format: opts.output,
-          home: ctx.io.env.HOME,
-        });
-        ctx.report(result.findings);
-        ctx.io.stderr(
-          `wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${opts.outputDir}\n`,
+        // The tree is a transaction (src/io/treeCommit.ts): a lock, a journal, recovery notes, signals.
+        let w;
+        try {
+          w = await writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, {
+            format: opts.output,
+            home: ctx.io.env.HOME,
+            lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
+            note: (line) => ctx.note(`note: ${line}`),
+          });
+        } catch (e) {
+          if (!(e instanceof TreeInterrupted)) throw e;
+          // Stopped by a signal: say what became of DIR, and end with the signal's status.
+          ctx.report(e.findings);
+          ctx.exitCode = e.exitCode;
+          return;
+        }
+        ctx.report([...result.findings, ...w.warnings]);
+        ctx.note(
+          `wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${opts.outputDir}`,
         );
+        // Names from DIR are printed escaped (k8s/printable.ts): a file name cannot forge a line.
         const list = (xs: string[]) =>
           xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', ');
         if (w.removed.length)
-          ctx.io.stderr(
-            `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${list(w.removed)}\n`,
+          ctx.note(
+            `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${list(w.removed)}`,
           );
         if (w.left.length)
-          ctx.io.stderr(
-            `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${list(w.left)}\n`,
+          ctx.note(
+            `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${list(w.left)}`,
           );
         return;
       }

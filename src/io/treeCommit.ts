@@ -1,0 +1,781 @@
+/**
+ * Writing the output tree as a transaction (docs/decisions.md §12: "a failed run leaves the directory as
+ * it was"; two runs never interleave; nothing is written or deleted outside DIR).
+ *
+ * One run, in order:
+ * 1. **Lock** `DIR/.cozy-gw-lock` (src/io/treeLock.ts): a second run waits for a bounded time, then
+ *    refuses naming DIR and the holder; a dead holder's lock is broken safely.
+ * 2. **Recover** what an interrupted run left (its work area, below): finish its commit if its
+ *    record is in place, else roll it back; a note on stderr says which.
+ * 3. **Plan** against the record (src/io/treeRecord.ts): which files are added, replaced (a file of
+ *    ours whose bytes differ), unchanged (left untouched) and removed (ours, no longer rendered);
+ *    every refusal (a user's file in the way, a link or a file where a folder should be) at once,
+ *    before anything changes.
+ * 4. **Stage** in the work area `DIR/.cozy-gw-txn/`: the new files under `new/`, the next record as
+ *    `record`. DIR itself is not touched yet; an interruption here leaves only the work area.
+ * 5. **Journal** `DIR/.cozy-gw-txn/journal` (flushed to disk): the folders to create, the files to
+ *    move in (with their digests) and the files to move aside. From here on DIR changes, and the
+ *    journal says how to undo it.
+ * 6. **Commit**: folders created, each old file moved aside to `old/` and the new one moved in, the
+ *    removed files moved aside, emptied folders removed, then the record renamed into place: that
+ *    rename is the commit point.
+ * 7. **Clean up**: the journal removed first, then the work area (the old files in it go with it).
+ *
+ * A failure at any step before the commit point rolls back at once, in reverse: the files moved in
+ * go back to `new/` (only a file whose bytes are the ones this run wrote), the files moved aside
+ * come back, the created folders go. A run killed at any step (SIGKILL, a crash, a power cut after
+ * the journal reached the disk) is recovered by the next run the same way, from the journal: its
+ * record not in place means roll back, in place means finish. Recovery steps are idempotent, so a
+ * recovery interrupted in turn is recovered again. SIGINT, SIGTERM and SIGHUP are caught while the
+ * run holds the tree: before the commit point it rolls back, after it it finishes; then the run
+ * ends with the signal's status (128 + its number).
+ *
+ * Every operation goes through `SafeDir` (src/io/safeDir.ts), which walks each path one component
+ * at a time without following links, so a folder of the tree replaced by a link to elsewhere is
+ * never written through or deleted through. Renames stay inside DIR: one file system, atomic.
+ *
+ * Steps are enumerable for the fault-injection tests: every file-system operation that changes DIR
+ * is announced to `TreeCommitOptions.step` first (tests only: a throw there is that step failing,
+ * a SIGKILL there is a kill at that step). Users never set it.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { error, FindingsError, warning, type Finding } from '../k8s/diagnostics';
+import { NotADirectory, SafeDir } from './safeDir';
+import { acquireLock, describeHolder, LOCK, releaseLock } from './treeLock';
+import { KUSTOMIZATION, readRecordWith, RECORD, recordId, safeRelative, sha256, type TreeRecord } from './treeRecord';
+
+/** The work area of a run writing the tree (its staged files, the files it moved aside, its journal). */
+export const WORK = '.cozy-gw-txn';
+const JOURNAL = `${WORK}/journal`;
+const NEXT_RECORD = `${WORK}/record`;
+const NEW = `${WORK}/new`;
+const OLD = `${WORK}/old`;
+
+/** How long a run waits for another run's lock by default. */
+export const LOCK_WAIT_MS = 60_000;
+/** How often a long run lets signals in (every so many steps). */
+const YIELD_EVERY = 256;
+
+/** The signals that interrupt a run holding the tree. */
+export const INTERRUPTING: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const SIGNAL_NUMBER: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+
+/** Where signals come from (the process, or a test's emitter). */
+export interface SignalSource {
+  on(signal: NodeJS.Signals, listener: () => void): unknown;
+  off(signal: NodeJS.Signals, listener: () => void): unknown;
+}
+
+export interface TreeCommitOptions {
+  /** The user's home directory (refused as an output directory unless it holds the record). */
+  home?: string;
+  /** How long to wait for another run's lock, in milliseconds (default LOCK_WAIT_MS; 0: refuse at once). */
+  lockWaitMs?: number;
+  /** Notes for the user (a wait for a lock, a recovered run), printed on stderr as they happen. */
+  note?: (message: string) => void;
+  /** The signals that interrupt the run (default: the process's). */
+  signals?: SignalSource;
+  /**
+   * Tests only: told of every step that changes DIR before it is taken (its ordinal from 0 and a
+   * label such as `move tenant-a/secret-s.yaml`); a throw is that step failing.
+   */
+  step?: (n: number, label: string) => void;
+}
+
+export interface TreeCommitResult {
+  /** Files in the tree (objects and kustomization.yaml). */
+  written: number;
+  /** Files this run added or replaced; the others already held the rendered bytes and were left untouched. */
+  changed: number;
+  /** Files an earlier run wrote that this one removed. */
+  removed: string[];
+  /** Entries in DIR cozy-gw did not write and left alone (a folder with a trailing `/`). */
+  left: string[];
+  /** Warnings of a run that succeeded (a work area it could not remove). */
+  warnings: Finding[];
+}
+
+/** A run stopped by a signal: its finding says what became of DIR; the status to exit with is 128 + the signal's number. */
+export class TreeInterrupted extends FindingsError {
+  constructor(
+    readonly signal: NodeJS.Signals,
+    finding: Finding,
+  ) {
+    super([finding]);
+  }
+  get exitCode(): number {
+    return 128 + (SIGNAL_NUMBER[this.signal] ?? 0);
+  }
+}
+
+/** The journal: how to undo the commit of run `pid` while its record is not in place. */
+interface Journal {
+  /** The id of the record this run commits. */
+  id: string;
+  pid: number;
+  started: string;
+  /** Folders of DIR this run creates, parents first. */
+  mkdirs: string[];
+  /** Files moved into DIR, with the digest of the bytes this run wrote; the n-th is staged as `new/<n>`. */
+  moves: [string, string][];
+  /** Files of the earlier tree moved aside (replaced or removed); the n-th goes to `old/<n>`. */
+  aside: string[];
+}
+
+function parseJournal(text: string): Journal | undefined {
+  let j: Journal;
+  try {
+    j = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const paths = (xs: unknown): xs is string[] => Array.isArray(xs) && xs.every((x) => safeRelative(x as string));
+  if (
+    !j ||
+    typeof j.id !== 'string' ||
+    !paths(j.mkdirs) ||
+    !paths(j.aside) ||
+    !Array.isArray(j.moves) ||
+    !j.moves.every((m) => Array.isArray(m) && safeRelative(m[0]) && typeof m[1] === 'string')
+  )
+    return undefined;
+  return j;
+}
+
+interface Plan {
+  /** New files to move in, in output order. */
+  moves: string[];
+  /** Of those, the ones an earlier file of ours stands at (moved aside first). */
+  replace: Set<string>;
+  /** Earlier files of ours no longer rendered. */
+  remove: string[];
+  /** Folders of DIR to create, parents first. */
+  mkdirs: string[];
+  /** Folders the removal may empty, deepest first. */
+  rmdirs: string[];
+  /** Where each new file is staged, and where each old one is moved aside (in the work area, by number). */
+  staged: Map<string, string>;
+  asideAt: Map<string, string>;
+  /** Whether the record changes (else, with nothing to move or remove, there is nothing to commit). */
+  recordChanges: boolean;
+}
+
+class Stop extends Error {}
+
+function errCode(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException)?.code;
+}
+
+/** The one-line reason of a file-system error: `permission denied (EACCES)`. */
+export function reason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  const text: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on device',
+    EEXIST: 'a file is in the way',
+    ENOTDIR: 'a file is in the way of a directory',
+    EISDIR: 'a directory is in the way of a file',
+    EBUSY: 'busy (a mount point?)',
+    ENAMETOOLONG: 'name too long',
+    EDQUOT: 'disk quota exceeded',
+    EXDEV: 'another file system is mounted inside the tree',
+    EIO: 'input/output error',
+  };
+  return err && err.code
+    ? `${text[err.code] ?? err.message.replace(/^[A-Z]+: /, '').split(',')[0]} (${err.code})`
+    : String((e as Error)?.message ?? e);
+}
+
+function ancestors(rel: string): string[] {
+  const out: string[] = [];
+  for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) out.push(rel.slice(0, i));
+  return out;
+}
+
+function depth(rel: string): number {
+  let n = 0;
+  for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) n++;
+  return n;
+}
+
+/** cozy-gw's own names at the top of DIR: the record, the lock (and its helpers), the work area. */
+function isOwnName(name: string): boolean {
+  return name === RECORD || name === WORK || name === LOCK || name.startsWith(`${LOCK}.`);
+}
+
+function tick(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** One run writing one tree. */
+class TreeRun {
+  private readonly dir: string;
+  private d!: SafeDir;
+  private n = 0;
+  private signal: NodeJS.Signals | undefined;
+  private committed = false;
+  /** Whether a signal stops the run at its next step (staging and committing; never while undoing or recovering). */
+  private stoppable = false;
+  private sinceYield = 0;
+  /** Folders outside the tree this run created for DIR (DIR itself included), parents first. */
+  private readonly createdOutside: string[] = [];
+  private readonly warnings: Finding[] = [];
+  private readonly digests = new Map<string, string>();
+  /** The lock's token while this run holds it. */
+  private token: string | undefined;
+
+  constructor(
+    private readonly label: string,
+    cwd: string,
+    private readonly opts: TreeCommitOptions,
+  ) {
+    this.dir = path.resolve(cwd, label);
+    this.cwd = path.resolve(cwd);
+  }
+  private readonly cwd: string;
+
+  private fail(message: string, hint?: string): never {
+    throw new FindingsError([error(`--output-dir ${this.label}${message}`, { rule: 'output.dir', hint })]);
+  }
+
+  /** Announce a step that changes DIR; a signal that arrived stops the run here (until the commit point). */
+  private step(label: string): void {
+    this.opts.step?.(this.n++, label);
+    if (this.signal && this.stoppable) throw new Stop();
+  }
+
+  /** Let signals in now and then during a long stage or commit. */
+  private async breathe(): Promise<void> {
+    if (++this.sinceYield < YIELD_EVERY) return;
+    this.sinceYield = 0;
+    await tick();
+    if (this.signal && this.stoppable) throw new Stop();
+  }
+
+  /** The sha256 of a new file's content, computed once. */
+  private digest(rel: string, content: string): string {
+    let d = this.digests.get(rel);
+    if (d === undefined) this.digests.set(rel, (d = sha256(content)));
+    return d;
+  }
+
+  private readText(rel: string): string | undefined {
+    try {
+      const st = this.d.lstat(rel);
+      return st?.isFile() ? this.d.read(rel).toString('utf8') : undefined;
+    } catch (e) {
+      if (e instanceof NotADirectory) return undefined;
+      throw e;
+    }
+  }
+
+  private readRecord(): Omit<TreeRecord, 'unfinished'> | undefined {
+    return readRecordWith((rel) => this.readText(rel));
+  }
+
+  async run(files: Map<string, string>, record: string): Promise<TreeCommitResult> {
+    this.makeDir();
+    const onSignal = (sig: NodeJS.Signals) => () => {
+      this.signal ??= sig;
+    };
+    const listeners = INTERRUPTING.map((s) => [s, onSignal(s)] as const);
+    const signals = this.opts.signals ?? process;
+    for (const [s, l] of listeners) signals.on(s, l);
+    let result: TreeCommitResult;
+    try {
+      result = await this.transact(files, record);
+    } catch (e) {
+      if (e instanceof Stop || (this.signal && !(e instanceof FindingsError)))
+        throw this.interrupted(`nothing in it was changed`);
+      if (e instanceof FindingsError) throw e;
+      this.fail(`: cannot write the tree: ${reason(e)}`, 'check the directory is writable and has room');
+    } finally {
+      if (this.token) this.quietly(() => releaseLock(this.d, this.token!));
+      // this.d is unset when DIR could not be opened.
+      (this.d as SafeDir | undefined)?.close();
+      // A signal that came in while the lock was released is heard before the listeners go.
+      await tick();
+      for (const [s, l] of listeners) signals.off(s, l);
+      if (!this.committed) this.removeCreatedDir();
+    }
+    // Finished after the commit point: the signal still ends the run with its status.
+    if (this.signal) throw this.interrupted('the new tree is in place (the signal came after the commit)');
+    return result;
+  }
+
+  private interrupted(outcome: string): TreeInterrupted {
+    const signal = this.signal ?? 'SIGTERM';
+    return new TreeInterrupted(
+      signal,
+      error(`--output-dir ${this.label}: interrupted by ${signal}: ${outcome}`, { rule: 'output.dir' }),
+    );
+  }
+
+  /** Lock, recover, plan, stage, journal, commit, clean up (the module comment). */
+  private async transact(files: Map<string, string>, record: string): Promise<TreeCommitResult> {
+    try {
+      this.d = new SafeDir(this.dir);
+    } catch (e) {
+      if (e instanceof NotADirectory) this.fail(' is not a directory', 'name a directory, new or written by cozy-gw');
+      throw e;
+    }
+    this.refuseForeign(true);
+    const waitMs = this.opts.lockWaitMs ?? LOCK_WAIT_MS;
+    const seconds = `${Math.round(waitMs / 100) / 10} s`;
+    const lock = await acquireLock(this.d, {
+      waitMs,
+      interrupted: () => this.signal !== undefined,
+      onWait: (h) =>
+        this.opts.note?.(
+          `--output-dir ${this.label} is being written by another cozy-gw run (${describeHolder(h)}): waiting up to ${seconds}`,
+        ),
+    });
+    if (lock.kind === 'interrupted') throw new Stop();
+    if (lock.kind === 'busy')
+      this.fail(
+        ` is being written by another cozy-gw run (${describeHolder(lock.holder)}); refusing${waitMs ? ` after waiting ${seconds}` : ''}`,
+        `let that run finish and run again (--lock-timeout waits longer); if no such run is going on, remove ${path.join(this.label, LOCK)}`,
+      );
+    this.token = lock.token;
+    if (lock.broke)
+      this.opts.note?.(
+        `--output-dir ${this.label}: removed the lock of a cozy-gw run that is no longer running (${describeHolder(lock.broke)})`,
+      );
+    this.recover();
+    const prev = this.refuseForeign(false);
+    const plan = this.plan(files, prev, record);
+    if (!plan.moves.length && !plan.remove.length && !plan.recordChanges) return this.result(files, prev, plan, 0);
+    this.stoppable = true;
+    try {
+      await this.stage(files, plan, record);
+    } catch (e) {
+      this.stoppable = false;
+      this.quietly(() => this.d.removeAll(WORK));
+      throw e;
+    }
+    const journal: Journal = {
+      id: recordId(record) ?? '',
+      pid: process.pid,
+      started: new Date().toISOString(),
+      mkdirs: plan.mkdirs,
+      moves: plan.moves.map((rel) => [rel, this.digest(rel, files.get(rel)!)]),
+      aside: [...plan.replace, ...plan.remove],
+    };
+    try {
+      this.step('journal');
+      this.d.create(JOURNAL, `${JSON.stringify(journal)}\n`, true);
+      await this.commit(plan);
+    } catch (e) {
+      this.stoppable = false;
+      if (this.committed) throw e;
+      const outcome = this.rollBackNow(journal);
+      if (e instanceof Stop) throw this.interrupted(outcome);
+      if (e instanceof FindingsError) throw e;
+      this.fail(`: cannot write the tree: ${reason(e)}; ${outcome}`, 'check the directory is writable and has room');
+    }
+    this.cleanUp();
+    return this.result(files, prev, plan, plan.moves.length);
+  }
+
+  private quietly(f: () => void): void {
+    try {
+      f();
+    } catch {
+      /* best effort: what is left is recovered by the next run */
+    }
+  }
+
+  /** DIR, created (with its missing parents) when it does not exist; a file or a link there is refused. */
+  private makeDir(): void {
+    const missing: string[] = [];
+    for (let cur = this.dir; ; cur = path.dirname(cur)) {
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.lstatSync(cur);
+      } catch (e) {
+        // ENOTDIR: a file stands where a parent should; the walk up names it.
+        if (errCode(e) !== 'ENOENT' && errCode(e) !== 'ENOTDIR')
+          this.fail(`: cannot write the tree: ${reason(e)}`, 'check the directory and its parent are readable');
+      }
+      if (st) {
+        if (!st.isDirectory()) {
+          if (cur === this.dir) this.fail(' is not a directory', 'name a directory, new or written by cozy-gw');
+          this.fail(`: ${path.relative(this.cwd, cur) || cur} is not a directory; refusing to write through it`);
+        }
+        break;
+      }
+      missing.unshift(cur);
+      if (path.dirname(cur) === cur) break;
+    }
+    for (const p of missing) {
+      try {
+        fs.mkdirSync(p);
+      } catch (e) {
+        this.removeCreatedDir();
+        this.fail(`: cannot write the tree: ${reason(e)}`, 'check the directory and its parent are writable');
+      }
+      this.createdOutside.push(p);
+    }
+  }
+
+  private removeCreatedDir(): void {
+    for (const p of [...this.createdOutside].reverse()) {
+      try {
+        fs.rmdirSync(p);
+      } catch {
+        break;
+      }
+    }
+    this.createdOutside.length = 0;
+  }
+
+  /**
+   * DIR must be cozy-gw's or empty. Before the lock (`early`), a work area counts as cozy-gw's (an
+   * interrupted first run); after recovery, only the record does. Returns the earlier tree's files.
+   */
+  private refuseForeign(early: boolean): Map<string, string | undefined> {
+    const rec = this.readRecord();
+    if (rec) return new Map(rec.files.map((f) => [f.path, f.sha256]));
+    if (early && this.d.lstat(WORK)?.isDirectory()) return new Map();
+    const special =
+      this.dir === this.cwd
+        ? 'the working directory'
+        : this.opts.home !== undefined && this.dir === path.resolve(this.opts.home)
+          ? 'the home directory'
+          : this.dir === path.parse(this.dir).root
+            ? 'the root directory'
+            : undefined;
+    if (special)
+      this.fail(
+        ` is ${special}, and cozy-gw has not written a tree there; refusing to write into it`,
+        'name a new or empty directory, or one an earlier cozy-gw render wrote',
+      );
+    if (this.d.list('').some((e) => !isOwnName(e.name)))
+      this.fail(
+        ` holds files cozy-gw did not write (no ${RECORD} record); refusing to write into it`,
+        'name a new or empty directory, or one an earlier cozy-gw render wrote',
+      );
+    return new Map();
+  }
+
+  /** Every decision, and every refusal at once, before anything changes. */
+  private plan(files: Map<string, string>, prev: Map<string, string | undefined>, record: string): Plan {
+    const problems: Finding[] = [];
+    const problem = (message: string, hint?: string) =>
+      problems.push(error(`--output-dir ${this.label}: ${message}`, { rule: 'output.dir', hint }));
+    const moves: string[] = [];
+    const replace = new Set<string>();
+    const mkdirs = new Set<string>();
+    const broken = new Set<string>();
+    /** The state of a folder of the tree: present, missing, or the component that is in the way. */
+    const folders = new Map<string, 'dir' | 'missing'>();
+    const folder = (rel: string): 'dir' | 'missing' | NotADirectory => {
+      const known = folders.get(rel);
+      if (known) return known;
+      try {
+        const st = this.d.dir(rel) === undefined ? 'missing' : 'dir';
+        folders.set(rel, st);
+        return st;
+      } catch (e) {
+        if (e instanceof NotADirectory) return e;
+        throw e;
+      }
+    };
+    for (const [rel, content] of files) {
+      const slash = rel.lastIndexOf('/');
+      const parent = slash < 0 ? '' : rel.slice(0, slash);
+      const f = folder(parent);
+      if (f instanceof NotADirectory) {
+        if (!broken.has(f.rel))
+          problem(
+            `${f.rel} is not a directory${f.link ? ' (a symbolic link)' : ''}; refusing to write through it`,
+            'move it away, or name another directory',
+          );
+        broken.add(f.rel);
+        continue;
+      }
+      if (f === 'missing') {
+        for (const a of ancestors(rel)) if (folder(a) === 'missing') mkdirs.add(a);
+        moves.push(rel);
+        continue;
+      }
+      const st = this.d.lstat(rel);
+      if (!st) moves.push(rel);
+      else if (!st.isFile())
+        problem(
+          `${rel} is in the way (${st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}); refusing to replace it`,
+          'move it away, or name another directory',
+        );
+      else if (!prev.has(rel))
+        problem(
+          `${rel} exists and cozy-gw did not write it; refusing to replace it`,
+          'move the file away, or name another directory',
+        );
+      else {
+        // A file whose recorded digest differs is replaced unread; one recorded as these bytes is
+        // read, in case someone edited it since.
+        const recorded = prev.get(rel);
+        if (
+          (recorded !== undefined && recorded !== this.digest(rel, content)) ||
+          !this.d.read(rel).equals(Buffer.from(content))
+        ) {
+          moves.push(rel);
+          replace.add(rel);
+        }
+      }
+    }
+    const recSt = this.d.lstat(RECORD);
+    if (recSt && !recSt.isFile() && !recSt.isSymbolicLink())
+      problem(`${RECORD} is in the way (not a regular file); refusing to replace it`);
+    if (problems.length) throw new FindingsError(problems);
+    const remove: string[] = [];
+    const keep = new Set<string>();
+    for (const rel of files.keys()) for (const a of ancestors(rel)) keep.add(a);
+    const rmdirs = new Set<string>();
+    for (const rel of [...prev.keys()].sort()) {
+      if (files.has(rel) || rel === RECORD) continue;
+      let st: fs.Stats | undefined;
+      try {
+        st = this.d.lstat(rel);
+      } catch (e) {
+        // Its folder is a link or a file now: not what cozy-gw wrote; left alone (and named in the note).
+        if (e instanceof NotADirectory) continue;
+        throw e;
+      }
+      if (!st?.isFile()) continue;
+      remove.push(rel);
+      for (const a of ancestors(rel)) if (!keep.has(a)) rmdirs.add(a);
+    }
+    const current = this.readText(RECORD);
+    return {
+      moves,
+      replace,
+      remove,
+      mkdirs: [...mkdirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1)),
+      rmdirs: [...rmdirs].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1)),
+      recordChanges: current !== record,
+      staged: new Map(),
+      asideAt: new Map(),
+    };
+  }
+
+  /** The work area: the new files, the folders for what moves aside, the next record. DIR is not touched. */
+  private async stage(files: Map<string, string>, plan: Plan, record: string): Promise<void> {
+    this.step(`mkdir ${WORK}`);
+    this.d.mkdir(WORK);
+    for (const f of [NEW, OLD]) {
+      this.step(`mkdir ${f}`);
+      this.d.mkdir(f);
+    }
+    // Flat, by number (the journal's order): no folders to make and remove per namespace.
+    plan.moves.forEach((rel, i) => plan.staged.set(rel, `${NEW}/${i}`));
+    [...plan.replace, ...plan.remove].forEach((rel, i) => plan.asideAt.set(rel, `${OLD}/${i}`));
+    for (const rel of plan.moves) {
+      this.step(`stage ${rel}`);
+      this.d.create(plan.staged.get(rel)!, files.get(rel)!);
+      await this.breathe();
+    }
+    this.step('stage record');
+    this.d.create(NEXT_RECORD, record, true);
+  }
+
+  /** DIR changes: folders, files in (old ones aside), removed files aside, emptied folders, then the record. */
+  private async commit(plan: Plan): Promise<void> {
+    for (const f of plan.mkdirs) {
+      this.step(`mkdir ${f}`);
+      this.d.mkdir(f);
+    }
+    for (const rel of plan.moves) {
+      if (plan.replace.has(rel)) {
+        this.step(`aside ${rel}`);
+        this.d.rename(rel, plan.asideAt.get(rel)!);
+      }
+      this.step(`move ${rel}`);
+      this.d.rename(plan.staged.get(rel)!, rel);
+      await this.breathe();
+    }
+    for (const rel of plan.remove) {
+      this.step(`aside ${rel}`);
+      this.d.rename(rel, plan.asideAt.get(rel)!);
+      await this.breathe();
+    }
+    for (const f of plan.rmdirs) {
+      this.step(`rmdir ${f}`);
+      this.d.rmdir(f);
+    }
+    // A signal that came in during the moves is heard before the commit point (and rolls back).
+    await tick();
+    this.step('commit record');
+    this.d.rename(NEXT_RECORD, RECORD);
+    this.committed = true;
+    this.stoppable = false;
+  }
+
+  /** After the commit point: the journal goes first (so nothing undoes the commit), then the work area. */
+  private cleanUp(): void {
+    try {
+      this.step('cleanup journal');
+      this.d.unlink(JOURNAL);
+      this.d.removeAll(WORK, (l) => this.step(`cleanup ${l}`));
+    } catch (e) {
+      this.warnings.push(
+        warning(
+          `--output-dir ${this.label}: the new tree is in place, but its work area ${WORK} could not be removed (${reason(e)}); the next run removes it`,
+          { rule: 'output.dir' },
+        ),
+      );
+    }
+  }
+
+  /** A failure before the commit point: undo at once; say what became of DIR. */
+  private rollBackNow(j: Journal): string {
+    try {
+      this.rollBack(j);
+      return 'rolled back, it is as it was';
+    } catch (e) {
+      return `it could not be rolled back (${reason(e)}); the next run restores it`;
+    }
+  }
+
+  /**
+   * Undo a commit from its journal (idempotent: a rollback interrupted in turn is rolled back
+   * again): files moved in go back to the work area (only one holding the bytes the run wrote),
+   * files moved aside come back, created folders go, then the journal and the work area.
+   */
+  private rollBack(j: Journal): number {
+    if (!this.d.lstat(NEW)) {
+      this.step(`mkdir ${NEW}`);
+      this.d.mkdir(NEW);
+    }
+    for (const [i, [rel, digest]] of j.moves.entries()) {
+      const staged = `${NEW}/${i}`;
+      if (this.d.lstat(staged)) continue;
+      let st: fs.Stats | undefined;
+      try {
+        st = this.d.lstat(rel);
+      } catch (e) {
+        if (e instanceof NotADirectory) continue;
+        throw e;
+      }
+      if (!st?.isFile() || sha256(this.d.read(rel)) !== digest) continue;
+      this.step(`unmove ${rel}`);
+      this.d.rename(rel, staged);
+    }
+    let restored = 0;
+    for (const [i, rel] of j.aside.entries()) {
+      const aside = `${OLD}/${i}`;
+      if (!this.d.lstat(aside)?.isFile()) continue;
+      try {
+        this.ensureFolders('', rel);
+        if (this.d.lstat(rel)) continue;
+      } catch (e) {
+        if (e instanceof NotADirectory) continue;
+        throw e;
+      }
+      this.step(`restore ${rel}`);
+      this.d.rename(aside, rel);
+      restored++;
+    }
+    for (const f of [...j.mkdirs].reverse()) {
+      this.step(`rmdir ${f}`);
+      this.d.rmdir(f);
+    }
+    if (this.d.lstat(JOURNAL)) {
+      this.step('cleanup journal');
+      this.d.unlink(JOURNAL);
+    }
+    this.d.removeAll(WORK, (l) => this.step(`cleanup ${l}`));
+    return restored;
+  }
+
+  /** The missing folders of `rel` below `under` ('' for DIR), made. */
+  private ensureFolders(under: string, rel: string): void {
+    for (const a of ancestors(rel)) {
+      const f = under ? `${under}/${a}` : a;
+      if (this.d.dir(f) === undefined) {
+        this.step(`mkdir ${f}`);
+        this.d.mkdir(f);
+      }
+    }
+  }
+
+  /** What an interrupted run left: its work area, recovered (finished or rolled back) with a note. */
+  private recover(): void {
+    const st = this.d.lstat(WORK);
+    if (!st) return;
+    const say = (what: string) => this.opts.note?.(`--output-dir ${this.label}: ${what}`);
+    if (!st.isDirectory()) {
+      this.step(`unlink ${WORK}`);
+      this.d.unlink(WORK);
+      say(
+        `removed ${WORK}, which was not a work area cozy-gw made (${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'})`,
+      );
+      return;
+    }
+    const text = this.readText(JOURNAL);
+    const j = text === undefined ? undefined : parseJournal(text);
+    if (!j) {
+      this.d.removeAll(WORK, (l) => this.step(`cleanup ${l}`));
+      say('removed the work area of an interrupted cozy-gw run, which had not changed the tree yet');
+      return;
+    }
+    const who = `pid ${j.pid}, started ${j.started}`;
+    if (!this.d.lstat(NEXT_RECORD) && this.readRecord()?.id === j.id) {
+      this.step('cleanup journal');
+      this.d.unlink(JOURNAL);
+      this.d.removeAll(WORK, (l) => this.step(`cleanup ${l}`));
+      say(`an interrupted cozy-gw run (${who}) had committed its tree; finished it (removed its work area)`);
+      return;
+    }
+    const restored = this.rollBack(j);
+    say(
+      `rolled back an interrupted cozy-gw run (${who}): the tree is as it was before it (${restored} file${restored === 1 ? '' : 's'} restored)`,
+    );
+  }
+
+  /** The result, with the entries cozy-gw did not write (a folder with a trailing `/`), from the tree as it now is. */
+  private result(
+    files: Map<string, string>,
+    prev: Map<string, string | undefined>,
+    plan: Plan,
+    changed: number,
+  ): TreeCommitResult {
+    const ours = new Set([...files.keys(), ...prev.keys()]);
+    const inner = new Set<string>();
+    for (const rel of ours) for (const a of ancestors(rel)) inner.add(a);
+    const left: string[] = [];
+    const queue = [''];
+    for (let i = 0; i < queue.length; i++) {
+      let entries: fs.Dirent[];
+      try {
+        entries = this.d.list(queue[i]);
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        const rel = queue[i] ? `${queue[i]}/${e.name}` : e.name;
+        if (queue[i] === '' && isOwnName(e.name)) continue;
+        // What this run wrote is its own; an earlier file still here was not removed (not a regular file now): left.
+        if (files.has(rel)) continue;
+        if (e.isDirectory() && inner.has(rel)) queue.push(rel);
+        else left.push(e.isDirectory() ? `${rel}/` : rel);
+      }
+    }
+    return { written: files.size, changed, removed: plan.remove, left: left.sort(), warnings: this.warnings };
+  }
+}
+
+/** Write the tree `files` (path → content, kustomization.yaml last) with its record into DIR as one transaction. */
+export function commitTree(
+  label: string,
+  cwd: string,
+  files: Map<string, string>,
+  record: string,
+  opts: TreeCommitOptions = {},
+): Promise<TreeCommitResult> {
+  if (!files.has(KUSTOMIZATION)) throw new Error('a tree has a kustomization.yaml');
+  return new TreeRun(label, cwd, opts).run(files, record);
+}
