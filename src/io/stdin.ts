@@ -70,13 +70,16 @@ export function tooLargeError(file: string, e: SourceRefused): FindingsError {
 
 /**
  * Every byte of an open descriptor up to `max`; throws SourceTooLarge one chunk past it, and
- * SourceNotText at the first chunk holding a NUL byte.
+ * SourceNotText at the first chunk holding a NUL byte. `size`, a regular file's size, makes the
+ * first read one buffer of that size (and a byte more, to see whether it grew): the file is decoded
+ * from it as it is, without copying chunks together.
  */
-export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES): string {
+export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): string {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, max + 1 - total));
+    const want = chunks.length === 0 && size > 0 ? size + 1 : CHUNK;
+    const buf = Buffer.allocUnsafe(Math.min(want, max + 1 - total));
     let n: number;
     try {
       n = fs.readSync(fd, buf, 0, buf.length, null);
@@ -97,7 +100,7 @@ export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES): string {
     if (total > max) throw new SourceTooLarge(total, true, max);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)).toString('utf8');
 }
 
 /**
@@ -110,7 +113,7 @@ export function readFileBounded(file: string, max = MAX_SOURCE_BYTES): string {
   try {
     const st = fs.fstatSync(fd);
     if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
-    return readFdBounded(fd, max);
+    return readFdBounded(fd, max, st.isFile() ? st.size : 0);
   } finally {
     fs.closeSync(fd);
   }
