@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
-import { readAllStdin, readFileBounded, SourceTooLarge, tooLargeError } from './stdin';
+import { readAllStdin, readFileBounded, SourceRefused, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
@@ -214,7 +214,7 @@ function readSource(file: string, cwd: string): string {
   try {
     return readFileBounded(path.resolve(cwd, file));
   } catch (e) {
-    if (e instanceof SourceTooLarge) throw tooLargeError(file, e);
+    if (e instanceof SourceRefused) throw tooLargeError(file, e);
     throw e;
   }
 }

@@ -17,7 +17,7 @@ import { defaultNow } from '../clock';
 import { usageError } from './common';
 import { error, FindingsError } from '../../k8s/diagnostics';
 import { processKustomizeStream, processResourceListText, type TextRun } from '../../protocols/krm';
-import { readFileBounded, SourceTooLarge, tooLargeError } from '../../io/stdin';
+import { readFileBounded, SourceRefused, tooLargeError } from '../../io/stdin';
 
 interface FnOpts {
   kustomizePlugin?: string;
@@ -64,7 +64,7 @@ export function register(program: Command, ctx: CliContext): Command {
             try {
               configText = readFileBounded(path.resolve(ctx.io.cwd, pluginConfig));
             } catch (e) {
-              if (e instanceof SourceTooLarge) throw tooLargeError(pluginConfig, e);
+              if (e instanceof SourceRefused) throw tooLargeError(pluginConfig, e);
               throw new FindingsError([
                 error(`cannot read plugin config ${pluginConfig}`, {
                   file: pluginConfig,
