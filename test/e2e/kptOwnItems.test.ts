@@ -7,22 +7,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureBuilt, readFiles, runProcess, tmpDir, which, writeFiles, writeWrapper } from '../helpers/kpt';
+import { ensureBuilt, kptfile, readFiles, runProcess, tmpDir, which, writeFiles, writeWrapper } from '../helpers/kpt';
 import { needs, skippedTitle } from '../helpers/skip';
 
 const KPT = which('kpt');
 
-const KPTFILE = (wrapper: string) => `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: pkg
-  annotations:
-    config.kubernetes.io/local-config: "true"
-pipeline:
-  mutators:
-  - exec: ${wrapper}
-    configPath: cozygateway.yaml
-`;
 const CONFIG = `apiVersion: fn.cozystack.io/v1alpha1
 kind: CozyGateway
 metadata:
@@ -70,7 +59,12 @@ function pkg(extra: Record<string, string>): { base: string; dir: string } {
   const base = tmpDir('kpt-own');
   const dir = path.join(base, 'pkg');
   const wrapper = writeWrapper(path.join(base, 'bin', 'cozy-gw-fn'), ['fn']);
-  writeFiles(dir, { Kptfile: KPTFILE(wrapper), 'cozygateway.yaml': CONFIG, 'tenant-root.yaml': ROOT_TENANT, ...extra });
+  writeFiles(dir, {
+    Kptfile: kptfile(wrapper, 'cozygateway.yaml'),
+    'cozygateway.yaml': CONFIG,
+    'tenant-root.yaml': ROOT_TENANT,
+    ...extra,
+  });
   return { base, dir };
 }
 
