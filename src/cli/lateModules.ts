@@ -18,6 +18,7 @@ export const late = {
   plan: () => require('../pipelines/plan') as typeof import('../pipelines/plan'),
   hostnames: () => require('../pipelines/hostnames') as typeof import('../pipelines/hostnames'),
   diff: () => require('../pipelines/diff') as typeof import('../pipelines/diff'),
+  diffOutput: () => require('../pipelines/diffOutput') as typeof import('../pipelines/diffOutput'),
   unifiedDiff: () => require('../pipelines/unifiedDiff') as typeof import('../pipelines/unifiedDiff'),
   /** The admit request, the evaluator and its CEL engine included. */
   admit: () => require('../pipelines/admit') as typeof import('../pipelines/admit'),

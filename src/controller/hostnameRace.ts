@@ -35,6 +35,8 @@ export interface Verdict {
   accepted: boolean;
   reason: RouteReason;
   message: string;
+  /** The message without its `On TenantGateway <ns>/<name>: ` prefix: the verdict's own words. */
+  detail: string;
 }
 
 /**
@@ -114,7 +116,7 @@ export function compareClaims(a: Claimant, b: Claimant): number {
 
 // ----- messages -----------------------------------------------------------------------------------
 
-type CauseKind = 'conflict' | WithdrawalCause;
+export type CauseKind = 'conflict' | WithdrawalCause;
 /** The causes in the order a message lists them (docs/behaviour.md §5.9). */
 const CAUSE_ORDER: CauseKind[] = [
   'conflict',
@@ -146,29 +148,66 @@ function describeRoute(c: Claimant): string {
  * `On TenantGateway <ns>/<name>: ` then the causes joined with `; `, in CAUSE_ORDER, each listing
  * its hostnames sorted. A hostname has one standing per claim, so each is named once.
  */
-function causesMessage(v: TenantGatewayView, standings: ReadonlyMap<string, Standing>, skip?: WithdrawalCause): string {
+/**
+ * The cause of a claim's standing on hostname h, as route status words it (`hostname held by a
+ * route in another namespace: h (held by HTTPRoute ns/name)`), or undefined when the claim holds
+ * the name or claims none. The one statement of each cause: route status messages and the
+ * hostname table (src/pipelines/hostnames.ts) both read it from here.
+ */
+export function standingCause(h: string, s: Standing): { kind: CauseKind; item: string } | undefined {
+  let kind: CauseKind;
+  let detail: string;
+  if (s.status === 'lost') [kind, detail] = ['conflict', `held by ${describeRoute(s.heldBy)}`];
+  else if (s.status === 'withdrawn') [kind, detail] = [s.cause, s.detail];
+  else return undefined;
+  return { kind, item: detail ? `${h} (${detail})` : h };
+}
+
+/** `<cause text>: <items>`, the part of a message that states one cause. */
+export function causeText(kind: CauseKind, items: readonly string[]): string {
+  return `${CAUSE_TEXT[kind]}: ${items.join(', ')}`;
+}
+
+/** The reason a hostname withdrawn for this cause alone gets (phase 3). */
+export function withdrawalReason(cause: WithdrawalCause): RouteReason {
+  return cause === 'native' ? 'NotAllowedByListeners' : 'NoMatchingListenerHostname';
+}
+
+/**
+ * The causes joined with `; `, in CAUSE_ORDER, each listing its hostnames sorted. A hostname has
+ * one standing per claim, so each is named once.
+ */
+function causesDetail(standings: ReadonlyMap<string, Standing>): string {
   const byCause = new Map<CauseKind, string[]>();
   for (const h of [...standings.keys()].sort()) {
     const s = standings.get(h)!;
-    let kind: CauseKind;
-    let detail: string;
-    if (s.status === 'lost') [kind, detail] = ['conflict', `held by ${describeRoute(s.heldBy)}`];
-    else if (s.status === 'withdrawn' && s.cause !== skip) [kind, detail] = [s.cause, s.detail];
-    else continue;
-    const items = byCause.get(kind) ?? [];
-    items.push(detail ? `${h} (${detail})` : h);
-    byCause.set(kind, items);
+    const c = standingCause(h, s);
+    if (!c) continue;
+    const items = byCause.get(c.kind) ?? [];
+    items.push(c.item);
+    byCause.set(c.kind, items);
   }
-  const parts = CAUSE_ORDER.filter((k) => byCause.has(k)).map((k) => `${CAUSE_TEXT[k]}: ${byCause.get(k)!.join(', ')}`);
-  return `On TenantGateway ${v.id}: ${parts.join('; ')}`;
+  return CAUSE_ORDER.filter((k) => byCause.has(k))
+    .map((k) => causeText(k, byCause.get(k)!))
+    .join('; ');
+}
+
+function verdictOf(v: TenantGatewayView, c: Claimant, acc: boolean, reason: RouteReason, detail: string): Verdict {
+  return { claimant: c, accepted: acc, reason, message: `On TenantGateway ${v.id}: ${detail}`, detail };
 }
 
 function refusal(v: TenantGatewayView, c: Claimant, reason: RouteReason, text: string): Verdict {
-  return { claimant: c, accepted: false, reason, message: `On TenantGateway ${v.id}: ${text}` };
+  return verdictOf(v, c, false, reason, text);
 }
 
 function accepted(v: TenantGatewayView, c: Claimant): Verdict {
-  return { claimant: c, accepted: true, reason: 'Accepted', message: `Route attached to TenantGateway ${v.id}` };
+  return {
+    claimant: c,
+    accepted: true,
+    reason: 'Accepted',
+    message: `Route attached to TenantGateway ${v.id}`,
+    detail: `Route attached to TenantGateway ${v.id}`,
+  };
 }
 
 // ----- phase 1: the claim, parentRef by parentRef and hostname by hostname --------------------------
@@ -375,9 +414,9 @@ export function decideHostnames(context: RaceContext, claimants: readonly Claima
         return accepted(ctx.v, c);
       const reason: RouteReason =
         causes.size === 1 && causes.has('native') ? 'NotAllowedByListeners' : 'NoMatchingListenerHostname';
-      return { claimant: c, accepted: false, reason, message: causesMessage(ctx.v, mine) };
+      return verdictOf(ctx.v, c, false, reason, causesDetail(mine));
     }
-    return { claimant: c, accepted: false, reason: 'HostnameConflict', message: causesMessage(ctx.v, mine) };
+    return verdictOf(ctx.v, c, false, 'HostnameConflict', causesDetail(mine));
   });
 
   // The outcome per hostname.

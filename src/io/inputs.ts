@@ -1,6 +1,8 @@
 /**
  * Reading inputs (the CLI edge): `-f` files, directories and stdin; multi-document YAML and
- * JSON; List kinds flattened. Bulk parsing uses js-yaml (fast). Every reader returns, beside
+ * JSON; List kinds flattened. Bulk parsing uses js-yaml (fast); a source that is one JSON document
+ * (a `kubectl get -o json` List, a cozy-gw `-o json` output) is read with `JSON.parse` (faster
+ * still, src/io/jsonText.ts) when that gives the value js-yaml would. Every reader returns, beside
  * what it read, the SourceMap of it (src/io/sourceMap.ts): where each object came from, from
  * which the CLI edge finds the line of a field when a finding names one.
  */
@@ -8,12 +10,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
-import { readAllStdin, readFileBounded, SourceTooLarge, tooLargeError } from './stdin';
+import { readAllStdin, readFileBounded, SourceRefused, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { SourceMap } from './sourceMap';
 import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
+import { countJsonKeys, looksLikeJson, parseJsonFast, sameAsYaml } from './jsonText';
 import { pushAll } from '../k8s/arrays';
 
 export { SourceMap } from './sourceMap';
@@ -23,6 +26,11 @@ export function parseDocuments(text: string, file: string, sources: SourceMap): 
   sources.addText(file, text);
   const tooBig = checkText(text);
   if (tooBig) throw limitError(tooBig, file);
+  const json = readJson(text);
+  if (json !== NOT_JSON) {
+    sources.markJson(file);
+    return [json];
+  }
   let docs: unknown[] = [];
   try {
     jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: file });
@@ -50,6 +58,31 @@ export function parseDocuments(text: string, file: string, sources: SourceMap): 
   const over = checkParsed(text, docs);
   if (over) throw limitError(over, file);
   return docs;
+}
+
+const NOT_JSON = Symbol('not JSON');
+/**
+ * The characters js-yaml refuses anywhere in a stream (its PATTERN_NON_PRINTABLE); `JSON.parse`
+ * takes them in a string, so a text holding one is left to js-yaml and its error.
+ */
+const NON_PRINTABLE =
+  /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+
+/**
+ * One JSON document read with `JSON.parse`, or NOT_JSON when js-yaml must read the text: it is not
+ * one JSON document, or the parsed value could differ from js-yaml's (sameAsYaml: a number js-yaml
+ * reads otherwise, nesting it refuses; a key repeated in a mapping, which js-yaml refuses), or it
+ * crosses a bound. In every such case the text is read as before, with js-yaml's values, errors
+ * and lines.
+ */
+function readJson(text: string): unknown {
+  if (!looksLikeJson(text) || NON_PRINTABLE.test(text)) return NOT_JSON;
+  const value = parseJsonFast(text);
+  if (value === undefined) return NOT_JSON;
+  const entries = sameAsYaml(value);
+  if (entries === undefined || entries !== countJsonKeys(text)) return NOT_JSON;
+  if (checkParsed(text, [value])) return NOT_JSON;
+  return value;
 }
 
 /** A bound of src/k8s/limits.ts crossed: an input error at the file and the document's line. */
@@ -181,7 +214,7 @@ function readSource(file: string, cwd: string): string {
   try {
     return readFileBounded(path.resolve(cwd, file));
   } catch (e) {
-    if (e instanceof SourceTooLarge) throw tooLargeError(file, e);
+    if (e instanceof SourceRefused) throw tooLargeError(file, e);
     throw e;
   }
 }

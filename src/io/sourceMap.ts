@@ -7,9 +7,12 @@
  *
  * Lines are found with the `yaml` library (it keeps source positions); a document is re-read
  * lazily, the first time a line in it is asked for: a run without findings never parses twice.
+ * A source read as one JSON document (markJson) is never re-read: its lines are found by walking
+ * its text (src/io/jsonText.ts), also only when asked for.
  */
 import type { Document, LineCounter, Node } from 'yaml';
 import { keyOf, type KObject, type ObjRef } from '../k8s/model';
+import { JsonPositions } from './jsonText';
 
 /** Where an object came from. Kept beside objects (a WeakMap), never inside them. */
 export interface Origin {
@@ -31,6 +34,8 @@ export class SourceMap {
   private readonly origins = new Map<object, Origin>();
   private readonly texts = new Map<string, string>();
   private readonly parsed = new Map<string, Parsed>();
+  /** The sources read as one JSON document, and the positions found in each (made on the first look-up). */
+  private readonly json = new Map<string, JsonPositions | undefined>();
   /** The input objects in reading order; indexed by identity only when one is looked up. */
   private readonly added: KObject[] = [];
   private readonly objects = new Map<string, KObject>();
@@ -39,8 +44,16 @@ export class SourceMap {
 
   /** The text of a source, as read. */
   addText(file: string, text: string): void {
-    if (this.texts.get(file) !== text) this.parsed.delete(file);
+    if (this.texts.get(file) !== text) {
+      this.parsed.delete(file);
+      this.json.delete(file);
+    }
     this.texts.set(file, text);
+  }
+
+  /** The source (its text added) was read as one JSON document: its lines are found in its text. */
+  markJson(file: string): void {
+    this.json.set(file, undefined);
   }
 
   /** An input object and where it was read; a later object of the same identity wins, as in the store. */
@@ -82,6 +95,7 @@ export class SourceMap {
 
   /** The line of a field below a place in a source (the object itself when the field is not there). */
   lineAt(origin: Origin, field?: string): number | undefined {
+    if (this.json.has(origin.file)) return this.jsonLineAt(origin, field);
     const parsed = this.parse(origin.file);
     const doc = parsed?.docs[origin.doc];
     if (!parsed || !doc) return undefined;
@@ -113,6 +127,35 @@ export class SourceMap {
       } else break;
     }
     return best === undefined ? undefined : parsed.lc.linePos(best).line;
+  }
+
+  /** lineAt in a source read as JSON: the same walk (keys with dots included) over its text. */
+  private jsonLineAt(origin: Origin, field?: string): number | undefined {
+    const text = this.texts.get(origin.file);
+    if (text === undefined || origin.doc !== 0) return undefined;
+    let at = this.json.get(origin.file);
+    if (!at) this.json.set(origin.file, (at = new JsonPositions(text)));
+    const parts: (string | number)[] = [...origin.path, ...(field ? splitField(field) : [])];
+    let node = at.root();
+    let best = node;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i];
+      if (at.isObject(node)) {
+        let pair = at.member(node, String(p));
+        for (let j = parts.length; !pair && j > i + 1; j--) {
+          pair = at.member(node, parts.slice(i, j).join('.'));
+          if (pair) i = j - 1;
+        }
+        if (!pair) break;
+        best = pair.key;
+        node = pair.value;
+      } else if (at.isArray(node) && typeof p === 'number') {
+        const item = at.element(node, p);
+        if (item === undefined) break;
+        best = node = item;
+      } else break;
+    }
+    return at.line(best);
   }
 
   private parse(file: string): Parsed | undefined {

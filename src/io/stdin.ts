@@ -13,8 +13,11 @@ import { MAX_SOURCE_BYTES, mib } from '../k8s/limits';
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 const CHUNK = 1 << 16;
 
+/** A source refused before it is read whole; the caller names it (tooLargeError). */
+export class SourceRefused extends Error {}
+
 /** A source past the bound: what the caller names it by (a file, `<stdin>`), and what was seen. */
-export class SourceTooLarge extends Error {
+export class SourceTooLarge extends SourceRefused {
   constructor(
     /** The size of a regular file, or the bytes read from a stream when it passed the bound. */
     readonly bytes: number,
@@ -27,8 +30,32 @@ export class SourceTooLarge extends Error {
   }
 }
 
-/** The input error for a source past the bound, naming it. */
-export function tooLargeError(file: string, e: SourceTooLarge): FindingsError {
+/**
+ * A stream holding a NUL byte: no YAML or JSON text does (the YAML character set allows no C0
+ * control but tab, line feed and carriage return), so a device such as /dev/zero or a binary file
+ * is refused at its first chunk instead of after the bound.
+ */
+export class SourceNotText extends SourceRefused {
+  constructor(
+    /** The offset of the first NUL byte. */
+    readonly offset: number,
+  ) {
+    super(`a NUL byte at offset ${offset}`);
+    this.name = 'SourceNotText';
+  }
+}
+
+/** The input error for a refused source (past the bound, or not text), naming it. */
+export function tooLargeError(file: string, e: SourceRefused): FindingsError {
+  if (e instanceof SourceNotText)
+    return new FindingsError([
+      error(`holds a NUL byte at byte ${e.offset}: it is not YAML or JSON text`, {
+        file,
+        rule: 'input.not-text',
+        hint: 'give the manifests file itself, not a device (such as /dev/zero) or a binary file',
+      }),
+    ]);
+  if (!(e instanceof SourceTooLarge)) throw e;
   const what = e.streamed
     ? `holds more than ${mib(e.max)} (read as a stream)`
     : `is ${e.bytes} bytes, larger than the limit of ${mib(e.max)} for one input`;
@@ -41,12 +68,18 @@ export function tooLargeError(file: string, e: SourceTooLarge): FindingsError {
   ]);
 }
 
-/** Every byte of an open descriptor up to `max`; throws SourceTooLarge one chunk past it. */
-export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES): string {
+/**
+ * Every byte of an open descriptor up to `max`; throws SourceTooLarge one chunk past it, and
+ * SourceNotText at the first chunk holding a NUL byte. `size`, a regular file's size, makes the
+ * first read one buffer of that size (and a byte more, to see whether it grew): the file is decoded
+ * from it as it is, without copying chunks together.
+ */
+export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): string {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
-    const buf = Buffer.allocUnsafe(Math.min(CHUNK, max + 1 - total));
+    const want = chunks.length === 0 && size > 0 ? size + 1 : CHUNK;
+    const buf = Buffer.allocUnsafe(Math.min(want, max + 1 - total));
     let n: number;
     try {
       n = fs.readSync(fd, buf, 0, buf.length, null);
@@ -60,11 +93,14 @@ export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES): string {
       throw e;
     }
     if (n === 0) break;
+    const chunk = n === buf.length ? buf : buf.subarray(0, n);
+    const nul = chunk.indexOf(0);
+    if (nul >= 0) throw new SourceNotText(total + nul);
     total += n;
     if (total > max) throw new SourceTooLarge(total, true, max);
-    chunks.push(n === buf.length ? buf : buf.subarray(0, n));
+    chunks.push(chunk);
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)).toString('utf8');
 }
 
 /**
@@ -77,7 +113,7 @@ export function readFileBounded(file: string, max = MAX_SOURCE_BYTES): string {
   try {
     const st = fs.fstatSync(fd);
     if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
-    return readFdBounded(fd, max);
+    return readFdBounded(fd, max, st.isFile() ? st.size : 0);
   } finally {
     fs.closeSync(fd);
   }
@@ -88,7 +124,7 @@ export function readAllStdin(fd = 0, max = MAX_SOURCE_BYTES): string {
   try {
     return readFdBounded(fd, max);
   } catch (e) {
-    if (e instanceof SourceTooLarge) throw tooLargeError('<stdin>', e);
+    if (e instanceof SourceRefused) throw tooLargeError('<stdin>', e);
     throw e;
   }
 }

@@ -1,10 +1,12 @@
 /**
- * Metadata of the shape the API server accepts: `metadata.namespace` a string, `labels` and
- * `annotations` maps of strings. Anything else (`annotations: "abc"`, `labels: [a, b]`, a number
+ * Metadata of the shape the API server accepts: `metadata.namespace` a string naming a namespace
+ * (a DNS-1123 label: never `..`, which a path built from it would climb out of its folder with),
+ * `labels` and `annotations` maps of strings. Anything else (`annotations: "abc"`, `labels: [a, b]`, a number
  * as a label value) is an input error naming the field, never read as something else. Pure.
  */
 import { error, type Finding } from './diagnostics';
 import { isObject, refOf, type KObject } from './model';
+import { isDns1123Label } from './dnsNames';
 
 function kindOf(v: unknown): string {
   if (v === null) return 'null';
@@ -19,7 +21,7 @@ export function metadataFindings(o: KObject): Finding[] {
   const md = o.metadata as unknown;
   if (!isObject(md)) return out; // the reader already refused an object without metadata
   // Nothing is built for a well-formed object (every real one): the reference only with a finding.
-  const at = (field: string, message: string) => {
+  const at = (field: string, message: string, hint?: string) => {
     const ref =
       typeof md.namespace === 'string'
         ? { ...refOf(o) }
@@ -31,14 +33,21 @@ export function metadataFindings(o: KObject): Finding[] {
         field,
         rule: 'input.metadata',
         hint:
-          field === 'metadata.namespace'
+          hint ??
+          (field === 'metadata.namespace'
             ? "write the namespace's name as a string, e.g. namespace: tenant-root"
-            : 'labels and annotations map string keys to string values: quote a value YAML would read as a number or a boolean, e.g. "1" or "true"',
+            : 'labels and annotations map string keys to string values: quote a value YAML would read as a number or a boolean, e.g. "1" or "true"'),
       }),
     );
   };
   if (md.namespace !== undefined && md.namespace !== null && typeof md.namespace !== 'string')
     at('metadata.namespace', `must be a string, got ${kindOf(md.namespace)}`);
+  else if (typeof md.namespace === 'string' && md.namespace !== '' && !isDns1123Label(md.namespace))
+    at(
+      'metadata.namespace',
+      `${JSON.stringify(md.namespace.slice(0, 80))} is not a namespace name: a DNS-1123 label of lowercase letters, digits and "-", at most 63 characters`,
+      'name the namespace the object lives in, e.g. namespace: tenant-root',
+    );
   for (const f of ['labels', 'annotations'] as const) {
     const v = md[f];
     if (v === undefined || v === null) continue;

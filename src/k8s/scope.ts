@@ -43,3 +43,25 @@ const CLUSTER_SCOPED = new Set([
 export function isClusterScoped(o: Pick<KObject, 'apiVersion' | 'kind'>): boolean {
   return CLUSTER_SCOPED.has(`${groupOf(o.apiVersion)}|${o.kind}`);
 }
+
+/** An input object placed in another namespace than it names: a namespaced object without one. */
+export interface Placement {
+  original: KObject;
+  placed: KObject;
+}
+
+/**
+ * A namespaced object without `metadata.namespace` is created, as the API server would, in the
+ * namespace the request names (`admit -n`, default `default`; `post-render`: Helm's release
+ * namespace); a cluster-scoped one, or one naming its namespace, stays as it is.
+ */
+export function placeInNamespace(objects: KObject[], namespace: string): { objects: KObject[]; placed: Placement[] } {
+  const placed: Placement[] = [];
+  const out = objects.map((o) => {
+    if (o.metadata.namespace || isClusterScoped(o)) return o;
+    const p = { ...o, metadata: { ...o.metadata, namespace } };
+    placed.push({ original: o, placed: p });
+    return p;
+  });
+  return { objects: out, placed };
+}

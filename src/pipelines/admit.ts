@@ -7,7 +7,7 @@
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { printable } from '../k8s/printable';
 import { describe, keyOf, type KObject } from '../k8s/model';
-import { isClusterScoped } from '../k8s/scope';
+import { placeInNamespace, type Placement } from '../k8s/scope';
 import { duplicateFindings } from '../k8s/duplicates';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { POLICY_NAMES, renderPolicies } from '../charts/policies';
@@ -44,26 +44,7 @@ export function platformPolicies(
   return { policies: renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }), findings };
 }
 
-/** An input object judged in another namespace than it names: a namespaced object without one. */
-export interface Placement {
-  original: KObject;
-  placed: KObject;
-}
-
-/**
- * A namespaced object without `metadata.namespace` is created, as the API server would, in the
- * namespace the request names (`-n`, default `default`): it is judged there, and a note says so.
- */
-export function placeInNamespace(objects: KObject[], namespace: string): { objects: KObject[]; placed: Placement[] } {
-  const placed: Placement[] = [];
-  const out = objects.map((o) => {
-    if (o.metadata.namespace || isClusterScoped(o)) return o;
-    const p = { ...o, metadata: { ...o.metadata, namespace } };
-    placed.push({ original: o, placed: p });
-    return p;
-  });
-  return { objects: out, placed };
-}
+export { placeInNamespace, type Placement } from '../k8s/scope';
 
 export interface AdmitRequest extends AdmitInput {
   /** The namespace of the request (`-n`) for a namespaced object without one. */

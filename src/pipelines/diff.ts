@@ -1,50 +1,60 @@
 /**
- * `cozy-gw diff`, the pure core (README "cozy-gw diff"): a change previewed against a
- * cluster state. Render the resulting tenant tree (render.ts), lay the rendered objects and the
- * other given objects over the state, remove what render produced for tenants that left the tree,
- * run one controller pass (reconcile.ts), and compare the outcome with the state: the objects
- * created, changed and deleted, and the hostname table (hostnames.ts).
+ * `cozy-gw diff`, the use case (README "cozy-gw diff"): a change previewed against a
+ * cluster state, so that only the change shows.
  *
- * - The tree: the state's Tenants, each replaced by a given Tenant of the same namespace and name,
- *   plus the given ones; with `prune` the given Tenants alone (the tenants directory is the whole
- *   tree, as Flux with prune applies it).
- * - Render runs when the change can alter what it renders: a Tenant, a platform-values file or a
- *   Package among the given inputs, or `prune`. A change of routes or Secrets alone, or the state
- *   alone, lays them over the state and runs the pass (render with the chart defaults over a state
- *   rendered with other values would show differences nobody asked for).
- * - Laying over: an object with the same group, kind, namespace and name replaces the state's, as
- *   `kubectl apply` writes it: the state's `status` and the fields the API server sets
- *   (metadata.uid, resourceVersion, generation, creationTimestamp, managedFields; a Namespace's
- *   spec and its kubernetes.io/metadata.name label) stay when the given object has none. A rendered object wins over a given one.
- * - What leaves: a TenantGateway that render no longer produces in a namespace it still renders
- *   (the tenant gave up its Gateway); with `prune`, every tenant Namespace the state holds (a
- *   Namespace carrying its own `tenant.cozystack.io/<name>` label, or the namespace of one of the
- *   state's Tenants) that render no longer produces, its cozystack-values Secret and TenantGateway,
- *   and everything else in that Namespace with it (the API server deletes a Namespace's contents);
- *   and whatever a leaving object controls (ownerReferences: a TenantGateway's Gateway, Issuer,
- *   Certificates and redirect route), as the garbage collector deletes it.
- * - Secrets: compared as the API server stores them (stringData folded into data); when either
- *   side's data is unknown (a Secret cozy-gw printed without its data) only the redacted forms are
- *   compared. Key material never leaves this module: every Secret in the result has its data
- *   values, and its annotations that carry key material (secretRedaction.ts), replaced by `***`,
- *   as kubectl diff masks them (`*** (before)` / `*** (after)` where they differ).
+ * 1. The baseline: one controller pass over the state alone (reconcile.ts; its values channel the
+ *    state's own, else the values given), so that what a pass would change on the state by itself
+ *    (drift, or a tree written without the controller's objects) is never attributed to the
+ *    change; it is counted (`drift`). With the state alone (no change given) the baseline is the
+ *    state itself, and the diff shows that drift.
+ * 2. The change: the tenant tree rendered (render.ts) — the state's Tenants (read back from a
+ *    committed tree by renderedTenants.ts), each replaced by a given Tenant of the same namespace
+ *    and name, plus the given ones; with `prune` the given Tenants alone — and laid over the
+ *    baseline with the other given objects as `kubectl apply` writes them (applyEmulation.ts). A
+ *    rendered object wins over a given one.
+ * 3. What leaves: what render produced for the state's tree and no longer produces (a tenant's
+ *    TenantGateway when it gives up its Gateway; with `prune` a removed tenant's Namespace and
+ *    cozystack-values Secret), and with it everything the API server deletes along
+ *    (garbageCollection.ts): everything in a removed Namespace, whether the change holds it or not,
+ *    and whatever a leaving object owns.
+ * 4. One controller pass over the result, and the comparison with the baseline (comparison.ts),
+ *    the hostname table of both passes (hostnames.ts), and the objects the change makes
+ *    inadmissible on their next write (admissionLookahead.ts).
+ *
+ * A committed tree holds only what render wrote (its record, `treeHeld`), so: its Tenants are read
+ * back from it and never compared as objects (a Tenant given again is not "created"); the given
+ * objects render does not write and the state does not hold (routes, the cluster's own Namespaces,
+ * as `render --with-controller -f` read them) are the cluster the tree was rendered against, in the
+ * baseline as in the change; and nothing render did not write there is deleted for being absent.
+ * Pure: objects in, result out; the two passes share the objects they do not change.
  */
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
-import { deepEqual, describe, isObject, keyOf, refOf, type KObject } from '../k8s/model';
+import { deepEqual, describe, keyOf, refOf, type KObject } from '../k8s/model';
 import { compareChanges, Store, type Change } from '../k8s/store';
-import { isRedacted, isSecret, keyMaterialAnnotations, redactSecret } from '../k8s/secretRedaction';
-import { isTenant, isTenantGateway } from '../platform/kinds';
-import { TENANT_ROOT, tenantNamespaceOf, VALUES_SECRET } from '../platform/tenancy';
-import { findPlatformPackage } from '../platform/kinds';
-import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_KIND, TGW_NAME } from '../platform/names';
-import { orderOutput, render, type RenderOptions } from './render';
+import { masked } from '../k8s/secretMasking';
+import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
+import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
+import { TENANT_ROOT } from '../platform/tenancy';
+import { render, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
+import { applyOver } from './applyEmulation';
+import { cascade, type Leaving } from './garbageCollection';
+import { compareStates, differenceCount, type ChangedObject } from './comparison';
+import { renderedTenants, tenantNamespacesOf } from './renderedTenants';
+import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
+import { platformPolicies } from './admit';
+import { isChannelSecret } from './platformChannel';
+import { isStatusReason, statusChanges } from './statusChange';
 import { pushAll } from '../k8s/arrays';
+
+export type { ChangedObject } from './comparison';
 
 export interface DiffInput {
   /** The cluster state now (`--state`). */
   state: KObject[];
+  /** Keys (keyOf) of the state objects a committed render tree holds as render's own (its record). */
+  treeHeld?: ReadonlySet<string>;
   /** The given objects (`-f`): Tenants, and anything else the user means to apply. */
   objects: KObject[];
   /** Platform values files (`--values`), in order. */
@@ -57,11 +67,6 @@ export interface DiffOptions extends RenderOptions {
   now: string;
   ciliumVersion?: string;
   upstreamCilium?: boolean;
-}
-
-export interface ChangedObject {
-  before: KObject;
-  after: KObject;
 }
 
 export interface DiffResult {
@@ -77,33 +82,16 @@ export interface DiffResult {
   removedNamespaces: string[];
   /** Whether render ran (the change touched the tenant tree or the platform values). */
   rendered: boolean;
-  /** The pass (for the plan's header: channel, Cilium version, findings). */
+  /** What the comparison starts from: one pass over the state (a change was given), or the state itself. */
+  baseline: 'pass' | 'state';
+  /** Objects one pass over the state alone creates, changes or deletes: not the change's (0 without a baseline pass). */
+  drift: number;
+  /** Objects the change leaves in place that the platform's policies would refuse on their next write. */
+  inadmissible: InadmissibleObject[];
+  /** The baseline's objects, Secrets masked (key material never leaves this use case). */
+  before: KObject[];
+  /** The pass after the change (for the plan's header: channel, Cilium version, findings). */
   pass?: ReconcileResult;
-}
-
-const NAME_LABEL = 'kubernetes.io/metadata.name';
-
-/** Fields the API server owns: an applied object without them keeps the state's. */
-const SERVER_METADATA = ['uid', 'resourceVersion', 'generation', 'creationTimestamp', 'managedFields'];
-
-/** `kubectl apply` of `given` over `live`: the given object, with what the server keeps. */
-function applyOver(given: KObject, live: KObject | undefined): KObject {
-  if (!live) return given;
-  let out: KObject | undefined;
-  const edit = () => (out ??= { ...given, metadata: { ...given.metadata } });
-  for (const f of SERVER_METADATA)
-    if (given.metadata[f] === undefined && live.metadata[f] !== undefined) edit().metadata[f] = live.metadata[f];
-  if (given.status === undefined && live.status !== undefined) edit().status = live.status;
-  if (given.kind === 'Namespace' && given.apiVersion === 'v1') {
-    if (given.spec === undefined && live.spec !== undefined) edit().spec = live.spec;
-    // The API server stamps every Namespace with its name label.
-    const name = live.metadata.labels?.[NAME_LABEL];
-    if (name !== undefined && given.metadata.labels?.[NAME_LABEL] === undefined) {
-      const m = edit().metadata;
-      m.labels = { ...(m.labels ?? {}), [NAME_LABEL]: name };
-    }
-  }
-  return out ?? given;
 }
 
 function duplicates(objs: KObject[], what: string): Finding[] {
@@ -128,305 +116,234 @@ function isNamespace(o: KObject): boolean {
   return o.kind === 'Namespace' && o.apiVersion === 'v1';
 }
 
-/** A Namespace the tenant chart rendered: it carries its own `tenant.cozystack.io/<name>` label. */
-function isTenantNamespace(o: KObject, stateTenantNamespaces: Set<string>): boolean {
-  if (!isNamespace(o) || o.metadata.name === TENANT_ROOT) return false;
-  return (
-    stateTenantNamespaces.has(o.metadata.name) ||
-    o.metadata.labels?.[`tenant.cozystack.io/${o.metadata.name}`] !== undefined
-  );
+function isControllerOwned(o: KObject): boolean {
+  return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
 }
 
-// ----- Secrets ---------------------------------------------------------------------------------
+/** Reasons by key, each once, in the order given. */
+class Reasons {
+  readonly map = new Map<string, string[]>();
+  add(k: string, r: string): void {
+    const rs = this.map.get(k);
+    if (!rs) this.map.set(k, [r]);
+    else if (!rs.includes(r)) rs.push(r);
+  }
+}
 
-/** A Secret as the API server stores it: stringData folded into data (base64). */
-function storedSecret(o: KObject): KObject {
-  if (!isSecret(o) || !isObject(o.stringData)) return o;
-  const data: Record<string, unknown> = { ...(isObject(o.data) ? o.data : {}) };
-  for (const [k, v] of Object.entries(o.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
-  const out: KObject = { ...o, data };
-  delete out.stringData;
-  return out;
+interface Overlay {
+  /** The objects laid over the baseline. */
+  objects: KObject[];
+  /** The objects leaving the baseline, with why. */
+  leaving: Leaving;
+  /** The tenant namespaces that leave. */
+  removedNamespaces: string[];
+  /** Keys of the objects render produced. */
+  rendered: Set<string>;
+  findings: Finding[];
 }
 
 /**
- * A Secret side as shown: every value of `data` masked (`*** (before)` / `*** (after)` where the
- * sides differ), and so is every annotation that carries key material on either side
- * (keyMaterialAnnotations: a last-applied copy, an annotation repeating a value). Whatever else
- * `data` or `stringData` hold (a malformed Secret of a snapshot: a string, a list) is shown as
- * `***` whole: no input shape gets key material printed.
+ * Render the tree the change leaves and work out what it lays over the baseline and what leaves
+ * it. `stateTenants` are the state's Tenants (objects, or read back from a tree).
  */
-function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'after', copies: string[]): KObject {
-  if (!isSecret(o)) return o;
-  const out: KObject = { ...o };
-  const mask = (mine: Record<string, unknown>, theirs: Record<string, unknown> | undefined, k: string) =>
-    theirs && k in theirs && theirs[k] !== mine[k] ? `*** (${side})` : '***';
-  if (isObject(o.data)) {
-    const theirs = other && isObject(other.data) ? other.data : undefined;
-    const data: Record<string, string> = {};
-    for (const k of Object.keys(o.data)) data[k] = mask(o.data, theirs, k);
-    out.data = data;
-  } else if (o.data !== undefined && o.data !== null) out.data = '***';
-  if (o.stringData !== undefined && o.stringData !== null) out.stringData = '***';
-  const annotations = o.metadata.annotations;
-  if (annotations && copies.some((k) => k in annotations)) {
-    const theirs = other?.metadata.annotations;
-    const masked: Record<string, string> = { ...annotations };
-    for (const k of copies) if (k in annotations) masked[k] = mask(annotations, theirs, k);
-    out.metadata = { ...o.metadata, annotations: masked };
-  }
-  return out;
-}
+function renderChange(
+  input: DiffInput,
+  opts: DiffOptions,
+  before: readonly KObject[],
+  stateTenants: KObject[],
+  givenTenants: KObject[],
+  givenOthers: KObject[],
+  tenantsAreObjects: boolean,
+): Overlay {
+  const givenKeys = new Set(givenTenants.map(keyOf));
+  const tree = input.prune ? givenTenants : [...stateTenants.filter((t) => !givenKeys.has(keyOf(t))), ...givenTenants];
+  const treeKeys = new Set(tree.map(keyOf));
+  const leaving: Leaving = new Map();
+  const beforeKeys = new Set(before.map(keyOf));
+  if (tenantsAreObjects)
+    for (const t of stateTenants)
+      if (!treeKeys.has(keyOf(t)) && beforeKeys.has(keyOf(t)))
+        leaving.set(keyOf(t), 'the Tenant left the tree (--prune: not among the given Tenants)');
 
-/** The two sides of a Secret as compared and shown (either undefined for a create or a delete). */
-function secretSides(
-  before: KObject | undefined,
-  after: KObject | undefined,
-): { before?: KObject; after?: KObject; same: boolean } {
-  let b = before && storedSecret(before);
-  let a = after && storedSecret(after);
-  if ((b && isRedacted(b)) || (a && isRedacted(a))) {
-    b = b && redactSecret(b);
-    a = a && redactSecret(a);
-  }
-  const same = b !== undefined && a !== undefined && deepEqual(b, a);
-  // An annotation that carries key material on one side is masked on both.
-  const copies = [...new Set([...(b ? keyMaterialAnnotations(b) : []), ...(a ? keyMaterialAnnotations(a) : [])])];
-  return {
-    before: b && maskData(b, a, 'before', copies),
-    after: a && maskData(a, b, 'after', copies),
-    same,
-  };
-}
+  // Render sees the tree, the platform Package and the Namespaces (their uids) of baseline and change.
+  const others = before.filter((o) => !isTenant(o));
+  const r = render({ objects: [...others, ...givenOthers, ...tree], valuesFiles: input.valuesFiles }, opts);
+  if (hasErrors(r.findings))
+    return { objects: [], leaving, removedNamespaces: [], rendered: new Set(), findings: r.findings };
+  const rendered = new Set(r.objects.map(keyOf));
 
-// ----- the diff --------------------------------------------------------------------------------
+  // What render produced for the state's tree: rendered again from its Tenants (a tree's record
+  // says the same for what it holds), so what it no longer produces goes, whatever its kind.
+  const previous = render(
+    {
+      objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],
+      valuesFiles: input.valuesFiles,
+    },
+    opts,
+  );
+  const owned = new Set(previous.objects.map(keyOf));
+  for (const k of input.treeHeld ?? []) owned.add(k);
+  const renderedNamespaces = new Set(r.objects.filter(isNamespace).map((o) => o.metadata.name));
+  renderedNamespaces.add(TENANT_ROOT);
+  const removedNamespaces: string[] = [];
+  for (const o of before) {
+    const k = keyOf(o);
+    if (!owned.has(k) || rendered.has(k) || isControllerOwned(o) || isTenant(o)) continue;
+    const ns = o.metadata.namespace ?? '';
+    if (isNamespace(o)) {
+      removedNamespaces.push(o.metadata.name);
+      leaving.set(k, `its tenant left the tree: render no longer produces Namespace ${o.metadata.name}`);
+    } else if (isTenantGateway(o) && renderedNamespaces.has(ns))
+      leaving.set(
+        k,
+        `the tenant of namespace ${ns} owns no Gateway any more: render no longer produces its TenantGateway`,
+      );
+    else if (ns && !renderedNamespaces.has(ns))
+      leaving.set(k, 'its tenant left the tree: render no longer produces it');
+    else leaving.set(k, 'render no longer produces it');
+  }
+  removedNamespaces.sort();
+  const objects = [
+    ...(tenantsAreObjects ? givenTenants : []),
+    ...givenOthers.filter((o) => !rendered.has(keyOf(o))),
+    ...r.objects,
+  ];
+  return { objects, leaving, removedNamespaces, rendered, findings: r.findings };
+}
 
 export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
-  const empty = (findings: Finding[], rendered = false): DiffResult => ({
-    findings,
+  const result = (partial: Partial<DiffResult> & { findings: Finding[] }): DiffResult => ({
     created: [],
     changed: [],
     deleted: [],
     hostnames: [],
     reasons: new Map(),
     removedNamespaces: [],
-    rendered,
+    rendered: false,
+    baseline: 'state',
+    drift: 0,
+    inadmissible: [],
+    ...partial,
+    before: (partial.before ?? input.state).map(masked),
   });
-  const findings: Finding[] = [
-    ...duplicates(input.state, 'state (--state)'),
-    ...duplicates(
-      input.objects.filter((o) => !isTenant(o)),
-      'change (-f)',
-    ),
-  ];
-  if (hasErrors(findings)) return empty(findings);
-
-  const reasons = new Map<string, string[]>();
-  const why = (k: string, r: string) => {
-    const rs = reasons.get(k);
-    if (!rs) reasons.set(k, [r]);
-    else if (!rs.includes(r)) rs.push(r);
-  };
-
   const givenTenants = input.objects.filter(isTenant);
-  const givenOthers = input.objects.filter((o) => !isTenant(o));
-  const givenKeys = new Set(givenTenants.map(keyOf));
-  const stateTenants = input.state.filter(isTenant);
+  const givenAll = input.objects.filter((o) => !isTenant(o));
+  const findings: Finding[] = [...duplicates(input.state, 'state (--state)'), ...duplicates(givenAll, 'change (-f)')];
+  if (hasErrors(findings)) return result({ findings });
+
+  // A tree holds only what render wrote: a given object it lacks is the cluster the tree was rendered against.
+  const fromTree = (input.treeHeld?.size ?? 0) > 0;
+  const stateKeys = new Set(input.state.map(keyOf));
+  const context = fromTree ? givenAll.filter((o) => !stateKeys.has(keyOf(o))) : [];
+  const givenOthers = fromTree ? givenAll.filter((o) => stateKeys.has(keyOf(o))) : givenAll;
+  const changeGiven = input.objects.length > 0 || input.valuesFiles.length > 0 || input.prune === true;
   const runRender =
     givenTenants.length > 0 ||
     input.valuesFiles.length > 0 ||
     input.prune === true ||
-    findPlatformPackage(givenOthers) !== undefined;
+    findPlatformPackage(givenAll) !== undefined;
 
-  // The objects leaving the state, and the ones laid over it.
-  const leaving = new Set<string>();
-  const overlay: KObject[] = [];
-  const renderedBy = new Set<string>();
-  const removedNamespaces: string[] = [];
-  if (runRender) {
-    const tree = input.prune
-      ? givenTenants
-      : [...stateTenants.filter((t) => !givenKeys.has(keyOf(t))), ...givenTenants];
-    const treeKeys = new Set(tree.map(keyOf));
-    for (const t of stateTenants) {
-      if (!treeKeys.has(keyOf(t))) {
-        leaving.add(keyOf(t));
-        why(keyOf(t), 'Tenant left the tree (--prune: not among the given Tenants)');
-      }
-    }
-    // Render sees the tree, the platform Package and the Namespaces (their uids) of state and change.
-    const renderObjects = [...input.state.filter((o) => !isTenant(o)), ...givenOthers, ...tree];
-    const r = render({ objects: renderObjects, valuesFiles: input.valuesFiles }, opts);
-    pushAll(findings, r.findings);
-    if (hasErrors(r.findings)) return empty(findings, true);
-    const renderedKeys = new Set(r.objects.map(keyOf));
-    for (const k of renderedKeys) renderedBy.add(k);
-    const renderedNamespaces = new Set(r.objects.filter(isNamespace).map((o) => o.metadata.name));
-    renderedNamespaces.add(TENANT_ROOT);
-
-    // A TenantGateway render no longer produces where it still renders the tenant.
-    for (const o of input.state) {
-      const ns = o.metadata.namespace ?? '';
-      if (
-        isTenantGateway(o) &&
-        o.metadata.name === TGW_NAME &&
-        renderedNamespaces.has(ns) &&
-        !renderedKeys.has(keyOf(o))
-      ) {
-        leaving.add(keyOf(o));
-        why(
-          keyOf(o),
-          `the tenant of namespace ${ns} owns no Gateway any more: render no longer produces its TenantGateway`,
-        );
-      }
-    }
-    if (input.prune) {
-      const stateTenantNamespaces = new Set(stateTenants.map(tenantNamespaceOf));
-      for (const o of input.state)
-        if (isTenantNamespace(o, stateTenantNamespaces) && !renderedNamespaces.has(o.metadata.name))
-          removedNamespaces.push(o.metadata.name);
-      removedNamespaces.sort();
-      const gone = new Set(removedNamespaces);
-      for (const o of input.state) {
-        const k = keyOf(o);
-        if (isNamespace(o) && gone.has(o.metadata.name)) {
-          leaving.add(k);
-          why(k, `its tenant left the tree: render no longer produces Namespace ${o.metadata.name}`);
-        } else if (o.metadata.namespace && gone.has(o.metadata.namespace)) {
-          leaving.add(k);
-          if (isSecret(o) && o.metadata.name === VALUES_SECRET)
-            why(k, `its tenant left the tree: render no longer produces it`);
-          else if (isTenantGateway(o)) why(k, `its tenant left the tree: render no longer produces it`);
-          else
-            why(
-              k,
-              `goes with Namespace ${o.metadata.namespace} (everything in a deleted Namespace is deleted with it)`,
-            );
-        }
-      }
-    }
-    // What the API server's garbage collector takes with them: objects a leaving object controls
-    // (the Gateway, Issuer, Certificates and redirect route of a TenantGateway), transitively.
-    // In rounds, as the collector works: each round, the dependents of what left in the round
-    // before (found through an index of owner slots, never a scan of the state per round).
-    const slot = (ns: string, kind: string, name: string) => `${ns}|${kind}|${name}`;
-    const labelOwner = (o: KObject) =>
-      o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE
-        ? (o.metadata.labels?.[LABEL_TENANTGATEWAY] ?? TGW_NAME)
-        : undefined;
-    const dependents = new Map<string, number[]>();
-    input.state.forEach((o, i) => {
-      const ns = o.metadata.namespace ?? '';
-      const slots = new Set((o.metadata.ownerReferences ?? []).map((r) => slot(ns, r.kind, r.name)));
-      const byLabel = labelOwner(o);
-      if (byLabel !== undefined) slots.add(slot(ns, TGW_KIND, byLabel));
-      for (const sl of slots) {
-        const ds = dependents.get(sl);
-        if (ds) ds.push(i);
-        else dependents.set(sl, [i]);
-      }
-    });
-    const owners = new Set<string>();
-    let frontier = input.state.filter((o) => leaving.has(keyOf(o)));
-    while (frontier.length) {
-      for (const o of frontier) owners.add(slot(o.metadata.namespace ?? '', o.kind, o.metadata.name));
-      const candidates = new Set<number>();
-      for (const o of frontier)
-        for (const i of dependents.get(slot(o.metadata.namespace ?? '', o.kind, o.metadata.name)) ?? [])
-          candidates.add(i);
-      const next: KObject[] = [];
-      for (const i of [...candidates].sort((a, b) => a - b)) {
-        const o = input.state[i];
-        const k = keyOf(o);
-        if (leaving.has(k)) continue;
-        const ns = o.metadata.namespace ?? '';
-        let owner: { kind: string; name: string } | undefined = (o.metadata.ownerReferences ?? []).find((r) =>
-          owners.has(slot(ns, r.kind, r.name)),
-        );
-        // Without a uid the controller writes no ownerReference; its label says the same.
-        const byLabel = labelOwner(o);
-        if (!owner && byLabel !== undefined && owners.has(slot(ns, TGW_KIND, byLabel)))
-          owner = { kind: TGW_KIND, name: byLabel };
-        if (!owner) continue;
-        leaving.add(k);
-        next.push(o);
-        why(k, `garbage-collected with its owner ${owner.kind} ${ns ? `${ns}/` : ''}${owner.name}`);
-      }
-      frontier = next;
-    }
-    pushAll(overlay, givenTenants);
-    pushAll(
-      overlay,
-      givenOthers.filter((o) => !renderedKeys.has(keyOf(o))),
+  // 1. The baseline.
+  const base = context.length ? [...input.state, ...context] : input.state;
+  let before: KObject[] = input.state;
+  let baselinePass: ReconcileResult | undefined;
+  let drift = 0;
+  if (changeGiven) {
+    // The state's own values channel (a Package, the cozy-system Secret) if it holds one; else the
+    // values the change gives, which the README asks to be the ones the state was rendered with (a
+    // tree holds neither, and its wildcard replicas are the in-cluster controller's to write).
+    const ownChannel = findPlatformPackage(base) !== undefined || base.some(isChannelSecret);
+    baselinePass = reconcile(
+      { objects: base, valuesFiles: ownChannel || !input.valuesFiles.length ? undefined : input.valuesFiles },
+      { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
     );
-    pushAll(overlay, r.objects);
-  } else {
-    pushAll(overlay, givenOthers);
+    if (hasErrors(baselinePass.findings)) return result({ findings: [...findings, ...baselinePass.findings] });
+    before = baselinePass.store.all();
+    drift = differenceCount(compareStates(base, before));
   }
 
-  // The state with the change applied.
-  const stateByKey = new Map(input.state.map((o) => [keyOf(o), o]));
-  const overlayKeys = new Set(overlay.map(keyOf));
-  const applied: KObject[] = [];
-  for (const o of input.state) if (!leaving.has(keyOf(o)) && !overlayKeys.has(keyOf(o))) applied.push(o);
-  for (const o of overlay) {
+  // 2 and 3. The change laid over the baseline, and what leaves.
+  const why = new Reasons();
+  const stateTenantObjects = input.state.filter(isTenant);
+  const tenantsAreObjects = stateTenantObjects.length > 0 || !fromTree;
+  let overlay: Overlay = {
+    objects: givenOthers,
+    leaving: new Map(),
+    removedNamespaces: [],
+    rendered: new Set(),
+    findings: [],
+  };
+  if (runRender) {
+    const held = fromTree ? input.state.filter((o) => input.treeHeld!.has(keyOf(o))) : [];
+    const stateTenants = [...stateTenantObjects, ...renderedTenants(held, tenantNamespacesOf(stateTenantObjects))];
+    overlay = renderChange(input, opts, before, stateTenants, givenTenants, givenOthers, tenantsAreObjects);
+    pushAll(findings, overlay.findings);
+    if (hasErrors(overlay.findings)) return result({ findings, rendered: true, baseline: 'pass', drift, before });
+  }
+  cascade(before, overlay.leaving);
+  for (const [k, r] of overlay.leaving) why.add(k, r);
+  const removed = new Set(overlay.removedNamespaces);
+  const live = new Map(before.map((o) => [keyOf(o), o]));
+  const laid = new Map<string, KObject>();
+  for (const o of overlay.objects) {
     const k = keyOf(o);
-    const live = stateByKey.get(k);
-    const next = applyOver(o, live);
-    applied.push(next);
-    if (!live || !deepEqual(live, next))
-      why(k, isTenant(o) ? 'the given Tenant' : renderedBy.has(k) ? 'rendered by the charts' : 'a given object');
+    // Everything in a removed Namespace goes, whether the change holds it or not.
+    if (removed.has(o.metadata.namespace ?? '') || (isNamespace(o) && removed.has(o.metadata.name))) continue;
+    const was = live.get(k);
+    const next = applyOver(o, was);
+    laid.set(k, next);
+    if (!was || (next !== was && !deepEqual(next, was)))
+      why.add(
+        k,
+        isTenant(o) ? 'the given Tenant' : overlay.rendered.has(k) ? 'rendered by the charts' : 'a given object',
+      );
   }
+  const applied: KObject[] = [];
+  for (const o of before) {
+    const k = keyOf(o);
+    if (!overlay.leaving.has(k) && !laid.has(k)) applied.push(o);
+  }
+  for (const o of laid.values()) applied.push(o);
 
+  // 4. The pass, and the comparison.
   const pass = reconcile(
     { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
     { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
   );
   pushAll(findings, pass.findings);
-  if (hasErrors(pass.findings)) return empty(findings, runRender);
-  for (const c of pass.changes) for (const r of c.reasons) why(keyOf(c.ref), r);
+  const common = { rendered: runRender, baseline: changeGiven ? ('pass' as const) : ('state' as const), drift, before };
+  if (hasErrors(pass.findings)) return result({ findings, ...common });
   const after = pass.store.all();
-
-  // The comparison.
-  const afterKeys = new Set<string>();
-  const created: KObject[] = [];
-  const changed: ChangedObject[] = [];
-  const deleted: KObject[] = [];
-  for (const a of after) {
-    const k = keyOf(a);
-    afterKeys.add(k);
-    const b = stateByKey.get(k);
-    if (b === a) continue;
-    if (isSecret(a)) {
-      const s = secretSides(b, a);
-      if (!b) created.push(s.after!);
-      else if (!s.same) changed.push({ before: s.before!, after: s.after! });
-      continue;
-    }
-    if (!b) created.push(a);
-    else if (!deepEqual(b, a)) changed.push({ before: b, after: a });
-  }
-  for (const b of input.state)
-    if (!afterKeys.has(keyOf(b))) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
-
-  const order = (objs: KObject[]) => orderOutput(objs);
-  const changedOrder = new Map(order(changed.map((c) => c.after)).map((o, i) => [keyOf(o), i]));
-  changed.sort((x, y) => changedOrder.get(keyOf(x.after))! - changedOrder.get(keyOf(y.after))!);
-
+  const { created, changed, deleted } = compareStates(before, after);
+  // The pass's reasons, but for a changed object its status in the words of what changed: a
+  // condition the change did not alter is no reason.
+  const changedKeys = new Set(changed.map((c) => keyOf(c.after)));
+  for (const c of pass.changes)
+    for (const r of c.reasons) if (!(changedKeys.has(keyOf(c.ref)) && isStatusReason(r))) why.add(keyOf(c.ref), r);
+  for (const c of changed) for (const r of statusChanges(c.before, c.after)) why.add(keyOf(c.after), r);
   const differing = new Set([...created, ...deleted, ...changed.map((c) => c.after)].map(keyOf));
-  for (const k of [...reasons.keys()]) if (!differing.has(k)) reasons.delete(k);
+  for (const k of [...why.map.keys()]) if (!differing.has(k)) why.map.delete(k);
 
-  return {
+  return result({
     findings,
-    created: order(created),
+    created,
     changed,
-    deleted: order(deleted),
-    hostnames: hostnameTable(input.state, after),
-    reasons,
-    removedNamespaces,
-    rendered: runRender,
+    deleted,
+    hostnames: hostnameTable(
+      baselinePass ? { objects: before, races: baselinePass.races } : { objects: before, judgedBy: pass.races },
+      { objects: after, races: pass.races },
+    ),
+    reasons: why.map,
+    removedNamespaces: overlay.removedNamespaces,
+    inadmissible: inadmissibleAfter(
+      before,
+      after,
+      { created, changed, deleted },
+      () => platformPolicies({ objects: after, valuesFiles: input.valuesFiles }).policies,
+    ),
     pass,
-  };
+    ...common,
+  });
 }
 
 /** The differences as store changes (for the plan): create, update, delete with their reasons, in the store's order. */
@@ -446,17 +363,17 @@ export function hasDifferences(d: DiffResult): boolean {
 }
 
 /** A Store holding the state after the change (masked), for the plan's grouping. */
-export function afterStore(d: DiffResult, state: KObject[]): Store {
+export function afterStore(d: DiffResult): Store {
   const gone = new Set(d.deleted.map(keyOf));
   const replaced = new Map<string, KObject>([...d.created, ...d.changed.map((c) => c.after)].map((o) => [keyOf(o), o]));
   const objs: KObject[] = [];
-  for (const o of state) {
+  for (const o of d.before) {
     const k = keyOf(o);
     if (gone.has(k)) continue;
     const r = replaced.get(k);
-    objs.push(r ?? (isSecret(o) ? secretSides(o, o).before! : o));
+    objs.push(r ?? o);
     replaced.delete(k);
   }
-  pushAll(objs, replaced.values());
+  for (const o of replaced.values()) objs.push(o);
   return new Store(objs);
 }

@@ -1,18 +1,23 @@
 /**
- * The hostname table (README "cozy-gw diff"): for every hostname any route claims,
- * what happens to it in one state and in another: served by which Gateway and listener with which
- * certificate, or refused with which reason. A pure function of two states, read from what a
- * controller pass leaves behind (route status under this controller's name, the Gateways'
- * listeners, the Certificates), never from the race's internals: `diff` prints it for a change,
- * `reconcile -o plan` for one pass.
+ * The hostname table (README "cozy-gw diff" and "cozy-gw reconcile"): for every hostname any
+ * route claims, what happens to it in one state and in another: served by which Gateway and
+ * listener with which certificate, or refused with which reason. A row is one (hostname, route)
+ * pair, so a contested hostname shows its winner and its losers.
  *
- * A row is one (hostname, route) pair, so a contested hostname shows its winner and its losers.
- * A route's `Accepted=False` names the hostnames that lost and why ("at least one of the route's
- * hostnames is not served"); a hostname the message does not name is still served when a listener
- * of the Gateway answers it. A refusal that names none of the route's hostnames (a parentRef-level
- * verdict) refuses them all. The controller's own routes (the http→https redirect) claim nothing.
+ * Each side reads the controller's decision as data: the hostname race the pass computed
+ * (controller/hostnameRace.ts, ReconcileResult.races: who holds each hostname, who lost it to whom,
+ * who was withdrawn and why), worded by the race module itself, never by reading back the messages
+ * it wrote into route status. A state no pass wrote (the input of `reconcile -o plan`, the state of
+ * `diff --state` alone) holds only recorded verdicts: a route's recorded Accepted condition is read
+ * through the race of the pass that started from that state where the two agree (the pass would
+ * write the very same verdict), else at the level it was recorded (Accepted=True: every hostname a
+ * listener answers is served; Accepted=False: refused, with the recorded reason and message).
+ * Gateways whose TenantGateway judges no claims (DNS-01, an existing wildcard Secret, edge) attach
+ * routes as Gateway API does (the listeners' allowedRoutes) and serve a hostname to every route
+ * they admit: the row says so (`sharedWith`, `rule`). The controller's own routes (the http→https
+ * redirect) claim nothing. Pure.
  */
-import { isObject, keyOf, nonEmptyString, stringField, type KObject } from '../k8s/model';
+import { deepEqual, isObject, keyOf, nonEmptyString, stringField, type KObject } from '../k8s/model';
 import {
   explicitRouteKinds,
   hostnamesOverlap,
@@ -23,13 +28,29 @@ import {
   routeParentRefs,
   type ParentRef,
 } from '../k8s/gatewayApi';
-import { CONTROLLER_NAME, LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
-import { selectorMatches } from '../k8s/labelSelector';
+import { CONTROLLER_NAME, LABEL_MANAGED_BY, MANAGED_BY_VALUE, TGW_KIND } from '../platform/names';
 import { isRoute } from '../platform/kinds';
+import { selectorMatches } from '../k8s/labelSelector';
+import {
+  causeText,
+  standingCause,
+  withdrawalReason,
+  type HostnameRace,
+  type Standing,
+  type Verdict,
+} from '../controller/hostnameRace';
 
 /** What one route does with one hostname in one state. */
 export type HostnameState =
-  | { state: 'served'; gateway: string; listener: string; certificate?: string }
+  | {
+      state: 'served';
+      gateway: string;
+      listener: string;
+      certificate?: string;
+      /** Other routes the same Gateway serves this hostname to, and the rule that lets it. */
+      sharedWith?: string[];
+      rule?: string;
+    }
   | { state: 'refused'; reason: string; message: string; gateway?: string }
   | { state: 'unattached'; reason: string }
   | { state: 'absent' };
@@ -45,6 +66,16 @@ export interface HostnameRow {
   before: HostnameState;
   after: HostnameState;
   change: HostnameChange;
+  /** Served with TLS before and by a plain-HTTP listener only after (not an edge Gateway): `lost`. */
+  tls?: 'lost';
+}
+
+/** One state as the table reads it: its objects, and the races of the pass that wrote it (none: a state no pass wrote). */
+export interface HostnameSide {
+  objects: readonly KObject[];
+  races?: readonly HostnameRace[];
+  /** For a side no pass wrote: the races of the pass that started from it, read where they agree with what it records. */
+  judgedBy?: readonly HostnameRace[];
 }
 
 /** The order the plan lists changes in (README "cozy-gw diff": stop, start, move, then reasons). */
@@ -82,12 +113,20 @@ interface Index {
   namespaces: Map<string, Record<string, string>>;
   routes: Map<string, KObject>;
   gateways: Map<string, KObject>;
+  /** namespace/name -> the TenantGateway's certMode */
+  certModes: Map<string, string>;
   /** namespace/secretName -> the Certificate writing that Secret */
   certificates: Map<string, KObject>;
 }
 
 function index(objs: readonly KObject[]): Index {
-  const ix: Index = { namespaces: new Map(), routes: new Map(), gateways: new Map(), certificates: new Map() };
+  const ix: Index = {
+    namespaces: new Map(),
+    routes: new Map(),
+    gateways: new Map(),
+    certModes: new Map(),
+    certificates: new Map(),
+  };
   for (const o of objs) {
     const g = o.apiVersion.split('/')[0];
     if (o.kind === 'Namespace' && o.apiVersion === 'v1') ix.namespaces.set(o.metadata.name, o.metadata.labels ?? {});
@@ -95,6 +134,11 @@ function index(objs: readonly KObject[]): Index {
       if (!isControllerOwned(o) && routeHostnames(o).length) ix.routes.set(keyOf(o), o);
     } else if (o.kind === 'Gateway' && g === 'gateway.networking.k8s.io')
       ix.gateways.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
+    else if (o.kind === TGW_KIND && g === 'gateway.cozystack.io')
+      ix.certModes.set(
+        `${o.metadata.namespace ?? ''}/${o.metadata.name}`,
+        (isObject(o.spec) ? nonEmptyString(o.spec.certMode) : undefined) ?? 'http01',
+      );
     else if (o.kind === 'Certificate' && g === 'cert-manager.io') {
       const secret = isObject(o.spec) ? nonEmptyString(o.spec.secretName) : undefined;
       if (secret) ix.certificates.set(`${o.metadata.namespace ?? ''}/${secret}`, o);
@@ -163,37 +207,18 @@ function servingListener(
   return out;
 }
 
-const HOST_CHARS = /[A-Za-z0-9*.-]/;
-
-/** Whether a condition message names hostname h as a whole token. */
-function names(message: string, h: string): boolean {
-  for (let i = message.indexOf(h); i >= 0; i = message.indexOf(h, i + 1)) {
-    const before = i === 0 ? '' : message[i - 1];
-    const next = message[i + h.length] ?? '';
-    // A full stop ending a sentence is not part of the name.
-    const endsHere = !HOST_CHARS.test(next) || (next === '.' && !HOST_CHARS.test(message[i + h.length + 1] ?? ''));
-    if (!HOST_CHARS.test(before) && endsHere) return true;
-  }
-  return false;
-}
-
-/** The part of a refusal message that concerns hostname h (the cause naming it), else the whole message. */
-function causeFor(message: string, h: string): string {
-  const body = message.replace(/^On TenantGateway [^:]+: /, '');
-  const part = body.split('; ').find((p) => names(p, h));
-  return part ?? body;
-}
-
-function gatewayRefs(route: KObject): { gw: string; ref: ParentRef }[] {
+function gatewayRefs(route: KObject): { gw: string; ref: ParentRef; index: number }[] {
   const ns = route.metadata.namespace ?? '';
-  return routeParentRefs(route)
-    .filter(
-      (p): p is ParentRef =>
-        isObject(p) &&
-        (p.kind ?? 'Gateway') === 'Gateway' &&
-        ['', 'gateway.networking.k8s.io'].includes(String(p.group ?? '')),
+  const out: { gw: string; ref: ParentRef; index: number }[] = [];
+  routeParentRefs(route).forEach((p, index) => {
+    if (
+      isObject(p) &&
+      (p.kind ?? 'Gateway') === 'Gateway' &&
+      ['', 'gateway.networking.k8s.io'].includes(String(p.group ?? ''))
     )
-    .map((p) => ({ gw: `${parentRefNamespace(p, ns)}/${String(p.name ?? '')}`, ref: p }));
+      out.push({ gw: `${parentRefNamespace(p as ParentRef, ns)}/${String(p.name ?? '')}`, ref: p as ParentRef, index });
+  });
+  return out;
 }
 
 /** A route without a verdict from the TenantGateway controller (DNS-01, edge: it judges no claims) attaches as Gateway API attaches it. */
@@ -218,62 +243,186 @@ function unattachedReason(ix: Index, route: KObject, h: string): string {
   return `no listener of Gateway ${existing.join(', ')} answers ${h}`;
 }
 
+/** A claim's identity in a race: the route and the index of its parentRef. */
+function claimKey(kind: string, ns: string, name: string, refIndex: number): string {
+  return `${kind}|${ns}|${name}|${refIndex}`;
+}
+
+interface Judged {
+  verdict: Verdict;
+  standings: Map<string, Standing>;
+}
+
+/** The races as data: per Gateway (`namespace/name`), per claim, its verdict and its standing on each hostname. */
+function raceIndex(races: readonly HostnameRace[] | undefined): Map<string, Map<string, Judged>> {
+  const out = new Map<string, Map<string, Judged>>();
+  for (const race of races ?? []) {
+    const claims = new Map<string, Judged>();
+    for (const vd of race.verdicts) {
+      const c = vd.claimant;
+      claims.set(claimKey(c.kind, c.namespace, c.name, c.refIndex), { verdict: vd, standings: new Map() });
+    }
+    for (const o of race.hostnames) {
+      const put = (c: { kind: string; namespace: string; name: string; refIndex: number }, s: Standing) =>
+        claims.get(claimKey(c.kind, c.namespace, c.name, c.refIndex))?.standings.set(o.hostname, s);
+      for (const c of o.holders) put(c, { status: 'holds' });
+      for (const x of o.lost) put(x.claimant, { status: 'lost', heldBy: x.heldBy });
+      for (const x of o.withdrawn) put(x.claimant, { status: 'withdrawn', cause: x.cause, detail: x.detail });
+      for (const x of o.claimsNone) put(x.claimant, { status: 'claimsNone', reason: x.reason });
+    }
+    out.set(race.tenantGateway, claims);
+  }
+  return out;
+}
+
+/** What the race decided for one claim on hostname h. */
+function fromRace(ix: Index, j: Judged, gwKey: string, ref: ParentRef, kind: string, h: string): HostnameState {
+  const s = j.standings.get(h);
+  const cause = s && standingCause(h, s);
+  if (cause && s!.status === 'lost')
+    return {
+      state: 'refused',
+      reason: 'HostnameConflict',
+      message: causeText(cause.kind, [cause.item]),
+      gateway: gwKey,
+    };
+  if (cause && s!.status === 'withdrawn')
+    return {
+      state: 'refused',
+      reason: j.verdict.accepted ? withdrawalReason(s!.cause) : j.verdict.reason,
+      message: causeText(cause.kind, [cause.item]),
+      gateway: gwKey,
+    };
+  // A hostname the claim holds is served whatever its other hostnames did; one the claim does not
+  // race for (its parentRef claims none) follows the verdict on the parentRef.
+  if (s?.status !== 'holds' && !j.verdict.accepted)
+    return { state: 'refused', reason: j.verdict.reason, message: j.verdict.detail, gateway: gwKey };
+  return (
+    servingListener(ix, gwKey, ref, kind, h) ?? {
+      state: 'refused',
+      reason: 'NoListener',
+      message: `no listener of Gateway ${gwKey} answers it`,
+      gateway: gwKey,
+    }
+  );
+}
+
+function conditionOf(p: Record<string, unknown>): Record<string, unknown> | undefined {
+  return arr(p.conditions).find((c) => c.type === 'Accepted');
+}
+
+/** Whether a recorded Accepted condition is the verdict a race gave (the same decision). */
+function agrees(recorded: Record<string, unknown>, vd: Verdict): boolean {
+  return (
+    recorded.status === (vd.accepted ? 'True' : 'False') &&
+    recorded.reason === vd.reason &&
+    recorded.message === vd.message
+  );
+}
+
+type SideRow = { row: Omit<HostnameRow, 'before' | 'after' | 'change'>; state: HostnameState };
+
 /** Every (hostname, route) of one state, with what the state does with it. */
-export function hostnameStates(
-  objs: readonly KObject[],
-): Map<string, { row: Omit<HostnameRow, 'before' | 'after' | 'change'>; state: HostnameState }> {
-  const ix = index(objs);
-  const out = new Map<string, { row: Omit<HostnameRow, 'before' | 'after' | 'change'>; state: HostnameState }>();
+export function hostnameStates(side: HostnameSide): Map<string, SideRow> {
+  const ix = index(side.objects);
+  const decided = raceIndex(side.races);
+  const judgedBy = side.races ? undefined : raceIndex(side.judgedBy);
+  const out = new Map<string, SideRow>();
   for (const route of ix.routes.values()) {
     const ns = route.metadata.namespace ?? '';
     const routeName = `${route.kind} ${ns}/${route.metadata.name}`;
     const hostnames = routeHostnames(route);
+    const refs = gatewayRefs(route);
     const st = isObject(route.status) ? route.status : {};
-    const ours = arr(st.parents).filter((p) => p.controllerName === CONTROLLER_NAME);
+    const recorded = arr(st.parents).filter((p) => p.controllerName === CONTROLLER_NAME);
     for (const h of hostnames) {
       let state: HostnameState | undefined;
       let refusal: HostnameState | undefined;
-      for (const p of ours) {
-        const ref = isObject(p.parentRef) ? p.parentRef : {};
-        const gwKey = `${parentRefNamespace(ref, ns)}/${String(ref.name ?? '')}`;
-        const accepted = arr(p.conditions).find((c) => c.type === 'Accepted');
-        if (!accepted) continue;
-        const message = String(accepted.message ?? '');
-        if (accepted.status !== 'True') {
-          const namesAny = hostnames.some((x) => names(message, x));
-          if (!namesAny || names(message, h)) {
-            refusal ??= {
-              state: 'refused',
-              reason: String(accepted.reason ?? 'Refused'),
-              message: causeFor(message, h),
-              gateway: gwKey,
-            };
-            continue;
-          }
-        }
-        const served = servingListener(ix, gwKey, ref, route.kind, h);
-        if (served) {
-          state = served;
+      let judged = false;
+      for (const r of refs) {
+        let s: HostnameState;
+        const key = claimKey(route.kind, ns, route.metadata.name, r.index);
+        const j = (side.races ? decided : judgedBy)?.get(r.gw)?.get(key);
+        const entry = recorded.find((p) => deepEqual(p.parentRef, r.ref));
+        const accepted = entry && conditionOf(entry);
+        if (j && (side.races || (accepted && agrees(accepted, j.verdict))))
+          s = fromRace(ix, j, r.gw, r.ref, route.kind, h);
+        // A verdict no race holds (an edge Gateway refusing a TLSRoute), or one another pass wrote: as recorded.
+        else if (accepted && accepted.status !== 'True')
+          s = {
+            state: 'refused',
+            reason: String(accepted.reason ?? 'Refused'),
+            message: String(accepted.message ?? ''),
+            gateway: r.gw,
+          };
+        else if (accepted)
+          s = servingListener(ix, r.gw, r.ref, route.kind, h) ?? {
+            state: 'refused',
+            reason: 'NoListener',
+            message: `no listener of Gateway ${r.gw} answers it`,
+            gateway: r.gw,
+          };
+        // A route the controller gave no verdict on this Gateway attaches as Gateway API says.
+        else continue;
+        judged = true;
+        if (s.state === 'served') {
+          state = s;
           break;
         }
-        refusal ??= {
-          state: 'refused',
-          reason: 'NoListener',
-          message: `no listener of Gateway ${gwKey} answers it`,
-          gateway: gwKey,
-        };
+        refusal ??= s;
       }
-      if (!state && !refusal && !ours.length) state = attachedWithoutVerdict(ix, route, h);
+      if (!state && !refusal && !judged) state = attachedWithoutVerdict(ix, route, h);
       state ??= refusal ?? {
         state: 'unattached',
-        reason: ours.length
-          ? 'no Accepted condition from the TenantGateway controller'
-          : unattachedReason(ix, route, h),
+        reason: judged ? 'no verdict from the TenantGateway controller' : unattachedReason(ix, route, h),
       };
       out.set(`${h}\u0000${routeName}`, { row: { hostname: h, route: routeName, namespace: ns }, state });
     }
   }
+  noteSharing(ix, out);
   return out;
+}
+
+/** The rule by which a Gateway serves one hostname to several routes. */
+function sharingRule(ix: Index, gwKey: string): string {
+  switch (ix.certModes.get(gwKey)) {
+    case 'http01':
+      return 'under HTTP-01 the routes of the namespace that won the hostname share it';
+    case 'dns01':
+      return 'DNS-01 serves a hostname to every route the wildcard listener admits (no race)';
+    case 'existingSecret':
+      return 'with an existing wildcard Secret a hostname is served to every route the wildcard listener admits (no race)';
+    case 'edge':
+      return 'an edge Gateway serves a hostname to every route its listeners admit (no race)';
+    default:
+      return 'the Gateway serves a hostname to every route its listeners admit';
+  }
+}
+
+/** Mark the hostnames one Gateway serves to several routes, and why that is the rule. */
+function noteSharing(ix: Index, rows: Map<string, SideRow>): void {
+  const byName = new Map<string, SideRow[]>();
+  for (const r of rows.values()) {
+    if (r.state.state !== 'served') continue;
+    const k = `${r.state.gateway}\u0000${r.row.hostname.toLowerCase()}`;
+    const l = byName.get(k);
+    if (l) l.push(r);
+    else byName.set(k, [r]);
+  }
+  for (const group of byName.values()) {
+    if (group.length < 2) continue;
+    for (const r of group) {
+      const s = r.state as Extract<HostnameState, { state: 'served' }>;
+      r.state = {
+        ...s,
+        sharedWith: group
+          .filter((x) => x !== r)
+          .map((x) => x.row.route)
+          .sort(),
+        rule: sharingRule(ix, s.gateway),
+      };
+    }
+  }
 }
 
 function isServed(s: HostnameState): s is Extract<HostnameState, { state: 'served' }> {
@@ -292,19 +441,30 @@ export function classify(before: HostnameState, after: HostnameState): HostnameC
   return 'reason';
 }
 
+/** Whether a side served with TLS (a certificate, or TLS passthrough). */
+function withTls(s: HostnameState): boolean {
+  return s.state === 'served' && s.certificate !== undefined;
+}
+
 /**
  * The table for two states: every (hostname, route) either claims, sorted by change (stops,
  * starts, moves, reason, none), then hostname, then route.
  */
-export function hostnameTable(before: readonly KObject[], after: readonly KObject[]): HostnameRow[] {
+export function hostnameTable(before: HostnameSide, after: HostnameSide): HostnameRow[] {
   const b = hostnameStates(before);
   const a = hostnameStates(after);
+  const edge = new Set<string>();
+  for (const o of after.objects)
+    if (o.kind === TGW_KIND && isObject(o.spec) && o.spec.certMode === 'edge')
+      edge.add(`${o.metadata.namespace ?? ''}/${o.metadata.name}`);
   const rows: HostnameRow[] = [];
   for (const k of new Set([...b.keys(), ...a.keys()])) {
     const row = (a.get(k) ?? b.get(k))!.row;
     const bs = b.get(k)?.state ?? { state: 'absent' };
     const as = a.get(k)?.state ?? { state: 'absent' };
-    rows.push({ ...row, before: bs, after: as, change: classify(bs, as) });
+    const r: HostnameRow = { ...row, before: bs, after: as, change: classify(bs, as) };
+    if (withTls(bs) && as.state === 'served' && !withTls(as) && !edge.has(as.gateway)) r.tls = 'lost';
+    rows.push(r);
   }
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   return rows.sort(
@@ -319,7 +479,7 @@ export function hostnameTable(before: readonly KObject[], after: readonly KObjec
 export function describeState(s: HostnameState): string {
   switch (s.state) {
     case 'served':
-      return `served by Gateway ${s.gateway} listener ${s.listener}${s.certificate ? ` with ${s.certificate}` : ' (plain HTTP)'}`;
+      return `served by Gateway ${s.gateway} listener ${s.listener}${s.certificate ? ` with ${s.certificate}` : ' (plain HTTP)'}${s.sharedWith ? `; also to ${s.sharedWith.join(', ')}: ${s.rule}` : ''}`;
     case 'refused':
       return `refused: ${s.reason}${s.message ? ` (${s.message})` : ''}`;
     case 'unattached':
@@ -354,7 +514,9 @@ export function formatHostnameTable(rows: readonly HostnameRow[]): string[] {
     if (!group.length) continue;
     lines.push(`  ${HEADING[c]}:`);
     for (const r of group) {
-      lines.push(`    ${r.hostname}  (${r.route})`);
+      lines.push(
+        `    ${r.hostname}  (${r.route})${r.tls === 'lost' ? ' — loses TLS: only a plain-HTTP listener answers it now' : ''}`,
+      );
       lines.push(`      before: ${describeState(r.before)}`);
       lines.push(`      after:  ${describeState(r.after)}`);
     }

@@ -17,6 +17,7 @@ import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
 import { ROUTE_KINDS } from '../platform/kinds';
 import { formatHostnameTable, type HostnameRow } from './hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
+import type { InadmissibleObject } from './admissionLookahead';
 import { pushAll } from '../k8s/arrays';
 
 export interface PlanOptions {
@@ -40,6 +41,14 @@ export interface PlanOptions {
   nothingLine?: string;
   /** List routes that stay refused without a change (default true). */
   showRefusedUnchanged?: boolean;
+  /**
+   * Show a changed object's status as the fields that changed, conditions included only where
+   * they changed (diff: the baseline is a pass too), instead of the whole route and TenantGateway
+   * status the pass wrote (reconcile).
+   */
+  statusAsFields?: boolean;
+  /** Objects the change makes inadmissible on their next write (admissionLookahead.ts). */
+  inadmissible?: InadmissibleObject[];
 }
 
 const SECRET_PATHS = /^(data|stringData)(\.|\[|$)/;
@@ -215,6 +224,16 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
     lines.push('');
     pushAll(lines, formatHostnameTable(opts.hostnames));
   }
+  if (opts.inadmissible?.length) {
+    lines.push(
+      '',
+      `Inadmissible on their next write (${plural(opts.inadmissible.length, 'object')} the change leaves in place):`,
+    );
+    for (const x of opts.inadmissible) {
+      lines.push(`  ${describe(x.object)}: refused by ValidatingAdmissionPolicy '${x.policy}': ${x.message}`);
+      lines.push(`      because ${x.because}`);
+    }
+  }
 
   // Groups: every namespace with a change, and every namespace holding a refused route.
   const groups = new Map<string, Change[]>();
@@ -262,7 +281,7 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
       if (c.op === 'update') {
         const was = before.get(k);
         // Route and TenantGateway status is shown as outcomes below, not as a field diff.
-        const statusShownBelow = ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND;
+        const statusShownBelow = !opts.statusAsFields && (ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND);
         const diffs = diffFields(was, now).filter(
           (d) =>
             !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) &&
@@ -274,10 +293,10 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
         if (diffs.length > maxDiff)
           lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
       }
-      if (now && ROUTE_KINDS.has(now.kind))
+      if (now && ROUTE_KINDS.has(now.kind) && !opts.statusAsFields)
         for (const o of routeOutcomes(now))
           lines.push(`      status from ${o.parent}: ${o.conditions.join('; ') || '(no conditions)'}`);
-      if (now && now.kind === TGW_KIND) {
+      if (now && now.kind === TGW_KIND && !opts.statusAsFields) {
         const st = isObject(now.status) ? now.status : {};
         for (const cnd of Array.isArray(st.conditions) ? st.conditions.filter(isObject) : []) {
           lines.push(

@@ -3,76 +3,13 @@
  * `kubectl diff` prints it (`diff -u -N` of the object's YAML before and after, three lines of
  * context), each headed by the object as kubectl users read it: `Kind namespace/name`. A created
  * object is all `+`, a deleted one all `-`. The YAML is the one every command prints (k8s/yaml.ts).
- * The objects come from the diff with Secret data already masked. Every line is escaped
- * (k8s/printable.ts). Pure: objects in, text out.
+ * The objects come from the diff with Secret data already masked. The line diff is lineDiff.ts
+ * (jsdiff, bounded). Every line is escaped (k8s/printable.ts). Pure: objects in, text out.
  */
 import { describe, type KObject } from '../k8s/model';
 import { dumpYaml, newMemo, type Memo } from '../k8s/yaml';
 import { textOf } from '../k8s/printable';
-import { pushAll } from '../k8s/arrays';
-
-type Op = ' ' | '-' | '+';
-
-/** The line edit script from a to b (Myers' O(ND) difference algorithm), as (op, line) pairs. */
-export function lineDiff(a: string[], b: string[]): [Op, string][] {
-  // Trim the common head and tail first: most objects change in a few places.
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const A = a.slice(head, a.length - tail);
-  const B = b.slice(head, b.length - tail);
-  const mid = myers(A, B);
-  const out: [Op, string][] = [];
-  for (let i = 0; i < head; i++) out.push([' ', a[i]]);
-  pushAll(out, mid);
-  for (let i = a.length - tail; i < a.length; i++) out.push([' ', a[i]]);
-  return out;
-}
-
-function myers(a: string[], b: string[]): [Op, string][] {
-  const n = a.length;
-  const m = b.length;
-  if (n === 0) return b.map((l) => ['+', l] as [Op, string]);
-  if (m === 0) return a.map((l) => ['-', l] as [Op, string]);
-  const max = n + m;
-  const off = max;
-  let v: Int32Array = new Int32Array(2 * max + 2);
-  // trace[d] is v as it stood before step d.
-  const trace: Int32Array[] = [];
-  outer: for (let d = 0; d <= max; d++) {
-    trace.push(v.slice());
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? v[off + k + 1] : v[off + k - 1] + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-      }
-      v[off + k] = x;
-      if (x >= n && y >= m) break outer;
-    }
-  }
-  const out: [Op, string][] = [];
-  let x = n;
-  let y = m;
-  for (let d = trace.length - 1; d >= 0; d--) {
-    v = trace[d];
-    const k = x - y;
-    const prevK = k === -d || (k !== d && v[off + k - 1] < v[off + k + 1]) ? k + 1 : k - 1;
-    const prevX = v[off + prevK];
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      out.push([' ', a[x - 1]]);
-      x--;
-      y--;
-    }
-    if (d > 0) out.push(x === prevX ? ['+', b[y - 1]] : ['-', a[x - 1]]);
-    x = prevX;
-    y = prevY;
-  }
-  return out.reverse();
-}
+import { lineDiff, type Op } from './lineDiff';
 
 function lines(o: KObject | undefined, memo: Memo): string[] {
   if (!o) return [];

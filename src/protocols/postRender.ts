@@ -9,13 +9,19 @@
  *   each marked with the generated annotation. When Helm 4 named the input documents with
  *   `postrenderer.helm.sh/postrender-filename`, the new ones get a name of the same kind, so
  *   Helm files them under the release's manifests.
+ * - A namespaced object without `metadata.namespace` (Helm charts usually omit it) is where Helm
+ *   installs it, the release namespace (`namespace`: `--namespace`, else HELM_NAMESPACE): the
+ *   pass reads it there and creates its objects there. A TenantGateway without one while the
+ *   release namespace is unknown is an error, never a Gateway admitting routes from namespace "".
  * - Never empty output: an empty stream is an error (Helm would install nothing).
  * - Errors are findings (the edge prints them on stderr, exit 1, nothing on stdout).
  */
 import * as jsyaml from 'js-yaml';
 import { checkParsed, checkText } from '../k8s/limits';
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
-import { isObject, type KObject } from '../k8s/model';
+import { isObject, refOf, type KObject } from '../k8s/model';
+import { placeInNamespace } from '../k8s/scope';
+import { isTenantGateway } from '../platform/kinds';
 import { isList } from '../k8s/lists';
 import { generate } from '../pipelines/generate';
 import { GENERATED_ANNOTATION, generatedPath } from './krm/items';
@@ -30,6 +36,8 @@ export interface PostRenderOptions {
   now: string;
   ciliumVersion?: string;
   includeSecretData: boolean;
+  /** Helm's release namespace: where a namespaced object without `metadata.namespace` lives. */
+  namespace?: string;
 }
 
 export interface PostRenderResult {
@@ -93,8 +101,21 @@ export function postRender(text: string, opts: PostRenderOptions): PostRenderRes
     );
     return { stdout: '', findings, exitCode: 1 };
   }
-  const objects = objectsOfStream(text, findings);
+  const read = objectsOfStream(text, findings);
+  if (opts.namespace === undefined)
+    for (const o of read)
+      if (isTenantGateway(o) && !o.metadata.namespace)
+        findings.push(
+          error('has no namespace, and the release namespace is unknown: Helm installs it in the release namespace', {
+            file: '<stdin>',
+            object: refOf(o),
+            field: 'metadata.namespace',
+            rule: 'post-render.namespace',
+            hint: 'pass the release namespace: --namespace NS, which Helm 3 passes on as --post-renderer-args --namespace=NS; or set HELM_NAMESPACE',
+          }),
+        );
   if (hasErrors(findings)) return { stdout: '', findings, exitCode: 1 };
+  const objects = opts.namespace === undefined ? read : placeInNamespace(read, opts.namespace).objects;
   const res = generate(objects, {
     values: opts.values.map((v) => v.values),
     valuesFile: opts.values.length === 1 ? opts.values[0].file : opts.values.map((v) => v.file).join(','),

@@ -220,3 +220,62 @@ describe('CI example (examples/ci: GitHub Actions workflow and render-and-commit
     );
   }, 120_000);
 });
+
+describe('CI example (examples/ci/cozy-gw-diff.yml: the pull-request comment and the gate)', () => {
+  const workflow = jsyaml.load(fs.readFileSync(path.join(ROOT, 'examples', 'ci', 'cozy-gw-diff.yml'), 'utf8')) as {
+    jobs: Record<string, { steps: { name?: string; run?: string; if?: string }[] }>;
+  };
+  const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
+  const preview = steps.find((s) => s.name === 'Preview the change')!;
+
+  it('posts the markdown comment on 0 and 3 and fails the job on any other status', () => {
+    expect(preview.run).toContain('-o markdown > comment.md');
+    expect(steps.find((s) => s.name === 'Post the comment')!.if).toBe(
+      "steps.diff.outputs.status == '0' || steps.diff.outputs.status == '3'",
+    );
+    expect(steps.find((s) => s.name === 'Gate')!.run).toMatch(/\*\) .*exit 1 ;;/);
+  });
+
+  if (!SH) {
+    it.skip('sh not on PATH: the preview step is not run', () => undefined);
+    return;
+  }
+
+  it('the preview step, run in a repository the render workflow filled: 0 with nothing changed, 3 with a change, and the comment', () => {
+    ensureBuilt();
+    const repo = path.join(tmpDir('ci-diff'), 'repo');
+    writeFiles(path.join(repo, 'platform'), readFiles(PLATFORM));
+    const cozy = `node ${BIN}`;
+    const rendered = runProcess(
+      'sh',
+      ['-c', `${cozy} render --values platform/values.yaml -f platform/tenants --output-dir deploy/platform`],
+      { cwd: repo },
+    );
+    expect(rendered.code).toBe(0);
+    // The step's script, with the published package replaced by this build; GITHUB_OUTPUT a file.
+    const script = preview.run!.replace('npx --yes cozy-gw@0.1.0', cozy);
+    const run = () => {
+      const out = path.join(repo, 'github-output');
+      fs.writeFileSync(out, '');
+      const r = runProcess('sh', ['-c', script], { cwd: repo, env: { GITHUB_OUTPUT: out } });
+      expect(r.code).toBe(0);
+      return {
+        status: fs.readFileSync(out, 'utf8').trim(),
+        comment: fs.readFileSync(path.join(repo, 'comment.md'), 'utf8'),
+      };
+    };
+    const same = run();
+    expect(same.status).toBe('status=0');
+    expect(same.comment).toMatch(/^### cozy-gw diff: no differences\n/);
+    fs.writeFileSync(
+      path.join(repo, 'platform', 'tenants', 'dave.yaml'),
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: dave\n  namespace: tenant-root\n',
+    );
+    const changed = run();
+    expect(changed.status).toBe('status=3');
+    // The whole tenant is created in its namespace (its count is the tenant chart's, docs/tenant.md §1.1-§1.3).
+    expect(changed.comment).toMatch(/<details><summary>Namespace <code>tenant-dave<\/code>: \d+ to create<\/summary>/);
+    expect(changed.comment).toContain('+++ Namespace tenant-dave (after)');
+    expect(changed.comment).toContain('+++ Secret tenant-dave/cozystack-values (after)');
+  }, 120_000);
+});

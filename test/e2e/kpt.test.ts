@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   ensureBuilt,
+  kptfile,
   ROOT,
   TESTDATA,
   readFiles,
@@ -41,20 +42,6 @@ function expectExit(r: { code: number; stdout: string; stderr: string }, want: 0
 
 function userFiles(files: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(files).filter(([k]) => !k.startsWith('cozy-gw/')));
-}
-
-function kptfile(wrapper: string, configPath: string): string {
-  return `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: pkg
-  annotations:
-    config.kubernetes.io/local-config: "true"
-pipeline:
-  mutators:
-  - exec: ${wrapper}
-    configPath: ${configPath}
-`;
 }
 
 if (!KPT) {

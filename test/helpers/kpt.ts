@@ -190,3 +190,18 @@ export async function runCommand(
   }
   return { code: ctx.exitCode, stdout, stderr };
 }
+
+/** A kpt package's Kptfile whose one mutator runs `wrapper` (an exec function) with `configPath`. */
+export function kptfile(wrapper: string, configPath: string): string {
+  return `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: pkg
+  annotations:
+    config.kubernetes.io/local-config: "true"
+pipeline:
+  mutators:
+  - exec: ${wrapper}
+    configPath: ${configPath}
+`;
+}

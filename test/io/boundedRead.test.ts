@@ -8,9 +8,10 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readFdBounded, readFileBounded, SourceTooLarge } from '../../src/io/stdin';
+import { readFdBounded, readFileBounded, SourceNotText, SourceTooLarge } from '../../src/io/stdin';
+import { STACK_FRAME } from '../helpers/cli';
 import { MAX_SOURCE_BYTES } from '../../src/k8s/limits';
-import { BIN, ensureBuilt, ROOT, tmpDir } from '../helpers/kpt';
+import { BIN, ensureBuilt, tmpDir } from '../helpers/kpt';
 
 const TENANT =
   'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: alice, namespace: tenant-root}\n';
@@ -43,8 +44,10 @@ describe('readFileBounded', () => {
     expect(readFileBounded(file, 4096)).toBe('é'.repeat(2048));
   });
 
-  it('stops a stream (/dev/zero) one chunk past the bound', () => {
-    const fd = fs.openSync('/dev/zero', 'r');
+  it('stops a stream one chunk past the bound', () => {
+    const file = path.join(tmpDir('cozy-gw-bounded-'), 'text.yaml');
+    fs.writeFileSync(file, 'a: b\n'.repeat((1 << 19) + 1)); // 2 MiB of text, read through the descriptor
+    const fd = fs.openSync(file, 'r');
     try {
       let thrown: unknown;
       try {
@@ -62,6 +65,28 @@ describe('readFileBounded', () => {
     } finally {
       fs.closeSync(fd);
     }
+  });
+
+  it('refuses /dev/zero at its first chunk: a NUL byte is no YAML or JSON text', () => {
+    const fd = fs.openSync('/dev/zero', 'r');
+    try {
+      let thrown: unknown;
+      try {
+        readFdBounded(fd);
+      } catch (e) {
+        thrown = e;
+      }
+      expect(thrown).toBeInstanceOf(SourceNotText);
+      expect((thrown as SourceNotText).offset).toBe(0);
+    } finally {
+      fs.closeSync(fd);
+    }
+  });
+
+  it('names the offset of the first NUL byte, past earlier chunks', () => {
+    const file = path.join(tmpDir('cozy-gw-bounded-'), 'nul.yaml');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from('a'.repeat(100_000)), Buffer.from([0])]));
+    expect(() => readFileBounded(file)).toThrow('a NUL byte at offset 100000');
   });
 });
 
@@ -84,14 +109,34 @@ describe('the CLI over sources that never end or block (real processes)', () => 
     if (fifo.status === 0) expect(r.stderr).toContain('error: tenants/pipe.yaml: not a regular file but a FIFO');
   });
 
-  it(`-f /dev/zero given explicitly: refused once ${MAX_SOURCE_BYTES >> 20} MiB are read`, () => {
-    const r = run(['render', '-f', '/dev/zero'], ROOT);
+  it('-f /dev/zero, or a link to it, given explicitly: refused at its first chunk, naming it', () => {
+    const dir = tmpDir('cozy-gw-bounded-');
+    fs.symlinkSync('/dev/zero', path.join(dir, 'zero.yaml'));
+    for (const f of ['/dev/zero', 'zero.yaml']) {
+      const r = run(['render', '-f', f], dir);
+      expect({ f, status: r.status, stdout: r.stdout }).toEqual({ f, status: 1, stdout: '' });
+      expect(r.stderr).toMatch(
+        new RegExp(`^error: ${f.replace(/\//g, '\\/')}: holds a NUL byte at byte 0: it is not YAML or JSON text`),
+      );
+      expect(r.stderr).not.toMatch(STACK_FRAME);
+    }
+  });
+
+  it(`a FIFO given explicitly, fed more than ${MAX_SOURCE_BYTES >> 20} MiB of text: refused once the bound is passed`, () => {
+    const dir = tmpDir('cozy-gw-bounded-');
+    const fifo = path.join(dir, 'pipe.yaml');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) throw new Error('mkfifo failed');
+    const r = spawnSync('bash', ['-c', `(yes 'a: b' > pipe.yaml 2>/dev/null &) ; node ${BIN} render -f pipe.yaml`], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 60000,
+    });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/^error: \/dev\/zero: holds more than 256 MiB \(read as a stream\)/);
+    expect(r.stderr).toMatch(/^error: pipe\.yaml: holds more than 256 MiB \(read as a stream\)/);
   });
 
   it('standard input past the bound: refused, naming <stdin>', () => {
-    const r = spawnSync('bash', ['-c', `head -c ${MAX_SOURCE_BYTES + 1} /dev/zero | node ${BIN} render -f -`], {
+    const r = spawnSync('bash', ['-c', `yes 'a: b' | head -c ${MAX_SOURCE_BYTES + 1} | node ${BIN} render -f -`], {
       encoding: 'utf8',
       timeout: 60000,
     });

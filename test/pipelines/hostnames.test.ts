@@ -1,114 +1,162 @@
+/**
+ * The hostname table (src/pipelines/hostnames.ts): read from the races the passes computed, worded
+ * by the race module; a state no pass wrote read through the pass that started from it.
+ */
+import { reconcile } from '../../src/pipelines/reconcile';
+import { hostnameTable, type HostnameRow, type HostnameSide } from '../../src/pipelines/hostnames';
 import type { KObject } from '../../src/k8s/model';
-import { hostnameTable } from '../../src/pipelines/hostnames';
+import { baseNamespaces, http, NOW, tgw } from '../controller/tgwFixtures';
+
+/** One pass over the objects: the input side (read through the pass) and the output side (its races). */
+function passSides(objects: KObject[]): { before: HostnameSide; after: HostnameSide } {
+  const r = reconcile({ objects }, { now: NOW });
+  expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+  return { before: { objects, judgedBy: r.races }, after: { objects: r.store.all(), races: r.races } };
+}
+
+function row(rows: HostnameRow[], hostname: string, route: string): HostnameRow {
+  const r = rows.find((x) => x.hostname === hostname && x.route === route);
+  if (!r)
+    throw new Error(`no row ${hostname} (${route}); rows: ${rows.map((x) => `${x.hostname} (${x.route})`).join(', ')}`);
+  return r;
+}
 
 describe('hostnameTable', () => {
-  const route = (ns: string, name: string, hostnames: string[], status?: unknown): KObject => ({
-    apiVersion: 'gateway.networking.k8s.io/v1',
-    kind: 'HTTPRoute',
-    metadata: { name, namespace: ns },
-    spec: { parentRefs: [{ name: 'cozystack', namespace: 'tenant-root' }], hostnames },
-    ...(status ? { status } : {}),
-  });
-  const verdict = (accepted: boolean, reason: string, message: string) => ({
-    parents: [
-      {
-        parentRef: { name: 'cozystack', namespace: 'tenant-root' },
-        controllerName: 'gateway.cozystack.io/tenantgateway-controller',
-        conditions: [{ type: 'Accepted', status: accepted ? 'True' : 'False', reason, message }],
-      },
-    ],
-  });
-  const gateway = (listeners: unknown[]): KObject => ({
-    apiVersion: 'gateway.networking.k8s.io/v1',
-    kind: 'Gateway',
-    metadata: { name: 'cozystack', namespace: 'tenant-root' },
-    spec: { listeners },
-  });
-  const https = (name: string, hostname: string, secret: string) => ({
-    name,
-    hostname,
-    port: 443,
-    protocol: 'HTTPS',
-    tls: { mode: 'Terminate', certificateRefs: [{ name: secret }] },
-  });
-  const cert = (name: string, secretName: string): KObject => ({
-    apiVersion: 'cert-manager.io/v1',
-    kind: 'Certificate',
-    metadata: { name, namespace: 'tenant-root' },
-    spec: { secretName },
-  });
+  const contested = () => [
+    ...baseNamespaces(),
+    tgw({ attachedNamespaces: ['cozy-dashboard'] }),
+    http('cozy-dashboard', 'dash', ['dash.example.org']),
+    http('tenant-root', 'status', ['status.example.org', 'dash.example.org']),
+  ];
 
-  it('says which hostnames stop, start and move, and a refusal names only the hostnames its message names', () => {
-    const before = [
-      gateway([https('https-a', 'a.example.org', 'a-tls'), https('https-b', 'b.example.org', 'b-tls')]),
-      cert('a-cert', 'a-tls'),
-      route('tenant-root', 'r', ['a.example.org', 'b.example.org'], verdict(true, 'Accepted', 'Route attached')),
-    ];
-    const after = [
-      gateway([https('https', '*.example.org', 'wild-tls'), https('https-b', 'b.example.org', 'b-tls')]),
-      cert('wild', 'wild-tls'),
-      route(
-        'tenant-root',
-        'r',
-        ['a.example.org', 'b.example.org'],
-        verdict(
-          false,
-          'HostnameConflict',
-          'On TenantGateway tenant-root/cozystack: hostname held by a route in another namespace: b.example.org (held by HTTPRoute x/y)',
-        ),
-      ),
-    ];
+  it('reads who holds and who lost a hostname from the race, in the race module’s words', () => {
+    const { before, after } = passSides(contested());
     const rows = hostnameTable(before, after);
-    const a = rows.find((r) => r.hostname === 'a.example.org')!;
-    const b = rows.find((r) => r.hostname === 'b.example.org')!;
-    expect(a.change).toBe('moves');
-    expect(a.before).toEqual({
-      state: 'served',
-      gateway: 'tenant-root/cozystack',
-      listener: 'https-a',
-      certificate: 'Certificate tenant-root/a-cert',
-    });
-    expect(a.after).toEqual({
-      state: 'served',
-      gateway: 'tenant-root/cozystack',
-      listener: 'https',
-      certificate: 'Certificate tenant-root/wild',
-    });
-    expect(b.change).toBe('stops');
-    expect(b.after).toMatchObject({
+    const lost = row(rows, 'dash.example.org', 'HTTPRoute tenant-root/status');
+    expect(lost.after).toEqual({
       state: 'refused',
       reason: 'HostnameConflict',
-      message: 'hostname held by a route in another namespace: b.example.org (held by HTTPRoute x/y)',
+      message:
+        'hostname held by a route in another namespace: dash.example.org (held by HTTPRoute cozy-dashboard/dash)',
+      gateway: 'tenant-root/cozystack',
     });
-    expect(rows.map((r) => r.change)).toEqual(['stops', 'moves']);
+    // The route's other hostname is served, although its verdict is HostnameConflict.
+    expect(row(rows, 'status.example.org', 'HTTPRoute tenant-root/status').after).toMatchObject({
+      state: 'served',
+      listener: expect.stringMatching(/^https-status-/),
+      certificate: expect.stringMatching(/^Certificate tenant-root\/cozystack-status-/),
+    });
+    expect(row(rows, 'dash.example.org', 'HTTPRoute cozy-dashboard/dash').change).toBe('starts');
   });
 
-  it('a route without a verdict attaches where a listener admits its namespace (Gateway API), else says why not', () => {
-    const listener = {
+  it('reads a state another pass wrote through the race of the pass over it, where the two agree', () => {
+    const first = reconcile({ objects: contested() }, { now: NOW }).store.all();
+    const { before, after } = passSides(first);
+    const rows = hostnameTable(before, after);
+    for (const r of rows)
+      expect({ row: `${r.hostname} (${r.route})`, change: r.change }).toEqual({
+        row: `${r.hostname} (${r.route})`,
+        change: 'none',
+      });
+    expect(row(rows, 'status.example.org', 'HTTPRoute tenant-root/status').before.state).toBe('served');
+  });
+
+  it('a recorded verdict the pass would not write is read as recorded: refused whole, with its own reason and message', () => {
+    const first = reconcile({ objects: contested() }, { now: NOW }).store.all();
+    const stale = first.map((o) => {
+      if (o.kind !== 'HTTPRoute' || o.metadata.name !== 'status') return o;
+      const st = JSON.parse(JSON.stringify(o.status)) as { parents: { conditions: { message: string }[] }[] };
+      st.parents[0].conditions[0].message = 'written by another version';
+      return { ...o, status: st };
+    });
+    const { before } = passSides(stale);
+    const rows = hostnameTable(before, { objects: [] });
+    expect(row(rows, 'status.example.org', 'HTTPRoute tenant-root/status').before).toEqual({
+      state: 'refused',
+      reason: 'HostnameConflict',
+      message: 'written by another version',
+      gateway: 'tenant-root/cozystack',
+    });
+  });
+
+  it('under DNS-01 a hostname is served to every route the wildcard admits, and the row says why', () => {
+    const objects = [
+      ...baseNamespaces(),
+      tgw({
+        attachedNamespaces: ['cozy-dashboard'],
+        certMode: 'dns01',
+        dns01: { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { name: 'cf', key: 'api-token' } } },
+      }),
+      http('cozy-dashboard', 'dash', ['dash.example.org']),
+      http('tenant-root', 'status', ['dash.example.org']),
+    ];
+    const { before, after } = passSides(objects);
+    const rows = hostnameTable(before, after);
+    expect(row(rows, 'dash.example.org', 'HTTPRoute tenant-root/status').after).toMatchObject({
+      state: 'served',
+      sharedWith: ['HTTPRoute cozy-dashboard/dash'],
+      rule: 'DNS-01 serves a hostname to every route the wildcard listener admits (no race)',
+    });
+    expect(row(rows, 'dash.example.org', 'HTTPRoute cozy-dashboard/dash').after).toMatchObject({
+      sharedWith: ['HTTPRoute tenant-root/status'],
+    });
+  });
+
+  it('a hostname that keeps only a plain-HTTP listener says it lost TLS', () => {
+    const gw = (listeners: unknown[]): KObject => ({
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'Gateway',
+      metadata: { name: 'cozystack', namespace: 'tenant-root' },
+      spec: { listeners },
+    });
+    const all = { namespaces: { from: 'All' } };
+    const https = {
       name: 'https',
       hostname: '*.example.org',
       port: 443,
       protocol: 'HTTPS',
-      tls: { mode: 'Terminate', certificateRefs: [{ name: 'w' }] },
-      allowedRoutes: {
-        namespaces: {
-          from: 'Selector',
-          selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } },
-        },
+      allowedRoutes: all,
+      tls: { certificateRefs: [{ name: 'w' }] },
+    };
+    const plain = { name: 'http', port: 80, protocol: 'HTTP', allowedRoutes: all };
+    const r = http('tenant-root', 'web', ['web.example.org']);
+    const rows = hostnameTable({ objects: [gw([https, plain]), r] }, { objects: [gw([plain]), r] });
+    expect(rows[0]).toMatchObject({ change: 'moves', tls: 'lost', after: { state: 'served', listener: 'http' } });
+  });
+
+  it('a route without a verdict attaches where a listener admits its namespace (Gateway API), else says why not', () => {
+    const gateway: KObject = {
+      apiVersion: 'gateway.networking.k8s.io/v1',
+      kind: 'Gateway',
+      metadata: { name: 'cozystack', namespace: 'tenant-root' },
+      spec: {
+        listeners: [
+          {
+            name: 'https',
+            hostname: '*.example.org',
+            port: 443,
+            protocol: 'HTTPS',
+            tls: { mode: 'Terminate', certificateRefs: [{ name: 'w' }] },
+            allowedRoutes: {
+              namespaces: {
+                from: 'Selector',
+                selector: { matchLabels: { 'namespace.cozystack.io/gateway': 'tenant-root' } },
+              },
+            },
+          },
+        ],
       },
     };
-    const nsIn: KObject = {
+    const nsOf = (gwLabel: string): KObject => ({
       apiVersion: 'v1',
       kind: 'Namespace',
-      metadata: { name: 'tenant-a', labels: { 'namespace.cozystack.io/gateway': 'tenant-root' } },
-    };
-    const nsOut: KObject = {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: 'tenant-a', labels: { 'namespace.cozystack.io/gateway': 'tenant-a' } },
-    };
-    const r = route('tenant-a', 'web', ['web.example.org']);
-    const rows = hostnameTable([gateway([listener]), nsIn, r], [gateway([listener]), nsOut, r]);
+      metadata: { name: 'tenant-a', labels: { 'namespace.cozystack.io/gateway': gwLabel } },
+    });
+    const r = http('tenant-a', 'web', ['web.example.org']);
+    const rows = hostnameTable(
+      { objects: [gateway, nsOf('tenant-root'), r] },
+      { objects: [gateway, nsOf('tenant-a'), r] },
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0].before).toMatchObject({ state: 'served', listener: 'https', certificate: 'Secret tenant-root/w' });
     expect(rows[0].after).toEqual({
@@ -116,26 +164,5 @@ describe('hostnameTable', () => {
       reason: 'not attached: Gateway tenant-root/cozystack takes no routes from namespace tenant-a',
     });
     expect(rows[0].change).toBe('stops');
-  });
-
-  it('a listener admits the route kinds its protocol takes: a TCP listener no HTTPRoute, a TLS one no HTTPRoute', () => {
-    const listener = (name: string, protocol: string, port: number) => ({
-      name,
-      hostname: '*.example.org',
-      port,
-      protocol,
-      allowedRoutes: { namespaces: { from: 'All' } },
-    });
-    const r = route('tenant-a', 'web', ['web.example.org']);
-    const served = (listeners: unknown[]) => hostnameTable([], [gateway(listeners), r])[0].after;
-    expect(served([listener('tcp', 'TCP', 8443)])).toMatchObject({ state: 'unattached' });
-    expect(served([listener('tls', 'TLS', 8443)])).toMatchObject({ state: 'unattached' });
-    expect(served([listener('tcp', 'TCP', 8443), listener('http', 'HTTP', 80)])).toMatchObject({
-      state: 'served',
-      listener: 'http',
-    });
-    // allowedRoutes.kinds given empty is unset: the protocol decides.
-    const empty = { ...listener('http', 'HTTP', 80), allowedRoutes: { namespaces: { from: 'All' }, kinds: [] } };
-    expect(served([empty])).toMatchObject({ state: 'served', listener: 'http' });
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { lineDiff, unifiedDiff } from '../../src/pipelines/unifiedDiff';
+import { unifiedDiff } from '../../src/pipelines/unifiedDiff';
+import { lineDiff } from '../../src/pipelines/lineDiff';
 import type { KObject } from '../../src/k8s/model';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
@@ -25,6 +26,33 @@ describe('lineDiff', () => {
       }),
       { numRuns: 500, seed },
     );
+  });
+
+  it('stays minimal when lines only one side has are set aside first', () => {
+    // Few repeated lines and many unique ones: the unique ones never match and are put back as changes.
+    const line = fc.oneof(
+      fc.constantFrom('a', 'b', 'c'),
+      fc.nat(1000).map((n) => `u${n}`),
+    );
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.array(line, { maxLength: 40 }), (a, b) => {
+        const s = lineDiff(a, b);
+        expect(s.filter(([op]) => op !== '+').map(([, l]) => l)).toEqual(a);
+        expect(s.filter(([op]) => op !== '-').map(([, l]) => l)).toEqual(b);
+        expect(s.filter(([op]) => op === ' ').length).toBe(lcs(a, b));
+      }),
+      { numRuns: 500, seed },
+    );
+  });
+
+  it('past its edit budget still gives a correct script (the middle replaced whole)', () => {
+    // Every line matchable and in reverse order: Myers would need an edit distance of 2n.
+    const a = Array.from({ length: 400 }, (_, i) => `line ${i}`);
+    const b = [...a].reverse();
+    const s = lineDiff(a, b, 4000);
+    expect(s.filter(([op]) => op === ' ').length).toBe(0); // a minimal script would keep one line
+    expect(s.filter(([op]) => op !== '+').map(([, l]) => l)).toEqual(a);
+    expect(s.filter(([op]) => op !== '-').map(([, l]) => l)).toEqual(b);
   });
 });
 

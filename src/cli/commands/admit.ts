@@ -3,17 +3,24 @@
  * `render` emits them (renderPolicies), against every input object as a CREATE by --as /
  * --as-group. One line per denial on stdout; exit 1 if any object is denied.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import type { Decision } from '../../admission/decision';
 import { FindingsError } from '../../k8s/diagnostics';
 import { printable } from '../../k8s/printable';
 import { describe } from '../../k8s/model';
-import { isDns1123Label } from '../../k8s/dnsNames';
 import type { SourceMap } from '../../io/sourceMap';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
-import { addInputOptions, collect, failOn, gatewayApiVersionArg, loadInputs, type InputOptions } from './common';
+import {
+  addInputOptions,
+  collect,
+  failOn,
+  gatewayApiVersionArg,
+  loadInputs,
+  namespaceArg,
+  type InputOptions,
+} from './common';
 import { withExamples } from './help';
 
 interface AdmitOptions extends InputOptions {
@@ -22,15 +29,6 @@ interface AdmitOptions extends InputOptions {
   output: string;
   gatewayApiVersion: string;
   namespace: string;
-}
-
-/** `-n` names a namespace: a DNS label (a usage error otherwise). */
-function namespaceArg(v: string): string {
-  if (!isDns1123Label(v))
-    throw new InvalidArgumentError(
-      `${JSON.stringify(v.slice(0, 80))} is not a namespace name (lowercase letters, digits and "-", at most 63)`,
-    );
-  return v;
 }
 
 /** `hint: file:line: Kind ns/name: what to do` for one denied object. */

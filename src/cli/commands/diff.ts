@@ -11,12 +11,13 @@
  * The clock is reproducible by default (README "Values, warnings and trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
+import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { keyOf, type KObject } from '../../k8s/model';
 import { readInputs, type SourceMap } from '../../io/inputs';
-import { isTreeBookkeeping } from '../../io/outputDir';
+import { isTreeBookkeeping, readTree } from '../../io/outputDir';
 import { parseNow, resolveNow } from '../clock';
 import {
   addInputOptions,
@@ -33,19 +34,23 @@ import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/cil
 import { pushAll } from '../../k8s/arrays';
 import { withExamples } from './help';
 
-/** The exit code for "the change makes a difference". */
+/** The exit code for "the change makes a difference" (README "Exit codes"). */
 export const EXIT_DIFFERENCES = 3;
 
 interface DiffCliOptions extends InputOptions {
   validate?: boolean;
   state: string[];
   prune?: boolean;
-  output: 'diff' | 'plan' | 'json';
+  output: 'diff' | 'plan' | 'json' | 'markdown';
   now?: string;
   ciliumVersion: string;
 }
 
-function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap } {
+/**
+ * The state: every object read from `--state`, and the keys of those a committed render tree
+ * holds as render's own (the files its record names), so that diff knows what render owns.
+ */
+function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap; treeHeld: Set<string> } {
   const { objects, sources } = readInputs(paths, {
     readStdin: ctx.io.readStdin,
     cwd: ctx.io.cwd,
@@ -53,11 +58,39 @@ function readState(paths: string[], ctx: CliContext): { state: KObject[]; source
     // A committed tree's kustomization and cozy-gw's own files are not objects (src/io/outputDir.ts says which).
     skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
   });
+  const recorded = new Set<string>();
+  for (const p of paths) {
+    if (p === '-') continue;
+    const dir = path.resolve(ctx.io.cwd, p);
+    for (const f of readTree(dir)?.files ?? []) recorded.add(path.join(dir, f.path));
+  }
   // A kustomization given by name, or inside a stream, is still not cluster state.
-  return {
-    state: objects.filter((o) => !(o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.config.k8s.io/'))),
-    sources,
-  };
+  const state = objects.filter(
+    (o) => !(o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.config.k8s.io/')),
+  );
+  const treeHeld = new Set<string>();
+  if (recorded.size)
+    for (const o of state) {
+      const file = sources.originOf(o)?.file;
+      if (file && recorded.has(path.resolve(ctx.io.cwd, file))) treeHeld.add(keyOf(o));
+    }
+  return { state, sources, treeHeld };
+}
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The diff's command line without `-o` (the markdown comment names it for what it left out). */
+function rerunLine(opts: DiffCliOptions): string {
+  const words = ['cozy-gw', 'diff'];
+  for (const s of opts.state) words.push('--state', shellWord(s));
+  for (const v of opts.values) words.push('--values', shellWord(v));
+  for (const f of opts.filename) words.push('-f', shellWord(f));
+  if (opts.set?.length || opts.setString?.length) words.push('(with the same --set options)');
+  if (opts.prune) words.push('--prune');
+  return words.join(' ');
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -83,9 +116,9 @@ export function register(program: Command, ctx: CliContext): Command {
     .addOption(
       new Option(
         '-o, --output <format>',
-        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames"}',
+        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames", ...}; markdown: a pull-request comment',
       )
-        .choices(['diff', 'plan', 'json'])
+        .choices(['diff', 'plan', 'json', 'markdown'])
         .default('diff'),
     )
     .option(
@@ -122,13 +155,14 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     ];
     if (stdinUsers.length > 1)
       usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
-    const { diff, hasDifferences, diffChanges, afterStore } = late.diff();
+    const { diff } = late.diff();
+    const { diffReport } = late.diffOutput();
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
-    const { state, sources } = readState(opts.state, ctx);
+    const { state, sources, treeHeld } = readState(opts.state, ctx);
     // One source map for the run: a finding about a state object or a given one names its file and line.
     const inputs = loadInputs(opts, ctx, cmd, sources);
     const result = diff(
-      { state, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+      { state, treeHeld, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
     );
     failOn(
@@ -141,69 +175,17 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     const invalid = validateEmitted([...result.created, ...result.changed.map((c) => c.after)], opts);
     failOn(invalid, opts);
     pushAll(result.findings, invalid);
-    const different = hasDifferences(result);
-    // Findings about objects the change leaves as they are were there before it: counted, not repeated.
-    const differing = new Set([...result.created, ...result.deleted, ...result.changed.map((c) => c.after)].map(keyOf));
-    const relevant = result.findings.filter(
-      (f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)),
-    );
-    const unrelated =
-      result.findings.filter((f) => f.severity === 'warning').length -
-      relevant.filter((f) => f.severity === 'warning').length;
-    let out: Iterable<string>;
-    if (opts.output === 'json') {
-      const { toJson } = late.yaml();
-      out = [
-        toJson({
-          created: result.created,
-          changed: result.changed,
-          deleted: result.deleted,
-          hostnames: result.hostnames,
-        }),
-      ];
-    } else if (opts.output === 'plan') {
-      const { renderPlan } = late.plan();
-      const pass = result.pass!;
-      const removed = result.removedNamespaces.map((ns) => {
-        const n = result.deleted.filter((o) => o.metadata.namespace === ns).length;
-        return `Namespace ${ns} is deleted with everything in it (${n} object${n === 1 ? '' : 's'} besides the Namespace): its tenant left the tree.`;
-      });
-      out = [
-        renderPlan(
-          { ...pass, findings: relevant, store: afterStore(result, state), changes: diffChanges(result) },
-          {
-            before: result.changed.map((c) => c.before),
-            now,
-            title: 'Diff plan',
-            channelOrigin: pass.channelOrigin,
-            ciliumVersion: pass.ciliumVersion,
-            hostnames: result.hostnames,
-            notes: removed,
-            showRefusedUnchanged: false,
-            nothingLine: 'No differences: the change leaves the state as it is.',
-          },
-        ),
-      ];
-    } else {
-      const { unifiedDiffs } = late.unifiedDiff();
-      const { orderOutput } = late.render();
-      const items = new Map<string, { before?: KObject; after?: KObject }>();
-      for (const o of result.created) items.set(keyOf(o), { after: o });
-      for (const c of result.changed) items.set(keyOf(c.after), c);
-      for (const o of result.deleted) items.set(keyOf(o), { before: o });
-      const ordered = orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) =>
-        items.get(keyOf(o))!,
-      );
-      out = unifiedDiffs(ordered);
-    }
-    ctx.report(relevant.filter((f) => f.severity === 'warning'));
-    if (unrelated)
-      ctx.note(
-        `note: ${unrelated} warning${unrelated === 1 ? '' : 's'} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)`,
-      );
-    if (!different) ctx.note('note: no differences');
-    for (const chunk of out) ctx.io.stdout(chunk);
-    ctx.exitCode = different ? EXIT_DIFFERENCES : 0;
+    const report = diffReport(result, {
+      format: opts.output,
+      now,
+      stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
+      rerun: rerunLine(opts),
+    });
+    ctx.report(report.warnings);
+    for (const n of report.notes) ctx.note(n);
+    // The verdict first: a reader that closes the pipe early never turns "differences" into "none".
+    ctx.exitCode = report.different ? EXIT_DIFFERENCES : 0;
+    for (const chunk of report.stdout) ctx.io.stdout(chunk);
   });
   return cmd;
 }

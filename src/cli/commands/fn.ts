@@ -17,7 +17,7 @@ import { defaultNow } from '../clock';
 import { usageError } from './common';
 import { error, FindingsError } from '../../k8s/diagnostics';
 import { processKustomizeStream, processResourceListText, type TextRun } from '../../protocols/krm';
-import { readFileBounded, SourceTooLarge, tooLargeError } from '../../io/stdin';
+import { readFileBounded, SourceRefused, tooLargeError } from '../../io/stdin';
 import { withExamples } from './help';
 
 interface FnOpts {
@@ -25,29 +25,28 @@ interface FnOpts {
 }
 
 export function register(program: Command, ctx: CliContext): Command {
-  return withExamples(
-    program
-      .command('fn')
-      .description(
-        'A KRM function: reads a config.kubernetes.io/v1 ResourceList on stdin and writes it back with the rendered objects added ' +
-          '(and, with reconcile, the objects the controller creates). Items that came in pass through unchanged.\n\n' +
-          'functionConfig: a fn.cozystack.io/v1alpha1 CozyGateway (spec.values: the platform values; spec.reconcile, spec.now, ' +
-          'spec.gatewayApiVersion, spec.ciliumVersion, spec.includeSecretData), or a ConfigMap as `kpt fn eval -- key=value` makes one: ' +
-          'dotted keys are platform values (publishing.host=example.org, read as YAML), `values` holds a YAML document, ' +
-          'and the option names are the same.\n\n' +
-          'With a CONFIG argument it runs as a kustomize legacy exec plugin: CONFIG is the plugin config, manifests on stdin and stdout.',
-      )
-      .argument('[config]', 'kustomize exec plugin mode: the plugin config file kustomize passes')
-      .argument('[args...]', 'further plugin arguments (ignored)')
-      .option('--kustomize-plugin <config>', 'kustomize exec plugin mode with this config file'),
-    [
-      'cozy-gw fn < resource-list.yaml > out.yaml   # the ResourceList protocol by hand; cozy-gw-fn is the same as one executable',
-      'kpt fn eval ./pkg --exec cozy-gw-fn -- publishing.host=example.org gateway.enabled=true reconcile=true',
-      'kpt fn render ./pkg --allow-exec        # Kptfile: pipeline.mutators[].exec: cozy-gw-fn, configPath: cozygateway.yaml',
-      'kpt fn eval ./pkg --image ghcr.io/cozystack/cozy-gw:VERSION -- publishing.host=example.org   # the container image',
-      'kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw-fn --kustomize-plugin CONFIG`',
-    ],
-  ).action((config: string | undefined, _args: string[], opts: FnOpts, cmd: Command) => {
+  const cmd = program
+    .command('fn')
+    .description(
+      'A KRM function: reads a config.kubernetes.io/v1 ResourceList on stdin and writes it back with the rendered objects added ' +
+        '(and, with reconcile, the objects the controller creates). Items that came in pass through unchanged.\n\n' +
+        'functionConfig: a fn.cozystack.io/v1alpha1 CozyGateway (spec.values: the platform values; spec.reconcile, spec.now, ' +
+        'spec.gatewayApiVersion, spec.ciliumVersion, spec.includeSecretData), or a ConfigMap as `kpt fn eval -- key=value` makes one: ' +
+        'dotted keys are platform values (publishing.host=example.org, read as YAML), `values` holds a YAML document, ' +
+        'and the option names are the same.\n\n' +
+        'With a CONFIG argument it runs as a kustomize legacy exec plugin: CONFIG is the plugin config, manifests on stdin and stdout.',
+    )
+    .argument('[config]', 'kustomize exec plugin mode: the plugin config file kustomize passes')
+    .argument('[args...]', 'further plugin arguments (ignored)')
+    .option('--kustomize-plugin <config>', 'kustomize exec plugin mode with this config file');
+  withExamples(cmd, [
+    'cozy-gw fn < resource-list.yaml > out.yaml   # the ResourceList protocol by hand; cozy-gw-fn is the same as one executable',
+    'kpt fn eval ./pkg --exec cozy-gw-fn -- publishing.host=example.org gateway.enabled=true reconcile=true',
+    'kpt fn render ./pkg --allow-exec        # Kptfile: pipeline.mutators[].exec: cozy-gw-fn, configPath: cozygateway.yaml',
+    'kpt fn eval ./pkg --image ghcr.io/cozystack/cozy-gw:VERSION -- publishing.host=example.org   # the container image',
+    'kubectl kustomize --enable-alpha-plugins ./overlay   # transformer config kind CozyGateway, plugin runs `cozy-gw-fn --kustomize-plugin CONFIG`',
+  ]);
+  return cmd.action((config: string | undefined, _args: string[], opts: FnOpts, cmd: Command) => {
     const restore = rebindConsole();
     try {
       const now = defaultNow(ctx.io.env);
@@ -64,7 +63,7 @@ export function register(program: Command, ctx: CliContext): Command {
           try {
             configText = readFileBounded(path.resolve(ctx.io.cwd, pluginConfig));
           } catch (e) {
-            if (e instanceof SourceTooLarge) throw tooLargeError(pluginConfig, e);
+            if (e instanceof SourceRefused) throw tooLargeError(pluginConfig, e);
             throw new FindingsError([
               error(`cannot read plugin config ${pluginConfig}`, {
                 file: pluginConfig,

@@ -8,8 +8,17 @@
 import type { Command } from 'commander';
 import { rebindConsole, type CliContext } from '../context';
 import { parseNow, resolveNow } from '../clock';
-import { addValuesOptions, ciliumVersionArg, failOn, loadValues, usageError, type ValuesOptions } from './common';
+import {
+  addValuesOptions,
+  ciliumVersionArg,
+  failOn,
+  loadValues,
+  namespaceArg,
+  usageError,
+  type ValuesOptions,
+} from './common';
 import { SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
+import { isDns1123Label } from '../../k8s/dnsNames';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { postRender } from '../../protocols/postRender';
 import { withExamples } from './help';
@@ -18,6 +27,7 @@ interface PostRenderOpts extends ValuesOptions {
   now?: string;
   ciliumVersion?: string;
   includeSecretData?: boolean;
+  namespace?: string;
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -39,9 +49,14 @@ export function register(program: Command, ctx: CliContext): Command {
       ciliumVersionArg,
       SHIPPED_CILIUM_VERSION,
     )
-    .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)');
+    .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)')
+    .option(
+      '-n, --namespace <namespace>',
+      "Helm's release namespace, where an object without metadata.namespace lives (default: HELM_NAMESPACE)",
+      namespaceArg,
+    );
   withExamples(cmd, [
-    'helm template gw ./gateway | cozy-gw post-render --values platform.yaml',
+    'helm template gw ./gateway -n tenant-alice | cozy-gw post-render --values platform.yaml -n tenant-alice',
     'helm install gw ./gateway --post-renderer cozy-gw --post-renderer-args post-render   # Helm 3',
     'helm plugin install "$(npm root -g)/cozy-gw" && helm install gw ./gateway --post-renderer cozy-gw   # Helm 4 (plugin.yaml)',
   ]);
@@ -51,12 +66,18 @@ export function register(program: Command, ctx: CliContext): Command {
       const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
       if ((opts.values ?? []).includes('-'))
         usageError(cmd, '--values - cannot be honoured: standard input carries the manifests');
+      // Helm's release namespace: --namespace, else HELM_NAMESPACE (Helm sets it for its plugins).
+      const helmNs = ctx.io.env.HELM_NAMESPACE;
+      if (opts.namespace === undefined && helmNs !== undefined && helmNs !== '' && !isDns1123Label(helmNs))
+        usageError(cmd, `HELM_NAMESPACE ${JSON.stringify(helmNs.slice(0, 80))} is not a namespace name`);
+      const namespace = opts.namespace ?? (helmNs || undefined);
       const values = loadValues(opts, ctx);
       const res = postRender(ctx.io.readStdin(), {
         values,
         now,
         ciliumVersion: opts.ciliumVersion,
         includeSecretData: Boolean(opts.includeSecretData),
+        namespace,
       });
       const findings = [...unknownKeyFindings({ objects: [], valuesFiles: values }), ...res.findings];
       if (res.exitCode === 0) failOn(findings, opts);

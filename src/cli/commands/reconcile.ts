@@ -58,7 +58,9 @@ export function formatReconcile(
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   if (opts.output === 'plan') {
-    const hostnames = late.hostnames().hostnameTable(before, result.store.all());
+    const hostnames = late
+      .hostnames()
+      .hostnameTable({ objects: before, judgedBy: result.races }, { objects: result.store.all(), races: result.races });
     return {
       stdout: [
         renderPlan(result, {

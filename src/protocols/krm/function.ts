@@ -12,8 +12,9 @@
  *   items lost their path annotations), in their order; they are the user's own files.
  * - The Kptfile, local-config objects and the function's own config are passed through and
  *   never read as inputs.
- * - Items a previous run generated (annotation GENERATED_ANNOTATION) are dropped and generated
- *   afresh, so a pipeline run twice gives the same package.
+ * - Items a previous run generated (annotation GENERATED_ANNOTATION, in a file under the function's
+ *   own folder `cozy-gw/`) are dropped and generated afresh, so a pipeline run twice gives the same
+ *   package; a marked item elsewhere (a user's customised copy) is the user's and passes through.
  * - New items carry the generated marker and a path annotation, internal and legacy forms.
  * - Every finding becomes a `results` entry (severity, resourceRef, field, file); an error
  *   makes exit code 1 (kpt shows [PASS] for error results with exit 0), and the output list
@@ -24,7 +25,7 @@ import { compareObjects, isObject, keyOf, type KObject } from '../../k8s/model';
 import { isList, flattenList } from '../../k8s/lists';
 import { generate, type GenerateOptions } from '../../pipelines/generate';
 import { parseFunctionConfig } from './config';
-import { annotateGenerated, fileOf, isGenerated, isKObject, isMetaOrLocal, refOfLoose } from './items';
+import { annotateGenerated, fileOf, isKObject, isMetaOrLocal, isOwnItem, refOfLoose } from './items';
 import { toResult, type KrmResult } from './results';
 import { pushAll } from '../../k8s/arrays';
 
@@ -69,7 +70,7 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
   const inputs: KObject[] = [];
   const keep: unknown[] = [];
   items.forEach((it, i) => {
-    if (isGenerated(it)) return; // replaced by this run's output
+    if (isOwnItem(it)) return; // replaced by this run's output
     keep.push(it);
     if (isMetaOrLocal(it)) return;
     // README "cozy-gw render": `kind: List` and any `*List` kind are flattened into their items;

@@ -28,6 +28,8 @@ export {
   fileOf,
   generatedPath,
   isGenerated,
+  isOwnItem,
+  isUnderGeneratedDir,
   isMetaOrLocal,
 } from './items';
 export { toResult, type KrmResult, type ResourceRef } from './results';

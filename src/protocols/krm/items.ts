@@ -33,6 +33,31 @@ export function isGenerated(o: unknown): boolean {
   return annotationOf(o, GENERATED_ANNOTATION) === 'true';
 }
 
+/** Whether a package path lies inside the function's own folder (`cozy-gw/...`, never `cozy-gw/../x`). */
+export function isUnderGeneratedDir(p: string): boolean {
+  const parts: string[] = [];
+  for (const part of p.replace(/\\/g, '/').split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return false;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.length > 1 && parts[0] === GENERATED_DIR;
+}
+
+/**
+ * An item this function wrote on an earlier run, to be replaced: marked generated and in a file
+ * under its own folder. A marked item elsewhere (a user's customised copy in `overrides/`) is the
+ * user's and passes through; a marked item without any path (kustomize's plugin mode, where no
+ * item carries one) is recognised by the mark alone.
+ */
+export function isOwnItem(o: unknown): boolean {
+  if (!isGenerated(o)) return false;
+  const f = fileOf(o);
+  return f === undefined || isUnderGeneratedDir(f.path);
+}
+
 /** kpt's own objects and local-config objects: passed through, never read as inputs. */
 export function isMetaOrLocal(o: unknown): boolean {
   if (!isObject(o)) return false;
@@ -62,9 +87,13 @@ export function isKObject(o: unknown): o is KObject {
   );
 }
 
-/** `cozy-gw/<namespace>/<kind>-<name>.yaml`; cluster-scoped objects under `cozy-gw/_cluster/`. */
+/**
+ * `cozy-gw/<namespace>/<kind>-<name>.yaml`; cluster-scoped objects under `cozy-gw/_cluster/`.
+ * Always inside the folder: a namespace is a DNS label (metadataShape.ts refuses others), and a
+ * component of dots alone is written with underscores all the same.
+ */
 export function generatedPath(o: KObject): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+$/, (d) => '_'.repeat(d.length));
   const ns = o.metadata.namespace ? safe(o.metadata.namespace) : '_cluster';
   return `${GENERATED_DIR}/${ns}/${o.kind.toLowerCase()}-${safe(o.metadata.name)}.yaml`;
 }

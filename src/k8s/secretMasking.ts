@@ -1,0 +1,71 @@
+/**
+ * Secrets in a comparison (README "cozy-gw diff": "Secret key material never shown"): two
+ * sides compared as the API server stores them (`stringData` folded into `data`), then shown
+ * with every value masked, as kubectl diff masks them: `***`, and `*** (before)` / `*** (after)`
+ * where the two sides differ; so is every annotation that carries key material (a last-applied
+ * copy, an annotation repeating a value: keyMaterialAnnotations in secretRedaction.ts). When either
+ * side's data is unknown (a Secret cozy-gw printed without its data, secretRedaction.ts) only the
+ * redacted forms are compared. Pure.
+ */
+import { deepEqual, isObject, type KObject } from './model';
+import { isRedacted, isSecret, keyMaterialAnnotations, redactSecret } from './secretRedaction';
+
+/** A Secret as the API server stores it: stringData folded into data (base64). */
+export function storedSecret(o: KObject): KObject {
+  if (!isSecret(o) || !isObject(o.stringData)) return o;
+  const data: Record<string, unknown> = { ...(isObject(o.data) ? o.data : {}) };
+  for (const [k, v] of Object.entries(o.stringData)) data[k] = Buffer.from(String(v), 'utf8').toString('base64');
+  const out: KObject = { ...o, data };
+  delete out.stringData;
+  return out;
+}
+
+/**
+ * A Secret side as shown: every value of `data` masked (`*** (before)` / `*** (after)` where the
+ * sides differ), and so is every annotation that carries key material on either side (`copies`).
+ * Whatever else `data` or `stringData` hold (a malformed Secret of a snapshot: a string, a list)
+ * is shown as `***` whole: no input shape gets key material printed.
+ */
+function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'after', copies: string[]): KObject {
+  if (!isSecret(o)) return o;
+  const out: KObject = { ...o };
+  const mask = (mine: Record<string, unknown>, theirs: Record<string, unknown> | undefined, k: string) =>
+    theirs && k in theirs && theirs[k] !== mine[k] ? `*** (${side})` : '***';
+  if (isObject(o.data)) {
+    const theirs = other && isObject(other.data) ? other.data : undefined;
+    const data: Record<string, string> = {};
+    for (const k of Object.keys(o.data)) data[k] = mask(o.data, theirs, k);
+    out.data = data;
+  } else if (o.data !== undefined && o.data !== null) out.data = '***';
+  if (o.stringData !== undefined && o.stringData !== null) out.stringData = '***';
+  const annotations = o.metadata.annotations;
+  if (annotations && copies.some((k) => k in annotations)) {
+    const theirs = other?.metadata.annotations;
+    const shown: Record<string, string> = { ...annotations };
+    for (const k of copies) if (k in annotations) shown[k] = mask(annotations, theirs, k);
+    out.metadata = { ...o.metadata, annotations: shown };
+  }
+  return out;
+}
+
+/** The two sides of a Secret as compared and shown (either undefined for a create or a delete). */
+export function secretSides(
+  before: KObject | undefined,
+  after: KObject | undefined,
+): { before?: KObject; after?: KObject; same: boolean } {
+  let b = before && storedSecret(before);
+  let a = after && storedSecret(after);
+  if ((b && isRedacted(b)) || (a && isRedacted(a))) {
+    b = b && redactSecret(b);
+    a = a && redactSecret(a);
+  }
+  const same = b !== undefined && a !== undefined && deepEqual(b, a);
+  // An annotation that carries key material on one side is masked on both.
+  const copies = [...new Set([...(b ? keyMaterialAnnotations(b) : []), ...(a ? keyMaterialAnnotations(a) : [])])];
+  return { before: b && maskData(b, a, 'before', copies), after: a && maskData(a, b, 'after', copies), same };
+}
+
+/** One object as shown: a Secret masked whole, anything else as it is. */
+export function masked(o: KObject): KObject {
+  return isSecret(o) ? secretSides(o, o).before! : o;
+}

@@ -1,0 +1,64 @@
+/**
+ * Two cluster states compared object by object (README "cozy-gw diff"): the objects
+ * created, changed (before and after) and deleted, by group, kind, namespace and name, in
+ * render's output order (Namespaces, namespaced objects by namespace, cluster-scoped ones).
+ * Secrets are compared as the API server stores them and shown masked (k8s/secretMasking.ts):
+ * key material never leaves this module. An object the same in both (the same reference, as a
+ * pass leaves what it does not touch, or equal) costs one comparison. Pure.
+ */
+import { deepEqual, keyOf, type KObject } from '../k8s/model';
+import { isSecret } from '../k8s/secretRedaction';
+import { secretSides } from '../k8s/secretMasking';
+import { orderOutput } from './render';
+
+export interface ChangedObject {
+  before: KObject;
+  after: KObject;
+}
+
+export interface Comparison {
+  created: KObject[];
+  changed: ChangedObject[];
+  deleted: KObject[];
+}
+
+export function compareStates(before: readonly KObject[], after: readonly KObject[]): Comparison {
+  const was = new Map<string, KObject>();
+  for (const o of before) was.set(keyOf(o), o);
+  const seen = new Set<string>();
+  const created: KObject[] = [];
+  const changed: ChangedObject[] = [];
+  const deleted: KObject[] = [];
+  for (const a of after) {
+    const k = keyOf(a);
+    seen.add(k);
+    const b = was.get(k);
+    if (b === a) continue;
+    if (isSecret(a) || (b && isSecret(b))) {
+      const s = secretSides(b, a);
+      if (!b) created.push(s.after!);
+      else if (!s.same) changed.push({ before: s.before!, after: s.after! });
+      continue;
+    }
+    if (!b) created.push(a);
+    else if (!deepEqual(b, a)) changed.push({ before: b, after: a });
+  }
+  for (const b of before) if (!seen.has(keyOf(b))) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
+  const position = new Map(orderOutput(changed.map((c) => c.after)).map((o, i) => [keyOf(o), i]));
+  changed.sort((x, y) => position.get(keyOf(x.after))! - position.get(keyOf(y.after))!);
+  return { created: orderOutput(created), changed, deleted: orderOutput(deleted) };
+}
+
+/** How many objects differ between two states. */
+export function differenceCount(c: Comparison): number {
+  return c.created.length + c.changed.length + c.deleted.length;
+}
+
+/** Every difference as (before, after), in render's output order: created, changed and deleted interleaved. */
+export function differences(c: Comparison): { before?: KObject; after?: KObject }[] {
+  const items = new Map<string, { before?: KObject; after?: KObject }>();
+  for (const o of c.created) items.set(keyOf(o), { after: o });
+  for (const x of c.changed) items.set(keyOf(x.after), x);
+  for (const o of c.deleted) items.set(keyOf(o), { before: o });
+  return orderOutput([...items.values()].map((i) => (i.after ?? i.before)!)).map((o) => items.get(keyOf(o))!);
+}
