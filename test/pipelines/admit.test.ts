@@ -104,10 +104,13 @@ describe('admitRequest: the decisions and whether the run fails, without the CLI
     expect(admitFails(o, false)).toBe(true);
   });
 
-  it('two objects with one identity are a duplicate finding; a clean request does not fail', () => {
+  it('two objects with one identity are a duplicate finding at each copy; a clean request does not fail', () => {
     const ok = route('app', 'tenant-alice', 'www.alice.example.org');
     const o = admitRequest({ objects: [aliceNs, ok, ok], valuesFiles: values, namespace: 'default', asGroups: [] });
-    expect(o.duplicates).toEqual([expect.objectContaining({ severity: 'error' })]);
+    expect(o.duplicates.map((f) => [f.severity, f.message])).toEqual([
+      ['error', 'given 2 times in the inputs; this is copy 1 of 2'],
+      ['error', 'given 2 times in the inputs; this is copy 2 of 2'],
+    ]);
     const clean = admitRequest({
       objects: [aliceNs, ok],
       valuesFiles: values,
