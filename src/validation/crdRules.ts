@@ -89,11 +89,20 @@ export function celFindings(
       }
     }
   }
+  forEachChild(value, s, path, (v, cs, p) => celFindings(v, cs, p, obj, out, voice));
+}
+
+/** Each child of a node with its schema and path: an object's properties, a list's items. */
+function forEachChild(
+  value: unknown,
+  s: Schema,
+  path: (string | number)[],
+  visit: (value: unknown, s: Schema, path: (string | number)[]) => void,
+): void {
   if (isObject(value) && isObject(s.properties)) {
-    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>))
-      celFindings(value[k], ps, [...path, k], obj, out, voice);
+    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>)) visit(value[k], ps, [...path, k]);
   } else if (Array.isArray(value) && isObject(s.items)) {
-    value.forEach((x, i) => celFindings(x, s.items as Schema, [...path, i], obj, out, voice));
+    value.forEach((x, i) => visit(x, s.items as Schema, [...path, i]));
   }
 }
 
@@ -139,10 +148,6 @@ export function listTypeFindings(
         seen.add(key);
       });
     }
-    if (isObject(s.items))
-      value.forEach((x, i) => listTypeFindings(x, s.items as Schema, [...path, i], obj, out, voice));
-  } else if (isObject(value) && isObject(s.properties)) {
-    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>))
-      listTypeFindings(value[k], ps, [...path, k], obj, out, voice);
   }
+  forEachChild(value, s, path, (v, cs, p) => listTypeFindings(v, cs, p, obj, out, voice));
 }
