@@ -96,7 +96,6 @@ function rerunLine(opts: DiffCliOptions): string {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('diff')
-    .summary('Preview a change against a cluster state: object by object and hostname by hostname')
     .description(
       'Render the change (-f, --values) over the cluster state (--state), run the controllers once, and print what would differ: ' +
         'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), or JSON (-o json). ' +

@@ -106,7 +106,6 @@ export function formatReconcile(
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('reconcile')
-    .summary('Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status')
     .description(
       'Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete',
     )

@@ -46,9 +46,6 @@ interface RenderCliOptions extends InputOptions {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
-    .summary(
-      'Render the charts: every object of each tenant, the TenantGateways, cozystack-basics and the admission policies',
-    )
     .description(
       'Render the platform, apps/tenant, extra/gateway and cozystack-basics charts as fully materialised manifests: for ' +
         'tenant-root and every Tenant its Namespace, cozystack-values Secret, ServiceAccount and RoleBindings, Cilium network ' +
