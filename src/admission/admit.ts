@@ -27,7 +27,7 @@
  * Pure: objects and policies in, decisions out.
  */
 import { CelError, evalBool, evalCel, evalString, toCel } from '../cel/cel';
-import { groupOf, isObject, refOf, type KObject } from '../k8s/model';
+import { isNamespace, groupOf, isObject, refOf, type KObject } from '../k8s/model';
 import { selectorMatches } from '../k8s/labelSelector';
 import type { Decision, UserInfo } from './decision';
 import { pushAll } from '../k8s/arrays';
@@ -142,7 +142,7 @@ function namespaceCel(ns: KObject): unknown {
  */
 export function admit(objects: KObject[], policies: KObject[], user: UserInfo): Decision[] {
   const namespaces = new Map<string, KObject>();
-  for (const o of objects) if (o.kind === 'Namespace' && o.apiVersion === 'v1') namespaces.set(o.metadata.name, o);
+  for (const o of objects) if (isNamespace(o)) namespaces.set(o.metadata.name, o);
   const out: Decision[] = [];
   for (const o of objects) {
     const ns = o.metadata?.namespace;

@@ -9,7 +9,7 @@
  * releases returned here). Pure: objects in, objects and findings out.
  */
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
-import { refOf, type KObject } from '../k8s/model';
+import { isNamespace, refOf, type KObject } from '../k8s/model';
 import { pushAll } from '../k8s/arrays';
 import { asset } from '../assets';
 import { isTenant } from '../platform/kinds';
@@ -146,9 +146,7 @@ interface ChartData {
 
 function chartData(cluster: ClusterMap, objects: readonly KObject[], opts: TreeOptions): ChartData {
   const namespaceUids = new Map<string, string>();
-  for (const o of objects)
-    if (o.kind === 'Namespace' && o.apiVersion === 'v1' && o.metadata.uid)
-      namespaceUids.set(o.metadata.name, o.metadata.uid);
+  for (const o of objects) if (isNamespace(o) && o.metadata.uid) namespaceUids.set(o.metadata.name, o.metadata.uid);
   return {
     cluster,
     clusterYaml: helmToYaml(cluster),

@@ -7,7 +7,8 @@
 import { error, type Finding } from './diagnostics';
 import { keyOf, refOf, type KObject } from './model';
 
-export function duplicateFindings(objects: readonly KObject[], what = 'inputs'): Finding[] {
+/** `what`: where they were given (`inputs`, `state (--state)`); `flag`: the option that reads directories. */
+export function duplicateFindings(objects: readonly KObject[], what = 'inputs', flag = '-f'): Finding[] {
   const count = new Map<string, number>();
   for (const o of objects) {
     const k = keyOf(o);
@@ -26,7 +27,7 @@ export function duplicateFindings(objects: readonly KObject[], what = 'inputs'):
         rule: 'input.duplicate',
         object: refOf(o),
         instance: o,
-        hint: 'keep one copy; a directory given with -f is read recursively, so check that no file is given twice',
+        hint: `keep one copy; a directory given with ${flag} is read recursively, so check that no file is given twice`,
       }),
     );
   }

@@ -46,6 +46,11 @@ export function refOf(o: KObject): ObjRef {
 }
 
 /** `Kind namespace/name` (or `Kind name` for cluster-scoped objects), as kubectl users read it. */
+/** A core Namespace (v1). */
+export function isNamespace(o: Pick<KObject, 'apiVersion' | 'kind'>): boolean {
+  return o.kind === 'Namespace' && o.apiVersion === 'v1';
+}
+
 export function describe(o: KObject | ObjRef): string {
   const r = 'metadata' in o ? refOf(o as KObject) : (o as ObjRef);
   return r.namespace ? `${r.kind} ${r.namespace}/${r.name}` : `${r.kind} ${r.name}`;

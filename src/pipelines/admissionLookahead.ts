@@ -14,7 +14,7 @@
  */
 import { admitObject } from '../admission/admit';
 import type { Decision, UserInfo } from '../admission/decision';
-import { deepEqual, groupOf, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
+import { isNamespace, deepEqual, groupOf, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
 import type { Comparison } from './comparison';
 
 /** Who writes an object the change leaves in place next: an ordinary user of the tenant (no trusted group). */
@@ -92,7 +92,7 @@ export function inadmissibleAfter(
   // Namespaces whose labels the change alters, with what it alters.
   const nsChanges = new Map<string, string>();
   for (const x of c.changed)
-    if (x.after.kind === 'Namespace' && x.after.apiVersion === 'v1') {
+    if (isNamespace(x.after)) {
       const words = labelChanges(x.before, x.after);
       if (words)
         nsChanges.set(x.after.metadata.name, `the labels of Namespace ${x.after.metadata.name} change: ${words}`);
@@ -103,8 +103,8 @@ export function inadmissibleAfter(
     if (!deepEqual(withoutStatus(x.before), withoutStatus(x.after))) written.add(keyOf(x.after));
   const nsBefore = new Map<string, KObject>();
   const nsAfter = new Map<string, KObject>();
-  for (const o of before) if (o.kind === 'Namespace' && o.apiVersion === 'v1') nsBefore.set(o.metadata.name, o);
-  for (const o of after) if (o.kind === 'Namespace' && o.apiVersion === 'v1') nsAfter.set(o.metadata.name, o);
+  for (const o of before) if (isNamespace(o)) nsBefore.set(o.metadata.name, o);
+  for (const o of after) if (isNamespace(o)) nsAfter.set(o.metadata.name, o);
   const was = new Map(before.map((o) => [keyOf(o), o]));
   const out: InadmissibleObject[] = [];
   for (const o of after) {

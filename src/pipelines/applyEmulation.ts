@@ -6,7 +6,7 @@
  * resourceVersion, generation, creationTimestamp, managedFields) and, on a Namespace, its spec
  * and its `kubernetes.io/metadata.name` label. Pure.
  */
-import type { KObject } from '../k8s/model';
+import { isNamespace, type KObject } from '../k8s/model';
 import { NS_LABEL_NAME } from '../platform/names';
 
 /** Fields the API server owns: an applied object without them keeps the state's. */
@@ -20,7 +20,7 @@ export function applyOver(given: KObject, live: KObject | undefined): KObject {
   for (const f of SERVER_METADATA)
     if (given.metadata[f] === undefined && live.metadata[f] !== undefined) edit().metadata[f] = live.metadata[f];
   if (given.status === undefined && live.status !== undefined) edit().status = live.status;
-  if (given.kind === 'Namespace' && given.apiVersion === 'v1') {
+  if (isNamespace(given)) {
     if (given.spec === undefined && live.spec !== undefined) edit().spec = live.spec;
     // The API server stamps every Namespace with its name label.
     const name = live.metadata.labels?.[NS_LABEL_NAME];

@@ -28,12 +28,12 @@
  * baseline as in the change; and nothing render did not write there is deleted for being absent.
  * Pure: objects in, result out; the two passes share the objects they do not change.
  */
-import { error, hasErrors, type Finding } from '../k8s/diagnostics';
-import { deepEqual, describe, keyOf, refOf, type KObject } from '../k8s/model';
+import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { duplicateFindings } from '../k8s/duplicates';
+import { isNamespace, deepEqual, keyOf, refOf, type KObject } from '../k8s/model';
 import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
-import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
-import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
+import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT } from '../platform/tenancy';
 import { render, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
@@ -92,32 +92,6 @@ export interface DiffResult {
   before: KObject[];
   /** The pass after the change (for the plan's header: channel, Cilium version, findings). */
   pass?: ReconcileResult;
-}
-
-function duplicates(objs: KObject[], what: string): Finding[] {
-  const seen = new Set<string>();
-  const out: Finding[] = [];
-  for (const o of objs) {
-    const k = keyOf(o);
-    if (seen.has(k))
-      out.push(
-        error(`${describe(o)} is given more than once in the ${what}`, {
-          rule: 'input.duplicate',
-          object: refOf(o),
-          hint: 'keep one copy of each object',
-        }),
-      );
-    else seen.add(k);
-  }
-  return out;
-}
-
-function isNamespace(o: KObject): boolean {
-  return o.kind === 'Namespace' && o.apiVersion === 'v1';
-}
-
-function isControllerOwned(o: KObject): boolean {
-  return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
 }
 
 /** Reasons by key, each once, in the order given. */
@@ -228,7 +202,10 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   });
   const givenTenants = input.objects.filter(isTenant);
   const givenAll = input.objects.filter((o) => !isTenant(o));
-  const findings: Finding[] = [...duplicates(input.state, 'state (--state)'), ...duplicates(givenAll, 'change (-f)')];
+  // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
+  const findings: Finding[] = duplicateFindings(input.state, 'state (--state)', '--state').concat(
+    duplicateFindings(givenAll, 'change (-f)'),
+  );
   if (hasErrors(findings)) return result({ findings });
 
   // A tree holds only what render wrote: a given object it lacks is the cluster the tree was rendered against.

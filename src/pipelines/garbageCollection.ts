@@ -10,15 +10,11 @@
  * Namespace takes the child's contents along). One walk over a worklist: linear in the objects
  * and their references, never recursive. Pure.
  */
-import { groupOf, keyOf, type KObject } from '../k8s/model';
+import { isNamespace, groupOf, keyOf, type KObject } from '../k8s/model';
 import { LABEL_MANAGED_BY, LABEL_TENANTGATEWAY, MANAGED_BY_VALUE, TGW_KIND, TGW_NAME } from '../platform/names';
 
 /** The objects leaving, by keyOf, each with the first reason it leaves for. */
 export type Leaving = Map<string, string>;
-
-function isNamespace(o: KObject): boolean {
-  return o.kind === 'Namespace' && o.apiVersion === 'v1';
-}
 
 function ownerWords(o: KObject): string {
   return `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;

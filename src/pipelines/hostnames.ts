@@ -17,7 +17,7 @@
  * they admit: the row says so (`sharedWith`, `rule`). The controller's own routes (the http→https
  * redirect) claim nothing. Pure.
  */
-import { deepEqual, isObject, keyOf, nonEmptyString, stringField, type KObject } from '../k8s/model';
+import { isNamespace, deepEqual, isObject, keyOf, nonEmptyString, stringField, type KObject } from '../k8s/model';
 import {
   explicitRouteKinds,
   hostnamesOverlap,
@@ -28,8 +28,8 @@ import {
   routeParentRefs,
   type ParentRef,
 } from '../k8s/gatewayApi';
-import { CONTROLLER_NAME, LABEL_MANAGED_BY, MANAGED_BY_VALUE, TGW_KIND } from '../platform/names';
-import { isRoute } from '../platform/kinds';
+import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
+import { isControllerOwned, isRoute } from '../platform/kinds';
 import { selectorMatches } from '../k8s/labelSelector';
 import {
   causeText,
@@ -85,10 +85,6 @@ function arr(x: unknown): Record<string, unknown>[] {
   return Array.isArray(x) ? x.filter(isObject) : [];
 }
 
-function isControllerOwned(o: KObject): boolean {
-  return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
-}
-
 /**
  * How well a listener's hostname answers a route hostname, 0 for not at all (Gateway API: the
  * names overlap): the same name first, then the narrowest listener hostname (a longer wildcard
@@ -129,7 +125,7 @@ function index(objs: readonly KObject[]): Index {
   };
   for (const o of objs) {
     const g = o.apiVersion.split('/')[0];
-    if (o.kind === 'Namespace' && o.apiVersion === 'v1') ix.namespaces.set(o.metadata.name, o.metadata.labels ?? {});
+    if (isNamespace(o)) ix.namespaces.set(o.metadata.name, o.metadata.labels ?? {});
     else if (isRoute(o)) {
       if (!isControllerOwned(o) && routeHostnames(o).length) ix.routes.set(keyOf(o), o);
     } else if (o.kind === 'Gateway' && g === 'gateway.networking.k8s.io')

@@ -13,7 +13,7 @@
  * holds around each diff, and HTML-escaped text in `<summary>`. Pure.
  */
 import { escapeControl } from '../k8s/printable';
-import { describe, type KObject } from '../k8s/model';
+import { isNamespace, describe, type KObject } from '../k8s/model';
 import { unifiedDiff } from './unifiedDiff';
 import { newMemo } from '../k8s/yaml';
 import { CHANGE_ORDER, describeState, type HostnameRow } from './hostnames';
@@ -90,7 +90,7 @@ function hostnameTable(rows: readonly HostnameRow[]): string[] {
 /** The group an object is shown in: its namespace, a Namespace under its own name, else cluster-scoped. */
 function groupOf(o: KObject): string {
   if (o.metadata.namespace) return o.metadata.namespace;
-  if (o.kind === 'Namespace' && o.apiVersion === 'v1') return o.metadata.name;
+  if (isNamespace(o)) return o.metadata.name;
   return '';
 }
 

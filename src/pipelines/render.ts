@@ -32,7 +32,7 @@ import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnost
 import { renderGateway } from '../charts/gatewayChart';
 import { validatePlatformValues } from '../validation/inputValidation';
 import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../validation/valueSources';
-import { compareObjects, refOf, type KObject } from '../k8s/model';
+import { isNamespace, compareObjects, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
 import { renderTenantTree, tenantInputFindings } from '../charts/tenantChart';
@@ -150,7 +150,7 @@ const isAdmissionPolicy = (o: KObject) => o.apiVersion.startsWith('admissionregi
 
 /** The stable output order (see the module comment). */
 export function orderOutput(objs: KObject[]): KObject[] {
-  const namespaces = objs.filter((o) => o.kind === 'Namespace' && o.apiVersion === 'v1').sort(compareObjects);
+  const namespaces = objs.filter((o) => isNamespace(o)).sort(compareObjects);
   const namespaced = objs
     .filter((o) => o.metadata.namespace)
     .sort((a, b) => {
@@ -158,7 +158,7 @@ export function orderOutput(objs: KObject[]): KObject[] {
         bn = b.metadata.namespace ?? '';
       return an < bn ? -1 : an > bn ? 1 : compareObjects(a, b);
     });
-  const rest = objs.filter((o) => !o.metadata.namespace && !(o.kind === 'Namespace' && o.apiVersion === 'v1'));
+  const rest = objs.filter((o) => !o.metadata.namespace && !isNamespace(o));
   const clusterScoped = rest.filter((o) => !isAdmissionPolicy(o)).sort(compareObjects);
   const policies = rest.filter(isAdmissionPolicy);
   return [...namespaces, ...namespaced, ...clusterScoped, ...policies];

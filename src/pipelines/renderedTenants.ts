@@ -24,7 +24,7 @@
  * Pure.
  */
 import * as jsyaml from 'js-yaml';
-import { isObject, type KObject } from '../k8s/model';
+import { isNamespace, isObject, type KObject } from '../k8s/model';
 import { isTenantGateway } from '../platform/kinds';
 import { DEFAULT_CLASS, NS_LABEL_HOST, TGW_NAME } from '../platform/names';
 import { TENANT_ROOT, tenantNamespaceOf, VALUES_SECRET } from '../platform/tenancy';
@@ -32,10 +32,6 @@ import { TENANT_ROOT, tenantNamespaceOf, VALUES_SECRET } from '../platform/tenan
 const TENANT_API = 'apps.cozystack.io/v1alpha1';
 const MODULES = ['etcd', 'ingress', 'monitoring', 'seaweedfs'] as const;
 const SCHEDULING_LABEL = 'scheduler.cozystack.io/scheduling-class';
-
-function isNamespace(o: KObject): boolean {
-  return o.kind === 'Namespace' && o.apiVersion === 'v1';
-}
 
 /** The platform default class as tenant-root's values Secret holds it (`_cluster.gateway-class-name`). */
 function platformClass(held: readonly KObject[]): string {

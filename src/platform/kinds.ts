@@ -4,7 +4,7 @@
  * A kind is matched by group (any version), as the controller and the charts match it.
  */
 import { getPath, groupOf, isObject, type KObject } from '../k8s/model';
-import { TGW_KIND } from './names';
+import { LABEL_MANAGED_BY, MANAGED_BY_VALUE, TGW_KIND } from './names';
 
 /** An `apps.cozystack.io` Tenant (any version). */
 export function isTenant(o: KObject): boolean {
@@ -14,6 +14,11 @@ export function isTenant(o: KObject): boolean {
 /** A `gateway.cozystack.io` TenantGateway (any version). */
 export function isTenantGateway(o: KObject): boolean {
   return o.kind === TGW_KIND && groupOf(o.apiVersion) === 'gateway.cozystack.io';
+}
+
+/** An object the cozystack-controller wrote (its managed-by label), of any kind. */
+export function isControllerOwned(o: KObject): boolean {
+  return o.metadata.labels?.[LABEL_MANAGED_BY] === MANAGED_BY_VALUE;
 }
 
 /** A `cozystack.io` Package (any version): the platform Package is one of them. */

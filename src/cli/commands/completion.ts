@@ -9,6 +9,7 @@
 import { Argument, type Command, type Option } from 'commander';
 import type { CliContext } from '../context';
 import { VERSION } from '../version';
+import { shellQuote } from '../shellWords';
 import { withExamples } from './help';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -197,10 +198,6 @@ export function bashScript(tree: CompletionCommand): string {
 
 // ----------------------------------------------------------------------------------------- zsh
 
-function zq(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
 function zshDesc(s: string): string {
   return oneLine(s).replace(/\\/g, '\\\\').replace(/\[/g, '\\[').replace(/\]/g, '\\]');
 }
@@ -215,7 +212,7 @@ function zshOptionSpecs(c: CompletionCommand): string[] {
       const action = o.choices ? `(${o.choices.join(' ')})` : o.file ? '_files' : ' ';
       value = `:${o.long ? o.long.replace(/^--/, '') : 'value'}:${action}`;
     }
-    for (const f of flags) specs.push(zq(`${excl}${f}[${zshDesc(o.description)}]${value}`));
+    for (const f of flags) specs.push(shellQuote(`${excl}${f}[${zshDesc(o.description)}]${value}`));
   }
   return specs;
 }
@@ -234,7 +231,8 @@ export function zshScript(tree: CompletionCommand): string {
   out.push('  local curcontext="$curcontext" state line ret=1');
   out.push('  local -a commands');
   out.push('  commands=(');
-  for (const c of tree.commands) out.push(`    ${zq(`${c.name.replace(/:/g, '\\:')}:${oneLine(c.description)}`)}`);
+  for (const c of tree.commands)
+    out.push(`    ${shellQuote(`${c.name.replace(/:/g, '\\:')}:${oneLine(c.description)}`)}`);
   out.push('  )');
   out.push('  _arguments -C \\');
   for (const s of zshOptionSpecs(tree)) out.push(`    ${s} \\`);
@@ -242,7 +240,7 @@ export function zshScript(tree: CompletionCommand): string {
   out.push(`    '*:: :->args' && ret=0`);
   out.push('  case $state in');
   out.push('    command)');
-  out.push(`      _describe -t commands ${zq(`${tree.name} command`)} commands && ret=0`);
+  out.push(`      _describe -t commands ${shellQuote(`${tree.name} command`)} commands && ret=0`);
   out.push('      ;;');
   out.push('    args)');
   out.push('      case $words[1] in');
@@ -251,7 +249,7 @@ export function zshScript(tree: CompletionCommand): string {
     const specs = zshOptionSpecs(c);
     c.args.forEach((a, i) => {
       const action = a.choices ? `(${a.choices.join(' ')})` : '_files';
-      specs.push(zq(`${i + 1}:${a.name}:${action}`));
+      specs.push(shellQuote(`${i + 1}:${a.name}:${action}`));
     });
     out.push(`          _arguments ${specs.join(' ')} && ret=0`);
     out.push('          ;;');

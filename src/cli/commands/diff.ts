@@ -11,13 +11,11 @@
  * The clock is reproducible by default (README "Values, warnings and trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
-import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
-import { keyOf, type KObject } from '../../k8s/model';
-import { readInputs, type SourceMap } from '../../io/inputs';
-import { isTreeBookkeeping, readTree } from '../../io/outputDir';
+import { readState } from '../../io/stateInput';
+import { shellWord } from '../shellWords';
 import { resolveNow } from '../clock';
 import {
   addInputOptions,
@@ -44,42 +42,6 @@ interface DiffCliOptions extends InputOptions {
   output: 'diff' | 'plan' | 'json' | 'markdown';
   now?: string;
   ciliumVersion: string;
-}
-
-/**
- * The state: every object read from `--state`, and the keys of those a committed render tree
- * holds as render's own (the files its record names), so that diff knows what render owns.
- */
-function readState(paths: string[], ctx: CliContext): { state: KObject[]; sources: SourceMap; treeHeld: Set<string> } {
-  const { objects, sources } = readInputs(paths, {
-    readStdin: ctx.io.readStdin,
-    cwd: ctx.io.cwd,
-    flag: '--state',
-    // A committed tree's kustomization and cozy-gw's own files are not objects (src/io/outputDir.ts says which).
-    skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
-  });
-  const recorded = new Set<string>();
-  for (const p of paths) {
-    if (p === '-') continue;
-    const dir = path.resolve(ctx.io.cwd, p);
-    for (const f of readTree(dir)?.files ?? []) recorded.add(path.join(dir, f.path));
-  }
-  // A kustomization given by name, or inside a stream, is still not cluster state.
-  const state = objects.filter(
-    (o) => !(o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.config.k8s.io/')),
-  );
-  const treeHeld = new Set<string>();
-  if (recorded.size)
-    for (const o of state) {
-      const file = sources.originOf(o)?.file;
-      if (file && recorded.has(path.resolve(ctx.io.cwd, file))) treeHeld.add(keyOf(o));
-    }
-  return { state, sources, treeHeld };
-}
-
-/** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
-function shellWord(s: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The diff's command line without `-o` (the markdown comment names it for what it left out). */
@@ -140,7 +102,7 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     const { diff } = late.diff();
     const { diffReport } = late.diffOutput();
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
-    const { state, sources, treeHeld } = readState(opts.state, ctx);
+    const { state, sources, treeHeld } = readState(opts.state, ctx.io);
     // One source map for the run: a finding about a state object or a given one names its file and line.
     const inputs = loadInputs(opts, ctx, cmd, sources);
     const result = diff(
