@@ -40,7 +40,7 @@ describe('input files', () => {
     const lines = async (f: string) =>
       (await cli(['render', '--values', 'values.yaml', '-f', f])).stderr.trim().split('\n');
     expect(await lines('cycle.yaml')).toEqual([
-      'error: cycle.yaml:1: the YAML document holds an alias that refers to a node containing it (a cycle) (point the alias at a node outside the one that holds its anchor, or write the repeated part out)',
+      'error: cycle.yaml:1: the YAML document holds an alias that refers to a node containing it, a cycle (point the alias at a node outside the one that holds its anchor, or write the repeated part out)',
     ]);
     expect(await lines('ns-map.yaml')).toContain(
       "error: ns-map.yaml:5: Tenant ci: metadata.namespace: must be a string, got a mapping (write the namespace's name as a string, e.g. namespace: tenant-root)",
