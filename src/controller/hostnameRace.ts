@@ -229,7 +229,7 @@ function withdraw(j: Judged, h: string, cause: WithdrawalCause, detail = ''): vo
 }
 
 function judgeClaim(ctx: Indexed, c: Claimant): Judged {
-  const { v, passthrough, ptByName } = ctx;
+  const { v, ptByName } = ctx;
   const j: Judged = { claimant: c, withdrawn: new Map() };
   const port = c.port;
   // "A sectionName outside that prefix, http aside, is not judged here at all: the listener
@@ -249,88 +249,94 @@ function judgeClaim(ctx: Indexed, c: Claimant): Judged {
     );
     return j;
   }
+  if (selectsPlainHttp({ sectionName: section, port })) j.settled = judgePlainHttp(ctx, c);
+  else if (section !== undefined && section.startsWith('tls-')) judgeTlsSection(ctx, j, section);
+  else if (c.kind === 'HTTPRoute') judgeTerminateHostnames(ctx, j);
+  // TLSRoute with no tls-* section.
+  else judgeTlsHostnames(ctx, j);
+  return j;
+}
 
-  // The plain-HTTP listener: no hostname claimed, no race (docs/decisions.md §5). It admits the tenant
-  // namespace and cozy-cert-manager only, and takes no TLSRoute.
-  if (selectsPlainHttp({ sectionName: section, port })) {
-    if (c.kind === 'TLSRoute') {
-      j.settled = refusal(v, c, 'NotAllowedByListeners', 'listener http serves plain HTTP and takes no TLSRoute');
-    } else if (!ctx.plainHttpNamespaces.includes(c.namespace)) {
+/**
+ * The plain-HTTP listener: no hostname claimed, no race (docs/decisions.md §5). It admits the
+ * tenant namespace and cozy-cert-manager only, and takes no TLSRoute.
+ */
+function judgePlainHttp(ctx: Indexed, c: Claimant): Verdict {
+  const { v } = ctx;
+  if (c.kind === 'TLSRoute')
+    return refusal(v, c, 'NotAllowedByListeners', 'listener http serves plain HTTP and takes no TLSRoute');
+  if (!ctx.plainHttpNamespaces.includes(c.namespace))
+    return refusal(
+      v,
+      c,
+      'NotAllowedByListeners',
+      `listener http admits routes from namespaces ${ctx.plainHttpNamespaces.join(', ')} only, not from ${c.namespace}`,
+    );
+  return accepted(v, c);
+}
+
+/** A claim whose sectionName is a `tls-<name>`: rendered or absent, for an HTTPRoute or a TLSRoute. */
+function judgeTlsSection(ctx: Indexed, j: Judged, section: string): void {
+  const { v, passthrough, ptByName } = ctx;
+  const c = j.claimant;
+  const l = ptByName.get(section);
+  if (c.kind === 'HTTPRoute') {
+    // A rendered tls-<name> forwards a stream it never terminates: NotAllowedByListeners.
+    // An absent one: NoMatchingParent "whatever answers the hostname".
+    j.settled = l
+      ? refusal(
+          v,
+          c,
+          'NotAllowedByListeners',
+          `listener ${section} passes TLS through without terminating it and takes TLSRoute only`,
+        )
+      : refusal(v, c, 'NoMatchingParent', `sectionName ${section} names no listener on Gateway ${v.id}`);
+    return;
+  }
+  if (!l) {
+    // TLSRoute on an absent section: NoMatchingParent where a passthrough listener answers
+    // its hostname; otherwise judged like any attached route (a terminate listener rendered
+    // for an HTTPRoute on the name serves it, else "unserved for the plainer reason").
+    for (const h of [...c.hostnames].sort()) {
+      const r = reservingHostname(h, passthrough);
+      if (r === undefined) continue;
       j.settled = refusal(
         v,
         c,
-        'NotAllowedByListeners',
-        `listener http admits routes from namespaces ${ctx.plainHttpNamespaces.join(', ')} only, not from ${c.namespace}`,
+        'NoMatchingParent',
+        `sectionName ${section} names no listener on Gateway ${v.id} (${h} is answered by ${r})`,
       );
-    } else {
-      j.settled = accepted(v, c);
+      return;
     }
-    return j;
+    judgeTlsHostnames(ctx, j);
+    return;
   }
-
-  if (section !== undefined && section.startsWith('tls-')) {
-    const l = ptByName.get(section);
-    if (c.kind === 'HTTPRoute') {
-      // A rendered tls-<name> forwards a stream it never terminates: NotAllowedByListeners.
-      // An absent one: NoMatchingParent "whatever answers the hostname".
-      j.settled = l
-        ? refusal(
-            v,
-            c,
-            'NotAllowedByListeners',
-            `listener ${section} passes TLS through without terminating it and takes TLSRoute only`,
-          )
-        : refusal(v, c, 'NoMatchingParent', `sectionName ${section} names no listener on Gateway ${v.id}`);
-      return j;
-    }
-    if (!l) {
-      // TLSRoute on an absent section: NoMatchingParent where a passthrough listener answers
-      // its hostname; otherwise judged like any attached route (a terminate listener rendered
-      // for an HTTPRoute on the name serves it, else "unserved for the plainer reason").
-      for (const h of [...c.hostnames].sort()) {
-        const r = reservingHostname(h, passthrough);
-        if (r === undefined) continue;
-        j.settled = refusal(
-          v,
-          c,
-          'NoMatchingParent',
-          `sectionName ${section} names no listener on Gateway ${v.id} (${h} is answered by ${r})`,
-        );
-        return j;
-      }
-      judgeTlsHostnames(ctx, j);
-      return j;
-    }
-    // Pinned to a rendered passthrough listener: it races where that listener answers the name.
-    for (const h of c.hostnames) {
-      if (!isValidHostname(h)) withdraw(j, h, 'invalid');
-      else if (!hostnamesOverlap(l.hostname, h))
-        withdraw(j, h, 'section', `sectionName ${section} answers ${l.hostname}`);
-      else if (l.native && c.namespace !== v.namespace)
-        withdraw(j, h, 'native', `listener ${l.listenerName} admits ${v.namespace}`);
-    }
-    return j;
+  // Pinned to a rendered passthrough listener: it races where that listener answers the name.
+  for (const h of c.hostnames) {
+    if (!isValidHostname(h)) withdraw(j, h, 'invalid');
+    else if (!hostnamesOverlap(l.hostname, h))
+      withdraw(j, h, 'section', `sectionName ${section} answers ${l.hostname}`);
+    else if (l.native && c.namespace !== v.namespace)
+      withdraw(j, h, 'native', `listener ${l.listenerName} admits ${v.namespace}`);
   }
+}
 
-  if (c.kind === 'HTTPRoute') {
-    // Termination wanted: the per-app listener is published on 443 alone, carries no wildcard
-    // under HTTP-01, and is never rendered for a name a passthrough listener answers.
-    for (const h of c.hostnames) {
-      if (!isValidHostname(h)) withdraw(j, h, 'invalid');
-      else if (port !== undefined && port !== 443)
-        withdraw(j, h, 'port', `port ${port}; terminate listeners are published on 443 only`);
-      else if (isWildcardHostname(h)) withdraw(j, h, 'wildcard');
-      else {
-        const r = reservingHostname(h, passthrough);
-        if (r !== undefined) withdraw(j, h, 'reserved', `answered by ${r}`);
-      }
+/**
+ * An HTTPRoute wanting termination: the per-app listener is published on 443 alone, carries no
+ * wildcard under HTTP-01, and is never rendered for a name a passthrough listener answers.
+ */
+function judgeTerminateHostnames(ctx: Indexed, j: Judged): void {
+  const c = j.claimant;
+  for (const h of c.hostnames) {
+    if (!isValidHostname(h)) withdraw(j, h, 'invalid');
+    else if (c.port !== undefined && c.port !== 443)
+      withdraw(j, h, 'port', `port ${c.port}; terminate listeners are published on 443 only`);
+    else if (isWildcardHostname(h)) withdraw(j, h, 'wildcard');
+    else {
+      const r = reservingHostname(h, ctx.passthrough);
+      if (r !== undefined) withdraw(j, h, 'reserved', `answered by ${r}`);
     }
-    return j;
   }
-
-  // TLSRoute with no tls-* section.
-  judgeTlsHostnames(ctx, j);
-  return j;
 }
 
 /**

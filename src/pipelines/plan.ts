@@ -202,22 +202,51 @@ function plural(n: number, w: string): string {
 }
 
 export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
-  const maxDiff = opts.maxDiffLines ?? 40;
+  const cilium = result.findings.filter((f) => f.rule?.startsWith('cilium.'));
+  const warnings = result.findings.filter((f) => !f.rule?.startsWith('cilium.') && f.severity !== 'info');
+  const lines = planHeader(result, opts, warnings.length, cilium.length);
+  const { groups, refusedIn, refusedUnchanged } = planGroups(result, opts);
   const before = new Map(opts.before.map((o) => [keyOf(o), o]));
   const after = new Map(result.store.all().map((o) => [keyOf(o), o]));
+  for (const g of [...groups.keys()].sort()) {
+    lines.push('', groupHeading(result, g));
+    for (const c of [...groups.get(g)!].sort(compareInGroup)) pushAll(lines, changeLines(c, before, after, opts));
+    for (const r of refusedIn.get(g) ?? []) {
+      lines.push(`  = unchanged ${describe(r)} (refused)`);
+      for (const o of routeOutcomes(r)) lines.push(`      status from ${o.parent}: ${o.conditions.join('; ')}`);
+    }
+  }
+  if (warnings.length) {
+    lines.push('', 'Warnings:');
+    for (const f of warnings) lines.push(`  ${formatFinding(f)}`);
+  }
+  if (cilium.length) {
+    lines.push(
+      '',
+      `Cilium ${opts.ciliumVersion ?? ''} (what the Gateway implementation does with these Gateways):`.replace(
+        '  (',
+        ' (',
+      ),
+    );
+    for (const f of cilium) lines.push(`  ${formatFinding(f)} [${f.rule}]`);
+  }
+  if (!result.changes.length && !refusedUnchanged.length)
+    lines.push('', opts.nothingLine ?? 'Nothing to do: the state is already what the controllers want.');
+  // Every line escaped (printable.ts): a name or message from input cannot forge a line.
+  return textOf(lines);
+}
+
+/** The plan's opening: title, channel, counts, notes, the hostname table and what is inadmissible. */
+function planHeader(result: ReconcileResult, opts: PlanOptions, warnings: number, cilium: number): string[] {
   const lines: string[] = [];
   const counts = { create: 0, update: 0, delete: 0 };
   for (const c of result.changes) counts[c.op]++;
-  const cilium = result.findings.filter((f) => f.rule?.startsWith('cilium.'));
-  const others = result.findings.filter((f) => !f.rule?.startsWith('cilium.'));
-  const warnings = others.filter((f) => f.severity !== 'info');
-
   lines.push(
     `${opts.title ?? 'Reconcile plan'} at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`,
   );
   if (opts.channelOrigin) lines.push(`Wildcard-Secret channel: ${opts.channelOrigin}`);
   lines.push(
-    `${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings.length, 'warning')}, ${plural(cilium.length, 'Cilium note')}.`,
+    `${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings, 'warning')}, ${plural(cilium, 'Cilium note')}.`,
   );
   for (const n of opts.notes ?? []) lines.push(n);
   if (opts.hostnames?.length) {
@@ -234,8 +263,14 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
       lines.push(`      because ${x.because}`);
     }
   }
+  return lines;
+}
 
-  // Groups: every namespace with a change, and every namespace holding a refused route.
+/** Groups: every namespace with a change, and every namespace holding a refused route. */
+function planGroups(
+  result: ReconcileResult,
+  opts: PlanOptions,
+): { groups: Map<string, Change[]>; refusedIn: Map<string, KObject[]>; refusedUnchanged: KObject[] } {
   const groups = new Map<string, Change[]>();
   for (const c of result.changes) {
     const g = groupOf(c.ref);
@@ -256,79 +291,68 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
     if (inG) inG.push(r);
     else refusedIn.set(g, [r]);
   }
+  return { groups, refusedIn, refusedUnchanged };
+}
 
-  for (const g of [...groups.keys()].sort()) {
-    lines.push('');
-    const tgws = g ? result.store.list('gateway.cozystack.io', TGW_KIND, g) : [];
-    const tgwNote = tgws
-      .map(
-        (t) =>
-          `TenantGateway ${t.metadata.name}${isObject(t.spec) && t.spec.certMode ? ` (certMode ${String(t.spec.certMode)})` : ''}`,
-      )
-      .join(', ');
-    lines.push(g ? `Namespace ${g}${tgwNote ? ` — ${tgwNote}` : ''}` : 'Cluster-scoped');
-    const inGroup = [...groups.get(g)!].sort(
-      (a, b) =>
-        rank(a) - rank(b) ||
-        (a.ref.kind < b.ref.kind ? -1 : a.ref.kind > b.ref.kind ? 1 : 0) ||
-        (a.ref.name < b.ref.name ? -1 : a.ref.name > b.ref.name ? 1 : 0),
-    );
-    for (const c of inGroup) {
-      lines.push(`  ${SYMBOL[c.op]} ${VERB[c.op]} ${describe(c.ref)}`);
-      for (const r of c.reasons) lines.push(`      why: ${r}`);
-      const k = keyOf(c.ref);
-      const now = after.get(k);
-      if (c.op === 'update') {
-        const was = before.get(k);
-        // Route and TenantGateway status is shown as outcomes below, not as a field diff.
-        const statusShownBelow = !opts.statusAsFields && (ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND);
-        const diffs = diffFields(was, now).filter(
-          (d) =>
-            !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) &&
-            !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)),
-        );
-        const secret = c.ref.kind === 'Secret';
-        const hidden = secret ? keyMaterialPaths(was, now) : new Set<string>();
-        for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret, hidden)}`);
-        if (diffs.length > maxDiff)
-          lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
-      }
-      if (now && ROUTE_KINDS.has(now.kind) && !opts.statusAsFields)
-        for (const o of routeOutcomes(now))
-          lines.push(`      status from ${o.parent}: ${o.conditions.join('; ') || '(no conditions)'}`);
-      if (now && now.kind === TGW_KIND && !opts.statusAsFields) {
-        const st = isObject(now.status) ? now.status : {};
-        for (const cnd of Array.isArray(st.conditions) ? st.conditions.filter(isObject) : []) {
-          lines.push(
-            `      condition ${String(cnd.type)}=${String(cnd.status)}${cnd.reason ? ` ${String(cnd.reason)}` : ''}${cnd.message ? `: ${String(cnd.message)}` : ''}`,
-          );
-        }
-      }
-    }
-    for (const r of refusedIn.get(g) ?? []) {
-      lines.push(`  = unchanged ${describe(r)} (refused)`);
-      for (const o of routeOutcomes(r)) lines.push(`      status from ${o.parent}: ${o.conditions.join('; ')}`);
-    }
-  }
+/** `Namespace <ns> — TenantGateway <name> (certMode ...)`, or `Cluster-scoped`. */
+function groupHeading(result: ReconcileResult, g: string): string {
+  if (!g) return 'Cluster-scoped';
+  const tgwNote = result.store
+    .list('gateway.cozystack.io', TGW_KIND, g)
+    .map(
+      (t) =>
+        `TenantGateway ${t.metadata.name}${isObject(t.spec) && t.spec.certMode ? ` (certMode ${String(t.spec.certMode)})` : ''}`,
+    )
+    .join(', ');
+  return `Namespace ${g}${tgwNote ? ` — ${tgwNote}` : ''}`;
+}
 
-  if (warnings.length) {
-    lines.push('', 'Warnings:');
-    for (const f of warnings) lines.push(`  ${formatFinding(f)}`);
-  }
-  if (cilium.length) {
-    lines.push(
-      '',
-      `Cilium ${opts.ciliumVersion ?? ''} (what the Gateway implementation does with these Gateways):`.replace(
-        '  (',
-        ' (',
-      ),
+/** Within a namespace: by KIND_RANK, then kind, then name. */
+function compareInGroup(a: Change, b: Change): number {
+  return (
+    rank(a) - rank(b) ||
+    (a.ref.kind < b.ref.kind ? -1 : a.ref.kind > b.ref.kind ? 1 : 0) ||
+    (a.ref.name < b.ref.name ? -1 : a.ref.name > b.ref.name ? 1 : 0)
+  );
+}
+
+/** One change: what and why, the fields it changes, and the route or TenantGateway status after it. */
+function changeLines(
+  c: Change,
+  before: ReadonlyMap<string, KObject>,
+  after: ReadonlyMap<string, KObject>,
+  opts: PlanOptions,
+): string[] {
+  const maxDiff = opts.maxDiffLines ?? 40;
+  const lines = [`  ${SYMBOL[c.op]} ${VERB[c.op]} ${describe(c.ref)}`];
+  for (const r of c.reasons) lines.push(`      why: ${r}`);
+  const k = keyOf(c.ref);
+  const now = after.get(k);
+  if (c.op === 'update') {
+    const was = before.get(k);
+    // Route and TenantGateway status is shown as outcomes below, not as a field diff.
+    const statusShownBelow = !opts.statusAsFields && (ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND);
+    const diffs = diffFields(was, now).filter(
+      (d) =>
+        !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) &&
+        !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)),
     );
-    for (const f of cilium) lines.push(`  ${formatFinding(f)} [${f.rule}]`);
+    const secret = c.ref.kind === 'Secret';
+    const hidden = secret ? keyMaterialPaths(was, now) : new Set<string>();
+    for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret, hidden)}`);
+    if (diffs.length > maxDiff) lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);
   }
-  if (!result.changes.length && !refusedUnchanged.length)
-    lines.push('', opts.nothingLine ?? 'Nothing to do: the state is already what the controllers want.');
-  // Every line escaped (printable.ts): a name or message from input cannot forge a line.
-  return textOf(lines);
+  if (now && ROUTE_KINDS.has(now.kind) && !opts.statusAsFields)
+    for (const o of routeOutcomes(now))
+      lines.push(`      status from ${o.parent}: ${o.conditions.join('; ') || '(no conditions)'}`);
+  if (now && now.kind === TGW_KIND && !opts.statusAsFields) {
+    const st = isObject(now.status) ? now.status : {};
+    for (const cnd of Array.isArray(st.conditions) ? st.conditions.filter(isObject) : [])
+      lines.push(
+        `      condition ${String(cnd.type)}=${String(cnd.status)}${cnd.reason ? ` ${String(cnd.reason)}` : ''}${cnd.message ? `: ${String(cnd.message)}` : ''}`,
+      );
+  }
+  return lines;
 }
 
 export type { Finding };

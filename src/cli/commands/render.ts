@@ -5,6 +5,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
+import type { Finding } from '../../k8s/diagnostics';
+import type { KObject } from '../../k8s/model';
 import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import {
@@ -41,6 +43,69 @@ interface RenderCliOptions extends InputOptions {
   gatewayOnly?: boolean;
   includeHooks?: boolean;
   apiVersions?: string[];
+}
+
+/** Options that cannot be honoured are usage errors, not silent fallbacks. */
+function checkOptions(cmd: Command, opts: RenderCliOptions): void {
+  if (!opts.withController) {
+    const needs = (['now', 'includeSecretData'] as const)
+      .filter((k) => opts[k] !== undefined)
+      .map((k) => (k === 'now' ? '--now' : '--include-secret-data'));
+    if (needs.length)
+      usageError(
+        cmd,
+        `${needs.join(' and ')} ${needs.length === 1 ? 'applies' : 'apply'} only with --with-controller (render alone reads no clock and writes no key material)`,
+      );
+  }
+  if (opts.lockTimeout !== undefined && !opts.outputDir)
+    usageError(cmd, '--lock-timeout applies only with --output-dir (only a tree is locked)');
+}
+
+/** Names from DIR, at most ten, then how many more. */
+function listed(xs: string[]): string {
+  return xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', ');
+}
+
+/**
+ * `--output-dir`: the tree as a transaction (src/io/treeCommit.ts: a lock, a journal, recovery
+ * notes, signals), then what it wrote, removed and left. -o json writes JSON files (README
+ * "Values, warnings and trees").
+ */
+async function writeTree(
+  dir: string,
+  opts: RenderCliOptions,
+  ctx: CliContext,
+  result: { objects: KObject[]; findings: Finding[] },
+): Promise<void> {
+  const { writeOutputDir, TreeInterrupted } = late.outputDir();
+  let w;
+  try {
+    w = await writeOutputDir(dir, ctx.io.cwd, result.objects, {
+      format: opts.output,
+      home: ctx.io.env.HOME,
+      lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
+      note: (line) => ctx.note(`note: ${line}`),
+    });
+  } catch (e) {
+    if (!(e instanceof TreeInterrupted)) throw e;
+    // Stopped by a signal: say what became of DIR, and end with the signal's status.
+    ctx.report(e.findings);
+    ctx.exitCode = e.exitCode;
+    return;
+  }
+  ctx.report([...result.findings, ...w.warnings]);
+  ctx.note(
+    `wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${dir}`,
+  );
+  // Names from DIR are printed escaped (k8s/printable.ts): a file name cannot forge a line.
+  if (w.removed.length)
+    ctx.note(
+      `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${listed(w.removed)}`,
+    );
+  if (w.left.length)
+    ctx.note(
+      `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${listed(w.left)}`,
+    );
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -99,20 +164,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const { render } = late.render();
       const { redactionNotice, isRedacted } = late.redaction();
       const { toJsonList, toYamlStream } = late.yaml();
-      const { writeOutputDir, TreeInterrupted } = late.outputDir();
-      // Options that cannot be honoured are usage errors, not silent fallbacks.
-      if (!opts.withController) {
-        const needs = (['now', 'includeSecretData'] as const)
-          .filter((k) => opts[k] !== undefined)
-          .map((k) => (k === 'now' ? '--now' : '--include-secret-data'));
-        if (needs.length)
-          usageError(
-            cmd,
-            `${needs.join(' and ')} ${needs.length === 1 ? 'applies' : 'apply'} only with --with-controller (render alone reads no clock and writes no key material)`,
-          );
-      }
-      if (opts.lockTimeout !== undefined && !opts.outputDir)
-        usageError(cmd, '--lock-timeout applies only with --output-dir (only a tree is locked)');
+      checkOptions(cmd, opts);
       const inputs = loadInputs(opts, ctx, cmd);
       // Nothing given at all: the output is the charts' defaults alone, which is rarely what was meant.
       const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
@@ -144,38 +196,7 @@ export function register(program: Command, ctx: CliContext): Command {
       if (redacted)
         result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
       if (opts.outputDir) {
-        // -o json --output-dir writes JSON files (README "Values, warnings and trees").
-        // The tree is a transaction (src/io/treeCommit.ts): a lock, a journal, recovery notes, signals.
-        let w;
-        try {
-          w = await writeOutputDir(opts.outputDir, ctx.io.cwd, result.objects, {
-            format: opts.output,
-            home: ctx.io.env.HOME,
-            lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
-            note: (line) => ctx.note(`note: ${line}`),
-          });
-        } catch (e) {
-          if (!(e instanceof TreeInterrupted)) throw e;
-          // Stopped by a signal: say what became of DIR, and end with the signal's status.
-          ctx.report(e.findings);
-          ctx.exitCode = e.exitCode;
-          return;
-        }
-        ctx.report([...result.findings, ...w.warnings]);
-        ctx.note(
-          `wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${opts.outputDir}`,
-        );
-        // Names from DIR are printed escaped (k8s/printable.ts): a file name cannot forge a line.
-        const list = (xs: string[]) =>
-          xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', ');
-        if (w.removed.length)
-          ctx.note(
-            `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${list(w.removed)}`,
-          );
-        if (w.left.length)
-          ctx.note(
-            `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${list(w.left)}`,
-          );
+        await writeTree(opts.outputDir, opts, ctx, result);
         return;
       }
       ctx.io.stdout(opts.output === 'json' ? toJsonList(result.objects) : toYamlStream(result.objects));
