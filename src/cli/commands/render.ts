@@ -106,7 +106,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .action(async (opts: RenderCliOptions) => {
       const { render } = late.render();
       const { redactionNotice, isRedacted } = late.redaction();
-      const { toJsonList, toYamlStream } = late.yaml();
+      const { toJsonList, yamlStreamChunks } = late.yaml();
       const { writeOutputDir, TreeInterrupted } = late.outputDir();
       // Options that cannot be honoured are usage errors, not silent fallbacks.
       if (!opts.withController) {
@@ -189,7 +189,9 @@ export function register(program: Command, ctx: CliContext): Command {
           );
         return;
       }
-      ctx.io.stdout(opts.output === 'json' ? toJsonList(result.objects) : toYamlStream(result.objects));
+      // YAML in pieces of about a megabyte, each written as it is made: the whole stream is never one string.
+      if (opts.output === 'json') ctx.io.stdout(toJsonList(result.objects));
+      else for (const chunk of yamlStreamChunks(result.objects)) ctx.io.stdout(chunk);
       ctx.report(result.findings);
     });
   return cmd;
