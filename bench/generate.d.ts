@@ -39,7 +39,7 @@ export function prng(seed: number): {
   pick<T>(xs: T[]): T;
   chance(p: number): boolean;
 };
-export function generate(size?: string, seed?: number, opts?: { tops?: number }): Generated;
+export function generate(size?: string, seed?: number, opts?: { tops?: number; tenantsOnly?: boolean }): Generated;
 export function writePlatform(
   dir: string,
   size?: string,
@@ -71,3 +71,4 @@ export function writeScale(
   files: { objects: string; routes: string };
   meta: { objects: number; routes: number; objectsBytes: number; routesBytes: number };
 };
+export function resourceList(tenants: KObj[], values: Record<string, unknown>): string;

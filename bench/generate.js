@@ -215,6 +215,9 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
   if (!tops) throw new Error(`unknown size ${size} (expected one of ${Object.keys(SIZES).join(', ')})`);
   const shape = SHAPES[size] ?? CLASSIC;
   const r = prng(seed);
+  // opts.tenantsOnly: the Tenants alone (the same ones: every random draw is still made), for
+  // sizes whose snapshot would not fit in memory (bench/tenant-scale.js at 200,000 tenants).
+  const onlyTenants = Boolean(opts.tenantsOnly);
   const tenants = [tenantObj('root', 'tenant-root', { gateway: true })];
   const namespaces = [];
   const tgws = [];
@@ -262,8 +265,10 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
       seaweedfs: rootNs.seaweedfs,
       host: apex,
     };
-    namespaces.push(tenantNamespace(ownerNs, ownerValues));
-    tgws.push(tenantGateway(ownerNs, apex, mode, false));
+    if (!onlyTenants) {
+      namespaces.push(tenantNamespace(ownerNs, ownerValues));
+      tgws.push(tenantGateway(ownerNs, apex, mode, false));
+    }
     owners.push({ ns: ownerNs, apex, mode });
     // The owner's tenant namespaces: its own and its children's.
     const tenantNss = [{ ns: ownerNs, host: apex }];
@@ -274,9 +279,14 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
       tenants.push(tenantObj(cname, ownerNs, cspec));
       const cns = `${ownerNs}-${cname}`;
       const chost = `${cname}.${apex}`;
-      namespaces.push(
-        tenantNamespace(cns, { ...ownerValues, seaweedfs: cspec.seaweedfs ? cns : ownerValues.seaweedfs, host: chost }),
-      );
+      if (!onlyTenants)
+        namespaces.push(
+          tenantNamespace(cns, {
+            ...ownerValues,
+            seaweedfs: cspec.seaweedfs ? cns : ownerValues.seaweedfs,
+            host: chost,
+          }),
+        );
       tenantNss.push({ ns: cns, host: chost });
     }
     // HTTPRoutes: spread over the owner's namespaces. Route i sits in namespace i % (children + 1).
@@ -292,12 +302,14 @@ function generate(size = 'L', seed = DEFAULT_SEED, opts = {}) {
       else if (mode === 'dns01' && r.chance(0.2)) hostnames.push(`www.${app}.${where.host}`);
       if (where.ns !== ownerNs) claimed.push(hostnames[0]);
       const extra = r.chance(0.05) ? { sectionName: 'http' } : undefined;
-      routes.push(httpRoute(app, where.ns, ownerNs, hostnames, r, extra, shape.leanRefs));
+      const route = httpRoute(app, where.ns, ownerNs, hostnames, r, extra, shape.leanRefs);
+      if (!onlyTenants) routes.push(route);
     }
     for (let i = 0; i < shape.tlsRoutes; i++) {
       const where = tenantNss[i % tenantNss.length];
       const db = `${r.pick(DBS)}-${i}`;
-      tls.push(tlsRoute(db, where.ns, ownerNs, `${db}.${where.host}`, 5432, undefined, shape.leanRefs));
+      if (!onlyTenants)
+        tls.push(tlsRoute(db, where.ns, ownerNs, `${db}.${where.host}`, 5432, undefined, shape.leanRefs));
     }
   }
   const snapshot = [...namespaces, ...tgws, ...routes, ...tls];
@@ -493,6 +505,7 @@ module.exports = {
   SCALE,
   writeScale,
   dumpStream,
+  resourceList,
   jsonList,
   tmpDir,
   platformValues,

@@ -77,7 +77,7 @@ export function register(program: Command, ctx: CliContext): Command {
       } else {
         run = processResourceListText(ctx.io.readStdin(), { defaultNow: now });
       }
-      if (run.stdout) ctx.io.stdout(run.stdout);
+      for (const chunk of run.chunks ? run.chunks() : [run.stdout]) if (chunk) ctx.io.stdout(chunk);
       // A config error in kustomize plugin mode names the config file it was read from.
       const findings =
         pluginConfig === undefined

@@ -163,7 +163,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .action(async (opts: RenderCliOptions) => {
       const { render } = late.render();
       const { redactionNotice, isRedacted } = late.redaction();
-      const { toJsonList, toYamlStream } = late.yaml();
+      const { toJsonList, yamlStreamChunks } = late.yaml();
       checkOptions(cmd, opts);
       const inputs = loadInputs(opts, ctx, cmd);
       // Nothing given at all: the output is the charts' defaults alone, which is rarely what was meant.
@@ -199,7 +199,9 @@ export function register(program: Command, ctx: CliContext): Command {
         await writeTree(opts.outputDir, opts, ctx, result);
         return;
       }
-      ctx.io.stdout(opts.output === 'json' ? toJsonList(result.objects) : toYamlStream(result.objects));
+      // YAML in pieces of about a megabyte, each written as it is made: the whole stream is never one string.
+      if (opts.output === 'json') ctx.io.stdout(toJsonList(result.objects));
+      else for (const chunk of yamlStreamChunks(result.objects)) ctx.io.stdout(chunk);
       ctx.report(result.findings);
     });
   return cmd;

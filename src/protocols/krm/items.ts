@@ -4,7 +4,7 @@
  * local-config objects, the function's own config), what a previous run generated, and the
  * marks and files new items get. Pure.
  */
-import { clone, isObject, type KObject, type ObjRef } from '../../k8s/model';
+import { isObject, type KObject, type ObjRef } from '../../k8s/model';
 
 /** Marks the objects this function generated, so a later run replaces them instead of adding copies. */
 export const GENERATED_ANNOTATION = 'cozy-gw.cozystack.io/generated';
@@ -102,7 +102,9 @@ export function generatedPath(o: KObject): string {
 export function annotateGenerated(objs: KObject[], withPath: boolean): KObject[] {
   const used = new Map<string, number>();
   return objs.map((o0) => {
-    const o = clone(o0);
+    // A new object and metadata, the rest shared with the render's object (nothing writes to it
+    // afterwards): a deep copy of every generated object doubled fn's memory. Key order is the copy's.
+    const o: KObject = { ...o0, metadata: { ...o0.metadata } };
     const ann: Record<string, string> = { ...(o.metadata.annotations ?? {}) };
     ann[GENERATED_ANNOTATION] = 'true';
     if (withPath) {

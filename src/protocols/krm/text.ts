@@ -24,9 +24,9 @@ import { toResult } from './results';
 import { yamlProblem } from './config';
 import { checkParsed, checkText } from '../../k8s/limits';
 import { pushAll } from '../../k8s/arrays';
+import { kptEntry, newLayoutMemo, STRINGIFY } from './kptLayout';
 
-/** kpt's own layout (compact sequences), and no folding of long lines. */
-export const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
+export { STRINGIFY };
 
 /** A node for a new object, written the YAML-1.1-safe way (js-yaml quotes `yes`, `0777`, ...). */
 function newNode(doc: Document, value: unknown, failsafe: boolean): Node {
@@ -35,7 +35,10 @@ function newNode(doc: Document, value: unknown, failsafe: boolean): Node {
 }
 
 export interface TextRun {
-  stdout: string;
+  /** The whole output. */
+  readonly stdout: string;
+  /** The same text in pieces, each made when it is asked for (a large output is never held whole). */
+  chunks?: () => Iterable<string>;
   exitCode: number;
   findings: Finding[];
 }
@@ -83,7 +86,7 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   }
   // README "cozy-gw fn", docs/decisions.md §9: items that came in pass through unchanged, byte for byte.
   const spliced = spliceItems(text, tokens, rl, output);
-  if (spliced !== undefined) return { stdout: spliced, exitCode, findings };
+  if (spliced !== undefined) return streamed(spliced, exitCode, findings);
   // Not the block layout kpt and kustomize write (JSON, a flow sequence, ...): the items are
   // written back from their YAML nodes, comments and quoting kept.
   // The output is written from the same text read with the failsafe schema, where every scalar
@@ -109,7 +112,7 @@ function itemStart(it: { start: CST.SourceToken[]; value?: CST.Token }): number 
  * New items as block sequence entries at the given indentation, one string each, laid out as kpt lays out its
  * own files (compact sequences), its scalars written the YAML-1.1-safe way (newNode).
  */
-function seqEntries(values: unknown[], indent: string): string[] {
+export function seqEntries(values: unknown[], indent: string): string[] {
   if (values.length === 0) return [];
   // All of them in one sequence, read and written once: in a block sequence written at column 0,
   // an entry begins exactly at a line that begins with `-` (everything inside it is indented).
@@ -126,14 +129,24 @@ function seqEntries(values: unknown[], indent: string): string[] {
   return entries.length === values.length ? entries : values.map((v) => seqEntries([v], indent)[0]);
 }
 
+/** About how much of the output each piece of a streamed run holds. */
+const CHUNK = 1 << 20;
+
 /**
  * The output as the input text with only what the function changes rewritten: the items that
  * pass through are the very bytes they came as (comments, flow style, quoting, key order, blank
  * lines), the items a previous run generated are cut out, the new items are appended in the
  * sequence's own indentation, and `results` is written last. Undefined when the input is not
  * one YAML document whose `items` is a block sequence (the layout kpt and kustomize write).
+ * The text comes in pieces, each made when it is asked for: a caller writing them one by one
+ * never holds the whole output (for a large tree, hundreds of megabytes).
  */
-function spliceItems(text: string, tokens: CST.Token[], rl: unknown, output: ResourceList): string | undefined {
+function spliceItems(
+  text: string,
+  tokens: CST.Token[],
+  rl: unknown,
+  output: ResourceList,
+): (() => Generator<string>) | undefined {
   if (!isObject(rl) || !Array.isArray(rl.items)) return undefined;
   const docs = tokens.filter((t) => t.type !== 'comment' && t.type !== 'newline' && t.type !== 'space');
   if (docs.length !== 1 || docs[0].type !== 'document' || docs[0].value?.type !== 'block-map') return undefined;
@@ -151,34 +164,55 @@ function spliceItems(text: string, tokens: CST.Token[], rl: unknown, output: Res
   const dash = seq.items[0].start.find((t) => t.type === 'seq-item-ind');
   if (!dash) return undefined;
   const indent = ' '.repeat(dash.offset - (text.lastIndexOf('\n', dash.offset - 1) + 1));
+  // Every piece and every new entry holds at least its `-`: the body is empty only without items.
+  if (output.items.length === 0) return undefined;
   const index = new Map<unknown, number>(rl.items.map((it, i) => [it, i]));
-  const added = seqEntries(
-    output.items.filter((it) => !index.has(it)),
-    indent,
-  );
-  let body = '';
-  let next = 0;
-  for (const it of output.items) {
-    const i = index.get(it);
-    body += i !== undefined ? pieces[i] : added[next++];
-  }
-  if (body === '') return undefined;
-  let out = text.slice(0, from) + body + text.slice(to);
   // results: the input's own (earlier functions') and this run's, written in place of the old ones.
   const resultsPair = map.items.find((p) => keyName(p.key) === 'results');
   const resultsText = output.results?.length
     ? parseDocument(dumpYaml({ results: output.results }), { schema: 'failsafe' }).toString(STRINGIFY)
     : '';
+  let tail = text.slice(to);
   if (resultsPair) {
     const head = itemStart({ start: resultsPair.start, value: resultsPair.key ?? undefined });
     const end = extent(resultsPair.value ?? undefined, extent(resultsPair.key ?? undefined, 0));
     if (head === undefined || head < to) return undefined;
-    const shift = out.length - text.length;
-    out = out.slice(0, head + shift) + resultsText + out.slice(end + shift);
-  } else if (resultsText) {
-    out = `${out}${out.endsWith('\n') ? '' : '\n'}${resultsText}`;
+    tail = text.slice(to, head) + resultsText + text.slice(end);
   }
-  return out;
+  const appendResults = !resultsPair && resultsText !== '';
+  return function* () {
+    const memo = newLayoutMemo();
+    let buf = text.slice(0, from);
+    let last = buf;
+    for (const it of output.items) {
+      const i = index.get(it);
+      const piece = i !== undefined ? pieces[i] : (kptEntry(it, indent, memo) ?? seqEntries([it], indent)[0]);
+      buf += piece;
+      last = piece;
+      if (buf.length >= CHUNK) {
+        yield buf;
+        buf = '';
+      }
+    }
+    if (tail !== '') last = tail;
+    buf += tail;
+    if (appendResults) buf += `${last.endsWith('\n') ? '' : '\n'}${resultsText}`;
+    if (buf !== '') yield buf;
+  };
+}
+
+/** A run whose output is made piece by piece when written (`chunks`), or whole when read (`stdout`). */
+function streamed(chunks: () => Generator<string>, exitCode: number, findings: Finding[]): TextRun {
+  return {
+    get stdout() {
+      let out = '';
+      for (const c of chunks()) out += c;
+      return out;
+    },
+    chunks,
+    exitCode,
+    findings,
+  };
 }
 
 function writeItems(

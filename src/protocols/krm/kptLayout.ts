@@ -1,0 +1,194 @@
+/**
+ * New items written as kpt lays out its own files (compact sequences, no folding), their
+ * scalars the YAML-1.1-safe way: the text the `yaml` library writes (text.ts STRINGIFY) for the
+ * failsafe reading of js-yaml's dump (src/k8s/yaml.ts), produced here directly, one entry at a
+ * time, without building either document. That round trip, over every generated object of a
+ * large tree at once, was most of `fn`'s time and memory.
+ *
+ * How each scalar is written is still asked of the two libraries: js-yaml dumps it as a mapping
+ * value or key, the `yaml` library reads that line with the failsafe schema and writes it back
+ * (memoised for one run: the memo is made per call, never kept in the module). Strings a letter
+ * begins, made of letters, digits and `._/-,()=;+@'"`, inner spaces and colons not followed by
+ * one, are plain in both and skip the question. Anything the layout below does not cover (a multi-line string, a key
+ * written over several lines, a sequence directly inside a sequence, a value that is not
+ * JSON-like data) makes `kptEntry` answer undefined, and the caller writes that item by the round
+ * trip itself. test/protocols/kptLayout.property.test.ts checks the two agree byte for byte.
+ * Pure.
+ */
+import { parseDocument } from 'yaml';
+import * as jsyaml from 'js-yaml';
+import { DUMP_OPTIONS } from '../../k8s/yaml';
+
+/** kpt's own layout (compact sequences), and no folding of long lines. */
+export const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
+
+/** What one run has already asked the libraries: how a value and a key are written. */
+export interface LayoutMemo {
+  value: Map<unknown, string | null>;
+  key: Map<string, string | null>;
+}
+
+export function newLayoutMemo(): LayoutMemo {
+  return { value: new Map(), key: new Map() };
+}
+
+const MEMO_LIMIT = 200_000;
+const SIMPLE = /^[A-Za-z](?:[A-Za-z0-9._/\-,()=;+@'" :]*[A-Za-z0-9._/\-,()=;+@'"])?$/;
+/** Plain in both libraries: SIMPLE with no `: ` (a colon inside a word, `cozy:tenant-a:dashboard`, stays plain). */
+function plain(s: string): boolean {
+  return SIMPLE.test(s) && !AMBIGUOUS.has(s) && s.indexOf(': ') < 0;
+}
+/** Among SIMPLE strings, those js-yaml quotes (its null and booleans, and the YAML 1.1 ones). */
+const AMBIGUOUS = new Set(
+  'null Null NULL true True TRUE false False FALSE y Y yes Yes YES n N no No NO on On ON off Off OFF'.split(' '),
+);
+
+class Unsupported extends Error {}
+const UNSUPPORTED = new Unsupported();
+
+/** The `yaml` library's failsafe rewrite of one line `key: value` js-yaml wrote, or null. */
+function rewrite(line: string): string | null {
+  const doc = parseDocument(line, { schema: 'failsafe' });
+  if (doc.errors.length || doc.warnings.length) return null;
+  const out = doc.toString(STRINGIFY);
+  return out.indexOf('\n') === out.length - 1 ? out.slice(0, -1) : null;
+}
+
+function remember<K, V>(m: Map<K, V>, k: K, v: V): V {
+  if (m.size >= MEMO_LIMIT) m.clear();
+  m.set(k, v);
+  return v;
+}
+
+/**
+ * A scalar as a mapping value: one line, or a block scalar's header line and its lines indented
+ * for a key at the top level (value() indents them for its own key).
+ */
+function scalarText(v: unknown, memo: LayoutMemo): string {
+  if (typeof v === 'string' && plain(v)) return v;
+  // (a Map does not tell 0 from -0)
+  let text = v === 0 ? undefined : memo.value.get(v);
+  if (text === undefined) {
+    const doc = parseDocument(jsyaml.dump({ k: v }, DUMP_OPTIONS), { schema: 'failsafe' });
+    const out = doc.errors.length || doc.warnings.length ? '' : doc.toString(STRINGIFY);
+    const oneLine = out.indexOf('\n') === out.length - 1;
+    text =
+      out.startsWith('k: ') && (oneLine || out.startsWith('k: |') || out.startsWith('k: >')) ? out.slice(3, -1) : null;
+    if (v !== 0) remember(memo.value, v, text);
+  }
+  if (text === null) throw UNSUPPORTED;
+  return text;
+}
+
+/** A scalar on one line (a sequence item). */
+function scalar(v: unknown, memo: LayoutMemo): string {
+  const text = scalarText(v, memo);
+  if (text.indexOf('\n') >= 0) throw UNSUPPORTED;
+  return text;
+}
+
+/**
+ * A block scalar's lines for a key at indentation `ind`: the `yaml` library indents every line
+ * that is not empty by the key's indentation and two, and nothing else depends on it.
+ */
+function reindent(text: string, ind: string): string {
+  if (ind === '') return text;
+  const lines = text.split('\n');
+  for (let i = 1; i < lines.length; i++) if (lines[i].startsWith('  ')) lines[i] = ind + lines[i];
+  return lines.join('\n');
+}
+
+function key(k: string, memo: LayoutMemo): string {
+  if (plain(k)) return k;
+  let text = memo.key.get(k);
+  if (text === undefined) {
+    const line = rewrite(jsyaml.dump({ [k]: 'x' }, DUMP_OPTIONS));
+    text = line !== null && line.endsWith(': x') && !line.startsWith('? ') ? line.slice(0, -3) : null;
+    remember(memo.key, k, text);
+  }
+  if (text === null) throw UNSUPPORTED;
+  return text;
+}
+
+const toString = Object.prototype.toString;
+function shape(v: unknown): 'map' | 'seq' | 'scalar' {
+  if (v === null) return 'scalar';
+  switch (typeof v) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return 'scalar';
+    case 'object': {
+      const t = toString.call(v);
+      if (t === '[object Array]') return 'seq';
+      if (t === '[object Object]') return 'map';
+      throw UNSUPPORTED;
+    }
+    default:
+      throw UNSUPPORTED;
+  }
+}
+
+/** The pairs of a non-empty mapping at indentation `ind`, the first one's indentation left to the caller. */
+function pairs(o: Record<string, unknown>, ind: string, memo: LayoutMemo): string {
+  let out = '';
+  let first = true;
+  for (const k of Object.keys(o)) {
+    const v = o[k];
+    if (v === undefined) continue; // js-yaml leaves such a key out
+    if (!first) out += ind;
+    first = false;
+    out += key(k, memo);
+    out += ':';
+    out += value(v, ind, memo);
+  }
+  return out;
+}
+
+/** A mapping value after its key's colon, through the end of its last line. */
+function value(v: unknown, ind: string, memo: LayoutMemo): string {
+  const s = shape(v);
+  if (s === 'scalar') {
+    const text = scalarText(v, memo);
+    return ` ${text.indexOf('\n') < 0 ? text : reindent(text, ind)}\n`;
+  }
+  if (s === 'map') {
+    const o = v as Record<string, unknown>;
+    if (!Object.keys(o).some((k) => o[k] !== undefined)) return ' {}\n';
+    const inner = ind + '  ';
+    return `\n${inner}${pairs(o, inner, memo)}`;
+  }
+  const a = v as unknown[];
+  if (a.length === 0) return ' []\n';
+  // Compact sequences: the items at the key's own indentation.
+  let out = '\n';
+  for (const x of a) out += item(x, ind, memo);
+  return out;
+}
+
+/** One sequence item at indentation `ind`: `- ` and its content. */
+function item(v: unknown, ind: string, memo: LayoutMemo): string {
+  if (v === undefined) throw UNSUPPORTED;
+  const s = shape(v);
+  if (s === 'scalar') return `${ind}- ${scalar(v, memo)}\n`;
+  if (s === 'seq') {
+    if ((v as unknown[]).length === 0) return `${ind}- []\n`;
+    throw UNSUPPORTED;
+  }
+  const o = v as Record<string, unknown>;
+  if (!Object.keys(o).some((k) => o[k] !== undefined)) return `${ind}- {}\n`;
+  return `${ind}- ${pairs(o, ind + '  ', memo)}`;
+}
+
+/**
+ * The block sequence entry for `value` with its `-` at indentation `indent` (spaces), as the
+ * round trip writes it; undefined where this layout does not cover the value.
+ */
+export function kptEntry(value: unknown, indent: string, memo: LayoutMemo): string | undefined {
+  try {
+    return item(value, indent, memo);
+  } catch (e) {
+    if (e instanceof Unsupported) return undefined;
+    throw e;
+  }
+}
