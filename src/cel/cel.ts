@@ -227,24 +227,27 @@ export function evaluate(expression: string, vars: Record<string, unknown> = {})
   return fromCel(evalCel(expression, act));
 }
 
-/** Evaluate a boolean expression; a non-bool result is an error, as in Kubernetes. */
-export function evalBool(expression: string, activation: Record<string, unknown>): boolean {
-  const v = evalCel(expression, activation);
-  if (typeof v !== 'boolean')
+/** A result of the type the expression must have; any other is an error, as in Kubernetes. */
+function expectType<T extends 'boolean' | 'string'>(
+  v: unknown,
+  type: T,
+  what: string,
+  expression: string,
+): T extends 'boolean' ? boolean : string {
+  if (typeof v !== type)
     throw new CelError(
-      `expression must evaluate to a bool, got ${typeof v === 'bigint' ? 'int' : typeof v}`,
+      `${what} must evaluate to a ${type === 'boolean' ? 'bool' : type}, got ${typeof v === 'bigint' ? 'int' : typeof v}`,
       expression,
     );
-  return v;
+  return v as T extends 'boolean' ? boolean : string;
+}
+
+/** Evaluate a boolean expression; a non-bool result is an error, as in Kubernetes. */
+export function evalBool(expression: string, activation: Record<string, unknown>): boolean {
+  return expectType(evalCel(expression, activation), 'boolean', 'expression', expression);
 }
 
 /** Evaluate a string expression (messageExpression); a non-string result is an error. */
 export function evalString(expression: string, activation: Record<string, unknown>): string {
-  const v = evalCel(expression, activation);
-  if (typeof v !== 'string')
-    throw new CelError(
-      `messageExpression must evaluate to a string, got ${typeof v === 'bigint' ? 'int' : typeof v}`,
-      expression,
-    );
-  return v;
+  return expectType(evalCel(expression, activation), 'string', 'messageExpression', expression);
 }

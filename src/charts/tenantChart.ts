@@ -88,55 +88,41 @@ export function tenantInputFindings(t: KObject): Finding[] {
   const X = t.metadata?.name;
   const P = t.metadata?.namespace;
   let namesOk = typeof X === 'string' && typeof P === 'string' && P !== '';
+  /** A name the chart refuses: a finding at its field, and no namespace name to check. */
+  const refuse = (message: string | undefined, field: string, rule: string, hint: string) => {
+    if (!message) return;
+    namesOk = false;
+    out.push(error(message, { ...where(t, field), rule, hint }));
+  };
   if (typeof X === 'string') {
-    const rn = releaseNameError(X);
-    if (rn) {
-      namesOk = false;
-      out.push(
-        error(rn, {
-          ...where(t, 'metadata.name'),
-          rule: 'tenant.release-name',
-          hint: `rename the Tenant without dashes, e.g. ${JSON.stringify(nameSuggestion(X))}`,
-        }),
-      );
-    }
-    const bad = tenantNameError(X);
-    if (bad) {
-      namesOk = false;
-      out.push(
-        error(bad, {
-          ...where(t, 'metadata.name'),
-          rule: 'tenant.name',
-          hint: `rename it with lowercase letters and digits only, starting with a letter, e.g. ${JSON.stringify(nameSuggestion(X))}`,
-        }),
-      );
-    }
+    const suggestion = JSON.stringify(nameSuggestion(X));
+    refuse(
+      releaseNameError(X),
+      'metadata.name',
+      'tenant.release-name',
+      `rename the Tenant without dashes, e.g. ${suggestion}`,
+    );
+    refuse(
+      tenantNameError(X),
+      'metadata.name',
+      'tenant.name',
+      `rename it with lowercase letters and digits only, starting with a letter, e.g. ${suggestion}`,
+    );
   }
-  if (typeof P === 'string' && P !== '') {
-    const rns = releaseNamespaceError(P);
-    if (rns) {
-      namesOk = false;
-      out.push(
-        error(rns, {
-          ...where(t, 'metadata.namespace'),
-          rule: 'tenant.release-namespace',
-          hint: `set metadata.namespace to ${TENANT_ROOT} or to a parent tenant's namespace (tenant-<name>)`,
-        }),
-      );
-    }
-  }
-  if (namesOk) {
-    const T = tenantNamespace(X as string, P as string);
-    const nn = namespaceNameError(T);
-    if (nn)
-      out.push(
-        error(nn, {
-          ...where(t, 'metadata.name'),
-          rule: 'tenant.namespace-name',
-          hint: 'shorten the Tenant name or nest it less deeply: the namespace joins every ancestor name',
-        }),
-      );
-  }
+  if (typeof P === 'string' && P !== '')
+    refuse(
+      releaseNamespaceError(P),
+      'metadata.namespace',
+      'tenant.release-namespace',
+      `set metadata.namespace to ${TENANT_ROOT} or to a parent tenant's namespace (tenant-<name>)`,
+    );
+  if (namesOk)
+    refuse(
+      namespaceNameError(tenantNamespace(X as string, P as string)),
+      'metadata.name',
+      'tenant.namespace-name',
+      'shorten the Tenant name or nest it less deeply: the namespace joins every ancestor name',
+    );
   return out;
 }
 

@@ -172,17 +172,26 @@ export function needsPerPortListeners(gw: GatewayView): string | undefined {
   const ptPorts = new Set(routed.map((l) => l.port));
   if (ptPorts.size > 1)
     return `more than one TLS-passthrough port carrying a route (${[...ptPorts].sort((a, b) => a - b).join(', ')})`;
-  for (const t of https) {
-    for (const p of routed) {
-      if (t.port !== p.port && hostnamesOverlap(t.hostname, p.hostname))
-        return `HTTPS listener ${t.name} (port ${t.port}) and routed passthrough listener ${p.name} (port ${p.port}) share an SNI`;
-    }
-  }
+  const across = sniSharing(gw, (l) => isPassthrough(l) && gw.routed.has(l.name)).find(([t, p]) => t.port !== p.port);
+  if (across)
+    return `HTTPS listener ${across[0].name} (port ${across[0].port}) and routed passthrough listener ${across[1].name} (port ${across[1].port}) share an SNI`;
   return undefined;
 }
 
 function host(l: ListenerView): string {
   return l.hostname ?? '(any hostname)';
+}
+
+/** Every terminate listener with every passthrough listener that answers an SNI it answers, in order. */
+function sniSharing(
+  gw: GatewayView,
+  passthrough = (l: ListenerView) => isPassthrough(l),
+): [ListenerView, ListenerView][] {
+  const out: [ListenerView, ListenerView][] = [];
+  const ps = gw.listeners.filter(passthrough);
+  for (const t of gw.listeners.filter(isTerminate))
+    for (const p of ps) if (hostnamesOverlap(t.hostname, p.hostname)) out.push([t, p]);
+  return out;
 }
 
 function pairs<T>(xs: T[]): [T, T][] {
@@ -214,19 +223,13 @@ export const HAZARD_RULES: HazardRule[] = [
     severity: 'warning',
     source:
       'Why the Cilium version matters: "On v1.19.5 the whole Gateway is translated into a single Envoy listener … A terminate chain and a passthrough chain carrying one name therefore land in the same listener whichever Gateway port declared them"',
-    check: (gw) => {
-      const out: { message: string; listener?: ListenerView }[] = [];
-      for (const t of gw.listeners.filter(isTerminate)) {
-        for (const p of gw.listeners.filter(isPassthrough)) {
-          if (t.port === p.port || !hostnamesOverlap(t.hostname, p.hostname)) continue;
-          out.push({
-            listener: p,
-            message: `terminate listener ${t.name} (port ${t.port}, ${host(t)}) and passthrough listener ${p.name} (port ${p.port}, ${host(p)}) share an SNI: this Cilium translates the Gateway into one Envoy listener selected by SNI alone, so both filter chains land in it whichever port declared them`,
-          });
-        }
-      }
-      return out;
-    },
+    check: (gw) =>
+      sniSharing(gw)
+        .filter(([t, p]) => t.port !== p.port)
+        .map(([t, p]) => ({
+          listener: p,
+          message: `terminate listener ${t.name} (port ${t.port}, ${host(t)}) and passthrough listener ${p.name} (port ${p.port}, ${host(p)}) share an SNI: this Cilium translates the Gateway into one Envoy listener selected by SNI alone, so both filter chains land in it whichever port declared them`,
+        })),
   },
   {
     id: 'cilium.passthrough-port-not-a-boundary',
@@ -303,25 +306,16 @@ export const HAZARD_RULES: HazardRule[] = [
     severity: 'warning',
     source:
       'One behaviour change: "Cilium before v1.19.6 implements none of that: v1.19.5 writes Accepted, Programmed and ResolvedRefs on a listener and has no Conflicted condition anywhere, so the pair is admitted, translated, and reported by nothing"',
-    check: (gw) => {
-      const out: { message: string; listener?: ListenerView }[] = [];
-      for (const t of gw.listeners.filter(isTerminate)) {
-        for (const p of gw.listeners.filter(isPassthrough)) {
-          if (
-            t.port !== p.port ||
-            !hostnamesOverlap(t.hostname, p.hostname) ||
-            strictlyNarrower(p.hostname, t.hostname) ||
-            strictlyNarrower(t.hostname, p.hostname)
-          )
-            continue;
-          out.push({
-            listener: p,
-            message: `terminate listener ${t.name} and passthrough listener ${p.name} both answer ${host(p)} on port ${p.port}: this Cilium has no Conflicted condition, so the pair is admitted and translated and nothing on the objects says whether the name is terminated or passed through`,
-          });
-        }
-      }
-      return out;
-    },
+    check: (gw) =>
+      sniSharing(gw)
+        .filter(
+          ([t, p]) =>
+            t.port === p.port && !strictlyNarrower(p.hostname, t.hostname) && !strictlyNarrower(t.hostname, p.hostname),
+        )
+        .map(([t, p]) => ({
+          listener: p,
+          message: `terminate listener ${t.name} and passthrough listener ${p.name} both answer ${host(p)} on port ${p.port}: this Cilium has no Conflicted condition, so the pair is admitted and translated and nothing on the objects says whether the name is terminated or passed through`,
+        })),
   },
   {
     id: 'cilium.listener-pair-conflict',
@@ -334,19 +328,17 @@ export const HAZARD_RULES: HazardRule[] = [
       const dropped = satisfies(ctx.version, '>=1.20.0-0', { includePrerelease: true })
         ? ' and drops both from Envoy'
         : '';
-      for (const t of gw.listeners.filter(isTerminate)) {
-        for (const p of gw.listeners.filter(isPassthrough)) {
-          if (t.port !== p.port || !hostnamesOverlap(t.hostname, p.hostname)) continue;
-          const narrower = strictlyNarrower(p.hostname, t.hostname);
-          if (narrower && ctx.patched) continue;
-          const why = narrower
-            ? 'the upstream operator flags the pair even though the passthrough hostname is strictly narrower (the platform image accepts that pair)'
-            : 'the passthrough hostname is not strictly narrower than the terminate one, so even the platform image flags the pair';
-          out.push({
-            listener: p,
-            message: `terminate listener ${t.name} (${host(t)}) and passthrough listener ${p.name} (${host(p)}) share port ${p.port} and an SNI: listenerPairConflict marks both Conflicted and not Accepted${dropped}, and the TenantGateway's Ready folds that in; ${why}`,
-          });
-        }
+      for (const [t, p] of sniSharing(gw)) {
+        if (t.port !== p.port) continue;
+        const narrower = strictlyNarrower(p.hostname, t.hostname);
+        if (narrower && ctx.patched) continue;
+        const why = narrower
+          ? 'the upstream operator flags the pair even though the passthrough hostname is strictly narrower (the platform image accepts that pair)'
+          : 'the passthrough hostname is not strictly narrower than the terminate one, so even the platform image flags the pair';
+        out.push({
+          listener: p,
+          message: `terminate listener ${t.name} (${host(t)}) and passthrough listener ${p.name} (${host(p)}) share port ${p.port} and an SNI: listenerPairConflict marks both Conflicted and not Accepted${dropped}, and the TenantGateway's Ready folds that in; ${why}`,
+        });
       }
       return out;
     },

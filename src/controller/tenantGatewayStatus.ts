@@ -61,45 +61,25 @@ export function readyCondition(
   gateway: KObject | undefined,
   entries: readonly ListenerStatusEntry[],
 ): Condition {
-  const gen = v.generation;
   const st = gateway && isObject(gateway.status) ? gateway.status : {};
   const gw = `Gateway ${v.id}`;
-  if (conditionStatus(st.conditions, 'Accepted') !== 'True') {
-    return {
-      type: 'Ready',
-      status: 'False',
-      observedGeneration: gen,
-      reason: 'GatewayNotAccepted',
-      message: `${gw} is not Accepted by its GatewayClass controller yet`,
-    };
-  }
-  if (conditionStatus(st.conditions, 'Programmed') !== 'True') {
-    return {
-      type: 'Ready',
-      status: 'False',
-      observedGeneration: gen,
-      reason: 'GatewayNotProgrammed',
-      message: `${gw} is not Programmed yet`,
-    };
-  }
+  const ready = (status: 'True' | 'False', reason: string, message: string): Condition => ({
+    type: 'Ready',
+    status,
+    observedGeneration: v.generation,
+    reason,
+    message,
+  });
+  if (conditionStatus(st.conditions, 'Accepted') !== 'True')
+    return ready('False', 'GatewayNotAccepted', `${gw} is not Accepted by its GatewayClass controller yet`);
+  if (conditionStatus(st.conditions, 'Programmed') !== 'True')
+    return ready('False', 'GatewayNotProgrammed', `${gw} is not Programmed yet`);
   const notReady = entries.filter((e) => !e.ready);
   if (notReady.length > 0) {
     const list = notReady.map((e) => `${e.name} (${e.reason})`).join(', ');
-    return {
-      type: 'Ready',
-      status: 'False',
-      observedGeneration: gen,
-      reason: 'ListenersNotReady',
-      message: `${notReady.length} of ${entries.length} listeners not ready: ${list}`,
-    };
+    return ready('False', 'ListenersNotReady', `${notReady.length} of ${entries.length} listeners not ready: ${list}`);
   }
-  return {
-    type: 'Ready',
-    status: 'True',
-    observedGeneration: gen,
-    reason: 'Reconciled',
-    message: `${gw} reconciled with ${entries.length} listeners`,
-  };
+  return ready('True', 'Reconciled', `${gw} reconciled with ${entries.length} listeners`);
 }
 
 /**

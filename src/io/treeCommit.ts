@@ -262,14 +262,18 @@ class TreeRun {
     return d;
   }
 
-  private readText(rel: string): string | undefined {
+  /** Whether a regular file stands at rel; a folder on its way that is a link or a file now: none. */
+  private isFileAt(rel: string): boolean {
     try {
-      const st = this.d.lstat(rel);
-      return st?.isFile() ? this.d.read(rel).toString('utf8') : undefined;
+      return this.d.lstat(rel)?.isFile() ?? false;
     } catch (e) {
-      if (e instanceof NotADirectory) return undefined;
+      if (e instanceof NotADirectory) return false;
       throw e;
     }
+  }
+
+  private readText(rel: string): string | undefined {
+    return this.isFileAt(rel) ? this.d.read(rel).toString('utf8') : undefined;
   }
 
   private readRecord(): Omit<TreeRecord, 'unfinished'> | undefined {
@@ -537,15 +541,8 @@ class TreeRun {
     const rmdirs = new Set<string>();
     for (const rel of [...prev.keys()].sort()) {
       if (files.has(rel) || rel === RECORD) continue;
-      let st: fs.Stats | undefined;
-      try {
-        st = this.d.lstat(rel);
-      } catch (e) {
-        // Its folder is a link or a file now: not what cozy-gw wrote; left alone (and named in the note).
-        if (e instanceof NotADirectory) continue;
-        throw e;
-      }
-      if (!st?.isFile()) continue;
+      // Not a file, or its folder is a link or a file now: not what cozy-gw wrote; left alone (and named in the note).
+      if (!this.isFileAt(rel)) continue;
       remove.push(rel);
       for (const a of ancestors(rel)) if (!keep.has(a)) rmdirs.add(a);
     }
@@ -653,14 +650,7 @@ class TreeRun {
     for (const [i, [rel, digest]] of j.moves.entries()) {
       const staged = `${NEW}/${i}`;
       if (this.d.lstat(staged)) continue;
-      let st: fs.Stats | undefined;
-      try {
-        st = this.d.lstat(rel);
-      } catch (e) {
-        if (e instanceof NotADirectory) continue;
-        throw e;
-      }
-      if (!st?.isFile() || sha256(this.d.read(rel)) !== digest) continue;
+      if (!this.isFileAt(rel) || sha256(this.d.read(rel)) !== digest) continue;
       this.step(`unmove ${rel}`);
       this.d.rename(rel, staged);
     }

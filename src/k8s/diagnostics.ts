@@ -88,3 +88,8 @@ function formatFindingRaw(f: Finding): string {
 export function hasErrors(fs: Finding[]): boolean {
   return fs.some((f) => f.severity === 'error');
 }
+
+/** The findings as a refused run reports them: its errors first, then the rest, each group in its order. */
+export function errorsFirst(fs: readonly Finding[]): Finding[] {
+  return fs.filter((f) => f.severity === 'error').concat(fs.filter((f) => f.severity !== 'error'));
+}

@@ -67,17 +67,11 @@ export function secretTypeProblem(o: KObject): string | undefined {
       return m.length ? `type ${type} without ${m.join(' and ')}` : undefined;
     }
     case 'kubernetes.io/dockerconfigjson':
-      return !data.has('.dockerconfigjson')
-        ? `type ${type} without .dockerconfigjson`
-        : isJson(data.get('.dockerconfigjson'))
-          ? undefined
-          : `type ${type}: .dockerconfigjson is not JSON`;
-    case 'kubernetes.io/dockercfg':
-      return !data.has('.dockercfg')
-        ? `type ${type} without .dockercfg`
-        : isJson(data.get('.dockercfg'))
-          ? undefined
-          : `type ${type}: .dockercfg is not JSON`;
+    case 'kubernetes.io/dockercfg': {
+      const key = type === 'kubernetes.io/dockercfg' ? '.dockercfg' : '.dockerconfigjson';
+      if (!data.has(key)) return `type ${type} without ${key}`;
+      return isJson(data.get(key)) ? undefined : `type ${type}: ${key} is not JSON`;
+    }
     case 'kubernetes.io/basic-auth':
       return data.has('username') || data.has('password') ? undefined : `type ${type} without username or password`;
     case 'kubernetes.io/ssh-auth':

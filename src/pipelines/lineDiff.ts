@@ -17,6 +17,19 @@ export type Op = ' ' | '-' | '+';
 /** The most Myers work (lines × edit distance) one object's diff may take. */
 export const EDIT_WORK = 10_000_000;
 
+/** The ids one side keeps (those the other side has), and the line index of each (from `head`). */
+function keptIn(ids: readonly number[], other: ReadonlySet<number>, head: number): [number[], number[]] {
+  const kept: number[] = [];
+  const at: number[] = [];
+  ids.forEach((id, i) => {
+    if (other.has(id)) {
+      kept.push(id);
+      at.push(head + i);
+    }
+  });
+  return [kept, at];
+}
+
 /** The line edit script from a to b, as (op, line) pairs; `work` is the Myers budget (EDIT_WORK). */
 export function lineDiff(a: readonly string[], b: readonly string[], work = EDIT_WORK): [Op, string][] {
   let head = 0;
@@ -45,22 +58,8 @@ export function lineDiff(a: readonly string[], b: readonly string[], work = EDIT
     bIds.push(id);
     inB.add(id);
   }
-  const ra: number[] = [];
-  const raAt: number[] = [];
-  aIds.forEach((id, i) => {
-    if (inB.has(id)) {
-      ra.push(id);
-      raAt.push(head + i);
-    }
-  });
-  const rb: number[] = [];
-  const rbAt: number[] = [];
-  bIds.forEach((id, i) => {
-    if (inA.has(id)) {
-      rb.push(id);
-      rbAt.push(head + i);
-    }
-  });
+  const [ra, raAt] = keptIn(aIds, inB, head);
+  const [rb, rbAt] = keptIn(bIds, inA, head);
 
   // The matched pairs (index in a, index in b), in order.
   const pairs: [number, number][] = [];

@@ -44,16 +44,56 @@ export function applyDefaults(value: unknown, s: Schema): unknown {
   return value;
 }
 
-/** Every x-kubernetes-validations rule on a node that is present, with `self` = that node. */
-export function celFindings(
+type Path = (string | number)[];
+
+/** Where the findings of one object go: the object, whose rules, and the list they are added to. */
+interface Judged {
+  obj: KObject;
+  voice: CrdVoice;
+  out: Finding[];
+  /** The findings of rules that could not be evaluated (moot where the schema refused the object). */
+  unevaluated: Set<Finding>;
+}
+
+/**
+ * The rules beyond the structural schema over an object: its list-type findings, then those of
+ * its CEL rules. `schemaFailed`: the structural schema refused it; then (as when a list-type
+ * rule refuses it) a CEL rule that could not be evaluated over it is moot and left out.
+ */
+export function crdRuleFindings(
   value: unknown,
   s: Schema,
-  path: (string | number)[],
   obj: KObject,
-  out: Finding[],
   voice: CrdVoice,
+  schemaFailed: boolean,
+): Finding[] {
+  const lists: Judged = { obj, voice, out: [], unevaluated: new Set() };
+  forEachNode(value, s, [], (v, ns, p) => listTypeNode(v, ns, p, lists));
+  const cel: Judged = { obj, voice, out: [], unevaluated: new Set() };
+  forEachNode(value, s, [], (v, ns, p) => celNode(v, ns, p, cel));
+  const moot = schemaFailed || lists.out.length > 0;
+  return lists.out.concat(moot ? cel.out.filter((f) => !cel.unevaluated.has(f)) : cel.out);
+}
+
+/** Every present node (not undefined, not null) with its schema and path, each before its children. */
+function forEachNode(
+  value: unknown,
+  s: Schema,
+  path: Path,
+  visit: (value: unknown, s: Schema, path: Path) => void,
 ): void {
   if (value === undefined || value === null) return;
+  visit(value, s, path);
+  if (isObject(value) && isObject(s.properties)) {
+    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>))
+      forEachNode(value[k], ps, [...path, k], visit);
+  } else if (Array.isArray(value) && isObject(s.items)) {
+    value.forEach((x, i) => forEachNode(x, s.items as Schema, [...path, i], visit));
+  }
+}
+
+/** Every x-kubernetes-validations rule on a node, with `self` = that node. */
+function celNode(value: unknown, s: Schema, path: Path, { obj, voice, out, unevaluated }: Judged): void {
   const rules = (s['x-kubernetes-validations'] ?? []) as CelRule[];
   if (rules.length) {
     const act = { self: toCel(value) };
@@ -79,21 +119,15 @@ export function celFindings(
         );
       } catch (e) {
         const m = e instanceof CelError ? e.message : String(e);
-        out.push(
-          error(`rule ${r.rule} could not be evaluated: ${m}`, {
-            rule: voice.celRule,
-            object: refOf(obj),
-            field: fieldOf(path),
-          }),
-        );
+        const f = error(`rule ${r.rule} could not be evaluated: ${m}`, {
+          rule: voice.celRule,
+          object: refOf(obj),
+          field: fieldOf(path),
+        });
+        out.push(f);
+        unevaluated.add(f);
       }
     }
-  }
-  if (isObject(value) && isObject(s.properties)) {
-    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>))
-      celFindings(value[k], ps, [...path, k], obj, out, voice);
-  } else if (Array.isArray(value) && isObject(s.items)) {
-    value.forEach((x, i) => celFindings(x, s.items as Schema, [...path, i], obj, out, voice));
   }
 }
 
@@ -104,15 +138,7 @@ export function celFindings(
  * and two equal items of a `set` list, as `Duplicate value`. ajv knows neither keyword, so they are
  * checked here.
  */
-export function listTypeFindings(
-  value: unknown,
-  s: Schema,
-  path: (string | number)[],
-  obj: KObject,
-  out: Finding[],
-  voice: CrdVoice,
-): void {
-  if (value === undefined || value === null) return;
+function listTypeNode(value: unknown, s: Schema, path: Path, { obj, voice, out }: Judged): void {
   if (Array.isArray(value)) {
     const type = s['x-kubernetes-list-type'];
     const keys = (s['x-kubernetes-list-map-keys'] ?? []) as string[];
@@ -139,10 +165,5 @@ export function listTypeFindings(
         seen.add(key);
       });
     }
-    if (isObject(s.items))
-      value.forEach((x, i) => listTypeFindings(x, s.items as Schema, [...path, i], obj, out, voice));
-  } else if (isObject(value) && isObject(s.properties)) {
-    for (const [k, ps] of Object.entries(s.properties as Record<string, Schema>))
-      listTypeFindings(value[k], ps, [...path, k], obj, out, voice);
   }
 }

@@ -20,7 +20,7 @@ import { isIPv4, isIPv6 } from 'node:net';
 import { isTenantGateway } from '../platform/kinds';
 import { isBase64 } from '../k8s/secretTypes';
 import { FAMILIES, KINDS, type Family } from './upstreamValidators.generated';
-import { applyDefaults, celFindings, listTypeFindings, type CrdVoice } from './crdRules';
+import { applyDefaults, crdRuleFindings, type CrdVoice } from './crdRules';
 import { pushAll } from '../k8s/arrays';
 
 /**
@@ -127,11 +127,7 @@ function check(o: KObject, { validate, rules }: Checker): Finding[] {
     : schemaFindings(validate.errors, explain, { rule: 'validate.schema', object: ref });
   if (!rules) return findings;
   const voice: CrdVoice = { schemaRule: 'validate.schema', celRule: 'validate.cel', kind: o.kind };
-  listTypeFindings(obj, rules, [], o, findings, voice);
-  const cel: Finding[] = [];
-  celFindings(obj, rules, [], o, cel, voice);
-  const schemaFailed = findings.length > 0;
-  return [...findings, ...cel.filter((f) => !(schemaFailed && f.message.includes('could not be evaluated')))];
+  return findings.concat(crdRuleFindings(obj, rules, o, voice, findings.length > 0));
 }
 
 /**

@@ -9,7 +9,7 @@ import { error, type Finding } from '../k8s/diagnostics';
 import { clone, refOf, type KObject } from '../k8s/model';
 import { tenantGatewayValidator } from './validators.generated';
 import { explainCrdError, schemaFindings } from './ajvErrors';
-import { applyDefaults, celFindings, listTypeFindings, type CrdVoice } from './crdRules';
+import { applyDefaults, crdRuleFindings, type CrdVoice } from './crdRules';
 import { pushAll } from '../k8s/arrays';
 
 export { toJsonSchema } from './crdJsonSchema';
@@ -74,13 +74,6 @@ export function validateTenantGateway(obj: KObject): Finding[] {
   const validate = ajvValidator();
   if (!validate(o))
     pushAll(findings, schemaFindings(validate.errors, explainCrdError, { rule: 'tenantgateway.schema', object: ref }));
-  listTypeFindings(o, schema(), [], obj, findings, VOICE);
-  const cel: Finding[] = [];
-  celFindings(o, schema(), [], obj, cel, VOICE);
-  const schemaFailed = findings.length > 0;
-  pushAll(
-    findings,
-    cel.filter((f) => !(schemaFailed && f.message.includes('could not be evaluated'))),
-  );
+  pushAll(findings, crdRuleFindings(o, schema(), obj, VOICE, findings.length > 0));
   return findings;
 }

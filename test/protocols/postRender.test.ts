@@ -167,7 +167,7 @@ describe('cozy-gw post-render (command)', () => {
     // a malformed flag value is a usage error, worded as render's and reconcile's (one --now parser)
     expect(bad.code).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toMatch(/--now <rfc3339>.*"tomorrow" is not an RFC 3339 time \(e\.g\. 2026-01-01T00:00:00Z\)/);
+    expect(bad.stderr).toMatch(/--now <time>.*"tomorrow" is not an RFC 3339 time \(e\.g\. 2026-01-01T00:00:00Z\)/);
   });
 });
 

@@ -44,7 +44,6 @@ export function formatDenialHint(d: Decision, sources: SourceMap | undefined): s
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('admit')
-    .summary('Evaluate the platform admission policies (real CEL) against objects, as a CREATE by a given caller')
     .description(
       'Evaluate the platform admission policies (as render emits them) against every input object as a CREATE by the given caller',
     )

@@ -8,16 +8,18 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readInputs, readValuesFiles } from '../../io/inputs';
-import { FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
+import { errorsFirst, FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
+import { parseNow, type ClockMode } from '../clock';
+import { EPOCH } from '../../k8s/time';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
 import { findPlatformPackage, packageValues } from '../../platform/kinds';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
 import { metadataFindingsOf } from '../../k8s/metadataShape';
 import { pushAll } from '../../k8s/arrays';
 import { isDns1123Label } from '../../k8s/dnsNames';
-import { NOT_A_CILIUM_VERSION, parseCiliumVersion } from '../../controller/ciliumVersion';
+import { NOT_A_CILIUM_VERSION, parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -89,12 +91,18 @@ export function usageError(cmd: Command, message: string): never {
   throw new Error('unreachable');
 }
 
-/** Standard input can be read once: two `-` sources would leave the second silently empty. */
-export function checkStdin(cmd: Command, opts: Partial<InputOptions>): void {
-  const users = [
-    ...(opts.filename ?? []).filter((f) => f === '-').map(() => '-f -'),
-    ...(opts.values ?? []).filter((f) => f === '-').map(() => '--values -'),
+/**
+ * Standard input can be read once: two `-` sources would leave the second silently empty.
+ * `others`: a command's own sources (diff's `--state`), by flag, read before `-f` and `--values`.
+ */
+export function checkStdin(cmd: Command, opts: Partial<InputOptions>, others: Record<string, string[]> = {}): void {
+  const sources: [string, string[]][] = [
+    ...Object.entries(others),
+    ['-f', opts.filename ?? []],
+    ['--values', opts.values ?? []],
   ];
+  const users: string[] = [];
+  for (const [flag, paths] of sources) for (const p of paths) if (p === '-') users.push(`${flag} -`);
   if (users.length > 1)
     usageError(cmd, `standard input can be read only once, but ${users.join(' and ')} both read it`);
 }
@@ -175,15 +183,31 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
 }
 
 /**
- * Stop on errors, and with `--strict` on warnings too (each reported as an error). Call before
- * anything is written, so a refused run writes nothing, and says nothing about the output it does
- * not write (the notes on what it left out of it).
+ * Stop on errors, and with `--strict` on warnings too (each reported as an error), errors first.
+ * Call before anything is written, so a refused run writes nothing, and says nothing about the
+ * output it does not write (the notes on what it left out of it).
  */
 export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
   const promoted = opts.strict
     ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f))
     : findings;
-  if (hasErrors(promoted)) throw new FindingsError(promoted.filter((f) => !OUTPUT_NOTES.has(f.rule ?? '')));
+  if (hasErrors(promoted))
+    throw new FindingsError(errorsFirst(promoted.filter((f) => !OUTPUT_NOTES.has(f.rule ?? ''))));
+}
+
+/**
+ * A pass's findings, then `--validate`'s over the objects it is about to emit: stop on either
+ * (failOn), else the findings of both, to report.
+ */
+export function checkEmitted(
+  findings: Finding[],
+  emitted: KObject[],
+  opts: { strict?: boolean; validate?: boolean },
+): Finding[] {
+  failOn(findings, opts);
+  const invalid = validateEmitted(emitted, opts);
+  failOn(invalid, opts);
+  return [...findings, ...invalid];
 }
 
 /** Info findings about what the output leaves out: moot when there is no output. */
@@ -229,6 +253,25 @@ export function apiVersionsArg(v: string, previous: string[] = []): string[] {
 export function ciliumVersionArg(v: string): string {
   if (!parseCiliumVersion(v)) throw new InvalidArgumentError(`"${v}" ${NOT_A_CILIUM_VERSION}`);
   return v;
+}
+
+/**
+ * `--now`: the clock for condition timestamps, a usage error unless RFC 3339; its default as the
+ * command's clock mode has it (src/cli/clock.ts). `when`: the option's condition (render's).
+ */
+export function addNowOption(cmd: Command, mode: ClockMode, when = ''): Command {
+  const fallback = mode === 'live' ? 'the current time' : `SOURCE_DATE_EPOCH, else ${EPOCH}, so output is reproducible`;
+  return cmd.option('--now <time>', `${when}RFC 3339 clock for condition timestamps (default: ${fallback})`, parseNow);
+}
+
+/** `--cilium-version`: reconcile, diff and post-render judge the Gateway hazards of that version. */
+export function addCiliumVersionOption(cmd: Command): Command {
+  return cmd.option(
+    '--cilium-version <semver>',
+    'the Cilium version whose Gateway hazards are reported',
+    ciliumVersionArg,
+    SHIPPED_CILIUM_VERSION,
+  );
 }
 
 /** `--validate`: render, reconcile and diff check what they emit against the published schemas. */

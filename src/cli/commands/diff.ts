@@ -18,20 +18,20 @@ import { late } from '../lateModules';
 import { keyOf, type KObject } from '../../k8s/model';
 import { readInputs, type SourceMap } from '../../io/inputs';
 import { isTreeBookkeeping, readTree } from '../../io/outputDir';
-import { parseNow, resolveNow } from '../clock';
+import { resolveNow } from '../clock';
 import {
   addInputOptions,
   addValidateOption,
-  ciliumVersionArg,
+  addCiliumVersionOption,
+  addNowOption,
+  checkEmitted,
+  checkStdin,
   collect,
-  failOn,
   loadInputs,
   usageError,
-  validateEmitted,
   type InputOptions,
 } from './common';
-import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
-import { pushAll } from '../../k8s/arrays';
+import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
 
 /** The exit code for "the change makes a difference" (README "Exit codes"). */
@@ -96,7 +96,6 @@ function rerunLine(opts: DiffCliOptions): string {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('diff')
-    .summary('Preview a change against a cluster state: object by object and hostname by hostname')
     .description(
       'Render the change (-f, --values) over the cluster state (--state), run the controllers once, and print what would differ: ' +
         'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), or JSON (-o json). ' +
@@ -120,23 +119,12 @@ export function register(program: Command, ctx: CliContext): Command {
       )
         .choices(['diff', 'plan', 'json', 'markdown'])
         .default('diff'),
-    )
-    .option(
-      '--now <time>',
-      'RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)',
-      parseNow,
-    )
-    .option(
-      '--cilium-version <semver>',
-      'the Cilium version whose Gateway hazards are reported',
-      ciliumVersionArg,
-      SHIPPED_CILIUM_VERSION,
-    )
-    .addHelpText(
-      'after',
-      `
-Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.`,
     );
+  addCiliumVersionOption(addNowOption(cmd, 'reproducible')).addHelpText(
+    'after',
+    `
+Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.`,
+  );
   withExamples(cmd, [
     'cozy-gw diff --state state.yaml --values values.yaml -f tenants/alice.yaml',
     'cozy-gw diff --state deploy/ --values values.yaml -f tenants/ --prune -o plan',
@@ -148,13 +136,7 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
         cmd,
         '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
       );
-    const stdinUsers = [
-      ...opts.state.filter((f) => f === '-').map(() => '--state -'),
-      ...opts.filename.filter((f) => f === '-').map(() => '-f -'),
-      ...opts.values.filter((f) => f === '-').map(() => '--values -'),
-    ];
-    if (stdinUsers.length > 1)
-      usageError(cmd, `standard input can be read only once, but ${stdinUsers.join(' and ')} both read it`);
+    checkStdin(cmd, opts, { '--state': opts.state });
     const { diff } = late.diff();
     const { diffReport } = late.diffOutput();
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
@@ -165,16 +147,8 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
       { state, treeHeld, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
     );
-    failOn(
-      result.findings
-        .filter((f) => f.severity === 'error')
-        .concat(result.findings.filter((f) => f.severity !== 'error')),
-      opts,
-    );
     // --validate: the objects the change creates or changes, as they would be, against their published schemas.
-    const invalid = validateEmitted([...result.created, ...result.changed.map((c) => c.after)], opts);
-    failOn(invalid, opts);
-    pushAll(result.findings, invalid);
+    result.findings = checkEmitted(result.findings, [...result.created, ...result.changed.map((c) => c.after)], opts);
     const report = diffReport(result, {
       format: opts.output,
       now,

@@ -7,17 +7,17 @@
  */
 import type { Command } from 'commander';
 import { rebindConsole, type CliContext } from '../context';
-import { parseNow, resolveNow } from '../clock';
+import { resolveNow } from '../clock';
 import {
+  addCiliumVersionOption,
+  addNowOption,
   addValuesOptions,
-  ciliumVersionArg,
   failOn,
   loadValues,
   namespaceArg,
   usageError,
   type ValuesOptions,
 } from './common';
-import { SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 import { isDns1123Label } from '../../k8s/dnsNames';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { postRender } from '../../protocols/postRender';
@@ -37,18 +37,8 @@ export function register(program: Command, ctx: CliContext): Command {
       'A Helm post-renderer: reads the manifests Helm rendered on stdin and writes them unchanged, byte for byte, ' +
         'followed by the objects the cozystack-controller creates for every TenantGateway among them ' +
         '(Gateway, Issuer, Certificates, redirect HTTPRoute, wildcard Secret replicas).',
-    )
-    .option(
-      '--now <rfc3339>',
-      'the clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z)',
-      parseNow,
-    )
-    .option(
-      '--cilium-version <semver>',
-      'the Cilium version whose Gateway hazards are reported',
-      ciliumVersionArg,
-      SHIPPED_CILIUM_VERSION,
-    )
+    );
+  addCiliumVersionOption(addNowOption(cmd, 'reproducible'))
     .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)')
     .option(
       '-n, --namespace <namespace>',

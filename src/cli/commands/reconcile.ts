@@ -12,17 +12,16 @@ import { describe, type KObject } from '../../k8s/model';
 import {
   addInputOptions,
   addValidateOption,
-  ciliumVersionArg,
-  failOn,
+  addCiliumVersionOption,
+  addNowOption,
+  checkEmitted,
   loadInputs,
   usageError,
-  validateEmitted,
   type InputOptions,
 } from './common';
 import { unknownKeyFindings } from '../../validation/inputValidation';
-import { parseNow, resolveNow } from '../clock';
-import { parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
-import { pushAll } from '../../k8s/arrays';
+import { resolveNow } from '../clock';
+import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
 
 interface ReconcileCliOptions extends InputOptions {
@@ -107,7 +106,6 @@ export function formatReconcile(
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('reconcile')
-    .summary('Run the controllers once over a cluster state: Gateways, certificates, route and TenantGateway status')
     .description(
       'Run the TenantGateway and wildcard-Secret controllers once over the given cluster state and print what they create, change and delete',
     )
@@ -122,23 +120,15 @@ export function register(program: Command, ctx: CliContext): Command {
     .option(
       '--all',
       'print the whole state after the pass (every input object and every created one) instead of only what changed',
-    )
-    .option(
-      '--now <time>',
-      'RFC 3339 clock for condition timestamps (default: the current time), for reproducible output',
-      parseNow,
-    )
-    .option('--include-secret-data', 'print Secret data (key material); by default every Secret is printed without it')
-    .option(
-      '--cilium-version <semver>',
-      'the Cilium version whose Gateway hazards are reported',
-      ciliumVersionArg,
-      SHIPPED_CILIUM_VERSION,
-    )
-    .option(
-      '--upstream-cilium',
-      "judge hazards for the upstream Cilium operator image, without the platform's patches",
     );
+  addNowOption(cmd, 'live').option(
+    '--include-secret-data',
+    'print Secret data (key material); by default every Secret is printed without it',
+  );
+  addCiliumVersionOption(cmd).option(
+    '--upstream-cilium',
+    "judge hazards for the upstream Cilium operator image, without the platform's patches",
+  );
   withExamples(cmd, [
     'cozy-gw reconcile --values platform.yaml -f cluster/ --now 2026-01-01T00:00:00Z',
     'cozy-gw reconcile -f state.yaml -o plan',
@@ -167,16 +157,12 @@ export function register(program: Command, ctx: CliContext): Command {
     result.findings = unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }).concat(
       result.findings,
     );
-    failOn(
-      result.findings
-        .filter((f) => f.severity === 'error')
-        .concat(result.findings.filter((f) => f.severity !== 'error')),
+    // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
+    result.findings = checkEmitted(
+      result.findings,
+      opts.all ? result.store.all() : result.store.changedObjects(),
       opts,
     );
-    // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
-    const invalid = validateEmitted(opts.all ? result.store.all() : result.store.changedObjects(), opts);
-    failOn(invalid, opts);
-    pushAll(result.findings, invalid);
     const out = formatReconcile(result, inputs.objects, {
       output: opts.output,
       all: opts.all,

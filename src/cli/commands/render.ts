@@ -9,17 +9,16 @@ import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import {
   addInputOptions,
+  addNowOption,
   apiVersionsArg,
   addValidateOption,
-  failOn,
+  checkEmitted,
   gatewayApiVersionArg,
   loadInputs,
   usageError,
-  validateEmitted,
   type InputOptions,
 } from './common';
-import { parseNow, resolveNow } from '../clock';
-import { pushAll } from '../../k8s/arrays';
+import { resolveNow } from '../clock';
 import { withExamples } from './help';
 
 /** `--lock-timeout`: whole or fractional seconds, not negative. */
@@ -47,9 +46,6 @@ interface RenderCliOptions extends InputOptions {
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
-    .summary(
-      'Render the charts: every object of each tenant, the TenantGateways, cozystack-basics and the admission policies',
-    )
     .description(
       'Render the platform, apps/tenant, extra/gateway and cozystack-basics charts as fully materialised manifests: for ' +
         'tenant-root and every Tenant its Namespace, cozystack-values Secret, ServiceAccount and RoleBindings, Cilium network ' +
@@ -96,12 +92,8 @@ export function register(program: Command, ctx: CliContext): Command {
     .option(
       '--with-controller',
       'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status',
-    )
-    .option(
-      '--now <time>',
-      'with --with-controller: RFC 3339 clock for condition timestamps (default: SOURCE_DATE_EPOCH, else 1970-01-01T00:00:00Z, so output is reproducible)',
-      parseNow,
-    )
+    );
+  addNowOption(cmd, 'reproducible', 'with --with-controller: ')
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .action(async (opts: RenderCliOptions) => {
       const { render } = late.render();
@@ -140,11 +132,8 @@ export function register(program: Command, ctx: CliContext): Command {
             applied: Boolean(opts.outputDir),
           })
         : render(input, chartOptions);
-      failOn(result.findings, opts);
       // --validate: the emitted objects against their published schemas, before anything is written.
-      const invalid = validateEmitted(result.objects, opts);
-      pushAll(result.findings, invalid);
-      failOn(invalid, opts);
+      result.findings = checkEmitted(result.findings, result.objects, opts);
       if (!given)
         result.findings.push({
           severity: 'info',
