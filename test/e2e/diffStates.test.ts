@@ -181,9 +181,8 @@ describe('diff over each kind of state', () => {
 });
 
 /**
- * The exit status survives the pipe (README "cozy-gw diff", cli-contract.md `cozy-gw diff`): a
- * gate that pipes the output under `set -o pipefail` sees 3 for differences, 0 for none, whatever
- * the reader does. For each state kind × output format, in real processes through bash:
+ * The exit status survives the pipe (README "cozy-gw diff"): a gate that pipes the output under
+ * `set -o pipefail` sees 3 for differences, 0 for none, whatever the reader does. For each state kind × output format, in real processes through bash:
  *   head -c1   the reader leaves after one byte; the unified diff and the plan (over 100 KiB here)
  *              meet the closed pipe mid-write
  *   head -c0   the reader is gone before the first byte, so every format, the markdown comment
