@@ -186,7 +186,7 @@ export function mib(n: number): string {
 }
 
 /** Why a value with an alias inside the node it names cannot be read (it would never end). */
-export const CYCLE = 'holds an alias that refers to a node containing it (a cycle)';
+export const CYCLE = 'holds an alias that refers to a node containing it, a cycle';
 
 /** What to do about a crossed bound: a cycle is fixed in the YAML, a size by splitting the input. */
 export function limitHint(message: string): string {

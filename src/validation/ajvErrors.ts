@@ -41,6 +41,23 @@ export interface Explained {
   hint?: string;
 }
 
+/** What a JSON Schema type list (`object,null`) is in YAML's words: "a mapping or null". */
+export function typeWords(types: string): string {
+  const words: Record<string, string> = {
+    object: 'a mapping',
+    array: 'a list',
+    string: 'a string',
+    number: 'a number',
+    integer: 'a whole number',
+    boolean: 'a boolean',
+    null: 'null',
+  };
+  return types
+    .split(',')
+    .map((x) => words[x] ?? x)
+    .join(' or ');
+}
+
 /** One ajv error about an input cozy-gw reads (a Tenant, platform values): the field, what is wrong with it, and what to do. */
 export function explainInputError(e: ErrorObject): Explained {
   const base = fieldOf(e.instancePath);
@@ -53,7 +70,7 @@ function inputMessage(e: ErrorObject, base: string): { field: string; message: s
     case 'required':
       return { field: fieldOf(e.instancePath, String(e.params.missingProperty)), message: 'is required' };
     case 'type':
-      return { field: base, message: `must be ${String(e.params.type).replace(',', ' or ')}, got ${show(e.data)}` };
+      return { field: base, message: `must be ${typeWords(String(e.params.type))}, got ${show(e.data)}` };
     case 'const':
       return { field: base, message: `must be ${JSON.stringify(e.params.allowedValue)}, got ${show(e.data)}` };
     case 'enum':
@@ -75,23 +92,14 @@ export function hintOf(e: Pick<ErrorObject, 'keyword' | 'params'>, field: string
       return `add ${field}`;
     case 'type': {
       const t = String(e.params.type);
+      const key = field.split('.').pop() || 'it';
       if (t === 'boolean') return `write true or false, unquoted`;
       if (t === 'string') return `quote the value ("...") so YAML reads it as a string`;
-      if (t === 'array') return `write a list, e.g. ${field.split('.').pop()}: [a, b]`;
-      if (t === 'object') return `write a mapping (key: value lines indented under ${field.split('.').pop() || 'it'})`;
-      const words: Record<string, string> = {
-        object: 'a mapping',
-        array: 'a list',
-        string: 'a string',
-        number: 'a number',
-        integer: 'a whole number',
-        boolean: 'true or false',
-        null: 'null',
-      };
-      return `write ${t
-        .split(',')
-        .map((x) => words[x] ?? x)
-        .join(' or ')}`;
+      if (t === 'array') return `write a list, e.g. ${key}: [a, b]`;
+      if (t === 'object') return `write key: value lines indented under ${key}`;
+      if (t === 'object,null') return `write key: value lines indented under ${key}, or nothing after "${key}:"`;
+      // The message already names what the value may be.
+      return undefined;
     }
     case 'enum':
     case 'const':

@@ -111,10 +111,10 @@ describe('--set and --set-string', () => {
     ]);
     expect(list.stdout).toContain('gateway-attached-namespaces: cozy-a,cozy-b\n');
     const typed = await cli(['render', '--set', 'gateway.enabled=yes', '-o', 'json']);
-    expect(typed.stderr).toContain('error: --set: gateway.enabled: must be boolean, got "yes"');
+    expect(typed.stderr).toContain('error: --set: gateway.enabled: must be a boolean, got "yes"');
     const str = await cli(['render', '--set-string', 'gateway.enabled=true']);
     expect(str.code).toBe(1);
-    expect(str.stderr).toContain('error: --set-string: gateway.enabled: must be boolean, got "true"');
+    expect(str.stderr).toContain('error: --set-string: gateway.enabled: must be a boolean, got "true"');
   });
 
   it('unknown keys given with --set are warned about, naming the flag', async () => {

@@ -40,7 +40,7 @@ describe('input files', () => {
     const lines = async (f: string) =>
       (await cli(['render', '--values', 'values.yaml', '-f', f])).stderr.trim().split('\n');
     expect(await lines('cycle.yaml')).toEqual([
-      'error: cycle.yaml:1: the YAML document holds an alias that refers to a node containing it (a cycle) (point the alias at a node outside the one that holds its anchor, or write the repeated part out)',
+      'error: cycle.yaml:1: the YAML document holds an alias that refers to a node containing it, a cycle (point the alias at a node outside the one that holds its anchor, or write the repeated part out)',
     ]);
     expect(await lines('ns-map.yaml')).toContain(
       "error: ns-map.yaml:5: Tenant ci: metadata.namespace: must be a string, got a mapping (write the namespace's name as a string, e.g. namespace: tenant-root)",
@@ -49,7 +49,7 @@ describe('input files', () => {
       'error: label.yaml:5: Namespace x: metadata.labels.a: must be a string, got a number (labels and annotations map string keys to string values: quote a value YAML would read as a number or a boolean, e.g. "1" or "true")',
     );
     expect(await lines('spec.yaml')).toContain(
-      'error: spec.yaml:6: Tenant tenant-root/bob: spec: must be object or null, got "oops" (write a mapping or null)',
+      'error: spec.yaml:6: Tenant tenant-root/bob: spec: must be a mapping or null, got "oops" (write key: value lines indented under spec, or nothing after "spec:")',
     );
   });
 
@@ -70,7 +70,7 @@ describe('schemas', () => {
     const r = await cli(['render', '--values', 'bad-values.yaml']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'error: bad-values.yaml:4: gateway.enabled: must be boolean, got "yes-please" (write true or false, unquoted)',
+      'error: bad-values.yaml:4: gateway.enabled: must be a boolean, got "yes-please" (write true or false, unquoted)',
     );
   });
 
@@ -82,7 +82,7 @@ describe('schemas', () => {
     const r = await cli(['render', '--values', 'values.yaml', '-f', 't.yaml']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'error: t.yaml:7: Tenant tenant-root/alice: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)',
+      'error: t.yaml:7: Tenant tenant-root/alice: spec.gateway: must be a boolean, got "yes" (write true or false, unquoted)',
     );
     // A typo is a warning naming the nearest known key.
     expect(r.stderr).toContain(

@@ -38,7 +38,7 @@ describe('the source map', () => {
     expect(f.line).toBeUndefined();
     expect(f).toMatchObject({ field: 'spec.gateway', object: { kind: 'Tenant', name: 'bob' } });
     expect(formatFinding(locate(f, sources))).toBe(
-      'error: t.yaml:9: Tenant tenant-root/bob: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)',
+      'error: t.yaml:9: Tenant tenant-root/bob: spec.gateway: must be a boolean, got "yes" (write true or false, unquoted)',
     );
     expect(locate(f, undefined)).toBe(f);
   });

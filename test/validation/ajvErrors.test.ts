@@ -32,7 +32,7 @@ describe('the two voices of an ajv error', () => {
     });
     expect(explainInputError(e)).toEqual({
       field: 'spec.gateway',
-      message: 'must be boolean, got "yes"',
+      message: 'must be a boolean, got "yes"',
       hint: 'write true or false, unquoted',
     });
     expect(explainCrdError(e)).toEqual({
@@ -40,5 +40,29 @@ describe('the two voices of an ajv error', () => {
       message: 'must be boolean',
       hint: 'write spec.gateway as a boolean',
     });
+  });
+
+  it("a wrong type in YAML's words, and a hint only where it adds to the message", () => {
+    const at = (type: string, instancePath: string, data: unknown) =>
+      explainInputError(err({ instancePath, keyword: 'type', params: { type }, data, message: `must be ${type}` }));
+    expect([
+      at('object,null', '/spec', 'oops'),
+      at('object', '/spec/resourceQuotas', 5),
+      at('integer', '/spec/port', 'x'),
+      at('string,integer', '/spec/x', true),
+    ]).toEqual([
+      {
+        field: 'spec',
+        message: 'must be a mapping or null, got "oops"',
+        hint: 'write key: value lines indented under spec, or nothing after "spec:"',
+      },
+      {
+        field: 'spec.resourceQuotas',
+        message: 'must be a mapping, got 5',
+        hint: 'write key: value lines indented under resourceQuotas',
+      },
+      { field: 'spec.port', message: 'must be a whole number, got "x"', hint: undefined },
+      { field: 'spec.x', message: 'must be a string or a whole number, got true', hint: undefined },
+    ]);
   });
 });

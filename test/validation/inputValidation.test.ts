@@ -54,7 +54,7 @@ describe('Tenant validation (schemas/tenant.schema.json)', () => {
       object: { kind: 'Tenant', name: 'bob', namespace: 'tenant-root' },
     });
     expect(formatFinding(f[0])).toBe(
-      'error: tenants/bob.yaml:8: Tenant tenant-root/bob: spec.gateway: must be boolean, got "yes" (write true or false, unquoted)',
+      'error: tenants/bob.yaml:8: Tenant tenant-root/bob: spec.gateway: must be a boolean, got "yes" (write true or false, unquoted)',
     );
   });
 
@@ -107,7 +107,7 @@ describe('platform values validation (schemas/platform-values.schema.json)', () 
       ['values.yaml', 3, 'publishing.exposedServices[1]'],
       ['values.yaml', 5, 'gateway.enabled'],
     ]);
-    expect(f[1].message).toBe('must be boolean, got "yes"');
+    expect(f[1].message).toBe('must be a boolean, got "yes"');
   });
 
   it('null deletes a key and is not an error; unknown top-level keys are ignored', () => {
