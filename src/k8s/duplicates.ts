@@ -8,17 +8,23 @@ import { error, type Finding } from './diagnostics';
 import { keyOf, refOf, type KObject } from './model';
 
 export function duplicateFindings(objects: readonly KObject[], what = 'inputs'): Finding[] {
+  // One identity per object, computed once; most inputs have no duplicate, and then nothing more is done.
+  const keys = objects.map(keyOf);
   const count = new Map<string, number>();
-  for (const o of objects) {
-    const k = keyOf(o);
-    count.set(k, (count.get(k) ?? 0) + 1);
+  let repeated = false;
+  for (const k of keys) {
+    const n = (count.get(k) ?? 0) + 1;
+    count.set(k, n);
+    if (n > 1) repeated = true;
   }
   const out: Finding[] = [];
+  if (!repeated) return out;
   const seen = new Map<string, number>();
-  for (const o of objects) {
-    const k = keyOf(o);
+  for (let j = 0; j < objects.length; j++) {
+    const k = keys[j];
     const n = count.get(k)!;
     if (n < 2) continue;
+    const o = objects[j];
     const i = (seen.get(k) ?? 0) + 1;
     seen.set(k, i);
     out.push(
