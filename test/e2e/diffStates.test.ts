@@ -11,12 +11,16 @@
  *   dns01            the platform moved from http01 to dns01
  * Goldens: testdata/golden/diff-states/<state>/<change>/{expected,stderr,exit}; every case runs
  * twice (byte-identical); `UPDATE_GOLDEN=1 npx jest test/e2e/diffStates` rewrites them.
+ *
+ * The pipe case, over the same states in real processes: `diff | head -c1` under pipefail.
  */
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli, STACK_FRAME, TESTDATA } from '../helpers/cli';
 import { golden as compare } from '../helpers/golden';
+import { BIN, ensureBuilt } from '../helpers/kpt';
 
 const UPDATE = Boolean(process.env.UPDATE_GOLDEN);
 const NOW = '2026-01-01T00:00:00Z';
@@ -57,6 +61,16 @@ beforeAll(async () => {
   fs.cpSync(path.join(INPUTS, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
   fs.cpSync(path.join(INPUTS, 'tenants'), path.join(dir, 'tenants-without-carol'), { recursive: true });
   fs.rmSync(path.join(dir, 'tenants-without-carol', 'carol.yaml'));
+  // The pipe case's change: 40 child tenants of alice, each with its own Gateway (output far
+  // beyond a pipe buffer, 64 KiB, in the unified diff and the plan).
+  fs.writeFileSync(
+    path.join(dir, 'many-tenants.yaml'),
+    Array.from(
+      { length: 40 },
+      (_, i) =>
+        `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: c${i}, namespace: tenant-alice}\nspec: {gateway: true}\n`,
+    ).join('---\n'),
+  );
   for (const f of ['values.yaml', 'values-dns01.yaml', 'cluster-state.yaml'])
     fs.copyFileSync(path.join(INPUTS, f), path.join(dir, f));
   fs.copyFileSync(
@@ -163,5 +177,123 @@ describe('diff over each kind of state', () => {
       expect({ state: s, deleted }).toEqual({ state: s, deleted: expect.arrayContaining(['Namespace tenant-carol']) });
       if (s !== 'tree') expect(deleted).toContain('HTTPRoute blog');
     }
+  });
+});
+
+/**
+ * The exit status survives the pipe (README "cozy-gw diff"): a gate that pipes the output under
+ * `set -o pipefail` sees 3 for differences, 0 for none, whatever the reader does. For each state kind × output format, in real processes through bash:
+ *   head -c1   the reader leaves after one byte; the unified diff and the plan (over 100 KiB here)
+ *              meet the closed pipe mid-write
+ *   head -c0   the reader is gone before the first byte, so every format, the markdown comment
+ *              too (at most 65,536 characters, it fits a pipe buffer), writes into a closed pipe
+ * and the change that changes nothing (the same Tenants), piped into cat, exits 0 and prints
+ * nothing as a unified diff (the plan and the comment say "no differences").
+ */
+describe('the pipe case: diff | head under pipefail keeps the verdict', () => {
+  const FORMATS = { diff: [], plan: ['-o', 'plan'], markdown: ['-o', 'markdown'] } as const;
+  type Format = keyof typeof FORMATS;
+  interface PipeCase {
+    name: string;
+    state: StateKind;
+    format: Format;
+    change: 'differences' | 'no-change';
+    reader: string;
+    exit: number;
+  }
+  /**
+   * What no change prints: nothing as a unified diff (as kubectl diff); the plan and the comment
+   * say so in words (the CI example's comment replaces an earlier one with it).
+   */
+  const NOTHING: Record<Format, unknown> = {
+    diff: '',
+    plan: expect.stringContaining('\nNo differences: the change leaves the state as it is.\n'),
+    markdown: expect.stringMatching(/^### cozy-gw diff: no differences\n/),
+  };
+  const cases: PipeCase[] = [];
+  for (const state of STATES)
+    for (const format of Object.keys(FORMATS) as Format[]) {
+      for (const reader of ['head -c1', 'head -c0'])
+        cases.push({ name: `${state} × ${format} × ${reader}`, state, format, change: 'differences', reader, exit: 3 });
+      cases.push({
+        name: `${state} × ${format} × no change`,
+        state,
+        format,
+        change: 'no-change',
+        reader: 'cat',
+        exit: 0,
+      });
+    }
+
+  interface Outcome {
+    writer: string;
+    pipeline: string;
+    stdout: string;
+    stderr: string;
+  }
+  const outcomes = new Map<string, Outcome>();
+
+  function script(c: PipeCase): string {
+    const change = c.change === 'differences' ? ['-f', 'tenants', '-f', 'many-tenants.yaml'] : ['-f', 'tenants'];
+    const args = [
+      'diff',
+      '--state',
+      stateArg(c.state),
+      '--values',
+      'values.yaml',
+      ...change,
+      ...FORMATS[c.format],
+      '--now',
+      NOW,
+    ];
+    // The writer's status and the pipeline's, as a gate under pipefail sees it; head's output is the case's stdout.
+    return `node ${BIN} ${args.join(' ')} 2>stderr-${cases.indexOf(c)} | ${c.reader}; echo "<writer=\${PIPESTATUS[0]} pipeline=$?>"`;
+  }
+
+  function runCase(c: PipeCase): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const p = spawn('bash', ['-o', 'pipefail', '-c', script(c)], { cwd: scratch.dir });
+      let out = '';
+      p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      p.on('error', reject);
+      p.on('close', () => {
+        const m = /<writer=(\d+) pipeline=(\d+)>\n$/.exec(out);
+        const stderr = fs.readFileSync(path.join(scratch.dir, `stderr-${cases.indexOf(c)}`), 'utf8');
+        outcomes.set(c.name, {
+          writer: m?.[1] ?? '?',
+          pipeline: m?.[2] ?? '?',
+          stdout: m ? out.slice(0, m.index) : out,
+          stderr,
+        });
+        resolve();
+      });
+    });
+  }
+
+  beforeAll(async () => {
+    ensureBuilt();
+    // Two at a time (the machine's cores), every case in its own process.
+    const queue = [...cases];
+    const worker = async () => {
+      for (let c = queue.shift(); c; c = queue.shift()) await runCase(c);
+    };
+    await Promise.all([worker(), worker()]);
+  }, 180_000);
+
+  it.each(cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+    const o = outcomes.get(c.name)!;
+    // The case's name in every comparison: a failure says which state, format and reader.
+    expect({ case: c.name, writer: o.writer, pipeline: o.pipeline }).toEqual({
+      case: c.name,
+      writer: String(c.exit),
+      pipeline: String(c.exit),
+    });
+    expect({ case: c.name, stackOrEpipe: STACK_FRAME.test(o.stderr) || /EPIPE/.test(o.stderr) }).toEqual({
+      case: c.name,
+      stackOrEpipe: false,
+    });
+    const printed =
+      c.change === 'no-change' ? NOTHING[c.format] : c.reader === 'head -c0' ? '' : expect.stringMatching(/^[^]$/); // the one byte head passed on
+    expect({ case: c.name, stdout: o.stdout }).toEqual({ case: c.name, stdout: printed });
   });
 });
