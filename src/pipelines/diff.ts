@@ -185,6 +185,69 @@ function renderChange(
   return { objects, leaving, removedNamespaces, rendered, findings: r.findings };
 }
 
+/**
+ * The baseline: one controller pass over the state. Its values come from the state's own channel (a
+ * Package, the cozy-system Secret) if it holds one; else from the values the change gives, which the
+ * README asks to be the ones the state was rendered with (a tree holds neither, and its wildcard
+ * replicas are the in-cluster controller's to write).
+ */
+function baselineOf(base: KObject[], input: DiffInput, opts: DiffOptions): ReconcileResult {
+  const ownChannel = findPlatformPackage(base) !== undefined || base.some(isChannelSecret);
+  return reconcile(
+    { objects: base, valuesFiles: ownChannel || !input.valuesFiles.length ? undefined : input.valuesFiles },
+    { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
+  );
+}
+
+/**
+ * The change laid over the baseline, as the API server would apply it: what leaves goes (with what
+ * it owns), everything in a removed Namespace goes whether the change holds it or not, and each given
+ * or rendered object is applied over the live one. Records why each object differs in `why`.
+ */
+function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
+  cascade(before, overlay.leaving);
+  for (const [k, r] of overlay.leaving) why.add(k, r);
+  const removed = new Set(overlay.removedNamespaces);
+  const live = new Map(before.map((o) => [keyOf(o), o]));
+  const laid = new Map<string, KObject>();
+  for (const o of overlay.objects) {
+    const k = keyOf(o);
+    if (removed.has(o.metadata.namespace ?? '') || (isNamespace(o) && removed.has(o.metadata.name))) continue;
+    const was = live.get(k);
+    const next = applyOver(o, was);
+    laid.set(k, next);
+    if (!was || (next !== was && !deepEqual(next, was)))
+      why.add(
+        k,
+        isTenant(o) ? 'the given Tenant' : overlay.rendered.has(k) ? 'rendered by the charts' : 'a given object',
+      );
+  }
+  const applied: KObject[] = [];
+  for (const o of before) {
+    const k = keyOf(o);
+    if (!overlay.leaving.has(k) && !laid.has(k)) applied.push(o);
+  }
+  for (const o of laid.values()) applied.push(o);
+  return applied;
+}
+
+/**
+ * The pass's reasons, but for a changed object its status in the words of what changed (a condition
+ * the change did not alter is no reason); reasons of objects that do not differ are dropped.
+ */
+function passReasons(
+  why: Reasons,
+  pass: ReconcileResult,
+  d: { created: KObject[]; changed: ChangedObject[]; deleted: KObject[] },
+): void {
+  const changedKeys = new Set(d.changed.map((c) => keyOf(c.after)));
+  for (const c of pass.changes)
+    for (const r of c.reasons) if (!(changedKeys.has(keyOf(c.ref)) && isStatusReason(r))) why.add(keyOf(c.ref), r);
+  for (const c of d.changed) for (const r of statusChanges(c.before, c.after)) why.add(keyOf(c.after), r);
+  const differing = new Set([...d.created, ...d.deleted, ...d.changed.map((c) => c.after)].map(keyOf));
+  for (const k of [...why.map.keys()]) if (!differing.has(k)) why.map.delete(k);
+}
+
 export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   const result = (partial: Partial<DiffResult> & { findings: Finding[] }): DiffResult => ({
     created: [],
@@ -226,14 +289,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   let baselinePass: ReconcileResult | undefined;
   let drift = 0;
   if (changeGiven) {
-    // The state's own values channel (a Package, the cozy-system Secret) if it holds one; else the
-    // values the change gives, which the README asks to be the ones the state was rendered with (a
-    // tree holds neither, and its wildcard replicas are the in-cluster controller's to write).
-    const ownChannel = findPlatformPackage(base) !== undefined || base.some(isChannelSecret);
-    baselinePass = reconcile(
-      { objects: base, valuesFiles: ownChannel || !input.valuesFiles.length ? undefined : input.valuesFiles },
-      { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
-    );
+    baselinePass = baselineOf(base, input, opts);
     if (hasErrors(baselinePass.findings)) return result({ findings: [...findings, ...baselinePass.findings] });
     before = baselinePass.store.all();
     drift = differenceCount(compareStates(base, before));
@@ -257,30 +313,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     pushAll(findings, overlay.findings);
     if (hasErrors(overlay.findings)) return result({ findings, rendered: true, baseline: 'pass', drift, before });
   }
-  cascade(before, overlay.leaving);
-  for (const [k, r] of overlay.leaving) why.add(k, r);
-  const removed = new Set(overlay.removedNamespaces);
-  const live = new Map(before.map((o) => [keyOf(o), o]));
-  const laid = new Map<string, KObject>();
-  for (const o of overlay.objects) {
-    const k = keyOf(o);
-    // Everything in a removed Namespace goes, whether the change holds it or not.
-    if (removed.has(o.metadata.namespace ?? '') || (isNamespace(o) && removed.has(o.metadata.name))) continue;
-    const was = live.get(k);
-    const next = applyOver(o, was);
-    laid.set(k, next);
-    if (!was || (next !== was && !deepEqual(next, was)))
-      why.add(
-        k,
-        isTenant(o) ? 'the given Tenant' : overlay.rendered.has(k) ? 'rendered by the charts' : 'a given object',
-      );
-  }
-  const applied: KObject[] = [];
-  for (const o of before) {
-    const k = keyOf(o);
-    if (!overlay.leaving.has(k) && !laid.has(k)) applied.push(o);
-  }
-  for (const o of laid.values()) applied.push(o);
+  const applied = layOver(before, overlay, why);
 
   // 4. The pass, and the comparison.
   const pass = reconcile(
@@ -292,14 +325,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   if (hasErrors(pass.findings)) return result({ findings, ...common });
   const after = pass.store.all();
   const { created, changed, deleted } = compareStates(before, after);
-  // The pass's reasons, but for a changed object its status in the words of what changed: a
-  // condition the change did not alter is no reason.
-  const changedKeys = new Set(changed.map((c) => keyOf(c.after)));
-  for (const c of pass.changes)
-    for (const r of c.reasons) if (!(changedKeys.has(keyOf(c.ref)) && isStatusReason(r))) why.add(keyOf(c.ref), r);
-  for (const c of changed) for (const r of statusChanges(c.before, c.after)) why.add(keyOf(c.after), r);
-  const differing = new Set([...created, ...deleted, ...changed.map((c) => c.after)].map(keyOf));
-  for (const k of [...why.map.keys()]) if (!differing.has(k)) why.map.delete(k);
+  passReasons(why, pass, { created, changed, deleted });
 
   return result({
     findings,
