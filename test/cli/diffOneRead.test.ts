@@ -17,7 +17,7 @@ import * as jsyaml from 'js-yaml';
 import { keyOf } from '../../src/k8s/model';
 import { readInputs } from '../../src/io/inputs';
 import { diff } from '../../src/pipelines/diff';
-import { runCli } from '../helpers/cli';
+import { runCli, stateArgs } from '../helpers/cli';
 
 const NOW = '2026-01-01T00:00:00Z';
 const TENANTS = `apiVersion: apps.cozystack.io/v1alpha1
@@ -63,20 +63,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'rendered.yaml'), rendered);
   for (const n of [50, 200]) {
     fs.writeFileSync(path.join(dir, `cms-${n}.yaml`), bystanders(n));
-    const state = await must([
-      'reconcile',
-      '--all',
-      '--values',
-      'values.yaml',
-      '-f',
-      'rendered.yaml',
-      '-f',
-      'tenants.yaml',
-      '-f',
-      `cms-${n}.yaml`,
-      '--now',
-      NOW,
-    ]);
+    const state = await must(stateArgs(['rendered.yaml', 'tenants.yaml', `cms-${n}.yaml`], NOW));
     fs.writeFileSync(path.join(dir, `state-${n}.yaml`), state);
   }
   await must(['render', '--values', 'values.yaml', '-f', 'tenants.yaml', '--output-dir', 'tree']);

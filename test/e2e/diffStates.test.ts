@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli, STACK_FRAME, TESTDATA } from '../helpers/cli';
+import { runCli, stateArgs, STACK_FRAME, TESTDATA } from '../helpers/cli';
 import { golden as compare } from '../helpers/golden';
 import { BIN, ensureBuilt } from '../helpers/kpt';
 
@@ -81,20 +81,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'rendered.yaml'), await must(['render', '--values', 'values.yaml', '-f', 'tenants']));
   fs.writeFileSync(
     path.join(dir, 'reconcile.yaml'),
-    await must([
-      'reconcile',
-      '--all',
-      '--values',
-      'values.yaml',
-      '-f',
-      'rendered.yaml',
-      '-f',
-      'tenants',
-      '-f',
-      'cluster-state.yaml',
-      '--now',
-      NOW,
-    ]),
+    await must(stateArgs(['rendered.yaml', 'tenants', 'cluster-state.yaml'], NOW)),
   );
   await must(['render', '--values', 'values.yaml', '-f', 'tenants', '--output-dir', 'tree']);
   await must([

@@ -46,6 +46,14 @@ export const MIN_VALUES = 'publishing:\n  host: example.org\ngateway:\n  enabled
 /** A stack frame on stderr: never printed for bad input. */
 export const STACK_FRAME = /\n\s+at .+:\d+:\d+\)?/;
 
+/**
+ * The arguments that make a diff state as a user does: `reconcile --all` over rendered output and the
+ * objects beside it, with values.yaml and a fixed clock.
+ */
+export function stateArgs(files: string[], now = '2026-01-01T00:00:00Z'): string[] {
+  return ['reconcile', '--all', '--values', 'values.yaml', ...files.flatMap((f) => ['-f', f]), '--now', now];
+}
+
 export interface Scratch {
   /** The directory of the running test. */
   readonly dir: string;

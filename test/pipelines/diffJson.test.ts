@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
-import { ROOT, TESTDATA, useScratch } from '../helpers/cli';
+import { ROOT, stateArgs, TESTDATA, useScratch } from '../helpers/cli';
 
 const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', 'diff-output.schema.json'), 'utf8')) as object;
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
@@ -28,23 +28,14 @@ const scratch = useScratch('cozy-gw-diff-json-', {
     'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: bob, namespace: tenant-root}\nspec: {host: bob.customer1.io}\n',
 });
 
+/** `diff` of the state state() made against a change file, in one output format. */
+const diffOf = (change: string, format: string) =>
+  scratch.cli(['diff', '--state', 'state.yaml', '--values', 'values.yaml', '-f', change, '-o', format]);
+
 async function state(): Promise<void> {
   const r = await scratch.cli(['render', '--values', 'values.yaml', '-f', 'tenants.yaml']);
   scratch.write('rendered.yaml', r.stdout);
-  const s = await scratch.cli([
-    'reconcile',
-    '--all',
-    '--values',
-    'values.yaml',
-    '-f',
-    'rendered.yaml',
-    '-f',
-    'tenants.yaml',
-    '-f',
-    'routes.yaml',
-    '--now',
-    '2026-01-01T00:00:00Z',
-  ]);
+  const s = await scratch.cli(stateArgs(['rendered.yaml', 'tenants.yaml', 'routes.yaml']));
   expect(s.code).toBe(0);
   scratch.write('state.yaml', s.stdout);
 }
@@ -58,17 +49,7 @@ describe('diff -o json', () => {
 
   it('a tenant whose host moves: the route it leaves in place is inadmissible on its next write, and the JSON says so', async () => {
     await state();
-    const r = await scratch.cli([
-      'diff',
-      '--state',
-      'state.yaml',
-      '--values',
-      'values.yaml',
-      '-f',
-      'bob.yaml',
-      '-o',
-      'json',
-    ]);
+    const r = await diffOf('bob.yaml', 'json');
     expect(r.code).toBe(3);
     const out = JSON.parse(r.stdout) as { inadmissible: unknown[] };
     expectValid(out);
@@ -88,33 +69,13 @@ describe('diff -o json', () => {
         ),
       },
     ]);
-    const plan = await scratch.cli([
-      'diff',
-      '--state',
-      'state.yaml',
-      '--values',
-      'values.yaml',
-      '-f',
-      'bob.yaml',
-      '-o',
-      'plan',
-    ]);
+    const plan = await diffOf('bob.yaml', 'plan');
     expect(plan.stdout).toContain('Inadmissible on their next write (1 object the change leaves in place):');
   });
 
   it('the same Tenants again: nothing is inadmissible', async () => {
     await state();
-    const r = await scratch.cli([
-      'diff',
-      '--state',
-      'state.yaml',
-      '--values',
-      'values.yaml',
-      '-f',
-      'tenants.yaml',
-      '-o',
-      'json',
-    ]);
+    const r = await diffOf('tenants.yaml', 'json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { inadmissible: unknown[] };
     expectValid(out);
