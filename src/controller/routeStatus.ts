@@ -11,7 +11,13 @@ import { GROUPS } from '../k8s/store';
 import { mergeCondition, type Condition } from './conditions';
 import { RACING_ROUTE_KINDS } from './hostnameClaims';
 import type { Verdict } from './hostnameRace';
-import { parentRefTargets, routeHostnames, routeParentRefs, type ParentRef } from '../k8s/gatewayApi';
+import {
+  parentRefNamespace,
+  parentRefTargets,
+  routeHostnames,
+  routeParentRefs,
+  type ParentRef,
+} from '../k8s/gatewayApi';
 import { CONTROLLER_NAME } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
 
@@ -104,24 +110,40 @@ export function writeRouteStatuses(
 }
 
 /**
- * The HTTPRoutes and TLSRoutes that carry an entry of this controller, read once per run: the
- * candidates for {@link dropDetachedEntries}. GRPCRoutes never carry one.
+ * The HTTPRoutes and TLSRoutes that carry an entry of this controller, read once per run and
+ * indexed by the Gateway each entry's parentRef names ({@link gatewayKey}): the candidates for
+ * {@link dropDetachedEntries}. GRPCRoutes never carry one. A pass only adds entries for its own
+ * Gateway, to routes it judges, so the index read at the start holds every candidate of every pass.
  */
-export function routesWithOurEntries(store: Store): KObject[] {
-  const out: KObject[] = [];
+export function routesWithOurEntries(store: Store): Map<string, KObject[]> {
+  const out = new Map<string, KObject[]>();
   for (const kind of RACING_ROUTE_KINDS) {
-    for (const r of store.list(GROUPS.gateway, kind))
-      if (parentsOf(r).some((e) => isObject(e) && e.controllerName === CONTROLLER_NAME)) out.push(r);
+    for (const r of store.list(GROUPS.gateway, kind)) {
+      const ns = r.metadata.namespace ?? '';
+      for (const e of parentsOf(r)) {
+        if (!isObject(e) || e.controllerName !== CONTROLLER_NAME || !isObject(e.parentRef)) continue;
+        const ref = e.parentRef as ParentRef;
+        const key = gatewayKey(parentRefNamespace(ref, ns), String(ref.name));
+        const l = out.get(key);
+        if (!l) out.set(key, [r]);
+        else if (l[l.length - 1] !== r) l.push(r);
+      }
+    }
   }
   return out;
+}
+
+/** The key of a Gateway in {@link routesWithOurEntries}. */
+export function gatewayKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
 }
 
 /**
  * "One RouteParentStatus per claimant" (docs/behaviour.md §5.9): a route that no longer attaches to
  * this Gateway — its parentRefs stopped naming it, or its namespace left the attach set — is no
  * claimant, so this controller's entry for the Gateway goes (other controllers' entries and
- * entries for other Gateways stay). `candidates` are routes read at the start of the run;
- * `attached` are the ones this pass judged.
+ * entries for other Gateways stay). `candidates` are the routes read at the start of the run with
+ * an entry naming this Gateway; `attached` are the ones this pass judged.
  */
 export function dropDetachedEntries(
   store: Store,
@@ -129,6 +151,7 @@ export function dropDetachedEntries(
   candidates: readonly KObject[],
   attached: readonly KObject[],
 ): void {
+  if (candidates.length === 0) return;
   const judged = new Set(attached.map((r) => `${r.kind}/${r.metadata.namespace ?? ''}/${r.metadata.name}`));
   for (const c of candidates) {
     if (judged.has(`${c.kind}/${c.metadata.namespace ?? ''}/${c.metadata.name}`)) continue;

@@ -42,6 +42,7 @@ import { reconcileRedirectRoute } from './redirectRoute';
 import { decideHostnames, type HostnameRace } from './hostnameRace';
 import {
   dropDetachedEntries,
+  gatewayKey,
   routesWithOurEntries,
   writeApexWideRouteStatuses,
   writeRouteStatuses,
@@ -100,7 +101,7 @@ function runPass(
   v: TenantGatewayView,
   plan: AttachmentPlan,
   now: string,
-  withOurEntries: readonly KObject[],
+  withOurEntries: ReadonlyMap<string, readonly KObject[]>,
   races: HostnameRace[],
 ): void {
   const tgw = v.obj;
@@ -139,7 +140,7 @@ function runPass(
   } else {
     writeApexWideRouteStatuses(store, v, routes, now);
   }
-  dropDetachedEntries(store, v, withOurEntries, routes);
+  dropDetachedEntries(store, v, withOurEntries.get(gatewayKey(v.namespace, v.name)) ?? [], routes);
 
   // 9. Redirect.
   reconcileRedirectRoute(store, tgw);

@@ -1,10 +1,16 @@
 import { collectClaimants, servedHostnames } from '../../src/controller/hostnameClaims';
 import { decideHostnames, type Verdict } from '../../src/controller/hostnameRace';
-import { writeApexWideRouteStatuses, writeRouteStatuses } from '../../src/controller/routeStatus';
+import {
+  gatewayKey,
+  routesWithOurEntries,
+  writeApexWideRouteStatuses,
+  writeRouteStatuses,
+} from '../../src/controller/routeStatus';
+import { runTenantGatewayController } from '../../src/controller/tenantGatewayController';
 import { viewOf } from '../../src/controller/tenantGatewaySpec';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
-import { LATER, NOW, acceptedOf, http, judge, route, tgw, tls } from './tgwFixtures';
+import { LATER, NOW, acceptedOf, baseNamespaces, http, judge, route, tgw, tls } from './tgwFixtures';
 
 const CTRL = 'gateway.cozystack.io/tenantgateway-controller';
 
@@ -257,5 +263,50 @@ describe('writing RouteParentStatus entries', () => {
       reason: 'NoMatchingParent',
       message: 'TenantGateway tenant-root/cozystack terminates TLS at its class provider',
     });
+  });
+});
+
+describe('entries of routes that no longer attach (docs/behaviour.md §5.9)', () => {
+  const entry = (name: string, namespace?: string, controllerName = CTRL) => ({
+    parentRef: namespace ? { name, namespace } : { name },
+    controllerName,
+    conditions: [{ type: 'Accepted', status: 'True', reason: 'Accepted', message: 'm', lastTransitionTime: NOW }],
+  });
+
+  test('routesWithOurEntries indexes each route under every Gateway its entries name, once, the route namespace standing in for a missing one', () => {
+    const both = route('HTTPRoute', 'tenant-alice', 'both', ['a.example.org'], [], {
+      parents: [entry('cozystack', 'tenant-root'), entry('cozystack'), entry('cozystack', 'tenant-root')],
+    });
+    const other = route('TLSRoute', 'cozy-harbor', 'other', undefined, [], {
+      parents: [entry('cozystack', 'tenant-root', 'example.net/other')],
+    });
+    const index = routesWithOurEntries(new Store([both, other]));
+    expect([...index.keys()].sort()).toEqual([
+      gatewayKey('tenant-alice', 'cozystack'),
+      gatewayKey('tenant-root', 'cozystack'),
+    ]);
+    expect(index.get(gatewayKey('tenant-root', 'cozystack'))!.map((r) => r.metadata.name)).toEqual(['both']);
+    expect(index.get(gatewayKey('tenant-alice', 'cozystack'))!.map((r) => r.metadata.name)).toEqual(['both']);
+  });
+
+  test('each TenantGateway drops only its own entry from a route that left both, and other controllers keep theirs', () => {
+    const gone = route('HTTPRoute', 'tenant-alice', 'gone', ['a.example.org'], [], {
+      parents: [
+        entry('cozystack', 'tenant-root'),
+        entry('cozystack'),
+        entry('cozystack', 'tenant-root', 'example.net/other'),
+      ],
+    });
+    const store = new Store([
+      tgw({}),
+      tgw({ apex: 'alice.example.org' }, { namespace: 'tenant-alice', uid: 'uid-alice' }),
+      ...baseNamespaces(),
+      gone,
+    ]);
+    runTenantGatewayController(store, { now: NOW });
+    const after = store.get('gateway.networking.k8s.io', 'HTTPRoute', 'tenant-alice', 'gone')!;
+    expect((after.status as { parents: { controllerName: string }[] }).parents.map((p) => p.controllerName)).toEqual([
+      'example.net/other',
+    ]);
   });
 });
