@@ -99,11 +99,14 @@ function reindent(text: string, ind: string): string {
 }
 
 function key(k: string, memo: LayoutMemo): string {
-  if (plain(k)) return k;
+  // Keys repeat across every object (apiVersion, metadata, labels): the memo first, plain ones too.
   let text = memo.key.get(k);
   if (text === undefined) {
-    const line = rewrite(jsyaml.dump({ [k]: 'x' }, DUMP_OPTIONS));
-    text = line !== null && line.endsWith(': x') && !line.startsWith('? ') ? line.slice(0, -3) : null;
+    if (plain(k)) text = k;
+    else {
+      const line = rewrite(jsyaml.dump({ [k]: 'x' }, DUMP_OPTIONS));
+      text = line !== null && line.endsWith(': x') && !line.startsWith('? ') ? line.slice(0, -3) : null;
+    }
     remember(memo.key, k, text);
   }
   if (text === null) throw UNSUPPORTED;
