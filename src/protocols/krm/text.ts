@@ -55,37 +55,17 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
     return writeBare(
       error(`standard input: ${tooBig.message}`, { rule: 'input.limit', file: '<stdin>', line: tooBig.line }),
     );
-  // One lexing and parsing pass: its tokens are composed into the document here and spliced by
-  // spliceItems. Only input that does not compose cleanly into one document is read again, by
-  // parseDocument, for its errors with their lines.
-  const tokens = [...new Parser().parse(text)];
-  const composed = [...new Composer({ keepSourceTokens: false }).compose(tokens, true, text.length)];
-  const doc =
-    composed.length === 1 && composed[0].errors.length === 0
-      ? composed[0]
-      : parseDocument(text, { keepSourceTokens: false });
-  if (doc.errors.length) {
-    const e = doc.errors[0];
-    const text =
-      e.code === 'MULTIPLE_DOCS'
-        ? 'standard input holds more than one YAML document; a KRM function reads exactly one ResourceList'
-        : `standard input is not valid YAML: ${yamlProblem(e)}`;
-    const f = error(text, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line });
-    return writeBare(f);
-  }
-  // Aliases come out as shared nodes (no copy); the bound below counts them as expanded.
-  const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;
-  const over = checkParsed(text, [rl]);
-  if (over)
-    return writeBare(
-      error(`standard input: ${over.message}`, { rule: 'input.limit', file: '<stdin>', line: over.line }),
-    );
+  const read = readResourceList(text);
+  if ('bare' in read) return writeBare(read.bare);
+  const { rl, plan, isMapDoc } = read;
+  // The input's tokens and YAML document are out of reach from here on: for a large package they
+  // weigh dozens of times its text, and the render below is the run's peak.
   const { output, exitCode, findings } = processResourceList(rl, opts);
-  if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMap(doc.contents)) {
+  if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMapDoc) {
     return { stdout: dumpYaml(output), exitCode, findings };
   }
   // README "cozy-gw fn", docs/decisions.md §9: items that came in pass through unchanged, byte for byte.
-  const spliced = spliceItems(text, tokens, rl, output);
+  const spliced = plan && spliceItems(text, plan, rl.items as unknown[], output);
   if (spliced !== undefined) return streamed(spliced, exitCode, findings);
   // Not the block layout kpt and kustomize write (JSON, a flow sequence, ...): the items are
   // written back from their YAML nodes, comments and quoting kept.
@@ -95,7 +75,48 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   // (PyYAML, kubectl) would load as another value.
   const raw = parseDocument(text, { keepSourceTokens: false, schema: 'failsafe' });
   const text1 = raw.errors.length === 0 && raw.warnings.length === 0 && isMap(raw.contents);
-  return writeItems(text1 ? raw : doc, rl, output, exitCode, findings, text1);
+  return writeItems(
+    text1 ? raw : parseDocument(text, { keepSourceTokens: false }),
+    rl,
+    output,
+    exitCode,
+    findings,
+    text1,
+  );
+}
+
+/**
+ * The ResourceList read from its text: its value, whether the document is a mapping, and where
+ * its items lie in the text (planSplice); or the finding that refuses it.
+ */
+function readResourceList(
+  text: string,
+): { bare: Finding } | { rl: unknown; plan: SplicePlan | undefined; isMapDoc: boolean } {
+  // One lexing and parsing pass: its tokens are composed into the document here and planned by
+  // planSplice. Only input that does not compose cleanly into one document is read again, by
+  // parseDocument, for its errors with their lines.
+  const tokens = [...new Parser().parse(text)];
+  const composed = [...new Composer({ keepSourceTokens: false }).compose(tokens, true, text.length)];
+  const doc =
+    composed.length === 1 && composed[0].errors.length === 0
+      ? composed[0]
+      : parseDocument(text, { keepSourceTokens: false });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const message =
+      e.code === 'MULTIPLE_DOCS'
+        ? 'standard input holds more than one YAML document; a KRM function reads exactly one ResourceList'
+        : `standard input is not valid YAML: ${yamlProblem(e)}`;
+    return { bare: error(message, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line }) };
+  }
+  // Aliases come out as shared nodes (no copy); the bound below counts them as expanded.
+  const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;
+  const over = checkParsed(text, [rl]);
+  if (over)
+    return {
+      bare: error(`standard input: ${over.message}`, { rule: 'input.limit', file: '<stdin>', line: over.line }),
+    };
+  return { rl, plan: planSplice(text, tokens, rl), isMapDoc: isMap(doc.contents) };
 }
 
 /** The source text of a CST token, and where it ends. */
@@ -133,20 +154,20 @@ export function seqEntries(values: unknown[], indent: string): string[] {
 const CHUNK = 1 << 20;
 
 /**
- * The output as the input text with only what the function changes rewritten: the items that
- * pass through are the very bytes they came as (comments, flow style, quoting, key order, blank
- * lines), the items a previous run generated are cut out, the new items are appended in the
- * sequence's own indentation, and `results` is written last. Undefined when the input is not
- * one YAML document whose `items` is a block sequence (the layout kpt and kustomize write).
- * The text comes in pieces, each made when it is asked for: a caller writing them one by one
- * never holds the whole output (for a large tree, hundreds of megabytes).
+ * Where the items of a ResourceList lie in its text, read from its tokens before the run: the
+ * text before the first item, each item's start, the end of the last one, the indentation of
+ * their `-`, and the extent of a `results` entry. Undefined where the items are not one block
+ * sequence of the document's mapping, one entry per item.
  */
-function spliceItems(
-  text: string,
-  tokens: CST.Token[],
-  rl: unknown,
-  output: ResourceList,
-): (() => Generator<string>) | undefined {
+interface SplicePlan {
+  from: number;
+  to: number;
+  starts: number[];
+  indent: string;
+  results?: { head: number; end: number };
+}
+
+function planSplice(text: string, tokens: CST.Token[], rl: unknown): SplicePlan | undefined {
   if (!isObject(rl) || !Array.isArray(rl.items)) return undefined;
   const docs = tokens.filter((t) => t.type !== 'comment' && t.type !== 'newline' && t.type !== 'space');
   if (docs.length !== 1 || docs[0].type !== 'document' || docs[0].value?.type !== 'block-map') return undefined;
@@ -156,39 +177,60 @@ function spliceItems(
   const seq = itemsPair?.value;
   if (!seq || seq.type !== 'block-seq' || seq.items.length !== rl.items.length || seq.items.length === 0)
     return undefined;
-  const starts = seq.items.map(itemStart);
-  if (starts.some((x) => x === undefined)) return undefined;
-  const from = starts[0]!;
+  const starts: number[] = [];
+  for (const it of seq.items) {
+    const at = itemStart(it);
+    if (at === undefined) return undefined;
+    starts.push(at);
+  }
+  const from = starts[0];
   const to = extent(seq.items[seq.items.length - 1].value, from);
-  const pieces = seq.items.map((it, i) => text.slice(starts[i]!, i + 1 < seq.items.length ? starts[i + 1]! : to));
   const dash = seq.items[0].start.find((t) => t.type === 'seq-item-ind');
   if (!dash) return undefined;
   const indent = ' '.repeat(dash.offset - (text.lastIndexOf('\n', dash.offset - 1) + 1));
+  const resultsPair = map.items.find((p) => keyName(p.key) === 'results');
+  if (!resultsPair) return { from, to, starts, indent };
+  const head = itemStart({ start: resultsPair.start, value: resultsPair.key ?? undefined });
+  const end = extent(resultsPair.value ?? undefined, extent(resultsPair.key ?? undefined, 0));
+  if (head === undefined || head < to) return undefined;
+  return { from, to, starts, indent, results: { head, end } };
+}
+
+/**
+ * The output as the input's text with its items spliced (docs/decisions.md §9): the items that
+ * pass through as their source text, the new ones after them, written as kpt writes them, in
+ * one YAML document whose `items` is a block sequence (the layout kpt and kustomize write).
+ * The text comes in pieces, each made when it is asked for: a caller writing them one by one
+ * never holds the whole output (for a large tree, hundreds of megabytes).
+ */
+function spliceItems(
+  text: string,
+  plan: SplicePlan,
+  inputItems: unknown[],
+  output: ResourceList,
+): (() => Generator<string>) | undefined {
+  const { from, to, starts, indent } = plan;
   // Every piece and every new entry holds at least its `-`: the body is empty only without items.
   if (output.items.length === 0) return undefined;
-  const index = new Map<unknown, number>(rl.items.map((it, i) => [it, i]));
+  const index = new Map<unknown, number>(inputItems.map((it, i) => [it, i]));
+  const piece = (i: number) => text.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : to);
   // results: the input's own (earlier functions') and this run's, written in place of the old ones.
-  const resultsPair = map.items.find((p) => keyName(p.key) === 'results');
   const resultsText = output.results?.length
     ? parseDocument(dumpYaml({ results: output.results }), { schema: 'failsafe' }).toString(STRINGIFY)
     : '';
-  let tail = text.slice(to);
-  if (resultsPair) {
-    const head = itemStart({ start: resultsPair.start, value: resultsPair.key ?? undefined });
-    const end = extent(resultsPair.value ?? undefined, extent(resultsPair.key ?? undefined, 0));
-    if (head === undefined || head < to) return undefined;
-    tail = text.slice(to, head) + resultsText + text.slice(end);
-  }
-  const appendResults = !resultsPair && resultsText !== '';
+  const tail = plan.results
+    ? text.slice(to, plan.results.head) + resultsText + text.slice(plan.results.end)
+    : text.slice(to);
+  const appendResults = !plan.results && resultsText !== '';
   return function* () {
     const memo = newLayoutMemo();
     let buf = text.slice(0, from);
     let last = buf;
     for (const it of output.items) {
       const i = index.get(it);
-      const piece = i !== undefined ? pieces[i] : (kptEntry(it, indent, memo) ?? seqEntries([it], indent)[0]);
-      buf += piece;
-      last = piece;
+      const p = i !== undefined ? piece(i) : (kptEntry(it, indent, memo) ?? seqEntries([it], indent)[0]);
+      buf += p;
+      last = p;
       if (buf.length >= CHUNK) {
         yield buf;
         buf = '';
