@@ -21,7 +21,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { KObject } from '../k8s/model';
 import { dumpYaml, newMemo, toJson } from '../k8s/yaml';
 import { SafeDir } from './safeDir';
@@ -54,8 +54,7 @@ export function segment(s: string, dash = true): string {
     i++;
   }
   if (out === '') out = '_';
-  if (out.length > MAX_SEGMENT)
-    out = `${out.slice(0, MAX_SEGMENT)}~${createHash('sha256').update(s).digest('hex').slice(0, 16)}`;
+  if (out.length > MAX_SEGMENT) out = `${out.slice(0, MAX_SEGMENT)}~${hash('sha256', s, 'hex').slice(0, 16)}`;
   return out;
 }
 
@@ -84,10 +83,7 @@ export function treePaths(objs: KObject[], format: TreeFormat = 'yaml'): string[
     const k = `${b}\n${id}`;
     const n = seen.get(k) ?? 0;
     seen.set(k, n + 1);
-    const digest = createHash('sha256')
-      .update(n ? `${id}\n${n}` : id)
-      .digest('hex')
-      .slice(0, 8);
+    const digest = hash('sha256', n ? `${id}\n${n}` : id, 'hex').slice(0, 8);
     return `${b.slice(0, -(format.length + 1))}-${digest}.${format}`;
   });
 }

@@ -13,7 +13,7 @@
  * and one path a line; 0, no record, the trees of the first versions, whose kustomization.yaml
  * carries the marker line and lists the files.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { KObject } from '../k8s/model';
 
 /** The record of the files cozy-gw wrote in the directory. */
@@ -72,7 +72,7 @@ export interface TreeRecord {
 }
 
 export function sha256(content: string | Buffer): string {
-  return createHash('sha256').update(content).digest('hex');
+  return hash('sha256', content, 'hex');
 }
 
 /** A recorded path that stays inside the directory (a tampered record or journal cannot reach outside it). */

@@ -2,7 +2,7 @@
  * The fixed names and labels of the TenantGateway controller (docs/behaviour.md §0, §5.2).
  * One place for every derived name, so listener, certificate and route status code agree.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const TGW_API_VERSION = 'gateway.cozystack.io/v1alpha1';
 export const TGW_KIND = 'TenantGateway';
@@ -24,7 +24,8 @@ export const ANNOTATION_ATTACHED_BY = 'cozystack.io/gateway-attached-by';
 
 /** First 4 bytes of sha256 over the lowercased hostname, as lowercase hex (`harbor.foo.example.com` → `760d5a8a`). */
 export function hex8(hostname: string): string {
-  return createHash('sha256').update(hostname.toLowerCase()).digest('hex').slice(0, 8);
+  // crypto.hash: one call, several times faster than a Hash object for a short input.
+  return hash('sha256', hostname.toLowerCase(), 'hex').slice(0, 8);
 }
 
 /** The lowercased first DNS label. */
