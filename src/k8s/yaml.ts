@@ -87,7 +87,7 @@ const toString = Object.prototype.toString;
  * with a digit, a sign or a dot.
  */
 const SIMPLE = /^[A-Za-z](?:[A-Za-z0-9._/\-,()=;+@'" ]*[A-Za-z0-9._/\-,()=;+@'"])?$/;
-const AMBIGUOUS = new Set([
+const AMBIGUOUS_WORDS = new Set([
   'null',
   'Null',
   'NULL',
@@ -114,6 +114,10 @@ const AMBIGUOUS = new Set([
   'Off',
   'OFF',
 ]);
+/** One of the words above: none is longer than five letters, so a longer string is never hashed to ask. */
+export function isAmbiguousWord(s: string): boolean {
+  return s.length <= 5 && AMBIGUOUS_WORDS.has(s);
+}
 
 /**
  * What one stream has already asked js-yaml: the rendering of a single-line string or a number
@@ -140,7 +144,7 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V): V {
 }
 
 function stringScalar(s: string, level: number, memo: Memo): string {
-  if (SIMPLE.test(s) && !AMBIGUOUS.has(s)) return s;
+  if (SIMPLE.test(s) && !isAmbiguousWord(s)) return s;
   if (s.indexOf('\n') < 0) {
     return memo.scalar.get(s) ?? remember(memo.scalar, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
   }
@@ -193,7 +197,7 @@ function keyScalar(k: string, memo: Memo): string {
 }
 
 function keyScalarUncached(k: string, memo: Memo): string {
-  if (SIMPLE.test(k) && !AMBIGUOUS.has(k)) return k;
+  if (SIMPLE.test(k) && !isAmbiguousWord(k)) return k;
   // js-yaml writes keys on one line only and makes an explicit `? ` pair of long ones.
   if (k.indexOf('\n') >= 0 || k.length > 1024) throw UNSUPPORTED;
   const out = stringScalar(k, 0, memo);

@@ -17,7 +17,7 @@
  */
 import { parseDocument } from 'yaml';
 import * as jsyaml from 'js-yaml';
-import { DUMP_OPTIONS } from '../../k8s/yaml';
+import { DUMP_OPTIONS, isAmbiguousWord } from '../../k8s/yaml';
 
 /** kpt's own layout (compact sequences), and no folding of long lines. */
 export const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
@@ -36,12 +36,8 @@ const MEMO_LIMIT = 200_000;
 const SIMPLE = /^[A-Za-z](?:[A-Za-z0-9._/\-,()=;+@'" :]*[A-Za-z0-9._/\-,()=;+@'"])?$/;
 /** Plain in both libraries: SIMPLE with no `: ` (a colon inside a word, `cozy:tenant-a:dashboard`, stays plain). */
 function plain(s: string): boolean {
-  return SIMPLE.test(s) && !AMBIGUOUS.has(s) && s.indexOf(': ') < 0;
+  return SIMPLE.test(s) && !isAmbiguousWord(s) && s.indexOf(': ') < 0;
 }
-/** Among SIMPLE strings, those js-yaml quotes (its null and booleans, and the YAML 1.1 ones). */
-const AMBIGUOUS = new Set(
-  'null Null NULL true True TRUE false False FALSE y Y yes Yes YES n N no No NO on On ON off Off OFF'.split(' '),
-);
 
 class Unsupported extends Error {}
 const UNSUPPORTED = new Unsupported();
