@@ -98,25 +98,43 @@ export function generatedPath(o: KObject): string {
   return `${GENERATED_DIR}/${ns}/${o.kind.toLowerCase()}-${safe(o.metadata.name)}.yaml`;
 }
 
+/**
+ * The annotations a new item gets: the generated marker and, in ResourceList mode, its file and
+ * index in both forms. An object literal of the keys (the constants above, spelled out; a test holds
+ * them equal): made several times faster than the same object built key by key, once per item.
+ */
+export function generatedMarks(path?: string, index?: number): Record<string, string> {
+  if (path === undefined) return { 'cozy-gw.cozystack.io/generated': 'true' };
+  const i = String(index ?? 0);
+  return {
+    'cozy-gw.cozystack.io/generated': 'true',
+    'internal.config.kubernetes.io/path': path,
+    'internal.config.kubernetes.io/index': i,
+    'config.kubernetes.io/path': path,
+    'config.kubernetes.io/index': i,
+  };
+}
+
 /** Mark objects as generated and, in ResourceList mode, give each a file in the package. */
 export function annotateGenerated(objs: KObject[], withPath: boolean): KObject[] {
   const used = new Map<string, number>();
   return objs.map((o0) => {
-    // A new object and metadata, the rest shared with the render's object (nothing writes to it
-    // afterwards): a deep copy of every generated object doubled fn's memory. Key order is the copy's.
-    const o: KObject = { ...o0, metadata: { ...o0.metadata } };
-    const ann: Record<string, string> = { ...(o.metadata.annotations ?? {}) };
-    ann[GENERATED_ANNOTATION] = 'true';
+    let marks: Record<string, string>;
     if (withPath) {
-      const p = generatedPath(o);
+      const p = generatedPath(o0);
       const index = used.get(p) ?? 0;
       used.set(p, index + 1);
-      ann[PATH_ANNOTATION] = p;
-      ann[INDEX_ANNOTATION] = String(index);
-      ann[LEGACY_PATH_ANNOTATION] = p;
-      ann[LEGACY_INDEX_ANNOTATION] = String(index);
+      marks = generatedMarks(p, index);
+    } else marks = generatedMarks();
+    // A new object and metadata, the rest shared with the render's object (nothing writes to it
+    // afterwards): a deep copy of every generated object doubled fn's memory. Key order is the
+    // copy's, the marks after the object's own annotations.
+    const own = o0.metadata.annotations;
+    let annotations = marks;
+    if (own !== undefined) {
+      annotations = { ...own };
+      for (const k of Object.keys(marks)) annotations[k] = marks[k];
     }
-    o.metadata.annotations = ann;
-    return o;
+    return { ...o0, metadata: { ...o0.metadata, annotations } };
   });
 }
