@@ -128,20 +128,29 @@ function shape(v: unknown): 'map' | 'seq' | 'scalar' {
   }
 }
 
-/** The pairs of a non-empty mapping at indentation `ind`, the first one's indentation left to the caller. */
+/**
+ * The pairs of a mapping at indentation `ind`, the first one's indentation left to the caller;
+ * '' when it has none (js-yaml leaves out a key whose value is undefined).
+ */
 function pairs(o: Record<string, unknown>, ind: string, memo: LayoutMemo): string {
   let out = '';
-  let first = true;
-  for (const k of Object.keys(o)) {
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
     const v = o[k];
-    if (v === undefined) continue; // js-yaml leaves such a key out
-    if (!first) out += ind;
-    first = false;
+    if (v === undefined) continue;
+    if (out !== '') out += ind;
     out += key(k, memo);
     out += ':';
     out += value(v, ind, memo);
   }
   return out;
+}
+
+/** Indentation two spaces deeper than `ind`, a run of spaces (made once per width). */
+const DEEPER: readonly string[] = Array.from({ length: 128 }, (_, n) => ' '.repeat(n + 2));
+function deeper(ind: string): string {
+  return DEEPER[ind.length] ?? ind + '  ';
 }
 
 /** A mapping value after its key's colon, through the end of its last line. */
@@ -152,16 +161,15 @@ function value(v: unknown, ind: string, memo: LayoutMemo): string {
     return ` ${text.indexOf('\n') < 0 ? text : reindent(text, ind)}\n`;
   }
   if (s === 'map') {
-    const o = v as Record<string, unknown>;
-    if (!Object.keys(o).some((k) => o[k] !== undefined)) return ' {}\n';
-    const inner = ind + '  ';
-    return `\n${inner}${pairs(o, inner, memo)}`;
+    const inner = deeper(ind);
+    const body = pairs(v as Record<string, unknown>, inner, memo);
+    return body === '' ? ' {}\n' : `\n${inner}${body}`;
   }
   const a = v as unknown[];
   if (a.length === 0) return ' []\n';
   // Compact sequences: the items at the key's own indentation.
   let out = '\n';
-  for (const x of a) out += item(x, ind, memo);
+  for (let i = 0; i < a.length; i++) out += item(a[i], ind, memo);
   return out;
 }
 
@@ -174,9 +182,8 @@ function item(v: unknown, ind: string, memo: LayoutMemo): string {
     if ((v as unknown[]).length === 0) return `${ind}- []\n`;
     throw UNSUPPORTED;
   }
-  const o = v as Record<string, unknown>;
-  if (!Object.keys(o).some((k) => o[k] !== undefined)) return `${ind}- {}\n`;
-  return `${ind}- ${pairs(o, ind + '  ', memo)}`;
+  const body = pairs(v as Record<string, unknown>, deeper(ind), memo);
+  return body === '' ? `${ind}- {}\n` : `${ind}- ${body}`;
 }
 
 /**
