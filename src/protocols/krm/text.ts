@@ -37,7 +37,10 @@ function newNode(doc: Document, value: unknown, failsafe: boolean): Node {
 export interface TextRun {
   /** The whole output. */
   readonly stdout: string;
-  /** The same text in pieces, each made when it is asked for (a large output is never held whole). */
+  /**
+   * The same text in pieces, each made when it is asked for (a large output is never held whole).
+   * A streamed run makes its pieces once: read either `chunks()` once, or `stdout`.
+   */
   chunks?: () => Iterable<string>;
   exitCode: number;
   findings: Finding[];
@@ -222,11 +225,19 @@ function spliceItems(
     ? text.slice(to, plan.results.head) + resultsText + text.slice(plan.results.end)
     : text.slice(to);
   const appendResults = !plan.results && resultsText !== '';
+  // The stream owns its list of the run's items and lets go of each once written: for a large
+  // tree the objects written need not stay in memory beside the text still to come. So it runs once.
+  const items: unknown[] = output.items.slice();
+  let consumed = false;
   return function* () {
+    if (consumed) throw new Error('the fn output stream was already written');
+    consumed = true;
     const memo = newLayoutMemo();
     let buf = text.slice(0, from);
     let last = buf;
-    for (const it of output.items) {
+    for (let n = 0; n < items.length; n++) {
+      const it = items[n];
+      items[n] = undefined;
       const i = index.get(it);
       const p = i !== undefined ? piece(i) : (kptEntry(it, indent, memo) ?? seqEntries([it], indent)[0]);
       buf += p;
@@ -245,13 +256,17 @@ function spliceItems(
 
 /** A run whose output is made piece by piece when written (`chunks`), or whole when read (`stdout`). */
 function streamed(chunks: () => Generator<string>, exitCode: number, findings: Finding[]): TextRun {
+  // The pieces can be made once (spliceItems): the whole text, once asked for, is kept.
+  let whole: string | undefined;
   return {
     get stdout() {
-      let out = '';
-      for (const c of chunks()) out += c;
-      return out;
+      if (whole === undefined) {
+        whole = '';
+        for (const c of chunks()) whole += c;
+      }
+      return whole;
     },
-    chunks,
+    chunks: () => (whole !== undefined ? [whole] : chunks()),
     exitCode,
     findings,
   };
