@@ -660,6 +660,17 @@ describe('processResourceListText: pass-through items byte for byte', () => {
     expect(processResourceListText(stdout, OPTS).stdout).toBe(stdout); // generated items replaced, not added
   });
 
+  it('a streamed run makes its pieces once: the pieces join to stdout, stdout read twice is one text, and a second stream refuses', () => {
+    const streamed = processResourceListText(text, OPTS);
+    const pieces = [...streamed.chunks!()];
+    expect(pieces.length).toBeGreaterThan(0);
+    expect(() => [...streamed.chunks!()]).toThrow(/already written/);
+    const read = processResourceListText(text, OPTS);
+    expect(read.stdout).toBe(pieces.join(''));
+    expect(read.stdout).toBe(read.stdout);
+    expect([...read.chunks!()]).toEqual([read.stdout]);
+  });
+
   it('on failure the input comes back as it was, with the results appended', () => {
     const bad = text.replace('host: example.org', 'host: ""');
     const { stdout, exitCode } = processResourceListText(bad, OPTS);
