@@ -44,6 +44,22 @@ describe('kptLayout', () => {
     );
   });
 
+  test('multi-line strings (the fast literal block and the rest): the round trip, byte for byte', () => {
+    const lineChar = fc.constantFrom(...'aZ09 :#-?,[]{}&*!|>\'"%@`\\/.=;+()~\t\u00e9'.split(''));
+    const line = fc.array(lineChar, { maxLength: 10 }).map((cs) => cs.join(''));
+    const text = fc
+      .tuple(fc.array(line, { minLength: 2, maxLength: 6 }), fc.constantFrom('', '\n', '\n\n'))
+      .map(([ls, end]) => ls.join('\n') + end);
+    fc.assert(
+      fc.property(text, fc.constantFrom('', '  ', '   '), (s, indent) => {
+        const v = { stringData: { 'values.yaml': s }, list: [{ k: s }] };
+        const direct = kptEntry(v, indent, newLayoutMemo());
+        if (direct !== undefined) expect(direct).toBe(seqEntries([v], indent)[0]);
+      }),
+      { seed, numRuns: 2000 },
+    );
+  });
+
   test('one memo over many items gives each its own text', () => {
     fc.assert(
       fc.property(fc.array(item, { minLength: 1, maxLength: 6 }), (vs) => {

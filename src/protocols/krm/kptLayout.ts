@@ -61,7 +61,12 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V): V {
  * for a key at the top level (value() indents them for its own key).
  */
 function scalarText(v: unknown, memo: LayoutMemo): string {
-  if (typeof v === 'string' && plain(v)) return v;
+  if (typeof v === 'string') {
+    if (plain(v)) return v;
+    // Multi-line strings are mostly one of a kind (each tenant's values.yaml): not worth a memo entry.
+    const block = literalBlock(v);
+    if (block !== undefined) return block;
+  }
   // (a Map does not tell 0 from -0)
   let text = v === 0 ? undefined : memo.value.get(v);
   if (text === undefined) {
@@ -74,6 +79,30 @@ function scalarText(v: unknown, memo: LayoutMemo): string {
   }
   if (text === null) throw UNSUPPORTED;
   return text;
+}
+
+/**
+ * Lines both libraries write as the same literal block without being asked: printable ASCII and
+ * line breaks, a first character that is no space (no indentation indicator), no line ending in
+ * a space, and at most one final line break (`|` clips it, `|-` has none; `|+` is left to them).
+ */
+const LITERAL_SAFE = /^[\x21-\x7E][\x20-\x7E\n]*$/;
+
+/** A multi-line string as the round trip writes it for a key at the top level, or undefined. */
+function literalBlock(s: string): string | undefined {
+  if (s.indexOf('\n') < 0 || s.indexOf(' \n') >= 0 || s.endsWith(' ') || s.endsWith('\n\n')) return undefined;
+  if (!LITERAL_SAFE.test(s)) return undefined;
+  const clip = s.endsWith('\n');
+  let out = clip ? '|' : '|-';
+  const end = clip ? s.length - 1 : s.length;
+  let start = 0;
+  while (start <= end) {
+    let stop = s.indexOf('\n', start);
+    if (stop < 0 || stop > end) stop = end;
+    out += stop > start ? `\n  ${s.slice(start, stop)}` : '\n';
+    start = stop + 1;
+  }
+  return out;
 }
 
 /** A scalar on one line (a sequence item). */
