@@ -99,6 +99,17 @@ export function admitRequest(req: AdmitRequest): AdmitOutcome {
   };
 }
 
+/**
+ * What an admit run refuses on, in the order it is checked; the run stops at the first list that
+ * holds an error (with --strict, a warning too): two objects with one identity (the verdict would
+ * depend on their order); the platform values' findings, then the inputs' unknown keys; an object
+ * a policy could not judge (its Namespace is not among the inputs: an input error, never an
+ * admission). The objects judged in the request's namespace are said once the first has passed.
+ */
+export function admitRefusals(outcome: AdmitOutcome): [duplicates: Finding[], inputs: Finding[], unjudged: Finding[]] {
+  return [outcome.duplicates, [...outcome.valueFindings, ...outcome.inputWarnings], outcome.unjudged];
+}
+
 /** One error per object whose Namespace a matching policy needs and the inputs lack, naming the policies. */
 function unjudgedFindings(decisions: Decision[]): Finding[] {
   const byObject = new Map<string, { d: Decision; policies: string[] }>();

@@ -1,5 +1,6 @@
 import {
   admitFails,
+  admitRefusals,
   admitRequest,
   callerOf,
   DENIAL_HINTS,
@@ -132,5 +133,21 @@ describe('admitRequest: the decisions and whether the run fails, without the CLI
     expect([admitFails(o, false), admitFails(o, true)]).toEqual([false, true]);
     expect(formatAdmissionWarning(warned, 'm', true)).toBe("error: Namespace x: ValidatingAdmissionPolicy 'p': m");
     expect(formatAdmissionWarning(warned, 'm', false)).toBe("warning: Namespace x: ValidatingAdmissionPolicy 'p': m");
+  });
+
+  it('the refusals in the order they are checked: duplicates, the values then the unknown keys, the objects not judged', () => {
+    const f = (message: string) => ({ severity: 'error' as const, message });
+    const outcome = {
+      ...({} as AdmitOutcome),
+      unjudged: [f('unjudged')],
+      inputWarnings: [f('unknown key')],
+      valueFindings: [f('values')],
+      duplicates: [f('duplicate')],
+    };
+    expect(admitRefusals(outcome).map((group) => group.map((x) => x.message))).toEqual([
+      ['duplicate'],
+      ['values', 'unknown key'],
+      ['unjudged'],
+    ]);
   });
 });
