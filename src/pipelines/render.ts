@@ -42,6 +42,7 @@ import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kind
 import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { pushAll } from '../k8s/arrays';
+import { isRedacted, redactionNotice } from '../k8s/secretRedaction';
 
 export interface RenderInput {
   objects: KObject[];
@@ -247,4 +248,21 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
     if (note) findings.push(note);
   }
   return { objects: orderOutput(rendered), findings };
+}
+
+/**
+ * The info findings about what a render's output is (README "cozy-gw render"): nothing given at
+ * all (no -f, --values, --set or --set-string), so the output is the charts' defaults alone, which
+ * is rarely what was meant; and how many Secrets are printed without their data.
+ */
+export function outputInfoFindings(objects: KObject[], inputsGiven: boolean): Finding[] {
+  const out: Finding[] = [];
+  if (!inputsGiven)
+    out.push({
+      severity: 'info',
+      message: 'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
+    });
+  const redacted = objects.filter(isRedacted).length;
+  if (redacted) out.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
+  return out;
 }

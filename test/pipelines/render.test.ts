@@ -3,9 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import fc from 'fast-check';
-import { orderOutput, render } from '../../src/pipelines/render';
+import { orderOutput, outputInfoFindings, render } from '../../src/pipelines/render';
 import { fileOf, MARKER, outputTree } from '../../src/io/outputDir';
 import type { KObject } from '../../src/k8s/model';
+import { REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
 import { runCli, ROOT } from '../helpers/cli';
 
 const tenant = (name: string, namespace: string, spec: Record<string, unknown> = {}): KObject => ({
@@ -19,6 +20,26 @@ const ids = (objs: KObject[]) =>
   objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
 
 describe('render (core)', () => {
+  it("the output's info findings: nothing given at all, and the Secrets printed without their data", () => {
+    const secret = (name: string): KObject => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name, annotations: { [REDACTED_ANNOTATION]: 'data' } },
+    });
+    const plain: KObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
+    expect(outputInfoFindings([plain], true)).toEqual([]);
+    expect(outputInfoFindings([secret('a'), plain, secret('b')], false).map((f) => [f.severity, f.message])).toEqual([
+      [
+        'info',
+        'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
+      ],
+      [
+        'info',
+        `data of 2 Secrets left out of the output (annotation ${REDACTED_ANNOTATION}); pass --include-secret-data to print key material`,
+      ],
+    ]);
+  });
+
   it('publishing.ingressName with a trailing space is an error at the file that sets it; nothing renders', () => {
     const r = render({
       objects: [tenant('root', 'tenant-root', { gateway: true })],

@@ -161,12 +161,10 @@ export function register(program: Command, ctx: CliContext): Command {
   addNowOption(cmd, 'reproducible', 'with --with-controller: ')
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .action(async (opts: RenderCliOptions) => {
-      const { render } = late.render();
-      const { redactionNotice, isRedacted } = late.redaction();
+      const { render, outputInfoFindings } = late.render();
       const { toJsonList, yamlStreamChunks } = late.yaml();
       checkOptions(cmd, opts);
       const inputs = loadInputs(opts, ctx, cmd);
-      // Nothing given at all: the output is the charts' defaults alone, which is rarely what was meant.
       const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
       const input = { objects: inputs.objects, valuesFiles: inputs.values };
       const chartOptions = {
@@ -186,15 +184,7 @@ export function register(program: Command, ctx: CliContext): Command {
         : render(input, chartOptions);
       // --validate: the emitted objects against their published schemas, before anything is written.
       result.findings = checkEmitted(result.findings, result.objects, opts);
-      if (!given)
-        result.findings.push({
-          severity: 'info',
-          message:
-            'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
-        });
-      const redacted = result.objects.filter(isRedacted).length;
-      if (redacted)
-        result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
+      result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
       if (opts.outputDir) {
         await writeTree(opts.outputDir, opts, ctx, result);
         return;
