@@ -108,6 +108,41 @@ async function writeTree(
     );
 }
 
+/**
+ * The pass: the options checked, the inputs read, the charts rendered (with --with-controller, the
+ * controller pass over them), --validate over what is to be emitted, and the output's info findings.
+ */
+function renderPass(
+  cmd: Command,
+  opts: RenderCliOptions,
+  ctx: CliContext,
+): { objects: KObject[]; findings: Finding[] } {
+  const { render, outputInfoFindings } = late.render();
+  checkOptions(cmd, opts);
+  const inputs = loadInputs(opts, ctx, cmd);
+  const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
+  const input = { objects: inputs.objects, valuesFiles: inputs.values };
+  const chartOptions = {
+    gatewayApiVersion: opts.gatewayApiVersion,
+    gatewayOnly: opts.gatewayOnly,
+    includeHooks: opts.includeHooks,
+    apiVersions: opts.apiVersions,
+    noteOmittedHooks: true,
+  };
+  const result = opts.withController
+    ? late.preview().preview(input, {
+        ...chartOptions,
+        now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }),
+        includeSecretData: opts.includeSecretData,
+        applied: Boolean(opts.outputDir),
+      })
+    : render(input, chartOptions);
+  // --validate: the emitted objects against their published schemas, before anything is written.
+  result.findings = checkEmitted(result.findings, result.objects, opts);
+  result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
+  return result;
+}
+
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('render')
@@ -161,30 +196,8 @@ export function register(program: Command, ctx: CliContext): Command {
   addNowOption(cmd, 'reproducible', 'with --with-controller: ')
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .action(async (opts: RenderCliOptions) => {
-      const { render, outputInfoFindings } = late.render();
       const { toJsonList, yamlStreamChunks } = late.yaml();
-      checkOptions(cmd, opts);
-      const inputs = loadInputs(opts, ctx, cmd);
-      const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
-      const input = { objects: inputs.objects, valuesFiles: inputs.values };
-      const chartOptions = {
-        gatewayApiVersion: opts.gatewayApiVersion,
-        gatewayOnly: opts.gatewayOnly,
-        includeHooks: opts.includeHooks,
-        apiVersions: opts.apiVersions,
-        noteOmittedHooks: true,
-      };
-      const result = opts.withController
-        ? late.preview().preview(input, {
-            ...chartOptions,
-            now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }),
-            includeSecretData: opts.includeSecretData,
-            applied: Boolean(opts.outputDir),
-          })
-        : render(input, chartOptions);
-      // --validate: the emitted objects against their published schemas, before anything is written.
-      result.findings = checkEmitted(result.findings, result.objects, opts);
-      result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
+      const result = renderPass(cmd, opts, ctx);
       if (opts.outputDir) {
         await writeTree(opts.outputDir, opts, ctx, result);
         return;
