@@ -300,3 +300,20 @@ test('the length check names a function over the limit, nested ones and arrows i
     'src/k8s/synthetic.ts:245 arrow (81 lines)',
   ]);
 });
+
+/**
+ * One name, one function: no two modules of src/ export a function of the same name, so that a
+ * name says what it is wherever it is read. The command modules' `register` (the command table's
+ * one interface, src/cli/index.ts) and the generated modules are the exceptions.
+ */
+test('no two modules export a function of one name', () => {
+  const byName = new Map<string, string[]>();
+  for (const f of files(SRC).filter((f) => !f.endsWith('.generated.ts'))) {
+    for (const m of fs.readFileSync(f, 'utf8').matchAll(/^export (?:async )?function\*? ?([A-Za-z0-9_$]+)/gm)) {
+      if (m[1] === 'register' && rel(f).startsWith('src/cli/commands/')) continue;
+      byName.set(m[1], [...(byName.get(m[1]) ?? []), rel(f)]);
+    }
+  }
+  const shared = [...byName].filter(([, fs]) => fs.length > 1).map(([n, fs]) => `${n}: ${fs.join(', ')}`);
+  expect(shared).toEqual([]);
+});

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import fc from 'fast-check';
 import { orderOutput, outputInfoFindings, render } from '../../src/pipelines/render';
-import { fileOf, MARKER, outputTree } from '../../src/io/outputDir';
+import { outputFileOf, MARKER, outputTree } from '../../src/io/outputDir';
 import type { KObject } from '../../src/k8s/model';
 import { REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
 import { runCli, ROOT } from '../helpers/cli';
@@ -227,7 +227,7 @@ describe('output tree (--output-dir)', () => {
     expect(k.startsWith(MARKER)).toBe(true);
     const parsed = jsyaml.load(k) as { kind: string; resources: string[] };
     expect(parsed.kind).toBe('Kustomization');
-    expect(parsed.resources).toEqual(r.objects.map((o) => fileOf(o)));
+    expect(parsed.resources).toEqual(r.objects.map((o) => outputFileOf(o)));
   });
 });
 
