@@ -8,6 +8,7 @@ import { metadataFindings } from '../../src/k8s/metadataShape';
 import { wildcardChannel } from '../../src/pipelines/platformChannel';
 import { clusterValues, resolvePlatformValues } from '../../src/charts/platformValues';
 import { namespaceArg } from '../../src/cli/commands/common';
+import { namespaceNameError } from '../../src/charts/tenantNames';
 import { runCli } from '../helpers/cli';
 
 const PHRASE = 'is not a namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63 characters)';
@@ -49,6 +50,10 @@ describe('every caller says it in these words, after its own key or flag', () =>
     };
     const r = wildcardChannel([secret], []);
     expect(r.findings.map((x) => x.message)).toEqual([expect.stringContaining(`_cluster.expose-ingress ${words}`)]);
+  });
+
+  it("a tenant's namespace", () => {
+    expect(namespaceNameError(bad)).toBe(`tenant namespace ${words}`);
   });
 
   it('-n/--namespace (commander names the flag)', () => {
