@@ -1,13 +1,14 @@
 /**
  * What `cozy-gw reconcile` prints for one pass (README "cozy-gw reconcile"): what the pass creates
  * or changes (-o yaml), the whole state after it (--all), the changes and deletions as JSON
- * (-o json) or an account of them (-o plan), and the notes on standard error (the Secrets printed
+ * (-o json) or an account of them (-o plan), and what goes to standard error: the findings and the notes (the Secrets printed
  * without their data, what the pass deletes, a pass with nothing to do). Pure: the command prints it.
  */
 import type { ReconcileResult } from './reconcile';
 import { renderPlan } from './plan';
 import { hostnameTable } from './hostnames';
 import { describe, type KObject, type ObjRef } from '../k8s/model';
+import type { Finding } from '../k8s/diagnostics';
 import { redactSecrets, redactionNotice } from '../k8s/secretRedaction';
 import { toJson, yamlStreamChunks } from '../k8s/yaml';
 
@@ -20,6 +21,8 @@ export interface ReconcileOutput {
   stdout: Iterable<string>;
   /** Lines for standard error besides the findings. */
   notes: string[];
+  /** The findings for standard error: in a plan they are part of stdout, and only its warnings are repeated there. */
+  findings: Finding[];
 }
 
 export interface ReconcileFormat {
@@ -31,7 +34,13 @@ export interface ReconcileFormat {
 
 /** The output of one pass in the chosen format. */
 export function formatReconcile(result: ReconcileResult, before: KObject[], opts: ReconcileFormat): ReconcileOutput {
-  if (opts.output === 'plan') return { stdout: [planOf(result, before, opts.now)], notes: [] };
+  if (opts.output === 'plan')
+    return {
+      stdout: [planOf(result, before, opts.now)],
+      notes: [],
+      findings: result.findings.filter((f) => f.severity === 'warning'),
+    };
+  const findings = result.findings;
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
   const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
@@ -45,11 +54,11 @@ export function formatReconcile(result: ReconcileResult, before: KObject[], opts
   if (opts.output === 'json') {
     const doc: Record<string, unknown> = { changed: changed!.objects, deleted: deleted.map(deletedEntry) };
     if (all) doc.objects = all.objects;
-    return { stdout: [toJson(doc)], notes };
+    return { stdout: [toJson(doc)], notes, findings };
   }
   if (deleted.length) notes.push(deletionNote(deleted, Boolean(opts.all)));
   if (!result.changes.length && !opts.all) notes.push('note: nothing to create, change or delete');
-  return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes };
+  return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes, findings };
 }
 
 /** -o plan: the account of the pass, with the hostnames each object claims before and after. */

@@ -1,6 +1,7 @@
 /**
  * formatReconcile (src/pipelines/reconcileOutput.ts), without the CLI: the JSON shape, the
- * deletion note (with --all, absent from the output), the note of a pass with nothing to do.
+ * deletion note (with --all, absent from the output), the note of a pass with nothing to do, the
+ * findings for standard error.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -52,9 +53,15 @@ describe('formatReconcile', () => {
     expect(formatReconcile(idle, [], { output: 'yaml', all: true, now: NOW }).notes).toEqual([]);
   });
 
-  it('-o plan: one account on stdout, no notes', () => {
-    const out = formatReconcile(pass, objects, { output: 'plan', now: NOW });
+  it('-o plan: one account on stdout, no notes, and of the findings only the warnings for stderr', () => {
+    const info = { severity: 'info' as const, message: 'an info finding' };
+    const mixed = { ...pass, findings: [info, ...pass.findings] };
+    const out = formatReconcile(mixed, objects, { output: 'plan', now: NOW });
     expect([...out.stdout]).toHaveLength(1);
     expect(out.notes).toEqual([]);
+    expect(pass.findings.length).toBeGreaterThan(0);
+    expect(out.findings).toEqual(pass.findings.filter((f) => f.severity === 'warning'));
+    expect(out.findings).not.toContainEqual(info);
+    expect(formatReconcile(mixed, objects, { output: 'yaml', now: NOW }).findings).toEqual(mixed.findings);
   });
 });

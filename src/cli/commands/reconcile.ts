@@ -98,9 +98,7 @@ export function register(program: Command, ctx: CliContext): Command {
       includeSecretData: opts.includeSecretData,
       now,
     });
-    // In a plan the findings are part of stdout; elsewhere they go to stderr.
-    if (opts.output !== 'plan') ctx.report(result.findings);
-    else ctx.report(result.findings.filter((f) => f.severity === 'warning'));
+    ctx.report(out.findings);
     for (const n of out.notes) ctx.note(n);
     // The pass has succeeded and every finding is out: only now is the first byte written.
     for (const chunk of out.stdout) ctx.io.stdout(chunk);
