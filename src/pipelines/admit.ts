@@ -137,6 +137,16 @@ function unjudgedFindings(decisions: Decision[]): Finding[] {
   return out;
 }
 
+/** -o json: whether every object is admitted, the caller, and every decision. */
+export function admitJson(outcome: AdmitOutcome): { allowed: boolean; user: UserInfo; decisions: Decision[] } {
+  return { allowed: outcome.denied.length === 0, user: outcome.caller, decisions: outcome.decisions };
+}
+
+/** What is said of an object judged in the request's namespace (after its file:line, which the edge knows). */
+export function placementNote(p: Placement, namespace: string): string {
+  return `${describe(p.original)} has no metadata.namespace: judged in namespace ${namespace} (set -n/--namespace to choose another)`;
+}
+
 /** Whether the run fails: an object not judged, a denial, or with `--strict` an admission warning too. */
 export function admitFails(outcome: AdmitOutcome, strict: boolean): boolean {
   return outcome.unjudged.length > 0 || outcome.denied.length > 0 || (strict && outcome.warned.length > 0);

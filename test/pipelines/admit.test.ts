@@ -1,5 +1,6 @@
 import {
   admitFails,
+  admitJson,
   admitRefusals,
   admitRequest,
   callerOf,
@@ -7,6 +8,7 @@ import {
   denialHint,
   formatAdmissionWarning,
   formatDenial,
+  placementNote,
   platformPolicies,
   type AdmitOutcome,
 } from '../../src/pipelines/admit';
@@ -103,6 +105,14 @@ describe('admitRequest: the decisions and whether the run fails, without the CLI
       'tenant-alice/app cozystack-route-hostname-policy',
     ]);
     expect(admitFails(o, false)).toBe(true);
+    expect(placementNote(o.placed[0], 'tenant-alice')).toBe(
+      'HTTPRoute app has no metadata.namespace: judged in namespace tenant-alice (set -n/--namespace to choose another)',
+    );
+    expect(Object.entries(admitJson(o)).map(([k, v]) => [k, Array.isArray(v) ? v.length : v])).toEqual([
+      ['allowed', false],
+      ['user', o.caller],
+      ['decisions', o.decisions.length],
+    ]);
   });
 
   it('two objects with one identity are a duplicate finding at each copy; a clean request does not fail', () => {
