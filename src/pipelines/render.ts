@@ -294,3 +294,34 @@ export function outputInfoFindings(objects: KObject[], inputsGiven: boolean): Fi
   if (redacted) out.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
   return out;
 }
+
+/**
+ * What `render --output-dir` says of the tree it wrote (README "Values, warnings and trees"): how
+ * many files, then the files an earlier run wrote that it removed and the entries it left, each
+ * list at most ten names and then how many more. Each line is to be printed escaped
+ * (k8s/printable.ts, as the CLI prints every note): a file name cannot forge a line.
+ */
+export function treeNotes(
+  dir: string,
+  objects: number,
+  format: 'yaml' | 'json',
+  w: { written: number; removed: string[]; left: string[] },
+): string[] {
+  const notes = [
+    `wrote ${w.written} files (${objects} objects${format === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${dir}`,
+  ];
+  if (w.removed.length)
+    notes.push(
+      `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${listed(w.removed)}`,
+    );
+  if (w.left.length)
+    notes.push(
+      `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${listed(w.left)}`,
+    );
+  return notes;
+}
+
+/** Names from a tree, at most ten, then how many more. */
+function listed(xs: string[]): string {
+  return xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', ');
+}

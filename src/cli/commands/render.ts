@@ -61,11 +61,6 @@ function checkOptions(cmd: Command, opts: RenderCliOptions): void {
     usageError(cmd, '--lock-timeout applies only with --output-dir (only a tree is locked)');
 }
 
-/** Names from DIR, at most ten, then how many more. */
-function listed(xs: string[]): string {
-  return xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', ');
-}
-
 /**
  * `--output-dir`: the tree as a transaction (src/io/treeCommit.ts: a lock, a journal, recovery
  * notes, signals), then what it wrote, removed and left. -o json writes JSON files (README
@@ -94,18 +89,8 @@ async function writeTree(
     return;
   }
   ctx.report([...result.findings, ...w.warnings]);
-  ctx.note(
-    `wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${dir}`,
-  );
-  // Names from DIR are printed escaped (k8s/printable.ts): a file name cannot forge a line.
-  if (w.removed.length)
-    ctx.note(
-      `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${listed(w.removed)}`,
-    );
-  if (w.left.length)
-    ctx.note(
-      `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${listed(w.left)}`,
-    );
+  // Names from DIR are printed escaped (ctx.note, k8s/printable.ts): a file name cannot forge a line.
+  for (const line of late.render().treeNotes(dir, result.objects.length, opts.output, w)) ctx.note(line);
 }
 
 /**
