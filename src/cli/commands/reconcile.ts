@@ -17,7 +17,6 @@ import {
   usageError,
   type InputOptions,
 } from './common';
-import { unknownKeyFindings } from '../../validation/inputValidation';
 import { resolveNow } from '../clock';
 import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
@@ -66,7 +65,7 @@ export function register(program: Command, ctx: CliContext): Command {
   ]);
   addValidateOption(addInputOptions(cmd));
   cmd.action((opts: ReconcileCliOptions) => {
-    const { reconcile } = late.reconcile();
+    const { reconcileRequest } = late.reconcile();
     // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
     // Options that cannot be honoured are usage errors, not silent fallbacks.
@@ -79,12 +78,9 @@ export function register(program: Command, ctx: CliContext): Command {
         );
     }
     const inputs = loadInputs(opts, ctx, cmd);
-    const result = reconcile(
+    const result = reconcileRequest(
       { objects: inputs.objects, valuesFiles: inputs.values },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
-    );
-    result.findings = unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }).concat(
-      result.findings,
     );
     // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
     result.findings = checkEmitted(
