@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as ts from 'typescript';
 
 const ROOT = path.resolve(__dirname, '..');
 const SRC = path.join(ROOT, 'src');
@@ -247,4 +248,72 @@ test("every module and folder the README's Design section names is in src/", () 
   });
   expect(named.length).toBeGreaterThan(40);
   expect(missing).toEqual([]);
+});
+
+/** The longest a function may be, in lines from its first to its last (README "Design"): what one reading holds. */
+const MAX_FUNCTION_LINES = 80;
+
+/** Each function of a module (declarations, methods, arrows, expressions, accessors) over the limit: `file:line name (N lines)`. */
+function longFunctions(file: string, text: string, max = MAX_FUNCTION_LINES): string[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line + 1;
+  const nameOf = (n: ts.FunctionLikeDeclaration): string => {
+    if (n.name) return n.name.getText(sf);
+    const p = n.parent;
+    if ((ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p) || ts.isPropertyDeclaration(p)) && p.name)
+      return p.name.getText(sf);
+    return '(anonymous)';
+  };
+  const out: string[] = [];
+  const visit = (n: ts.Node) => {
+    if (ts.isFunctionLike(n) && 'body' in n && n.body) {
+      const fn = n as ts.FunctionLikeDeclaration;
+      const first = lineOf(fn.getStart(sf));
+      const lines = lineOf(fn.end) - first + 1;
+      if (lines > max) out.push(`${rel(file)}:${first} ${nameOf(fn)} (${lines} lines)`);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+test(`no function in src/ is over ${MAX_FUNCTION_LINES} lines (the generated modules aside)`, () => {
+  const long = files(SRC)
+    .filter((f) => !f.endsWith('.generated.ts'))
+    .flatMap((f) => longFunctions(f, fs.readFileSync(f, 'utf8')));
+  expect(long).toEqual([]);
+});
+
+test('the length check names a function over the limit, nested ones and arrows included, and passes one at it', () => {
+  const body = (n: number) => Array.from({ length: n - 2 }, (_, i) => `  const x${i} = ${i};`).join('\n');
+  const text = [
+    `export function atLimit(): void {\n${body(80)}\n}`,
+    `export function over(): void {\n${body(81)}\n}`,
+    `class C {\n  m(): void {\n${body(81)}\n  }\n}`,
+    `const arrow = () => {\n${body(81)}\n};`,
+  ].join('\n');
+  const f = path.join(SRC, 'k8s', 'synthetic.ts');
+  expect(longFunctions(f, text)).toEqual([
+    'src/k8s/synthetic.ts:81 over (81 lines)',
+    'src/k8s/synthetic.ts:163 m (81 lines)',
+    'src/k8s/synthetic.ts:245 arrow (81 lines)',
+  ]);
+});
+
+/**
+ * One name, one function: no two modules of src/ export a function of the same name, so that a
+ * name says what it is wherever it is read. The command modules' `register` (the command table's
+ * one interface, src/cli/index.ts) and the generated modules are the exceptions.
+ */
+test('no two modules export a function of one name', () => {
+  const byName = new Map<string, string[]>();
+  for (const f of files(SRC).filter((f) => !f.endsWith('.generated.ts'))) {
+    for (const m of fs.readFileSync(f, 'utf8').matchAll(/^export (?:async )?function\*? ?([A-Za-z0-9_$]+)/gm)) {
+      if (m[1] === 'register' && rel(f).startsWith('src/cli/commands/')) continue;
+      byName.set(m[1], [...(byName.get(m[1]) ?? []), rel(f)]);
+    }
+  }
+  const shared = [...byName].filter(([, fs]) => fs.length > 1).map(([n, fs]) => `${n}: ${fs.join(', ')}`);
+  expect(shared).toEqual([]);
 });

@@ -8,7 +8,7 @@ import { DEFAULT_CLASS } from '../platform/names';
 import { findPlatformPackage, packageValues } from '../platform/kinds';
 import type { ClusterMap } from '../platform/tenancy';
 import { error, type Finding } from '../k8s/diagnostics';
-import { isDns1123Label } from '../k8s/dnsNames';
+import { isDns1123Label, notANamespaceName } from '../k8s/dnsNames';
 import { DEFAULT_DNS01_PROVIDER } from '../platform/certificates';
 import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/model';
 
@@ -149,7 +149,7 @@ function publishingIngressName(g: ValueAt, findings: Finding[]): string {
   if (exposeIngress !== '' && !isDns1123Label(exposeIngress))
     findings.push(
       error(
-        `publishing.ingressName ${JSON.stringify(exposeIngress)} is not a namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63 characters): the controllers would look for the publishing tenant in a namespace that cannot exist`,
+        `publishing.ingressName ${notANamespaceName(exposeIngress)}: the controllers would look for the publishing tenant in a namespace that cannot exist`,
         {
           field: 'publishing.ingressName',
           rule: 'platform.ingress-name',

@@ -3,7 +3,7 @@
  * chart's `tenant.name` checks (the release name, the release namespace), the chart README's rule
  * for a tenant name, and the tenant namespace T as a Namespace name. Pure: strings in, messages out.
  */
-import { isDns1123Label } from '../k8s/dnsNames';
+import { isDns1123Label, notANamespaceName } from '../k8s/dnsNames';
 import { releaseName } from './tenantRelease';
 
 /**
@@ -43,7 +43,7 @@ export function namespaceNameError(ns: string): string | undefined {
   if (isDns1123Label(ns)) return undefined;
   if (ns.length > 63)
     return `tenant namespace "${ns}" is ${ns.length} characters long: a Namespace name (and the tenant.cozystack.io/<namespace> label key) holds at most 63`;
-  return `tenant namespace "${ns}" is not a valid Namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63 characters)`;
+  return `tenant namespace ${notANamespaceName(ns)}`;
 }
 
 /** A Kubernetes label value: at most 63 characters, alphanumerics with `-`, `_`, `.` inside. */

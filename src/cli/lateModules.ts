@@ -15,6 +15,7 @@ export const late = {
   render: () => require('../pipelines/render') as typeof import('../pipelines/render'),
   preview: () => require('../pipelines/preview') as typeof import('../pipelines/preview'),
   reconcile: () => require('../pipelines/reconcile') as typeof import('../pipelines/reconcile'),
+  reconcileOutput: () => require('../pipelines/reconcileOutput') as typeof import('../pipelines/reconcileOutput'),
   plan: () => require('../pipelines/plan') as typeof import('../pipelines/plan'),
   hostnames: () => require('../pipelines/hostnames') as typeof import('../pipelines/hostnames'),
   diff: () => require('../pipelines/diff') as typeof import('../pipelines/diff'),

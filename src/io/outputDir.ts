@@ -59,7 +59,7 @@ export function segment(s: string, dash = true): string {
 }
 
 /** The readable relative path of an object's file: `<namespace or _cluster>/<kind>-<name>.<ext>`. */
-export function fileOf(o: KObject, format: TreeFormat = 'yaml'): string {
+export function outputFileOf(o: KObject, format: TreeFormat = 'yaml'): string {
   const ns = o.metadata.namespace;
   const dir = ns ? segment(ns) : '_cluster';
   // The kind keeps no dash, so the first dash of the file name ends it.
@@ -72,7 +72,7 @@ export function fileOf(o: KObject, format: TreeFormat = 'yaml'): string {
  * get a digest of their identity (and position, for a repeat) appended, so no two share a file.
  */
 export function treePaths(objs: KObject[], format: TreeFormat = 'yaml'): string[] {
-  const base = objs.map((o) => fileOf(o, format));
+  const base = objs.map((o) => outputFileOf(o, format));
   const count = new Map<string, number>();
   for (const b of base) count.set(b, (count.get(b) ?? 0) + 1);
   const seen = new Map<string, number>();

@@ -465,18 +465,10 @@ class TreeRun {
     return new Map();
   }
 
-  /** Every decision, and every refusal at once, before anything changes. */
-  private plan(files: Map<string, string>, prev: Map<string, string | undefined>, record: string): Plan {
-    const problems: Finding[] = [];
-    const problem = (message: string, hint?: string) =>
-      problems.push(error(`--output-dir ${this.label}: ${message}`, { rule: 'output.dir', hint }));
-    const moves: string[] = [];
-    const replace = new Set<string>();
-    const mkdirs = new Set<string>();
-    const broken = new Set<string>();
-    /** The state of a folder of the tree: present, missing, or the component that is in the way. */
+  /** The state of each folder of the tree, looked up once: present, missing, or the component that is in the way. */
+  private folderLookup(): (rel: string) => 'dir' | 'missing' | NotADirectory {
     const folders = new Map<string, 'dir' | 'missing'>();
-    const folder = (rel: string): 'dir' | 'missing' | NotADirectory => {
+    return (rel) => {
       const known = folders.get(rel);
       if (known) return known;
       try {
@@ -488,6 +480,37 @@ class TreeRun {
         throw e;
       }
     };
+  }
+
+  /** What an earlier run wrote and this one does not: the files to remove, and the folders they leave empty. */
+  private removals(
+    files: Map<string, string>,
+    prev: Map<string, string | undefined>,
+  ): { remove: string[]; rmdirs: Set<string> } {
+    const remove: string[] = [];
+    const keep = new Set<string>();
+    for (const rel of files.keys()) for (const a of ancestors(rel)) keep.add(a);
+    const rmdirs = new Set<string>();
+    for (const rel of [...prev.keys()].sort()) {
+      if (files.has(rel) || rel === RECORD) continue;
+      // Not a file, or its folder is a link or a file now: not what cozy-gw wrote; left alone (and named in the note).
+      if (!this.isFileAt(rel)) continue;
+      remove.push(rel);
+      for (const a of ancestors(rel)) if (!keep.has(a)) rmdirs.add(a);
+    }
+    return { remove, rmdirs };
+  }
+
+  /** Every decision, and every refusal at once, before anything changes. */
+  private plan(files: Map<string, string>, prev: Map<string, string | undefined>, record: string): Plan {
+    const problems: Finding[] = [];
+    const problem = (message: string, hint?: string) =>
+      problems.push(error(`--output-dir ${this.label}: ${message}`, { rule: 'output.dir', hint }));
+    const moves: string[] = [];
+    const replace = new Set<string>();
+    const mkdirs = new Set<string>();
+    const broken = new Set<string>();
+    const folder = this.folderLookup();
     for (const [rel, content] of files) {
       const slash = rel.lastIndexOf('/');
       const parent = slash < 0 ? '' : rel.slice(0, slash);
@@ -535,17 +558,7 @@ class TreeRun {
     if (recSt && !recSt.isFile() && !recSt.isSymbolicLink())
       problem(`${RECORD} is in the way (not a regular file); refusing to replace it`);
     if (problems.length) throw new FindingsError(problems);
-    const remove: string[] = [];
-    const keep = new Set<string>();
-    for (const rel of files.keys()) for (const a of ancestors(rel)) keep.add(a);
-    const rmdirs = new Set<string>();
-    for (const rel of [...prev.keys()].sort()) {
-      if (files.has(rel) || rel === RECORD) continue;
-      // Not a file, or its folder is a link or a file now: not what cozy-gw wrote; left alone (and named in the note).
-      if (!this.isFileAt(rel)) continue;
-      remove.push(rel);
-      for (const a of ancestors(rel)) if (!keep.has(a)) rmdirs.add(a);
-    }
+    const { remove, rmdirs } = this.removals(files, prev);
     const current = this.readText(RECORD);
     return {
       moves,

@@ -14,6 +14,14 @@ export function isDns1123Label(s: string): boolean {
   return s.length >= 1 && s.length <= 63 && LABEL.test(s);
 }
 
+/**
+ * The words for a value that is no namespace name, the one wording for every caller (each names
+ * its key or flag before it): the value quoted, its first 80 characters, then what a namespace name is.
+ */
+export function notANamespaceName(value: string): string {
+  return `${JSON.stringify(value.slice(0, 80))} is not a namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63 characters)`;
+}
+
 /** A DNS-1123 subdomain: dot-separated labels of at most 63 characters, at most 253 in all. */
 export function isDns1123Subdomain(s: string): boolean {
   return s.length >= 1 && s.length <= MAX_NAME_LENGTH && SUBDOMAIN.test(s) && s.split('.').every((l) => l.length <= 63);

@@ -6,7 +6,7 @@
  */
 import { error, type Finding } from './diagnostics';
 import { isObject, refOf, type KObject } from './model';
-import { isDns1123Label } from './dnsNames';
+import { isDns1123Label, notANamespaceName } from './dnsNames';
 
 function kindOf(v: unknown): string {
   if (v === null) return 'null';
@@ -45,7 +45,7 @@ export function metadataFindings(o: KObject): Finding[] {
   else if (typeof md.namespace === 'string' && md.namespace !== '' && !isDns1123Label(md.namespace))
     at(
       'metadata.namespace',
-      `${JSON.stringify(md.namespace.slice(0, 80))} is not a namespace name: a DNS-1123 label of lowercase letters, digits and "-", at most 63 characters`,
+      notANamespaceName(md.namespace),
       'name the namespace the object lives in, e.g. namespace: tenant-root',
     );
   for (const f of ['labels', 'annotations'] as const) {

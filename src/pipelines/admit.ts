@@ -99,6 +99,17 @@ export function admitRequest(req: AdmitRequest): AdmitOutcome {
   };
 }
 
+/**
+ * What an admit run refuses on, in the order it is checked; the run stops at the first list that
+ * holds an error (with --strict, a warning too): two objects with one identity (the verdict would
+ * depend on their order); the platform values' findings, then the inputs' unknown keys; an object
+ * a policy could not judge (its Namespace is not among the inputs: an input error, never an
+ * admission). The objects judged in the request's namespace are said once the first has passed.
+ */
+export function admitRefusals(outcome: AdmitOutcome): [duplicates: Finding[], inputs: Finding[], unjudged: Finding[]] {
+  return [outcome.duplicates, [...outcome.valueFindings, ...outcome.inputWarnings], outcome.unjudged];
+}
+
 /** One error per object whose Namespace a matching policy needs and the inputs lack, naming the policies. */
 function unjudgedFindings(decisions: Decision[]): Finding[] {
   const byObject = new Map<string, { d: Decision; policies: string[] }>();
@@ -124,6 +135,16 @@ function unjudgedFindings(decisions: Decision[]): Finding[] {
     );
   }
   return out;
+}
+
+/** -o json: whether every object is admitted, the caller, and every decision. */
+export function admitJson(outcome: AdmitOutcome): { allowed: boolean; user: UserInfo; decisions: Decision[] } {
+  return { allowed: outcome.denied.length === 0, user: outcome.caller, decisions: outcome.decisions };
+}
+
+/** What is said of an object judged in the request's namespace (after its file:line, which the edge knows). */
+export function placementNote(p: Placement, namespace: string): string {
+  return `${describe(p.original)} has no metadata.namespace: judged in namespace ${namespace} (set -n/--namespace to choose another)`;
 }
 
 /** Whether the run fails: an object not judged, a denial, or with `--strict` an admission warning too. */

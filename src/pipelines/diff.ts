@@ -248,8 +248,9 @@ function passReasons(
   for (const k of [...why.map.keys()]) if (!differing.has(k)) why.map.delete(k);
 }
 
-export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
-  const result = (partial: Partial<DiffResult> & { findings: Finding[] }): DiffResult => ({
+/** A diff's result: what is given, over the empty one; `before` masked. */
+function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: Finding[] }): DiffResult {
+  return {
     created: [],
     changed: [],
     deleted: [],
@@ -262,57 +263,83 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     inadmissible: [],
     ...partial,
     before: (partial.before ?? input.state).map(masked),
-  });
-  const givenTenants = input.objects.filter(isTenant);
-  const givenAll = input.objects.filter((o) => !isTenant(o));
-  // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
-  const findings: Finding[] = duplicateFindings(input.state, 'state (--state)', '--state').concat(
-    duplicateFindings(givenAll, 'change (-f)'),
-  );
-  if (hasErrors(findings)) return result({ findings });
+  };
+}
 
+/** The change as given (-f, --values, --prune), sorted by what it does. */
+interface GivenChange {
+  tenants: KObject[];
+  /** Every given object but the Tenants. */
+  all: KObject[];
+  /** The given objects but the Tenants and the context. */
+  others: KObject[];
+  /** Given objects a tree lacks: the cluster the tree was rendered against. */
+  context: KObject[];
+  fromTree: boolean;
+  /** Anything given at all: else the baseline is the state itself. */
+  changeGiven: boolean;
+  /** Whether the charts render the change. */
+  runRender: boolean;
+}
+
+function givenChange(input: DiffInput): GivenChange {
+  const tenants = input.objects.filter(isTenant);
+  const all = input.objects.filter((o) => !isTenant(o));
   // A tree holds only what render wrote: a given object it lacks is the cluster the tree was rendered against.
   const fromTree = (input.treeHeld?.size ?? 0) > 0;
   const stateKeys = new Set(input.state.map(keyOf));
-  const context = fromTree ? givenAll.filter((o) => !stateKeys.has(keyOf(o))) : [];
-  const givenOthers = fromTree ? givenAll.filter((o) => stateKeys.has(keyOf(o))) : givenAll;
-  const changeGiven = input.objects.length > 0 || input.valuesFiles.length > 0 || input.prune === true;
-  const runRender =
-    givenTenants.length > 0 ||
-    input.valuesFiles.length > 0 ||
-    input.prune === true ||
-    findPlatformPackage(givenAll) !== undefined;
+  return {
+    tenants,
+    all,
+    fromTree,
+    context: fromTree ? all.filter((o) => !stateKeys.has(keyOf(o))) : [],
+    others: fromTree ? all.filter((o) => stateKeys.has(keyOf(o))) : all,
+    changeGiven: input.objects.length > 0 || input.valuesFiles.length > 0 || input.prune === true,
+    runRender:
+      tenants.length > 0 ||
+      input.valuesFiles.length > 0 ||
+      input.prune === true ||
+      findPlatformPackage(all) !== undefined,
+  };
+}
+
+/** What the change lays over the baseline: the given objects, and what the charts render from it (with what leaves). */
+function overlayOf(input: DiffInput, opts: DiffOptions, before: KObject[], given: GivenChange): Overlay {
+  if (!given.runRender)
+    return { objects: given.others, leaving: new Map(), removedNamespaces: [], rendered: new Set(), findings: [] };
+  const stateTenantObjects = input.state.filter(isTenant);
+  const tenantsAreObjects = stateTenantObjects.length > 0 || !given.fromTree;
+  const held = given.fromTree ? input.state.filter((o) => input.treeHeld!.has(keyOf(o))) : [];
+  const stateTenants = [...stateTenantObjects, ...renderedTenants(held, tenantNamespacesOf(stateTenantObjects))];
+  return renderChange(input, opts, before, stateTenants, given.tenants, given.others, tenantsAreObjects);
+}
+
+export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
+  const given = givenChange(input);
+  // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
+  const findings: Finding[] = duplicateFindings(input.state, 'state (--state)', '--state').concat(
+    duplicateFindings(given.all, 'change (-f)'),
+  );
+  if (hasErrors(findings)) return resultOf(input, { findings });
 
   // 1. The baseline.
-  const base = context.length ? [...input.state, ...context] : input.state;
+  const base = given.context.length ? [...input.state, ...given.context] : input.state;
   let before: KObject[] = input.state;
   let baselinePass: ReconcileResult | undefined;
   let drift = 0;
-  if (changeGiven) {
+  if (given.changeGiven) {
     baselinePass = baselineOf(base, input, opts);
-    if (hasErrors(baselinePass.findings)) return result({ findings: [...findings, ...baselinePass.findings] });
+    if (hasErrors(baselinePass.findings)) return resultOf(input, { findings: [...findings, ...baselinePass.findings] });
     before = baselinePass.store.all();
     drift = differenceCount(compareStates(base, before));
   }
 
   // 2 and 3. The change laid over the baseline, and what leaves.
   const why = new Reasons();
-  const stateTenantObjects = input.state.filter(isTenant);
-  const tenantsAreObjects = stateTenantObjects.length > 0 || !fromTree;
-  let overlay: Overlay = {
-    objects: givenOthers,
-    leaving: new Map(),
-    removedNamespaces: [],
-    rendered: new Set(),
-    findings: [],
-  };
-  if (runRender) {
-    const held = fromTree ? input.state.filter((o) => input.treeHeld!.has(keyOf(o))) : [];
-    const stateTenants = [...stateTenantObjects, ...renderedTenants(held, tenantNamespacesOf(stateTenantObjects))];
-    overlay = renderChange(input, opts, before, stateTenants, givenTenants, givenOthers, tenantsAreObjects);
-    pushAll(findings, overlay.findings);
-    if (hasErrors(overlay.findings)) return result({ findings, rendered: true, baseline: 'pass', drift, before });
-  }
+  const overlay = overlayOf(input, opts, before, given);
+  pushAll(findings, overlay.findings);
+  if (hasErrors(overlay.findings))
+    return resultOf(input, { findings, rendered: true, baseline: 'pass', drift, before });
   const applied = layOver(before, overlay, why);
 
   // 4. The pass, and the comparison.
@@ -321,13 +348,18 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
   );
   pushAll(findings, pass.findings);
-  const common = { rendered: runRender, baseline: changeGiven ? ('pass' as const) : ('state' as const), drift, before };
-  if (hasErrors(pass.findings)) return result({ findings, ...common });
+  const common = {
+    rendered: given.runRender,
+    baseline: given.changeGiven ? ('pass' as const) : ('state' as const),
+    drift,
+    before,
+  };
+  if (hasErrors(pass.findings)) return resultOf(input, { findings, ...common });
   const after = pass.store.all();
   const { created, changed, deleted } = compareStates(before, after);
   passReasons(why, pass, { created, changed, deleted });
 
-  return result({
+  return resultOf(input, {
     findings,
     created,
     changed,

@@ -7,7 +7,7 @@ import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { exceedsLimits } from '../k8s/limits';
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
-import { isDns1123Label } from '../k8s/dnsNames';
+import { isDns1123Label, notANamespaceName } from '../k8s/dnsNames';
 import { getPath, isObject, refOf, type KObject } from '../k8s/model';
 import { isRedacted } from '../k8s/secretRedaction';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
@@ -172,7 +172,6 @@ function channelFromSecret(secret: KObject): ChannelResult {
     channel[k] = c[k] as string;
   }
   const ns = channel['expose-ingress'];
-  if (ns && !isDns1123Label(ns))
-    return bad(`_cluster.expose-ingress ${JSON.stringify(ns)} is not a namespace name (a DNS-1123 label)`);
+  if (ns && !isDns1123Label(ns)) return bad(`_cluster.expose-ingress ${notANamespaceName(ns)}`);
   return { channel, origin, findings: [] };
 }

@@ -22,6 +22,7 @@ import { SHIPPED_CILIUM_VERSION } from '../controller/ciliumVersion';
 import { runTenantGatewayController } from '../controller/tenantGatewayController';
 import type { HostnameRace } from '../controller/hostnameRace';
 import { pushAll } from '../k8s/arrays';
+import { unknownKeyFindings } from '../validation/inputValidation';
 
 export interface ReconcileInput {
   objects: KObject[];
@@ -52,6 +53,18 @@ export interface ReconcileResult {
   ciliumVersion?: string;
   /** Whether they were judged for the upstream operator image (without the platform's patches). */
   upstreamCilium?: boolean;
+}
+
+/**
+ * `cozy-gw reconcile`'s pass (README "cozy-gw reconcile"): the unknown keys of the values and the
+ * Tenants first, then the pass's own findings.
+ */
+export function reconcileRequest(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
+  const result = reconcile(input, opts);
+  result.findings = unknownKeyFindings({ objects: input.objects, valuesFiles: input.valuesFiles ?? [] }).concat(
+    result.findings,
+  );
+  return result;
 }
 
 export function reconcile(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {

@@ -36,12 +36,14 @@ import { isNamespace, compareObjects, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
 import { renderTenantTree, tenantInputFindings } from '../charts/tenantChart';
+import type { TenantRelease } from '../charts/tenantRelease';
 import { rootHostFindings } from '../charts/cozystackBasics';
 import { gatewayCleanupHook, omittedHooksNote } from '../charts/hooks';
 import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { pushAll } from '../k8s/arrays';
+import { isRedacted, redactionNotice } from '../k8s/secretRedaction';
 
 export interface RenderInput {
   objects: KObject[];
@@ -164,6 +166,75 @@ export function orderOutput(objs: KObject[]): KObject[] {
   return [...namespaces, ...namespaced, ...clusterScoped, ...policies];
 }
 
+/**
+ * The TenantGateway of every release that owns a Gateway, each checked against the CRD first (a
+ * TenantGateway the API server would refuse is a finding, not an object), with the gateway chart's
+ * post-delete hook when hooks are asked for; else the count of the hooks left out.
+ */
+function renderGateways(
+  releases: TenantRelease[],
+  sources: ValuesWhere[],
+  includeHooks: boolean,
+): { objects: KObject[]; findings: Finding[]; hooksOmitted: number } {
+  const objects: KObject[] = [];
+  const findings: Finding[] = [];
+  let hooksOmitted = 0;
+  for (const r of releases) {
+    if (!r.ownsGateway) continue;
+    const g = renderGateway(r);
+    pushAll(
+      findings,
+      g.findings.map((f) => pointAtValue(f, sources)),
+    );
+    if (!g.object) continue;
+    // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
+    const check = validateTenantGateway(g.object);
+    for (const f of check) {
+      findings.push({
+        ...f,
+        message: `the rendered TenantGateway ${r.namespace}/cozystack would be refused by the API server: ${f.field ? `${f.field}: ` : ''}${f.message}`,
+        object: r.tenant ? refOf(r.tenant) : f.object,
+        field: undefined,
+      });
+    }
+    if (check.length) continue;
+    objects.push(g.object);
+    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
+    // gateway chart, so of the gateway slice too.
+    if (includeHooks) pushAll(objects, gatewayCleanupHook(r.namespace));
+    else hooksOmitted++;
+  }
+  return { objects, findings, hooksOmitted };
+}
+
+/**
+ * docs/decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a
+ * warning. (Not for a publishing namespace the values already failed on.)
+ */
+function publishingGatewayWarning(
+  cluster: ClusterMap,
+  valueFindings: Finding[],
+  releases: TenantRelease[],
+): Finding | undefined {
+  const publishing = publishingNamespace(cluster);
+  if (
+    cluster['gateway-enabled'] !== 'true' ||
+    valueFindings.some((f) => f.rule === 'platform.ingress-name') ||
+    releases.some((r) => r.namespace === publishing && r.ownsGateway)
+  )
+    return undefined;
+  return warning(
+    `gateway.enabled is true but the publishing tenant (${publishing}) owns no Gateway: nothing publishes the tenants' routes`,
+    {
+      rule: 'render.no-publishing-gateway',
+      hint:
+        publishing === TENANT_ROOT
+          ? 'add a Tenant named root in namespace tenant-root with spec.gateway: true'
+          : `set spec.gateway: true on the Tenant whose namespace is ${publishing}`,
+    },
+  );
+}
+
 export function render(input: RenderInput, opts: RenderOptions = {}): RenderResult {
   const checked = validateInputs(input);
   const findings = checked.findings;
@@ -186,53 +257,11 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   );
   const rendered: KObject[] = [...tree.objects];
 
-  let gatewayHooksOmitted = 0;
-  for (const r of tree.releases) {
-    if (!r.ownsGateway) continue;
-    const g = renderGateway(r);
-    pushAll(
-      findings,
-      g.findings.map((f) => pointAtValue(f, sources)),
-    );
-    if (!g.object) continue;
-    // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
-    const check = validateTenantGateway(g.object);
-    for (const f of check) {
-      findings.push({
-        ...f,
-        message: `the rendered TenantGateway ${r.namespace}/cozystack would be refused by the API server: ${f.field ? `${f.field}: ` : ''}${f.message}`,
-        object: r.tenant ? refOf(r.tenant) : f.object,
-        field: undefined,
-      });
-    }
-    if (check.length) continue;
-    rendered.push(g.object);
-    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
-    // gateway chart, so of the gateway slice too.
-    if (opts.includeHooks) pushAll(rendered, gatewayCleanupHook(r.namespace));
-    else gatewayHooksOmitted++;
-  }
-  // docs/decisions.md §1: gateway.enabled with no Gateway on the publishing tenant renders, with a warning.
-  // (Not for a publishing namespace the values already failed on.)
-  const publishing = publishingNamespace(cluster);
-  if (
-    cluster['gateway-enabled'] === 'true' &&
-    !valueFindings.some((f) => f.rule === 'platform.ingress-name') &&
-    !tree.releases.some((r) => r.namespace === publishing && r.ownsGateway)
-  ) {
-    findings.push(
-      warning(
-        `gateway.enabled is true but the publishing tenant (${publishing}) owns no Gateway: nothing publishes the tenants' routes`,
-        {
-          rule: 'render.no-publishing-gateway',
-          hint:
-            publishing === TENANT_ROOT
-              ? 'add a Tenant named root in namespace tenant-root with spec.gateway: true'
-              : `set spec.gateway: true on the Tenant whose namespace is ${publishing}`,
-        },
-      ),
-    );
-  }
+  const gateways = renderGateways(tree.releases, sources, Boolean(opts.includeHooks));
+  pushAll(findings, gateways.findings);
+  pushAll(rendered, gateways.objects);
+  const noGateway = publishingGatewayWarning(cluster, valueFindings, tree.releases);
+  if (noGateway) findings.push(noGateway);
 
   try {
     pushAll(rendered, renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }));
@@ -243,8 +272,56 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
 
   if (hasErrors(findings)) return { objects: [], findings };
   if (!opts.includeHooks && opts.noteOmittedHooks) {
-    const note = omittedHooksNote(tree.hooksOmitted, gatewayHooksOmitted);
+    const note = omittedHooksNote(tree.hooksOmitted, gateways.hooksOmitted);
     if (note) findings.push(note);
   }
   return { objects: orderOutput(rendered), findings };
+}
+
+/**
+ * The info findings about what a render's output is (README "cozy-gw render"): nothing given at
+ * all (no -f, --values, --set or --set-string), so the output is the charts' defaults alone, which
+ * is rarely what was meant; and how many Secrets are printed without their data.
+ */
+export function outputInfoFindings(objects: KObject[], inputsGiven: boolean): Finding[] {
+  const out: Finding[] = [];
+  if (!inputsGiven)
+    out.push({
+      severity: 'info',
+      message: 'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
+    });
+  const redacted = objects.filter(isRedacted).length;
+  if (redacted) out.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
+  return out;
+}
+
+/**
+ * What `render --output-dir` says of the tree it wrote (README "Values, warnings and trees"): how
+ * many files, then the files an earlier run wrote that it removed and the entries it left, each
+ * list at most ten names and then how many more. Each line is to be printed escaped
+ * (k8s/printable.ts, as the CLI prints every note): a file name cannot forge a line.
+ */
+export function treeNotes(
+  dir: string,
+  objects: number,
+  format: 'yaml' | 'json',
+  w: { written: number; removed: string[]; left: string[] },
+): string[] {
+  const notes = [
+    `wrote ${w.written} files (${objects} objects${format === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${dir}`,
+  ];
+  if (w.removed.length)
+    notes.push(
+      `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${listed(w.removed)}`,
+    );
+  if (w.left.length)
+    notes.push(
+      `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${listed(w.left)}`,
+    );
+  return notes;
+}
+
+/** Names from a tree, at most ten, then how many more. */
+function listed(xs: string[]): string {
+  return xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', ');
 }

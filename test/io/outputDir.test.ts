@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { FindingsError } from '../../src/k8s/diagnostics';
 import type { KObject } from '../../src/k8s/model';
 import {
-  fileOf,
+  outputFileOf,
   isTreeBookkeeping,
   readTree,
   RECORD,
@@ -67,9 +67,11 @@ async function findingOf(f: () => unknown): Promise<string> {
 
 describe('names', () => {
   it('keep ordinary Kubernetes names readable', async () => {
-    expect(fileOf(obj('HTTPRoute', 'grafana', 'tenant-alice-dev'))).toBe('tenant-alice-dev/httproute-grafana.yaml');
-    expect(fileOf(obj('Namespace', 'tenant-root'))).toBe('_cluster/namespace-tenant-root.yaml');
-    expect(fileOf(obj('ConfigMap', 'a.b', 'x'), 'json')).toBe('x/configmap-a.b.json');
+    expect(outputFileOf(obj('HTTPRoute', 'grafana', 'tenant-alice-dev'))).toBe(
+      'tenant-alice-dev/httproute-grafana.yaml',
+    );
+    expect(outputFileOf(obj('Namespace', 'tenant-root'))).toBe('_cluster/namespace-tenant-root.yaml');
+    expect(outputFileOf(obj('ConfigMap', 'a.b', 'x'), 'json')).toBe('x/configmap-a.b.json');
   });
   it('never escape the directory: .., /, NUL and control characters become escapes', async () => {
     for (const bad of ['..', '.', '/', 'a/../b', '\0', 'a\nb', '\u001b[31m', '.hidden', '']) {
@@ -78,7 +80,7 @@ describe('names', () => {
       expect(s.startsWith('.')).toBe(false);
       expect(s).not.toContain('/');
     }
-    expect(fileOf(obj('HTTPRoute', 'escape', '..'))).toBe('_2e_./httproute-escape.yaml');
+    expect(outputFileOf(obj('HTTPRoute', 'escape', '..'))).toBe('_2e_./httproute-escape.yaml');
   });
   it('a/b, a:b and a_b are three files, and so are names differing only in case', async () => {
     const paths = treePaths([
@@ -102,13 +104,13 @@ describe('names', () => {
     expect(treePaths(objs)).toEqual(paths);
   });
   it('a kind with a dash cannot meet another kind-name split', async () => {
-    expect(fileOf(obj('a-b', 'c', 'n'))).not.toBe(fileOf(obj('a', 'b-c', 'n')));
+    expect(outputFileOf(obj('a-b', 'c', 'n'))).not.toBe(outputFileOf(obj('a', 'b-c', 'n')));
   });
   it('very long names are cut with a digest, within the file-name limit', async () => {
     const long = 'x'.repeat(300);
-    const f = fileOf(obj('ConfigMap', long, 'n'));
+    const f = outputFileOf(obj('ConfigMap', long, 'n'));
     expect(path.basename(f).length).toBeLessThan(255);
-    expect(fileOf(obj('ConfigMap', long + 'y', 'n'))).not.toBe(f);
+    expect(outputFileOf(obj('ConfigMap', long + 'y', 'n'))).not.toBe(f);
   });
   it('property: for any names, paths stay inside the directory and no two objects share a file, case-insensitively', async () => {
     const name = fc.string({ unit: 'binary', maxLength: 12 });

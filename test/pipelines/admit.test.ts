@@ -1,11 +1,14 @@
 import {
   admitFails,
+  admitJson,
+  admitRefusals,
   admitRequest,
   callerOf,
   DENIAL_HINTS,
   denialHint,
   formatAdmissionWarning,
   formatDenial,
+  placementNote,
   platformPolicies,
   type AdmitOutcome,
 } from '../../src/pipelines/admit';
@@ -102,6 +105,14 @@ describe('admitRequest: the decisions and whether the run fails, without the CLI
       'tenant-alice/app cozystack-route-hostname-policy',
     ]);
     expect(admitFails(o, false)).toBe(true);
+    expect(placementNote(o.placed[0], 'tenant-alice')).toBe(
+      'HTTPRoute app has no metadata.namespace: judged in namespace tenant-alice (set -n/--namespace to choose another)',
+    );
+    expect(Object.entries(admitJson(o)).map(([k, v]) => [k, Array.isArray(v) ? v.length : v])).toEqual([
+      ['allowed', false],
+      ['user', o.caller],
+      ['decisions', o.decisions.length],
+    ]);
   });
 
   it('two objects with one identity are a duplicate finding at each copy; a clean request does not fail', () => {
@@ -132,5 +143,21 @@ describe('admitRequest: the decisions and whether the run fails, without the CLI
     expect([admitFails(o, false), admitFails(o, true)]).toEqual([false, true]);
     expect(formatAdmissionWarning(warned, 'm', true)).toBe("error: Namespace x: ValidatingAdmissionPolicy 'p': m");
     expect(formatAdmissionWarning(warned, 'm', false)).toBe("warning: Namespace x: ValidatingAdmissionPolicy 'p': m");
+  });
+
+  it('the refusals in the order they are checked: duplicates, the values then the unknown keys, the objects not judged', () => {
+    const f = (message: string) => ({ severity: 'error' as const, message });
+    const outcome = {
+      ...({} as AdmitOutcome),
+      unjudged: [f('unjudged')],
+      inputWarnings: [f('unknown key')],
+      valueFindings: [f('values')],
+      duplicates: [f('duplicate')],
+    };
+    expect(admitRefusals(outcome).map((group) => group.map((x) => x.message))).toEqual([
+      ['duplicate'],
+      ['values', 'unknown key'],
+      ['unjudged'],
+    ]);
   });
 });

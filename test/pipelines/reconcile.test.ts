@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { runCli, TESTDATA } from '../helpers/cli';
-import { reconcile } from '../../src/pipelines/reconcile';
+import { reconcile, reconcileRequest } from '../../src/pipelines/reconcile';
 import type { KObject } from '../../src/k8s/model';
 
 const INPUTS = path.join(TESTDATA, 'golden', 'reconcile', '_inputs');
@@ -56,6 +56,26 @@ describe('reconcile(): orchestration', () => {
     const r = reconcile({ objects: [...objs, objs[0]] }, { now: 'tomorrow' });
     expect(r.findings.map((f) => f.rule).sort()).toEqual(['input.duplicate', 'input.duplicate', 'input.now']);
     expect(r.changes).toEqual([]);
+  });
+
+  it("the command's pass (reconcileRequest): the unknown keys of the values first, then the pass's findings", () => {
+    const input = {
+      objects: load(WILDCARD),
+      valuesFiles: [
+        {
+          file: 'v',
+          values: {
+            ...(jsyaml.load(fs.readFileSync(WILDCARD_VALUES, 'utf8')) as Record<string, unknown>),
+            publshing: {},
+          },
+        },
+      ],
+    };
+    const pass = reconcile(input, { now: NOW });
+    const r = reconcileRequest(input, { now: NOW });
+    expect(pass.findings.length).toBeGreaterThan(0);
+    expect(pass.findings.map((f) => f.rule)).not.toContain('input.unknown-key');
+    expect(r.findings.map((f) => f.rule)).toEqual(['input.unknown-key', ...pass.findings.map((f) => f.rule)]);
   });
 
   it('the Cilium version picks the hazards', () => {

@@ -3,9 +3,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import fc from 'fast-check';
-import { orderOutput, render } from '../../src/pipelines/render';
-import { fileOf, MARKER, outputTree } from '../../src/io/outputDir';
+import { orderOutput, outputInfoFindings, render, treeNotes } from '../../src/pipelines/render';
+import { outputFileOf, MARKER, outputTree } from '../../src/io/outputDir';
 import type { KObject } from '../../src/k8s/model';
+import { REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
 import { runCli, ROOT } from '../helpers/cli';
 
 const tenant = (name: string, namespace: string, spec: Record<string, unknown> = {}): KObject => ({
@@ -19,6 +20,26 @@ const ids = (objs: KObject[]) =>
   objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
 
 describe('render (core)', () => {
+  it("the output's info findings: nothing given at all, and the Secrets printed without their data", () => {
+    const secret = (name: string): KObject => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name, annotations: { [REDACTED_ANNOTATION]: 'data' } },
+    });
+    const plain: KObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' } };
+    expect(outputInfoFindings([plain], true)).toEqual([]);
+    expect(outputInfoFindings([secret('a'), plain, secret('b')], false).map((f) => [f.severity, f.message])).toEqual([
+      [
+        'info',
+        'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
+      ],
+      [
+        'info',
+        `data of 2 Secrets left out of the output (annotation ${REDACTED_ANNOTATION}); pass --include-secret-data to print key material`,
+      ],
+    ]);
+  });
+
   it('publishing.ingressName with a trailing space is an error at the file that sets it; nothing renders', () => {
     const r = render({
       objects: [tenant('root', 'tenant-root', { gateway: true })],
@@ -206,7 +227,7 @@ describe('output tree (--output-dir)', () => {
     expect(k.startsWith(MARKER)).toBe(true);
     const parsed = jsyaml.load(k) as { kind: string; resources: string[] };
     expect(parsed.kind).toBe('Kustomization');
-    expect(parsed.resources).toEqual(r.objects.map((o) => fileOf(o)));
+    expect(parsed.resources).toEqual(r.objects.map((o) => outputFileOf(o)));
   });
 });
 
@@ -327,5 +348,23 @@ describe('cozy-gw render (CLI)', () => {
     );
     expect(modes).toEqual({ 'tenant-bob': 'http01', 'tenant-carol': 'edge', 'tenant-root': 'http01' });
     expect(objs.some((o) => o.kind === 'Namespace' && o.metadata.name === 'tenant-alice-dev-ci')).toBe(true);
+  });
+});
+
+describe('treeNotes: what render --output-dir says of the tree', () => {
+  it('the files written, then what it removed and what it left, each at most ten names and how many more', () => {
+    const names = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}${i}`);
+    expect(treeNotes('out', 3, 'yaml', { written: 4, removed: [], left: [] })).toEqual([
+      'wrote 4 files (3 objects and kustomization.yaml) to out',
+    ]);
+    expect(treeNotes('out', 2, 'json', { written: 3, removed: ['a.json'], left: ['x'] })).toEqual([
+      'wrote 3 files (2 objects as JSON and kustomization.yaml) to out',
+      'note: removed 1 file an earlier run wrote: a.json',
+      'note: left 1 entry cozy-gw did not write: x',
+    ]);
+    expect(treeNotes('out', 0, 'yaml', { written: 1, removed: names(12, 'r'), left: names(2, 'l') }).slice(1)).toEqual([
+      'note: removed 12 files an earlier run wrote: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, ... (2 more)',
+      'note: left 2 entries cozy-gw did not write: l0, l1',
+    ]);
   });
 });

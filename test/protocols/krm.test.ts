@@ -520,6 +520,16 @@ spec:
       }),
     ]);
   });
+  it('a finding about the plugin config names the file it was read from; other findings keep theirs', () => {
+    const broken = processKustomizeStream(`${stream}---\n: [`, 'kind: [', { ...OPTS, configFile: 'cozy.yaml' });
+    expect(broken.findings.map((f) => [f.rule, f.file])).toEqual([
+      ['fn.config', 'cozy.yaml'],
+      ['fn.input', '<stdin>'],
+    ]);
+    expect(processKustomizeStream(stream, 'kind: [', OPTS).findings.map((f) => [f.rule, f.file])).toEqual([
+      ['fn.config', undefined],
+    ]);
+  });
   it('refuses a plugin config that expands past the bound, and one too large to read', () => {
     const big = `${cfg}    junk:\n${bomb('      ')}\n`;
     const { exitCode, findings } = processKustomizeStream(stream, big, OPTS);

@@ -91,7 +91,7 @@ describe('the function over a package', () => {
       'error',
       'metadata.namespace',
       'TenantGateway',
-      '".." is not a namespace name: a DNS-1123 label of lowercase letters, digits and "-", at most 63 characters',
+      '".." is not a namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63 characters)',
     ]);
     expect(r.output.items).toEqual([tgw]); // on failure the items go out as they came in
   });

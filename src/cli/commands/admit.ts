@@ -72,7 +72,8 @@ export function register(program: Command, ctx: CliContext): Command {
     'cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json',
   ]);
   return cmd.action((opts: AdmitOptions) => {
-    const { admitRequest, admitFails, formatAdmissionWarning, formatDenial } = late.admit();
+    const { admitRequest, admitRefusals, admitFails, admitJson, formatAdmissionWarning, formatDenial, placementNote } =
+      late.admit();
     const inputs = loadInputs(opts, ctx, cmd);
     const outcome = admitRequest({
       objects: inputs.objects,
@@ -86,28 +87,19 @@ export function register(program: Command, ctx: CliContext): Command {
       const origin = ctx.sources?.originOf(p.original);
       if (origin) ctx.sources?.addObject(p.placed, origin);
     }
-    if (outcome.duplicates.length) throw new FindingsError(outcome.duplicates);
+    const [duplicates, inputFindings, unjudged] = admitRefusals(outcome);
+    if (duplicates.length) throw new FindingsError(duplicates);
     for (const p of outcome.placed) {
       const file = ctx.sources?.originOf(p.original)?.file;
       const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
       const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
-      ctx.note(
-        `note: ${where}${describe(p.original)} has no metadata.namespace: judged in namespace ${opts.namespace} (set -n/--namespace to choose another)`,
-      );
+      ctx.note(`note: ${where}${placementNote(p, opts.namespace)}`);
     }
-    failOn([...outcome.valueFindings, ...outcome.inputWarnings], opts);
-    // An object a policy could not judge (its Namespace is not among the inputs): an input error,
-    // never an admission.
-    if (outcome.unjudged.length) throw new FindingsError(outcome.unjudged);
+    failOn(inputFindings, opts);
+    if (unjudged.length) throw new FindingsError(unjudged);
     ctx.report(outcome.inputWarnings);
     if (opts.output === 'json') {
-      ctx.io.stdout(
-        JSON.stringify(
-          { allowed: outcome.denied.length === 0, user: outcome.caller, decisions: outcome.decisions },
-          null,
-          2,
-        ) + '\n',
-      );
+      ctx.io.stdout(JSON.stringify(admitJson(outcome), null, 2) + '\n');
     } else {
       for (const d of outcome.denied) ctx.io.stdout(formatDenial(d) + '\n');
       for (const d of outcome.denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');

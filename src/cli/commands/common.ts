@@ -18,7 +18,7 @@ import { findPlatformPackage, packageValues } from '../../platform/kinds';
 import { DEFAULT_GATEWAY_API_VERSION, servedVersions } from '../../charts/policies';
 import { metadataFindingsOf } from '../../k8s/metadataShape';
 import { pushAll } from '../../k8s/arrays';
-import { isDns1123Label } from '../../k8s/dnsNames';
+import { isDns1123Label, notANamespaceName } from '../../k8s/dnsNames';
 import { NOT_A_CILIUM_VERSION, parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
 
 export function collect(v: string, prev: string[]): string[] {
@@ -290,9 +290,6 @@ export function validateEmitted(objects: KObject[], opts: { validate?: boolean }
 
 /** `-n` names a namespace: a DNS label (a usage error otherwise). */
 export function namespaceArg(v: string): string {
-  if (!isDns1123Label(v))
-    throw new InvalidArgumentError(
-      `${JSON.stringify(v.slice(0, 80))} is not a namespace name (lowercase letters, digits and "-", at most 63)`,
-    );
+  if (!isDns1123Label(v)) throw new InvalidArgumentError(notANamespaceName(v));
   return v;
 }

@@ -73,17 +73,12 @@ export function register(program: Command, ctx: CliContext): Command {
             ]);
           }
         } else configText = ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING ?? '';
-        run = processKustomizeStream(ctx.io.readStdin(), configText, { defaultNow: now });
+        run = processKustomizeStream(ctx.io.readStdin(), configText, { defaultNow: now, configFile: pluginConfig });
       } else {
         run = processResourceListText(ctx.io.readStdin(), { defaultNow: now });
       }
       for (const chunk of run.chunks ? run.chunks() : [run.stdout]) if (chunk) ctx.io.stdout(chunk);
-      // A config error in kustomize plugin mode names the config file it was read from.
-      const findings =
-        pluginConfig === undefined
-          ? run.findings
-          : run.findings.map((f) => (f.rule?.startsWith('fn.config') && !f.file ? { ...f, file: pluginConfig } : f));
-      ctx.report(findings);
+      ctx.report(run.findings);
       ctx.exitCode = run.exitCode;
     } finally {
       restore();

@@ -18,7 +18,7 @@ import {
   usageError,
   type ValuesOptions,
 } from './common';
-import { isDns1123Label } from '../../k8s/dnsNames';
+import { isDns1123Label, notANamespaceName } from '../../k8s/dnsNames';
 import { unknownKeyFindings } from '../../validation/inputValidation';
 import { postRender } from '../../protocols/postRender';
 import { withExamples } from './help';
@@ -59,7 +59,7 @@ export function register(program: Command, ctx: CliContext): Command {
       // Helm's release namespace: --namespace, else HELM_NAMESPACE (Helm sets it for its plugins).
       const helmNs = ctx.io.env.HELM_NAMESPACE;
       if (opts.namespace === undefined && helmNs !== undefined && helmNs !== '' && !isDns1123Label(helmNs))
-        usageError(cmd, `HELM_NAMESPACE ${JSON.stringify(helmNs.slice(0, 80))} is not a namespace name`);
+        usageError(cmd, `HELM_NAMESPACE ${notANamespaceName(helmNs)}`);
       const namespace = opts.namespace ?? (helmNs || undefined);
       const values = loadValues(opts, ctx);
       const res = postRender(ctx.io.readStdin(), {

@@ -2,13 +2,11 @@
  * `cozy-gw reconcile` (README "cozy-gw reconcile"): runs the controllers once over the given cluster state and
  * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
  * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
- * the clock, prints; the pass itself is src/pipelines/reconcile.ts.
+ * the clock, prints; the pass itself is src/pipelines/reconcile.ts, its output src/pipelines/reconcileOutput.ts.
  */
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
-import type { ReconcileResult } from '../../pipelines/reconcile';
 import { late } from '../lateModules';
-import { describe, type KObject } from '../../k8s/model';
 import {
   addInputOptions,
   addValidateOption,
@@ -19,7 +17,6 @@ import {
   usageError,
   type InputOptions,
 } from './common';
-import { unknownKeyFindings } from '../../validation/inputValidation';
 import { resolveNow } from '../clock';
 import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
@@ -32,75 +29,6 @@ interface ReconcileCliOptions extends InputOptions {
   includeSecretData?: boolean;
   ciliumVersion: string;
   upstreamCilium?: boolean;
-}
-
-export interface ReconcileOutput {
-  /**
-   * The text for stdout, in pieces: a YAML stream is produced document by document as it is
-   * written (the whole output of a large pass is never held as one string). Join the
-   * pieces for the whole text.
-   */
-  stdout: Iterable<string>;
-  /** Lines for standard error besides the findings. */
-  notes: string[];
-}
-
-/** The output of one pass in the chosen format (pure: used by the command and its tests). */
-export function formatReconcile(
-  result: ReconcileResult,
-  before: KObject[],
-  opts: { output: string; all?: boolean; includeSecretData?: boolean; now: string },
-): ReconcileOutput {
-  const { renderPlan } = late.plan();
-  const { redactSecrets, redactionNotice } = late.redaction();
-  const { toJson, yamlStreamChunks } = late.yaml();
-  const notes: string[] = [];
-  const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
-  if (opts.output === 'plan') {
-    const hostnames = late
-      .hostnames()
-      .hostnameTable({ objects: before, judgedBy: result.races }, { objects: result.store.all(), races: result.races });
-    return {
-      stdout: [
-        renderPlan(result, {
-          before,
-          now: opts.now,
-          hostnames,
-          channelOrigin: result.channelOrigin,
-          ciliumVersion: result.ciliumVersion,
-          upstreamCilium: result.upstreamCilium,
-        }),
-      ],
-      notes,
-    };
-  }
-  const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
-  // With --all, what changed is printed only by -o json.
-  const changed =
-    !all || opts.output === 'json'
-      ? redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData))
-      : undefined;
-  const redacted = (all ?? changed)!.redacted;
-  if (redacted) notes.push(redactionNotice(redacted));
-  if (opts.output === 'json') {
-    const doc: Record<string, unknown> = {
-      changed: changed!.objects,
-      deleted: deleted.map((r) => ({
-        apiVersion: r.apiVersion,
-        kind: r.kind,
-        namespace: r.namespace ?? '',
-        name: r.name,
-      })),
-    };
-    if (all) doc.objects = all.objects;
-    return { stdout: [toJson(doc)], notes };
-  }
-  if (deleted.length)
-    notes.push(
-      `note: the pass deletes ${deleted.length} object${deleted.length === 1 ? '' : 's'}: ${deleted.map((r) => describe(r)).join(', ')}${opts.all ? ' (absent from the output)' : ''}`,
-    );
-  if (!result.changes.length && !opts.all) notes.push('note: nothing to create, change or delete');
-  return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -137,7 +65,7 @@ export function register(program: Command, ctx: CliContext): Command {
   ]);
   addValidateOption(addInputOptions(cmd));
   cmd.action((opts: ReconcileCliOptions) => {
-    const { reconcile } = late.reconcile();
+    const { reconcileRequest } = late.reconcile();
     // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
     // Options that cannot be honoured are usage errors, not silent fallbacks.
@@ -150,12 +78,9 @@ export function register(program: Command, ctx: CliContext): Command {
         );
     }
     const inputs = loadInputs(opts, ctx, cmd);
-    const result = reconcile(
+    const result = reconcileRequest(
       { objects: inputs.objects, valuesFiles: inputs.values },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
-    );
-    result.findings = unknownKeyFindings({ objects: inputs.objects, valuesFiles: inputs.values }).concat(
-      result.findings,
     );
     // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
     result.findings = checkEmitted(
@@ -163,15 +88,13 @@ export function register(program: Command, ctx: CliContext): Command {
       opts.all ? result.store.all() : result.store.changedObjects(),
       opts,
     );
-    const out = formatReconcile(result, inputs.objects, {
+    const out = late.reconcileOutput().formatReconcile(result, inputs.objects, {
       output: opts.output,
       all: opts.all,
       includeSecretData: opts.includeSecretData,
       now,
     });
-    // In a plan the findings are part of stdout; elsewhere they go to stderr.
-    if (opts.output !== 'plan') ctx.report(result.findings);
-    else ctx.report(result.findings.filter((f) => f.severity === 'warning'));
+    ctx.report(out.findings);
     for (const n of out.notes) ctx.note(n);
     // The pass has succeeded and every finding is out: only now is the first byte written.
     for (const chunk of out.stdout) ctx.io.stdout(chunk);

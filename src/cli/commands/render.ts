@@ -61,11 +61,6 @@ function checkOptions(cmd: Command, opts: RenderCliOptions): void {
     usageError(cmd, '--lock-timeout applies only with --output-dir (only a tree is locked)');
 }
 
-/** Names from DIR, at most ten, then how many more. */
-function listed(xs: string[]): string {
-  return xs.length > 10 ? `${xs.slice(0, 10).join(', ')}, ... (${xs.length - 10} more)` : xs.join(', ');
-}
-
 /**
  * `--output-dir`: the tree as a transaction (src/io/treeCommit.ts: a lock, a journal, recovery
  * notes, signals), then what it wrote, removed and left. -o json writes JSON files (README
@@ -94,18 +89,43 @@ async function writeTree(
     return;
   }
   ctx.report([...result.findings, ...w.warnings]);
-  ctx.note(
-    `wrote ${w.written} files (${result.objects.length} objects${opts.output === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${dir}`,
-  );
-  // Names from DIR are printed escaped (k8s/printable.ts): a file name cannot forge a line.
-  if (w.removed.length)
-    ctx.note(
-      `note: removed ${w.removed.length} file${w.removed.length === 1 ? '' : 's'} an earlier run wrote: ${listed(w.removed)}`,
-    );
-  if (w.left.length)
-    ctx.note(
-      `note: left ${w.left.length} entr${w.left.length === 1 ? 'y' : 'ies'} cozy-gw did not write: ${listed(w.left)}`,
-    );
+  // Names from DIR are printed escaped (ctx.note, k8s/printable.ts): a file name cannot forge a line.
+  for (const line of late.render().treeNotes(dir, result.objects.length, opts.output, w)) ctx.note(line);
+}
+
+/**
+ * The pass: the options checked, the inputs read, the charts rendered (with --with-controller, the
+ * controller pass over them), --validate over what is to be emitted, and the output's info findings.
+ */
+function renderPass(
+  cmd: Command,
+  opts: RenderCliOptions,
+  ctx: CliContext,
+): { objects: KObject[]; findings: Finding[] } {
+  const { render, outputInfoFindings } = late.render();
+  checkOptions(cmd, opts);
+  const inputs = loadInputs(opts, ctx, cmd);
+  const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
+  const input = { objects: inputs.objects, valuesFiles: inputs.values };
+  const chartOptions = {
+    gatewayApiVersion: opts.gatewayApiVersion,
+    gatewayOnly: opts.gatewayOnly,
+    includeHooks: opts.includeHooks,
+    apiVersions: opts.apiVersions,
+    noteOmittedHooks: true,
+  };
+  const result = opts.withController
+    ? late.preview().preview(input, {
+        ...chartOptions,
+        now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }),
+        includeSecretData: opts.includeSecretData,
+        applied: Boolean(opts.outputDir),
+      })
+    : render(input, chartOptions);
+  // --validate: the emitted objects against their published schemas, before anything is written.
+  result.findings = checkEmitted(result.findings, result.objects, opts);
+  result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
+  return result;
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -161,40 +181,8 @@ export function register(program: Command, ctx: CliContext): Command {
   addNowOption(cmd, 'reproducible', 'with --with-controller: ')
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .action(async (opts: RenderCliOptions) => {
-      const { render } = late.render();
-      const { redactionNotice, isRedacted } = late.redaction();
       const { toJsonList, yamlStreamChunks } = late.yaml();
-      checkOptions(cmd, opts);
-      const inputs = loadInputs(opts, ctx, cmd);
-      // Nothing given at all: the output is the charts' defaults alone, which is rarely what was meant.
-      const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
-      const input = { objects: inputs.objects, valuesFiles: inputs.values };
-      const chartOptions = {
-        gatewayApiVersion: opts.gatewayApiVersion,
-        gatewayOnly: opts.gatewayOnly,
-        includeHooks: opts.includeHooks,
-        apiVersions: opts.apiVersions,
-        noteOmittedHooks: true,
-      };
-      const result = opts.withController
-        ? late.preview().preview(input, {
-            ...chartOptions,
-            now: resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' }),
-            includeSecretData: opts.includeSecretData,
-            applied: Boolean(opts.outputDir),
-          })
-        : render(input, chartOptions);
-      // --validate: the emitted objects against their published schemas, before anything is written.
-      result.findings = checkEmitted(result.findings, result.objects, opts);
-      if (!given)
-        result.findings.push({
-          severity: 'info',
-          message:
-            'no -f and no --values given: this is what the charts render from their defaults, for tenant-root alone',
-        });
-      const redacted = result.objects.filter(isRedacted).length;
-      if (redacted)
-        result.findings.push({ severity: 'info', message: redactionNotice(redacted).replace(/^note: /, '') });
+      const result = renderPass(cmd, opts, ctx);
       if (opts.outputDir) {
         await writeTree(opts.outputDir, opts, ctx, result);
         return;

@@ -25,7 +25,7 @@ import { compareObjects, isObject, keyOf, type KObject } from '../../k8s/model';
 import { isList, flattenList } from '../../k8s/lists';
 import { generate, type GenerateOptions } from '../../pipelines/generate';
 import { parseFunctionConfig } from './config';
-import { annotateGenerated, fileOf, isKObject, isMetaOrLocal, isOwnItem, refOfLoose } from './items';
+import { annotateGenerated, itemPathOf, isKObject, isMetaOrLocal, isOwnItem, refOfLoose } from './items';
 import { toResult, type KrmResult } from './results';
 import { pushAll } from '../../k8s/arrays';
 
@@ -82,7 +82,7 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
           findings.push(
             error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', {
               field: `items[${i}].items[${j}]`,
-              file: fileOf(it)?.path,
+              file: itemPathOf(it)?.path,
               rule: 'fn.item',
             }),
           );
@@ -90,7 +90,7 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
       return;
     }
     if (!isKObject(it)) {
-      const f = fileOf(it);
+      const f = itemPathOf(it);
       findings.push(
         error('item is not a Kubernetes object (it needs apiVersion, kind and metadata.name)', {
           field: `items[${i}]`,
@@ -131,11 +131,11 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
  * from (kpt fn render passes a `configPath` file in as an item too, with its path).
  */
 function configFileOf(functionConfig: unknown, items: unknown[]): { path: string; index?: number } | undefined {
-  const own = fileOf(functionConfig);
+  const own = itemPathOf(functionConfig);
   if (own || !isKObject(functionConfig)) return own;
   const k = keyOf(functionConfig);
   const item = items.find((it) => isKObject(it) && keyOf(it) === k);
-  return item ? fileOf(item) : undefined;
+  return item ? itemPathOf(item) : undefined;
 }
 
 /** A finding about the platform values names the functionConfig and the field inside it. */

@@ -25,7 +25,7 @@ export {
   LOCAL_CONFIG_ANNOTATION,
   PATH_ANNOTATION,
   annotateGenerated,
-  fileOf,
+  itemPathOf,
   generatedPath,
   isGenerated,
   isOwnItem,

@@ -54,7 +54,7 @@ export function isUnderGeneratedDir(p: string): boolean {
  */
 export function isOwnItem(o: unknown): boolean {
   if (!isGenerated(o)) return false;
-  const f = fileOf(o);
+  const f = itemPathOf(o);
   return f === undefined || isUnderGeneratedDir(f.path);
 }
 
@@ -66,8 +66,8 @@ export function isMetaOrLocal(o: unknown): boolean {
   return annotationOf(o, LOCAL_CONFIG_ANNOTATION) === 'true';
 }
 
-/** Where an item lives in the package (internal annotation first, then the legacy one). */
-export function fileOf(o: unknown): { path: string; index?: number } | undefined {
+/** Where an item lives in the package, from its path and index annotations (internal first, then the legacy ones). */
+export function itemPathOf(o: unknown): { path: string; index?: number } | undefined {
   const p = annotationOf(o, PATH_ANNOTATION) ?? annotationOf(o, LEGACY_PATH_ANNOTATION);
   if (!p) return undefined;
   const i = annotationOf(o, INDEX_ANNOTATION) ?? annotationOf(o, LEGACY_INDEX_ANNOTATION);

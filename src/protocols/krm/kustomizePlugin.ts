@@ -19,7 +19,30 @@ import { pushAll } from '../../k8s/arrays';
  * bytes they came as (comments, flow style, quoting); new objects follow, without kpt's path
  * annotations. On error nothing is written (kustomize fails the build).
  */
-export function processKustomizeStream(text: string, configText: string, opts: FnOptions): TextRun {
+export function processKustomizeStream(text: string, configText: string, opts: KustomizeOptions): TextRun {
+  const { configFile, ...fnOptions } = opts;
+  const run = kustomizeRun(text, configText, fnOptions);
+  if (configFile === undefined) return run;
+  return {
+    ...run,
+    findings: run.findings.map((f) => (isConfigFinding(f) && !f.file ? { ...f, file: configFile } : f)),
+  };
+}
+
+export interface KustomizeOptions extends FnOptions {
+  /**
+   * The file the plugin config was read from (kustomize passes it as the first argument; absent
+   * when the config came in KUSTOMIZE_PLUGIN_CONFIG_STRING): a config finding names it.
+   */
+  configFile?: string;
+}
+
+/** A finding about the plugin config: fn.config and its sub-rules (fn.config.limit, fn.config.schema). */
+function isConfigFinding(f: Finding): boolean {
+  return Boolean(f.rule?.startsWith('fn.config'));
+}
+
+function kustomizeRun(text: string, configText: string, opts: FnOptions): TextRun {
   const findings: Finding[] = [];
   let functionConfig: unknown;
   // docs/decisions.md §13, as on every other channel: a document too large is refused before it is

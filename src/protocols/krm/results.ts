@@ -4,7 +4,7 @@
  */
 import { fullHint, type Finding } from '../../k8s/diagnostics';
 import { isObject, keyOf } from '../../k8s/model';
-import { fileOf, isKObject } from './items';
+import { itemPathOf, isKObject } from './items';
 
 export interface ResourceRef {
   apiVersion: string;
@@ -41,7 +41,7 @@ export function toResult(f: Finding, items: unknown[], functionConfig: unknown):
       (isObject(functionConfig) && isKObject(functionConfig) && keyOf(functionConfig) === k
         ? functionConfig
         : undefined);
-    file = item ? fileOf(item) : undefined;
+    file = item ? itemPathOf(item) : undefined;
   }
   if (!file && f.file) file = { path: f.file };
   if (file) r.file = file;
