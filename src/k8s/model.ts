@@ -63,8 +63,12 @@ export function groupOf(apiVersion: string): string {
 
 /** Identity of an object: group, kind, namespace and name (the version is not part of it). */
 export function keyOf(o: KObject | ObjRef): string {
-  const r = 'metadata' in o ? refOf(o as KObject) : (o as ObjRef);
-  return `${groupOf(r.apiVersion)}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
+  // refOf's reading of an object, without building the ref (keyOf runs over every object of every state).
+  if ('metadata' in o) {
+    const m = (o as KObject).metadata;
+    return `${groupOf(o.apiVersion)}|${o.kind}|${m?.namespace || ''}|${m?.name ?? ''}`;
+  }
+  return `${groupOf(o.apiVersion)}|${o.kind}|${o.namespace ?? ''}|${o.name}`;
 }
 
 function cmp(a: string, b: string): number {
