@@ -98,10 +98,52 @@ function answers(listenerHost: string | undefined, h: string): number {
 
 const PROTOCOL_RANK: Record<string, number> = { HTTPS: 3, TLS: 2, HTTP: 1 };
 
-function admitsKind(listener: Record<string, unknown>, kind: string): boolean {
-  return listenerRouteKinds({ protocol: stringField(listener.protocol), kinds: explicitRouteKinds(listener) }).includes(
-    kind,
-  );
+/** A listener as servingListener weighs it, read once per state (a Gateway has dozens, every hostname asks). */
+interface ListenerEntry {
+  l: Record<string, unknown>;
+  name: string;
+  port: number;
+  /** The route kinds it admits. */
+  kinds: string[];
+  hostname: string | undefined;
+  protocolRank: number;
+}
+
+/** A Gateway's listeners in order, and by hostname (lower case) for the exact match that outranks any other. */
+interface GatewayListeners {
+  all: ListenerEntry[];
+  byHostname: Map<string, ListenerEntry[]>;
+  /** Above the rank of any listener whose hostname is not the one asked (no shortcut when Infinity). */
+  looseRankBound: number;
+}
+
+function gatewayListeners(gw: KObject): GatewayListeners {
+  const spec = isObject(gw.spec) ? gw.spec : {};
+  const out: GatewayListeners = { all: [], byHostname: new Map(), looseRankBound: 0 };
+  let longest = 0;
+  for (const l of arr(spec.listeners)) {
+    const e: ListenerEntry = {
+      l,
+      name: String(l.name ?? ''),
+      port: typeof l.port === 'number' ? l.port : -1,
+      kinds: listenerRouteKinds({ protocol: stringField(l.protocol), kinds: explicitRouteKinds(l) }),
+      hostname: nonEmptyString(l.hostname),
+      protocolRank: PROTOCOL_RANK[nonEmptyString(l.protocol) ?? ''] ?? 0,
+    };
+    out.all.push(e);
+    if (typeof e.protocolRank !== 'number' || !(e.protocolRank >= 0 && e.protocolRank <= 3))
+      out.looseRankBound = Infinity;
+    if (e.hostname !== undefined) {
+      longest = Math.max(longest, e.hostname.length);
+      const k = e.hostname.toLowerCase();
+      const same = out.byHostname.get(k);
+      if (same) same.push(e);
+      else out.byHostname.set(k, [e]);
+    }
+  }
+  // answers(): a listener hostname other than h scores at most 2 + its length, none at all 1.
+  out.looseRankBound = Math.max(out.looseRankBound, (2 + longest) * 10 + 3);
+  return out;
 }
 
 interface Index {
@@ -113,6 +155,8 @@ interface Index {
   certModes: Map<string, string>;
   /** namespace/secretName -> the Certificate writing that Secret */
   certificates: Map<string, KObject>;
+  /** Gateway namespace/name -> its listeners, read when first asked. */
+  listeners: Map<string, GatewayListeners>;
 }
 
 function index(objs: readonly KObject[]): Index {
@@ -122,6 +166,7 @@ function index(objs: readonly KObject[]): Index {
     gateways: new Map(),
     certModes: new Map(),
     certificates: new Map(),
+    listeners: new Map(),
   };
   for (const o of objs) {
     const g = o.apiVersion.split('/')[0];
@@ -173,19 +218,26 @@ function servingListener(
 ): HostnameState | undefined {
   const gw = ix.gateways.get(gwKey);
   if (!gw) return undefined;
-  const spec = isObject(gw.spec) ? gw.spec : {};
-  let best: Record<string, unknown> | undefined;
-  let bestRank = 0;
-  for (const l of arr(spec.listeners)) {
-    if (!parentRefSelectsListener(ref, { name: String(l.name ?? ''), port: typeof l.port === 'number' ? l.port : -1 }))
-      continue;
-    if (!admitsKind(l, kind)) continue;
-    if (routeNamespace !== undefined && !admitsNamespace(ix, l, gw.metadata.namespace ?? '', routeNamespace)) continue;
-    const m = answers(nonEmptyString(l.hostname), h);
-    if (!m) continue;
-    const rank = m * 10 + (PROTOCOL_RANK[nonEmptyString(l.protocol) ?? ''] ?? 0);
-    if (rank > bestRank) [best, bestRank] = [l, rank];
-  }
+  let listeners = ix.listeners.get(gwKey);
+  if (!listeners) ix.listeners.set(gwKey, (listeners = gatewayListeners(gw)));
+  const pick = (entries: readonly ListenerEntry[]): [Record<string, unknown> | undefined, number] => {
+    let bestOf: Record<string, unknown> | undefined;
+    let bestRankOf = 0;
+    for (const e of entries) {
+      if (!parentRefSelectsListener(ref, e)) continue;
+      if (!e.kinds.includes(kind)) continue;
+      if (routeNamespace !== undefined && !admitsNamespace(ix, e.l, gw.metadata.namespace ?? '', routeNamespace))
+        continue;
+      const m = answers(e.hostname, h);
+      if (!m) continue;
+      const rank = m * 10 + e.protocolRank;
+      if (rank > bestRankOf) [bestOf, bestRankOf] = [e.l, rank];
+    }
+    return [bestOf, bestRankOf];
+  };
+  // The listeners of h's own name outrank every other one: the first best of them is the first best of all.
+  let [best, bestRank] = pick(listeners.byHostname.get(h.toLowerCase()) ?? []);
+  if (!(bestRank > listeners.looseRankBound)) [best, bestRank] = pick(listeners.all);
   if (!best) return undefined;
   const gwNs = gw.metadata.namespace ?? '';
   const out: HostnameState = { state: 'served', gateway: gwKey, listener: String(best.name ?? '') };
