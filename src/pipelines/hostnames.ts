@@ -506,20 +506,21 @@ export function hostnameTable(before: HostnameSide, after: HostnameSide): Hostna
     if (o.kind === TGW_KIND && isObject(o.spec) && o.spec.certMode === 'edge')
       edge.add(`${o.metadata.namespace ?? ''}/${o.metadata.name}`);
   const rows: HostnameRow[] = [];
-  for (const k of new Set([...b.keys(), ...a.keys()])) {
-    const row = (a.get(k) ?? b.get(k))!.row;
-    const bs = b.get(k)?.state ?? { state: 'absent' };
-    const as = a.get(k)?.state ?? { state: 'absent' };
+  const add = (bRow: SideRow | undefined, aRow: SideRow | undefined) => {
+    const row = (aRow ?? bRow)!.row;
+    const bs = bRow?.state ?? { state: 'absent' };
+    const as = aRow?.state ?? { state: 'absent' };
     const r: HostnameRow = { ...row, before: bs, after: as, change: classify(bs, as) };
     if (withTls(bs) && as.state === 'served' && !withTls(as) && !edge.has(as.gateway)) r.tls = 'lost';
     rows.push(r);
-  }
+  };
+  // Every key of either side once, the before side's first.
+  for (const [k, bRow] of b) add(bRow, a.get(k));
+  for (const [k, aRow] of a) if (!b.has(k)) add(undefined, aRow);
+  const order = new Map(CHANGE_ORDER.map((c, i) => [c, i]));
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   return rows.sort(
-    (x, y) =>
-      CHANGE_ORDER.indexOf(x.change) - CHANGE_ORDER.indexOf(y.change) ||
-      cmp(x.hostname, y.hostname) ||
-      cmp(x.route, y.route),
+    (x, y) => order.get(x.change)! - order.get(y.change)! || cmp(x.hostname, y.hostname) || cmp(x.route, y.route),
   );
 }
 
