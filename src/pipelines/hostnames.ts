@@ -159,6 +159,11 @@ interface Index {
   listeners: Map<string, GatewayListeners>;
 }
 
+/** The apiVersion up to its first '/' (read only for the kinds that ask: every object passes index()). */
+function groupWritten(o: KObject): string {
+  return o.apiVersion.split('/')[0];
+}
+
 function index(objs: readonly KObject[]): Index {
   const ix: Index = {
     namespaces: new Map(),
@@ -169,18 +174,17 @@ function index(objs: readonly KObject[]): Index {
     listeners: new Map(),
   };
   for (const o of objs) {
-    const g = o.apiVersion.split('/')[0];
     if (isNamespace(o)) ix.namespaces.set(o.metadata.name, o.metadata.labels ?? {});
     else if (isRoute(o)) {
       if (!isControllerOwned(o) && routeHostnames(o).length) ix.routes.set(keyOf(o), o);
-    } else if (o.kind === 'Gateway' && g === 'gateway.networking.k8s.io')
+    } else if (o.kind === 'Gateway' && groupWritten(o) === 'gateway.networking.k8s.io')
       ix.gateways.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
-    else if (o.kind === TGW_KIND && g === 'gateway.cozystack.io')
+    else if (o.kind === TGW_KIND && groupWritten(o) === 'gateway.cozystack.io')
       ix.certModes.set(
         `${o.metadata.namespace ?? ''}/${o.metadata.name}`,
         (isObject(o.spec) ? nonEmptyString(o.spec.certMode) : undefined) ?? 'http01',
       );
-    else if (o.kind === 'Certificate' && g === 'cert-manager.io') {
+    else if (o.kind === 'Certificate' && groupWritten(o) === 'cert-manager.io') {
       const secret = isObject(o.spec) ? nonEmptyString(o.spec.secretName) : undefined;
       if (secret) ix.certificates.set(`${o.metadata.namespace ?? ''}/${secret}`, o);
     }
@@ -556,10 +560,13 @@ const COUNT_WORD: Record<HostnameChange, string> = {
 
 /** The table as the plans print it: the changed rows under a heading per change; unchanged ones counted. */
 export function formatHostnameTable(rows: readonly HostnameRow[]): string[] {
-  const counts = CHANGE_ORDER.map((c) => `${rows.filter((r) => r.change === c).length} ${COUNT_WORD[c]}`);
+  // One walk over the rows (a table has a row per hostname of the platform): each change's rows, in order.
+  const byChange = new Map<HostnameChange, HostnameRow[]>(CHANGE_ORDER.map((c) => [c, []]));
+  for (const r of rows) byChange.get(r.change)?.push(r);
+  const counts = CHANGE_ORDER.map((c) => `${byChange.get(c)!.length} ${COUNT_WORD[c]}`);
   const lines = [`Hostnames: ${counts.slice(0, 4).join(', ')}; ${counts[4]}.`];
   for (const c of CHANGE_ORDER.slice(0, 4)) {
-    const group = rows.filter((r) => r.change === c);
+    const group = byChange.get(c)!;
     if (!group.length) continue;
     lines.push(`  ${HEADING[c]}:`);
     for (const r of group) {
