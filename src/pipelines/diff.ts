@@ -155,14 +155,16 @@ function renderChange(
     },
     opts,
   );
-  const owned = new Set(previous.objects.map(keyOf));
-  for (const k of input.treeHeld ?? []) owned.add(k);
+  // What render owned (the state's tree, the tree's record) and no longer produces: usually few of its keys.
+  const gone = new Set<string>();
+  for (const o of previous.objects) if (!rendered.has(keyOf(o))) gone.add(keyOf(o));
+  for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
   const renderedNamespaces = new Set(r.objects.filter(isNamespace).map((o) => o.metadata.name));
   renderedNamespaces.add(TENANT_ROOT);
   const removedNamespaces: string[] = [];
   for (const o of before) {
     const k = keyOf(o);
-    if (!owned.has(k) || rendered.has(k) || isControllerOwned(o) || isTenant(o)) continue;
+    if (!gone.has(k) || isControllerOwned(o) || isTenant(o)) continue;
     const ns = o.metadata.namespace ?? '';
     if (isNamespace(o)) {
       removedNamespaces.push(o.metadata.name);
@@ -208,7 +210,8 @@ function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
   cascade(before, overlay.leaving);
   for (const [k, r] of overlay.leaving) why.add(k, r);
   const removed = new Set(overlay.removedNamespaces);
-  const live = new Map(before.map((o) => [keyOf(o), o]));
+  const live = new Map<string, KObject>();
+  for (const o of before) live.set(keyOf(o), o);
   const laid = new Map<string, KObject>();
   for (const o of overlay.objects) {
     const k = keyOf(o);
