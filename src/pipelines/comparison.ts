@@ -22,7 +22,15 @@ export interface Comparison {
   deleted: KObject[];
 }
 
-export function compareStates(before: readonly KObject[], after: readonly KObject[]): Comparison {
+/**
+ * `known`: pairs found equal already (after -> before), as diff's overlay finds them; an object
+ * paired with the one it replaces is not compared again.
+ */
+export function compareStates(
+  before: readonly KObject[],
+  after: readonly KObject[],
+  known?: ReadonlyMap<KObject, KObject>,
+): Comparison {
   const was = new Map<string, KObject>();
   for (const o of before) was.set(keyOf(o), o);
   const seen = new Set<string>();
@@ -41,7 +49,7 @@ export function compareStates(before: readonly KObject[], after: readonly KObjec
       continue;
     }
     if (!b) created.push(a);
-    else if (!deepEqual(b, a)) changed.push({ before: b, after: a });
+    else if (known?.get(a) !== b && !deepEqual(b, a)) changed.push({ before: b, after: a });
   }
   for (const b of before) if (!seen.has(keyOf(b))) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
   const position = new Map(orderOutput(changed.map((c) => c.after)).map((o, i) => [keyOf(o), i]));

@@ -204,9 +204,11 @@ function baselineOf(base: KObject[], input: DiffInput, opts: DiffOptions): Recon
 /**
  * The change laid over the baseline, as the API server would apply it: what leaves goes (with what
  * it owns), everything in a removed Namespace goes whether the change holds it or not, and each given
- * or rendered object is applied over the live one. Records why each object differs in `why`.
+ * or rendered object is applied over the live one. Records why each object differs in `why`, and
+ * in `same` each applied object found equal to the live one (to the live one), so the comparison
+ * after the pass need not compare the two again.
  */
-function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
+function layOver(before: KObject[], overlay: Overlay, why: Reasons, same: Map<KObject, KObject>): KObject[] {
   cascade(before, overlay.leaving);
   for (const [k, r] of overlay.leaving) why.add(k, r);
   const removed = new Set(overlay.removedNamespaces);
@@ -219,7 +221,8 @@ function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
     const was = live.get(k);
     const next = applyOver(o, was);
     laid.set(k, next);
-    if (!was || (next !== was && !deepEqual(next, was)))
+    if (was && next !== was && deepEqual(next, was)) same.set(next, was);
+    else if (!was || next !== was)
       why.add(
         k,
         isTenant(o) ? 'the given Tenant' : overlay.rendered.has(k) ? 'rendered by the charts' : 'a given object',
@@ -316,7 +319,8 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     pushAll(findings, overlay.findings);
     if (hasErrors(overlay.findings)) return result({ findings, rendered: true, baseline: 'pass', drift, before });
   }
-  const applied = layOver(before, overlay, why);
+  const same = new Map<KObject, KObject>();
+  const applied = layOver(before, overlay, why, same);
 
   // 4. The pass, and the comparison.
   const pass = reconcile(
@@ -327,7 +331,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   const common = { rendered: runRender, baseline: changeGiven ? ('pass' as const) : ('state' as const), drift, before };
   if (hasErrors(pass.findings)) return result({ findings, ...common });
   const after = pass.store.all();
-  const { created, changed, deleted } = compareStates(before, after);
+  const { created, changed, deleted } = compareStates(before, after, same);
   passReasons(why, pass, { created, changed, deleted });
 
   return result({
