@@ -29,6 +29,7 @@ import {
   type ParentRef,
 } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
+import { pushAll } from '../k8s/arrays';
 import { isControllerOwned, isRoute } from '../platform/kinds';
 import { selectorMatches } from '../k8s/labelSelector';
 import {
@@ -509,23 +510,27 @@ export function hostnameTable(before: HostnameSide, after: HostnameSide): Hostna
   for (const o of after.objects)
     if (o.kind === TGW_KIND && isObject(o.spec) && o.spec.certMode === 'edge')
       edge.add(`${o.metadata.namespace ?? ''}/${o.metadata.name}`);
-  const rows: HostnameRow[] = [];
+  // The rows of each change apart (in the order found), each sorted, then one after the other.
+  const byChange = new Map<HostnameChange, HostnameRow[]>(CHANGE_ORDER.map((c) => [c, []]));
   const add = (bRow: SideRow | undefined, aRow: SideRow | undefined) => {
     const row = (aRow ?? bRow)!.row;
     const bs = bRow?.state ?? { state: 'absent' };
     const as = aRow?.state ?? { state: 'absent' };
     const r: HostnameRow = { ...row, before: bs, after: as, change: classify(bs, as) };
     if (withTls(bs) && as.state === 'served' && !withTls(as) && !edge.has(as.gateway)) r.tls = 'lost';
-    rows.push(r);
+    byChange.get(r.change)!.push(r);
   };
   // Every key of either side once, the before side's first.
   for (const [k, bRow] of b) add(bRow, a.get(k));
   for (const [k, aRow] of a) if (!b.has(k)) add(undefined, aRow);
-  const order = new Map(CHANGE_ORDER.map((c, i) => [c, i]));
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  return rows.sort(
-    (x, y) => order.get(x.change)! - order.get(y.change)! || cmp(x.hostname, y.hostname) || cmp(x.route, y.route),
-  );
+  const rows: HostnameRow[] = [];
+  for (const c of CHANGE_ORDER)
+    pushAll(
+      rows,
+      byChange.get(c)!.sort((x, y) => cmp(x.hostname, y.hostname) || cmp(x.route, y.route)),
+    );
+  return rows;
 }
 
 /** One state of a row in words. */
