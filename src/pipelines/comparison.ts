@@ -32,7 +32,8 @@ export function compareStates(
   known?: ReadonlyMap<KObject, KObject>,
 ): Comparison {
   const was = new Map<string, KObject>();
-  for (const o of before) was.set(keyOf(o), o);
+  const beforeKeys = new Array<string>(before.length);
+  for (let i = 0; i < before.length; i++) was.set((beforeKeys[i] = keyOf(before[i])), before[i]);
   const seen = new Set<string>();
   const created: KObject[] = [];
   const changed: ChangedObject[] = [];
@@ -51,7 +52,10 @@ export function compareStates(
     if (!b) created.push(a);
     else if (known?.get(a) !== b && !deepEqual(b, a)) changed.push({ before: b, after: a });
   }
-  for (const b of before) if (!seen.has(keyOf(b))) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
+  for (let i = 0; i < before.length; i++) {
+    const b = before[i];
+    if (!seen.has(beforeKeys[i])) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
+  }
   const position = new Map(orderOutput(changed.map((c) => c.after)).map((o, i) => [keyOf(o), i]));
   changed.sort((x, y) => position.get(keyOf(x.after))! - position.get(keyOf(y.after))!);
   return { created: orderOutput(created), changed, deleted: orderOutput(deleted) };

@@ -133,7 +133,9 @@ function renderChange(
   const tree = input.prune ? givenTenants : [...stateTenants.filter((t) => !givenKeys.has(keyOf(t))), ...givenTenants];
   const treeKeys = new Set(tree.map(keyOf));
   const leaving: Leaving = new Map();
-  const beforeKeys = new Set(before.map(keyOf));
+  // The baseline's keys of the Tenants' kinds (a key names its kind): all the check below asks.
+  const tenantKinds = new Set(stateTenants.map((t) => t.kind));
+  const beforeKeys = new Set(before.filter((o) => tenantKinds.has(o.kind)).map(keyOf));
   if (tenantsAreObjects)
     for (const t of stateTenants)
       if (!treeKeys.has(keyOf(t)) && beforeKeys.has(keyOf(t)))
@@ -213,7 +215,8 @@ function layOver(before: KObject[], overlay: Overlay, why: Reasons, same: Map<KO
   for (const [k, r] of overlay.leaving) why.add(k, r);
   const removed = new Set(overlay.removedNamespaces);
   const live = new Map<string, KObject>();
-  for (const o of before) live.set(keyOf(o), o);
+  const liveKeys = new Array<string>(before.length);
+  for (let i = 0; i < before.length; i++) live.set((liveKeys[i] = keyOf(before[i])), before[i]);
   const laid = new Map<string, KObject>();
   for (const o of overlay.objects) {
     const k = keyOf(o);
@@ -229,10 +232,8 @@ function layOver(before: KObject[], overlay: Overlay, why: Reasons, same: Map<KO
       );
   }
   const applied: KObject[] = [];
-  for (const o of before) {
-    const k = keyOf(o);
-    if (!overlay.leaving.has(k) && !laid.has(k)) applied.push(o);
-  }
+  for (let i = 0; i < before.length; i++)
+    if (!overlay.leaving.has(liveKeys[i]) && !laid.has(liveKeys[i])) applied.push(before[i]);
   for (const o of laid.values()) applied.push(o);
   return applied;
 }
@@ -279,7 +280,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
 
   // A tree holds only what render wrote: a given object it lacks is the cluster the tree was rendered against.
   const fromTree = (input.treeHeld?.size ?? 0) > 0;
-  const stateKeys = new Set(input.state.map(keyOf));
+  const stateKeys = fromTree ? new Set(input.state.map(keyOf)) : new Set<string>();
   const context = fromTree ? givenAll.filter((o) => !stateKeys.has(keyOf(o))) : [];
   const givenOthers = fromTree ? givenAll.filter((o) => stateKeys.has(keyOf(o))) : givenAll;
   const changeGiven = input.objects.length > 0 || input.valuesFiles.length > 0 || input.prune === true;
