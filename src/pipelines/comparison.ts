@@ -31,17 +31,19 @@ export function compareStates(
   after: readonly KObject[],
   known?: ReadonlyMap<KObject, KObject>,
 ): Comparison {
-  const was = new Map<string, KObject>();
+  // Each key's position in `before` (the last, as a Map keeps it), and which keys `after` has:
+  // marked by that position, so the walks hash each key once.
+  const at = new Map<string, number>();
   const beforeKeys = new Array<string>(before.length);
-  for (let i = 0; i < before.length; i++) was.set((beforeKeys[i] = keyOf(before[i])), before[i]);
-  const seen = new Set<string>();
+  for (let i = 0; i < before.length; i++) at.set((beforeKeys[i] = keyOf(before[i])), i);
+  const seen = new Uint8Array(before.length);
   const created: KObject[] = [];
   const changed: ChangedObject[] = [];
   const deleted: KObject[] = [];
   for (const a of after) {
-    const k = keyOf(a);
-    seen.add(k);
-    const b = was.get(k);
+    const i = at.get(keyOf(a));
+    const b = i === undefined ? undefined : before[i];
+    if (i !== undefined) seen[i] = 1;
     if (b === a) continue;
     if (isSecret(a) || (b && isSecret(b))) {
       const s = secretSides(b, a);
@@ -52,9 +54,10 @@ export function compareStates(
     if (!b) created.push(a);
     else if (known?.get(a) !== b && !deepEqual(b, a)) changed.push({ before: b, after: a });
   }
+  const unique = at.size === before.length;
   for (let i = 0; i < before.length; i++) {
     const b = before[i];
-    if (!seen.has(beforeKeys[i])) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
+    if (!seen[unique ? i : at.get(beforeKeys[i])!]) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
   }
   const position = new Map(orderOutput(changed.map((c) => c.after)).map((o, i) => [keyOf(o), i]));
   changed.sort((x, y) => position.get(keyOf(x.after))! - position.get(keyOf(y.after))!);
