@@ -482,8 +482,48 @@ function isServed(s: HostnameState): s is Extract<HostnameState, { state: 'serve
   return s.state === 'served';
 }
 
+/** Whether two states read the same (JSON-equal: the same members in the same order). */
 function sameState(a: HostnameState, b: HostnameState): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return flatJsonEqual(a, b) ?? JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * JSON.stringify(a) === JSON.stringify(b) without the two strings, for records of strings and
+ * string lists (what a state holds); undefined for any other member (JSON.stringify decides).
+ */
+function flatJsonEqual(a: object, b: object): boolean | undefined {
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ka = Object.keys(ao);
+  const kb = Object.keys(bo);
+  for (const [o, ks] of [
+    [ao, ka],
+    [bo, kb],
+  ] as const)
+    for (const k of ks) {
+      const v = o[k];
+      if (v === undefined || typeof v === 'string') continue;
+      if (!Array.isArray(v)) return undefined;
+      for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return undefined; // holes too
+    }
+  // Members set to undefined are left out, as JSON.stringify leaves them.
+  const na = ka.filter((k) => ao[k] !== undefined);
+  const nb = kb.filter((k) => bo[k] !== undefined);
+  if (na.length !== nb.length) return false;
+  for (let i = 0; i < na.length; i++) {
+    if (na[i] !== nb[i]) return false;
+    const x = ao[na[i]];
+    const y = bo[nb[i]];
+    if (typeof x === 'string' || typeof y === 'string') {
+      if (x !== y) return false;
+    } else {
+      const xs = x as string[];
+      const ys = y as string[];
+      if (xs.length !== ys.length) return false;
+      for (let j = 0; j < xs.length; j++) if (xs[j] !== ys[j]) return false;
+    }
+  }
+  return true;
 }
 
 export function classify(before: HostnameState, after: HostnameState): HostnameChange {
