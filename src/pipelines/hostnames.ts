@@ -108,6 +108,8 @@ interface ListenerEntry {
   kinds: string[];
   hostname: string | undefined;
   protocolRank: number;
+  /** What serving through it reads (its name, its certificate), once it has served. */
+  serves?: { listener: string; certificate: string | undefined };
 }
 
 /** A Gateway's listeners in order, and by hostname (lower case) for the exact match that outranks any other. */
@@ -225,8 +227,8 @@ function servingListener(
   if (!gw) return undefined;
   let listeners = ix.listeners.get(gwKey);
   if (!listeners) ix.listeners.set(gwKey, (listeners = gatewayListeners(gw)));
-  const pick = (entries: readonly ListenerEntry[]): [Record<string, unknown> | undefined, number] => {
-    let bestOf: Record<string, unknown> | undefined;
+  const pick = (entries: readonly ListenerEntry[]): [ListenerEntry | undefined, number] => {
+    let bestOf: ListenerEntry | undefined;
     let bestRankOf = 0;
     for (const e of entries) {
       if (!parentRefSelectsListener(ref, e)) continue;
@@ -236,7 +238,7 @@ function servingListener(
       const m = answers(e.hostname, h);
       if (!m) continue;
       const rank = m * 10 + e.protocolRank;
-      if (rank > bestRankOf) [bestOf, bestRankOf] = [e.l, rank];
+      if (rank > bestRankOf) [bestOf, bestRankOf] = [e, rank];
     }
     return [bestOf, bestRankOf];
   };
@@ -244,20 +246,27 @@ function servingListener(
   let [best, bestRank] = pick(listeners.byHostname.get(h.toLowerCase()) ?? []);
   if (!(bestRank > listeners.looseRankBound)) [best, bestRank] = pick(listeners.all);
   if (!best) return undefined;
+  best.serves ??= { listener: String(best.l.name ?? ''), certificate: servedCertificate(ix, gw, best.l) };
+  const out: HostnameState = { state: 'served', gateway: gwKey, listener: best.serves.listener };
+  if (best.serves.certificate !== undefined) out.certificate = best.serves.certificate;
+  return out;
+}
+
+/** The certificate a listener of gw serves with, in words (undefined: plain, or no certificate named). */
+function servedCertificate(ix: Index, gw: KObject, best: Record<string, unknown>): string | undefined {
   const gwNs = gw.metadata.namespace ?? '';
-  const out: HostnameState = { state: 'served', gateway: gwKey, listener: String(best.name ?? '') };
   const tls = isObject(best.tls) ? best.tls : undefined;
-  if (tls && tls.mode === 'Passthrough') out.certificate = 'TLS passthrough (the backend holds the certificate)';
+  if (tls && tls.mode === 'Passthrough') return 'TLS passthrough (the backend holds the certificate)';
   else if (tls) {
     const ref = arr(tls.certificateRefs)[0];
     const name = ref && nonEmptyString(ref.name);
     if (name) {
       const ns = nonEmptyString(ref.namespace) ?? gwNs;
       const cert = ix.certificates.get(`${ns}/${name}`);
-      out.certificate = cert ? `Certificate ${ns}/${cert.metadata.name}` : `Secret ${ns}/${name}`;
+      return cert ? `Certificate ${ns}/${cert.metadata.name}` : `Secret ${ns}/${name}`;
     }
   }
-  return out;
+  return undefined;
 }
 
 function gatewayRefs(route: KObject): { gw: string; ref: ParentRef; index: number }[] {
