@@ -29,7 +29,6 @@ import {
   type ParentRef,
 } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
-import { pushAll } from '../k8s/arrays';
 import { isControllerOwned, isRoute } from '../platform/kinds';
 import { selectorMatches } from '../k8s/labelSelector';
 import {
@@ -559,26 +558,32 @@ export function hostnameTable(before: HostnameSide, after: HostnameSide): Hostna
   for (const o of after.objects)
     if (o.kind === TGW_KIND && isObject(o.spec) && o.spec.certMode === 'edge')
       edge.add(`${o.metadata.namespace ?? ''}/${o.metadata.name}`);
-  // The rows of each change apart (in the order found), each sorted, then one after the other.
-  const byChange = new Map<HostnameChange, HostnameRow[]>(CHANGE_ORDER.map((c) => [c, []]));
-  const add = (bRow: SideRow | undefined, aRow: SideRow | undefined) => {
+  // The rows of each change apart (in the order found), each sorted, then one after the other. A
+  // row's key is `hostname NUL route` (hostnameStates): with no NUL in a hostname, the keys sort
+  // as the (hostname, route) pairs do.
+  const byChange = new Map<HostnameChange, { k: string; r: HostnameRow }[]>(CHANGE_ORDER.map((c) => [c, []]));
+  let byKey = true;
+  const add = (k: string, bRow: SideRow | undefined, aRow: SideRow | undefined) => {
     const row = (aRow ?? bRow)!.row;
     const bs = bRow?.state ?? { state: 'absent' };
     const as = aRow?.state ?? { state: 'absent' };
     const r: HostnameRow = { ...row, before: bs, after: as, change: classify(bs, as) };
     if (withTls(bs) && as.state === 'served' && !withTls(as) && !edge.has(as.gateway)) r.tls = 'lost';
-    byChange.get(r.change)!.push(r);
+    if (byKey && r.hostname.includes('\u0000')) byKey = false;
+    byChange.get(r.change)!.push({ k, r });
   };
   // Every key of either side once, the before side's first.
-  for (const [k, bRow] of b) add(bRow, a.get(k));
-  for (const [k, aRow] of a) if (!b.has(k)) add(undefined, aRow);
+  for (const [k, bRow] of b) add(k, bRow, a.get(k));
+  for (const [k, aRow] of a) if (!b.has(k)) add(k, undefined, aRow);
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
   const rows: HostnameRow[] = [];
-  for (const c of CHANGE_ORDER)
-    pushAll(
-      rows,
-      byChange.get(c)!.sort((x, y) => cmp(x.hostname, y.hostname) || cmp(x.route, y.route)),
+  for (const c of CHANGE_ORDER) {
+    const group = byChange.get(c)!;
+    group.sort(
+      byKey ? (x, y) => cmp(x.k, y.k) : (x, y) => cmp(x.r.hostname, y.r.hostname) || cmp(x.r.route, y.r.route),
     );
+    for (const e of group) rows.push(e.r);
+  }
   return rows;
 }
 

@@ -197,3 +197,23 @@ describe('classify: two states are the same when they read the same (as JSON)', 
     expect(classify(served({ sharedWith: holed }), served({ sharedWith: new Array<string>(1) }))).toBe('none');
   });
 });
+
+describe('hostnameTable order', () => {
+  it('lists rows by change, then hostname (a name before the longer names it begins), then route', () => {
+    const objects = [
+      ...baseNamespaces(),
+      tgw({ attachedNamespaces: ['cozy-dashboard'] }),
+      http('tenant-root', 'zeta', ['b.example.org', 'a.example.org.uk']),
+      http('tenant-root', 'alpha', ['a.example.org.uk']),
+      http('tenant-root', 'mid', ['a.example.org']),
+    ];
+    const side = { objects: reconcile({ objects }, { now: NOW }).store.all() };
+    const rows = hostnameTable(side, side);
+    expect(rows.map((r) => `${r.change} ${r.hostname} ${r.route}`)).toEqual([
+      'none a.example.org HTTPRoute tenant-root/mid',
+      'none a.example.org.uk HTTPRoute tenant-root/alpha',
+      'none a.example.org.uk HTTPRoute tenant-root/zeta',
+      'none b.example.org HTTPRoute tenant-root/zeta',
+    ]);
+  });
+});
