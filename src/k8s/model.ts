@@ -63,9 +63,27 @@ export function groupOf(apiVersion: string): string {
 
 /** Identity of an object: group, kind, namespace and name (the version is not part of it). */
 export function keyOf(o: KObject | ObjRef): string {
-  const r = 'metadata' in o ? refOf(o as KObject) : (o as ObjRef);
-  return `${groupOf(r.apiVersion)}|${r.kind}|${r.namespace ?? ''}|${r.name}`;
+  // refOf's reading of an object, without building the ref (keyOf runs over every object of every state).
+  if ('metadata' in o) {
+    const m = (o as KObject).metadata;
+    const ns = m?.namespace;
+    const name = m?.name;
+    const seen = keyMemo.get(o);
+    if (seen && seen.apiVersion === o.apiVersion && seen.kind === o.kind && seen.ns === ns && seen.name === name)
+      return seen.key;
+    const key = `${groupOf(o.apiVersion)}|${o.kind}|${ns || ''}|${name ?? ''}`;
+    keyMemo.set(o, { apiVersion: o.apiVersion, kind: o.kind, ns, name, key });
+    return key;
+  }
+  return `${groupOf(o.apiVersion)}|${o.kind}|${o.namespace ?? ''}|${o.name}`;
 }
+
+/**
+ * The key last computed for an object, with the identity it was computed from: an object's key is
+ * asked for many times in a run (every index, comparison and plan reads it), and a memo checked
+ * against the object's current identity fields can never go stale.
+ */
+const keyMemo = new WeakMap<object, { apiVersion: string; kind: string; ns: unknown; name: unknown; key: string }>();
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

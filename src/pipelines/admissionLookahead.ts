@@ -105,14 +105,20 @@ export function inadmissibleAfter(
   const nsAfter = new Map<string, KObject>();
   for (const o of before) if (isNamespace(o)) nsBefore.set(o.metadata.name, o);
   for (const o of after) if (isNamespace(o)) nsAfter.set(o.metadata.name, o);
-  const was = new Map(before.map((o) => [keyOf(o), o]));
+  // The baseline by key, built when the first object needs it: without a policy change only the
+  // objects of Namespaces whose labels change are judged, so only theirs (a key names its namespace).
+  let was: Map<string, KObject> | undefined;
   const out: InadmissibleObject[] = [];
   for (const o of after) {
-    const k = keyOf(o);
     const ns = o.metadata.namespace ?? '';
-    if (written.has(k) || isPolicyObject(o) || o.kind === 'Namespace') continue;
     const because = (ns && nsChanges.get(ns)) || (policiesChanged ? "the platform's admission policies change" : '');
     if (!because) continue;
+    const k = keyOf(o);
+    if (written.has(k) || isPolicyObject(o) || o.kind === 'Namespace') continue;
+    if (!was) {
+      was = new Map();
+      for (const x of before) if (policiesChanged || nsChanges.has(x.metadata.namespace ?? '')) was.set(keyOf(x), x);
+    }
     const b = was.get(k) ?? o;
     const refusedBefore = denied(admitObject(b, ns ? nsBefore.get(ns) : undefined, policiesBefore, NEXT_WRITER));
     for (const [id, d] of denied(admitObject(o, ns ? nsAfter.get(ns) : undefined, policiesAfter, NEXT_WRITER))) {

@@ -22,17 +22,28 @@ export interface Comparison {
   deleted: KObject[];
 }
 
-export function compareStates(before: readonly KObject[], after: readonly KObject[]): Comparison {
-  const was = new Map<string, KObject>();
-  for (const o of before) was.set(keyOf(o), o);
-  const seen = new Set<string>();
+/**
+ * `known`: pairs found equal already (after -> before), as diff's overlay finds them; an object
+ * paired with the one it replaces is not compared again.
+ */
+export function compareStates(
+  before: readonly KObject[],
+  after: readonly KObject[],
+  known?: ReadonlyMap<KObject, KObject>,
+): Comparison {
+  // Each key's position in `before` (the last, as a Map keeps it), and which keys `after` has:
+  // marked by that position, so the walks hash each key once.
+  const at = new Map<string, number>();
+  const beforeKeys = new Array<string>(before.length);
+  for (let i = 0; i < before.length; i++) at.set((beforeKeys[i] = keyOf(before[i])), i);
+  const seen = new Uint8Array(before.length);
   const created: KObject[] = [];
   const changed: ChangedObject[] = [];
   const deleted: KObject[] = [];
   for (const a of after) {
-    const k = keyOf(a);
-    seen.add(k);
-    const b = was.get(k);
+    const i = at.get(keyOf(a));
+    const b = i === undefined ? undefined : before[i];
+    if (i !== undefined) seen[i] = 1;
     if (b === a) continue;
     if (isSecret(a) || (b && isSecret(b))) {
       const s = secretSides(b, a);
@@ -41,9 +52,13 @@ export function compareStates(before: readonly KObject[], after: readonly KObjec
       continue;
     }
     if (!b) created.push(a);
-    else if (!deepEqual(b, a)) changed.push({ before: b, after: a });
+    else if (known?.get(a) !== b && !deepEqual(b, a)) changed.push({ before: b, after: a });
   }
-  for (const b of before) if (!seen.has(keyOf(b))) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
+  const unique = at.size === before.length;
+  for (let i = 0; i < before.length; i++) {
+    const b = before[i];
+    if (!seen[unique ? i : at.get(beforeKeys[i])!]) deleted.push(isSecret(b) ? secretSides(b, undefined).before! : b);
+  }
   const position = new Map(orderOutput(changed.map((c) => c.after)).map((o, i) => [keyOf(o), i]));
   changed.sort((x, y) => position.get(keyOf(x.after))! - position.get(keyOf(y.after))!);
   return { created: orderOutput(created), changed, deleted: orderOutput(deleted) };

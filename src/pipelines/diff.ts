@@ -133,7 +133,9 @@ function renderChange(
   const tree = input.prune ? givenTenants : [...stateTenants.filter((t) => !givenKeys.has(keyOf(t))), ...givenTenants];
   const treeKeys = new Set(tree.map(keyOf));
   const leaving: Leaving = new Map();
-  const beforeKeys = new Set(before.map(keyOf));
+  // The baseline's keys of the Tenants' kinds (a key names its kind): all the check below asks.
+  const tenantKinds = new Set(stateTenants.map((t) => t.kind));
+  const beforeKeys = new Set(before.filter((o) => tenantKinds.has(o.kind)).map(keyOf));
   if (tenantsAreObjects)
     for (const t of stateTenants)
       if (!treeKeys.has(keyOf(t)) && beforeKeys.has(keyOf(t)))
@@ -155,14 +157,16 @@ function renderChange(
     },
     opts,
   );
-  const owned = new Set(previous.objects.map(keyOf));
-  for (const k of input.treeHeld ?? []) owned.add(k);
+  // What render owned (the state's tree, the tree's record) and no longer produces: usually few of its keys.
+  const gone = new Set<string>();
+  for (const o of previous.objects) if (!rendered.has(keyOf(o))) gone.add(keyOf(o));
+  for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
   const renderedNamespaces = new Set(r.objects.filter(isNamespace).map((o) => o.metadata.name));
   renderedNamespaces.add(TENANT_ROOT);
   const removedNamespaces: string[] = [];
   for (const o of before) {
     const k = keyOf(o);
-    if (!owned.has(k) || rendered.has(k) || isControllerOwned(o) || isTenant(o)) continue;
+    if (!gone.has(k) || isControllerOwned(o) || isTenant(o)) continue;
     const ns = o.metadata.namespace ?? '';
     if (isNamespace(o)) {
       removedNamespaces.push(o.metadata.name);
@@ -202,13 +206,17 @@ function baselineOf(base: KObject[], input: DiffInput, opts: DiffOptions): Recon
 /**
  * The change laid over the baseline, as the API server would apply it: what leaves goes (with what
  * it owns), everything in a removed Namespace goes whether the change holds it or not, and each given
- * or rendered object is applied over the live one. Records why each object differs in `why`.
+ * or rendered object is applied over the live one. Records why each object differs in `why`, and
+ * in `same` each applied object found equal to the live one (to the live one), so the comparison
+ * after the pass need not compare the two again.
  */
-function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
+function layOver(before: KObject[], overlay: Overlay, why: Reasons, same: Map<KObject, KObject>): KObject[] {
   cascade(before, overlay.leaving);
   for (const [k, r] of overlay.leaving) why.add(k, r);
   const removed = new Set(overlay.removedNamespaces);
-  const live = new Map(before.map((o) => [keyOf(o), o]));
+  const live = new Map<string, KObject>();
+  const liveKeys = new Array<string>(before.length);
+  for (let i = 0; i < before.length; i++) live.set((liveKeys[i] = keyOf(before[i])), before[i]);
   const laid = new Map<string, KObject>();
   for (const o of overlay.objects) {
     const k = keyOf(o);
@@ -216,17 +224,16 @@ function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
     const was = live.get(k);
     const next = applyOver(o, was);
     laid.set(k, next);
-    if (!was || (next !== was && !deepEqual(next, was)))
+    if (was && next !== was && deepEqual(next, was)) same.set(next, was);
+    else if (!was || next !== was)
       why.add(
         k,
         isTenant(o) ? 'the given Tenant' : overlay.rendered.has(k) ? 'rendered by the charts' : 'a given object',
       );
   }
   const applied: KObject[] = [];
-  for (const o of before) {
-    const k = keyOf(o);
-    if (!overlay.leaving.has(k) && !laid.has(k)) applied.push(o);
-  }
+  for (let i = 0; i < before.length; i++)
+    if (!overlay.leaving.has(liveKeys[i]) && !laid.has(liveKeys[i])) applied.push(before[i]);
   for (const o of laid.values()) applied.push(o);
   return applied;
 }
@@ -287,7 +294,7 @@ function givenChange(input: DiffInput): GivenChange {
   const all = input.objects.filter((o) => !isTenant(o));
   // A tree holds only what render wrote: a given object it lacks is the cluster the tree was rendered against.
   const fromTree = (input.treeHeld?.size ?? 0) > 0;
-  const stateKeys = new Set(input.state.map(keyOf));
+  const stateKeys = fromTree ? new Set(input.state.map(keyOf)) : new Set<string>();
   return {
     tenants,
     all,
@@ -340,7 +347,8 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   pushAll(findings, overlay.findings);
   if (hasErrors(overlay.findings))
     return resultOf(input, { findings, rendered: true, baseline: 'pass', drift, before });
-  const applied = layOver(before, overlay, why);
+  const same = new Map<KObject, KObject>();
+  const applied = layOver(before, overlay, why, same);
 
   // 4. The pass, and the comparison.
   const pass = reconcile(
@@ -356,7 +364,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   };
   if (hasErrors(pass.findings)) return resultOf(input, { findings, ...common });
   const after = pass.store.all();
-  const { created, changed, deleted } = compareStates(before, after);
+  const { created, changed, deleted } = compareStates(before, after, same);
   passReasons(why, pass, { created, changed, deleted });
 
   return resultOf(input, {

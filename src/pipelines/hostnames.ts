@@ -98,10 +98,54 @@ function answers(listenerHost: string | undefined, h: string): number {
 
 const PROTOCOL_RANK: Record<string, number> = { HTTPS: 3, TLS: 2, HTTP: 1 };
 
-function admitsKind(listener: Record<string, unknown>, kind: string): boolean {
-  return listenerRouteKinds({ protocol: stringField(listener.protocol), kinds: explicitRouteKinds(listener) }).includes(
-    kind,
-  );
+/** A listener as servingListener weighs it, read once per state (a Gateway has dozens, every hostname asks). */
+interface ListenerEntry {
+  l: Record<string, unknown>;
+  name: string;
+  port: number;
+  /** The route kinds it admits. */
+  kinds: string[];
+  hostname: string | undefined;
+  protocolRank: number;
+  /** What serving through it reads (its name, its certificate), once it has served. */
+  serves?: { listener: string; certificate: string | undefined };
+}
+
+/** A Gateway's listeners in order, and by hostname (lower case) for the exact match that outranks any other. */
+interface GatewayListeners {
+  all: ListenerEntry[];
+  byHostname: Map<string, ListenerEntry[]>;
+  /** Above the rank of any listener whose hostname is not the one asked (no shortcut when Infinity). */
+  looseRankBound: number;
+}
+
+function gatewayListeners(gw: KObject): GatewayListeners {
+  const spec = isObject(gw.spec) ? gw.spec : {};
+  const out: GatewayListeners = { all: [], byHostname: new Map(), looseRankBound: 0 };
+  let longest = 0;
+  for (const l of arr(spec.listeners)) {
+    const e: ListenerEntry = {
+      l,
+      name: String(l.name ?? ''),
+      port: typeof l.port === 'number' ? l.port : -1,
+      kinds: listenerRouteKinds({ protocol: stringField(l.protocol), kinds: explicitRouteKinds(l) }),
+      hostname: nonEmptyString(l.hostname),
+      protocolRank: PROTOCOL_RANK[nonEmptyString(l.protocol) ?? ''] ?? 0,
+    };
+    out.all.push(e);
+    if (typeof e.protocolRank !== 'number' || !(e.protocolRank >= 0 && e.protocolRank <= 3))
+      out.looseRankBound = Infinity;
+    if (e.hostname !== undefined) {
+      longest = Math.max(longest, e.hostname.length);
+      const k = e.hostname.toLowerCase();
+      const same = out.byHostname.get(k);
+      if (same) same.push(e);
+      else out.byHostname.set(k, [e]);
+    }
+  }
+  // answers(): a listener hostname other than h scores at most 2 + its length, none at all 1.
+  out.looseRankBound = Math.max(out.looseRankBound, (2 + longest) * 10 + 3);
+  return out;
 }
 
 interface Index {
@@ -113,6 +157,13 @@ interface Index {
   certModes: Map<string, string>;
   /** namespace/secretName -> the Certificate writing that Secret */
   certificates: Map<string, KObject>;
+  /** Gateway namespace/name -> its listeners, read when first asked. */
+  listeners: Map<string, GatewayListeners>;
+}
+
+/** The apiVersion up to its first '/' (read only for the kinds that ask: every object passes index()). */
+function groupWritten(o: KObject): string {
+  return o.apiVersion.split('/')[0];
 }
 
 function index(objs: readonly KObject[]): Index {
@@ -122,20 +173,20 @@ function index(objs: readonly KObject[]): Index {
     gateways: new Map(),
     certModes: new Map(),
     certificates: new Map(),
+    listeners: new Map(),
   };
   for (const o of objs) {
-    const g = o.apiVersion.split('/')[0];
     if (isNamespace(o)) ix.namespaces.set(o.metadata.name, o.metadata.labels ?? {});
     else if (isRoute(o)) {
       if (!isControllerOwned(o) && routeHostnames(o).length) ix.routes.set(keyOf(o), o);
-    } else if (o.kind === 'Gateway' && g === 'gateway.networking.k8s.io')
+    } else if (o.kind === 'Gateway' && groupWritten(o) === 'gateway.networking.k8s.io')
       ix.gateways.set(`${o.metadata.namespace ?? ''}/${o.metadata.name}`, o);
-    else if (o.kind === TGW_KIND && g === 'gateway.cozystack.io')
+    else if (o.kind === TGW_KIND && groupWritten(o) === 'gateway.cozystack.io')
       ix.certModes.set(
         `${o.metadata.namespace ?? ''}/${o.metadata.name}`,
         (isObject(o.spec) ? nonEmptyString(o.spec.certMode) : undefined) ?? 'http01',
       );
-    else if (o.kind === 'Certificate' && g === 'cert-manager.io') {
+    else if (o.kind === 'Certificate' && groupWritten(o) === 'cert-manager.io') {
       const secret = isObject(o.spec) ? nonEmptyString(o.spec.secretName) : undefined;
       if (secret) ix.certificates.set(`${o.metadata.namespace ?? ''}/${secret}`, o);
     }
@@ -173,34 +224,48 @@ function servingListener(
 ): HostnameState | undefined {
   const gw = ix.gateways.get(gwKey);
   if (!gw) return undefined;
-  const spec = isObject(gw.spec) ? gw.spec : {};
-  let best: Record<string, unknown> | undefined;
-  let bestRank = 0;
-  for (const l of arr(spec.listeners)) {
-    if (!parentRefSelectsListener(ref, { name: String(l.name ?? ''), port: typeof l.port === 'number' ? l.port : -1 }))
-      continue;
-    if (!admitsKind(l, kind)) continue;
-    if (routeNamespace !== undefined && !admitsNamespace(ix, l, gw.metadata.namespace ?? '', routeNamespace)) continue;
-    const m = answers(nonEmptyString(l.hostname), h);
-    if (!m) continue;
-    const rank = m * 10 + (PROTOCOL_RANK[nonEmptyString(l.protocol) ?? ''] ?? 0);
-    if (rank > bestRank) [best, bestRank] = [l, rank];
-  }
+  let listeners = ix.listeners.get(gwKey);
+  if (!listeners) ix.listeners.set(gwKey, (listeners = gatewayListeners(gw)));
+  const pick = (entries: readonly ListenerEntry[]): [ListenerEntry | undefined, number] => {
+    let bestOf: ListenerEntry | undefined;
+    let bestRankOf = 0;
+    for (const e of entries) {
+      if (!parentRefSelectsListener(ref, e)) continue;
+      if (!e.kinds.includes(kind)) continue;
+      if (routeNamespace !== undefined && !admitsNamespace(ix, e.l, gw.metadata.namespace ?? '', routeNamespace))
+        continue;
+      const m = answers(e.hostname, h);
+      if (!m) continue;
+      const rank = m * 10 + e.protocolRank;
+      if (rank > bestRankOf) [bestOf, bestRankOf] = [e, rank];
+    }
+    return [bestOf, bestRankOf];
+  };
+  // The listeners of h's own name outrank every other one: the first best of them is the first best of all.
+  let [best, bestRank] = pick(listeners.byHostname.get(h.toLowerCase()) ?? []);
+  if (!(bestRank > listeners.looseRankBound)) [best, bestRank] = pick(listeners.all);
   if (!best) return undefined;
+  best.serves ??= { listener: String(best.l.name ?? ''), certificate: servedCertificate(ix, gw, best.l) };
+  const out: HostnameState = { state: 'served', gateway: gwKey, listener: best.serves.listener };
+  if (best.serves.certificate !== undefined) out.certificate = best.serves.certificate;
+  return out;
+}
+
+/** The certificate a listener of gw serves with, in words (undefined: plain, or no certificate named). */
+function servedCertificate(ix: Index, gw: KObject, best: Record<string, unknown>): string | undefined {
   const gwNs = gw.metadata.namespace ?? '';
-  const out: HostnameState = { state: 'served', gateway: gwKey, listener: String(best.name ?? '') };
   const tls = isObject(best.tls) ? best.tls : undefined;
-  if (tls && tls.mode === 'Passthrough') out.certificate = 'TLS passthrough (the backend holds the certificate)';
+  if (tls && tls.mode === 'Passthrough') return 'TLS passthrough (the backend holds the certificate)';
   else if (tls) {
     const ref = arr(tls.certificateRefs)[0];
     const name = ref && nonEmptyString(ref.name);
     if (name) {
       const ns = nonEmptyString(ref.namespace) ?? gwNs;
       const cert = ix.certificates.get(`${ns}/${name}`);
-      out.certificate = cert ? `Certificate ${ns}/${cert.metadata.name}` : `Secret ${ns}/${name}`;
+      return cert ? `Certificate ${ns}/${cert.metadata.name}` : `Secret ${ns}/${name}`;
     }
   }
-  return out;
+  return undefined;
 }
 
 function gatewayRefs(route: KObject): { gw: string; ref: ParentRef; index: number }[] {
@@ -425,8 +490,48 @@ function isServed(s: HostnameState): s is Extract<HostnameState, { state: 'serve
   return s.state === 'served';
 }
 
+/** Whether two states read the same (JSON-equal: the same members in the same order). */
 function sameState(a: HostnameState, b: HostnameState): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return flatJsonEqual(a, b) ?? JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * JSON.stringify(a) === JSON.stringify(b) without the two strings, for records of strings and
+ * string lists (what a state holds); undefined for any other member (JSON.stringify decides).
+ */
+function flatJsonEqual(a: object, b: object): boolean | undefined {
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ka = Object.keys(ao);
+  const kb = Object.keys(bo);
+  for (const [o, ks] of [
+    [ao, ka],
+    [bo, kb],
+  ] as const)
+    for (const k of ks) {
+      const v = o[k];
+      if (v === undefined || typeof v === 'string') continue;
+      if (!Array.isArray(v)) return undefined;
+      for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return undefined; // holes too
+    }
+  // Members set to undefined are left out, as JSON.stringify leaves them.
+  const na = ka.filter((k) => ao[k] !== undefined);
+  const nb = kb.filter((k) => bo[k] !== undefined);
+  if (na.length !== nb.length) return false;
+  for (let i = 0; i < na.length; i++) {
+    if (na[i] !== nb[i]) return false;
+    const x = ao[na[i]];
+    const y = bo[nb[i]];
+    if (typeof x === 'string' || typeof y === 'string') {
+      if (x !== y) return false;
+    } else {
+      const xs = x as string[];
+      const ys = y as string[];
+      if (xs.length !== ys.length) return false;
+      for (let j = 0; j < xs.length; j++) if (xs[j] !== ys[j]) return false;
+    }
+  }
+  return true;
 }
 
 export function classify(before: HostnameState, after: HostnameState): HostnameChange {
@@ -453,22 +558,33 @@ export function hostnameTable(before: HostnameSide, after: HostnameSide): Hostna
   for (const o of after.objects)
     if (o.kind === TGW_KIND && isObject(o.spec) && o.spec.certMode === 'edge')
       edge.add(`${o.metadata.namespace ?? ''}/${o.metadata.name}`);
-  const rows: HostnameRow[] = [];
-  for (const k of new Set([...b.keys(), ...a.keys()])) {
-    const row = (a.get(k) ?? b.get(k))!.row;
-    const bs = b.get(k)?.state ?? { state: 'absent' };
-    const as = a.get(k)?.state ?? { state: 'absent' };
+  // The rows of each change apart (in the order found), each sorted, then one after the other. A
+  // row's key is `hostname NUL route` (hostnameStates): with no NUL in a hostname, the keys sort
+  // as the (hostname, route) pairs do.
+  const byChange = new Map<HostnameChange, { k: string; r: HostnameRow }[]>(CHANGE_ORDER.map((c) => [c, []]));
+  let byKey = true;
+  const add = (k: string, bRow: SideRow | undefined, aRow: SideRow | undefined) => {
+    const row = (aRow ?? bRow)!.row;
+    const bs = bRow?.state ?? { state: 'absent' };
+    const as = aRow?.state ?? { state: 'absent' };
     const r: HostnameRow = { ...row, before: bs, after: as, change: classify(bs, as) };
     if (withTls(bs) && as.state === 'served' && !withTls(as) && !edge.has(as.gateway)) r.tls = 'lost';
-    rows.push(r);
-  }
+    if (byKey && r.hostname.includes('\u0000')) byKey = false;
+    byChange.get(r.change)!.push({ k, r });
+  };
+  // Every key of either side once, the before side's first.
+  for (const [k, bRow] of b) add(k, bRow, a.get(k));
+  for (const [k, aRow] of a) if (!b.has(k)) add(k, undefined, aRow);
   const cmp = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  return rows.sort(
-    (x, y) =>
-      CHANGE_ORDER.indexOf(x.change) - CHANGE_ORDER.indexOf(y.change) ||
-      cmp(x.hostname, y.hostname) ||
-      cmp(x.route, y.route),
-  );
+  const rows: HostnameRow[] = [];
+  for (const c of CHANGE_ORDER) {
+    const group = byChange.get(c)!;
+    group.sort(
+      byKey ? (x, y) => cmp(x.k, y.k) : (x, y) => cmp(x.r.hostname, y.r.hostname) || cmp(x.r.route, y.r.route),
+    );
+    for (const e of group) rows.push(e.r);
+  }
+  return rows;
 }
 
 /** One state of a row in words. */
@@ -503,10 +619,13 @@ const COUNT_WORD: Record<HostnameChange, string> = {
 
 /** The table as the plans print it: the changed rows under a heading per change; unchanged ones counted. */
 export function formatHostnameTable(rows: readonly HostnameRow[]): string[] {
-  const counts = CHANGE_ORDER.map((c) => `${rows.filter((r) => r.change === c).length} ${COUNT_WORD[c]}`);
+  // One walk over the rows (a table has a row per hostname of the platform): each change's rows, in order.
+  const byChange = new Map<HostnameChange, HostnameRow[]>(CHANGE_ORDER.map((c) => [c, []]));
+  for (const r of rows) byChange.get(r.change)?.push(r);
+  const counts = CHANGE_ORDER.map((c) => `${byChange.get(c)!.length} ${COUNT_WORD[c]}`);
   const lines = [`Hostnames: ${counts.slice(0, 4).join(', ')}; ${counts[4]}.`];
   for (const c of CHANGE_ORDER.slice(0, 4)) {
-    const group = rows.filter((r) => r.change === c);
+    const group = byChange.get(c)!;
     if (!group.length) continue;
     lines.push(`  ${HEADING[c]}:`);
     for (const r of group) {

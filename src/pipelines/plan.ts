@@ -206,8 +206,18 @@ export function renderPlan(result: ReconcileResult, opts: PlanOptions): string {
   const warnings = result.findings.filter((f) => !f.rule?.startsWith('cilium.') && f.severity !== 'info');
   const lines = planHeader(result, opts, warnings.length, cilium.length);
   const { groups, refusedIn, refusedUnchanged } = planGroups(result, opts);
-  const before = new Map(opts.before.map((o) => [keyOf(o), o]));
-  const after = new Map(result.store.all().map((o) => [keyOf(o), o]));
+  // Only the changed objects are looked up (changeLines), so only they are indexed.
+  const changedKeys = new Set(result.changes.map((c) => keyOf(c.ref)));
+  const byKey = (objs: readonly KObject[]) => {
+    const m = new Map<string, KObject>();
+    for (const o of objs) {
+      const k = keyOf(o);
+      if (changedKeys.has(k)) m.set(k, o);
+    }
+    return m;
+  };
+  const before = byKey(opts.before);
+  const after = byKey(result.store.all());
   for (const g of [...groups.keys()].sort()) {
     lines.push('', groupHeading(result, g));
     for (const c of [...groups.get(g)!].sort(compareInGroup)) pushAll(lines, changeLines(c, before, after, opts));

@@ -3,7 +3,13 @@
  * by the race module; a state no pass wrote read through the pass that started from it.
  */
 import { reconcile } from '../../src/pipelines/reconcile';
-import { hostnameTable, type HostnameRow, type HostnameSide } from '../../src/pipelines/hostnames';
+import {
+  classify,
+  hostnameTable,
+  type HostnameRow,
+  type HostnameSide,
+  type HostnameState,
+} from '../../src/pipelines/hostnames';
 import type { KObject } from '../../src/k8s/model';
 import { baseNamespaces, http, NOW, tgw } from '../controller/tgwFixtures';
 
@@ -164,5 +170,50 @@ describe('hostnameTable', () => {
       reason: 'not attached: Gateway tenant-root/cozystack takes no routes from namespace tenant-a',
     });
     expect(rows[0].change).toBe('stops');
+  });
+});
+
+describe('classify: two states are the same when they read the same (as JSON)', () => {
+  const served = (extra: Record<string, unknown> = {}): HostnameState =>
+    ({ state: 'served', gateway: 'tenant-root/cozystack', listener: 'https', ...extra }) as HostnameState;
+
+  it('ignores members set to undefined and compares lists by their items', () => {
+    expect(classify(served({ certificate: undefined }), served())).toBe('none');
+    expect(classify(served({ sharedWith: ['a', 'b'], rule: 'r' }), served({ sharedWith: ['a', 'b'], rule: 'r' }))).toBe(
+      'none',
+    );
+    expect(classify(served({ sharedWith: ['a', 'b'] }), served({ sharedWith: ['a'] }))).toBe('moves');
+    expect(classify(served({ certificate: 'Secret x/y' }), served())).toBe('moves');
+  });
+
+  it('tells apart the same members in another order, as their JSON does', () => {
+    const reordered = { listener: 'https', gateway: 'tenant-root/cozystack', state: 'served' } as HostnameState;
+    expect(classify(served(), reordered)).toBe('moves');
+  });
+
+  it('reads a list with a hole as JSON does (null), not as equal to any string', () => {
+    const holed = new Array<string>(1);
+    expect(classify(served({ sharedWith: holed }), served({ sharedWith: ['a'] }))).toBe('moves');
+    expect(classify(served({ sharedWith: holed }), served({ sharedWith: new Array<string>(1) }))).toBe('none');
+  });
+});
+
+describe('hostnameTable order', () => {
+  it('lists rows by change, then hostname (a name before the longer names it begins), then route', () => {
+    const objects = [
+      ...baseNamespaces(),
+      tgw({ attachedNamespaces: ['cozy-dashboard'] }),
+      http('tenant-root', 'zeta', ['b.example.org', 'a.example.org.uk']),
+      http('tenant-root', 'alpha', ['a.example.org.uk']),
+      http('tenant-root', 'mid', ['a.example.org']),
+    ];
+    const side = { objects: reconcile({ objects }, { now: NOW }).store.all() };
+    const rows = hostnameTable(side, side);
+    expect(rows.map((r) => `${r.change} ${r.hostname} ${r.route}`)).toEqual([
+      'none a.example.org HTTPRoute tenant-root/mid',
+      'none a.example.org.uk HTTPRoute tenant-root/alpha',
+      'none a.example.org.uk HTTPRoute tenant-root/zeta',
+      'none b.example.org HTTPRoute tenant-root/zeta',
+    ]);
   });
 });
