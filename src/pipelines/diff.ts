@@ -405,17 +405,20 @@ export function hasDifferences(d: DiffResult): boolean {
   return d.created.length + d.changed.length + d.deleted.length > 0;
 }
 
-/** A Store holding the state after the change (masked), for the plan's grouping. */
+/**
+ * A Store of what the plan reads of the state after the change (masked): the objects created and
+ * changed (their lines), and every TenantGateway (the namespace headings). The plan of a diff
+ * lists no unchanged object (showRefusedUnchanged off), so the rest of the state, tens of
+ * thousands of objects, is not indexed again for it.
+ */
 export function afterStore(d: DiffResult): Store {
   const gone = new Set(d.deleted.map(keyOf));
   const replaced = new Map<string, KObject>([...d.created, ...d.changed.map((c) => c.after)].map((o) => [keyOf(o), o]));
   const objs: KObject[] = [];
   for (const o of d.before) {
+    if (!isTenantGateway(o)) continue;
     const k = keyOf(o);
-    if (gone.has(k)) continue;
-    const r = replaced.get(k);
-    objs.push(r ?? o);
-    replaced.delete(k);
+    if (!gone.has(k) && !replaced.has(k)) objs.push(o);
   }
   for (const o of replaced.values()) objs.push(o);
   return new Store(objs);
