@@ -11,15 +11,16 @@ import { keyOf, refOf, type KObject } from './model';
 export function duplicateFindings(objects: readonly KObject[], what = 'inputs', flag = '-f'): Finding[] {
   // One identity per object, computed once; most inputs have no duplicate, and then nothing more is done.
   const keys = objects.map(keyOf);
-  const count = new Map<string, number>();
+  const once = new Set<string>();
   let repeated = false;
   for (const k of keys) {
-    const n = (count.get(k) ?? 0) + 1;
-    count.set(k, n);
-    if (n > 1) repeated = true;
+    if (once.has(k)) repeated = true;
+    else once.add(k);
   }
   const out: Finding[] = [];
   if (!repeated) return out;
+  const count = new Map<string, number>();
+  for (const k of keys) count.set(k, (count.get(k) ?? 0) + 1);
   const seen = new Map<string, number>();
   for (let j = 0; j < objects.length; j++) {
     const k = keys[j];
