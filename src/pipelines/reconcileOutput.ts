@@ -32,6 +32,14 @@ export interface ReconcileFormat {
   now: string;
 }
 
+/**
+ * What the pass emits, the objects `--validate` checks: the whole state after it with --all,
+ * else what it creates or changes (formatReconcile prints the same objects, their Secrets redacted).
+ */
+export function emittedObjects(result: ReconcileResult, all: boolean): KObject[] {
+  return all ? result.store.all() : result.store.changedObjects();
+}
+
 /** The output of one pass in the chosen format. */
 export function formatReconcile(result: ReconcileResult, before: KObject[], opts: ReconcileFormat): ReconcileOutput {
   if (opts.output === 'plan')
@@ -43,11 +51,11 @@ export function formatReconcile(result: ReconcileResult, before: KObject[], opts
   const findings = result.findings;
   const notes: string[] = [];
   const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
-  const all = opts.all ? redactSecrets(result.store.all(), Boolean(opts.includeSecretData)) : undefined;
+  const all = opts.all ? redactSecrets(emittedObjects(result, true), Boolean(opts.includeSecretData)) : undefined;
   // With --all, what changed is printed only by -o json.
   const changed =
     !all || opts.output === 'json'
-      ? redactSecrets(result.store.changedObjects(), Boolean(opts.includeSecretData))
+      ? redactSecrets(emittedObjects(result, false), Boolean(opts.includeSecretData))
       : undefined;
   const redacted = (all ?? changed)!.redacted;
   if (redacted) notes.push(redactionNotice(redacted));

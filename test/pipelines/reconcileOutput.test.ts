@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { TESTDATA } from '../helpers/cli';
 import { reconcile } from '../../src/pipelines/reconcile';
-import { formatReconcile } from '../../src/pipelines/reconcileOutput';
+import { emittedObjects, formatReconcile } from '../../src/pipelines/reconcileOutput';
 import type { KObject } from '../../src/k8s/model';
 
 const INPUTS = path.join(TESTDATA, 'golden', 'reconcile', '_inputs');
@@ -63,5 +63,21 @@ describe('formatReconcile', () => {
     expect(out.findings).toEqual(pass.findings.filter((f) => f.severity === 'warning'));
     expect(out.findings).not.toContainEqual(info);
     expect(formatReconcile(mixed, objects, { output: 'yaml', now: NOW }).findings).toEqual(mixed.findings);
+  });
+});
+
+describe('emittedObjects (what --validate checks)', () => {
+  it('the whole state after the pass with --all, else only what it creates or changes: the objects the YAML output prints', () => {
+    const key = (o: KObject) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+    const all = emittedObjects(pass, true);
+    const changed = emittedObjects(pass, false);
+    expect(all.map(key)).toEqual(pass.store.all().map(key));
+    expect(changed.map(key)).toEqual(pass.store.changedObjects().map(key));
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThan(all.length);
+    const printed = (o: { output: string; all?: boolean }) =>
+      (jsyaml.loadAll(text(formatReconcile(pass, objects, { ...o, now: NOW }))) as KObject[]).filter(Boolean).map(key);
+    expect(printed({ output: 'yaml', all: true })).toEqual(all.map(key));
+    expect(printed({ output: 'yaml' })).toEqual(changed.map(key));
   });
 });

@@ -82,13 +82,9 @@ export function register(program: Command, ctx: CliContext): Command {
       { objects: inputs.objects, valuesFiles: inputs.values },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
     );
-    // --validate: what the pass emits (the whole state with --all, else what it creates or changes).
-    result.findings = checkEmitted(
-      result.findings,
-      opts.all ? result.store.all() : result.store.changedObjects(),
-      opts,
-    );
-    const out = late.reconcileOutput().formatReconcile(result, inputs.objects, {
+    const { emittedObjects, formatReconcile } = late.reconcileOutput();
+    result.findings = checkEmitted(result.findings, emittedObjects(result, Boolean(opts.all)), opts);
+    const out = formatReconcile(result, inputs.objects, {
       output: opts.output,
       all: opts.all,
       includeSecretData: opts.includeSecretData,
