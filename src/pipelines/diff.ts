@@ -35,7 +35,7 @@ import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT } from '../platform/tenancy';
-import { render, type RenderOptions } from './render';
+import { readByRender, render, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
@@ -142,7 +142,7 @@ function renderChange(
         leaving.set(keyOf(t), 'the Tenant left the tree (--prune: not among the given Tenants)');
 
   // Render sees the tree, the platform Package and the Namespaces (their uids) of baseline and change.
-  const others = before.filter((o) => !isTenant(o));
+  const others = before.filter((o) => !isTenant(o) && readByRender(o));
   const r = render({ objects: [...others, ...givenOthers, ...tree], valuesFiles: input.valuesFiles }, opts);
   if (hasErrors(r.findings))
     return { objects: [], leaving, removedNamespaces: [], rendered: new Set(), findings: r.findings };

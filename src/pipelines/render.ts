@@ -40,6 +40,7 @@ import type { TenantRelease } from '../charts/tenantRelease';
 import { rootHostFindings } from '../charts/cozystackBasics';
 import { gatewayCleanupHook, omittedHooksNote } from '../charts/hooks';
 import { findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
+import { COZYSTACK_API_VERSION } from '../charts/capabilities';
 import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { pushAll } from '../k8s/arrays';
@@ -100,6 +101,16 @@ function pointAtValue(f: Finding, sources: ValuesWhere[]): Finding {
 /** Findings about an input object name it. */
 function aboutObject(f: Finding, o: KObject): Finding {
   return { ...f, object: f.object ?? refOf(o) };
+}
+
+/**
+ * The input objects render reads: the Tenants, the Namespaces (their uids), the TenantGateways
+ * (checked against the CRD) and the objects of cozystack.io/v1alpha1 (the platform Package, the
+ * served APIs). A caller holding a whole cluster state (diff) passes only these: the rest of it,
+ * routes and Secrets by the ten thousand, render never looks at.
+ */
+export function readByRender(o: KObject): boolean {
+  return isTenant(o) || isNamespace(o) || isTenantGateway(o) || o.apiVersion === COZYSTACK_API_VERSION;
 }
 
 /** What step 1 found: every finding, the Tenants that failed, and whether the platform values did. */
