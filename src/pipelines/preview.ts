@@ -68,6 +68,8 @@ export function renderThenReconcile(
       includeHooks: o.includeHooks,
       apiVersions: o.apiVersions,
       noteOmittedHooks: o.noteOmittedHooks,
+      // Every caller orders its output: the pass's store, then sortObjects or orderOutput.
+      unordered: true,
     });
     pushAll(findings, r.findings);
     if (hasErrors(findings)) return { failed: true, findings, rendered: [], renderedKeys: new Set() };
