@@ -48,9 +48,17 @@ export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult 
   const valuesFiles = o.values.map((values) => ({ file: o.valuesFile, values }));
   const inputKeys = new Set(inputs.map(keyOf));
   const pass = renderThenReconcile({ objects: inputs, valuesFiles }, o);
-  const { findings, rendered, renderedKeys, reconciled: rec } = pass;
+  const { findings, rendered, reconciled: rec } = pass;
   if (pass.failed) return { objects: [], findings };
-  if (!rec) return { objects: sortObjects(rendered.filter((x) => !inputKeys.has(keyOf(x)))), findings };
+  if (!rec) {
+    // Only an object of a kind some input has can carry an input's identity (a key names its kind).
+    const inputKinds = new Set(inputs.map((x) => x.kind));
+    return {
+      objects: sortObjects(rendered.filter((x) => !inputKinds.has(x.kind) || !inputKeys.has(keyOf(x)))),
+      findings,
+    };
+  }
+  const renderedKeys = pass.renderedKeys!;
   const applied = applySecretRule(
     rec.store.all().filter((x) => !inputKeys.has(keyOf(x))),
     (x) => !renderedKeys.has(keyOf(x)),

@@ -45,7 +45,8 @@ export interface ControllerPass {
   findings: Finding[];
   /** What the charts rendered (none when the render is skipped). */
   rendered: KObject[];
-  renderedKeys: Set<string>;
+  /** The identities of what the charts rendered: with the controller pass (which needs them), else absent. */
+  renderedKeys?: Set<string>;
   /** The controller pass (absent when it is skipped, or when the render failed). */
   reconciled?: ReconcileResult;
 }
@@ -72,11 +73,11 @@ export function renderThenReconcile(
       unordered: true,
     });
     pushAll(findings, r.findings);
-    if (hasErrors(findings)) return { failed: true, findings, rendered: [], renderedKeys: new Set() };
+    if (hasErrors(findings)) return { failed: true, findings, rendered: [] };
     rendered = r.objects;
   }
+  if (o.reconcile === false) return { failed: false, findings, rendered };
   const renderedKeys = new Set(rendered.map(keyOf));
-  if (o.reconcile === false) return { failed: false, findings, rendered, renderedKeys };
   // The cluster state: the inputs, with what the charts render applied over them.
   const state = [...input.objects.filter((x) => !renderedKeys.has(keyOf(x))), ...rendered];
   const reconciled = reconcile(
@@ -102,8 +103,9 @@ export function withoutStatus(o: KObject): KObject {
 
 export function preview(input: RenderInput, opts: PreviewOptions): PreviewResult {
   const pass = renderThenReconcile(input, opts);
-  const { findings, renderedKeys, reconciled: rec } = pass;
+  const { findings, reconciled: rec } = pass;
   if (pass.failed || !rec) return { objects: [], findings, changes: [] };
+  const renderedKeys = pass.renderedKeys!;
   const touched = new Set(rec.changes.filter((c) => c.op !== 'delete').map((c) => keyOf(c.ref)));
   const written = rec.store.all().filter((o) => renderedKeys.has(keyOf(o)) || touched.has(keyOf(o)));
   // Secrets the controller writes (wildcard replicas) follow the key-material rule; the
