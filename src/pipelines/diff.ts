@@ -143,7 +143,11 @@ function renderChange(
 
   // Render sees the tree, the platform Package and the Namespaces (their uids) of baseline and change.
   const others = before.filter((o) => !isTenant(o) && readByRender(o));
-  const r = render({ objects: [...others, ...givenOthers, ...tree], valuesFiles: input.valuesFiles }, opts);
+  // Unordered: what diff prints it orders itself (compareStates), and the overlay is laid by identity.
+  const r = render(
+    { objects: [...others, ...givenOthers, ...tree], valuesFiles: input.valuesFiles },
+    { ...opts, unordered: true },
+  );
   if (hasErrors(r.findings))
     return { objects: [], leaving, removedNamespaces: [], rendered: new Set(), findings: r.findings };
   const rendered = new Set(r.objects.map(keyOf));
@@ -155,7 +159,7 @@ function renderChange(
       objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],
       valuesFiles: input.valuesFiles,
     },
-    opts,
+    { ...opts, unordered: true },
   );
   // What render owned (the state's tree, the tree's record) and no longer produces: usually few of its keys.
   const gone = new Set<string>();
