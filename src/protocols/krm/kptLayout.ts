@@ -9,8 +9,9 @@
  * value or key, the `yaml` library reads that line with the failsafe schema and writes it back
  * (memoised for one run: the memo is made per call, never kept in the module). Strings a letter
  * begins, made of letters, digits and `._/-,()=;+@'"`, inner spaces and colons not followed by
- * one, are plain in both and skip the question. Anything the layout below does not cover (a multi-line string, a key
- * written over several lines, a sequence directly inside a sequence, a value that is not
+ * one, are plain in both and skip the question; a multi-line string both write as the same literal
+ * block (literalBlock) is written directly. Anything the layout below does not cover (any other
+ * multi-line string, a key written over several lines, a sequence directly inside a sequence, a value that is not
  * JSON-like data) makes `kptEntry` answer undefined, and the caller writes that item by the round
  * trip itself. test/protocols/kptLayout.property.test.ts checks the two agree byte for byte.
  * Pure.
@@ -64,8 +65,14 @@ function scalarText(v: unknown, memo: LayoutMemo): string {
   if (typeof v === 'string') {
     if (plain(v)) return v;
     // Multi-line strings are mostly one of a kind (each tenant's values.yaml): not worth a memo entry.
-    const block = literalBlock(v);
-    if (block !== undefined) return block;
+    // Any other multi-line string is left to the round trip, item by item: how the `yaml` library
+    // writes a block scalar with trailing white space depends on what follows it (a blank line kept
+    // before a next key, dropped at the end), so its text cannot be reused elsewhere.
+    if (v.indexOf('\n') >= 0) {
+      const block = literalBlock(v);
+      if (block === undefined) throw UNSUPPORTED;
+      return block;
+    }
   }
   // (a Map does not tell 0 from -0)
   let text = v === 0 ? undefined : memo.value.get(v);
