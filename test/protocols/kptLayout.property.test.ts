@@ -6,6 +6,8 @@
  * seed and path on failure).
  */
 import fc from 'fast-check';
+import * as jsyaml from 'js-yaml';
+import { dumpYaml } from '../../src/k8s/yaml';
 import { kptEntry, newLayoutMemo } from '../../src/protocols/krm/kptLayout';
 import { seqEntries } from '../../src/protocols/krm/text';
 
@@ -58,6 +60,19 @@ describe('kptLayout', () => {
       }),
       { seed, numRuns: 2000 },
     );
+  });
+
+  test('every new item as fn writes it (the direct layout, else the round trip) reads back as its value', () => {
+    fc.assert(
+      fc.property(item, fc.constantFrom('', '  ', '   '), (v, indent) => {
+        const text = kptEntry(v, indent, newLayoutMemo()) ?? seqEntries([v], indent)[0];
+        // The same data, as the one YAML writer writes it (-0, .inf and keys left out included).
+        expect({ text, back: dumpYaml((jsyaml.load(text) as unknown[])[0]) }).toEqual({ text, back: dumpYaml(v) });
+      }),
+      { seed, numRuns: 1500 },
+    );
+    const lossy = { k: ' a\n\n ', next: 1 };
+    expect((jsyaml.load(seqEntries([lossy], '')[0]) as unknown[])[0]).toEqual(lossy);
   });
 
   test('one memo over many items gives each its own text', () => {

@@ -17,6 +17,7 @@ import {
   type Scalar,
 } from 'yaml';
 import { error, type Finding } from '../../k8s/diagnostics';
+import * as jsyaml from 'js-yaml';
 import { isObject } from '../../k8s/model';
 import { dumpYaml } from '../../k8s/yaml';
 import { processResourceList, type FnOptions, type ResourceList } from './function';
@@ -150,7 +151,40 @@ export function seqEntries(values: unknown[], indent: string): string[] {
     if (l.startsWith('-') || entries.length === 0) entries.push('');
     entries[entries.length - 1] += `${l === '' ? '' : `${indent}${l}`}\n`;
   }
-  return entries.length === values.length ? entries : values.map((v) => seqEntries([v], indent)[0]);
+  if (entries.length !== values.length) return values.map((v) => seqEntries([v], indent)[0]);
+  return entries.map((e, i) => (readsBack(e, values[i]) ? e : jsonEntry(values[i], indent)));
+}
+
+/**
+ * Whether an entry reads back as its value (js-yaml, as render's readers read YAML): the `yaml`
+ * library reads some block scalars js-yaml writes otherwise (a line of only spaces at the end of
+ * ` a\n\n ` is dropped), and an item must never go out with a value other than its own.
+ */
+function readsBack(entry: string, value: unknown): boolean {
+  try {
+    const back = jsyaml.load(entry) as unknown[];
+    // The same data written alike by the one YAML writer (-0, .inf and keys left out included).
+    return Array.isArray(back) && back.length === 1 && dumpYaml(back[0]) === dumpYaml(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An entry written as one JSON mapping (JSON is YAML, every string quoted): for the rare item the
+ * round trip would change. Characters a YAML reader takes for line breaks or refuses raw are escaped.
+ */
+function jsonEntry(value: unknown, indent: string): string {
+  // JSON has no -0 and no infinities: they go out as YAML's plain -0.0, .inf, -.inf and .nan.
+  const marks: string[] = [];
+  const json = JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v !== 'number' || (Number.isFinite(v) && !Object.is(v, -0))) return v;
+    marks.push(Object.is(v, -0) ? '-0.0' : Number.isNaN(v) ? '.nan' : v > 0 ? '.inf' : '-.inf');
+    return `\u0000\u0001cozy-gw:${marks.length - 1}\u0001\u0000`;
+  })
+    .replace(/"\\u0000\\u0001cozy-gw:(\d+)\\u0001\\u0000"/g, (_m, i: string) => marks[Number(i)])
+    .replace(/[\u007f-\u009f\u2028\u2029\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `${indent}- ${json}\n`;
 }
 
 /** About how much of the output each piece of a streamed run holds. */
