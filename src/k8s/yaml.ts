@@ -171,7 +171,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7E\n]*$/;
  * space, the chomping indicator (`-` no final line break, none for one, `+` for more), then every
  * non-empty line indented by 2 * max(1, level), the final line break dropped.
  */
-function literalBlock(s: string, level: number): string {
+export function literalBlock(s: string, level: number): string {
   const n = s.length;
   const clip = s.charCodeAt(n - 1) === 10;
   const keep = clip && (n === 1 || s.charCodeAt(n - 2) === 10);

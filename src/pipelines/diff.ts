@@ -415,7 +415,7 @@ export function hasDifferences(d: DiffResult): boolean {
  * lists no unchanged object (showRefusedUnchanged off), so the rest of the state, tens of
  * thousands of objects, is not indexed again for it.
  */
-export function afterStore(d: DiffResult): Store {
+export function planStore(d: DiffResult): Store {
   const gone = new Set(d.deleted.map(keyOf));
   const replaced = new Map<string, KObject>([...d.created, ...d.changed.map((c) => c.after)].map((o) => [keyOf(o), o]));
   const objs: KObject[] = [];

@@ -8,7 +8,7 @@
 import type { Finding } from '../k8s/diagnostics';
 import { keyOf } from '../k8s/model';
 import { toJson } from '../k8s/yaml';
-import { afterStore, diffChanges, hasDifferences, type DiffResult } from './diff';
+import { planStore, diffChanges, hasDifferences, type DiffResult } from './diff';
 import { renderPlan } from './plan';
 import { differences } from './comparison';
 import { unifiedDiffs } from './unifiedDiff';
@@ -73,7 +73,7 @@ export function removedNamespaceNotes(d: DiffResult): string[] {
 export function diffPlan(d: DiffResult, now: string, relevant: Finding[]): string {
   const pass = d.pass!;
   return renderPlan(
-    { ...pass, findings: relevant, store: afterStore(d), changes: diffChanges(d) },
+    { ...pass, findings: relevant, store: planStore(d), changes: diffChanges(d) },
     {
       before: d.changed.map((c) => c.before),
       now,

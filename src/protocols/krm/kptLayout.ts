@@ -10,7 +10,7 @@
  * (memoised for one run: the memo is made per call, never kept in the module). Strings a letter
  * begins, made of letters, digits and `._/-,()=;+@'"`, inner spaces and colons not followed by
  * one, are plain in both and skip the question; a multi-line string both write as the same literal
- * block (literalBlock) is written directly. Anything the layout below does not cover (any other
+ * block (safeLiteralBlock) is written directly. Anything the layout below does not cover (any other
  * multi-line string, a key written over several lines, a sequence directly inside a sequence, a value that is not
  * JSON-like data) makes `kptEntry` answer undefined, and the caller writes that item by the round
  * trip itself. test/protocols/kptLayout.property.test.ts checks the two agree byte for byte.
@@ -18,7 +18,7 @@
  */
 import { parseDocument } from 'yaml';
 import * as jsyaml from 'js-yaml';
-import { DUMP_OPTIONS, isAmbiguousWord } from '../../k8s/yaml';
+import { DUMP_OPTIONS, isAmbiguousWord, literalBlock } from '../../k8s/yaml';
 
 /** kpt's own layout (compact sequences), and no folding of long lines. */
 export const STRINGIFY = { lineWidth: 0, minContentWidth: 0, indentSeq: false } as const;
@@ -69,7 +69,7 @@ function scalarText(v: unknown, memo: LayoutMemo): string {
     // writes a block scalar with trailing white space depends on what follows it (a blank line kept
     // before a next key, dropped at the end), so its text cannot be reused elsewhere.
     if (v.indexOf('\n') >= 0) {
-      const block = literalBlock(v);
+      const block = safeLiteralBlock(v);
       if (block === undefined) throw UNSUPPORTED;
       return block;
     }
@@ -95,21 +95,13 @@ function scalarText(v: unknown, memo: LayoutMemo): string {
  */
 const LITERAL_SAFE = /^[\x21-\x7E][\x20-\x7E\n]*$/;
 
-/** A multi-line string as the round trip writes it for a key at the top level, or undefined. */
-function literalBlock(s: string): string | undefined {
+/**
+ * A multi-line string as the round trip writes it for a key at the top level, or undefined: on
+ * LITERAL_SAFE strings the `yaml` library writes js-yaml's own literal block (src/k8s/yaml.ts).
+ */
+function safeLiteralBlock(s: string): string | undefined {
   if (s.indexOf('\n') < 0 || s.indexOf(' \n') >= 0 || s.endsWith(' ') || s.endsWith('\n\n')) return undefined;
-  if (!LITERAL_SAFE.test(s)) return undefined;
-  const clip = s.endsWith('\n');
-  let out = clip ? '|' : '|-';
-  const end = clip ? s.length - 1 : s.length;
-  let start = 0;
-  while (start <= end) {
-    let stop = s.indexOf('\n', start);
-    if (stop < 0 || stop > end) stop = end;
-    out += stop > start ? `\n  ${s.slice(start, stop)}` : '\n';
-    start = stop + 1;
-  }
-  return out;
+  return LITERAL_SAFE.test(s) ? literalBlock(s, 1) : undefined;
 }
 
 /** A scalar on one line (a sequence item). */
