@@ -14,6 +14,7 @@ import { readAllStdin, readFileBounded, SourceRefused, tooLargeError } from './s
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
+import { loadAllFast } from '../k8s/yamlFastRead';
 import { SourceMap } from './sourceMap';
 import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
 import { countJsonKeys, looksLikeJson, parseJsonFast, sameAsYaml } from './jsonText';
@@ -31,11 +32,20 @@ export function parseDocuments(text: string, file: string, sources: SourceMap): 
     sources.markJson(file);
     return [json];
   }
-  let docs: unknown[] = [];
+  // The layout Kubernetes tools write is read by the fast reader, with js-yaml's values; anything
+  // else, and every error with its line, by js-yaml (src/k8s/yamlFastRead.ts).
+  const docs = loadAllFast(text) ?? loadWithJsYaml(text, file);
+  const over = checkParsed(text, docs);
+  if (over) throw limitError(over, file);
+  return docs;
+}
+
+/** Every document of a text read by js-yaml; a FindingsError naming the file and line on bad YAML. */
+function loadWithJsYaml(text: string, file: string): unknown[] {
+  const docs: unknown[] = [];
   try {
     jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: file });
   } catch (e) {
-    docs = [];
     const ye = e as jsyaml.YAMLException;
     // An error at the end of the stream is reported on the last line the file has, not one past it.
     const all = text.split(/\r\n|\r|\n/).length;
@@ -55,8 +65,6 @@ export function parseDocuments(text: string, file: string, sources: SourceMap): 
       }),
     ]);
   }
-  const over = checkParsed(text, docs);
-  if (over) throw limitError(over, file);
   return docs;
 }
 
