@@ -17,6 +17,7 @@
  * - Errors are findings (the edge prints them on stderr, exit 1, nothing on stdout).
  */
 import * as jsyaml from 'js-yaml';
+import { loadAllFast } from '../k8s/yamlFastRead';
 import { checkParsed, checkText } from '../k8s/limits';
 import { error, hasErrors, type Finding } from '../k8s/diagnostics';
 import { isObject, refOf, type KObject } from '../k8s/model';
@@ -55,7 +56,10 @@ function objectsOfStream(text: string, findings: Finding[]): KObject[] {
     return out;
   }
   try {
-    jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: '<stdin>' });
+    // The layout Helm writes is read by the fast reader with js-yaml's values; the rest by js-yaml.
+    const fast = loadAllFast(text);
+    if (fast) docs = fast;
+    else jsyaml.loadAll(text, (d) => docs.push(d), { ...LOAD_OPTIONS, filename: '<stdin>' });
     const over = checkParsed(text, docs);
     if (over) {
       findings.push(error(over.message, { file: '<stdin>', line: over.line, rule: 'input.limit' }));
