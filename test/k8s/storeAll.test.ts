@@ -76,3 +76,14 @@ test('an object put back to its original is no update', () => {
   store.put(obj('v1', 'ConfigMap', 'a', 'x', 1), 'change back');
   expect(store.changes()).toEqual([]);
 });
+
+test('all() is remembered until the store changes, and each caller gets its own array', () => {
+  const store = new Store([obj('v1', 'ConfigMap', 'a', 'x', 1), obj('v1', 'ConfigMap', 'a', 'y', 1)]);
+  const first = store.all();
+  first.pop();
+  expect(store.all().map(id)).toEqual(['v1 ConfigMap a/x {"v":1}', 'v1 ConfigMap a/y {"v":1}']);
+  store.put(obj('v1', 'ConfigMap', 'a', 'x', 2), 'change');
+  expect(store.all().map(id)).toEqual(['v1 ConfigMap a/x {"v":2}', 'v1 ConfigMap a/y {"v":1}']);
+  store.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'y' }, 'gone');
+  expect(store.all().map(id)).toEqual(['v1 ConfigMap a/x {"v":2}']);
+});
