@@ -48,8 +48,12 @@ export class Store {
   private readonly listNs = new Map<string, Map<string, KObject[]>>();
   /** changes(), kept until the next put/delete. */
   private changesMemo: Change[] | undefined;
-  /** all(), kept until the next put/delete that changes the store (each call returns a copy). */
-  private allMemo: KObject[] | undefined;
+  /**
+   * all(), kept until the next put/delete that changes the store (each call returns a copy). A
+   * private field, out of JSON.stringify's sight like the Maps: a result holding a store never
+   * serialises the objects (Secrets included) through it.
+   */
+  #allMemo: KObject[] | undefined;
   private readonly original = new Map<string, KObject>();
   private readonly reasons = new Map<string, string[]>();
   private readonly deleted = new Map<string, ObjRef>();
@@ -166,7 +170,7 @@ export class Store {
     const cur = this.objects.get(k);
     if (cur && deepEqual(cur, o)) return false;
     this.changesMemo = undefined;
-    this.allMemo = undefined;
+    this.#allMemo = undefined;
     if (cur !== undefined && cur === this.original.get(k)) this.differs.add(k);
     else this.differs.delete(k);
     this.deleted.delete(k);
@@ -181,7 +185,7 @@ export class Store {
     const cur = this.objects.get(k);
     if (!cur) return false;
     this.changesMemo = undefined;
-    this.allMemo = undefined;
+    this.#allMemo = undefined;
     this.differs.delete(k);
     this.unindex(refOf(cur));
     if (this.original.has(k)) this.deleted.set(k, refOf(cur));
@@ -203,8 +207,8 @@ export class Store {
    * group is split by apiVersion, order kept.
    */
   all(): KObject[] {
-    this.allMemo ??= this.computeAll();
-    return this.allMemo.slice();
+    this.#allMemo ??= this.computeAll();
+    return this.#allMemo.slice();
   }
 
   private computeAll(): KObject[] {

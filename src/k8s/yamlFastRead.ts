@@ -83,7 +83,7 @@ function plainText(t: string, from: number, to: number): Answer<string> {
   return t.slice(from, to);
 }
 
-/** YAML's one-character escapes in a double-quoted scalar (YAML 1.2 §5.7, as js-yaml reads them). */
+/** The one-character escapes of a double-quoted scalar in YAML 1.2, as js-yaml reads them. */
 const ESCAPES: Record<string, string> = {
   '0': '\x00',
   a: '\x07',
