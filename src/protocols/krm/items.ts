@@ -117,8 +117,16 @@ export function generatedMarks(path?: string, index?: number): Record<string, st
 
 /** Mark objects as generated and, in ResourceList mode, give each a file in the package. */
 export function annotateGenerated(objs: KObject[], withPath: boolean): KObject[] {
+  return objs.map(generatedMarker(withPath));
+}
+
+/**
+ * annotateGenerated one object at a time, in the order they are written: the marker counts the
+ * objects given each file, so that the second object of one file gets the next index.
+ */
+export function generatedMarker(withPath: boolean): (o: KObject) => KObject {
   const used = new Map<string, number>();
-  return objs.map((o0) => {
+  return (o0) => {
     let marks: Record<string, string>;
     if (withPath) {
       const p = generatedPath(o0);
@@ -136,5 +144,5 @@ export function annotateGenerated(objs: KObject[], withPath: boolean): KObject[]
       for (const k of Object.keys(marks)) annotations[k] = marks[k];
     }
     return { ...o0, metadata: { ...o0.metadata, annotations } };
-  });
+  };
 }
