@@ -4,7 +4,7 @@
  * never holds the whole tree's objects at once.
  */
 import { compareObjects, type KObject } from '../../src/k8s/model';
-import { processResourceList, processResourceListStream } from '../../src/protocols/krm';
+import { GENERATED_ANNOTATION, processResourceList, processResourceListStream } from '../../src/protocols/krm';
 import { render, renderGroups } from '../../src/pipelines/render';
 
 const OPTS = { defaultNow: '2026-01-01T00:00:00Z' };
@@ -80,8 +80,10 @@ describe('fn: the new items tenant by tenant', () => {
     expect(run.exitCode).toBe(0);
     const before = readsAt.length;
     expect(before).toBeGreaterThan(0); // the first render, for the findings alone
-    for (const o of run.generated()) {
-      expect(o.metadata.annotations).toBeDefined();
+    for (const { object, marks } of run.generated()) {
+      // The render's own object, not a copy: its marks are written beside it (kptMarkedEntry).
+      expect(marks[GENERATED_ANNOTATION]).toBe('true');
+      expect(object.metadata.annotations?.[GENERATED_ANNOTATION]).toBeUndefined();
       taken++;
     }
     expect(taken).toBeGreaterThan(50);

@@ -27,7 +27,7 @@ import { isObject, keyOf, type KObject } from '../../k8s/model';
 import { isList, flattenList } from '../../k8s/lists';
 import { generateGroups, type GenerateOptions } from '../../pipelines/generate';
 import { parseFunctionConfig } from './config';
-import { generatedMarker, itemPathOf, isKObject, isMetaOrLocal, isOwnItem, refOfLoose } from './items';
+import { generatedMarker, withMarks, itemPathOf, isKObject, isMetaOrLocal, isOwnItem, refOfLoose } from './items';
 import { toResult, type KrmResult } from './results';
 import { pushAll } from '../../k8s/arrays';
 
@@ -52,15 +52,21 @@ export interface FnOptions {
 /** The clock of a pipeline that names none and has no SOURCE_DATE_EPOCH. */
 export { EPOCH as DEFAULT_NOW } from '../../k8s/time';
 
+/** A new item: the rendered object and the annotations it goes out with (items.ts withMarks). */
+export interface NewItem {
+  object: KObject;
+  marks: Record<string, string>;
+}
+
 /** A run whose new items are made as they are read (runFunctionStream). */
 export interface FnStream {
   /** Items that pass through (the same objects as came in), in their order; on failure every item. */
   kept: unknown[];
   /**
-   * The new items, annotated, made afresh (rendered again) on each walk and handed on one by one:
-   * a caller writing them out holds one release's objects at a time, not the whole tree's.
+   * The new items with their marks, made afresh (rendered again) on each walk and handed on one by
+   * one: a caller writing them out holds one release's objects at a time, not the whole tree's.
    */
-  generated: () => Iterable<KObject>;
+  generated: () => Iterable<NewItem>;
   findings: Finding[];
   exitCode: number;
 }
@@ -77,7 +83,7 @@ export interface FnRun {
 /** The function over plain items, its output items all at once (runFunctionStream). */
 export function runFunction(items: unknown[], functionConfig: unknown, opts: FnOptions): FnRun {
   const run = runFunctionStream(items, functionConfig, opts);
-  const generated = [...run.generated()];
+  const generated = [...run.generated()].map((n) => withMarks(n.object, n.marks));
   return { items: [...run.kept, ...generated], generated, findings: run.findings, exitCode: run.exitCode };
 }
 
@@ -147,8 +153,8 @@ export function runFunctionStream(items: unknown[], functionConfig: unknown, opt
   if (hasErrors(findings)) return { kept: items, generated: () => [], findings, exitCode: 1 };
   const withPath = opts.pathAnnotations !== false;
   const generated = function* () {
-    const mark = generatedMarker(withPath);
-    for (const group of res.groups()) for (const o of group) yield mark(o);
+    const marksOf = generatedMarker(withPath);
+    for (const group of res.groups()) for (const object of group) yield { object, marks: marksOf(object) };
   };
   return { kept: keep, generated, findings, exitCode: 0 };
 }
@@ -198,7 +204,7 @@ export function processResourceList(
   opts: FnOptions,
 ): { output: ResourceList; exitCode: number; findings: Finding[] } {
   const run = processResourceListStream(rl, opts);
-  const generated = [...run.generated()];
+  const generated = [...run.generated()].map((n) => withMarks(n.object, n.marks));
   if (generated.length) run.output.items = [...run.output.items, ...generated];
   return { output: run.output, exitCode: run.exitCode, findings: run.findings };
 }
@@ -210,7 +216,7 @@ export function processResourceList(
 export function processResourceListStream(
   rl: unknown,
   opts: FnOptions,
-): { output: ResourceList; generated: () => Iterable<KObject>; exitCode: number; findings: Finding[] } {
+): { output: ResourceList; generated: () => Iterable<NewItem>; exitCode: number; findings: Finding[] } {
   const check = checkResourceList(rl);
   if (check) {
     const output: ResourceList = {

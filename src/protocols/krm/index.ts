@@ -40,6 +40,7 @@ export {
   processResourceListStream,
   runFunctionStream,
   type FnStream,
+  type NewItem,
   runFunction,
   type FnOptions,
   type FnRun,

@@ -20,12 +20,13 @@ import { error, type Finding } from '../../k8s/diagnostics';
 import * as jsyaml from 'js-yaml';
 import { isObject } from '../../k8s/model';
 import { dumpYaml } from '../../k8s/yaml';
-import { processResourceListStream, type FnOptions, type ResourceList } from './function';
+import { processResourceListStream, type FnOptions, type NewItem, type ResourceList } from './function';
+import { withMarks } from './items';
 import { toResult } from './results';
 import { yamlProblem } from './config';
 import { checkParsed, checkText } from '../../k8s/limits';
 import { pushAll } from '../../k8s/arrays';
-import { kptEntry, newLayoutMemo, STRINGIFY } from './kptLayout';
+import { kptEntry, kptMarkedEntry, newLayoutMemo, STRINGIFY } from './kptLayout';
 
 export { STRINGIFY };
 
@@ -69,7 +70,7 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   // The new items are made as they are written (spliceItems); the other layouts, and a list of no
   // items that pass through (the new ones may be none), take them all at once.
   const whole = (): ResourceList => {
-    const made = [...run.generated()];
+    const made = [...run.generated()].map((n) => withMarks(n.object, n.marks));
     return made.length ? { ...run.output, items: [...run.output.items, ...made] } : run.output;
   };
   if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMapDoc) {
@@ -258,7 +259,7 @@ function spliceItems(
   plan: SplicePlan,
   inputItems: unknown[],
   output: ResourceList,
-  generated: () => Iterable<unknown>,
+  generated: () => Iterable<NewItem>,
 ): (() => Generator<string>) | undefined {
   const { from, to, starts, indent } = plan;
   // Every piece and every new entry holds at least its `-`: the body is empty only without items.
@@ -283,21 +284,24 @@ function spliceItems(
     const memo = newLayoutMemo();
     let buf = text.slice(0, from);
     let last = buf;
-    // The items that pass through, each let go of once written, then the new ones as they are made.
-    const all = function* () {
-      for (let n = 0; n < items.length; n++) {
-        const it = items[n];
-        items[n] = undefined;
-        yield it;
-      }
-      yield* generated();
-    };
-    for (const it of all()) {
-      const i = index.get(it);
-      const p = i !== undefined ? piece(i) : (kptEntry(it, indent, memo) ?? seqEntries([it], indent)[0]);
+    /** The piece with `p` added: whether it is full. */
+    const full = (p: string) => {
       buf += p;
       last = p;
-      if (buf.length >= CHUNK) {
+      return buf.length >= CHUNK;
+    };
+    // The items that pass through, each let go of once written, then the new ones as they are made.
+    for (let n = 0; n < items.length; n++) {
+      const it = items[n];
+      items[n] = undefined;
+      const i = index.get(it);
+      if (full(i !== undefined ? piece(i) : (kptEntry(it, indent, memo) ?? seqEntries([it], indent)[0]))) {
+        yield buf;
+        buf = '';
+      }
+    }
+    for (const { object, marks } of generated()) {
+      if (full(kptMarkedEntry(object, marks, indent, memo) ?? seqEntries([withMarks(object, marks)], indent)[0])) {
         yield buf;
         buf = '';
       }
