@@ -161,15 +161,25 @@ function chartData(cluster: ClusterMap, objects: readonly KObject[], opts: TreeO
 }
 
 /** What the walk collects: objects, findings, and the cluster-wide names two tenants must not share (docs/tenant.md §2.12, docs/decisions.md §Q14). */
-class TreeOutput {
-  readonly objects: KObject[] = [];
+export class TreeOutput {
+  /** The objects of the release being rendered (walkTenantTree hands them on release by release). */
+  objects: KObject[] = [];
   readonly findings: Finding[] = [];
+  /** tenant-root first, then every rendered Tenant, parents before children. */
+  readonly releases: TenantRelease[] = [];
   hooksOmitted = 0;
   private readonly ccnps = new Map<string, TenantRelease>();
   private readonly keycloakGroups = new Map<string, TenantRelease>();
 
   push(objs: KObject[]): void {
     for (const o of objs) this.objects.push(o);
+  }
+
+  /** The objects pushed since the last call, handed on. */
+  take(): KObject[] {
+    const objs = this.objects;
+    this.objects = [];
+    return objs;
   }
 
   /** Q14: a CiliumClusterwideNetworkPolicy name two tenants render is a failure naming both. */
@@ -391,8 +401,25 @@ const walkOrder = (a: KObject, b: KObject): number => {
  * unknown is a failure, and its subtree is skipped.
  */
 export function renderTenantTree(cluster: ClusterMap, objects: KObject[], opts: TreeOptions = {}): TenantTree {
-  const d = chartData(cluster, objects, opts);
   const out = new TreeOutput();
+  const all: KObject[] = [];
+  for (const g of walkTenantTree(cluster, objects, opts, out)) pushAll(all, g.objects);
+  return { releases: out.releases, objects: all, findings: out.findings, hooksOmitted: out.hooksOmitted };
+}
+
+/**
+ * The walk of renderTenantTree, release by release: each release with the objects it renders
+ * (tenant-root's with cozystack-basics' objects), as it is rendered, so that a caller writing
+ * them out need not hold the whole tree's objects at once. The findings, the releases and the
+ * hooks left out collect in `out`, complete once the walk is done.
+ */
+export function* walkTenantTree(
+  cluster: ClusterMap,
+  objects: KObject[],
+  opts: TreeOptions,
+  out: TreeOutput,
+): Generator<{ release: TenantRelease; objects: KObject[] }> {
+  const d = chartData(cluster, objects, opts);
   const { tenants, failed } = treeInputs(objects, opts, out);
   const isRoot = (t: KObject) => tenantNamespace(t.metadata.name, t.metadata.namespace ?? '') === TENANT_ROOT;
 
@@ -401,9 +428,10 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[], opts: 
   if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster));
 
   const root = rootRelease(tenants.find(isRoot), d, out);
-  const releases: TenantRelease[] = [root];
+  out.releases.push(root);
   const known = new Map<string, TenantRelease>([[TENANT_ROOT, root]]);
   renderTenant(root, d, out);
+  yield { release: root, objects: out.take() };
 
   for (const t of tenants) {
     if (isRoot(t)) continue;
@@ -421,10 +449,10 @@ export function renderTenantTree(cluster: ClusterMap, objects: KObject[], opts: 
       continue;
     }
     known.set(T, r);
-    releases.push(r);
+    out.releases.push(r);
     renderTenant(r, d, out);
+    yield { release: r, objects: out.take() };
   }
-  return { releases, objects: out.objects, findings: out.findings, hooksOmitted: out.hooksOmitted };
 }
 
 /**

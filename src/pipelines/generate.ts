@@ -10,9 +10,10 @@
  * includeSecretData, and otherwise left to the in-cluster controller with an info finding
  * (src/pipelines/appliedSecrets.ts).
  */
-import type { Finding } from '../k8s/diagnostics';
-import { keyOf, sortObjects, type KObject } from '../k8s/model';
+import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { compareObjects, keyOf, sortObjects, type KObject } from '../k8s/model';
 import { renderThenReconcile } from './preview';
+import { renderGroups, type RenderOptions } from './render';
 import { applySecretRule } from './appliedSecrets';
 import { metadataFindingsOf } from '../k8s/metadataShape';
 import { pushAll } from '../k8s/arrays';
@@ -50,14 +51,7 @@ export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult 
   const pass = renderThenReconcile({ objects: inputs, valuesFiles }, o);
   const { findings, rendered, reconciled: rec } = pass;
   if (pass.failed) return { objects: [], findings };
-  if (!rec) {
-    // Only an object of a kind some input has can carry an input's identity (a key names its kind).
-    const inputKinds = new Set(inputs.map((x) => x.kind));
-    return {
-      objects: sortObjects(rendered.filter((x) => !inputKinds.has(x.kind) || !inputKeys.has(keyOf(x)))),
-      findings,
-    };
-  }
+  if (!rec) return { objects: sortObjects(rendered.filter(notAnInput(inputs))), findings };
   const renderedKeys = pass.renderedKeys!;
   const applied = applySecretRule(
     rec.store.all().filter((x) => !inputKeys.has(keyOf(x))),
@@ -66,4 +60,58 @@ export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult 
   );
   pushAll(findings, applied.findings);
   return { objects: sortObjects(applied.objects), findings };
+}
+
+/** Whether a rendered object's identity is none of the inputs' (only an object of a kind some input has can carry one: a key names its kind). */
+function notAnInput(inputs: KObject[]): (x: KObject) => boolean {
+  const inputKeys = new Set(inputs.map(keyOf));
+  const inputKinds = new Set(inputs.map((x) => x.kind));
+  return (x) => !inputKinds.has(x.kind) || !inputKeys.has(keyOf(x));
+}
+
+/** What generate adds, group by group, so that a caller writing it out never holds it all. */
+export interface GeneratedGroups {
+  findings: Finding[];
+  /** Whether any finding is an error: then there are no groups. */
+  failed: boolean;
+  /**
+   * The objects to add, group by group, each group by compareObjects: without reconcile, each
+   * release's (tenant-root's first, then the Tenants in the order the tree is walked) and then the
+   * admission policies, rendered afresh on every call (render's groups, renderGroups), so that only
+   * one group is alive at a time; with reconcile, one group of everything (the pass runs over the
+   * whole tree at once), as generate gives it.
+   */
+  groups: () => Iterable<KObject[]>;
+}
+
+/**
+ * generate, group by group. Without reconcile the render runs twice: once for its findings alone
+ * (every failure known before anything is written), and again, on each walk of `groups`, to hand
+ * the objects on as they are made.
+ */
+export function generateGroups(inputs: KObject[], o: GenerateOptions): GeneratedGroups {
+  if (o.reconcile || !o.render) {
+    const res = generate(inputs, o);
+    const failed = hasErrors(res.findings);
+    return { findings: res.findings, failed, groups: () => (failed || !res.objects.length ? [] : [res.objects]) };
+  }
+  const malformed = metadataFindingsOf(inputs);
+  if (malformed.length) return { findings: malformed, failed: true, groups: () => [] };
+  const input = { objects: inputs, valuesFiles: o.values.map((values) => ({ file: o.valuesFile, values })) };
+  // The options renderThenReconcile passes render for fn and post-render.
+  const ropts: RenderOptions = { gatewayApiVersion: o.gatewayApiVersion, noteOmittedHooks: o.noteOmittedHooks };
+  const findings: Finding[] = [];
+  for (const _g of renderGroups(input, ropts, findings));
+  if (hasErrors(findings)) return { findings, failed: true, groups: () => [] };
+  const isNew = notAnInput(inputs);
+  return {
+    findings,
+    failed: false,
+    groups: function* () {
+      for (const g of renderGroups(input, ropts, [])) {
+        const objs = [...g.objects, ...g.gateway].filter(isNew);
+        if (objs.length) yield objs.sort(compareObjects);
+      }
+    },
+  };
 }

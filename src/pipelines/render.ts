@@ -35,7 +35,7 @@ import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../
 import { isNamespace, compareObjects, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
-import { renderTenantTree, tenantInputFindings } from '../charts/tenantChart';
+import { TreeOutput, tenantInputFindings, walkTenantTree } from '../charts/tenantChart';
 import type { TenantRelease } from '../charts/tenantRelease';
 import { rootHostFindings } from '../charts/cozystackBasics';
 import { gatewayCleanupHook, omittedHooksNote } from '../charts/hooks';
@@ -183,45 +183,46 @@ export function orderOutput(objs: KObject[]): KObject[] {
   return [...namespaces, ...namespaced, ...clusterScoped, ...policies];
 }
 
+/** What the gateway chart collects over the releases: its findings and the hooks it left out. */
+interface GatewayOutput {
+  findings: Finding[];
+  hooksOmitted: number;
+}
+
 /**
- * The TenantGateway of every release that owns a Gateway, each checked against the CRD first (a
+ * The TenantGateway of a release that owns a Gateway, checked against the CRD first (a
  * TenantGateway the API server would refuse is a finding, not an object), with the gateway chart's
  * post-delete hook when hooks are asked for; else the count of the hooks left out.
  */
-function renderGateways(
-  releases: TenantRelease[],
+function renderGatewayOf(
+  r: TenantRelease,
   sources: ValuesWhere[],
   includeHooks: boolean,
-): { objects: KObject[]; findings: Finding[]; hooksOmitted: number } {
-  const objects: KObject[] = [];
-  const findings: Finding[] = [];
-  let hooksOmitted = 0;
-  for (const r of releases) {
-    if (!r.ownsGateway) continue;
-    const g = renderGateway(r);
-    pushAll(
-      findings,
-      g.findings.map((f) => pointAtValue(f, sources)),
-    );
-    if (!g.object) continue;
-    // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
-    const check = validateTenantGateway(g.object);
-    for (const f of check) {
-      findings.push({
-        ...f,
-        message: `the rendered TenantGateway ${r.namespace}/cozystack would be refused by the API server: ${f.field ? `${f.field}: ` : ''}${f.message}`,
-        object: r.tenant ? refOf(r.tenant) : f.object,
-        field: undefined,
-      });
-    }
-    if (check.length) continue;
-    objects.push(g.object);
-    // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
-    // gateway chart, so of the gateway slice too.
-    if (includeHooks) pushAll(objects, gatewayCleanupHook(r.namespace));
-    else hooksOmitted++;
+  out: GatewayOutput,
+): KObject[] {
+  if (!r.ownsGateway) return [];
+  const g = renderGateway(r);
+  pushAll(
+    out.findings,
+    g.findings.map((f) => pointAtValue(f, sources)),
+  );
+  if (!g.object) return [];
+  // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
+  const check = validateTenantGateway(g.object);
+  for (const f of check) {
+    out.findings.push({
+      ...f,
+      message: `the rendered TenantGateway ${r.namespace}/cozystack would be refused by the API server: ${f.field ? `${f.field}: ` : ''}${f.message}`,
+      object: r.tenant ? refOf(r.tenant) : f.object,
+      field: undefined,
+    });
   }
-  return { objects, findings, hooksOmitted };
+  if (check.length) return [];
+  // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
+  // gateway chart, so of the gateway slice too.
+  if (includeHooks) return [g.object, ...gatewayCleanupHook(r.namespace)];
+  out.hooksOmitted++;
+  return [g.object];
 }
 
 /**
@@ -252,46 +253,83 @@ function publishingGatewayWarning(
   );
 }
 
-export function render(input: RenderInput, opts: RenderOptions = {}): RenderResult {
+/** What the charts render, group by group: a release's objects, or (last) the admission policies. */
+export interface RenderGroup {
+  /** The release whose chart rendered the group (tenant-root's with cozystack-basics'); none for the policies. */
+  release?: TenantRelease;
+  /** The objects of the tenant chart (or the policies). */
+  objects: KObject[];
+  /** The release's TenantGateway (and its hook), when it owns a Gateway. */
+  gateway: KObject[];
+}
+
+/**
+ * render's steps (see the module comment), the charts' objects handed on group by group as they
+ * are made, every finding pushed to `findings` (complete once the groups are done; the tree's
+ * and the gateways' findings after the walk, in the order render has always given them). The
+ * same inputs give the same groups and findings on every walk: a caller may walk once for the
+ * findings alone and again to write the objects out, never holding them all.
+ */
+export function* renderGroups(input: RenderInput, opts: RenderOptions, findings: Finding[]): Generator<RenderGroup> {
   const checked = validateInputs(input);
-  const findings = checked.findings;
+  pushAll(findings, checked.findings);
   // Ill-typed platform values would only make the charts repeat the schema's verdict.
-  if (checked.valuesInvalid) return { objects: [], findings };
+  if (checked.valuesInvalid) return;
 
   const { cluster, findings: valueFindings } = resolveCluster(input);
   pushAll(findings, valueFindings);
 
   const sources = valueSources(input.valuesFiles, findPlatformPackage(input.objects));
-  const tree = renderTenantTree(cluster, input.objects, {
+  const tree = new TreeOutput();
+  const treeOpts = {
     gatewayOnly: opts.gatewayOnly,
     includeHooks: opts.includeHooks,
     apiVersions: opts.apiVersions,
     invalidTenants: checked.invalidTenants,
-  });
+  };
+  const gateways: GatewayOutput = { findings: [], hooksOmitted: 0 };
+  for (const g of walkTenantTree(cluster, input.objects, treeOpts, tree)) {
+    const gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways);
+    yield { release: g.release, objects: g.objects, gateway };
+  }
   pushAll(
     findings,
     tree.findings.map((f) => pointAtValue(f, sources)),
   );
-  const rendered: KObject[] = [...tree.objects];
-
-  const gateways = renderGateways(tree.releases, sources, Boolean(opts.includeHooks));
   pushAll(findings, gateways.findings);
-  pushAll(rendered, gateways.objects);
   const noGateway = publishingGatewayWarning(cluster, valueFindings, tree.releases);
   if (noGateway) findings.push(noGateway);
 
+  let policies: KObject[] = [];
   try {
-    pushAll(rendered, renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }));
+    policies = renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion });
   } catch (e) {
     if (e instanceof FindingsError) pushAll(findings, e.findings);
     else throw e;
   }
-
-  if (hasErrors(findings)) return { objects: [], findings };
-  if (!opts.includeHooks && opts.noteOmittedHooks) {
+  if (!hasErrors(findings) && !opts.includeHooks && opts.noteOmittedHooks) {
     const note = omittedHooksNote(tree.hooksOmitted, gateways.hooksOmitted);
     if (note) findings.push(note);
   }
+  yield { objects: policies, gateway: [] };
+}
+
+export function render(input: RenderInput, opts: RenderOptions = {}): RenderResult {
+  const findings: Finding[] = [];
+  // The objects in the order the charts made them: the tenant chart's, the TenantGateways, the policies.
+  const rendered: KObject[] = [];
+  const gateways: KObject[] = [];
+  let policies: KObject[] = [];
+  for (const g of renderGroups(input, opts, findings)) {
+    if (!g.release) policies = g.objects;
+    else {
+      pushAll(rendered, g.objects);
+      pushAll(gateways, g.gateway);
+    }
+  }
+  if (hasErrors(findings)) return { objects: [], findings };
+  pushAll(rendered, gateways);
+  pushAll(rendered, policies);
   return { objects: opts.unordered ? rendered : orderOutput(rendered), findings };
 }
 

@@ -8,7 +8,9 @@
 import fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
 import { dumpYaml } from '../../src/k8s/yaml';
-import { kptEntry, newLayoutMemo } from '../../src/protocols/krm/kptLayout';
+import { kptEntry, kptMarkedEntry, newLayoutMemo } from '../../src/protocols/krm/kptLayout';
+import { GENERATED_ANNOTATION, PATH_ANNOTATION, generatedMarks, withMarks } from '../../src/protocols/krm/items';
+import type { KObject } from '../../src/k8s/model';
 import { seqEntries } from '../../src/protocols/krm/text';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
@@ -73,6 +75,29 @@ describe('kptLayout', () => {
     );
     const lossy = { k: ' a\n\n ', next: 1 };
     expect((jsyaml.load(seqEntries([lossy], '')[0]) as unknown[])[0]).toEqual(lossy);
+  });
+
+  test('kptMarkedEntry writes what kptEntry writes of the copy withMarks makes, and answers where it does', () => {
+    // Own annotations (none, undefined, a map with a mark's name among them, not a map) anywhere in metadata.
+    const annotationKey = fc.oneof(word, fc.constantFrom(GENERATED_ANNOTATION, PATH_ANNOTATION));
+    const own = fc.oneof(fc.dictionary(annotationKey, value, { maxKeys: 3 }), fc.constant(undefined), scalar);
+    const metadata = fc
+      .tuple(fc.dictionary(word, value, { maxKeys: 3 }), fc.option(own, { nil: null }), fc.boolean())
+      .map(([m, a, first]) => (a === null ? m : first ? { annotations: a, ...m } : { ...m, annotations: a }));
+    const object = fc
+      .tuple(fc.dictionary(word, value, { maxKeys: 4 }), metadata, fc.boolean())
+      .map(([o, metadata, first]) => (first ? { metadata, ...o } : { ...o, metadata }) as unknown as KObject);
+    const marks = fc.oneof(
+      fc.constant(generatedMarks()),
+      fc.tuple(word, fc.nat(3)).map(([p, i]) => generatedMarks(p, i)),
+    );
+    fc.assert(
+      fc.property(object, marks, fc.constantFrom('', '  '), (o, m, indent) => {
+        const memo = newLayoutMemo();
+        expect(kptMarkedEntry(o, m, indent, memo)).toBe(kptEntry(withMarks(o, m), indent, memo));
+      }),
+      { seed, numRuns: 2000 },
+    );
   });
 
   test('one memo over many items gives each its own text', () => {

@@ -16,16 +16,18 @@
  *   own folder `cozy-gw/`) are dropped and generated afresh, so a pipeline run twice gives the same
  *   package; a marked item elsewhere (a user's customised copy) is the user's and passes through.
  * - New items carry the generated marker and a path annotation, internal and legacy forms.
+ * - New items come tenant by tenant (README "Design", Deterministic output; generateGroups), each
+ *   made as it is written: the render runs once for the findings and again while the items go out.
  * - Every finding becomes a `results` entry (severity, resourceRef, field, file); an error
  *   makes exit code 1 (kpt shows [PASS] for error results with exit 0), and the output list
  *   is still written: on failure it holds the items exactly as they came in.
  */
 import { error, hasErrors, type Finding } from '../../k8s/diagnostics';
-import { compareObjects, isObject, keyOf, type KObject } from '../../k8s/model';
+import { isObject, keyOf, type KObject } from '../../k8s/model';
 import { isList, flattenList } from '../../k8s/lists';
-import { generate, type GenerateOptions } from '../../pipelines/generate';
+import { generateGroups, type GenerateOptions } from '../../pipelines/generate';
 import { parseFunctionConfig } from './config';
-import { annotateGenerated, itemPathOf, isKObject, isMetaOrLocal, isOwnItem, refOfLoose } from './items';
+import { generatedMarker, withMarks, itemPathOf, isKObject, isMetaOrLocal, isOwnItem, refOfLoose } from './items';
 import { toResult, type KrmResult } from './results';
 import { pushAll } from '../../k8s/arrays';
 
@@ -50,6 +52,25 @@ export interface FnOptions {
 /** The clock of a pipeline that names none and has no SOURCE_DATE_EPOCH. */
 export { EPOCH as DEFAULT_NOW } from '../../k8s/time';
 
+/** A new item: the rendered object and the annotations it goes out with (items.ts withMarks). */
+export interface NewItem {
+  object: KObject;
+  marks: Record<string, string>;
+}
+
+/** A run whose new items are made as they are read (runFunctionStream). */
+export interface FnStream {
+  /** Items that pass through (the same objects as came in), in their order; on failure every item. */
+  kept: unknown[];
+  /**
+   * The new items with their marks, made afresh (rendered again) on each walk and handed on one by
+   * one: a caller writing them out holds one release's objects at a time, not the whole tree's.
+   */
+  generated: () => Iterable<NewItem>;
+  findings: Finding[];
+  exitCode: number;
+}
+
 export interface FnRun {
   /** Items that go out: the pass-through ones (the same objects as came in) and the new ones. */
   items: unknown[];
@@ -59,11 +80,19 @@ export interface FnRun {
   exitCode: number;
 }
 
+/** The function over plain items, its output items all at once (runFunctionStream). */
+export function runFunction(items: unknown[], functionConfig: unknown, opts: FnOptions): FnRun {
+  const run = runFunctionStream(items, functionConfig, opts);
+  const generated = [...run.generated()].map((n) => withMarks(n.object, n.marks));
+  return { items: [...run.kept, ...generated], generated, findings: run.findings, exitCode: run.exitCode };
+}
+
 /**
  * The function over plain items: split the inputs from what passes through, render (and
  * reconcile), and assemble the output items. On any error the items go out as they came in.
+ * Every finding is known before the first new item is made (generateGroups).
  */
-export function runFunction(items: unknown[], functionConfig: unknown, opts: FnOptions): FnRun {
+export function runFunctionStream(items: unknown[], functionConfig: unknown, opts: FnOptions): FnStream {
   const findings: Finding[] = [];
   const { config, findings: cf } = parseFunctionConfig(functionConfig);
   pushAll(findings, cf);
@@ -116,14 +145,18 @@ export function runFunction(items: unknown[], functionConfig: unknown, opts: FnO
     includeSecretData: config.includeSecretData,
     includeHint: 'set includeSecretData: true in the CozyGateway spec (includeSecretData=true as a kpt argument)',
   };
-  const res = generate(inputs, eo);
+  const res = generateGroups(inputs, eo);
   pushAll(
     findings,
     res.findings.map((f) => attributeValuesFinding(f, eo.valuesFile, functionConfig, items)),
   );
-  if (hasErrors(findings)) return { items, generated: [], findings, exitCode: 1 };
-  const generated = annotateGenerated([...res.objects].sort(compareObjects), opts.pathAnnotations !== false);
-  return { items: [...keep, ...generated], generated, findings, exitCode: 0 };
+  if (hasErrors(findings)) return { kept: items, generated: () => [], findings, exitCode: 1 };
+  const withPath = opts.pathAnnotations !== false;
+  const generated = function* () {
+    const marksOf = generatedMarker(withPath);
+    for (const group of res.groups()) for (const object of group) yield { object, marks: marksOf(object) };
+  };
+  return { kept: keep, generated, findings, exitCode: 0 };
 }
 
 /**
@@ -170,6 +203,20 @@ export function processResourceList(
   rl: unknown,
   opts: FnOptions,
 ): { output: ResourceList; exitCode: number; findings: Finding[] } {
+  const run = processResourceListStream(rl, opts);
+  const generated = [...run.generated()].map((n) => withMarks(n.object, n.marks));
+  if (generated.length) run.output.items = [...run.output.items, ...generated];
+  return { output: run.output, exitCode: run.exitCode, findings: run.findings };
+}
+
+/**
+ * processResourceList with the new items apart, made as they are read (runFunctionStream): the
+ * output's `items` are those that pass through, and the new ones follow them.
+ */
+export function processResourceListStream(
+  rl: unknown,
+  opts: FnOptions,
+): { output: ResourceList; generated: () => Iterable<NewItem>; exitCode: number; findings: Finding[] } {
   const check = checkResourceList(rl);
   if (check) {
     const output: ResourceList = {
@@ -178,11 +225,11 @@ export function processResourceList(
       items: isObject(rl) && Array.isArray(rl.items) ? rl.items : [],
     };
     output.results = [toResult(check, [], undefined)];
-    return { output, exitCode: 1, findings: [check] };
+    return { output, generated: () => [], exitCode: 1, findings: [check] };
   }
   const list = rl as ResourceList;
-  const run = runFunction(list.items ?? [], list.functionConfig, opts);
-  const output: ResourceList = { ...list, items: run.items };
+  const run = runFunctionStream(list.items ?? [], list.functionConfig, opts);
+  const output: ResourceList = { ...list, items: run.kept };
   const mine = run.findings
     .filter((f) => !NOTES_FOR_STDERR.has(f.rule ?? ''))
     .map((f) => toResult(f, list.items ?? [], list.functionConfig));
@@ -196,7 +243,7 @@ export function processResourceList(
     const m = mine[i++];
     return m.file && m.file.path !== f.file ? { ...f, file: m.file.path, line: undefined } : f;
   });
-  return { output, exitCode: run.exitCode, findings };
+  return { output, generated: run.generated, exitCode: run.exitCode, findings };
 }
 
 function checkResourceList(rl: unknown): Finding | undefined {

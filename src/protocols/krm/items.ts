@@ -87,15 +87,39 @@ export function isKObject(o: unknown): o is KObject {
   );
 }
 
+/** What one run has worked out of the paths it gave: each namespace's folder, each kind's file prefix. */
+interface PathMemo {
+  dirs: Map<string, string>;
+  kinds: Map<string, string>;
+}
+
+const UNSAFE = /[^A-Za-z0-9._-]/;
+const DOTS = /^\.+$/;
+/** A path component: characters outside `A-Za-z0-9._-` as `_`, and a component of dots alone as underscores. */
+function safe(s: string): string {
+  if (!UNSAFE.test(s) && !DOTS.test(s)) return s;
+  return s.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+$/, (d) => '_'.repeat(d.length));
+}
+
 /**
  * `cozy-gw/<namespace>/<kind>-<name>.yaml`; cluster-scoped objects under `cozy-gw/_cluster/`.
  * Always inside the folder: a namespace is a DNS label (metadataShape.ts refuses others), and a
- * component of dots alone is written with underscores all the same.
+ * component of dots alone is written with underscores all the same. With a memo (one run's), each
+ * folder and kind prefix is made once.
  */
-export function generatedPath(o: KObject): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+$/, (d) => '_'.repeat(d.length));
-  const ns = o.metadata.namespace ? safe(o.metadata.namespace) : '_cluster';
-  return `${GENERATED_DIR}/${ns}/${o.kind.toLowerCase()}-${safe(o.metadata.name)}.yaml`;
+export function generatedPath(o: KObject, memo?: PathMemo): string {
+  const ns = o.metadata.namespace ?? '';
+  let dir = memo?.dirs.get(ns);
+  if (dir === undefined) {
+    dir = `${GENERATED_DIR}/${ns ? safe(ns) : '_cluster'}/`;
+    memo?.dirs.set(ns, dir);
+  }
+  let kind = memo?.kinds.get(o.kind);
+  if (kind === undefined) {
+    kind = `${o.kind.toLowerCase()}-`;
+    memo?.kinds.set(o.kind, kind);
+  }
+  return `${dir}${kind}${safe(o.metadata.name)}.yaml`;
 }
 
 /**
@@ -117,24 +141,38 @@ export function generatedMarks(path?: string, index?: number): Record<string, st
 
 /** Mark objects as generated and, in ResourceList mode, give each a file in the package. */
 export function annotateGenerated(objs: KObject[], withPath: boolean): KObject[] {
+  const marksOf = generatedMarker(withPath);
+  return objs.map((o) => withMarks(o, marksOf(o)));
+}
+
+/**
+ * The marks of each new object, given in the order they are written: the marker counts the
+ * objects given each file, so that the second object of one file gets the next index.
+ */
+export function generatedMarker(withPath: boolean): (o: KObject) => Record<string, string> {
   const used = new Map<string, number>();
-  return objs.map((o0) => {
-    let marks: Record<string, string>;
-    if (withPath) {
-      const p = generatedPath(o0);
-      const index = used.get(p) ?? 0;
-      used.set(p, index + 1);
-      marks = generatedMarks(p, index);
-    } else marks = generatedMarks();
-    // A new object and metadata, the rest shared with the render's object (nothing writes to it
-    // afterwards): a deep copy of every generated object doubled fn's memory. Key order is the
-    // copy's, the marks after the object's own annotations.
-    const own = o0.metadata.annotations;
-    let annotations = marks;
-    if (own !== undefined) {
-      annotations = { ...own };
-      for (const k of Object.keys(marks)) annotations[k] = marks[k];
-    }
-    return { ...o0, metadata: { ...o0.metadata, annotations } };
-  });
+  const memo: PathMemo = { dirs: new Map(), kinds: new Map() };
+  return (o) => {
+    if (!withPath) return generatedMarks();
+    const p = generatedPath(o, memo);
+    const index = used.get(p) ?? 0;
+    used.set(p, index + 1);
+    return generatedMarks(p, index);
+  };
+}
+
+/**
+ * The object with its marks: a new object and metadata, the rest shared with the render's object
+ * (nothing writes to it afterwards): a deep copy of every generated object doubled fn's memory.
+ * Key order is the copy's, the marks after the object's own annotations. (kptLayout.ts
+ * kptMarkedEntry writes this without making it.)
+ */
+export function withMarks(o: KObject, marks: Record<string, string>): KObject {
+  const own = o.metadata.annotations;
+  let annotations = marks;
+  if (own !== undefined) {
+    annotations = { ...own };
+    for (const k of Object.keys(marks)) annotations[k] = marks[k];
+  }
+  return { ...o, metadata: { ...o.metadata, annotations } };
 }

@@ -215,6 +215,70 @@ function item(v: unknown, ind: string, memo: LayoutMemo): string {
 }
 
 /**
+ * The pairs of a mapping as pairs() writes them, but the value of the key `name` written by `own`
+ * (given the mapping's value, even undefined), and that key added last where the mapping lacks it.
+ */
+function pairsWith(
+  o: Record<string, unknown>,
+  ind: string,
+  memo: LayoutMemo,
+  name: string,
+  own: (v: unknown) => string,
+): string {
+  let out = '';
+  let seen = false;
+  const keys = Object.keys(o);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i];
+    const v = o[k];
+    const mine = k === name;
+    if (v === undefined && !mine) continue;
+    if (out !== '') out += ind;
+    out += key(k, memo);
+    out += ':';
+    out += mine ? own(v) : value(v, ind, memo);
+    seen ||= mine;
+  }
+  if (seen) return out;
+  return `${out}${out !== '' ? ind : ''}${key(name, memo)}:${own(undefined)}`;
+}
+
+/** Own annotations with the marks set over them (a mark in an own one's place, the others after), as withMarks sets them. */
+function markedAnnotations(own: unknown, marks: Record<string, string>): Record<string, unknown> {
+  if (own === undefined) return marks;
+  const out: Record<string, unknown> = { ...(own as Record<string, unknown>) };
+  for (const k of Object.keys(marks)) out[k] = marks[k];
+  return out;
+}
+
+/**
+ * The entry kptEntry writes for the object with the generated marks among its annotations, as
+ * items.ts withMarks makes it (a new metadata whose annotations are the object's own and then the
+ * marks, `annotations` added last where it has none), without making that copy; undefined where
+ * kptEntry would answer so.
+ */
+export function kptMarkedEntry(
+  o: Record<string, unknown>,
+  marks: Record<string, string>,
+  indent: string,
+  memo: LayoutMemo,
+): string | undefined {
+  try {
+    const inner = deeper(indent);
+    const metadata = (m: unknown) => {
+      if (m === undefined || shape(m) !== 'map') throw UNSUPPORTED;
+      const at = deeper(inner);
+      const annotations = (a: unknown) => value(markedAnnotations(a, marks), at, memo);
+      return `\n${at}${pairsWith(m as Record<string, unknown>, at, memo, 'annotations', annotations)}`;
+    };
+    return `${indent}- ${pairsWith(o, inner, memo, 'metadata', metadata)}`;
+  } catch (e) {
+    if (e instanceof Unsupported) return undefined;
+    throw e;
+  }
+}
+
+/**
  * The block sequence entry for `value` with its `-` at indentation `indent` (spaces), as the
  * round trip writes it; undefined where this layout does not cover the value.
  */

@@ -20,12 +20,13 @@ import { error, type Finding } from '../../k8s/diagnostics';
 import * as jsyaml from 'js-yaml';
 import { isObject } from '../../k8s/model';
 import { dumpYaml } from '../../k8s/yaml';
-import { processResourceList, type FnOptions, type ResourceList } from './function';
+import { processResourceListStream, type FnOptions, type NewItem, type ResourceList } from './function';
+import { withMarks } from './items';
 import { toResult } from './results';
 import { yamlProblem } from './config';
 import { checkParsed, checkText } from '../../k8s/limits';
 import { pushAll } from '../../k8s/arrays';
-import { kptEntry, newLayoutMemo, STRINGIFY } from './kptLayout';
+import { kptEntry, kptMarkedEntry, newLayoutMemo, STRINGIFY } from './kptLayout';
 
 export { STRINGIFY };
 
@@ -64,12 +65,21 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   const { rl, plan, isMapDoc } = read;
   // The input's tokens and YAML document are out of reach from here on: for a large package they
   // weigh dozens of times its text, and the render below is the run's peak.
-  const { output, exitCode, findings } = processResourceList(rl, opts);
+  const run = processResourceListStream(rl, opts);
+  const { exitCode, findings } = run;
+  // The new items are made as they are written (spliceItems); the other layouts, and a list of no
+  // items that pass through (the new ones may be none), take them all at once.
+  const whole = (): ResourceList => {
+    const made = [...run.generated()].map((n) => withMarks(n.object, n.marks));
+    return made.length ? { ...run.output, items: [...run.output.items, ...made] } : run.output;
+  };
   if (!isObject(rl) || rl.kind !== 'ResourceList' || !isMapDoc) {
-    return { stdout: dumpYaml(output), exitCode, findings };
+    return { stdout: dumpYaml(whole()), exitCode, findings };
   }
+  const lazy = run.output.items.length > 0;
+  const output = lazy ? run.output : whole();
   // README "cozy-gw fn", docs/decisions.md §9: items that came in pass through unchanged, byte for byte.
-  const spliced = plan && spliceItems(text, plan, rl.items as unknown[], output);
+  const spliced = plan && spliceItems(text, plan, rl.items as unknown[], output, lazy ? run.generated : () => []);
   if (spliced !== undefined) return streamed(spliced, exitCode, findings);
   // Not the block layout kpt and kustomize write (JSON, a flow sequence, ...): the items are
   // written back from their YAML nodes, comments and quoting kept.
@@ -82,7 +92,7 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   return writeItems(
     text1 ? raw : parseDocument(text, { keepSourceTokens: false }),
     rl,
-    output,
+    lazy ? whole() : output,
     exitCode,
     findings,
     text1,
@@ -187,8 +197,12 @@ function jsonEntry(value: unknown, indent: string): string {
   return `${indent}- ${json}\n`;
 }
 
-/** About how much of the output each piece of a streamed run holds. */
-const CHUNK = 1 << 20;
+/**
+ * About how much of the output each piece of a streamed run holds: small enough that the entries
+ * a piece is made of die young (a megabyte of them outlived the young generation, and its
+ * collections took a third of fn's time at 20,000 tenants), large enough for few writes.
+ */
+const CHUNK = 1 << 16;
 
 /**
  * Where the items of a ResourceList lie in its text, read from its tokens before the run: the
@@ -245,6 +259,7 @@ function spliceItems(
   plan: SplicePlan,
   inputItems: unknown[],
   output: ResourceList,
+  generated: () => Iterable<NewItem>,
 ): (() => Generator<string>) | undefined {
   const { from, to, starts, indent } = plan;
   // Every piece and every new entry holds at least its `-`: the body is empty only without items.
@@ -269,14 +284,24 @@ function spliceItems(
     const memo = newLayoutMemo();
     let buf = text.slice(0, from);
     let last = buf;
+    /** The piece with `p` added: whether it is full. */
+    const full = (p: string) => {
+      buf += p;
+      last = p;
+      return buf.length >= CHUNK;
+    };
+    // The items that pass through, each let go of once written, then the new ones as they are made.
     for (let n = 0; n < items.length; n++) {
       const it = items[n];
       items[n] = undefined;
       const i = index.get(it);
-      const p = i !== undefined ? piece(i) : (kptEntry(it, indent, memo) ?? seqEntries([it], indent)[0]);
-      buf += p;
-      last = p;
-      if (buf.length >= CHUNK) {
+      if (full(i !== undefined ? piece(i) : (kptEntry(it, indent, memo) ?? seqEntries([it], indent)[0]))) {
+        yield buf;
+        buf = '';
+      }
+    }
+    for (const { object, marks } of generated()) {
+      if (full(kptMarkedEntry(object, marks, indent, memo) ?? seqEntries([withMarks(object, marks)], indent)[0])) {
         yield buf;
         buf = '';
       }
