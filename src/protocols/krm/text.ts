@@ -129,6 +129,10 @@ function readResourceList(
         : `standard input is not valid YAML: ${yamlProblem(e)}`;
     return { bare: error(message, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line }) };
   }
+  // The items' nodes are let go of as they are read too, unless an alias (`*name`) may have to find
+  // its anchor among them once they are gone.
+  const itemNodes = doc.get('items', true);
+  if (isSeq(itemNodes) && text.indexOf('*') < 0) releasedAsRead(itemNodes.items);
   // Aliases come out as shared nodes (no copy); the bound below counts them as expanded.
   const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;
   const over = checkParsed(text, [rl]);
