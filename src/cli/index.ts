@@ -15,6 +15,7 @@ import { Command, CommanderError, Help } from 'commander';
 import { FindingsError } from '../k8s/diagnostics';
 import { VERSION } from './version';
 import { readAllStdin } from '../io/stdin';
+import { writeAllSync } from '../io/stdout';
 import { makeContext, type CliContext, type CliIO } from './context';
 import { withExamples } from './commands/help';
 
@@ -210,7 +211,7 @@ export function processIO(): CliIO {
     stdout: (s) => {
       if (stdoutClosed) return;
       try {
-        process.stdout.write(s);
+        writeAllSync(1, s);
       } catch (e) {
         stdoutFailed(e as NodeJS.ErrnoException);
       }

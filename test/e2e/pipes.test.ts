@@ -78,6 +78,21 @@ describe('cozy-gw in a shell pipeline', () => {
     });
   });
 
+  it('a reader slower than the writer gets every byte, the writer waiting on the full pipe (src/io/stdout.ts)', () => {
+    // process.stdout made the pipe non-blocking; 4 MiB and a character of two UTF-16 units across
+    // each slice boundary, read only after the writer has long filled the pipe.
+    const writer = `process.stdout; require('./dist/io/stdout').writeAllSync(1, ('x'.repeat((1 << 20) - 1) + '\u{1F600}').repeat(4))`;
+    const r = sh(
+      `node -e "${writer}" | (sleep 1; node -e "let n = 0; process.stdin.on('data', (d) => n += d.length).on('end', () => console.log(n))")`,
+    );
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe(String(4 * ((1 << 20) - 1 + 4)));
+    const ok = sh(
+      `node -e "${writer}" | (sleep 1; cat) | node -e "let s = ''; process.stdin.setEncoding('utf8').on('data', (d) => s += d).on('end', () => console.log(s === ('x'.repeat((1 << 20) - 1) + '\u{1F600}').repeat(4)))"`,
+    );
+    expect(ok.stdout.trim()).toBe('true');
+  });
+
   // A failed write to standard output is one clean line and exit 1 (after
   // render's one note, on the Helm hooks it left out).
   it.each([

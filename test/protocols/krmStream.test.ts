@@ -4,7 +4,12 @@
  * never holds the whole tree's objects at once.
  */
 import { compareObjects, type KObject } from '../../src/k8s/model';
-import { GENERATED_ANNOTATION, processResourceList, processResourceListStream } from '../../src/protocols/krm';
+import {
+  GENERATED_ANNOTATION,
+  processResourceList,
+  processResourceListStream,
+  processResourceListText,
+} from '../../src/protocols/krm';
 import { render, renderGroups } from '../../src/pipelines/render';
 
 const OPTS = { defaultNow: '2026-01-01T00:00:00Z' };
@@ -121,5 +126,35 @@ describe("render's groups", () => {
       ...groups[groups.length - 1].objects,
     ];
     expect(render(input, { unordered: true }).objects).toEqual(chartOrder);
+  });
+});
+
+describe('fn reads its input item by item', () => {
+  test("an alias finds its anchor in an earlier item (the items' nodes are kept when one may)", () => {
+    const text = [
+      'apiVersion: config.kubernetes.io/v1',
+      'kind: ResourceList',
+      'items:',
+      '- apiVersion: apps.cozystack.io/v1alpha1',
+      '  kind: Tenant',
+      '  metadata: {name: alice, namespace: tenant-root}',
+      '  spec: &owns {gateway: true}',
+      '- apiVersion: apps.cozystack.io/v1alpha1',
+      '  kind: Tenant',
+      '  metadata: {name: bob, namespace: tenant-root}',
+      '  spec: *owns',
+      'functionConfig:',
+      '  apiVersion: fn.cozystack.io/v1alpha1',
+      '  kind: CozyGateway',
+      '  metadata: {name: cfg}',
+      '  spec: {values: {publishing: {host: example.org}, gateway: {enabled: true}}}',
+      '',
+    ].join('\n');
+    const run = processResourceListText(text, OPTS);
+    expect(run.exitCode).toBe(0);
+    const gateways = run.stdout.match(
+      /^  kind: TenantGateway\n  metadata:\n    name: cozystack\n    namespace: (\S+)/gm,
+    );
+    expect(gateways?.map((g) => g.split(' ').pop())).toEqual(['tenant-alice', 'tenant-bob']);
   });
 });

@@ -110,7 +110,13 @@ function readResourceList(
   // planSplice. Only input that does not compose cleanly into one document is read again, by
   // parseDocument, for its errors with their lines.
   const tokens = [...new Parser().parse(text)];
+  // Where the items lie is read from the tokens before they are composed, and composing then lets
+  // go of each item's tokens once its node is made: for a large package the tokens weigh thirty
+  // times its text, and held to the end beside the document they were fn's peak.
+  const planned = planSplice(text, tokens);
+  if (planned) releasedAsRead(planned.seq.items);
   const composed = [...new Composer({ keepSourceTokens: false }).compose(tokens, true, text.length)];
+  tokens.length = 0;
   const doc =
     composed.length === 1 && composed[0].errors.length === 0
       ? composed[0]
@@ -123,6 +129,10 @@ function readResourceList(
         : `standard input is not valid YAML: ${yamlProblem(e)}`;
     return { bare: error(message, { rule: 'fn.input', file: '<stdin>', line: e.linePos?.[0]?.line }) };
   }
+  // The items' nodes are let go of as they are read too, unless an alias (`*name`) may have to find
+  // its anchor among them once they are gone.
+  const itemNodes = doc.get('items', true);
+  if (isSeq(itemNodes) && text.indexOf('*') < 0) releasedAsRead(itemNodes.items);
   // Aliases come out as shared nodes (no copy); the bound below counts them as expanded.
   const rl = doc.toJS({ maxAliasCount: -1 }) as unknown;
   const over = checkParsed(text, [rl]);
@@ -130,7 +140,21 @@ function readResourceList(
     return {
       bare: error(`standard input: ${over.message}`, { rule: 'input.limit', file: '<stdin>', line: over.line }),
     };
-  return { rl, plan: planSplice(text, tokens, rl), isMapDoc: isMap(doc.contents) };
+  const oneEach = planned && isObject(rl) && Array.isArray(rl.items) && rl.items.length === planned.plan.starts.length;
+  return { rl, plan: oneEach ? planned.plan : undefined, isMapDoc: isMap(doc.contents) };
+}
+
+/** An array whose iteration lets go of each element as it hands it on (the composer reads the items once). */
+function releasedAsRead<T>(a: T[]): void {
+  Object.defineProperty(a, Symbol.iterator, {
+    value: function* () {
+      for (let i = 0; i < a.length; i++) {
+        const x = a[i];
+        (a as (T | undefined)[])[i] = undefined;
+        yield x;
+      }
+    },
+  });
 }
 
 /** The source text of a CST token, and where it ends. */
@@ -218,16 +242,14 @@ interface SplicePlan {
   results?: { head: number; end: number };
 }
 
-function planSplice(text: string, tokens: CST.Token[], rl: unknown): SplicePlan | undefined {
-  if (!isObject(rl) || !Array.isArray(rl.items)) return undefined;
+function planSplice(text: string, tokens: CST.Token[]): { plan: SplicePlan; seq: CST.BlockSequence } | undefined {
   const docs = tokens.filter((t) => t.type !== 'comment' && t.type !== 'newline' && t.type !== 'space');
   if (docs.length !== 1 || docs[0].type !== 'document' || docs[0].value?.type !== 'block-map') return undefined;
   const map = docs[0].value;
   const keyName = (k: CST.Token | null | undefined) => (k && k.type === 'scalar' ? k.source : undefined);
   const itemsPair = map.items.find((p) => keyName(p.key) === 'items');
   const seq = itemsPair?.value;
-  if (!seq || seq.type !== 'block-seq' || seq.items.length !== rl.items.length || seq.items.length === 0)
-    return undefined;
+  if (!seq || seq.type !== 'block-seq' || seq.items.length === 0) return undefined;
   const starts: number[] = [];
   for (const it of seq.items) {
     const at = itemStart(it);
@@ -240,11 +262,11 @@ function planSplice(text: string, tokens: CST.Token[], rl: unknown): SplicePlan 
   if (!dash) return undefined;
   const indent = ' '.repeat(dash.offset - (text.lastIndexOf('\n', dash.offset - 1) + 1));
   const resultsPair = map.items.find((p) => keyName(p.key) === 'results');
-  if (!resultsPair) return { from, to, starts, indent };
+  if (!resultsPair) return { plan: { from, to, starts, indent }, seq };
   const head = itemStart({ start: resultsPair.start, value: resultsPair.key ?? undefined });
   const end = extent(resultsPair.value ?? undefined, extent(resultsPair.key ?? undefined, 0));
   if (head === undefined || head < to) return undefined;
-  return { from, to, starts, indent, results: { head, end } };
+  return { plan: { from, to, starts, indent, results: { head, end } }, seq };
 }
 
 /**
