@@ -13,7 +13,7 @@ import { FindingsError, error, type Finding } from '../k8s/diagnostics';
 import { readAllStdin, readFileBounded, SourceRefused, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
-import { LOAD_OPTIONS } from '../k8s/yaml';
+import { LOAD_OPTIONS, NON_PRINTABLE } from '../k8s/yaml';
 import { loadAllFast } from '../k8s/yamlFastRead';
 import { SourceMap } from './sourceMap';
 import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
@@ -70,17 +70,10 @@ function loadWithJsYaml(text: string, file: string): unknown[] {
 
 const NOT_JSON = Symbol('not JSON');
 /**
- * The characters js-yaml refuses anywhere in a stream (its PATTERN_NON_PRINTABLE); `JSON.parse`
- * takes them in a string, so a text holding one is left to js-yaml and its error.
- */
-const NON_PRINTABLE =
-  /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
-
-/**
  * One JSON document read with `JSON.parse`, or NOT_JSON when js-yaml must read the text: it is not
  * one JSON document, or the parsed value could differ from js-yaml's (sameAsYaml: a number js-yaml
- * reads otherwise, nesting it refuses; a key repeated in a mapping, which js-yaml refuses), or it
- * crosses a bound. In every such case the text is read as before, with js-yaml's values, errors
+ * reads otherwise, nesting it refuses; a key repeated in a mapping, which js-yaml refuses; a
+ * character js-yaml refuses, NON_PRINTABLE, which `JSON.parse` takes in a string), or it crosses a bound. In every such case the text is read as before, with js-yaml's values, errors
  * and lines.
  */
 function readJson(text: string): unknown {

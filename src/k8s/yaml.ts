@@ -22,6 +22,10 @@ import type { KObject } from './model';
  */
 export const LOAD_OPTIONS = Object.freeze({ schema: jsyaml.CORE_SCHEMA });
 
+/** The characters js-yaml refuses anywhere in a stream it reads (its PATTERN_NON_PRINTABLE). */
+export const NON_PRINTABLE =
+  /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x84\x86-\x9F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+
 /** js-yaml's options for the manifests written (test/helpers/yamlReference.ts dumps with them as the oracle). */
 export const DUMP_OPTIONS: Readonly<jsyaml.DumpOptions> = Object.freeze({
   noRefs: true,

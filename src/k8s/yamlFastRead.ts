@@ -15,6 +15,7 @@
  * and generated streams. Pure, and not recursive: nesting is an explicit stack.
  */
 import * as jsyaml from 'js-yaml';
+import { NON_PRINTABLE } from './yaml';
 
 /** The core schema's implicit types (null, bool, int, float), in the order js-yaml tries them. */
 interface ImplicitType {
@@ -29,11 +30,10 @@ type Answer<T> = T | typeof GIVE_UP;
 
 /**
  * What this reader leaves to js-yaml wherever it occurs: the characters js-yaml refuses in a stream
- * (its PATTERN_NON_PRINTABLE), tabs, carriage returns, the other line breaks (NEL, U+2028, U+2029)
- * and byte-order marks.
+ * (NON_PRINTABLE), tabs, carriage returns, the other line breaks (NEL, U+2028, U+2029) and
+ * byte-order marks.
  */
-const REFUSED =
-  /[\x00-\x09\x0B-\x1F\x7F-\x9F\u2028\u2029\uFEFF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+const REFUSED = new RegExp(`${NON_PRINTABLE.source}|[\\t\\r\\x85\\u2028\\u2029\\uFEFF]`);
 
 /** A first character that could make a plain scalar something other than a string: ~ n N t T f F - + . 0-9. */
 const MAY_RESOLVE = new Uint8Array(128);

@@ -12,8 +12,8 @@
  */
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import { compareObjects, keyOf, sortObjects, type KObject } from '../k8s/model';
-import { renderThenReconcile } from './preview';
-import { renderGroups, type RenderOptions } from './render';
+import { chartOptions, renderThenReconcile } from './preview';
+import { renderGroups, type RenderInput } from './render';
 import { applySecretRule } from './appliedSecrets';
 import { metadataFindingsOf } from '../k8s/metadataShape';
 import { pushAll } from '../k8s/arrays';
@@ -46,9 +46,8 @@ export interface GenerateResult {
 export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult {
   const malformed = metadataFindingsOf(inputs);
   if (malformed.length) return { objects: [], findings: malformed };
-  const valuesFiles = o.values.map((values) => ({ file: o.valuesFile, values }));
   const inputKeys = new Set(inputs.map(keyOf));
-  const pass = renderThenReconcile({ objects: inputs, valuesFiles }, o);
+  const pass = renderThenReconcile(renderInputOf(inputs, o), o);
   const { findings, rendered, reconciled: rec } = pass;
   if (pass.failed) return { objects: [], findings };
   if (!rec) return { objects: sortObjects(rendered.filter(notAnInput(inputs))), findings };
@@ -60,6 +59,11 @@ export function generate(inputs: KObject[], o: GenerateOptions): GenerateResult 
   );
   pushAll(findings, applied.findings);
   return { objects: sortObjects(applied.objects), findings };
+}
+
+/** The render's input: the inputs, and the values layers under the one file name findings give them. */
+function renderInputOf(inputs: KObject[], o: GenerateOptions): RenderInput {
+  return { objects: inputs, valuesFiles: o.values.map((values) => ({ file: o.valuesFile, values })) };
 }
 
 /** Whether a rendered object's identity is none of the inputs' (only an object of a kind some input has can carry one: a key names its kind). */
@@ -97,9 +101,9 @@ export function generateGroups(inputs: KObject[], o: GenerateOptions): Generated
   }
   const malformed = metadataFindingsOf(inputs);
   if (malformed.length) return { findings: malformed, failed: true, groups: () => [] };
-  const input = { objects: inputs, valuesFiles: o.values.map((values) => ({ file: o.valuesFile, values })) };
-  // The options renderThenReconcile passes render for fn and post-render.
-  const ropts: RenderOptions = { gatewayApiVersion: o.gatewayApiVersion, noteOmittedHooks: o.noteOmittedHooks };
+  const input = renderInputOf(inputs, o);
+  // What renderThenReconcile would hand render.
+  const ropts = chartOptions(o);
   const findings: Finding[] = [];
   for (const _g of renderGroups(input, ropts, findings));
   if (hasErrors(findings)) return { findings, failed: true, groups: () => [] };

@@ -51,6 +51,17 @@ export interface ControllerPass {
   reconciled?: ReconcileResult;
 }
 
+/** The render options among a pipeline's options (render.ts RenderOptions): what the charts read. */
+export function chartOptions(o: RenderOptions): RenderOptions {
+  return {
+    gatewayApiVersion: o.gatewayApiVersion,
+    gatewayOnly: o.gatewayOnly,
+    includeHooks: o.includeHooks,
+    apiVersions: o.apiVersions,
+    noteOmittedHooks: o.noteOmittedHooks,
+  };
+}
+
 /**
  * The one pipeline of `render --with-controller`, `fn` and `post-render`: the charts render the
  * inputs; the rendered objects are applied over the inputs as the cluster state; one controller
@@ -63,15 +74,8 @@ export function renderThenReconcile(
   const findings: Finding[] = [];
   let rendered: KObject[] = [];
   if (o.render !== false) {
-    const r = render(input, {
-      gatewayApiVersion: o.gatewayApiVersion,
-      gatewayOnly: o.gatewayOnly,
-      includeHooks: o.includeHooks,
-      apiVersions: o.apiVersions,
-      noteOmittedHooks: o.noteOmittedHooks,
-      // Every caller orders its output: the pass's store, then sortObjects or orderOutput.
-      unordered: true,
-    });
+    // Every caller orders its output: the pass's store, then sortObjects or orderOutput.
+    const r = render(input, { ...chartOptions(o), unordered: true });
     pushAll(findings, r.findings);
     if (hasErrors(findings)) return { failed: true, findings, rendered: [] };
     rendered = r.objects;
