@@ -190,12 +190,14 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irr
     if (skip?.(full)) continue;
     if (e.isDirectory()) pushAll(out, listFiles(full, cwd, skip, irregular));
     else if (/\.(ya?ml|json)$/i.test(e.name)) {
+      // A regular file is read as is; anything else (a link is followed) is looked at first.
       let target: fs.Stats | undefined;
-      try {
-        target = fs.statSync(path.resolve(cwd, full));
-      } catch {
-        target = undefined; // a dangling link: reading it names the problem
-      }
+      if (!e.isFile())
+        try {
+          target = fs.statSync(path.resolve(cwd, full));
+        } catch {
+          target = undefined; // a dangling link: reading it names the problem
+        }
       if (target && !target.isFile() && !target.isDirectory())
         irregular.push(
           error(`not a regular file but ${kindOfFile(target)}: a directory is read for regular files only`, {

@@ -99,6 +99,9 @@ export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): str
     total += n;
     if (total > max) throw new SourceTooLarge(total, true, max);
     chunks.push(chunk);
+    // A regular file's first read asked for a byte more than its size: a short read is its end
+    // (the second read, always empty, was a system call per file of a committed tree).
+    if (size > 0 && chunks.length === 1 && n < buf.length) break;
   }
   return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)).toString('utf8');
 }
