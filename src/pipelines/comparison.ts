@@ -22,15 +22,8 @@ export interface Comparison {
   deleted: KObject[];
 }
 
-/**
- * `known`: pairs found equal already (after -> before), as diff's overlay finds them; an object
- * paired with the one it replaces is not compared again.
- */
-export function compareStates(
-  before: readonly KObject[],
-  after: readonly KObject[],
-  known?: ReadonlyMap<KObject, KObject>,
-): Comparison {
+/** `before` and `after` as two states; an object both hold (the same reference) costs no comparison. */
+export function compareStates(before: readonly KObject[], after: readonly KObject[]): Comparison {
   // Each key's position in `before` (the last, as a Map keeps it), and which keys `after` has:
   // marked by that position, so the walks hash each key once.
   const at = new Map<string, number>();
@@ -52,7 +45,7 @@ export function compareStates(
       continue;
     }
     if (!b) created.push(a);
-    else if (known?.get(a) !== b && !deepEqual(b, a)) changed.push({ before: b, after: a });
+    else if (!deepEqual(b, a)) changed.push({ before: b, after: a });
   }
   const unique = at.size === before.length;
   for (let i = 0; i < before.length; i++) {

@@ -35,7 +35,7 @@ import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT } from '../platform/tenancy';
-import { readByRender, render, type RenderOptions } from './render';
+import { readByRender, render, renderedKeys, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
@@ -154,7 +154,8 @@ function renderChange(
 
   // What render produced for the state's tree: rendered again from its Tenants (a tree's record
   // says the same for what it holds), so what it no longer produces goes, whatever its kind.
-  const previous = render(
+  // Only its keys are kept: the objects of a second whole render were a third of diff's memory.
+  const previous = renderedKeys(
     {
       objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],
       valuesFiles: input.valuesFiles,
@@ -163,7 +164,7 @@ function renderChange(
   );
   // What render owned (the state's tree, the tree's record) and no longer produces: usually few of its keys.
   const gone = new Set<string>();
-  for (const o of previous.objects) if (!rendered.has(keyOf(o))) gone.add(keyOf(o));
+  for (const k of previous) if (!rendered.has(k)) gone.add(k);
   for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
   const renderedNamespaces = new Set(r.objects.filter(isNamespace).map((o) => o.metadata.name));
   renderedNamespaces.add(TENANT_ROOT);
@@ -210,11 +211,11 @@ function baselineOf(base: KObject[], input: DiffInput, opts: DiffOptions): Recon
 /**
  * The change laid over the baseline, as the API server would apply it: what leaves goes (with what
  * it owns), everything in a removed Namespace goes whether the change holds it or not, and each given
- * or rendered object is applied over the live one. Records why each object differs in `why`, and
- * in `same` each applied object found equal to the live one (to the live one), so the comparison
- * after the pass need not compare the two again.
+ * or rendered object is applied over the live one. Records why each object differs in `why`. An
+ * applied object found equal to the live one is the live one itself: the comparison after the pass
+ * need not compare the two again, and the rendered copy is not held.
  */
-function layOver(before: KObject[], overlay: Overlay, why: Reasons, same: Map<KObject, KObject>): KObject[] {
+function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
   cascade(before, overlay.leaving);
   for (const [k, r] of overlay.leaving) why.add(k, r);
   const removed = new Set(overlay.removedNamespaces);
@@ -227,13 +228,15 @@ function layOver(before: KObject[], overlay: Overlay, why: Reasons, same: Map<KO
     if (removed.has(o.metadata.namespace ?? '') || (isNamespace(o) && removed.has(o.metadata.name))) continue;
     const was = live.get(k);
     const next = applyOver(o, was);
+    if (was && (next === was || deepEqual(next, was))) {
+      laid.set(k, was);
+      continue;
+    }
     laid.set(k, next);
-    if (was && next !== was && deepEqual(next, was)) same.set(next, was);
-    else if (!was || next !== was)
-      why.add(
-        k,
-        isTenant(o) ? 'the given Tenant' : overlay.rendered.has(k) ? 'rendered by the charts' : 'a given object',
-      );
+    why.add(
+      k,
+      isTenant(o) ? 'the given Tenant' : overlay.rendered.has(k) ? 'rendered by the charts' : 'a given object',
+    );
   }
   const applied: KObject[] = [];
   for (let i = 0; i < before.length; i++)
@@ -351,8 +354,9 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   pushAll(findings, overlay.findings);
   if (hasErrors(overlay.findings))
     return resultOf(input, { findings, rendered: true, baseline: 'pass', drift, before });
-  const same = new Map<KObject, KObject>();
-  const applied = layOver(before, overlay, why, same);
+  const applied = layOver(before, overlay, why);
+  // What was laid is in `applied` now: the rendered copies the baseline already held are let go.
+  overlay.objects = [];
 
   // 4. The pass, and the comparison.
   const pass = reconcile(
@@ -368,7 +372,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   };
   if (hasErrors(pass.findings)) return resultOf(input, { findings, ...common });
   const after = pass.store.all();
-  const { created, changed, deleted } = compareStates(before, after, same);
+  const { created, changed, deleted } = compareStates(before, after);
   passReasons(why, pass, { created, changed, deleted });
 
   return resultOf(input, {

@@ -32,7 +32,7 @@ import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnost
 import { renderGateway } from '../charts/gatewayChart';
 import { validatePlatformValues } from '../validation/inputValidation';
 import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../validation/valueSources';
-import { isNamespace, compareObjects, refOf, type KObject } from '../k8s/model';
+import { isNamespace, compareObjects, keyOf, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
 import { TreeOutput, tenantInputFindings, walkTenantTree } from '../charts/tenantChart';
@@ -331,6 +331,21 @@ export function render(input: RenderInput, opts: RenderOptions = {}): RenderResu
   pushAll(rendered, gateways);
   pushAll(rendered, policies);
   return { objects: opts.unordered ? rendered : orderOutput(rendered), findings };
+}
+
+/**
+ * The keys (keyOf) of what render produces, walked group by group without holding the objects
+ * (diff's "what render produced for the state's tree": all it asks of that render); none when a
+ * finding is an error, as render then produces nothing.
+ */
+export function renderedKeys(input: RenderInput, opts: RenderOptions = {}): Set<string> {
+  const findings: Finding[] = [];
+  const keys = new Set<string>();
+  for (const g of renderGroups(input, opts, findings)) {
+    for (const o of g.objects) keys.add(keyOf(o));
+    for (const o of g.gateway) keys.add(keyOf(o));
+  }
+  return hasErrors(findings) ? new Set() : keys;
 }
 
 /**

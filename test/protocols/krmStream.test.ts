@@ -3,14 +3,14 @@
  * src/pipelines/generate.ts generateGroups): each tenant's as they are rendered, so that it
  * never holds the whole tree's objects at once.
  */
-import { compareObjects, type KObject } from '../../src/k8s/model';
+import { compareObjects, keyOf, type KObject } from '../../src/k8s/model';
 import {
   GENERATED_ANNOTATION,
   processResourceList,
   processResourceListStream,
   processResourceListText,
 } from '../../src/protocols/krm';
-import { render, renderGroups } from '../../src/pipelines/render';
+import { render, renderedKeys, renderGroups } from '../../src/pipelines/render';
 
 const OPTS = { defaultNow: '2026-01-01T00:00:00Z' };
 const VALUES = { publishing: { host: 'example.org' }, gateway: { enabled: true } };
@@ -156,5 +156,15 @@ describe('fn reads its input item by item', () => {
       /^  kind: TenantGateway\n  metadata:\n    name: cozystack\n    namespace: (\S+)/gm,
     );
     expect(gateways?.map((g) => g.split(' ').pop())).toEqual(['tenant-alice', 'tenant-bob']);
+  });
+
+  test("renderedKeys: the keys of render's objects, without them; none when render fails", () => {
+    const input = { objects: TENANTS(), valuesFiles: [{ file: 'v.yaml', values: VALUES }] };
+    const keys = render(input).objects.map(keyOf);
+    expect(keys.length).toBeGreaterThan(40);
+    expect([...renderedKeys(input)].sort()).toEqual([...keys].sort());
+    const failing = { ...input, objects: [...TENANTS(), tenant('Bad-Name')] };
+    expect(render(failing).objects).toEqual([]);
+    expect(renderedKeys(failing).size).toBe(0);
   });
 });
