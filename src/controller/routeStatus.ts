@@ -5,7 +5,7 @@
  * controllers' entries are never touched. GRPCRoute is never judged.
  */
 import type { KObject } from '../k8s/model';
-import { clone, deepEqual, isObject } from '../k8s/model';
+import { deepEqual, isObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
 import { mergeCondition, type Condition } from './conditions';
@@ -52,7 +52,8 @@ function upsertOurEntry(parents: Record<string, unknown>[], ref: ParentRef, cond
     };
   else
     parents.push({
-      parentRef: clone(ref),
+      // A copy of the route's own entry, one level deep: a parentRef's fields are scalars, and nothing mutates a shared value.
+      parentRef: { ...ref },
       controllerName: CONTROLLER_NAME,
       conditions: mergeCondition([], cond, now, 'status-reason-message'),
     });
