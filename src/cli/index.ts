@@ -18,6 +18,7 @@ import { readAllStdin } from '../io/stdin';
 import { writeAllSync } from '../io/stdout';
 import { makeContext, type CliContext, type CliIO } from './context';
 import { withExamples } from './commands/help';
+import { processHeapFlag, relaunch } from './heapLimit';
 
 export { locate, makeContext, type CliContext, type CliIO } from './context';
 
@@ -225,6 +226,15 @@ export function processIO(): CliIO {
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  // A large run gets the heap the machine has (heapLimit.ts): run again once, with it.
+  const flag = processHeapFlag(argv);
+  if (flag && process.argv[1]) {
+    const code = await relaunch(flag, process.argv[1], argv);
+    if (code !== undefined) {
+      process.exitCode = code;
+      return;
+    }
+  }
   // A reader that stops early (`cozy-gw render | head`) closes the pipe: that is not an error,
   // and the command's verdict stays its exit status.
   process.stdout.on('error', stdoutFailed);

@@ -1,0 +1,181 @@
+/**
+ * The heap a large run gets (README "Performance", "Memory at scale"). V8 caps Node.js's heap at
+ * about 4 GB whatever the machine has: a `diff` over a committed tree of 20,000 tenants then spends
+ * half its time collecting garbage near the cap (89 s against 46 s with room), and past about
+ * 25,000 tenants it dies. So when the inputs a command names are large and the machine (or its
+ * cgroup) has the memory, cozy-gw runs itself again, once, with a heap of three quarters of that
+ * memory, passing its arguments, standard streams and exit status through and the signals it is
+ * sent on to the run.
+ *
+ * `COZY_GW_HEAP`: `off` never; a number of MiB: that heap, whatever the inputs. A heap limit given
+ * to Node.js itself (`NODE_OPTIONS=--max-old-space-size=MB`, or on node's command line) is kept
+ * as given. Under Bun (the release binaries) there is no such limit to raise.
+ *
+ * {@link heapFlag} decides from what it is handed (pure); {@link inputSizes} and {@link relaunch}
+ * are the edges.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as v8 from 'node:v8';
+
+/** How large the named inputs are: bytes and files, counted up to the bounds asked for. */
+export interface InputSizes {
+  bytes: number;
+  files: number;
+}
+
+/**
+ * From which size of its `-f` and `--state` inputs a command runs with the larger heap: where it
+ * would need about half of Node.js's default cap. render holds about 40 KB per Tenant (some 22
+ * objects each, the whole tenant), 8 MiB of Tenants being some 65,000; diff holds about 220 KB per
+ * tenant of a committed tree (22 files each), 150,000 files being some 6,800 tenants.
+ */
+export const THRESHOLDS: Readonly<Record<string, InputSizes>> = {
+  render: { bytes: 8 << 20, files: 60_000 },
+  diff: { bytes: 128 << 20, files: 150_000 },
+  reconcile: { bytes: 128 << 20, files: 150_000 },
+  admit: { bytes: 128 << 20, files: 150_000 },
+};
+
+/** The options naming inputs, each taking a value. */
+const INPUT_OPTIONS = new Set(['-f', '--filename', '--state']);
+
+export interface HeapContext {
+  argv: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+  /** node's own options (process.execArgv). */
+  execArgv: readonly string[];
+  /** The heap limit now, in bytes (v8's heap_size_limit). */
+  heapLimit: number;
+  /** The memory the process may use, in bytes: the machine's, or its cgroup's when lower. */
+  memory: number;
+  /** Under Bun: no V8 heap limit. */
+  bun: boolean;
+  /** The sizes of the given paths, counting up to `bound` (reached: the count may stop there). */
+  sizes: (paths: string[], bound: InputSizes) => InputSizes;
+}
+
+const HEAP_OPTION = /^--max[-_]old[-_]space[-_]size(=|$)/;
+
+/** The command, and the paths its input options name (`-f X`, `-fX`, `--state=X`; `-` is a stream, not counted). */
+export function inputPaths(argv: readonly string[]): { command?: string; paths: string[] } {
+  let command: string | undefined;
+  const paths: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--') break;
+    let value: string | undefined;
+    const eq = a.indexOf('=');
+    if (INPUT_OPTIONS.has(a)) value = argv[++i];
+    else if (a.startsWith('--') && eq > 0 && INPUT_OPTIONS.has(a.slice(0, eq))) value = a.slice(eq + 1);
+    else if (a.startsWith('-f') && a.length > 2 && !a.startsWith('--')) value = a.slice(2);
+    else if (command === undefined && !a.startsWith('-')) command = a;
+    if (value !== undefined && value !== '-' && value !== '') paths.push(value);
+  }
+  return { command, paths };
+}
+
+/** The node option to run again with, or undefined to run here. */
+export function heapFlag(ctx: HeapContext): string | undefined {
+  if (ctx.bun) return undefined;
+  const nodeOptions = (ctx.env.NODE_OPTIONS ?? '').split(/\s+/);
+  if (ctx.execArgv.some((a) => HEAP_OPTION.test(a)) || nodeOptions.some((a) => HEAP_OPTION.test(a))) return undefined;
+  const asked = (ctx.env.COZY_GW_HEAP ?? '').trim();
+  if (asked === 'off') return undefined;
+  if (/^[1-9][0-9]*$/.test(asked)) return `--max-old-space-size=${asked}`;
+  const mib = Math.floor((ctx.memory * 0.75) / (1 << 20));
+  // Nothing to gain where three quarters of the memory is not well past the cap already.
+  if (mib * (1 << 20) < ctx.heapLimit * 1.25) return undefined;
+  const { command, paths } = inputPaths(ctx.argv);
+  const bound = command === undefined ? undefined : THRESHOLDS[command];
+  if (!bound || paths.length === 0) return undefined;
+  const s = ctx.sizes(paths, bound);
+  return s.bytes >= bound.bytes || s.files >= bound.files ? `--max-old-space-size=${mib}` : undefined;
+}
+
+/**
+ * The bytes of the given files and the files under the given directories (a directory's entries are
+ * counted from its listing, not looked at one by one: their bytes are not counted), walked without
+ * recursion and stopped once either bound is reached. A path that cannot be read counts nothing:
+ * reading it names the problem.
+ */
+export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd()): InputSizes {
+  const out = { bytes: 0, files: 0 };
+  const dirs: string[] = [];
+  for (const p of paths) {
+    try {
+      const st = fs.statSync(path.resolve(cwd, p));
+      if (st.isFile()) out.bytes += st.size;
+      else if (st.isDirectory()) dirs.push(path.resolve(cwd, p));
+    } catch {
+      // unreadable: counts nothing
+    }
+  }
+  while (dirs.length && out.bytes < bound.bytes && out.files < bound.files) {
+    const d = dirs.pop()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries)
+      if (e.isDirectory()) dirs.push(path.join(d, e.name));
+      else out.files++;
+  }
+  return out;
+}
+
+/** The memory this process may use: the machine's, or its cgroup's limit when that is lower. */
+function availableMemory(): number {
+  const total = os.totalmem();
+  const constrained = (process as { constrainedMemory?: () => number | undefined }).constrainedMemory?.();
+  return constrained && constrained > 0 && constrained < total ? constrained : total;
+}
+
+/** The heap decision for this process. */
+export function processHeapFlag(argv: readonly string[]): string | undefined {
+  return heapFlag({
+    argv,
+    env: process.env,
+    execArgv: process.execArgv,
+    heapLimit: v8.getHeapStatistics().heap_size_limit,
+    memory: availableMemory(),
+    bun: typeof (process.versions as Record<string, string | undefined>).bun === 'string',
+    sizes: (paths, bound) => inputSizes(paths, bound),
+  });
+}
+
+const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Run this script again under `flag` with the same arguments and standard streams; resolves to its
+ * exit code. A signal sent here is sent on to it; when it dies of a signal, so does this process
+ * (its status is the run's). Resolves undefined when it could not be started: run here then.
+ */
+export function relaunch(flag: string, script: string, argv: readonly string[]): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...process.execArgv, flag, script, ...argv], { stdio: 'inherit' });
+    const forward = (sig: NodeJS.Signals) => {
+      child.kill(sig);
+    };
+    for (const s of FORWARDED) process.on(s, forward);
+    const done = () => {
+      for (const s of FORWARDED) process.off(s, forward);
+    };
+    child.on('error', () => {
+      done();
+      resolve(undefined);
+    });
+    child.on('exit', (code, signal) => {
+      done();
+      if (signal) {
+        process.kill(process.pid, signal);
+        // Signals this process ignores still end it with the run's status.
+        resolve(128 + (os.constants.signals[signal] ?? 0));
+      } else resolve(code ?? 1);
+    });
+  });
+}

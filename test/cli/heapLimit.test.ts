@@ -1,0 +1,177 @@
+/**
+ * The heap a large run gets (src/cli/heapLimit.ts, README "Memory at scale"): the decision over
+ * what it is handed, the input sizes it counts, and the run again under the larger heap as a real
+ * process: the same output and exit status, the signals it is sent passed on, nothing left behind.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { heapFlag, inputPaths, inputSizes, THRESHOLDS, type HeapContext } from '../../src/cli/heapLimit';
+import { BIN, ensureBuilt, runProcess, tmpDir } from '../helpers/kpt';
+import { MIN_VALUES, ROOT_TENANT } from '../helpers/cli';
+
+const GiB = 1 << 30;
+const big = (n: number) => ({ bytes: n, files: 0 });
+
+function ctx(over: Partial<HeapContext> = {}): HeapContext {
+  return {
+    argv: ['diff', '--state', 'state/', '-f', 'tenants.yaml'],
+    env: {},
+    execArgv: [],
+    heapLimit: 4 * GiB,
+    memory: 24 * GiB,
+    bun: false,
+    sizes: () => big(THRESHOLDS.diff.bytes),
+    ...over,
+  };
+}
+
+describe('heapFlag', () => {
+  test('large inputs on a machine with room: three quarters of its memory', () => {
+    expect(heapFlag(ctx())).toBe(`--max-old-space-size=${18 * 1024}`);
+  });
+
+  test('a tree of many files counts by its files', () => {
+    expect(heapFlag(ctx({ sizes: () => ({ bytes: 0, files: THRESHOLDS.diff.files }) }))).toBe(
+      '--max-old-space-size=18432',
+    );
+    expect(heapFlag(ctx({ sizes: () => ({ bytes: 0, files: THRESHOLDS.diff.files - 1 }) }))).toBeUndefined();
+  });
+
+  test('inputs below the command’s bound: run here', () => {
+    expect(heapFlag(ctx({ sizes: () => big(THRESHOLDS.diff.bytes - 1) }))).toBeUndefined();
+    // render's bound is lower: its output is many times its Tenants.
+    expect(
+      heapFlag(ctx({ argv: ['render', '-f', 't.yaml'], sizes: () => big(THRESHOLDS.render.bytes) })),
+    ).toBeDefined();
+  });
+
+  test('a machine whose memory is not well past the cap: run here', () => {
+    expect(heapFlag(ctx({ memory: 6 * GiB }))).toBeUndefined();
+  });
+
+  test('a heap limit given to node itself is kept', () => {
+    expect(heapFlag(ctx({ execArgv: ['--max-old-space-size=2048'] }))).toBeUndefined();
+    expect(heapFlag(ctx({ execArgv: ['--max_old_space_size=2048'] }))).toBeUndefined();
+    expect(heapFlag(ctx({ env: { NODE_OPTIONS: '--enable-source-maps --max-old-space-size=8000' } }))).toBeUndefined();
+  });
+
+  test('COZY_GW_HEAP: off never, a number of MiB whatever the inputs', () => {
+    expect(heapFlag(ctx({ env: { COZY_GW_HEAP: 'off' } }))).toBeUndefined();
+    const sizes = jest.fn(() => big(0));
+    expect(heapFlag(ctx({ env: { COZY_GW_HEAP: '3000' }, sizes }))).toBe('--max-old-space-size=3000');
+    expect(sizes).not.toHaveBeenCalled();
+    // Anything else is the automatic choice.
+    expect(heapFlag(ctx({ env: { COZY_GW_HEAP: '0' } }))).toBe('--max-old-space-size=18432');
+  });
+
+  test('under Bun, and for commands that read no large inputs: run here', () => {
+    expect(heapFlag(ctx({ bun: true }))).toBeUndefined();
+    expect(heapFlag(ctx({ argv: ['fn'] }))).toBeUndefined();
+    expect(heapFlag(ctx({ argv: ['version', '-f', 'x'] }))).toBeUndefined();
+    expect(heapFlag(ctx({ argv: ['diff', '--state', '-'] }))).toBeUndefined();
+  });
+});
+
+describe('inputPaths', () => {
+  test('every spelling of the input options; a stream is not a path', () => {
+    expect(
+      inputPaths([
+        'diff',
+        '--state',
+        'a',
+        '--state=b',
+        '-f',
+        'c',
+        '-fd',
+        '--filename',
+        'e',
+        '--filename=f',
+        '-f',
+        '-',
+        '--values',
+        'v.yaml',
+      ]),
+    ).toEqual({ command: 'diff', paths: ['a', 'b', 'c', 'd', 'e', 'f'] });
+    expect(inputPaths(['--no-color', 'render', '-f', 'x', '--', '-f', 'y'])).toEqual({
+      command: 'render',
+      paths: ['x'],
+    });
+  });
+});
+
+describe('inputSizes', () => {
+  test("a file's bytes; a directory's files from its listings, below and stopped at the bound", () => {
+    const dir = tmpDir('heap-sizes');
+    fs.writeFileSync(path.join(dir, 'one.yaml'), 'x'.repeat(1000));
+    fs.mkdirSync(path.join(dir, 'tree', 'ns'), { recursive: true });
+    for (let i = 0; i < 30; i++) fs.writeFileSync(path.join(dir, 'tree', 'ns', `o${i}.yaml`), 'a: b\n');
+    expect(inputSizes(['one.yaml', 'tree', 'missing'], { bytes: 1 << 30, files: 1 << 30 }, dir)).toEqual({
+      bytes: 1000,
+      files: 30,
+    });
+    // Stopped once a bound is reached: one listing of 30 is counted, not walked further.
+    fs.mkdirSync(path.join(dir, 'tree', 'other'));
+    fs.writeFileSync(path.join(dir, 'tree', 'other', 'p.yaml'), 'a: b\n');
+    expect(inputSizes(['tree/ns', 'tree/other'], { bytes: 1 << 30, files: 1 }, dir).files).toBe(1);
+  });
+});
+
+describe('the run again under a larger heap (real processes)', () => {
+  beforeAll(() => ensureBuilt());
+  const dir = tmpDir('heap-relaunch');
+  fs.writeFileSync(path.join(dir, 'values.yaml'), MIN_VALUES);
+  fs.writeFileSync(path.join(dir, 'tenants.yaml'), ROOT_TENANT);
+  fs.writeFileSync(path.join(dir, 'state.yaml'), ROOT_TENANT);
+  const args = ['diff', '--state', 'state.yaml', '--values', 'values.yaml', '-f', 'tenants.yaml', '-o', 'plan'];
+
+  test('the same output and exit status (3: differences) as a run in place', () => {
+    const here = runProcess(process.execPath, [BIN, ...args], { cwd: dir, env: { COZY_GW_HEAP: 'off' } });
+    const again = runProcess(process.execPath, [BIN, ...args], { cwd: dir, env: { COZY_GW_HEAP: '700' } });
+    expect(here.code).toBe(3);
+    expect(again).toEqual(here);
+  });
+
+  // /proc names the processes: Linux only.
+  (process.platform === 'linux' ? test : test.skip)(
+    'a signal sent to it reaches the run; both end, nothing is left running',
+    async () => {
+      // The run waits on standard input (--state -): the pipe is held open until the signal.
+      const parent = spawn(process.execPath, [BIN, 'diff', '--state', '-'], {
+        cwd: dir,
+        env: { ...process.env, COZY_GW_HEAP: '700' },
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      const child = await childOf(parent.pid!);
+      expect(fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')).toContain('--max-old-space-size=700');
+      const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        parent.on('exit', (code, signal) => resolve({ code, signal })),
+      );
+      parent.kill('SIGTERM');
+      expect(await ended).toEqual({ code: null, signal: 'SIGTERM' });
+      expect(fs.existsSync(`/proc/${child}`)).toBe(false);
+      parent.stdin!.destroy();
+    },
+  );
+});
+
+/** The process `pid` started (Linux /proc), waited for up to ten seconds. */
+async function childOf(pid: number): Promise<number> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    for (const p of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(p)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // The parent's pid is the second field after the command's closing parenthesis.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) return Number(p);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no child of ${pid} within ten seconds`);
+}
