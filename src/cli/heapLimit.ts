@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
+import { RECORD } from '../io/treeRecord';
 
 /** How large the named inputs are: bytes and files, counted up to the bounds asked for. */
 export interface InputSizes {
@@ -28,12 +29,13 @@ export interface InputSizes {
 
 /**
  * From which size of its `-f` and `--state` inputs a command runs with the larger heap: where it
- * would need about half of Node.js's default cap. render holds about 40 KB per Tenant (some 22
- * objects each, the whole tenant), 8 MiB of Tenants being some 65,000; diff holds about 220 KB per
- * tenant of a committed tree (22 files each), 150,000 files being some 6,800 tenants.
+ * may need a good part of Node.js's default cap. render writing a tree holds about 70 KB per Tenant
+ * (some 22 objects each, the whole tenant, and the tree's record), 2 MiB of Tenants being some
+ * 17,000; diff holds about 220 KB per tenant of a committed tree (22 files each), 150,000 files
+ * being some 6,800 tenants.
  */
 export const THRESHOLDS: Readonly<Record<string, InputSizes>> = {
-  render: { bytes: 8 << 20, files: 60_000 },
+  render: { bytes: 2 << 20, files: 20_000 },
   diff: { bytes: 128 << 20, files: 150_000 },
   reconcile: { bytes: 128 << 20, files: 150_000 },
   admit: { bytes: 128 << 20, files: 150_000 },
@@ -97,8 +99,8 @@ export function heapFlag(ctx: HeapContext): string | undefined {
 
 /**
  * The bytes of the given files and the files under the given directories (a directory's entries are
- * counted from its listing, not looked at one by one: their bytes are not counted), walked without
- * recursion and stopped once either bound is reached. A path that cannot be read counts nothing:
+ * counted from its listing, not looked at one by one: their bytes are not counted; a committed
+ * tree's from its record), walked without recursion and stopped once either bound is reached. A path that cannot be read counts nothing:
  * reading it names the problem.
  */
 export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd()): InputSizes {
@@ -115,6 +117,12 @@ export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd
   }
   while (dirs.length && out.bytes < bound.bytes && out.files < bound.files) {
     const d = dirs.pop()!;
+    // A committed tree lists its files in its record, a line each: counted there, not walked.
+    const recorded = recordLines(path.join(d, RECORD), bound.files - out.files);
+    if (recorded !== undefined) {
+      out.files += recorded;
+      continue;
+    }
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(d, { withFileTypes: true });
@@ -126,6 +134,27 @@ export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd
       else out.files++;
   }
   return out;
+}
+
+/** The lines of a file, counted up to `max`, or undefined when it cannot be read. */
+function recordLines(file: string, max: number): number | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    let lines = 0;
+    for (let n; lines < max && (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;)
+      for (let i = buf.indexOf(10); i >= 0 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+    return lines;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** The memory this process may use: the machine's, or its cgroup's limit when that is lower. */
@@ -148,6 +177,7 @@ export function processHeapFlag(argv: readonly string[]): string | undefined {
   });
 }
 
+/** The signals passed on: the ones a run catches while it holds an output tree (io/treeCommit.ts INTERRUPTING). */
 const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 /**

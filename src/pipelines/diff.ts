@@ -154,7 +154,7 @@ function renderChange(
 
   // What render produced for the state's tree: rendered again from its Tenants (a tree's record
   // says the same for what it holds), so what it no longer produces goes, whatever its kind.
-  // Only its keys are kept: the objects of a second whole render were a third of diff's memory.
+  // Only its keys are kept: its objects would be a second copy of the whole tree's.
   const previous = renderedKeys(
     {
       objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],

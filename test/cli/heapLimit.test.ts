@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { heapFlag, inputPaths, inputSizes, THRESHOLDS, type HeapContext } from '../../src/cli/heapLimit';
 import { BIN, ensureBuilt, runProcess, tmpDir } from '../helpers/kpt';
+import { RECORD } from '../../src/io/treeRecord';
 import { MIN_VALUES, ROOT_TENANT } from '../helpers/cli';
 
 const GiB = 1 << 30;
@@ -114,6 +115,16 @@ describe('inputSizes', () => {
     fs.mkdirSync(path.join(dir, 'tree', 'other'));
     fs.writeFileSync(path.join(dir, 'tree', 'other', 'p.yaml'), 'a: b\n');
     expect(inputSizes(['tree/ns', 'tree/other'], { bytes: 1 << 30, files: 1 }, dir).files).toBe(1);
+  });
+});
+
+describe('inputSizes of a committed tree', () => {
+  test('counted from its record, a line a file, not walked', () => {
+    const dir = tmpDir('heap-tree');
+    fs.mkdirSync(path.join(dir, 'tree'));
+    // The record alone: no file it names is there, so a walk would count one (the record).
+    fs.writeFileSync(path.join(dir, 'tree', RECORD), 'line\n'.repeat(7));
+    expect(inputSizes(['tree'], { bytes: 1 << 30, files: 1 << 30 }, dir)).toEqual({ bytes: 0, files: 7 });
   });
 });
 
