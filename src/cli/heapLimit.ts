@@ -100,7 +100,7 @@ export function heapFlag(ctx: HeapContext): string | undefined {
 /**
  * The bytes of the given files and the files under the given directories (a directory's entries are
  * counted from its listing, not looked at one by one: their bytes are not counted; a committed
- * tree's from its record), walked without recursion and stopped once either bound is reached. A path that cannot be read counts nothing:
+ * tree's from the size of its record), walked without recursion and stopped once either bound is reached. A path that cannot be read counts nothing:
  * reading it names the problem.
  */
 export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd()): InputSizes {
@@ -117,8 +117,8 @@ export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd
   }
   while (dirs.length && out.bytes < bound.bytes && out.files < bound.files) {
     const d = dirs.pop()!;
-    // A committed tree lists its files in its record, a line each: counted there, not walked.
-    const recorded = recordLines(path.join(d, RECORD), bound.files - out.files);
+    // A committed tree lists its files in its record, a line each: estimated from it, not walked.
+    const recorded = recordedFiles(path.join(d, RECORD));
     if (recorded !== undefined) {
       out.files += recorded;
       continue;
@@ -136,24 +136,15 @@ export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd
   return out;
 }
 
-/** The lines of a file, counted up to `max`, or undefined when it cannot be read. */
-function recordLines(file: string, max: number): number | undefined {
-  let fd: number;
+/** A record line's bytes, about (a path, a digest and the object's identity, in JSON). */
+const RECORD_LINE_BYTES = 210;
+
+/** The files a committed tree's record lists, estimated from its size; undefined without one. */
+function recordedFiles(file: string): number | undefined {
   try {
-    fd = fs.openSync(file, 'r');
+    return Math.floor(fs.statSync(file).size / RECORD_LINE_BYTES);
   } catch {
     return undefined;
-  }
-  try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    let lines = 0;
-    for (let n; lines < max && (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;)
-      for (let i = buf.indexOf(10); i >= 0 && i < n; i = buf.indexOf(10, i + 1)) lines++;
-    return lines;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
