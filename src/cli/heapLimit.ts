@@ -9,7 +9,7 @@
  *
  * `COZY_GW_HEAP`: `off` never; a number of MiB: that heap, whatever the inputs. A heap limit given
  * to Node.js itself (`NODE_OPTIONS=--max-old-space-size=MB`, or on node's command line) is kept
- * as given. Under Bun (the release binaries) there is no such limit to raise.
+ * as given, and a run under a debugger (`--inspect`) stays where it is. Under Bun (the release binaries) there is no such limit to raise.
  *
  * {@link heapFlag} decides from what it is handed (pure); {@link inputSizes} and {@link relaunch}
  * are the edges.
@@ -60,6 +60,7 @@ export interface HeapContext {
 }
 
 const HEAP_OPTION = /^--max[-_]old[-_]space[-_]size(=|$)/;
+const INSPECT_OPTION = /^--inspect(-brk|-wait)?(=|$)/;
 
 /** The command, and the paths its input options name (`-f X`, `-fX`, `--state=X`; `-` is a stream, not counted). */
 export function inputPaths(argv: readonly string[]): { command?: string; paths: string[] } {
@@ -83,7 +84,10 @@ export function inputPaths(argv: readonly string[]): { command?: string; paths: 
 export function heapFlag(ctx: HeapContext): string | undefined {
   if (ctx.bun) return undefined;
   const nodeOptions = (ctx.env.NODE_OPTIONS ?? '').split(/\s+/);
-  if (ctx.execArgv.some((a) => HEAP_OPTION.test(a)) || nodeOptions.some((a) => HEAP_OPTION.test(a))) return undefined;
+  const given = [...ctx.execArgv, ...nodeOptions];
+  if (given.some((a) => HEAP_OPTION.test(a))) return undefined;
+  // Under a debugger the run stays in the process it is attached to (a second would want its port).
+  if (given.some((a) => INSPECT_OPTION.test(a))) return undefined;
   const asked = (ctx.env.COZY_GW_HEAP ?? '').trim();
   if (asked === 'off') return undefined;
   if (/^[1-9][0-9]*$/.test(asked)) return `--max-old-space-size=${asked}`;

@@ -57,6 +57,14 @@ describe('heapFlag', () => {
     expect(heapFlag(ctx({ env: { NODE_OPTIONS: '--enable-source-maps --max-old-space-size=8000' } }))).toBeUndefined();
   });
 
+  test('under a debugger the run stays in the process it is attached to', () => {
+    expect(heapFlag(ctx({ execArgv: ['--inspect'] }))).toBeUndefined();
+    expect(heapFlag(ctx({ execArgv: ['--inspect-brk=9230'] }))).toBeUndefined();
+    expect(heapFlag(ctx({ env: { NODE_OPTIONS: '--inspect=0.0.0.0:9229' } }))).toBeUndefined();
+    // Other node options are no reason to stay.
+    expect(heapFlag(ctx({ execArgv: ['--enable-source-maps'] }))).toBe('--max-old-space-size=18432');
+  });
+
   test('COZY_GW_HEAP: off never, a number of MiB whatever the inputs', () => {
     expect(heapFlag(ctx({ env: { COZY_GW_HEAP: 'off' } }))).toBeUndefined();
     const sizes = jest.fn(() => big(0));
