@@ -9,7 +9,8 @@
  *
  * `COZY_GW_HEAP`: `off` never; a number of MiB: that heap, whatever the inputs. A heap limit given
  * to Node.js itself (`NODE_OPTIONS=--max-old-space-size=MB`, or on node's command line) is kept
- * as given, and a run under a debugger (`--inspect`) stays where it is. Under Bun (the release binaries) there is no such limit to raise.
+ * as given, and a run under a debugger (`--inspect`) stays where it is. Under Bun (the release
+ * binaries) there is no such limit to raise.
  *
  * {@link heapFlag} decides from what it is handed (pure); {@link inputSizes} and {@link relaunch}
  * are the edges.
@@ -20,6 +21,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { RECORD } from '../io/treeRecord';
+import { INTERRUPTING, signalStatus } from '../io/signals';
 
 /** How large the named inputs are: bytes and files, counted up to the bounds asked for. */
 export interface InputSizes {
@@ -104,8 +106,8 @@ export function heapFlag(ctx: HeapContext): string | undefined {
 /**
  * The bytes of the given files and the files under the given directories (a directory's entries are
  * counted from its listing, not looked at one by one: their bytes are not counted; a committed
- * tree's from the size of its record), walked without recursion and stopped once either bound is reached. A path that cannot be read counts nothing:
- * reading it names the problem.
+ * tree's from the size of its record), walked without recursion and stopped once either bound is
+ * reached. A path that cannot be read counts nothing: reading it names the problem.
  */
 export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd()): InputSizes {
   const out = { bytes: 0, files: 0 };
@@ -172,9 +174,6 @@ export function processHeapFlag(argv: readonly string[]): string | undefined {
   });
 }
 
-/** The signals passed on: the ones a run catches while it holds an output tree (io/treeCommit.ts INTERRUPTING). */
-const FORWARDED: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
 /**
  * Run this script again under `flag` with the same arguments and standard streams; resolves to its
  * exit code. A signal sent here is sent on to it; when it dies of a signal, so does this process
@@ -186,9 +185,9 @@ export function relaunch(flag: string, script: string, argv: readonly string[]):
     const forward = (sig: NodeJS.Signals) => {
       child.kill(sig);
     };
-    for (const s of FORWARDED) process.on(s, forward);
+    for (const s of INTERRUPTING) process.on(s, forward);
     const done = () => {
-      for (const s of FORWARDED) process.off(s, forward);
+      for (const s of INTERRUPTING) process.off(s, forward);
     };
     child.on('error', () => {
       done();
@@ -199,7 +198,7 @@ export function relaunch(flag: string, script: string, argv: readonly string[]):
       if (signal) {
         process.kill(process.pid, signal);
         // Signals this process ignores still end it with the run's status.
-        resolve(128 + (os.constants.signals[signal] ?? 0));
+        resolve(signalStatus(signal));
       } else resolve(code ?? 1);
     });
   });

@@ -43,6 +43,7 @@ import * as path from 'node:path';
 import { error, FindingsError, warning, type Finding } from '../k8s/diagnostics';
 import { NotADirectory, SafeDir } from './safeDir';
 import { acquireLock, describeHolder, LOCK, releaseLock } from './treeLock';
+import { INTERRUPTING, signalStatus } from './signals';
 import { KUSTOMIZATION, readRecordWith, RECORD, recordId, safeRelative, sha256, type TreeRecord } from './treeRecord';
 
 /** The work area of a run writing the tree (its staged files, the files it moved aside, its journal). */
@@ -56,10 +57,6 @@ const OLD = `${WORK}/old`;
 export const LOCK_WAIT_MS = 60_000;
 /** How often a long run lets signals in (every so many steps). */
 const YIELD_EVERY = 256;
-
-/** The signals that interrupt a run holding the tree. */
-export const INTERRUPTING: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-const SIGNAL_NUMBER: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 
 /** Where signals come from (the process, or a test's emitter). */
 export interface SignalSource {
@@ -105,7 +102,7 @@ export class TreeInterrupted extends FindingsError {
     super([finding]);
   }
   get exitCode(): number {
-    return 128 + (SIGNAL_NUMBER[this.signal] ?? 0);
+    return signalStatus(this.signal);
   }
 }
 

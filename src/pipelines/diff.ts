@@ -160,7 +160,7 @@ function renderChange(
       objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],
       valuesFiles: input.valuesFiles,
     },
-    { ...opts, unordered: true },
+    opts,
   );
   // What render owned (the state's tree, the tree's record) and no longer produces: usually few of its keys.
   const gone = new Set<string>();
