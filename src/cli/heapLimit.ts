@@ -104,10 +104,12 @@ export function heapFlag(ctx: HeapContext): string | undefined {
 }
 
 /**
- * The bytes of the given files and the files under the given directories (a directory's entries are
- * counted from its listing, not looked at one by one: their bytes are not counted; a committed
- * tree's from the size of its record), walked without recursion and stopped once either bound is
- * reached. A path that cannot be read counts nothing: reading it names the problem.
+ * The bytes and the files of the given paths: a file's size, and under a directory each file and
+ * its size (a committed tree's files estimated from the size of its record instead), walked without
+ * recursion and stopped once either bound is reached, so that at most a bound's worth of files is
+ * looked at. A directory of a few large streams (a snapshot split by namespace) counts by its bytes
+ * as a tree of many small files counts by its files. A path that cannot be read counts nothing:
+ * reading it names the problem.
  */
 export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd()): InputSizes {
   const out = { bytes: 0, files: 0 };
@@ -135,9 +137,19 @@ export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd
     } catch {
       continue;
     }
-    for (const e of entries)
-      if (e.isDirectory()) dirs.push(path.join(d, e.name));
-      else out.files++;
+    for (const e of entries) {
+      if (out.bytes >= bound.bytes || out.files >= bound.files) break;
+      if (e.isDirectory()) {
+        dirs.push(path.join(d, e.name));
+        continue;
+      }
+      out.files++;
+      try {
+        out.bytes += fs.statSync(path.join(d, e.name)).size;
+      } catch {
+        // unreadable: its bytes count nothing
+      }
+    }
   }
   return out;
 }

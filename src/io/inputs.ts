@@ -14,7 +14,7 @@ import { readAllStdin, readFileBounded, SourceRefused, tooLargeError } from './s
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS, NON_PRINTABLE } from '../k8s/yaml';
-import { loadAllFast } from '../k8s/yamlFastRead';
+import { loadAllFast, type StringPool } from '../k8s/yamlFastRead';
 import { SourceMap } from './sourceMap';
 import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
 import { countJsonKeys, looksLikeJson, parseJsonFast, sameAsYaml } from './jsonText';
@@ -22,8 +22,12 @@ import { pushAll } from '../k8s/arrays';
 
 export { SourceMap } from './sourceMap';
 
-/** Parse the documents of one source. Throws a FindingsError naming the file and line on bad YAML. */
-export function parseDocuments(text: string, file: string, sources: SourceMap): unknown[] {
+/**
+ * Parse the documents of one source. Throws a FindingsError naming the file and line on bad YAML.
+ * A reader of many sources passes one `pool` to every call: their repeated scalars are then kept
+ * once (yamlFastRead.ts, StringPool).
+ */
+export function parseDocuments(text: string, file: string, sources: SourceMap, pool?: StringPool): unknown[] {
   sources.addText(file, text);
   const tooBig = checkText(text);
   if (tooBig) throw limitError(tooBig, file);
@@ -34,7 +38,7 @@ export function parseDocuments(text: string, file: string, sources: SourceMap): 
   }
   // The layout Kubernetes tools write is read by the fast reader, with js-yaml's values; anything
   // else, and every error with its line, by js-yaml (src/k8s/yamlFastRead.ts).
-  const docs = loadAllFast(text) ?? loadWithJsYaml(text, file);
+  const docs = loadAllFast(text, pool) ?? loadWithJsYaml(text, file);
   const over = checkParsed(text, docs);
   if (over) throw limitError(over, file);
   return docs;
@@ -244,11 +248,12 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
   const sources = opts.sources ?? new SourceMap();
   const findings: Finding[] = [];
   const objs: KObject[] = [];
+  const pool: StringPool = new Map();
   for (const p of paths) {
     if (p === '-') {
       const text = (opts.readStdin ?? readStdinSync)();
       try {
-        pushAll(objs, objectsOf(parseDocuments(text, '<stdin>', sources), '<stdin>', findings, sources));
+        pushAll(objs, objectsOf(parseDocuments(text, '<stdin>', sources, pool), '<stdin>', findings, sources));
       } catch (e) {
         if (e instanceof FindingsError) pushAll(findings, e.findings);
         else throw e;
@@ -279,7 +284,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     for (const f of files) {
       try {
         const text = readSource(f, opts.cwd ?? process.cwd());
-        pushAll(objs, objectsOf(parseDocuments(text, f, sources), f, findings, sources));
+        pushAll(objs, objectsOf(parseDocuments(text, f, sources, pool), f, findings, sources));
       } catch (e) {
         if (e instanceof FindingsError) pushAll(findings, e.findings);
         else findings.push(error(unreadable(e), { file: f, rule: 'input.missing' }));

@@ -26,9 +26,9 @@ import type { KObject } from '../k8s/model';
 import { dumpYaml, newMemo, toJson } from '../k8s/yaml';
 import { SafeDir } from './safeDir';
 import { commitTree, WORK, type TreeCommitOptions, type TreeCommitResult } from './treeCommit';
-import { KUSTOMIZATION, MARKER, readRecordWith, recordText, type TreeFormat, type TreeRecord } from './treeRecord';
+import { KUSTOMIZATION, MARKER, readRecordWith, recordBytes, type TreeFormat, type TreeRecord } from './treeRecord';
 
-export { MARKER, RECORD, recordText, parseRecord } from './treeRecord';
+export { MARKER, RECORD, recordBytes, parseRecord } from './treeRecord';
 export type { TreeFile, TreeFormat, TreeObjectRef, TreeRecord } from './treeRecord';
 export { LOCK_WAIT_MS, TreeInterrupted, WORK, type SignalSource } from './treeCommit';
 export { LOCK } from './treeLock';
@@ -131,7 +131,7 @@ export function readTree(dir: string): TreeRecord | undefined {
   try {
     const r = readRecordWith((rel) => {
       try {
-        return d.lstat(rel)?.isFile() ? d.read(rel).toString('utf8') : undefined;
+        return d.lstat(rel)?.isFile() ? d.read(rel) : undefined;
       } catch {
         return undefined;
       }
@@ -155,5 +155,5 @@ export function writeOutputDir(
 ): Promise<WriteResult> {
   const format = opts.format ?? 'yaml';
   const files = outputTree(objs, format);
-  return commitTree(dirArg, cwd, files, recordText(files, objs, format), opts);
+  return commitTree(dirArg, cwd, files, recordBytes(files, objs, format), opts);
 }

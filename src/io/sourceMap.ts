@@ -23,6 +23,35 @@ export interface Origin {
   path: (string | number)[];
 }
 
+/**
+ * The texts of the sources, as UTF-8 bytes in large blocks outside the JavaScript heap: a state of
+ * tens of thousands of files keeps every text, each read again only when a line in it is asked
+ * for. (One Buffer per text would waste most of Node's shared 8 KB slabs on small files.)
+ */
+class TextStore {
+  private static readonly BLOCK = 4 << 20;
+  private readonly blocks: Buffer[] = [];
+  private used = TextStore.BLOCK;
+  private readonly at = new Map<string, { block: number; start: number; end: number }>();
+
+  set(file: string, text: string): void {
+    const n = Buffer.byteLength(text, 'utf8');
+    if (this.blocks.length === 0 || n > TextStore.BLOCK - this.used) {
+      this.blocks.push(Buffer.allocUnsafeSlow(Math.max(n, TextStore.BLOCK)));
+      this.used = 0;
+    }
+    const block = this.blocks.length - 1;
+    this.blocks[block].write(text, this.used, 'utf8');
+    this.at.set(file, { block, start: this.used, end: this.used + n });
+    this.used += n;
+  }
+
+  get(file: string): string | undefined {
+    const p = this.at.get(file);
+    return p && this.blocks[p.block].toString('utf8', p.start, p.end);
+  }
+}
+
 interface Parsed {
   docs: Document.Parsed[];
   lc: LineCounter;
@@ -32,7 +61,7 @@ export class SourceMap {
   // A Map, not a WeakMap: the map lives as long as the run's objects do, and a Map's set is the
   // cheaper of the two on a snapshot of tens of thousands of objects.
   private readonly origins = new Map<object, Origin>();
-  private readonly texts = new Map<string, string>();
+  private readonly texts = new TextStore();
   private readonly parsed = new Map<string, Parsed>();
   /** The sources read as one JSON document, and the positions found in each (made on the first look-up). */
   private readonly json = new Map<string, JsonPositions | undefined>();

@@ -44,7 +44,17 @@ import { error, FindingsError, warning, type Finding } from '../k8s/diagnostics'
 import { NotADirectory, SafeDir } from './safeDir';
 import { acquireLock, describeHolder, LOCK, releaseLock } from './treeLock';
 import { INTERRUPTING, signalStatus } from './signals';
-import { KUSTOMIZATION, readRecordWith, RECORD, recordId, safeRelative, sha256, type TreeRecord } from './treeRecord';
+import {
+  KUSTOMIZATION,
+  LineBlocks,
+  linesOf,
+  readRecordWith,
+  RECORD,
+  recordId,
+  safeRelative,
+  sha256,
+  type TreeRecord,
+} from './treeRecord';
 
 /** The work area of a run writing the tree (its staged files, the files it moved aside, its journal). */
 export const WORK = '.cozy-gw-txn';
@@ -120,10 +130,42 @@ interface Journal {
   aside: string[];
 }
 
-function parseJournal(text: string): Journal | undefined {
-  let j: Journal;
+/**
+ * The journal as bytes, a line each (treeRecord.ts: a tree of millions of files has a journal longer
+ * than the longest string): a header `{"id","pid","started"}`, then `["mkdir",folder]`,
+ * `["move",path,digest]` and `["aside",path]`, in the journal's order.
+ */
+function journalBytes(j: Journal): Buffer {
+  const lines = new LineBlocks();
+  lines.add(JSON.stringify({ id: j.id, pid: j.pid, started: j.started }));
+  for (const f of j.mkdirs) lines.add(JSON.stringify(['mkdir', f]));
+  for (const [rel, digest] of j.moves) lines.add(JSON.stringify(['move', rel, digest]));
+  for (const rel of j.aside) lines.add(JSON.stringify(['aside', rel]));
+  return Buffer.concat(lines.done().blocks);
+}
+
+/** A journal's lines read back; the one-object form of earlier versions (the header holding the lists) too. */
+function journalOf(bytes: Buffer): Journal | undefined {
+  const lines = linesOf(bytes);
+  const head = JSON.parse(lines.next().value ?? '');
+  if (!head || typeof head !== 'object' || 'moves' in head) return head;
+  const j: Journal = { ...head, mkdirs: [], moves: [], aside: [] };
+  for (const line of lines) {
+    if (!line) continue;
+    const e: unknown = JSON.parse(line);
+    if (!Array.isArray(e)) return undefined;
+    if (e[0] === 'mkdir' && e.length === 2) j.mkdirs.push(e[1]);
+    else if (e[0] === 'move' && e.length === 3) j.moves.push([e[1], e[2]]);
+    else if (e[0] === 'aside' && e.length === 2) j.aside.push(e[1]);
+    else return undefined;
+  }
+  return j;
+}
+
+function parseJournal(bytes: Buffer): Journal | undefined {
+  let j: Journal | undefined;
   try {
-    j = JSON.parse(text);
+    j = journalOf(bytes);
   } catch {
     return undefined;
   }
@@ -269,15 +311,15 @@ class TreeRun {
     }
   }
 
-  private readText(rel: string): string | undefined {
-    return this.isFileAt(rel) ? this.d.read(rel).toString('utf8') : undefined;
+  private readBytes(rel: string): Buffer | undefined {
+    return this.isFileAt(rel) ? this.d.read(rel) : undefined;
   }
 
   private readRecord(): Omit<TreeRecord, 'unfinished'> | undefined {
-    return readRecordWith((rel) => this.readText(rel));
+    return readRecordWith((rel) => this.readBytes(rel));
   }
 
-  async run(files: Map<string, string>, record: string): Promise<TreeCommitResult> {
+  async run(files: Map<string, string>, record: Buffer): Promise<TreeCommitResult> {
     this.makeDir();
     const onSignal = (sig: NodeJS.Signals) => () => {
       this.signal ??= sig;
@@ -316,7 +358,7 @@ class TreeRun {
   }
 
   /** Lock, recover, plan, stage, journal, commit, clean up (the module comment). */
-  private async transact(files: Map<string, string>, record: string): Promise<TreeCommitResult> {
+  private async transact(files: Map<string, string>, record: Buffer): Promise<TreeCommitResult> {
     try {
       this.d = new SafeDir(this.dir);
     } catch (e) {
@@ -367,7 +409,7 @@ class TreeRun {
     };
     try {
       this.step('journal');
-      this.d.create(JOURNAL, `${JSON.stringify(journal)}\n`, true);
+      this.d.create(JOURNAL, journalBytes(journal), true);
       await this.commit(plan);
     } catch (e) {
       this.stoppable = false;
@@ -499,7 +541,7 @@ class TreeRun {
   }
 
   /** Every decision, and every refusal at once, before anything changes. */
-  private plan(files: Map<string, string>, prev: Map<string, string | undefined>, record: string): Plan {
+  private plan(files: Map<string, string>, prev: Map<string, string | undefined>, record: Buffer): Plan {
     const problems: Finding[] = [];
     const problem = (message: string, hint?: string) =>
       problems.push(error(`--output-dir ${this.label}: ${message}`, { rule: 'output.dir', hint }));
@@ -556,21 +598,21 @@ class TreeRun {
       problem(`${RECORD} is in the way (not a regular file); refusing to replace it`);
     if (problems.length) throw new FindingsError(problems);
     const { remove, rmdirs } = this.removals(files, prev);
-    const current = this.readText(RECORD);
+    const current = this.readBytes(RECORD);
     return {
       moves,
       replace,
       remove,
       mkdirs: [...mkdirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1)),
       rmdirs: [...rmdirs].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1)),
-      recordChanges: current !== record,
+      recordChanges: !current?.equals(record),
       staged: new Map(),
       asideAt: new Map(),
     };
   }
 
   /** The work area: the new files, the folders for what moves aside, the next record. DIR is not touched. */
-  private async stage(files: Map<string, string>, plan: Plan, record: string): Promise<void> {
+  private async stage(files: Map<string, string>, plan: Plan, record: Buffer): Promise<void> {
     this.step(`mkdir ${WORK}`);
     this.d.mkdir(WORK);
     for (const f of [NEW, OLD]) {
@@ -715,8 +757,8 @@ class TreeRun {
       );
       return;
     }
-    const text = this.readText(JOURNAL);
-    const j = text === undefined ? undefined : parseJournal(text);
+    const bytes = this.readBytes(JOURNAL);
+    const j = bytes === undefined ? undefined : parseJournal(bytes);
     if (!j) {
       this.d.removeAll(WORK, (l) => this.step(`cleanup ${l}`));
       say('removed the work area of an interrupted cozy-gw run, which had not changed the tree yet');
@@ -773,7 +815,7 @@ export function commitTree(
   label: string,
   cwd: string,
   files: Map<string, string>,
-  record: string,
+  record: Buffer,
   opts: TreeCommitOptions = {},
 ): Promise<TreeCommitResult> {
   if (!files.has(KUSTOMIZATION)) throw new Error('a tree has a kustomization.yaml');

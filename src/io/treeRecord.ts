@@ -12,8 +12,12 @@
  * mean equal trees. Earlier formats are still read: 1, the same comment line of earlier versions
  * and one path a line; 0, no record, the trees of the first versions, whose kustomization.yaml
  * carries the marker line and lists the files.
+ *
+ * The record, like the writer's journal, is bytes, never one string: a tree of millions of files
+ * (200,000 tenants) has a record of about 950 MB, longer than the longest string V8 makes (2^29
+ * characters); it is written in blocks (LineBlocks) and read a line at a time (linesOf).
  */
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import type { KObject } from '../k8s/model';
 
 /** The record of the files cozy-gw wrote in the directory. */
@@ -86,53 +90,92 @@ export function safeRelative(p: string): boolean {
   );
 }
 
-/** The record text (format 2) of `files` (path → content, kustomization.yaml last), whose objects are `objs` in order. */
-export function recordText(files: Map<string, string>, objs: KObject[], format: TreeFormat): string {
-  let lines = '';
+/**
+ * Text made of many lines, as bytes: the lines are gathered into strings of at most about BLOCK
+ * characters, each encoded as it fills, and the digest of the text is taken as it goes.
+ */
+export class LineBlocks {
+  private static readonly BLOCK = 16 << 20;
+  private readonly blocks: Buffer[] = [];
+  private readonly hash = createHash('sha256');
+  private text = '';
+
+  add(line: string): void {
+    this.text += `${line}\n`;
+    if (this.text.length >= LineBlocks.BLOCK) this.flush();
+  }
+
+  private flush(): void {
+    this.hash.update(this.text, 'utf8');
+    this.blocks.push(Buffer.from(this.text, 'utf8'));
+    this.text = '';
+  }
+
+  /** The bytes of every line added, block by block, and their sha256 (hex). */
+  done(): { blocks: Buffer[]; sha256: string } {
+    this.flush();
+    return { blocks: this.blocks, sha256: this.hash.digest('hex') };
+  }
+}
+
+/** The lines of a text given as bytes, one at a time (no string of the whole text is made). */
+export function* linesOf(bytes: Buffer): Generator<string> {
+  for (let at = 0; at < bytes.length;) {
+    let nl = bytes.indexOf(0x0a, at);
+    if (nl < 0) nl = bytes.length;
+    yield bytes.toString('utf8', at, nl);
+    at = nl + 1;
+  }
+}
+
+/** The record (format 2) of `files` (path → content, kustomization.yaml last), whose objects are `objs` in order. */
+export function recordBytes(files: Map<string, string>, objs: KObject[], format: TreeFormat): Buffer {
+  const lines = new LineBlocks();
   let i = 0;
   for (const [rel, content] of files) {
     const o = rel === KUSTOMIZATION ? undefined : objs[i++];
     const sha = sha256(content);
-    lines += `${JSON.stringify(o ? [rel, sha, o.apiVersion, o.kind, o.metadata.namespace ?? '', o.metadata.name] : [rel, sha])}\n`;
+    lines.add(
+      JSON.stringify(o ? [rel, sha, o.apiVersion, o.kind, o.metadata.namespace ?? '', o.metadata.name] : [rel, sha]),
+    );
   }
-  const id = sha256(lines);
-  return `${RECORD_V2_HEADER}\n${JSON.stringify({ format: 2, files: format, id })}\n${lines}`;
+  // The id is the digest of the lines: the header that carries it is put before them.
+  const { blocks, sha256: id } = lines.done();
+  blocks.unshift(Buffer.from(`${RECORD_V2_HEADER}\n${JSON.stringify({ format: 2, files: format, id })}\n`));
+  return Buffer.concat(blocks);
 }
 
-/** The id a format-2 record text carries (its header line), without parsing the files. */
-export function recordId(text: string): string | undefined {
-  const second = text.indexOf('\n');
-  if (text.slice(0, second) !== RECORD_V2_HEADER) return undefined;
+/** The id a format-2 record carries (its header line), without parsing the files. */
+export function recordId(record: Buffer): string | undefined {
+  const lines = linesOf(record);
+  if (lines.next().value !== RECORD_V2_HEADER) return undefined;
   try {
-    const head = JSON.parse(text.slice(second + 1, text.indexOf('\n', second + 1)));
+    const head = JSON.parse(lines.next().value ?? '');
     return typeof head?.id === 'string' ? head.id : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** Parse a record's text; undefined when it is not a record cozy-gw wrote. Unsafe paths are dropped. */
-export function parseRecord(text: string): Omit<TreeRecord, 'unfinished'> | undefined {
-  const lines = text.split('\n');
-  if (lines[0] === RECORD_V1_HEADER)
-    return {
-      format: 1,
-      files: lines
-        .slice(1)
-        .filter((l) => l && safeRelative(l))
-        .map((p) => ({ path: p })),
-    };
-  if (lines[0] !== RECORD_V2_HEADER) return undefined;
+/** Parse a record; undefined when it is not a record cozy-gw wrote. Unsafe paths are dropped. */
+export function parseRecord(record: Buffer): Omit<TreeRecord, 'unfinished'> | undefined {
+  const lines = linesOf(record);
+  const first = lines.next().value;
+  if (first === RECORD_V1_HEADER) {
+    const files: TreeFile[] = [];
+    for (const l of lines) if (l && safeRelative(l)) files.push({ path: l });
+    return { format: 1, files };
+  }
+  if (first !== RECORD_V2_HEADER) return undefined;
   let head: { format?: unknown; files?: unknown; id?: unknown };
   try {
-    head = JSON.parse(lines[1]);
+    head = JSON.parse(lines.next().value ?? '');
   } catch {
     return undefined;
   }
   if (head?.format !== 2) return undefined;
   const files: TreeFile[] = [];
-  for (let n = 2; n < lines.length; n++) {
-    const line = lines[n];
+  for (const line of lines) {
     if (!line) continue;
     let e: unknown;
     try {
@@ -156,13 +199,13 @@ export function parseRecord(text: string): Omit<TreeRecord, 'unfinished'> | unde
 
 /**
  * What an earlier run wrote: the record, or (format 0) an old tree's kustomization and the files it
- * lists; undefined when neither. `read` gives a file's text, or undefined when it is not a regular file.
+ * lists; undefined when neither. `read` gives a file's bytes, or undefined when it is not a regular file.
  */
-export function readRecordWith(read: (rel: string) => string | undefined): Omit<TreeRecord, 'unfinished'> | undefined {
+export function readRecordWith(read: (rel: string) => Buffer | undefined): Omit<TreeRecord, 'unfinished'> | undefined {
   const rec = read(RECORD);
   const parsed = rec === undefined ? undefined : parseRecord(rec);
   if (parsed) return parsed;
-  const text = read(KUSTOMIZATION);
+  const text = read(KUSTOMIZATION)?.toString('utf8');
   if (text?.startsWith(OLD_MARKER)) {
     const files: TreeFile[] = [];
     for (const m of text.matchAll(/^ {2}- (.+)$/gm)) if (safeRelative(m[1])) files.push({ path: m[1] });

@@ -215,6 +215,28 @@ interface Pending {
   index?: number;
 }
 
+/**
+ * The scalar strings read so far, each kept once: a caller reading many streams (a state of tens
+ * of thousands of files) passes one pool to every call, and each value repeated across them
+ * (`rbac.authorization.k8s.io`, a tenant's namespace, in every object of the tenant) is then one
+ * string instead of one per occurrence: about 600,000 values but 22,000 distinct in a state of
+ * 2,000 tenants. Strings longer than POOLED_LENGTH (certificates, values files) are left out,
+ * and the pool stops growing at POOL_SIZE (a Map's own bound is 2^24 entries).
+ */
+export type StringPool = Map<string, string>;
+
+/**
+ * A string of its own, not a view into the text it was read from: V8 makes a slice of 13
+ * characters or more a view that keeps the whole text alive, and a reader with a pool keeps
+ * what it reads longer than the text (the caller keeps the texts elsewhere, src/io/sourceMap.ts).
+ * Slicing a concatenation copies it first, so the slice views the copy.
+ */
+function detached(s: string): string {
+  return s.length < 13 ? s : ` ${s}`.slice(1);
+}
+const POOLED_LENGTH = 128;
+const POOL_SIZE = 1 << 23;
+
 /** The reader's place in one stream: the current line is t[ls, le), its content from cs. */
 class Reader {
   pos = 0;
@@ -222,7 +244,25 @@ class Reader {
   le = 0;
   /** Column of the first character that is not a space; -1 for a line of spaces only. */
   col = 0;
-  constructor(readonly t: string) {}
+  constructor(
+    readonly t: string,
+    private readonly pool?: StringPool,
+  ) {}
+
+  /**
+   * The pool's copy of a scalar string, or a copy of it made now (see StringPool). Without a pool,
+   * the string itself.
+   */
+  pooled(s: string): string {
+    const pool = this.pool;
+    if (!pool) return s;
+    if (s.length > POOLED_LENGTH) return detached(s);
+    const seen = pool.get(s);
+    if (seen !== undefined) return seen;
+    const own = detached(s);
+    if (pool.size < POOL_SIZE) pool.set(own, own);
+    return own;
+  }
 
   /** Move to the next line; false at the end. */
   next(): boolean {
@@ -266,7 +306,8 @@ function literalBlock(r: Reader, from: number, to: number, owner: number): Answe
   if (!chomp) return GIVE_UP;
   const t = r.t;
   let indent = -1;
-  let out = '';
+  // The lines, joined once at the end: one flat string, not a chain of concatenations per line.
+  const lines: string[] = [];
   let empties = 0;
   for (;;) {
     const at = r.pos;
@@ -287,7 +328,7 @@ function literalBlock(r: Reader, from: number, to: number, owner: number): Answe
       }
       // Empty lines before the first line of content are line breaks of the value.
       indent = r.col;
-      out = `${'\n'.repeat(empties)}${t.slice(r.ls + indent, r.le)}`;
+      lines.push(`${'\n'.repeat(empties)}${t.slice(r.ls + indent, r.le)}`);
       empties = 0;
       continue;
     }
@@ -295,11 +336,12 @@ function literalBlock(r: Reader, from: number, to: number, owner: number): Answe
       r.pos = at;
       break;
     }
-    out += `${'\n'.repeat(empties + 1)}${t.slice(r.ls + indent, r.le)}`;
+    lines.push(`${'\n'.repeat(empties)}${t.slice(r.ls + indent, r.le)}`);
     empties = 0;
   }
   // A block of empty lines alone holds only its line breaks, which only `|+` keeps.
   if (indent < 0) return chomp === 'keep' ? '\n'.repeat(empties) : '';
+  const out = lines.join('\n');
   if (chomp === 'strip') return out;
   if (chomp === 'clip') return `${out}\n`;
   return `${out}\n${'\n'.repeat(empties)}`;
@@ -317,12 +359,14 @@ function inlineValue(r: Reader, from: number, to: number, owner: number): Answer
   if (c === DQUOTE || c === SQUOTE) {
     const q = quoted(t, from, to);
     if (q === GIVE_UP || q.end !== to) return GIVE_UP;
-    return q.value;
+    return r.pooled(q.value);
   }
   if (c === 0x7c /* | */) return literalBlock(r, from, to, owner);
   if (to - from === 2 && (t.startsWith('[]', from) || t.startsWith('{}', from))) return c === 0x5b ? [] : {};
   const p = plainText(t, from, to);
-  return p === GIVE_UP ? GIVE_UP : plainValue(p);
+  if (p === GIVE_UP) return GIVE_UP;
+  const v = plainValue(p);
+  return typeof v === 'string' ? r.pooled(v) : v;
 }
 
 /** Whether t[i, to) is a sequence entry (`-` then a space or the end). */
@@ -344,9 +388,40 @@ function fill(p: Pending, v: unknown): void {
   else p.frame.seq![p.index!] = v;
 }
 
+/** Letters, digits and `_`: the characters of a field name (`apiVersion`, `matchLabels`). */
+const FIELD_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) FIELD_CHAR[c] = /[A-Za-z0-9_]/.test(String.fromCharCode(c)) ? 1 : 0;
+
+/** Whether the entry at t[i, to) starts with a key spelled like a field name. */
+function fieldKeyAt(t: string, i: number, to: number): boolean {
+  let j = i;
+  while (j < to) {
+    const c = t.charCodeAt(j);
+    if (c >= 128 || !FIELD_CHAR[c]) break;
+    j++;
+  }
+  return j > i && t.charCodeAt(j) === COLON && (j + 1 === to || t.charCodeAt(j + 1) === SPACE);
+}
+
+/**
+ * A mapping for keys that are data, not field names (a label, an annotation, a Secret's
+ * `values.yaml`): an object in V8's dictionary mode. Such keys differ from object to object (a
+ * tenant's own label), and every new first key of a plain `{}` adds a transition to the one
+ * shape all plain objects start from; past about 1,500 of them V8 stops sharing shapes for the
+ * objects made after, each then carrying a shape of its own (a quarter of a large state's heap,
+ * and slower field reads everywhere). A dictionary-mode object adds no transition.
+ */
+function dataMap(): Record<string, unknown> {
+  const m: Record<string, unknown> = { a: 0, b: 0 };
+  delete m.a;
+  delete m.b;
+  return m;
+}
+
 /** A new collection at a column: a sequence when the line is an entry of one, else a mapping. */
 function frameFor(t: string, i: number, to: number, col: number): Frame {
-  return isItem(t, i, to) ? { col, seq: [] } : { col, map: {} };
+  if (isItem(t, i, to)) return { col, seq: [] };
+  return { col, map: fieldKeyAt(t, i, to) ? {} : dataMap() };
 }
 
 /**
@@ -452,9 +527,9 @@ function readDocument(r: Reader): Answer<{ value: unknown; more: boolean }> {
  * Every document of a stream, as js-yaml's loadAll with the core schema gives them, or undefined
  * when the stream is not in the subset this reader is sure of (module comment): read it with js-yaml.
  */
-export function loadAllFast(text: string): unknown[] | undefined {
+export function loadAllFast(text: string, pool?: StringPool): unknown[] | undefined {
   if (REFUSED.test(text)) return undefined;
-  const r = new Reader(text);
+  const r = new Reader(text, pool);
   const docs: unknown[] = [];
   let first = true;
   for (;;) {

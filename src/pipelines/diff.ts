@@ -35,7 +35,7 @@ import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT } from '../platform/tenancy';
-import { readByRender, render, renderedKeys, type RenderOptions } from './render';
+import { readByRender, renderKept, renderedKeys, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
@@ -107,6 +107,8 @@ class Reasons {
 interface Overlay {
   /** The objects laid over the baseline. */
   objects: KObject[];
+  /** Those of them that are live objects already: rendered objects found equal to the live one as they were made. */
+  unchanged?: ReadonlySet<KObject>;
   /** The objects leaving the baseline, with why. */
   leaving: Leaving;
   /** The tenant namespaces that leave. */
@@ -124,6 +126,7 @@ function renderChange(
   input: DiffInput,
   opts: DiffOptions,
   before: readonly KObject[],
+  live: ReadonlyMap<string, KObject>,
   stateTenants: KObject[],
   givenTenants: KObject[],
   givenOthers: KObject[],
@@ -144,13 +147,15 @@ function renderChange(
   // Render sees the tree, the platform Package and the Namespaces (their uids) of baseline and change.
   const others = before.filter((o) => !isTenant(o) && readByRender(o));
   // Unordered: what diff prints it orders itself (compareStates), and the overlay is laid by identity.
-  const r = render(
+  const made = new RenderedAsMade(live);
+  const r = renderKept(
     { objects: [...others, ...givenOthers, ...tree], valuesFiles: input.valuesFiles },
     { ...opts, unordered: true },
+    made.keep,
   );
+  const { keys: rendered, namespaces: renderedNamespaces, unchanged } = made;
   if (hasErrors(r.findings))
     return { objects: [], leaving, removedNamespaces: [], rendered: new Set(), findings: r.findings };
-  const rendered = new Set(r.objects.map(keyOf));
 
   // What render produced for the state's tree: rendered again from its Tenants (a tree's record
   // says the same for what it holds), so what it no longer produces goes, whatever its kind.
@@ -166,8 +171,6 @@ function renderChange(
   const gone = new Set<string>();
   for (const k of previous) if (!rendered.has(k)) gone.add(k);
   for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
-  const renderedNamespaces = new Set(r.objects.filter(isNamespace).map((o) => o.metadata.name));
-  renderedNamespaces.add(TENANT_ROOT);
   const removedNamespaces: string[] = [];
   for (const o of before) {
     const k = keyOf(o);
@@ -191,7 +194,40 @@ function renderChange(
     ...givenOthers.filter((o) => !rendered.has(keyOf(o))),
     ...r.objects,
   ];
-  return { objects, leaving, removedNamespaces, rendered, findings: r.findings };
+  return { objects, unchanged, leaving, removedNamespaces, rendered, findings: r.findings };
+}
+
+/**
+ * What diff notes of each object render makes, as it is made: its key, the tenant namespaces, and
+ * whether applying it over the live object leaves that as it is; then the live object is held in
+ * its place and the rendered copy let go (of a tree of thousands of tenants, most of what render
+ * makes), so that a second copy of the whole tree is never held.
+ */
+class RenderedAsMade {
+  readonly keys = new Set<string>();
+  readonly namespaces = new Set<string>([TENANT_ROOT]);
+  /** The live objects held in place of rendered ones. */
+  readonly unchanged = new Set<KObject>();
+  constructor(private readonly live: ReadonlyMap<string, KObject>) {}
+
+  readonly keep = (o: KObject): KObject => {
+    const k = keyOf(o);
+    this.keys.add(k);
+    if (isNamespace(o)) this.namespaces.add(o.metadata.name);
+    const was = this.live.get(k);
+    if (!was) return o;
+    const next = applyOver(o, was);
+    if (next !== was && !deepEqual(next, was)) return o;
+    this.unchanged.add(was);
+    return was;
+  };
+}
+
+/** The live objects by key (keyOf). */
+function liveIndex(before: readonly KObject[]): Map<string, KObject> {
+  const live = new Map<string, KObject>();
+  for (const o of before) live.set(keyOf(o), o);
+  return live;
 }
 
 /**
@@ -215,17 +251,18 @@ function baselineOf(base: KObject[], input: DiffInput, opts: DiffOptions): Recon
  * applied object found equal to the live one is the live one itself: the comparison after the pass
  * need not compare the two again, and the rendered copy is not held.
  */
-function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
+function layOver(before: KObject[], live: ReadonlyMap<string, KObject>, overlay: Overlay, why: Reasons): KObject[] {
   cascade(before, overlay.leaving);
   for (const [k, r] of overlay.leaving) why.add(k, r);
   const removed = new Set(overlay.removedNamespaces);
-  const live = new Map<string, KObject>();
-  const liveKeys = new Array<string>(before.length);
-  for (let i = 0; i < before.length; i++) live.set((liveKeys[i] = keyOf(before[i])), before[i]);
   const laid = new Map<string, KObject>();
   for (const o of overlay.objects) {
     const k = keyOf(o);
     if (removed.has(o.metadata.namespace ?? '') || (isNamespace(o) && removed.has(o.metadata.name))) continue;
+    if (overlay.unchanged?.has(o)) {
+      laid.set(k, o);
+      continue;
+    }
     const was = live.get(k);
     const next = applyOver(o, was);
     if (was && (next === was || deepEqual(next, was))) {
@@ -239,8 +276,10 @@ function layOver(before: KObject[], overlay: Overlay, why: Reasons): KObject[] {
     );
   }
   const applied: KObject[] = [];
-  for (let i = 0; i < before.length; i++)
-    if (!overlay.leaving.has(liveKeys[i]) && !laid.has(liveKeys[i])) applied.push(before[i]);
+  for (const o of before) {
+    const k = keyOf(o);
+    if (!overlay.leaving.has(k) && !laid.has(k)) applied.push(o);
+  }
   for (const o of laid.values()) applied.push(o);
   return applied;
 }
@@ -318,14 +357,20 @@ function givenChange(input: DiffInput): GivenChange {
 }
 
 /** What the change lays over the baseline: the given objects, and what the charts render from it (with what leaves). */
-function overlayOf(input: DiffInput, opts: DiffOptions, before: KObject[], given: GivenChange): Overlay {
+function overlayOf(
+  input: DiffInput,
+  opts: DiffOptions,
+  before: KObject[],
+  live: ReadonlyMap<string, KObject>,
+  given: GivenChange,
+): Overlay {
   if (!given.runRender)
     return { objects: given.others, leaving: new Map(), removedNamespaces: [], rendered: new Set(), findings: [] };
   const stateTenantObjects = input.state.filter(isTenant);
   const tenantsAreObjects = stateTenantObjects.length > 0 || !given.fromTree;
   const held = given.fromTree ? input.state.filter((o) => input.treeHeld!.has(keyOf(o))) : [];
   const stateTenants = [...stateTenantObjects, ...renderedTenants(held, tenantNamespacesOf(stateTenantObjects))];
-  return renderChange(input, opts, before, stateTenants, given.tenants, given.others, tenantsAreObjects);
+  return renderChange(input, opts, before, live, stateTenants, given.tenants, given.others, tenantsAreObjects);
 }
 
 export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
@@ -350,13 +395,15 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
 
   // 2 and 3. The change laid over the baseline, and what leaves.
   const why = new Reasons();
-  const overlay = overlayOf(input, opts, before, given);
+  let live: Map<string, KObject> | undefined = liveIndex(before);
+  const overlay = overlayOf(input, opts, before, live, given);
   pushAll(findings, overlay.findings);
   if (hasErrors(overlay.findings))
     return resultOf(input, { findings, rendered: true, baseline: 'pass', drift, before });
-  const applied = layOver(before, overlay, why);
-  // What was laid is in `applied` now: the rendered copies the baseline already held are let go.
+  const applied = layOver(before, live, overlay, why);
+  // What was laid is in `applied` now: the rendered copies and the index are let go before the pass.
   overlay.objects = [];
+  live = undefined;
 
   // 4. The pass, and the comparison.
   const pass = reconcile(

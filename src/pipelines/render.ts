@@ -315,22 +315,33 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
 }
 
 export function render(input: RenderInput, opts: RenderOptions = {}): RenderResult {
+  const r = renderKept(input, opts, (o) => o);
+  return opts.unordered ? r : { objects: orderOutput(r.objects), findings: r.findings };
+}
+
+/**
+ * render's objects in the order the charts make them (the tenant chart's group by group, then the
+ * TenantGateways, then the policies: render's `unordered` order), each handed to `keep` as it is
+ * made and what keep returns held in its place; none when a finding is an error. diff lays each
+ * rendered object over the live one as it comes and holds the live object where the two are
+ * equal, so that a whole second copy of the tree is never held at once.
+ */
+export function renderKept(input: RenderInput, opts: RenderOptions, keep: (o: KObject) => KObject): RenderResult {
   const findings: Finding[] = [];
-  // The objects in the order the charts made them: the tenant chart's, the TenantGateways, the policies.
   const rendered: KObject[] = [];
   const gateways: KObject[] = [];
   let policies: KObject[] = [];
   for (const g of renderGroups(input, opts, findings)) {
     if (!g.release) policies = g.objects;
     else {
-      pushAll(rendered, g.objects);
+      for (const o of g.objects) rendered.push(keep(o));
       pushAll(gateways, g.gateway);
     }
   }
   if (hasErrors(findings)) return { objects: [], findings };
-  pushAll(rendered, gateways);
-  pushAll(rendered, policies);
-  return { objects: opts.unordered ? rendered : orderOutput(rendered), findings };
+  for (const o of gateways) rendered.push(keep(o));
+  for (const o of policies) rendered.push(keep(o));
+  return { objects: rendered, findings };
 }
 
 /**

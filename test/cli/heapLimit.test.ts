@@ -110,19 +110,28 @@ describe('inputPaths', () => {
 });
 
 describe('inputSizes', () => {
-  test("a file's bytes; a directory's files from its listings, below and stopped at the bound", () => {
+  test("a file's bytes; a directory's files and their bytes, below and stopped at the bound", () => {
     const dir = tmpDir('heap-sizes');
     fs.writeFileSync(path.join(dir, 'one.yaml'), 'x'.repeat(1000));
     fs.mkdirSync(path.join(dir, 'tree', 'ns'), { recursive: true });
     for (let i = 0; i < 30; i++) fs.writeFileSync(path.join(dir, 'tree', 'ns', `o${i}.yaml`), 'a: b\n');
     expect(inputSizes(['one.yaml', 'tree', 'missing'], { bytes: 1 << 30, files: 1 << 30 }, dir)).toEqual({
-      bytes: 1000,
+      bytes: 1000 + 30 * 5,
       files: 30,
     });
-    // Stopped once a bound is reached: one listing of 30 is counted, not walked further.
+    // Stopped once a bound is reached: of a listing of 30, one file is looked at.
     fs.mkdirSync(path.join(dir, 'tree', 'other'));
     fs.writeFileSync(path.join(dir, 'tree', 'other', 'p.yaml'), 'a: b\n');
-    expect(inputSizes(['tree/ns', 'tree/other'], { bytes: 1 << 30, files: 1 }, dir).files).toBe(1);
+    expect(inputSizes(['tree/ns', 'tree/other'], { bytes: 1 << 30, files: 1 }, dir)).toEqual({ bytes: 5, files: 1 });
+  });
+
+  test('a directory of a few large streams counts by its bytes (a snapshot split by namespace)', () => {
+    const dir = tmpDir('heap-streams');
+    fs.mkdirSync(path.join(dir, 'state'));
+    for (const n of ['a', 'b', 'c']) fs.writeFileSync(path.join(dir, 'state', `${n}.yaml`), 'x'.repeat(1000));
+    const s = inputSizes(['state'], { bytes: 1500, files: 150_000 }, dir);
+    expect(s).toEqual({ bytes: 2000, files: 2 });
+    expect(s.bytes >= 1500).toBe(true);
   });
 });
 

@@ -64,4 +64,17 @@ describe('the source map', () => {
       /^error: root\.yaml:1: Tenant tenant-root\/root: .*publishing\.certificates\.solver is set at solver\.yaml:3\)$/,
     );
   });
+  it('keeps every text, however many, large, small, empty or not ASCII: each line is still found', () => {
+    // The texts are kept as UTF-8 in blocks of 4 MiB outside the heap (sourceMap.ts, TextStore):
+    // a text larger than a block, texts across a block's end, an empty file and two-byte text.
+    const big = `${'# padding of a large file, read and kept whole\n'.repeat(110_000)}${tenant(0)}`;
+    const files: Record<string, string> = { 'a-empty.yaml': '', 'b-big.yaml': big };
+    for (let i = 0; i < 40; i++) files[`c-${String(i).padStart(2, '0')}.yaml`] = `# ünïcödé ✓ ${i}\n${tenant(i % 4)}`;
+    const { objects, sources } = readInputs(['.'], { cwd: dir(files) });
+    expect(big.length).toBeGreaterThan(4 << 20);
+    const lines = objects.map((o) => [sources.originOf(o)?.file, sources.lineOf(o, 'spec.gateway')]);
+    expect(lines[0]).toEqual(['b-big.yaml', 110_000 + 7]);
+    for (let i = 0; i < 40; i++)
+      expect([i, ...lines[i + 1]]).toEqual([i, `c-${String(i).padStart(2, '0')}.yaml`, 8 + (i % 4)]);
+  });
 });

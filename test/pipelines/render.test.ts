@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import fc from 'fast-check';
-import { orderOutput, outputInfoFindings, render, treeNotes } from '../../src/pipelines/render';
+import { orderOutput, outputInfoFindings, render, renderKept, treeNotes } from '../../src/pipelines/render';
 import { outputFileOf, MARKER, outputTree } from '../../src/io/outputDir';
 import type { KObject } from '../../src/k8s/model';
 import { REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
@@ -20,6 +20,35 @@ const ids = (objs: KObject[]) =>
   objs.map((o) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`);
 
 describe('render (core)', () => {
+  it('renderKept hands each object over in the unordered order as it is made, and holds what it is given back', () => {
+    const input = {
+      objects: [tenant('root', 'tenant-root', { gateway: true }), tenant('alice', 'tenant-root', { gateway: true })],
+      valuesFiles: [enabled],
+    };
+    const whole = render(input, { unordered: true });
+    expect(whole.objects.length).toBeGreaterThan(20);
+    const seen: KObject[] = [];
+    const stand = (o: KObject): KObject => ({
+      apiVersion: 'v1',
+      kind: 'Stand-in',
+      metadata: { name: `${seen.push(o)}` },
+    });
+    const kept = renderKept(input, {}, stand);
+    expect(ids(seen)).toEqual(ids(whole.objects));
+    expect(kept.objects.map((o) => o.metadata.name)).toEqual(seen.map((_, i) => `${i + 1}`));
+    expect(kept.findings).toEqual(whole.findings);
+    // render itself is renderKept keeping each object, in the stable order.
+    expect(ids(render(input).objects)).toEqual(ids(orderOutput(whole.objects)));
+    // An error: nothing is held, whatever was handed over.
+    const bad = renderKept(
+      { ...input, valuesFiles: [{ file: 'v.yaml', values: { gateway: { enabled: 'no' } } }] },
+      {},
+      stand,
+    );
+    expect(bad.objects).toEqual([]);
+    expect(bad.findings.some((f) => f.severity === 'error')).toBe(true);
+  });
+
   it("the output's info findings: nothing given at all, and the Secrets printed without their data", () => {
     const secret = (name: string): KObject => ({
       apiVersion: 'v1',
