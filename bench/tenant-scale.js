@@ -16,13 +16,18 @@
  * (`node -e 0`) taken out, and the load average (`uptime`) when the run started: on a shared
  * machine CPU and memory are the figures to read, wall time is the load's.
  *
- * Options: --tenants 2000,5000,20000  --only render,fn,diff  --seed N  --dir DIR (keep the
- * files there)  --json FILE
+ * With `--state stream` diff's state is a cluster's instead of a tree: render's standard output of
+ * the N tenants split into files of 5,000 documents, and the Tenants themselves (a snapshot as
+ * `kubectl get` gives it, by the file; no record, so nothing is read back from a tree).
+ *
+ * Options: --tenants 2000,5000,20000  --only render,fn,diff  --state tree|stream  --seed N
+ * --dir DIR (keep the files there)  --json FILE
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
+const { StringDecoder } = require('node:string_decoder');
 const { DEFAULT_SEED, generate, dumpStream, resourceList } = require('./generate.js');
 
 const ROOT = path.resolve(__dirname, '..');
@@ -32,7 +37,14 @@ const COMMANDS = ['render', 'fn', 'diff'];
 const TIME = '/usr/bin/time';
 
 function parseArgs(argv) {
-  const o = { tenants: [2000, 5000, 20000], only: COMMANDS, seed: DEFAULT_SEED, dir: undefined, json: undefined };
+  const o = {
+    tenants: [2000, 5000, 20000],
+    only: COMMANDS,
+    state: 'tree',
+    seed: DEFAULT_SEED,
+    dir: undefined,
+    json: undefined,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const val = () => {
@@ -42,6 +54,7 @@ function parseArgs(argv) {
     };
     if (a === '--tenants') o.tenants = val().split(',').map(Number);
     else if (a === '--only') o.only = val().split(',');
+    else if (a === '--state') o.state = val();
     else if (a === '--seed') o.seed = Number(val());
     else if (a === '--dir') o.dir = val();
     else if (a === '--json') o.json = val();
@@ -50,13 +63,14 @@ function parseArgs(argv) {
   }
   for (const n of o.tenants) if (!Number.isInteger(n) || n < 12) usage('--tenants takes integers of at least 12');
   for (const c of o.only) if (!COMMANDS.includes(c)) usage(`unknown command ${c} (expected ${COMMANDS.join(', ')})`);
+  if (o.state !== 'tree' && o.state !== 'stream') usage('--state takes tree or stream');
   return o;
 }
 
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
   process.stderr.write(
-    `usage: npm run bench:tenants -- [--tenants 2000,5000,20000] [--only ${COMMANDS.join(',')}] [--seed N] [--dir DIR] [--json FILE]\n`,
+    `usage: npm run bench:tenants -- [--tenants 2000,5000,20000] [--only ${COMMANDS.join(',')}] [--state tree|stream] [--seed N] [--dir DIR] [--json FILE]\n`,
   );
   process.exit(msg ? 2 : 0);
 }
@@ -118,6 +132,37 @@ function writeInputs(dir, n, seed) {
 
 const mb = (kib) => (kib / 1024).toFixed(0);
 
+/** A YAML stream split at its `---` lines into files of `per` documents each, read and written in pieces. */
+function splitStream(file, dir, per) {
+  fs.mkdirSync(dir, { recursive: true });
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.alloc(64 << 20);
+  let rest = '';
+  let docs = 0;
+  let n = 0;
+  let cur = [];
+  // A character split between two reads is decoded whole.
+  const decoder = new StringDecoder('utf8');
+  const flush = () => {
+    if (cur.length) fs.writeFileSync(path.join(dir, `part-${String(n++).padStart(5, '0')}.yaml`), cur.join(''));
+    cur = [];
+  };
+  try {
+    for (let k; (k = fs.readSync(fd, buf, 0, buf.length, null)) > 0;) {
+      const lines = (rest + decoder.write(buf.subarray(0, k))).split('\n');
+      rest = lines.pop();
+      for (const l of lines) {
+        if (l === '---' && ++docs % per === 0) flush();
+        else cur.push(`${l}\n`);
+      }
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (rest) cur.push(rest);
+  flush();
+}
+
 function main() {
   const o = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js'))) {
@@ -152,13 +197,20 @@ function main() {
     };
     if (o.only.includes('diff')) {
       fs.rmSync(files.state, { recursive: true, force: true });
+      const stream = path.join(dir, 'state.out');
       const st = measure(
-        [BIN, 'render', '--values', files.values, '-f', files.tenants, '--output-dir', files.state],
-        path.join(dir, 'state.out'),
+        o.state === 'tree'
+          ? [BIN, 'render', '--values', files.values, '-f', files.tenants, '--output-dir', files.state]
+          : [BIN, 'render', '--values', files.values, '-f', files.tenants],
+        stream,
       );
       if (st.code !== 0) {
         process.stderr.write(`${tenants}: making the state failed (exit ${st.code}): ${st.stderr.slice(0, 500)}\n`);
         process.exit(1);
+      }
+      if (o.state === 'stream') {
+        splitStream(stream, files.state, 5000);
+        fs.copyFileSync(files.tenants, path.join(files.state, 'tenants.yaml'));
       }
     }
     for (const c of o.only) {
