@@ -1,5 +1,5 @@
 /** src/k8s/model.ts: helm's values merge, equality and order. */
-import { compareObjects, deepEqual, mergeValues, type KObject } from '../../src/k8s/model';
+import { compareObjects, deepEqual, keyOf, mergeValues, type KObject } from '../../src/k8s/model';
 
 describe('mergeValues (helm -f semantics)', () => {
   it('merges maps recursively, replaces lists and scalars, deletes on null', () => {
@@ -66,5 +66,38 @@ describe('deepEqual agrees with canonical JSON equality (property)', () => {
       fc.property(json, (a) => deepEqual(a, JSON.parse(JSON.stringify(a)))),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('keyOf remembers a key on the object, unseen', () => {
+  const cm = (name: string, namespace?: string): KObject => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: namespace ? { name, namespace } : { name },
+  });
+
+  it('no copy, comparison, JSON or key listing of the object sees the memo', () => {
+    const o = cm('a', 'ns');
+    expect(keyOf(o)).toBe('|ConfigMap|ns|a');
+    expect(Object.keys(o)).toEqual(['apiVersion', 'kind', 'metadata']);
+    expect(JSON.stringify(o)).toBe('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"ns"}}');
+    expect(Object.getOwnPropertySymbols({ ...o })).toEqual([]);
+    expect(structuredClone(o)).toEqual(cm('a', 'ns'));
+    expect(deepEqual(o, cm('a', 'ns'))).toBe(true);
+    expect(o).toStrictEqual(cm('a', 'ns'));
+  });
+
+  it('a key follows the identity it was read from; a frozen object has its key, unremembered', () => {
+    const o = cm('a', 'ns');
+    expect(keyOf(o)).toBe('|ConfigMap|ns|a');
+    o.metadata.name = 'b';
+    expect(keyOf(o)).toBe('|ConfigMap|ns|b');
+    delete o.metadata.namespace;
+    expect(keyOf(o)).toBe('|ConfigMap||b');
+    (o as { apiVersion: string }).apiVersion = 'example.io/v1';
+    expect(keyOf(o)).toBe('example.io|ConfigMap||b');
+    const frozen = Object.freeze(cm('f', 'ns'));
+    expect(keyOf(frozen)).toBe('|ConfigMap|ns|f');
+    expect(keyOf(frozen)).toBe('|ConfigMap|ns|f');
   });
 });
