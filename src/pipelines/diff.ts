@@ -215,12 +215,16 @@ class RenderedAsMade {
     this.keys.add(k);
     if (isNamespace(o)) this.namespaces.add(o.metadata.name);
     const was = this.live.get(k);
-    if (!was) return o;
-    const next = applyOver(o, was);
-    if (next !== was && !deepEqual(next, was)) return o;
+    if (!was || appliedOver(o, was) !== was) return o;
     this.unchanged.add(was);
     return was;
   };
+}
+
+/** An object applied over the live one (`kubectl apply`): the live object itself when that leaves it as it is. */
+function appliedOver(o: KObject, was: KObject | undefined): KObject {
+  const next = applyOver(o, was);
+  return was && (next === was || deepEqual(next, was)) ? was : next;
 }
 
 /** The live objects by key (keyOf). */
@@ -264,12 +268,9 @@ function layOver(before: KObject[], live: ReadonlyMap<string, KObject>, overlay:
       continue;
     }
     const was = live.get(k);
-    const next = applyOver(o, was);
-    if (was && (next === was || deepEqual(next, was))) {
-      laid.set(k, was);
-      continue;
-    }
+    const next = appliedOver(o, was);
     laid.set(k, next);
+    if (next === was) continue;
     why.add(
       k,
       isTenant(o) ? 'the given Tenant' : overlay.rendered.has(k) ? 'rendered by the charts' : 'a given object',
