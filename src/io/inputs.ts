@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
-import { readAllStdin, readFileBounded, SourceRefused, tooLargeError } from './stdin';
+import { readAllStdin, readFileBytes, SourceRefused, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS, NON_PRINTABLE } from '../k8s/yaml';
@@ -25,10 +25,17 @@ export { SourceMap } from './sourceMap';
 /**
  * Parse the documents of one source. Throws a FindingsError naming the file and line on bad YAML.
  * A reader of many sources passes one `pool` to every call: their repeated scalars are then kept
- * once (yamlFastRead.ts, StringPool).
+ * once (yamlFastRead.ts, StringPool). `bytes`, when the text was decoded from them, are kept by the
+ * source map as they are (SourceMap.addText).
  */
-export function parseDocuments(text: string, file: string, sources: SourceMap, pool?: StringPool): unknown[] {
-  sources.addText(file, text);
+export function parseDocuments(
+  text: string,
+  file: string,
+  sources: SourceMap,
+  pool?: StringPool,
+  bytes?: Buffer,
+): unknown[] {
+  sources.addText(file, text, bytes);
   const tooBig = checkText(text);
   if (tooBig) throw limitError(tooBig, file);
   const json = readJson(text);
@@ -77,16 +84,18 @@ const NOT_JSON = Symbol('not JSON');
  * One JSON document read with `JSON.parse`, or NOT_JSON when js-yaml must read the text: it is not
  * one JSON document, or the parsed value could differ from js-yaml's (sameAsYaml: a number js-yaml
  * reads otherwise, nesting it refuses; a key repeated in a mapping, which js-yaml refuses; a
- * character js-yaml refuses, NON_PRINTABLE, which `JSON.parse` takes in a string), or it crosses a bound. In every such case the text is read as before, with js-yaml's values, errors
+ * character js-yaml refuses, NON_PRINTABLE, which `JSON.parse` takes in a string), or it crosses a
+ * bound (sameAsYaml measures it as src/k8s/limits.ts does). In every such case the text is read as before, with js-yaml's values, errors
  * and lines.
  */
 function readJson(text: string): unknown {
   if (!looksLikeJson(text) || NON_PRINTABLE.test(text)) return NOT_JSON;
   const value = parseJsonFast(text);
   if (value === undefined) return NOT_JSON;
+  // sameAsYaml's walk also declines a value past a bound of src/k8s/limits.ts (what checkParsed
+  // would refuse), which js-yaml then reads and reports at its line.
   const entries = sameAsYaml(value);
   if (entries === undefined || entries !== countJsonKeys(text)) return NOT_JSON;
-  if (checkParsed(text, [value])) return NOT_JSON;
   return value;
 }
 
@@ -216,10 +225,11 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irr
   return out;
 }
 
-/** A file read whole, bounded (src/io/stdin.ts); past the bound an input error naming it. */
-function readSource(file: string, cwd: string): string {
+/** A file read whole, bounded (src/io/stdin.ts), as text and the bytes it was decoded from; past the bound an input error naming it. */
+function readSource(file: string, cwd: string): { text: string; bytes: Buffer } {
   try {
-    return readFileBounded(path.resolve(cwd, file));
+    const bytes = readFileBytes(path.resolve(cwd, file));
+    return { text: bytes.toString('utf8'), bytes };
   } catch (e) {
     if (e instanceof SourceRefused) throw tooLargeError(file, e);
     throw e;
@@ -283,8 +293,8 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     }
     for (const f of files) {
       try {
-        const text = readSource(f, opts.cwd ?? process.cwd());
-        pushAll(objs, objectsOf(parseDocuments(text, f, sources, pool), f, findings, sources));
+        const { text, bytes } = readSource(f, opts.cwd ?? process.cwd());
+        pushAll(objs, objectsOf(parseDocuments(text, f, sources, pool, bytes), f, findings, sources));
       } catch (e) {
         if (e instanceof FindingsError) pushAll(findings, e.findings);
         else findings.push(error(unreadable(e), { file: f, rule: 'input.missing' }));
@@ -306,7 +316,7 @@ export function readValuesFiles(
   for (const f of files) {
     let text: string;
     try {
-      text = f === '-' ? (opts.readStdin ?? readStdinSync)() : readSource(f, opts.cwd ?? process.cwd());
+      text = f === '-' ? (opts.readStdin ?? readStdinSync)() : readSource(f, opts.cwd ?? process.cwd()).text;
     } catch (e) {
       if (e instanceof FindingsError) {
         pushAll(findings, e.findings);

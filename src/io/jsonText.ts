@@ -14,7 +14,7 @@
  *
  * Pure: no I/O, no module state.
  */
-import { MAX_DEPTH } from '../k8s/limits';
+import { COST, isMeasuredList, MAX_DEPTH, MAX_OBJECT_BYTES } from '../k8s/limits';
 
 /** The byte-order mark a file may begin with (the YAML reader drops it too). */
 const BOM = 0xfeff;
@@ -72,27 +72,62 @@ export function parseJsonFast(text: string): unknown {
 
 /**
  * The number of mapping entries in a parsed JSON value, or undefined when js-yaml could read the
- * same text otherwise: a number that is -0 or not finite (js-yaml reads `-0` as 0 and `1e400` as
- * a string), or a collection MAX_DEPTH levels deep (js-yaml counts every node, the scalars at the
- * bottom too, and refuses more than MAX_DEPTH). A text with more keys than its value has entries
- * (countJsonKeys) repeats a key. Stops at that depth: never deeper than MAX_DEPTH frames.
+ * same text otherwise, or when the value passes a bound of src/k8s/limits.ts: a number that is -0
+ * or not finite (js-yaml reads `-0` as 0 and `1e400` as a string), a collection MAX_DEPTH levels
+ * deep (js-yaml counts every node, the scalars at the bottom too, and refuses more than
+ * MAX_DEPTH), or a part larger than MAX_OBJECT_BYTES by limits.ts's measure (each item of a List
+ * and the rest of it, else the whole value; JSON has no aliases, so the size is the tree's). One
+ * walk answers all three, so a value it counts passes checkParsed (whose depth, counted from each
+ * part, is never more than the one counted here from the root). A text with more keys than its
+ * value has entries (countJsonKeys) repeats a key. Stops at that depth: never deeper than MAX_DEPTH
+ * frames.
  */
 export function sameAsYaml(value: unknown): number | undefined {
   let entries = 0;
-  const walk = (v: unknown, level: number): boolean => {
-    if (typeof v === 'number') return v === 0 ? 1 / v > 0 : Number.isFinite(v);
-    if (v === null || typeof v !== 'object') return true;
-    if (level >= MAX_DEPTH) return false;
+  // The size limits.ts measures, or -1 where js-yaml would read the value otherwise.
+  const size = (v: unknown, level: number): number => {
+    if (typeof v === 'string') return COST.string(v);
+    if (typeof v === 'number') return (v === 0 ? 1 / v > 0 : Number.isFinite(v)) ? COST.scalar : -1;
+    if (v === null || typeof v !== 'object') return COST.scalar;
+    if (level >= MAX_DEPTH) return -1;
+    let n = COST.collection;
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) if (!walk(v[i], level + 1)) return false;
-      return true;
+      for (let i = 0; i < v.length; i++) {
+        const m = size(v[i], level + 1);
+        if (m < 0) return -1;
+        n += m + COST.item;
+      }
+      return n;
     }
     const keys = Object.keys(v);
     entries += keys.length;
-    for (let i = 0; i < keys.length; i++) if (!walk((v as Record<string, unknown>)[keys[i]], level + 1)) return false;
-    return true;
+    for (let i = 0; i < keys.length; i++) {
+      const m = size((v as Record<string, unknown>)[keys[i]], level + 1);
+      if (m < 0) return -1;
+      n += COST.entry(keys[i]) + m;
+    }
+    return n;
   };
-  return walk(value, 1) ? entries : undefined;
+  if (!isMeasuredList(value)) {
+    const n = size(value, 1);
+    return n < 0 || n > MAX_OBJECT_BYTES ? undefined : entries;
+  }
+  // A List: every item on its own (at level 3: the List, its items, the item), then the rest.
+  const items = value.items;
+  for (let i = 0; i < items.length; i++) {
+    const n = size(items[i], 3);
+    if (n < 0 || n > MAX_OBJECT_BYTES) return undefined;
+  }
+  const keys = Object.keys(value);
+  entries += keys.length;
+  let rest = COST.collection;
+  for (let i = 0; i < keys.length; i++) {
+    if (keys[i] === 'items') continue;
+    const n = size(value[keys[i]], 2);
+    if (n < 0) return undefined;
+    rest += COST.entry(keys[i]) + n;
+  }
+  return rest > MAX_OBJECT_BYTES ? undefined : entries;
 }
 
 const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;

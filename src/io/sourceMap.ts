@@ -31,18 +31,31 @@ export interface Origin {
 class TextStore {
   private static readonly BLOCK = 4 << 20;
   private readonly blocks: Buffer[] = [];
-  private used = TextStore.BLOCK;
+  /** The block small texts are written into, and how much of it they fill. */
+  private current = -1;
+  private used = 0;
   private readonly at = new Map<string, { block: number; start: number; end: number }>();
 
-  set(file: string, text: string): void {
-    const n = Buffer.byteLength(text, 'utf8');
-    if (this.blocks.length === 0 || n > TextStore.BLOCK - this.used) {
+  /**
+   * Keep a text: its UTF-8 `bytes` as read when the reader has them (copied, or a large one kept as
+   * a block of its own: nothing is encoded again), else the text encoded.
+   */
+  set(file: string, text: string, bytes?: Buffer): void {
+    const n = bytes ? bytes.length : Buffer.byteLength(text, 'utf8');
+    if (bytes && n >= TextStore.BLOCK / 4) {
+      this.blocks.push(bytes);
+      this.at.set(file, { block: this.blocks.length - 1, start: 0, end: n });
+      return;
+    }
+    if (this.current < 0 || n > TextStore.BLOCK - this.used) {
       this.blocks.push(Buffer.allocUnsafeSlow(Math.max(n, TextStore.BLOCK)));
+      this.current = this.blocks.length - 1;
       this.used = 0;
     }
-    const block = this.blocks.length - 1;
-    this.blocks[block].write(text, this.used, 'utf8');
-    this.at.set(file, { block, start: this.used, end: this.used + n });
+    const block = this.blocks[this.current];
+    if (bytes) bytes.copy(block, this.used);
+    else block.write(text, this.used, 'utf8');
+    this.at.set(file, { block: this.current, start: this.used, end: this.used + n });
     this.used += n;
   }
 
@@ -71,13 +84,16 @@ export class SourceMap {
   private indexed = 0;
   private readonly values = new Map<string, object>();
 
-  /** The text of a source, as read. */
-  addText(file: string, text: string): void {
+  /**
+   * The text of a source, as read; `bytes`, when the reader has them, are its UTF-8 bytes as read
+   * (`text` is their decoding), kept instead of the text encoded again.
+   */
+  addText(file: string, text: string, bytes?: Buffer): void {
     if (this.texts.get(file) !== text) {
       this.parsed.delete(file);
       this.json.delete(file);
     }
-    this.texts.set(file, text);
+    this.texts.set(file, text, bytes);
   }
 
   /** The source (its text added) was read as one JSON document: its lines are found in its text. */

@@ -75,6 +75,14 @@ export function tooLargeError(file: string, e: SourceRefused): FindingsError {
  * from it as it is, without copying chunks together.
  */
 export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): string {
+  return readFdBytes(fd, max, size).toString('utf8');
+}
+
+/**
+ * readFdBounded's bytes, undecoded: a reader that keeps a source's text for later (the source map
+ * of src/io/sourceMap.ts) keeps these bytes as they are instead of encoding the decoded text again.
+ */
+export function readFdBytes(fd: number, max = MAX_SOURCE_BYTES, size = 0): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
@@ -103,7 +111,7 @@ export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): str
     // (the second read, always empty, was a system call per file of a committed tree).
     if (size > 0 && chunks.length === 1 && n < buf.length) break;
   }
-  return (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)).toString('utf8');
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
 
 /**
@@ -112,11 +120,16 @@ export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): str
  * stream (a FIFO, a device, /dev/stdin) is read in chunks and refused as it passes the bound.
  */
 export function readFileBounded(file: string, max = MAX_SOURCE_BYTES): string {
+  return readFileBytes(file, max).toString('utf8');
+}
+
+/** readFileBounded's bytes, undecoded (see readFdBytes). */
+export function readFileBytes(file: string, max = MAX_SOURCE_BYTES): Buffer {
   const fd = fs.openSync(file, 'r');
   try {
     const st = fs.fstatSync(fd);
     if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
-    return readFdBounded(fd, max, st.isFile() ? st.size : 0);
+    return readFdBytes(fd, max, st.isFile() ? st.size : 0);
   } finally {
     fs.closeSync(fd);
   }

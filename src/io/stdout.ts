@@ -10,6 +10,12 @@ import * as fs from 'node:fs';
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 /** At most this many UTF-16 units are encoded at a time (a large output is not copied whole). */
 const SLICE = 1 << 20;
+/**
+ * The bytes of one slice are encoded into this buffer, made once and reused (UTF-8 takes at most
+ * three bytes per UTF-16 unit): a new buffer per slice was a fresh megabyte of memory touched for
+ * every megabyte written. Only the bytes of the slice being written are in it, never kept.
+ */
+let scratch: Buffer | undefined;
 
 /** Write all of `s` to the descriptor before returning; its errors (EPIPE, ENOSPC, ...) are thrown. */
 export function writeAllSync(fd: number, s: string): void {
@@ -18,16 +24,20 @@ export function writeAllSync(fd: number, s: string): void {
     // Never between the two halves of a surrogate pair.
     const c = s.charCodeAt(end - 1);
     if (end < s.length && c >= 0xd800 && c <= 0xdbff) end++;
-    writeBuffer(fd, Buffer.from(s.slice(i, end), 'utf8'));
+    const room = 3 * (end - i);
+    if (scratch === undefined || scratch.length < room) scratch = Buffer.allocUnsafeSlow(Math.max(room, 4096));
+    const n = scratch.write(i === 0 && end === s.length ? s : s.slice(i, end), 0, 'utf8');
+    writeBuffer(fd, scratch, n);
     i = end;
   }
 }
 
-function writeBuffer(fd: number, buf: Buffer): void {
+/** The first `length` bytes of `buf`, all of them, waiting out a full pipe. */
+function writeBuffer(fd: number, buf: Buffer, length: number): void {
   let off = 0;
-  while (off < buf.length) {
+  while (off < length) {
     try {
-      off += fs.writeSync(fd, buf, off, buf.length - off);
+      off += fs.writeSync(fd, buf, off, length - off);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
       Atomics.wait(sleeper, 0, 0, 1);

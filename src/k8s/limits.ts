@@ -92,7 +92,7 @@ export function oversizedDocument(text: string, max = MAX_DOCUMENT_BYTES): Docum
  * The measure, in one place: a string its length + 2, any other scalar 4, a mapping or sequence 2,
  * plus 2 per sequence item and the key's length + 4 per mapping entry, each value added in.
  */
-const COST = {
+export const COST = {
   string: (s: string) => s.length + 2,
   scalar: 4,
   collection: 2,
@@ -168,9 +168,14 @@ function exactMeasure(maxBytes: number, maxDepth: number): (value: unknown) => s
   };
 }
 
+/** A List document (kubectl get -o yaml): its items are measured one by one, the rest of it on its own. */
+export function isMeasuredList(value: unknown): value is Record<string, unknown> & { items: unknown[] } {
+  return isObject(value) && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items);
+}
+
 /** What is measured on its own: each item of a List document (kubectl get -o yaml) and the rest of it; else the whole value. */
 function measuredParts(value: unknown): unknown[] {
-  if (isObject(value) && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items)) {
+  if (isMeasuredList(value)) {
     const { items, ...rest } = value;
     return [...(items as unknown[]), rest];
   }

@@ -10,6 +10,7 @@ import { parseDocuments, readInputs, SourceMap } from '../../src/io/inputs';
 import { countJsonKeys, JsonPositions, looksLikeJson, sameAsYaml } from '../../src/io/jsonText';
 import { FindingsError } from '../../src/k8s/diagnostics';
 import { LOAD_OPTIONS } from '../../src/k8s/yaml';
+import { exceedsLimits, MAX_OBJECT_BYTES } from '../../src/k8s/limits';
 
 /** Fixed runs; FC_SEED replays a failure (fast-check prints the seed). */
 const fcParams = () => ({ numRuns: 200, seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined });
@@ -115,6 +116,63 @@ describe('countJsonKeys and sameAsYaml', () => {
     let deep: unknown = [];
     for (let i = 1; i < 100; i++) deep = [deep];
     expect(sameAsYaml(deep)).toBeUndefined();
+  });
+  test('sameAsYaml declines what the limits refuse: a List item, the rest of a List, or a value past 3 MiB', () => {
+    const big = 'x'.repeat(MAX_OBJECT_BYTES);
+    const item = (data: unknown) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data });
+    // Each item on its own: two items of 2 MiB pass, one of 3 MiB does not.
+    const half = 'x'.repeat(2 << 20);
+    expect(sameAsYaml({ kind: 'List', items: [item({ a: half }), item({ b: half })] })).toBe(14);
+    expect(sameAsYaml({ kind: 'List', items: [item({ a: 'y' }), item({ a: big })] })).toBeUndefined();
+    expect(sameAsYaml({ kind: 'List', items: [], note: big })).toBeUndefined();
+    expect(sameAsYaml(item({ a: big }))).toBeUndefined();
+  });
+  test('property: sameAsYaml counts a value exactly when the limits pass it (sizes near the bound)', () => {
+    const str = fc.oneof(fc.string({ maxLength: 4 }), fc.constantFrom('x'.repeat(1 << 20), 'y'.repeat(3 << 19)));
+    const leaf = fc.oneof(str, fc.integer(), fc.boolean(), fc.constant(null));
+    const tree = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        leaf,
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(fc.string({ maxLength: 3 }), tie('node'), { maxKeys: 4 }),
+      ),
+    })).node;
+    const value = fc.oneof(
+      tree,
+      fc.record({ kind: fc.constant('List'), items: fc.array(tree, { maxLength: 4 }), extra: tree }),
+    );
+    fc.assert(
+      fc.property(value, (v) => {
+        expect({ counted: sameAsYaml(v) !== undefined, v: JSON.stringify(v).slice(0, 80) }).toEqual({
+          counted: exceedsLimits(v) === undefined,
+          v: JSON.stringify(v).slice(0, 80),
+        });
+      }),
+      { ...fcParams(), numRuns: 100 },
+    );
+  });
+  test('a JSON List with an item past 3 MiB is refused at its line, as js-yaml reads it', () => {
+    const text = JSON.stringify(
+      {
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [
+          { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } },
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'c', namespace: 'a' },
+            data: { a: 'x'.repeat(MAX_OBJECT_BYTES) },
+          },
+        ],
+      },
+      null,
+      2,
+    );
+    const { value, json } = read(text);
+    expect(json).toBe(false);
+    expect(value).toEqual({ error: expect.stringMatching(/^the YAML document expands to more than 3 MiB/) });
   });
   test('looksLikeJson: an object or an array first, after a BOM and white space', () => {
     expect(looksLikeJson('\ufeff \n {"a":1}')).toBe(true);

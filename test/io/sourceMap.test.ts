@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readInputs, readValuesFiles } from '../../src/io/inputs';
+import { readInputs, readValuesFiles, SourceMap } from '../../src/io/inputs';
 import { locate } from '../../src/cli/context';
 import { formatFinding } from '../../src/k8s/diagnostics';
 import { validateTenant } from '../../src/validation/inputValidation';
@@ -76,5 +76,36 @@ describe('the source map', () => {
     expect(lines[0]).toEqual(['b-big.yaml', 110_000 + 7]);
     for (let i = 0; i < 40; i++)
       expect([i, ...lines[i + 1]]).toEqual([i, `c-${String(i).padStart(2, '0')}.yaml`, 8 + (i % 4)]);
+  });
+  it('keeps the bytes a file was read as, never encoding its text again; lines are found in them', () => {
+    const big = `${'# ünïcödé padding, read and kept as its bytes\n'.repeat(30_000)}${tenant(0)}`;
+    const files = { 'a.yaml': tenant(2), 'b.yaml': big, 'c.yaml': `# \u{1F600}\n${tenant(1)}` };
+    const write = jest.spyOn(Buffer.prototype, 'write');
+    const byteLength = jest.spyOn(Buffer, 'byteLength');
+    let read: ReturnType<typeof readInputs>;
+    try {
+      read = readInputs(['.'], { cwd: dir(files) });
+      expect([write.mock.calls.length, byteLength.mock.calls.length]).toEqual([0, 0]);
+    } finally {
+      write.mockRestore();
+      byteLength.mockRestore();
+    }
+    const lines = read.objects.map((o) => [read.sources.originOf(o)?.file, read.sources.lineOf(o, 'spec.gateway')]);
+    expect(lines).toEqual([
+      ['a.yaml', 9],
+      ['b.yaml', 30_000 + 7],
+      ['c.yaml', 9],
+    ]);
+  });
+  it('gives back a text as it was decoded, invalid UTF-8 included, whether added with its bytes or not', () => {
+    const bytes = Buffer.concat([Buffer.from(tenant(1)), Buffer.from([0xff, 0xfe, 0x0a])]);
+    const text = bytes.toString('utf8');
+    const withBytes = new SourceMap();
+    const withoutBytes = new SourceMap();
+    withBytes.addText('t.yaml', text, bytes);
+    withoutBytes.addText('t.yaml', text);
+    const doc = { apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'bob' } };
+    for (const m of [withBytes, withoutBytes]) m.addObject(doc as never, { file: 't.yaml', doc: 0, path: [] });
+    expect([withBytes.lineOf(doc, 'spec.gateway'), withoutBytes.lineOf(doc, 'spec.gateway')]).toEqual([8, 8]);
   });
 });
