@@ -20,7 +20,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
-import { RECORD } from '../io/treeRecord';
+import { RECORD } from '../io/treeFiles';
 import { INTERRUPTING, signalStatus } from '../io/signals';
 
 /** How large the named inputs are: bytes and files, counted up to the bounds asked for. */
