@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
-import { readAllStdin, readFileBytes, SourceRefused, tooLargeError } from './stdin';
+import { readAllStdin, readFileBytes, ReadBuffer, SourceRefused, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS, NON_PRINTABLE } from '../k8s/yaml';
@@ -225,10 +225,13 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irr
   return out;
 }
 
-/** A file read whole, bounded (src/io/stdin.ts), as text and the bytes it was decoded from; past the bound an input error naming it. */
-function readSource(file: string, cwd: string): { text: string; bytes: Buffer } {
+/**
+ * A file read whole, bounded (src/io/stdin.ts), as text and the bytes it was decoded from (in
+ * `into`, when given: they hold until its next read); past the bound an input error naming it.
+ */
+function readSource(file: string, cwd: string, into?: ReadBuffer): { text: string; bytes: Buffer } {
   try {
-    const bytes = readFileBytes(path.resolve(cwd, file));
+    const bytes = readFileBytes(path.resolve(cwd, file), undefined, into);
     return { text: bytes.toString('utf8'), bytes };
   } catch (e) {
     if (e instanceof SourceRefused) throw tooLargeError(file, e);
@@ -259,6 +262,8 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
   const findings: Finding[] = [];
   const objs: KObject[] = [];
   const pool: StringPool = new Map();
+  // One buffer for every file of this read (stdin.ts, ReadBuffer); the source map copies the bytes it keeps.
+  const into = new ReadBuffer();
   for (const p of paths) {
     if (p === '-') {
       const text = (opts.readStdin ?? readStdinSync)();
@@ -293,7 +298,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     }
     for (const f of files) {
       try {
-        const { text, bytes } = readSource(f, opts.cwd ?? process.cwd());
+        const { text, bytes } = readSource(f, opts.cwd ?? process.cwd(), into);
         pushAll(objs, objectsOf(parseDocuments(text, f, sources, pool, bytes), f, findings, sources));
       } catch (e) {
         if (e instanceof FindingsError) pushAll(findings, e.findings);
