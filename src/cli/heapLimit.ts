@@ -173,9 +173,32 @@ function availableMemory(): number {
   return constrained && constrained > 0 && constrained < total ? constrained : total;
 }
 
-/** The heap decision for this process. */
-export function processHeapFlag(argv: readonly string[]): string | undefined {
-  return heapFlag({
+/**
+ * The young generation a run given the larger heap gets, in MiB a semi-space (V8's default is 16):
+ * a large state survives its young collections nearly whole, and each collection costs more the
+ * larger the old generation, so fewer of them cost less (diff at 60,000 tenants: 1,438 scavenges
+ * taking 23.8 s became 369 taking 14.9 s, 112 s of CPU 101 s). A few hundred MB more at most, for
+ * runs that hold gigabytes.
+ */
+export const LARGE_RUN_SEMI_SPACE_MIB = 64;
+const SEMI_SPACE_OPTION = /^--(max|min)[-_]semi[-_]space[-_]size(=|$)/;
+
+/**
+ * The node options to run again with (heapFlag's, and the young generation of a large run unless
+ * one is given to node), or undefined to run here.
+ */
+export function runFlags(ctx: HeapContext): string[] | undefined {
+  const heap = heapFlag(ctx);
+  if (heap === undefined) return undefined;
+  const given = [...ctx.execArgv, ...(ctx.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return given.some((a) => SEMI_SPACE_OPTION.test(a))
+    ? [heap]
+    : [heap, `--max-semi-space-size=${LARGE_RUN_SEMI_SPACE_MIB}`];
+}
+
+/** The heap decision for this process: the node options to run again with, or undefined. */
+export function processHeapFlag(argv: readonly string[]): string[] | undefined {
+  return runFlags({
     argv,
     env: process.env,
     execArgv: process.execArgv,
@@ -187,13 +210,17 @@ export function processHeapFlag(argv: readonly string[]): string | undefined {
 }
 
 /**
- * Run this script again under `flag` with the same arguments and standard streams; resolves to its
+ * Run this script again under the node options `flags` with the same arguments and standard streams; resolves to its
  * exit code. A signal sent here is sent on to it; when it dies of a signal, so does this process
  * (its status is the run's). Resolves undefined when it could not be started: run here then.
  */
-export function relaunch(flag: string, script: string, argv: readonly string[]): Promise<number | undefined> {
+export function relaunch(
+  flags: readonly string[],
+  script: string,
+  argv: readonly string[],
+): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...process.execArgv, flag, script, ...argv], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [...process.execArgv, ...flags, script, ...argv], { stdio: 'inherit' });
     const forward = (sig: NodeJS.Signals) => {
       child.kill(sig);
     };

@@ -227,9 +227,9 @@ export function processIO(): CliIO {
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   // A large run gets the heap the machine has (heapLimit.ts): run again once, with it.
-  const flag = processHeapFlag(argv);
-  if (flag && process.argv[1]) {
-    const code = await relaunch(flag, process.argv[1], argv);
+  const flags = processHeapFlag(argv);
+  if (flags && process.argv[1]) {
+    const code = await relaunch(flags, process.argv[1], argv);
     if (code !== undefined) {
       process.exitCode = code;
       return;

@@ -6,7 +6,15 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { heapFlag, inputPaths, inputSizes, THRESHOLDS, type HeapContext } from '../../src/cli/heapLimit';
+import {
+  heapFlag,
+  inputPaths,
+  inputSizes,
+  LARGE_RUN_SEMI_SPACE_MIB,
+  runFlags,
+  THRESHOLDS,
+  type HeapContext,
+} from '../../src/cli/heapLimit';
 import { BIN, ensureBuilt, runProcess, tmpDir } from '../helpers/kpt';
 import { RECORD } from '../../src/io/treeRecord';
 import { MIN_VALUES, ROOT_TENANT } from '../helpers/cli';
@@ -145,6 +153,30 @@ describe('inputSizes of a committed tree', () => {
   });
 });
 
+describe('runFlags', () => {
+  it('a run given the larger heap gets a larger young generation too', () => {
+    expect(runFlags(ctx())).toEqual([
+      `--max-old-space-size=${18 * 1024}`,
+      `--max-semi-space-size=${LARGE_RUN_SEMI_SPACE_MIB}`,
+    ]);
+    expect(runFlags(ctx({ env: { COZY_GW_HEAP: '3000' } }))).toEqual([
+      '--max-old-space-size=3000',
+      `--max-semi-space-size=${LARGE_RUN_SEMI_SPACE_MIB}`,
+    ]);
+  });
+  it("keeps a young generation given to node, in either spelling, on node's command line or in NODE_OPTIONS", () => {
+    expect(runFlags(ctx({ execArgv: ['--max-semi-space-size=8'] }))).toEqual([`--max-old-space-size=${18 * 1024}`]);
+    expect(runFlags(ctx({ execArgv: ['--min_semi_space_size=32'] }))).toEqual([`--max-old-space-size=${18 * 1024}`]);
+    expect(runFlags(ctx({ env: { NODE_OPTIONS: '--max-semi-space-size=16' } }))).toEqual([
+      `--max-old-space-size=${18 * 1024}`,
+    ]);
+  });
+  it('nothing where the run stays here', () => {
+    expect(runFlags(ctx({ env: { COZY_GW_HEAP: 'off' } }))).toBeUndefined();
+    expect(runFlags(ctx({ sizes: () => ({ bytes: 0, files: 0 }) }))).toBeUndefined();
+  });
+});
+
 describe('the run again under a larger heap (real processes)', () => {
   beforeAll(() => ensureBuilt());
   const dir = tmpDir('heap-relaunch');
@@ -171,7 +203,9 @@ describe('the run again under a larger heap (real processes)', () => {
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       const child = await childOf(parent.pid!);
-      expect(fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0')).toContain('--max-old-space-size=700');
+      const cmdline = fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+      expect(cmdline).toContain('--max-old-space-size=700');
+      expect(cmdline).toContain(`--max-semi-space-size=${LARGE_RUN_SEMI_SPACE_MIB}`);
       const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
         parent.on('exit', (code, signal) => resolve({ code, signal })),
       );
