@@ -18,6 +18,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { ReadBuffer } from './stdin';
 
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_WRONLY, O_CREAT, O_EXCL } = fs.constants;
 const OPEN_DIR = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
@@ -156,11 +157,34 @@ export class SafeDir {
     }
   }
 
-  /** Create the file `rel` (it must not exist; never through a link) holding `content`; `sync` flushes it to disk. */
+  /**
+   * The bytes of the regular file at `rel` (a link is refused: ELOOP), read into `into`: they hold
+   * until its next read (src/io/stdin.ts, ReadBuffer: no buffer made per file).
+   */
+  readInto(rel: string, into: ReadBuffer): Buffer {
+    const fd = fs.openSync(this.must(rel), O_RDONLY | O_NOFOLLOW);
+    try {
+      // Its size and a byte more: a read that fills that, the file grew since, reads the rest anew.
+      const buf = into.take(fs.fstatSync(fd).size + 1);
+      let n = 0;
+      for (let r = -1; r !== 0 && n < buf.length; n += r) r = fs.readSync(fd, buf, n, buf.length - n, null);
+      return n < buf.length ? buf.subarray(0, n) : Buffer.concat([buf, fs.readFileSync(fd)]);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Create the file `rel` (it must not exist; never through a link) holding `content`; `sync`
+   * flushes it to disk. A string is encoded by the write itself, not into a Buffer first: a tree of
+   * millions of files made a Buffer each, memory outside the heap that V8 answers with full
+   * collections (src/io/stdin.ts, ReadBuffer).
+   */
   create(rel: string, content: string | Buffer, sync = false): void {
     const fd = fs.openSync(this.must(rel), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
     try {
-      fs.writeFileSync(fd, content);
+      if (typeof content === 'string') writeString(fd, content);
+      else fs.writeFileSync(fd, content);
       if (sync) fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
@@ -262,4 +286,11 @@ function isLink(p: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** All of `s`, UTF-8, written at the descriptor's offset: encoded by the write (a short write, rare, finishes from its bytes). */
+function writeString(fd: number, s: string): void {
+  const n = fs.writeSync(fd, s);
+  const total = Buffer.byteLength(s, 'utf8');
+  if (n < total) fs.writeFileSync(fd, Buffer.from(s, 'utf8').subarray(n));
 }

@@ -89,7 +89,7 @@ export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): str
 export class ReadBuffer {
   private buf: Buffer | undefined;
 
-  /** A buffer of `n` bytes, valid until the next call. */
+  /** A buffer of `n` bytes, valid until the next call (a reader's, or a writer's that encodes into it). */
   take(n: number): Buffer {
     if (this.buf === undefined || this.buf.length < n)
       this.buf = Buffer.allocUnsafeSlow(Math.max(n, 2 * (this.buf?.length ?? 0), 64 << 10));

@@ -42,6 +42,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { error, FindingsError, warning, type Finding } from '../k8s/diagnostics';
 import { NotADirectory, SafeDir } from './safeDir';
+import { ReadBuffer } from './stdin';
 import { acquireLock, describeHolder, LOCK, releaseLock } from './treeLock';
 import { INTERRUPTING, signalStatus } from './signals';
 import {
@@ -300,6 +301,22 @@ class TreeRun {
     if (d === undefined) this.digests.set(rel, (d = sha256(content)));
     return d;
   }
+
+  /**
+   * Whether the file at rel holds exactly `content`'s bytes: read into one buffer and encoded into
+   * another, both reused from file to file (a Buffer per file of a tree of millions is memory
+   * outside the heap that V8 answers with full collections; src/io/stdin.ts, ReadBuffer).
+   */
+  private sameBytes(rel: string, content: string): boolean {
+    const onDisk = this.d.readInto(rel, this.readBuffer);
+    const n = Buffer.byteLength(content, 'utf8');
+    if (n !== onDisk.length) return false;
+    const mine = this.encodeBuffer.take(n);
+    mine.write(content, 0, 'utf8');
+    return onDisk.equals(mine);
+  }
+  private readonly readBuffer = new ReadBuffer();
+  private readonly encodeBuffer = new ReadBuffer();
 
   /** Whether a regular file stands at rel; a folder on its way that is a link or a file now: none. */
   private isFileAt(rel: string): boolean {
@@ -584,10 +601,7 @@ class TreeRun {
         // A file whose recorded digest differs is replaced unread; one recorded as these bytes is
         // read, in case someone edited it since.
         const recorded = prev.get(rel);
-        if (
-          (recorded !== undefined && recorded !== this.digest(rel, content)) ||
-          !this.d.read(rel).equals(Buffer.from(content))
-        ) {
+        if ((recorded !== undefined && recorded !== this.digest(rel, content)) || !this.sameBytes(rel, content)) {
           moves.push(rel);
           replace.add(rel);
         }
