@@ -15,7 +15,7 @@ import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS, NON_PRINTABLE } from '../k8s/yaml';
 import { loadAllFast, type StringPool } from '../k8s/yamlFastRead';
-import { SourceMap } from './sourceMap';
+import { SourceMap, stampOf, type FileStamp } from './sourceMap';
 import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
 import { countJsonKeys, looksLikeJson, parseJsonFast, sameAsYaml } from './jsonText';
 import { pushAll } from '../k8s/arrays';
@@ -25,17 +25,17 @@ export { SourceMap } from './sourceMap';
 /**
  * Parse the documents of one source. Throws a FindingsError naming the file and line on bad YAML.
  * A reader of many sources passes one `pool` to every call: their repeated scalars are then kept
- * once (yamlFastRead.ts, StringPool). `bytes`, when the text was decoded from them, are kept by the
- * source map as they are (SourceMap.addText).
+ * once (yamlFastRead.ts, StringPool). With a regular file's `stamp`, the source map keeps where to
+ * read its text again rather than the text (SourceMap.addText).
  */
 export function parseDocuments(
   text: string,
   file: string,
   sources: SourceMap,
   pool?: StringPool,
-  bytes?: Buffer,
+  stamp?: FileStamp,
 ): unknown[] {
-  sources.addText(file, text, bytes);
+  sources.addText(file, text, stamp);
   const tooBig = checkText(text);
   if (tooBig) throw limitError(tooBig, file);
   const json = readJson(text);
@@ -131,13 +131,15 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
       return;
     }
     if (isList(d)) {
-      d.items.forEach((it, i) => visit(it, doc, [...p, 'items', i]));
+      const items = d.items;
+      for (let i = 0; i < items.length; i++) visit(items[i], doc, [...p, 'items', i]);
       return;
     }
-    const missing = ['apiVersion', 'kind'].filter((k) => typeof d[k] !== 'string' || d[k] === '');
     const md = d.metadata;
-    if (!isObject(md) || typeof md.name !== 'string' || md.name === '') missing.push('metadata.name');
-    if (missing.length) {
+    const named = isObject(md) && typeof md.name === 'string' && md.name !== '';
+    if (!named || !nonEmpty(d.apiVersion) || !nonEmpty(d.kind)) {
+      const missing = ['apiVersion', 'kind'].filter((k) => !nonEmpty(d[k]));
+      if (!named) missing.push('metadata.name');
       // A platform values file given to -f: say where it belongs.
       const looksLikeValues =
         p.length === 0 && d.apiVersion === undefined && d.kind === undefined && ('publishing' in d || 'gateway' in d);
@@ -159,8 +161,13 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
     sources.addObject(o, { file, doc, path: p });
     out.push(o);
   };
-  docs.forEach((d, i) => visit(d, i, []));
+  for (let i = 0; i < docs.length; i++) visit(docs[i], i, []);
   return out;
+}
+
+/** A string with something in it (an object's apiVersion, kind and name must be). */
+function nonEmpty(v: unknown): boolean {
+  return typeof v === 'string' && v !== '';
 }
 
 /** Why a path could not be read, in words (not Node's `ENOENT: no such file or directory, open '...'`). */
@@ -226,13 +233,16 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irr
 }
 
 /**
- * A file read whole, bounded (src/io/stdin.ts), as text and the bytes it was decoded from (in
- * `into`, when given: they hold until its next read); past the bound an input error naming it.
+ * A file read whole, bounded (src/io/stdin.ts; into `into`, when given, a buffer reused from file to
+ * file), as text, with the stamp that lets the source map read a regular file again instead of
+ * keeping its text (src/io/sourceMap.ts); past the bound an input error naming it.
  */
-function readSource(file: string, cwd: string, into?: ReadBuffer): { text: string; bytes: Buffer } {
+function readSource(file: string, cwd: string, into?: ReadBuffer): { text: string; stamp?: FileStamp } {
+  const at = path.resolve(cwd, file);
+  let stamp: FileStamp | undefined;
   try {
-    const bytes = readFileBytes(path.resolve(cwd, file), undefined, into);
-    return { text: bytes.toString('utf8'), bytes };
+    const text = readFileBytes(at, undefined, into, (st) => (stamp = stampOf(at, st))).toString('utf8');
+    return { text, stamp };
   } catch (e) {
     if (e instanceof SourceRefused) throw tooLargeError(file, e);
     throw e;
@@ -298,8 +308,8 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     }
     for (const f of files) {
       try {
-        const { text, bytes } = readSource(f, opts.cwd ?? process.cwd(), into);
-        pushAll(objs, objectsOf(parseDocuments(text, f, sources, pool, bytes), f, findings, sources));
+        const { text, stamp } = readSource(f, opts.cwd ?? process.cwd(), into);
+        pushAll(objs, objectsOf(parseDocuments(text, f, sources, pool, stamp), f, findings, sources));
       } catch (e) {
         if (e instanceof FindingsError) pushAll(findings, e.findings);
         else findings.push(error(unreadable(e), { file: f, rule: 'input.missing' }));
@@ -320,8 +330,10 @@ export function readValuesFiles(
   const out: { file: string; values: Record<string, unknown> }[] = [];
   for (const f of files) {
     let text: string;
+    let stamp: FileStamp | undefined;
     try {
-      text = f === '-' ? (opts.readStdin ?? readStdinSync)() : readSource(f, opts.cwd ?? process.cwd()).text;
+      if (f === '-') text = (opts.readStdin ?? readStdinSync)();
+      else ({ text, stamp } = readSource(f, opts.cwd ?? process.cwd()));
     } catch (e) {
       if (e instanceof FindingsError) {
         pushAll(findings, e.findings);
@@ -331,7 +343,7 @@ export function readValuesFiles(
       continue;
     }
     try {
-      const docs = parseDocuments(text, f, sources).filter((d) => d !== null && d !== undefined);
+      const docs = parseDocuments(text, f, sources, undefined, stamp).filter((d) => d !== null && d !== undefined);
       if (docs.length === 0) {
         out.push({ file: f, values: {} });
         continue;

@@ -14,7 +14,8 @@
  *
  * Pure: no I/O, no module state.
  */
-import { COST, isMeasuredList, MAX_DEPTH, MAX_OBJECT_BYTES } from '../k8s/limits';
+import { COST, MAX_DEPTH, MAX_OBJECT_BYTES } from '../k8s/limits';
+import { isList } from '../k8s/lists';
 
 /** The byte-order mark a file may begin with (the YAML reader drops it too). */
 const BOM = 0xfeff;
@@ -108,7 +109,7 @@ export function sameAsYaml(value: unknown): number | undefined {
     }
     return n;
   };
-  if (!isMeasuredList(value)) {
+  if (!isList(value)) {
     const n = size(value, 1);
     return n < 0 || n > MAX_OBJECT_BYTES ? undefined : entries;
   }

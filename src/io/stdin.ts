@@ -98,10 +98,8 @@ export class ReadBuffer {
 }
 
 /**
- * readFdBounded's bytes, undecoded: a reader that keeps a source's text for later (the source map
- * of src/io/sourceMap.ts) keeps these bytes instead of encoding the decoded text again. With `into`,
- * a regular file is read into that buffer (see ReadBuffer): the bytes returned hold until its next
- * read.
+ * readFdBounded's bytes, undecoded. With `into`, a regular file is read into that buffer (see
+ * ReadBuffer): the bytes returned hold until its next read.
  */
 export function readFdBytes(fd: number, max = MAX_SOURCE_BYTES, size = 0, into?: ReadBuffer): Buffer {
   const chunks: Buffer[] = [];
@@ -145,12 +143,22 @@ export function readFileBounded(file: string, max = MAX_SOURCE_BYTES): string {
   return readFileBytes(file, max).toString('utf8');
 }
 
-/** readFileBounded's bytes, undecoded (see readFdBytes; with `into`, they hold until its next read). */
-export function readFileBytes(file: string, max = MAX_SOURCE_BYTES, into?: ReadBuffer): Buffer {
+/**
+ * readFileBounded's bytes, undecoded (see readFdBytes; with `into`, they hold until its next read).
+ * `seen` is handed the file's status as it was opened (src/io/sourceMap.ts keeps a regular file's
+ * identity instead of its text).
+ */
+export function readFileBytes(
+  file: string,
+  max = MAX_SOURCE_BYTES,
+  into?: ReadBuffer,
+  seen?: (st: fs.Stats) => void,
+): Buffer {
   const fd = fs.openSync(file, 'r');
   try {
     const st = fs.fstatSync(fd);
     if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
+    seen?.(st);
     return readFdBytes(fd, max, st.isFile() ? st.size : 0, into);
   } finally {
     fs.closeSync(fd);

@@ -21,7 +21,7 @@
  * graph, so an alias (a shared node) is measured once and counted each time it is referred to.
  * Pure: no I/O, no state between calls.
  */
-import { isObject } from './model';
+import { isList } from './lists';
 
 export const MAX_DOCUMENT_BYTES = 32 * 1024 * 1024;
 export const MAX_OBJECT_BYTES = 3 * 1024 * 1024;
@@ -168,14 +168,9 @@ function exactMeasure(maxBytes: number, maxDepth: number): (value: unknown) => s
   };
 }
 
-/** A List document (kubectl get -o yaml): its items are measured one by one, the rest of it on its own. */
-export function isMeasuredList(value: unknown): value is Record<string, unknown> & { items: unknown[] } {
-  return isObject(value) && typeof value.kind === 'string' && value.kind.endsWith('List') && Array.isArray(value.items);
-}
-
 /** What is measured on its own: each item of a List document (kubectl get -o yaml) and the rest of it; else the whole value. */
 function measuredParts(value: unknown): unknown[] {
-  if (isMeasuredList(value)) {
+  if (isList(value)) {
     const { items, ...rest } = value;
     return [...(items as unknown[]), rest];
   }

@@ -77,18 +77,18 @@ describe('the source map', () => {
     for (let i = 0; i < 40; i++)
       expect([i, ...lines[i + 1]]).toEqual([i, `c-${String(i).padStart(2, '0')}.yaml`, 8 + (i % 4)]);
   });
-  it('keeps the bytes a file was read as, never encoding its text again; lines are found in them', () => {
-    const big = `${'# ünïcödé padding, read and kept as its bytes\n'.repeat(30_000)}${tenant(0)}`;
+  it('keeps no text of a regular file: a line is found by reading it again, never encoding or copying it', () => {
+    const big = `${'# ünïcödé padding\n'.repeat(30_000)}${tenant(0)}`;
     const files = { 'a.yaml': tenant(2), 'b.yaml': big, 'c.yaml': `# \u{1F600}\n${tenant(1)}` };
     const write = jest.spyOn(Buffer.prototype, 'write');
-    const byteLength = jest.spyOn(Buffer, 'byteLength');
+    const copy = jest.spyOn(Buffer.prototype, 'copy');
     let read: ReturnType<typeof readInputs>;
     try {
       read = readInputs(['.'], { cwd: dir(files) });
-      expect([write.mock.calls.length, byteLength.mock.calls.length]).toEqual([0, 0]);
+      expect([write.mock.calls.length, copy.mock.calls.length]).toEqual([0, 0]);
     } finally {
       write.mockRestore();
-      byteLength.mockRestore();
+      copy.mockRestore();
     }
     const lines = read.objects.map((o) => [read.sources.originOf(o)?.file, read.sources.lineOf(o, 'spec.gateway')]);
     expect(lines).toEqual([
@@ -97,15 +97,50 @@ describe('the source map', () => {
       ['c.yaml', 9],
     ]);
   });
-  it('gives back a text as it was decoded, invalid UTF-8 included, whether added with its bytes or not', () => {
-    const bytes = Buffer.concat([Buffer.from(tenant(1)), Buffer.from([0xff, 0xfe, 0x0a])]);
-    const text = bytes.toString('utf8');
-    const withBytes = new SourceMap();
-    const withoutBytes = new SourceMap();
-    withBytes.addText('t.yaml', text, bytes);
-    withoutBytes.addText('t.yaml', text);
+  it('a file changed since it was read gives no line (it would not be the line read); the others still do', () => {
+    const cwd = dir({ 'a.yaml': tenant(2), 'b.yaml': tenant(3) });
+    const { objects, sources } = readInputs(['.'], { cwd });
+    fs.writeFileSync(path.join(cwd, 'a.yaml'), `# one line more\n${tenant(2)}`);
+    expect(objects.map((o) => sources.lineOf(o, 'spec.gateway'))).toEqual([undefined, 10]);
+    fs.rmSync(path.join(cwd, 'b.yaml'));
+    expect(sources.lineOf(objects[1], 'spec.gateway')).toBe(10); // looked up once, kept
+  });
+  it('reads a file again once for all the lines asked for in it, JSON or YAML', () => {
+    const list = JSON.stringify(
+      {
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [0, 1, 2].map((i) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: `n${i}` } })),
+      },
+      null,
+      2,
+    );
+    const yaml = [0, 1, 2].map((i) => tenant(i)).join('---\n');
+    const cwd = dir({ 'l.json': list, 'y.yaml': yaml });
+    const { objects, sources } = readInputs(['.'], { cwd });
+    // The lines the names stand on, found in the texts themselves.
+    const linesOf = (text: string, re: RegExp) => text.split('\n').flatMap((l, i) => (re.test(l) ? [i + 1] : []));
+    const expected = [...linesOf(list, /"name": "n\d"/), ...linesOf(yaml, /^ {2}name: bob$/)];
+    expect(expected).toHaveLength(6);
+    // Each read again is one buffer of the file's size.
+    const alloc = jest.spyOn(Buffer, 'allocUnsafe');
+    try {
+      expect(objects.map((o) => sources.lineOf(o, 'metadata.name'))).toEqual(expected);
+      expect(alloc.mock.calls.map((c) => c[0])).toEqual([Buffer.byteLength(list), Buffer.byteLength(yaml)]);
+    } finally {
+      alloc.mockRestore();
+    }
+  });
+  it('keeps the text of standard input, which cannot be read again', () => {
+    const { objects, sources } = readInputs(['-'], { readStdin: () => tenant(4) });
+    expect(sources.lineOf(objects[0], 'spec.gateway')).toBe(11);
+  });
+  it('gives back a text handed in as it is, invalid UTF-8 included', () => {
+    const text = Buffer.concat([Buffer.from(tenant(1)), Buffer.from([0xff, 0xfe, 0x0a])]).toString('utf8');
+    const m = new SourceMap();
+    m.addText('t.yaml', text);
     const doc = { apiVersion: 'apps.cozystack.io/v1alpha1', kind: 'Tenant', metadata: { name: 'bob' } };
-    for (const m of [withBytes, withoutBytes]) m.addObject(doc as never, { file: 't.yaml', doc: 0, path: [] });
-    expect([withBytes.lineOf(doc, 'spec.gateway'), withoutBytes.lineOf(doc, 'spec.gateway')]).toEqual([8, 8]);
+    m.addObject(doc as never, { file: 't.yaml', doc: 0, path: [] });
+    expect(m.lineOf(doc, 'spec.gateway')).toBe(8);
   });
 });
