@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import type { Document, LineCounter, Node } from 'yaml';
 import { keyOf, type KObject, type ObjRef } from '../k8s/model';
 import { JsonPositions } from './jsonText';
+import { readFileBytes } from './stdin';
 
 /** Where an object came from. Kept beside objects (a WeakMap), never inside them. */
 export interface Origin {
@@ -90,24 +91,15 @@ class TextStore {
 
 /** The text of a regular file read again, if it is still the file that was read; else undefined. */
 function readAgain(stamp: FileStamp): string | undefined {
-  let fd: number;
+  const changed = new Error('changed since it was read');
   try {
-    fd = fs.openSync(stamp.path, 'r');
+    return readFileBytes(stamp.path, stamp.size, undefined, (st) => {
+      if (st.dev !== stamp.dev || st.ino !== stamp.ino || st.size !== stamp.size || st.mtimeMs !== stamp.mtimeMs)
+        throw changed;
+    }).toString('utf8');
   } catch {
+    // gone, changed, or no longer readable: no line rather than a wrong one
     return undefined;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (st.dev !== stamp.dev || st.ino !== stamp.ino || st.size !== stamp.size || st.mtimeMs !== stamp.mtimeMs)
-      return undefined;
-    const buf = Buffer.allocUnsafe(stamp.size);
-    let n = 0;
-    for (let r = -1; r !== 0 && n < buf.length; n += r) r = fs.readSync(fd, buf, n, buf.length - n, null);
-    return n === stamp.size ? buf.toString('utf8') : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 
