@@ -13,11 +13,11 @@ import { FindingsError, error, type Finding } from '../k8s/diagnostics';
 import { readAllStdin, readFileBytes, ReadBuffer, SourceRefused, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
-import { LOAD_OPTIONS, NON_PRINTABLE } from '../k8s/yaml';
+import { LOAD_OPTIONS } from '../k8s/yaml';
 import { loadAllFast, type StringPool } from '../k8s/yamlFastRead';
 import { SourceMap, stampOf, type FileStamp } from './sourceMap';
 import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
-import { countJsonKeys, looksLikeJson, parseJsonFast, sameAsYaml } from './jsonText';
+import { countJsonKeys, looksLikeJson, parseJsonFast, printableJson, sameAsYaml } from './jsonText';
 import { pushAll } from '../k8s/arrays';
 
 export { SourceMap } from './sourceMap';
@@ -89,9 +89,9 @@ const NOT_JSON = Symbol('not JSON');
  * and lines.
  */
 function readJson(text: string): unknown {
-  if (!looksLikeJson(text) || NON_PRINTABLE.test(text)) return NOT_JSON;
+  if (!looksLikeJson(text)) return NOT_JSON;
   const value = parseJsonFast(text);
-  if (value === undefined) return NOT_JSON;
+  if (value === undefined || !printableJson(text)) return NOT_JSON;
   // sameAsYaml's walk also declines a value past a bound of src/k8s/limits.ts (what checkParsed
   // would refuse), which js-yaml then reads and reports at its line.
   const entries = sameAsYaml(value);

@@ -8,8 +8,11 @@
 import * as fs from 'node:fs';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-/** At most this many UTF-16 units are encoded at a time (a large output is not copied whole). */
-const SLICE = 1 << 20;
+/**
+ * At most this many UTF-16 units are encoded at a time (a large output is not copied whole): a
+ * slice below V8's large-object size is made in the young generation, not in fresh memory.
+ */
+const SLICE = 1 << 16;
 /**
  * The bytes of one slice are encoded into this buffer, made once and reused (UTF-8 takes at most
  * three bytes per UTF-16 unit): a new buffer per slice was a fresh megabyte of memory touched for

@@ -256,6 +256,14 @@ export class Store {
     return out.sort(compareChanges);
   }
 
+  /**
+   * The objects of the original state the pass deleted, in changes()'s order: its `delete`
+   * records' refs (each call returns fresh refs), without building the records of every change.
+   */
+  deletions(): ObjRef[] {
+    return [...this.deleted.values()].sort(compareRefs).map((r) => ({ ...r }));
+  }
+
   /** The objects created or changed by the pass, as they stand now. */
   changedObjects(): KObject[] {
     return this.changes()

@@ -50,7 +50,7 @@ export function formatReconcile(result: ReconcileResult, before: KObject[], opts
     };
   const findings = result.findings;
   const notes: string[] = [];
-  const deleted = result.changes.filter((c) => c.op === 'delete').map((c) => c.ref);
+  const deleted = result.store.deletions();
   const all = opts.all ? redactSecrets(emittedObjects(result, true), Boolean(opts.includeSecretData)) : undefined;
   // With --all, what changed is printed only by -o json.
   const changed =
@@ -65,7 +65,7 @@ export function formatReconcile(result: ReconcileResult, before: KObject[], opts
     return { stdout: [toJson(doc)], notes, findings };
   }
   if (deleted.length) notes.push(deletionNote(deleted, Boolean(opts.all)));
-  if (!result.changes.length && !opts.all) notes.push('note: nothing to create, change or delete');
+  if (!opts.all && !result.changes.length) notes.push('note: nothing to create, change or delete');
   return { stdout: yamlStreamChunks((all ?? changed)!.objects), notes, findings };
 }
 

@@ -7,9 +7,9 @@
 import * as fc from 'fast-check';
 import * as jsyaml from 'js-yaml';
 import { parseDocuments, readInputs, SourceMap } from '../../src/io/inputs';
-import { countJsonKeys, JsonPositions, looksLikeJson, sameAsYaml } from '../../src/io/jsonText';
+import { countJsonKeys, JsonPositions, looksLikeJson, printableJson, sameAsYaml } from '../../src/io/jsonText';
 import { FindingsError } from '../../src/k8s/diagnostics';
-import { LOAD_OPTIONS } from '../../src/k8s/yaml';
+import { LOAD_OPTIONS, NON_PRINTABLE } from '../../src/k8s/yaml';
 import { exceedsLimits, MAX_OBJECT_BYTES } from '../../src/k8s/limits';
 
 /** Fixed runs; FC_SEED replays a failure (fast-check prints the seed). */
@@ -104,6 +104,60 @@ describe('JSON sources: the same value as js-yaml', () => {
   });
 });
 
+describe('printableJson: NON_PRINTABLE asked only of a text that could hold one', () => {
+  // Every character NON_PRINTABLE finds, or could find in a pair, and the printable ones around them.
+  const chars = [
+    ...'\u0000\u0008\t\n\u000b\u000c\r\u001f\u007e\u007f\u0080\u0084\u0085\u0086\u009f\u00a0',
+    '\ud7ff',
+    '\ud800',
+    '\udbff',
+    '\udc00',
+    '\udfff',
+    '\ue000',
+    '\ufffd',
+    '\ufffe',
+    '\uffff',
+    '\ud83d\ude00',
+    'a',
+    ' ',
+  ];
+  test('each such character, raw in a JSON string: the answer NON_PRINTABLE gives', () => {
+    for (const c of chars) {
+      const text = `{"k": "x${c}y"}`;
+      let parsed = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        parsed = false;
+      }
+      // printableJson is asked only of a text JSON.parse accepted (a raw control character it refuses).
+      if (parsed) expect({ c, printable: printableJson(text) }).toEqual({ c, printable: !NON_PRINTABLE.test(text) });
+    }
+    expect(printableJson('{"k": "\u007f"}')).toBe(false);
+    expect(printableJson('{"k": "\ud800"}')).toBe(false);
+    expect(printableJson('{"k": "\ud83d\ude00 \u0085"}')).toBe(true);
+  });
+  test('property: on any text JSON.parse accepts, the answer NON_PRINTABLE gives', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...chars), { maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), (cs, v) => {
+        const text = JSON.stringify({ s: cs.join(''), v }).replace('"s":"', `"s":"${cs.join('')}`);
+        let parsed = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          parsed = false;
+        }
+        if (parsed) expect(printableJson(text)).toBe(!NON_PRINTABLE.test(text));
+      }),
+      fcParams(),
+    );
+  });
+  test('a raw DEL or C1 control character sends the text to js-yaml, which refuses it at its line', () => {
+    for (const c of ['\u007f', '\u0090'])
+      expect({ c, json: read(`{"kind": "List", "items": ["${c}"]}`).json }).toEqual({ c, json: false });
+  });
+});
+
 describe('countJsonKeys and sameAsYaml', () => {
   test('keys are counted as tokens: colons and quotes inside strings count nothing', () => {
     expect(countJsonKeys('{"a": "x\\": y", "b" :{"c":"\\\\"}, "d": ["e:", "\\"f\\":"]}')).toBe(4);
@@ -111,6 +165,8 @@ describe('countJsonKeys and sameAsYaml', () => {
   });
   test('sameAsYaml counts entries, and declines -0, non-finite numbers and nesting at the bound', () => {
     expect(sameAsYaml({ a: { b: 1, c: [{ d: 2 }] } })).toBe(4);
+    // Every own key counts: integer-like keys and a `__proto__` key JSON.parse makes an own property.
+    expect(sameAsYaml(JSON.parse('{"2": 1, "1": {"__proto__": {"x": 1}}, "a": []}'))).toBe(5);
     expect(sameAsYaml({ a: -0 })).toBeUndefined();
     expect(sameAsYaml([Infinity])).toBeUndefined();
     let deep: unknown = [];

@@ -59,8 +59,23 @@ test('list() after any sequence of puts and deletes equals a fresh sort, per nam
       expect(shown(store.list('', 'ConfigMap'))).toEqual(expected(live));
       for (const ns of ['a', 'b', 'B', 'c-1'])
         expect(shown(store.list('', 'ConfigMap', ns))).toEqual(expected(live, ns));
+      // deletions(): the refs of changes()'s delete records, in their order, without building the records.
+      expect(store.deletions()).toEqual(store.changes().flatMap((c) => (c.op === 'delete' ? [c.ref] : [])));
     }),
+    { seed: process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined },
   );
+});
+
+test('deletions() names what was deleted, in order, fresh refs each call; a re-created object is not deleted', () => {
+  const store = new Store([cm('b', 'y', 1), cm('a', 'x', 1), cm('a', 'z', 1)]);
+  store.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'b', name: 'y' }, 'gone');
+  store.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'x' }, 'gone');
+  store.delete({ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'a', name: 'z' }, 'gone');
+  store.put(cm('a', 'z', 2), 'back');
+  const first = store.deletions();
+  expect(first.map((r) => `${r.namespace}/${r.name}`)).toEqual(['a/x', 'b/y']);
+  first[0].name = 'scribbled';
+  expect(store.deletions()[0].name).toBe('x');
 });
 
 test('list() hands out a copy: changing the array does not change the store', () => {

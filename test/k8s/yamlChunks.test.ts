@@ -23,3 +23,18 @@ test('no documents, no chunks; small streams come as one piece', () => {
   expect([...yamlStreamChunks([])]).toEqual([]);
   expect([...yamlStreamChunks([{ a: 1 }, { b: 2 }])]).toEqual(['a: 1\n---\nb: 2\n']);
 });
+
+test('by default every piece stays below V8 large-object size (128 KiB), past one document', () => {
+  // 3,000 documents of about 600 characters: 1.8 MB of text, in pieces of about 64 Ki characters.
+  const objs = Array.from({ length: 3000 }, (_, i) => ({
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: `cm-${i}`, namespace: 'tenant-a' },
+    data: { text: 'x'.repeat(500) },
+  }));
+  const chunks = [...yamlStreamChunks(objs)];
+  expect(chunks.join('')).toBe(toYamlStream(objs));
+  expect(chunks.length).toBeGreaterThan(20);
+  const big = chunks.flatMap((c, i) => (c.length + 700 > 128 * 1024 ? [`chunk ${i}: ${c.length} characters`] : []));
+  expect(big).toEqual([]);
+});

@@ -10,6 +10,7 @@ import { TESTDATA } from '../helpers/cli';
 import { reconcile } from '../../src/pipelines/reconcile';
 import { emittedObjects, formatReconcile } from '../../src/pipelines/reconcileOutput';
 import type { KObject } from '../../src/k8s/model';
+import { Store } from '../../src/k8s/store';
 
 const INPUTS = path.join(TESTDATA, 'golden', 'reconcile', '_inputs');
 const NOW = '2026-01-01T00:00:00Z';
@@ -43,6 +44,23 @@ describe('formatReconcile', () => {
     expect(formatReconcile(pass, objects, { output: 'yaml', all: true, now: NOW }).notes).toContain(
       `${DELETES} (absent from the output)`,
     );
+  });
+
+  it('--all -o yaml builds no change record: the deletions come from the store, the changes are not asked for', () => {
+    const fresh = reconcile({ objects, valuesFiles: [{ file: 'v', values }] }, { now: NOW });
+    const spy = jest.spyOn(Store.prototype, 'changes');
+    try {
+      const out = formatReconcile(fresh, objects, { output: 'yaml', all: true, now: NOW });
+      expect(text(out)).toContain('kind: Secret');
+      expect(out.notes).toContain(`${DELETES} (absent from the output)`);
+      expect(spy).not.toHaveBeenCalled();
+      // Asked for, the changes are the store's, once.
+      expect(fresh.changes.map((c) => c.op)).toContain('delete');
+      expect(fresh.changes).toBe(fresh.changes);
+      expect(spy).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a pass with nothing to do says so, except with --all (the whole state is the output)', () => {
