@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
-import { readAllStdin, readFileBytes, ReadBuffer, SourceRefused, tooLargeError } from './stdin';
+import { readAllStdin, readFileText, ReadBuffer, SourceRefused, tooLargeError } from './stdin';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
@@ -233,15 +233,15 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irr
 }
 
 /**
- * A file read whole, bounded (src/io/stdin.ts; into `into`, when given, a buffer reused from file to
- * file), as text, with the stamp that lets the source map read a regular file again instead of
+ * A file read whole, bounded (src/io/stdin.ts; through `into`, when given, a chunk buffer reused
+ * from file to file), as text, with the stamp that lets the source map read a regular file again instead of
  * keeping its text (src/io/sourceMap.ts); past the bound an input error naming it.
  */
 function readSource(file: string, cwd: string, into?: ReadBuffer): { text: string; stamp?: FileStamp } {
   const at = path.resolve(cwd, file);
   let stamp: FileStamp | undefined;
   try {
-    const text = readFileBytes(at, undefined, into, (st) => (stamp = stampOf(at, st))).toString('utf8');
+    const text = readFileText(at, undefined, into, (st) => (stamp = stampOf(at, st)));
     return { text, stamp };
   } catch (e) {
     if (e instanceof SourceRefused) throw tooLargeError(file, e);
@@ -272,7 +272,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
   const findings: Finding[] = [];
   const objs: KObject[] = [];
   const pool: StringPool = new Map();
-  // One buffer for every file of this read (stdin.ts, ReadBuffer); the source map copies the bytes it keeps.
+  // One chunk buffer for every file of this read (stdin.ts, ReadBuffer, readFileText).
   const into = new ReadBuffer();
   for (const p of paths) {
     if (p === '-') {

@@ -7,6 +7,7 @@
  * a plain readFileSync(0) fails with EAGAIN before the writer has written, is waited for.
  */
 import * as fs from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { error, FindingsError } from '../k8s/diagnostics';
 import { MAX_SOURCE_BYTES, mib } from '../k8s/limits';
 
@@ -88,6 +89,15 @@ export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): str
  */
 export class ReadBuffer {
   private buf: Buffer | undefined;
+  private utf8: StringDecoder | undefined;
+
+  /**
+   * The UTF-8 decoder of readFdText, made once (each StringDecoder makes a small Buffer of its
+   * own): reset by its end() at the end of every text.
+   */
+  decoder(): StringDecoder {
+    return (this.utf8 ??= new StringDecoder('utf8'));
+  }
 
   /** A buffer of `n` bytes, valid until the next call (a reader's, or a writer's that encodes into it). */
   take(n: number): Buffer {
@@ -104,13 +114,71 @@ export class ReadBuffer {
 export function readFdBytes(fd: number, max = MAX_SOURCE_BYTES, size = 0, into?: ReadBuffer): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
+  readChunks(
+    fd,
+    max,
+    size,
+    (len, first) => (first && into ? into.take(len) : Buffer.allocUnsafe(len)),
+    (chunk) => {
+      chunks.push(chunk);
+      total += chunk.length;
+    },
+  );
+  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+}
+
+/**
+ * readFdBounded's text, decoded a chunk at a time from `scratch` (a 64 KiB buffer reused from
+ * chunk to chunk and from file to file): no buffer of the whole file is made, only the text. The
+ * pieces are below V8's large-object size, made in its young generation; the buffer of a 22 MB
+ * file was 22 MB of fresh memory besides the text's (README "Performance"). StringDecoder keeps a
+ * character split between two chunks for the next, so the text is the whole bytes' decoding
+ * (test/io/readText.test.ts holds the two equal on any bytes across the chunk boundaries).
+ */
+export function readFdText(fd: number, max = MAX_SOURCE_BYTES, size = 0, scratch = new ReadBuffer()): string {
+  const decoder = scratch.decoder();
+  const pieces: string[] = [];
+  // A file that fits one chunk is read in one call, as readFdBytes reads it (a byte more than its size).
+  try {
+    readChunks(
+      fd,
+      max,
+      size > 0 && size < CHUNK ? size : 0,
+      (len) => scratch.take(Math.min(len, CHUNK)),
+      (chunk) => void pieces.push(decoder.write(chunk)),
+    );
+  } catch (e) {
+    decoder.end(); // a character split at a refused chunk is not the next text's first
+    throw e;
+  }
+  pieces.push(decoder.end());
+  return pieces.length === 2 ? pieces[0] + pieces[1] : pieces.join('');
+}
+
+/**
+ * The one read loop: every chunk of an open descriptor up to `max`, handed to `each` (valid only
+ * during the call), into the buffer `take` gives for a read of `len` bytes at most; throws
+ * SourceTooLarge one chunk past the bound, and SourceNotText at the first chunk holding a NUL byte.
+ * A pipe with nothing to read yet (EAGAIN) is waited for. `whole`, a regular file's size when it
+ * is read in one call, makes that call ask for a byte more: a short read is its end (the second
+ * read, always empty, was a system call per file of a committed tree).
+ */
+function readChunks(
+  fd: number,
+  max: number,
+  whole: number,
+  take: (len: number, first: boolean) => Buffer,
+  each: (chunk: Buffer) => void,
+): void {
+  let total = 0;
+  let reads = 0;
   for (;;) {
-    const first = chunks.length === 0 && size > 0;
-    const len = Math.min(first ? size + 1 : CHUNK, max + 1 - total);
-    const buf = first && into ? into.take(len) : Buffer.allocUnsafe(len);
+    const first = reads === 0 && whole > 0;
+    const len = Math.min(first ? whole + 1 : CHUNK, max + 1 - total);
+    const buf = take(len, first);
     let n: number;
     try {
-      n = fs.readSync(fd, buf, 0, buf.length, null);
+      n = fs.readSync(fd, buf, 0, Math.min(len, buf.length), null);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') {
@@ -121,19 +189,16 @@ export function readFdBytes(fd: number, max = MAX_SOURCE_BYTES, size = 0, into?:
       throw e;
     }
     if (n === 0) break;
+    reads++;
     const chunk = n === buf.length ? buf : buf.subarray(0, n);
     const nul = chunk.indexOf(0);
     if (nul >= 0) throw new SourceNotText(total + nul);
     total += n;
     if (total > max) throw new SourceTooLarge(total, true, max);
-    chunks.push(chunk);
-    // A regular file's first read asked for a byte more than its size: a short read is its end
-    // (the second read, always empty, was a system call per file of a committed tree).
-    if (size > 0 && chunks.length === 1 && n < buf.length) break;
+    each(chunk);
+    if (first && n < len) break;
   }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
 }
-
 /**
  * A file whole, up to `max` bytes: a regular file larger than that is refused by its size
  * before anything is read (and one that grows while it is read, as it passes the bound); a
@@ -160,6 +225,28 @@ export function readFileBytes(
     if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
     seen?.(st);
     return readFdBytes(fd, max, st.isFile() ? st.size : 0, into);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * readFileBytes's text, decoded a chunk at a time through `scratch` (readFdText): the reader of
+ * many files passes one scratch buffer to every call. `seen` is handed the file's status as it
+ * was opened.
+ */
+export function readFileText(
+  file: string,
+  max = MAX_SOURCE_BYTES,
+  scratch?: ReadBuffer,
+  seen?: (st: fs.Stats) => void,
+): string {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const st = fs.fstatSync(fd);
+    if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
+    seen?.(st);
+    return readFdText(fd, max, st.isFile() ? st.size : 0, scratch);
   } finally {
     fs.closeSync(fd);
   }
