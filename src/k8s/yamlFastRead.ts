@@ -35,9 +35,16 @@ type Answer<T> = T | typeof GIVE_UP;
  */
 const REFUSED = new RegExp(`${NON_PRINTABLE.source}|[\\t\\r\\x85\\u2028\\u2029\\uFEFF]`);
 
-/** A first character that could make a plain scalar something other than a string: ~ n N t T f F - + . 0-9. */
+/**
+ * A first character that could make a plain scalar something other than a string: ~ n N t T f F
+ * - + . 0-9. After a letter only js-yaml's null and bool words resolve (its int and float forms all
+ * start with a sign, a digit or a dot): 2 marks those letters, and a plain scalar starting with
+ * one (`tenant-a`, `namespace`, `true`) is asked of the resolvers only when it is one of the words.
+ */
 const MAY_RESOLVE = new Uint8Array(128);
-for (const c of '~nNtTfF-+.0123456789') MAY_RESOLVE[c.charCodeAt(0)] = 1;
+for (const c of '~-+.0123456789') MAY_RESOLVE[c.charCodeAt(0)] = 1;
+for (const c of 'nNtTfF') MAY_RESOLVE[c.charCodeAt(0)] = 2;
+const NULL_OR_BOOL = new Set(['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE']);
 /** The characters no plain scalar starts with here: , [ ] { } # & * ! | > ' " % @ ` ? : (`-` only before a space). */
 const NOT_PLAIN = new Uint8Array(128);
 for (const c of ',[]{}#&*!|>\'"%@`?:') NOT_PLAIN[c.charCodeAt(0)] = 1;
@@ -53,6 +60,7 @@ const SQUOTE = 0x27;
 function plainValue(s: string): unknown {
   const c = s.charCodeAt(0);
   if (c >= 128 || !MAY_RESOLVE[c]) return s;
+  if (MAY_RESOLVE[c] === 2 && !(s.length <= 5 && NULL_OR_BOOL.has(s))) return s;
   for (const t of IMPLICIT) if (t.resolve(s)) return t.construct(s);
   return s;
 }

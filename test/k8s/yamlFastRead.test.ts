@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as jsyaml from 'js-yaml';
 import { loadAllFast } from '../../src/k8s/yamlFastRead';
 import { dumpYaml } from '../../src/k8s/yaml';
 import { jsYamlAll, sameDocs } from '../helpers/yamlOracle';
@@ -164,5 +165,30 @@ describe('the fast YAML reader', () => {
     const fast = loadAllFast(text);
     expect(fast).toBeDefined();
     expect(sameDocs(fast!, [value, value])).toBe(true);
+  });
+});
+
+describe('plain scalars led by a letter', () => {
+  it('are asked of js-yaml resolvers only when they are a null or bool word; every value is js-yaml one', () => {
+    type Implicit = { tag: string; resolve: (s: string) => boolean };
+    const types = (jsyaml.CORE_SCHEMA as unknown as { compiledImplicit: Implicit[] }).compiledImplicit;
+    const asked: string[] = [];
+    const spies = types.map((t) => {
+      const resolve = t.resolve;
+      return jest.spyOn(t, 'resolve').mockImplementation((s: string) => {
+        asked.push(s);
+        return resolve(s);
+      });
+    });
+    const text = 'a: tenant-a\nb: namespace\nc: true\nd: nulls\ne: NULL\nf: falsey\ng: 12\n';
+    let docs: unknown[] | undefined;
+    try {
+      docs = loadAllFast(text);
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+    expect({ docs }).toEqual(jsYamlAll(text));
+    // tenant-a, namespace, nulls and falsey are strings at once; true, NULL and 12 are resolved.
+    expect([...new Set(asked)]).toEqual(['true', 'NULL', '12']);
   });
 });
