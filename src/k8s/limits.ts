@@ -121,10 +121,11 @@ function withinExpanded(value: unknown, maxBytes: number, maxDepth: number): boo
       }
       return true;
     }
-    const keys = Object.keys(v);
-    for (let i = 0; i < keys.length; i++) {
-      total += COST.entry(keys[i]);
-      if (!walk((v as Record<string, unknown>)[keys[i]], depth + 1)) return false;
+    // for-in, not Object.keys: no array of keys per object (a parsed value's objects inherit no
+    // enumerable key, and for-in walks the own keys in Object.keys's order).
+    for (const k in v as Record<string, unknown>) {
+      total += COST.entry(k);
+      if (!walk((v as Record<string, unknown>)[k], depth + 1)) return false;
     }
     return true;
   };

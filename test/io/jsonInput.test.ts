@@ -167,6 +167,19 @@ describe('countJsonKeys and sameAsYaml', () => {
     expect(sameAsYaml({ a: { b: 1, c: [{ d: 2 }] } })).toBe(4);
     // Every own key counts: integer-like keys and a `__proto__` key JSON.parse makes an own property.
     expect(sameAsYaml(JSON.parse('{"2": 1, "1": {"__proto__": {"x": 1}}, "a": []}'))).toBe(5);
+    // ... walked with for-in: no array of keys made per object (the List's own keys, once).
+    const list = JSON.parse('{"kind": "List", "items": [{"a": {"b": 1}}, {"c": [{"d": 2}]}]}') as object;
+    const keys = jest.spyOn(Object, 'keys');
+    let entries: number | undefined;
+    let asked: unknown[] = [];
+    try {
+      entries = sameAsYaml(list);
+    } finally {
+      asked = keys.mock.calls.map((c) => c[0]);
+      keys.mockRestore();
+    }
+    expect(entries).toBe(6);
+    expect(asked).toEqual([list]);
     expect(sameAsYaml({ a: -0 })).toBeUndefined();
     expect(sameAsYaml([Infinity])).toBeUndefined();
     let deep: unknown = [];

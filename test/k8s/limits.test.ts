@@ -97,3 +97,25 @@ describe('exceedsLimits on generated graphs (FC_SEED replays)', () => {
     );
   });
 });
+
+test('the cheap walk makes no array of keys per object (for-in), and still counts every key', () => {
+  const value = {
+    kind: 'List',
+    items: Array.from({ length: 200 }, (_, i) => ({
+      metadata: { name: `n${i}`, labels: { a: 'b' } },
+      data: { k: 'v' },
+    })),
+  };
+  const keys = jest.spyOn(Object, 'keys');
+  let why: string | undefined;
+  try {
+    why = exceedsLimits(value);
+  } finally {
+    keys.mockRestore();
+  }
+  expect(why).toBeUndefined();
+  expect(keys).not.toHaveBeenCalled();
+  // Counted: a value whose keys alone pass the bound is refused.
+  const manyKeys = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`k${i}`.padEnd(100, 'x'), 1]));
+  expect(exceedsLimits(manyKeys, 4000)).toMatch(/expands to more than/);
+});
