@@ -247,30 +247,46 @@ function node(v: unknown, level: number, compact: boolean, memo: Memo): string |
 }
 
 function mapping(o: Record<string, unknown>, level: number, compact: boolean, memo: Memo): string {
-  const keys = Object.keys(o);
   let out = '';
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    const vs = node(o[k], level + 1, false, memo);
+  // for-in, not Object.keys: no array of keys per object written (the objects written inherit no
+  // enumerable key, and for-in walks the own keys in Object.keys's order).
+  for (const k in o) {
+    const v = o[k];
+    const vs = node(v, level + 1, false, memo);
     if (vs === undefined) continue;
     if (!compact || out !== '') out += nl(level);
     out += keyScalar(k, memo);
-    out += vs.charCodeAt(0) === 10 ? ':' : ': ';
+    out += opensOnNewLine(v) ? ':' : ': ';
     out += vs;
   }
   return out === '' ? '{}' : out;
 }
 
+/**
+ * Whether the text node() writes for a mapping's value (not compact) starts with a line break: a
+ * sequence with items, or a mapping with an entry js-yaml writes; no scalar's text does. Told from
+ * the value, not read from the text: the text of a collection is a concatenation, and reading its
+ * first character made V8 copy it whole into one flat string, at every level of nesting (a fifth
+ * of what printing allocated).
+ */
+function opensOnNewLine(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  for (const k in v) if ((v as Record<string, unknown>)[k] !== undefined) return true;
+  return false;
+}
+
 function sequence(a: unknown[], level: number, compact: boolean, memo: Memo): string {
   if (a.length === 0) return '[]';
   // In a mapping (not compact), js-yaml writes the sequence at the mapping value's level: the
-  // caller already passes level + 1.
+  // caller already passes level + 1. An item is written compact: its text never starts with a
+  // line break (a mapping starts with its first key, a sequence with its first `-`).
   let out = '';
   for (let i = 0; i < a.length; i++) {
     let vs = node(a[i], level + 1, true, memo);
     if (vs === undefined) vs = 'null';
     if (!compact || out !== '') out += nl(level);
-    out += vs.charCodeAt(0) === 10 ? '-' : '- ';
+    out += '- ';
     out += vs;
   }
   return out;

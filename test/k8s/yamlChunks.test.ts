@@ -38,3 +38,45 @@ test('by default every piece stays below V8 large-object size (128 KiB), past on
   const big = chunks.flatMap((c, i) => (c.length + 700 > 128 * 1024 ? [`chunk ${i}: ${c.length} characters`] : []));
   expect(big).toEqual([]);
 });
+
+test('writing makes no array of keys per object, and a value written on the lines below still gets `key:` alone', () => {
+  const obj = {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'a', labels: { x: 'y' }, annotations: {} },
+    data: { empty: [], list: [{ a: 1 }, [1, [2]], []], gone: { only: undefined }, nested: { deeper: { k: 'v' } } },
+  };
+  const keys = jest.spyOn(Object, 'keys');
+  let calls = -1;
+  let text = '';
+  try {
+    text = toYamlStream([obj]);
+  } finally {
+    calls = keys.mock.calls.length; // read before mockRestore, which clears them
+    keys.mockRestore();
+  }
+  expect(calls).toBe(0);
+  expect(text).toBe(
+    [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: a',
+      '  labels:',
+      '    x: "y"',
+      '  annotations: {}',
+      'data:',
+      '  empty: []',
+      '  list:',
+      '    - a: 1',
+      '    - - 1',
+      '      - - 2',
+      '    - []',
+      '  gone: {}',
+      '  nested:',
+      '    deeper:',
+      '      k: v',
+      '',
+    ].join('\n'),
+  );
+});
