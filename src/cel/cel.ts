@@ -39,7 +39,8 @@ export function toCel(v: unknown): unknown {
   if (v instanceof Uint8Array || v instanceof Date || v instanceof Map) return v;
   const src = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(src)) {
+  // for-in: no array of keys per object (JSON data inherits no enumerable key).
+  for (const k in src) {
     const x = src[k];
     if (x === undefined) continue;
     // defineProperty for `__proto__`: it stays a key (an assignment would set the prototype).

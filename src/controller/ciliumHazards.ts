@@ -282,13 +282,19 @@ export const HAZARD_RULES: HazardRule[] = [
       'Security model 1: "divergent kind sets on one port make Cilium merge the listeners and drop HTTPRoutes (cilium#45559)"',
     check: (gw) => {
       const byPort = new Map<number, ListenerView[]>();
-      for (const l of gw.listeners) byPort.set(l.port, [...(byPort.get(l.port) ?? []), l]);
+      for (const l of gw.listeners) {
+        const onPort = byPort.get(l.port);
+        if (onPort) onPort.push(l);
+        else byPort.set(l.port, [l]);
+      }
       const out: { message: string; listener?: ListenerView }[] = [];
       for (const [port, ls] of [...byPort].sort((a, b) => a[0] - b[0])) {
         const sets = new Map<string, string[]>();
         for (const l of ls) {
           const k = listenerRouteKinds(l).join(',');
-          sets.set(k, [...(sets.get(k) ?? []), l.name]);
+          const names = sets.get(k);
+          if (names) names.push(l.name);
+          else sets.set(k, [l.name]);
         }
         if (sets.size < 2) continue;
         const desc = [...sets].map(([k, names]) => `[${k || 'none'}] on ${names.join(', ')}`).join('; ');
