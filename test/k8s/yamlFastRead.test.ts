@@ -192,3 +192,23 @@ describe('plain scalars led by a letter', () => {
     expect([...new Set(asked)]).toEqual(['true', 'NULL', '12']);
   });
 });
+
+describe('keys met again', () => {
+  it('are read right past the keys kept per length, and past the longest length kept', () => {
+    // 20 keys of one length (more than are kept), each met three times in different documents,
+    // keys that share a prefix, and keys longer than those kept.
+    const same = Array.from({ length: 20 }, (_, i) => `key-${String(i).padStart(3, '0')}`);
+    const long = ['l'.repeat(70), `${'l'.repeat(69)}m`];
+    const doc = (n: number) =>
+      [
+        ...same.map((k, i) => `${k}: v${(i + n) % 7}`),
+        ...long.map((k) => `${k}: x`),
+        'key-00: short',
+        'key-0000: long',
+      ].join('\n');
+    const text = [0, 1, 2].map(doc).join('\n---\n') + '\n';
+    const docs = loadAllFast(text);
+    expect({ docs }).toEqual(jsYamlAll(text));
+    expect(Object.keys((docs as Record<string, unknown>[])[2])).toEqual([...same, ...long, 'key-00', 'key-0000']);
+  });
+});
