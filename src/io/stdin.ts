@@ -85,7 +85,9 @@ export function readFdBounded(fd: number, max = MAX_SOURCE_BYTES, size = 0): str
  * heap, and V8 answers every 64 MB of that with a full collection of the heap (its "external
  * memory pressure"), so that reading a state of 2.7 GB in files (200,000 tenants) set off some forty
  * collections of a heap of gigabytes, more work the larger the state: a quadratic cost. What a read
- * returns from it holds until the next read; the reader copies what it keeps.
+ * returns from it holds until the next read; the reader copies what it keeps. Input files are read
+ * through it 64 KiB at a time and decoded as they are read (readFileText), so for them it stays
+ * that small; a whole file is read into it by readFileBytes.
  */
 export class ReadBuffer {
   private buf: Buffer | undefined;
@@ -199,6 +201,7 @@ function readChunks(
     if (first && n < len) break;
   }
 }
+
 /**
  * A file whole, up to `max` bytes: a regular file larger than that is refused by its size
  * before anything is read (and one that grows while it is read, as it passes the bound); a
@@ -219,15 +222,7 @@ export function readFileBytes(
   into?: ReadBuffer,
   seen?: (st: fs.Stats) => void,
 ): Buffer {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const st = fs.fstatSync(fd);
-    if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
-    seen?.(st);
-    return readFdBytes(fd, max, st.isFile() ? st.size : 0, into);
-  } finally {
-    fs.closeSync(fd);
-  }
+  return readOpened(file, max, seen, (fd, size) => readFdBytes(fd, max, size, into));
 }
 
 /**
@@ -241,12 +236,26 @@ export function readFileText(
   scratch?: ReadBuffer,
   seen?: (st: fs.Stats) => void,
 ): string {
+  return readOpened(file, max, seen, (fd, size) => readFdText(fd, max, size, scratch));
+}
+
+/**
+ * A file opened, and `read` from it with its size when it is a regular file (0 for a stream): a
+ * regular file larger than `max` is refused by its size before a byte is read. `seen` is handed
+ * its status as it was opened; the descriptor is closed whatever happens.
+ */
+function readOpened<T>(
+  file: string,
+  max: number,
+  seen: ((st: fs.Stats) => void) | undefined,
+  read: (fd: number, size: number) => T,
+): T {
   const fd = fs.openSync(file, 'r');
   try {
     const st = fs.fstatSync(fd);
     if (st.isFile() && st.size > max) throw new SourceTooLarge(st.size, false, max);
     seen?.(st);
-    return readFdText(fd, max, st.isFile() ? st.size : 0, scratch);
+    return read(fd, st.isFile() ? st.size : 0);
   } finally {
     fs.closeSync(fd);
   }
