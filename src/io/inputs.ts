@@ -85,8 +85,8 @@ const NOT_JSON = Symbol('not JSON');
  * one JSON document, or the parsed value could differ from js-yaml's (sameAsYaml: a number js-yaml
  * reads otherwise, nesting it refuses; a key repeated in a mapping, which js-yaml refuses; a
  * character js-yaml refuses, NON_PRINTABLE, which `JSON.parse` takes in a string), or it crosses a
- * bound (sameAsYaml measures it as src/k8s/limits.ts does). In every such case the text is read as before, with js-yaml's values, errors
- * and lines.
+ * bound (sameAsYaml measures it as src/k8s/limits.ts does). In every such case the text is read as
+ * before, with js-yaml's values, errors and lines.
  */
 function readJson(text: string): unknown {
   if (!looksLikeJson(text)) return NOT_JSON;
@@ -234,8 +234,8 @@ function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irr
 
 /**
  * A file read whole, bounded (src/io/stdin.ts; through `into`, when given, a chunk buffer reused
- * from file to file), as text, with the stamp that lets the source map read a regular file again instead of
- * keeping its text (src/io/sourceMap.ts); past the bound an input error naming it.
+ * from file to file), as text, with the stamp that lets the source map read a regular file again
+ * instead of keeping its text (src/io/sourceMap.ts); past the bound an input error naming it.
  */
 function readSource(file: string, cwd: string, into?: ReadBuffer): { text: string; stamp?: FileStamp } {
   const at = path.resolve(cwd, file);
