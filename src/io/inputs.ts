@@ -10,13 +10,32 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { FindingsError, error, type Finding } from '../k8s/diagnostics';
-import { readAllStdin, readFileText, ReadBuffer, SourceRefused, tooLargeError } from './stdin';
+import {
+  CHUNK,
+  readAllStdin,
+  readChunks,
+  readFdText,
+  readFileText,
+  readOpened,
+  ReadBuffer,
+  SourceRefused,
+  tooLargeError,
+} from './stdin';
+import { JsonListReader, type JsonListResult, type StreamedList } from './jsonList';
 import { isObject, type KObject } from '../k8s/model';
 import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { loadAllFast, type StringPool } from '../k8s/yamlFastRead';
 import { SourceMap, stampOf, type FileStamp } from './sourceMap';
-import { checkParsed, checkText, limitHint, MAX_DEPTH, type LimitProblem } from '../k8s/limits';
+import {
+  checkParsed,
+  checkText,
+  limitHint,
+  MAX_DEPTH,
+  MAX_DOCUMENT_BYTES,
+  MAX_SOURCE_BYTES,
+  type LimitProblem,
+} from '../k8s/limits';
 import { countJsonKeys, looksLikeJson, parseJsonFast, printableJson, sameAsYaml } from './jsonText';
 import { pushAll } from '../k8s/arrays';
 
@@ -92,11 +111,32 @@ function readJson(text: string): unknown {
   if (!looksLikeJson(text)) return NOT_JSON;
   const value = parseJsonFast(text);
   if (value === undefined || !printableJson(text)) return NOT_JSON;
-  // sameAsYaml's walk also declines a value past a bound of src/k8s/limits.ts (what checkParsed
-  // would refuse), which js-yaml then reads and reports at its line.
+  return countedAsYaml(value, countJsonKeys(text));
+}
+
+/**
+ * readJson for a List read item by item (src/io/jsonList.ts): the head and tail read as one text
+ * (the object with an empty `items`) and the items put in, with the same checks, made on the pieces:
+ * the keys of the text are those of the pieces, and a character is in the text when it is in one.
+ */
+function readJsonList(l: StreamedList['list']): unknown {
+  const shellText = l.head + l.tail;
+  const shell = parseJsonFast(shellText);
+  if (!isObject(shell) || !Array.isArray(shell.items) || shell.items.length !== 0) return NOT_JSON;
+  if (!l.printable || !printableJson(shellText)) return NOT_JSON;
+  shell.items = l.items;
+  return countedAsYaml(shell, l.keys + countJsonKeys(shellText));
+}
+
+/**
+ * A parsed JSON value, or NOT_JSON when js-yaml could read its text (with `keys` keys) otherwise:
+ * sameAsYaml's walk declines a number js-yaml reads otherwise, nesting it refuses and a value past
+ * a bound of src/k8s/limits.ts (what checkParsed would refuse, which js-yaml then reads and reports
+ * at its line), and counts the entries, fewer than the keys when a key is repeated.
+ */
+function countedAsYaml(value: unknown, keys: number): unknown {
   const entries = sameAsYaml(value);
-  if (entries === undefined || entries !== countJsonKeys(text)) return NOT_JSON;
-  return value;
+  return entries === undefined || entries !== keys ? NOT_JSON : value;
 }
 
 /** A bound of src/k8s/limits.ts crossed: an input error at the file and the document's line. */
@@ -249,6 +289,65 @@ function readSource(file: string, cwd: string, into?: ReadBuffer): { text: strin
   }
 }
 
+/**
+ * A file read as readFileText reads it (src/io/stdin.ts), except that a regular file of at most
+ * MAX_DOCUMENT_BYTES (so that its text, were it read whole, is no document past that bound) is read
+ * through a JsonListReader: a JSON List comes back item by item, parsed, its whole text never made
+ * (src/io/jsonList.ts); anything else as its text, read once. `again`: read it again whole.
+ */
+export function readFileSource(
+  file: string,
+  max = MAX_SOURCE_BYTES,
+  scratch = new ReadBuffer(),
+  seen?: (st: fs.Stats) => void,
+): JsonListResult {
+  return readOpened(file, max, seen, (fd, size) => {
+    if (size === 0 || size > MAX_DOCUMENT_BYTES) return { text: readFdText(fd, max, size, scratch) };
+    const reader = new JsonListReader((n, keep) => scratch.hold(n, keep), scratch.decoder());
+    try {
+      readChunks(
+        fd,
+        max,
+        size < CHUNK ? size : 0,
+        (len) => reader.space(len),
+        (chunk) => reader.scan(chunk.length),
+      );
+    } catch (e) {
+      reader.abandon();
+      throw e;
+    }
+    return reader.end();
+  });
+}
+
+/**
+ * The documents of one input file. A regular file that is a JSON List is read item by item, its
+ * whole text never made (src/io/jsonList.ts, README "Performance"), when that gives the value
+ * js-yaml would; anything else is read as text (parseDocuments), and a List given up on, or whose
+ * value could differ, is read again whole, with js-yaml's values, errors and lines.
+ */
+function readDocuments(file: string, cwd: string, sources: SourceMap, pool: StringPool, into: ReadBuffer): unknown[] {
+  const at = path.resolve(cwd, file);
+  let stamp: FileStamp | undefined;
+  let read: JsonListResult;
+  try {
+    read = readFileSource(at, undefined, into, (st) => (stamp = stampOf(at, st)));
+  } catch (e) {
+    if (e instanceof SourceRefused) throw tooLargeError(file, e);
+    throw e;
+  }
+  if (read !== 'again' && 'list' in read && stamp) {
+    const value = readJsonList(read.list);
+    if (value !== NOT_JSON) {
+      sources.addFile(file, stamp);
+      sources.markJson(file);
+      return [value];
+    }
+  }
+  const src = read !== 'again' && 'text' in read ? { text: read.text, stamp } : readSource(file, cwd, into);
+  return parseDocuments(src.text, file, sources, pool, src.stamp);
+}
+
 export interface ReadOptions {
   /** Reads all of standard input; injected so the core stays testable. */
   readStdin?: () => string;
@@ -308,8 +407,10 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     }
     for (const f of files) {
       try {
-        const { text, stamp } = readSource(f, opts.cwd ?? process.cwd(), into);
-        pushAll(objs, objectsOf(parseDocuments(text, f, sources, pool, stamp), f, findings, sources));
+        pushAll(
+          objs,
+          objectsOf(readDocuments(f, opts.cwd ?? process.cwd(), sources, pool, into), f, findings, sources),
+        );
       } catch (e) {
         if (e instanceof FindingsError) pushAll(findings, e.findings);
         else findings.push(error(unreadable(e), { file: f, rule: 'input.missing' }));

@@ -63,10 +63,15 @@ class TextStore {
   private used = 0;
   private readonly at = new Map<string, { block: number; start: number; end: number } | FileStamp>();
 
+  /** Where to read a regular file's text again. */
+  setStamp(file: string, stamp: FileStamp): void {
+    this.at.set(file, stamp);
+  }
+
   /** Keep a text, or with `stamp` only where to read it again. */
   set(file: string, text: string, stamp?: FileStamp): void {
     if (stamp) {
-      this.at.set(file, stamp);
+      this.setStamp(file, stamp);
       return;
     }
     const n = Buffer.byteLength(text, 'utf8');
@@ -127,10 +132,23 @@ export class SourceMap {
    * when a line in it is asked for (TextStore).
    */
   addText(file: string, text: string, stamp?: FileStamp): void {
-    // A path read again in the same run (or a text handed in again) is parsed again for its lines.
+    this.forget(file);
+    this.texts.set(file, text, stamp);
+  }
+
+  /**
+   * A regular file read without its whole text (a JSON List read item by item, src/io/jsonList.ts):
+   * where to read it again when a line in it is asked for.
+   */
+  addFile(file: string, stamp: FileStamp): void {
+    this.forget(file);
+    this.texts.setStamp(file, stamp);
+  }
+
+  /** A path read again in the same run (or a text handed in again) is parsed again for its lines. */
+  private forget(file: string): void {
     this.parsed.delete(file);
     this.json.delete(file);
-    this.texts.set(file, text, stamp);
   }
 
   /** The source (its text added) was read as one JSON document: its lines are found in its text. */

@@ -12,7 +12,8 @@ import { error, FindingsError } from '../k8s/diagnostics';
 import { MAX_SOURCE_BYTES, mib } from '../k8s/limits';
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
-const CHUNK = 1 << 16;
+/** How much one read asks for (a regular file smaller than this is read in one). */
+export const CHUNK = 1 << 16;
 
 /** A source refused before it is read whole; the caller names it (tooLargeError). */
 export class SourceRefused extends Error {}
@@ -101,6 +102,19 @@ export class ReadBuffer {
     return (this.utf8 ??= new StringDecoder('utf8'));
   }
 
+  /**
+   * The buffer itself, of `n` bytes at least, holding the first `keep` bytes of the last one it gave
+   * (a JsonListReader keeps an item's bytes across reads in it, src/io/jsonList.ts).
+   */
+  hold(n: number, keep: number): Buffer {
+    if (this.buf === undefined || this.buf.length < n) {
+      const last = this.buf;
+      this.buf = Buffer.allocUnsafeSlow(Math.max(n, 2 * (last?.length ?? 0), 64 << 10));
+      last?.copy(this.buf, 0, 0, keep);
+    }
+    return this.buf;
+  }
+
   /** A buffer of `n` bytes, valid until the next call (a reader's, or a writer's that encodes into it). */
   take(n: number): Buffer {
     if (this.buf === undefined || this.buf.length < n)
@@ -165,7 +179,7 @@ export function readFdText(fd: number, max = MAX_SOURCE_BYTES, size = 0, scratch
  * is read in one call, makes that call ask for a byte more: a short read is its end (the second
  * read, always empty, was a system call per file of a committed tree).
  */
-function readChunks(
+export function readChunks(
   fd: number,
   max: number,
   whole: number,
@@ -244,7 +258,7 @@ export function readFileText(
  * regular file larger than `max` is refused by its size before a byte is read. `seen` is handed
  * its status as it was opened; the descriptor is closed whatever happens.
  */
-function readOpened<T>(
+export function readOpened<T>(
   file: string,
   max: number,
   seen: ((st: fs.Stats) => void) | undefined,

@@ -10,7 +10,12 @@ import * as path from 'node:path';
 // The readers see node:fs through this pass-through, which counts the calls.
 jest.mock('node:fs', () => {
   const real = jest.requireActual<typeof import('node:fs')>('node:fs');
-  return { ...real, readSync: jest.fn(real.readSync), statSync: jest.fn(real.statSync) };
+  return {
+    ...real,
+    readSync: jest.fn(real.readSync),
+    statSync: jest.fn(real.statSync),
+    openSync: jest.fn(real.openSync),
+  };
 });
 import * as fs from 'node:fs';
 import { readFdBounded, readFileBounded } from '../../src/io/stdin';
@@ -21,6 +26,7 @@ const TENANT =
   'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: alice, namespace: tenant-root}\n';
 const readSync = fs.readSync as unknown as jest.Mock;
 const statSync = fs.statSync as unknown as jest.Mock;
+const openSync = fs.openSync as unknown as jest.Mock;
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-syscalls-'));
@@ -29,6 +35,7 @@ function tmp(): string {
 beforeEach(() => {
   readSync.mockClear();
   statSync.mockClear();
+  openSync.mockClear();
 });
 
 it('reads a regular file with one read: a short first read is its end', () => {
@@ -68,4 +75,38 @@ it('still looks at what a link in a directory points to', () => {
   const { objects } = readInputs([dir], { cwd: dir });
   expect(objects.map((o) => o.metadata.name)).toEqual(['alice']);
   expect(statSync.mock.calls.map((c) => path.basename(String(c[0])))).toEqual([path.basename(dir), 'link.yaml']);
+});
+
+it('opens a JSON List file once (read item by item), a YAML file once, and a List it declines twice', () => {
+  const dir = tmp();
+  const list = (extra: string) =>
+    JSON.stringify(
+      {
+        apiVersion: 'v1',
+        kind: 'List',
+        items: ['a', 'b', 'c'].map((name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } })),
+      },
+      null,
+      4,
+    ).replace('"kind": "ConfigMap",', `"kind": "ConfigMap",${extra}`);
+  const files = {
+    'list.json': list(''),
+    'tenant.yaml': TENANT,
+    // js-yaml refuses a repeated key: the whole text is read again, for its error and its line.
+    'repeated.json': list(' "kind": "ConfigMap",'),
+  };
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  const read = (name: string) => {
+    openSync.mockClear();
+    let got: unknown;
+    try {
+      got = readInputs([name], { cwd: dir }).objects.length;
+    } catch (e) {
+      got = (e as { findings: { rule: string }[] }).findings.map((f) => f.rule);
+    }
+    return { name, got, opens: openSync.mock.calls.filter((c) => c[0] === path.join(dir, name)).length };
+  };
+  expect(read('list.json')).toEqual({ name: 'list.json', got: 3, opens: 1 });
+  expect(read('tenant.yaml')).toEqual({ name: 'tenant.yaml', got: 1, opens: 1 });
+  expect(read('repeated.json')).toEqual({ name: 'repeated.json', got: ['input.syntax'], opens: 2 });
 });
