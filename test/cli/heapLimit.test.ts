@@ -203,7 +203,7 @@ describe('the run again under a larger heap (real processes)', () => {
         stdio: ['pipe', 'pipe', 'pipe'],
       });
       const child = await childOf(parent.pid!);
-      const cmdline = fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0');
+      const cmdline = (await execedCommandLine(child, parent.pid!)).split('\0');
       expect(cmdline).toContain('--max-old-space-size=700');
       expect(cmdline).toContain(`--max-semi-space-size=${LARGE_RUN_SEMI_SPACE_MIB}`);
       const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -216,6 +216,20 @@ describe('the run again under a larger heap (real processes)', () => {
     },
   );
 });
+
+/**
+ * The command line of `child` once it has replaced the copy of its parent it starts as (between
+ * fork and exec /proc shows the parent's command line), waited for up to ten seconds.
+ */
+async function execedCommandLine(child: number, parent: number): Promise<string> {
+  const parentLine = fs.readFileSync(`/proc/${parent}/cmdline`, 'utf8');
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const line = fs.readFileSync(`/proc/${child}/cmdline`, 'utf8');
+    if (line !== parentLine || Date.now() > deadline) return line;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 /** The process `pid` started (Linux /proc), waited for up to ten seconds. */
 async function childOf(pid: number): Promise<number> {
