@@ -68,14 +68,17 @@ export function keyOf(o: KObject | ObjRef): string {
     const m = (o as KObject).metadata;
     const ns = m?.namespace;
     const name = m?.name;
-    const seen = (o as Memoised)[KEY_MEMO];
+    // The memo is kept on the metadata, which a copy of the object made to change something else
+    // (a status written: `{ ...route, status }`) shares: its key is then not made again.
+    const holder = isObject(m) ? m : o;
+    const seen = (holder as Memoised)[KEY_MEMO];
     if (seen && seen.apiVersion === o.apiVersion && seen.kind === o.kind && seen.ns === ns && seen.name === name)
       return seen.key;
     // Joined, not a template: one flat string, where a template's would be a chain of seven
     // concatenations, held as long as the object (300 bytes against 80 per key).
     const key = [groupOf(o.apiVersion), o.kind, ns || '', name ?? ''].join('|');
-    if (Object.isExtensible(o))
-      Object.defineProperty(o, KEY_MEMO, {
+    if (Object.isExtensible(holder))
+      Object.defineProperty(holder, KEY_MEMO, {
         value: { apiVersion: o.apiVersion, kind: o.kind, ns, name, key },
         writable: true,
         configurable: true,
@@ -88,8 +91,9 @@ export function keyOf(o: KObject | ObjRef): string {
 /**
  * The key last computed for an object, with the identity it was computed from: an object's key is
  * asked for many times in a run (every index, comparison and plan reads it), and a memo checked
- * against the object's current identity fields can never go stale. It is kept on the object under
- * a symbol, not enumerable (no copy, comparison, JSON or YAML of the object sees it), rather than
+ * against the object's current identity fields can never go stale (nor can one that objects of
+ * different identities share the metadata of: each finds the other's memo not its own). It is kept
+ * on the object's metadata (the object itself when it has none) under a symbol, not enumerable (no copy, comparison, JSON or YAML of the object sees it), rather than
  * in a WeakMap: V8's WeakMaps slow to about 10 µs a look-up past some 2-4 million keys (a state of
  * 200,000 tenants holds 4.4 million objects), where a property stays a property.
  */

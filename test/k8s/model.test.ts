@@ -69,7 +69,7 @@ describe('deepEqual agrees with canonical JSON equality (property)', () => {
   });
 });
 
-describe('keyOf remembers a key on the object, unseen', () => {
+describe("keyOf remembers a key on the object's metadata, unseen", () => {
   const cm = (name: string, namespace?: string): KObject => ({
     apiVersion: 'v1',
     kind: 'ConfigMap',
@@ -99,5 +99,38 @@ describe('keyOf remembers a key on the object, unseen', () => {
     const frozen = Object.freeze(cm('f', 'ns'));
     expect(keyOf(frozen)).toBe('|ConfigMap|ns|f');
     expect(keyOf(frozen)).toBe('|ConfigMap|ns|f');
+    const deep = cm('g', 'ns');
+    Object.freeze(deep.metadata);
+    expect([keyOf(deep), keyOf(deep)]).toEqual(['|ConfigMap|ns|g', '|ConfigMap|ns|g']);
+  });
+
+  it('a copy sharing the metadata (a status written: { ...route, status }) finds the key, not made again', () => {
+    const o = cm('a', 'ns');
+    expect(keyOf(o)).toBe('|ConfigMap|ns|a');
+    const join = jest.spyOn(Array.prototype, 'join');
+    try {
+      const copy = { ...o, status: { parents: [] } };
+      expect(keyOf(copy)).toBe('|ConfigMap|ns|a');
+      expect(join.mock.calls.length).toBe(0);
+      // A copy with its metadata changed is another identity: its key is made.
+      expect(keyOf({ ...o, metadata: { ...o.metadata, name: 'b' } })).toBe('|ConfigMap|ns|b');
+      expect(join.mock.calls.length).toBe(1);
+    } finally {
+      join.mockRestore();
+    }
+  });
+
+  it('objects of different identities sharing one metadata each get their own key, in any order', () => {
+    const metadata = { name: 'a', namespace: 'ns' };
+    const a: KObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata };
+    const b: KObject = { apiVersion: 'example.io/v1', kind: 'Secret', metadata };
+    expect([keyOf(a), keyOf(b), keyOf(a), keyOf(b)]).toEqual([
+      '|ConfigMap|ns|a',
+      'example.io|Secret|ns|a',
+      '|ConfigMap|ns|a',
+      'example.io|Secret|ns|a',
+    ]);
+    expect(Object.keys(metadata)).toEqual(['name', 'namespace']);
+    expect(JSON.stringify(a)).toBe('{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"ns"}}');
   });
 });
