@@ -18,9 +18,11 @@
  *   JSON.parse refuses, bytes between elements that are not a comma and white space, a truncated
  *   file): the caller reads the file again whole, and reports what is wrong with it at its line.
  *
- * Exact, not a guess from the layout: string tokens are skipped by their closing quote (an escaped
- * quote never closes one), brackets are counted outside strings, and every byte between elements is
- * checked. A raw UTF-8 sequence never straddles a bracket, a comma or a quote (all ASCII), so each
+ * Exact whatever the layout: an element that opens its line is first looked for where an indented
+ * text closes it (its indentation and `}`, found with indexOf), and that end is taken only when
+ * JSON.parse takes the text; any other element is read byte by byte, string tokens skipped to their
+ * closing quote (an escaped quote never closes one), brackets counted outside them; every byte
+ * between elements is checked. A raw UTF-8 sequence never straddles a bracket, a comma or a quote (all ASCII), so each
  * element's bytes decode to exactly the characters the whole file's decoding holds there.
  *
  * Pure: no I/O and no module state; the caller reads (src/io/inputs.ts, readFileSource).
