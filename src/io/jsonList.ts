@@ -28,7 +28,7 @@
  * Pure: no I/O and no module state; the caller reads (src/io/inputs.ts, readFileSource).
  */
 import type { StringDecoder } from 'node:string_decoder';
-import { countJsonKeys, parseJsonFast, printableJson } from './jsonText';
+import { countJsonKeys, parseJsonFast, printableJson, WS } from './jsonText';
 import { isObject } from '../k8s/model';
 import { MAX_OBJECT_BYTES } from '../k8s/limits';
 
@@ -87,8 +87,6 @@ const CLOSER_REACH = 2 * MAX_OBJECT_BYTES + (1 << 16);
 
 /** A step of scan that cannot go on before more bytes are read (and must not pass what it has). */
 const WAIT = -1;
-
-const isWs = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 export class JsonListReader {
   private buf: Buffer;
@@ -199,7 +197,7 @@ export class JsonListReader {
       if (b.length < 3) return WAIT; // a byte-order mark not yet whole
       if (b[1] === 0xbb && b[2] === 0xbf) return 3;
     }
-    if (isWs(c)) return p + 1;
+    if (WS(c)) return p + 1;
     if (c !== OPEN_OBJECT) {
       this.toText(b);
       return b.length;
@@ -234,7 +232,7 @@ export class JsonListReader {
   /** Between elements: white space, then what may come (Expect); anything else gives up. */
   private between(b: Buffer, p: number): number {
     const c = b[p];
-    if (isWs(c)) return p + 1;
+    if (WS(c)) return p + 1;
     if (c === CLOSE_ARRAY && this.expect !== Expect.Element) {
       this.mode = Mode.Tail;
       this.mark = this.start = p;
@@ -380,7 +378,7 @@ export class JsonListReader {
     let colons = 0;
     for (let i = this.keyEnd; i < p; i++) {
       if (b[i] === COLON) colons++;
-      else if (!isWs(b[i])) return false;
+      else if (!WS(b[i])) return false;
     }
     return colons === 1;
   }

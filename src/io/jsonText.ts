@@ -149,7 +149,8 @@ export function sameAsYaml(value: unknown): number | undefined {
   return rest > MAX_OBJECT_BYTES ? undefined : entries;
 }
 
-const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+/** JSON's white space between tokens (a character code, or a byte: all four are ASCII). */
+export const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /** Where a place in a JSON text is: its offset (the key of a member, the first character of an element) and line. */
 export class JsonPositions {

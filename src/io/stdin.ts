@@ -117,9 +117,7 @@ export class ReadBuffer {
 
   /** A buffer of `n` bytes, valid until the next call (a reader's, or a writer's that encodes into it). */
   take(n: number): Buffer {
-    if (this.buf === undefined || this.buf.length < n)
-      this.buf = Buffer.allocUnsafeSlow(Math.max(n, 2 * (this.buf?.length ?? 0), 64 << 10));
-    return this.buf.subarray(0, n);
+    return this.hold(n, 0).subarray(0, n);
   }
 }
 
