@@ -1,0 +1,232 @@
+/**
+ * Start-up: V8's code cache for the package's own CommonJS modules (dist/ and its dependencies
+ * under node_modules/), written once by `npm run build` (scripts/code-cache.js) and read by
+ * bin/cozy-gw.js before anything else loads.
+ *
+ * Without it every run parses each module's source again and compiles each function the first
+ * time it is called: about a third of a small run (README "Performance"). With it, V8 takes the
+ * bytecode the build's training runs left behind.
+ *
+ * What keeps it safe:
+ * - One folder per Node.js build (`process.version`, the V8 version and the architecture in its
+ *   name), one file per command in it: another Node.js finds no file and runs as if there were
+ *   none, and a command the build did not train (`--help`, `completion`) loads as usual.
+ * - Each entry carries the SHA-1 of the source it was made from, and a module whose text differs
+ *   (a rebuild without the cache step, an edited file) is compiled as usual; V8 itself refuses a
+ *   cache made under other flags. A missing, unreadable or malformed file is no cache at all.
+ * - Only modules with an entry go through here: ES modules, JSON and any file the training runs
+ *   did not load are loaded by Node.js itself, untouched.
+ * - Nothing is written at run time: the cache is read, never made, outside the build.
+ * - `COZY_GW_CODE_CACHE=off` leaves Node.js's loader alone (a reviewer comparing, a debugger).
+ *   bun's standalone executables (.goreleaser.yaml) have no such loader: installing is a no-op.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+
+/** The package root: this file is dist/cli/codeCache.js. */
+const ROOT = path.resolve(__dirname, '..', '..');
+const MAGIC = 'cozy-gw code cache 1\n';
+
+/** One module's cached bytecode: its path under the package root and the SHA-1 of its source. */
+export interface CacheEntry {
+  file: string;
+  sha1: string;
+  data: Uint8Array;
+}
+
+/** The folder of this Node.js build's cache files, one per command, under dist/. */
+export function cacheDir(
+  root: string = ROOT,
+  versions: { node: string; v8: string; arch: string } = {
+    node: process.version,
+    v8: process.versions.v8,
+    arch: process.arch,
+  },
+): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]/g, '_');
+  return path.join(
+    root,
+    'dist',
+    'code-cache',
+    `node-${safe(versions.node)}-v8-${safe(versions.v8)}-${safe(versions.arch)}`,
+  );
+}
+
+/**
+ * The command a run's arguments name (the first that is not an option), whose cache it reads:
+ * each command's file holds what that command compiles, and V8 reads a module's whole entry
+ * whether its functions run or not.
+ */
+export function commandOf(args: readonly string[]): string | undefined {
+  const c = args.find((a) => !a.startsWith('-'));
+  return c !== undefined && /^[a-z][a-z-]*$/.test(c) ? c : undefined;
+}
+
+/** The source's SHA-1, as the entries record it. */
+export function sourceHash(source: string): string {
+  // Loaded here, not at the top: `--help` and `--version` hash nothing.
+  const crypto = require('node:crypto') as typeof import('node:crypto') & {
+    hash?: (algorithm: string, data: string, encoding: 'base64') => string;
+  };
+  // The one-shot form (Node.js >= 20.12) where there is one: no Hash object per module.
+  return crypto.hash
+    ? crypto.hash('sha1', source, 'base64')
+    : crypto.createHash('sha1').update(source).digest('base64');
+}
+
+/** The file's bytes: the magic line, the index's length, the index (JSON), then the data. */
+export function encodeCache(entries: readonly CacheEntry[]): Buffer {
+  const sorted = [...entries].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  let offset = 0;
+  const index = sorted.map((e) => {
+    const row: [string, string, number, number] = [e.file, e.sha1, offset, e.data.length];
+    offset += e.data.length;
+    return row;
+  });
+  const head = Buffer.from(JSON.stringify(index), 'utf8');
+  const len = Buffer.alloc(4);
+  len.writeUInt32LE(head.length, 0);
+  return Buffer.concat([Buffer.from(MAGIC, 'utf8'), len, head, ...sorted.map((e) => e.data)]);
+}
+
+/** The entries of a cache file's bytes by path, or undefined when they are not one (never throws). */
+export function decodeCache(bytes: Buffer): Map<string, { sha1: string; data: Buffer }> | undefined {
+  const magic = Buffer.from(MAGIC, 'utf8');
+  if (bytes.length < magic.length + 4 || !bytes.subarray(0, magic.length).equals(magic)) return undefined;
+  const len = bytes.readUInt32LE(magic.length);
+  const start = magic.length + 4 + len;
+  if (start > bytes.length) return undefined;
+  let index: unknown;
+  try {
+    index = JSON.parse(bytes.subarray(magic.length + 4, start).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(index)) return undefined;
+  const out = new Map<string, { sha1: string; data: Buffer }>();
+  for (const row of index as unknown[]) {
+    if (!Array.isArray(row) || row.length !== 4) return undefined;
+    const [file, sha1, offset, length] = row as unknown[];
+    if (typeof file !== 'string' || typeof sha1 !== 'string') return undefined;
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) return undefined;
+    const from = start + (offset as number);
+    const to = from + (length as number);
+    if ((offset as number) < 0 || (length as number) < 0 || to > bytes.length) return undefined;
+    out.set(file, { sha1, data: bytes.subarray(from, to) });
+  }
+  return out;
+}
+
+type Compile = (this: NodeJS.Module, content: string, filename: string, format?: string) => unknown;
+interface ModuleStatics {
+  prototype: { _compile: Compile; require: (id: string) => unknown };
+  wrap: (source: string) => string;
+  _resolveFilename: (request: string, parent: NodeJS.Module, isMain: boolean, options?: unknown) => string;
+  _resolveLookupPaths?: (request: string, parent: NodeJS.Module) => string[] | null;
+  _cache: unknown;
+  _extensions: unknown;
+}
+
+/** What the training runs (scripts/code-cache.js) read back: each module compiled through here. */
+export interface Recorder {
+  record: (file: string, sha1: string, script: vm.Script) => void;
+}
+
+/** Told of each module compiled through here, and whether V8 took its cached bytecode (tests). */
+export type Observer = (file: string, fromCache: boolean) => void;
+
+/** Marks the loader's compile function once installed: a second install is a no-op. */
+const INSTALLED = Symbol.for('cozy-gw.codeCache');
+
+/** Whether the loader is left alone: bun, the off switch, or a Node.js whose loader is not this one. */
+function leftAlone(env: NodeJS.ProcessEnv, Module: ModuleStatics): boolean {
+  if (process.versions.bun !== undefined || env.COZY_GW_CODE_CACHE === 'off') return true;
+  const compile = Module.prototype._compile as Compile & { [INSTALLED]?: true };
+  return typeof compile !== 'function' || typeof Module.wrap !== 'function' || compile[INSTALLED] === true;
+}
+
+/**
+ * Install the cache: modules with an entry whose source still matches are compiled from it.
+ * `recorder` (the build's training runs only) compiles every module of the package through here
+ * and hands each script over, so that its bytecode can be written once the run ends.
+ * Returns whether Node.js's loader now goes through here.
+ */
+export function installCodeCache(
+  options: {
+    /** The command run (its file); absent, the one `args` name (commandOf). */
+    command?: string;
+    args?: readonly string[];
+    env?: NodeJS.ProcessEnv;
+    recorder?: Recorder;
+    observer?: Observer;
+    root?: string;
+  } = {},
+): boolean {
+  const Module = require('node:module') as unknown as ModuleStatics;
+  if (leftAlone(options.env ?? process.env, Module)) return false;
+  const root = options.root ?? ROOT;
+  let entries: Map<string, { sha1: string; data: Buffer }> | undefined;
+  if (!options.recorder) {
+    const command = options.command ?? commandOf(options.args ?? process.argv.slice(2));
+    if (command === undefined) return false;
+    try {
+      entries = decodeCache(fs.readFileSync(path.join(cacheDir(root), `${command}.bin`)));
+    } catch {
+      return false;
+    }
+    if (!entries) return false;
+  }
+  const original = Module.prototype._compile;
+  Module.prototype._compile = function compile(this: NodeJS.Module, content, filename, format) {
+    const file = cacheable(root, filename, format, content);
+    const entry = file === undefined ? undefined : entries?.get(file);
+    if (file === undefined || (!entry && !options.recorder)) return original.call(this, content, filename, format);
+    const sha1 = sourceHash(content);
+    const cachedData = entry && entry.sha1 === sha1 ? entry.data : undefined;
+    if (!cachedData && !options.recorder) return original.call(this, content, filename, format);
+    let script: vm.Script;
+    try {
+      script = new vm.Script(Module.wrap(content), { filename, cachedData, importModuleDynamically: dynamicImport() });
+    } catch {
+      // Not CommonJS after all (Node.js reads some as ES modules): Node.js's own path decides.
+      return original.call(this, content, filename, format);
+    }
+    options.recorder?.record(file, sha1, script);
+    options.observer?.(file, cachedData !== undefined && !script.cachedDataRejected);
+    return run(Module, this, script, filename);
+  };
+  Object.defineProperty(Module.prototype._compile, INSTALLED, { value: true });
+  return true;
+}
+
+/** The module's path under the package root when it may be cached: CommonJS in dist/ or node_modules/. */
+function cacheable(root: string, filename: string, format: string | undefined, content: string): string | undefined {
+  if (format !== undefined && format !== 'commonjs') return undefined;
+  const rel = path.relative(root, filename);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  const file = rel.split(path.sep).join('/');
+  if (!file.startsWith('dist/') && !file.startsWith('node_modules/')) return undefined;
+  if (!file.endsWith('.js') && !file.endsWith('.cjs')) return undefined;
+  return content.startsWith('#!') ? undefined : file;
+}
+
+/** `import()` inside a cached module behaves as in any other (Node.js >= 20.12). */
+function dynamicImport(): vm.ScriptOptions['importModuleDynamically'] {
+  const c = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } }).constants;
+  return c?.USE_MAIN_CONTEXT_DEFAULT_LOADER as vm.ScriptOptions['importModuleDynamically'];
+}
+
+/** Run a compiled module wrapper as Node.js's loader does, with the module's own `require`. */
+function run(Module: ModuleStatics, mod: NodeJS.Module, script: vm.Script, filename: string): unknown {
+  const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
+  const require = ((id: string) => Module.prototype.require.call(mod, id)) as NodeJS.Require;
+  const resolve = ((request: string, opts?: unknown) =>
+    Module._resolveFilename(request, mod, false, opts)) as NodeJS.RequireResolve;
+  resolve.paths = (request: string) => Module._resolveLookupPaths?.(request, mod) ?? null;
+  require.resolve = resolve;
+  require.main = process.mainModule;
+  require.cache = Module._cache as NodeJS.Require['cache'];
+  require.extensions = Module._extensions as NodeJS.Require['extensions'];
+  return wrapper.call(mod.exports, mod.exports, require, mod, filename, path.dirname(filename));
+}
