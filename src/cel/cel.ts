@@ -13,7 +13,7 @@
  *
  * Pure: compiled programs are cached per expression text, nothing else is kept.
  */
-import { Environment } from '@marcbachmann/cel-js';
+import { Environment } from './engine';
 
 export class CelError extends Error {
   constructor(
