@@ -201,29 +201,65 @@ describe('the built CLI', () => {
     }
   });
 
-  it('reconcile takes its modules from the cache and prints what it prints without it', () => {
-    const args = ['reconcile', '--all', '-o', 'yaml', '-f', routes, '--now', '2026-01-01T00:00:00Z'];
+  /**
+   * Run a bin script twice, with its own install of the cache observed (a preload wraps the
+   * module's export, which the bin script looks up when it calls it) and with the cache off.
+   */
+  const both = (bin: string, args: string[], input = '') => {
     const preload = `
       const cc = require(${JSON.stringify(BUILT)});
+      const install = cc.installCodeCache;
       let hit = 0, miss = 0;
-      cc.installCodeCache({ args: process.argv.slice(2), observer: (f, fromCache) => (fromCache ? hit++ : miss++) });
+      cc.installCodeCache = (o = {}) => install({ ...o, observer: (f, fromCache) => (fromCache ? hit++ : miss++) });
       process.on('exit', () => process.stderr.write('\\nCACHE ' + JSON.stringify({ hit, miss }) + '\\n'));
     `;
     const pre = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-cc-')), 'observe.js');
     fs.writeFileSync(pre, preload);
-    const withCache = spawnSync(process.execPath, ['-r', pre, path.join(ROOT, 'bin/cozy-gw.js'), ...args], {
-      encoding: 'utf8',
-    });
-    const without = spawnSync(process.execPath, [path.join(ROOT, 'bin/cozy-gw.js'), ...args], {
-      encoding: 'utf8',
-      env: { ...process.env, COZY_GW_CODE_CACHE: 'off' },
-    });
-    fs.rmSync(path.dirname(pre), { recursive: true, force: true });
-    const counts = JSON.parse(/CACHE (.*)/.exec(withCache.stderr)![1]) as { hit: number; miss: number };
-    expect(counts.hit).toBeGreaterThan(50);
-    expect(counts.miss).toBe(0);
-    expect(withCache.status).toBe(without.status);
-    expect(withCache.stdout).toBe(without.stdout);
-    expect(withCache.stdout.length).toBeGreaterThan(0);
+    try {
+      const withCache = spawnSync(process.execPath, ['-r', pre, path.join(ROOT, bin), ...args], {
+        encoding: 'utf8',
+        input,
+      });
+      const without = spawnSync(process.execPath, [path.join(ROOT, bin), ...args], {
+        encoding: 'utf8',
+        input,
+        env: { ...process.env, COZY_GW_CODE_CACHE: 'off' },
+      });
+      const m = /CACHE (.*)/.exec(withCache.stderr);
+      if (!m) throw new Error(`no cache counts from ${bin}: ${withCache.stderr}`);
+      return { counts: JSON.parse(m[1]) as { hit: number; miss: number }, withCache, without };
+    } finally {
+      fs.rmSync(path.dirname(pre), { recursive: true, force: true });
+    }
+  };
+
+  it('cozy-gw reconcile takes its modules from the cache and prints what it prints without it', () => {
+    const r = both('bin/cozy-gw.js', [
+      'reconcile',
+      '--all',
+      '-o',
+      'yaml',
+      '-f',
+      routes,
+      '--now',
+      '2026-01-01T00:00:00Z',
+    ]);
+    expect(r.counts.hit).toBeGreaterThan(50);
+    expect(r.counts.miss).toBe(0);
+    expect(r.withCache.status).toBe(r.without.status);
+    expect(r.withCache.stdout).toBe(r.without.stdout);
+    expect(r.withCache.stdout.length).toBeGreaterThan(0);
+  });
+
+  it("cozy-gw-fn (kpt's exec path, no command in its arguments) reads fn's file", () => {
+    const list = fs.readFileSync(path.join(ROOT, 'examples/fn/cozygateway.yaml'), 'utf8');
+    const input = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n${list
+      .split('\n')
+      .map((l) => (l ? `  ${l}` : l))
+      .join('\n')}`;
+    const r = both('bin/cozy-gw-fn', [], input);
+    expect(r.counts.hit).toBeGreaterThan(50);
+    expect(r.withCache.status).toBe(r.without.status);
+    expect(r.withCache.stdout).toBe(r.without.stdout);
   });
 });

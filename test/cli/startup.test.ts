@@ -52,7 +52,9 @@ describe('modules loaded by the built CLI', () => {
     expect(mods.length).toBeGreaterThan(0);
     expect(mods.length).toBeLessThan(25);
     expect(
-      mods.filter((m) => /(node_modules\/(js-yaml|yaml|handlebars|semver|ajv|execa|@marcbachmann)|dist\/vendor)\//.test(m)),
+      mods.filter((m) =>
+        /(node_modules\/(js-yaml|yaml|handlebars|semver|ajv|execa|@marcbachmann)|dist\/vendor)\//.test(m),
+      ),
     ).toEqual([]);
     expect(mods.filter((m) => /dist\/(charts|controller|pipelines|admission|validation|protocols)\//.test(m))).toEqual(
       [],
