@@ -17,9 +17,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import * as v8 from 'node:v8';
 import { RECORD } from '../io/treeFiles';
 import { INTERRUPTING, signalStatus } from '../io/signals';
 
@@ -93,14 +91,15 @@ export function heapFlag(ctx: HeapContext): string | undefined {
   const asked = (ctx.env.COZY_GW_HEAP ?? '').trim();
   if (asked === 'off') return undefined;
   if (/^[1-9][0-9]*$/.test(asked)) return `--max-old-space-size=${asked}`;
-  const mib = Math.floor((ctx.memory * 0.75) / (1 << 20));
-  // Nothing to gain where three quarters of the memory is not well past the cap already.
-  if (mib * (1 << 20) < ctx.heapLimit * 1.25) return undefined;
   const { command, paths } = inputPaths(ctx.argv);
   const bound = command === undefined ? undefined : THRESHOLDS[command];
   if (!bound || paths.length === 0) return undefined;
   const s = ctx.sizes(paths, bound);
-  return s.bytes >= bound.bytes || s.files >= bound.files ? `--max-old-space-size=${mib}` : undefined;
+  if (s.bytes < bound.bytes && s.files < bound.files) return undefined;
+  // Read last (the memory and the heap limit load modules of their own): only for a large input.
+  const mib = Math.floor((ctx.memory * 0.75) / (1 << 20));
+  // Nothing to gain where three quarters of the memory is not well past the cap already.
+  return mib * (1 << 20) < ctx.heapLimit * 1.25 ? undefined : `--max-old-space-size=${mib}`;
 }
 
 /**
@@ -168,7 +167,7 @@ function recordedFiles(file: string): number | undefined {
 
 /** The memory this process may use: the machine's, or its cgroup's limit when that is lower. */
 function availableMemory(): number {
-  const total = os.totalmem();
+  const total = (require('node:os') as typeof import('node:os')).totalmem();
   const constrained = (process as { constrainedMemory?: () => number | undefined }).constrainedMemory?.();
   return constrained && constrained > 0 && constrained < total ? constrained : total;
 }
@@ -202,8 +201,13 @@ export function processHeapFlag(argv: readonly string[]): string[] | undefined {
     argv,
     env: process.env,
     execArgv: process.execArgv,
-    heapLimit: v8.getHeapStatistics().heap_size_limit,
-    memory: availableMemory(),
+    // Read when asked (heapFlag asks only about a large input): node:v8 and node:os load then.
+    get heapLimit() {
+      return (require('node:v8') as typeof import('node:v8')).getHeapStatistics().heap_size_limit;
+    },
+    get memory() {
+      return availableMemory();
+    },
     bun: typeof (process.versions as Record<string, string | undefined>).bun === 'string',
     sizes: (paths, bound) => inputSizes(paths, bound),
   });

@@ -55,6 +55,26 @@ describe('heapFlag', () => {
     ).toBeDefined();
   });
 
+  test('inputs below the bound: the memory and the heap limit are not read (they load node:os and node:v8)', () => {
+    const unread = (over: Partial<HeapContext>): HeapContext =>
+      Object.defineProperties(ctx(over), {
+        memory: {
+          get: () => {
+            throw new Error('memory read');
+          },
+        },
+        heapLimit: {
+          get: () => {
+            throw new Error('heap limit read');
+          },
+        },
+      });
+    expect(heapFlag(unread({ sizes: () => big(THRESHOLDS.diff.bytes - 1) }))).toBeUndefined();
+    expect(heapFlag(unread({ argv: ['diff'] }))).toBeUndefined();
+    expect(heapFlag(unread({ argv: ['completion', 'bash'] }))).toBeUndefined();
+    expect(() => heapFlag(unread({}))).toThrow(/read/);
+  });
+
   test('a machine whose memory is not well past the cap: run here', () => {
     expect(heapFlag(ctx({ memory: 6 * GiB }))).toBeUndefined();
   });

@@ -61,6 +61,28 @@ describe('modules loaded by the built CLI', () => {
     );
   }, 30_000);
 
+  it('reconcile over a small input loads neither node:os nor node:v8 (read only to size a large run)', () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        '-r',
+        path.join(ROOT, 'test/helpers/loadedModules.js'),
+        path.join(ROOT, 'bin/cozy-gw.js'),
+        'reconcile',
+        '-f',
+        'testdata/golden/reconcile/_inputs/routes.yaml',
+        '--now',
+        '2026-01-01T00:00:00Z',
+      ],
+      { cwd: ROOT, encoding: 'utf8' },
+    );
+    const m = /BUILTINS (.*)/.exec(r.stderr);
+    if (!m) throw new Error(`no built-in list (status ${r.status}): ${r.stderr}`);
+    const builtins = JSON.parse(m[1]) as string[];
+    expect(builtins).toContain('fs');
+    expect(builtins.filter((b) => b === 'os' || b === 'v8')).toEqual([]);
+  }, 30_000);
+
   it("reconcile, with no tree to read, does not load the tree record's reader", () => {
     const modules = run([
       'reconcile',
