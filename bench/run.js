@@ -32,6 +32,9 @@
  * the classic shape, where linearity is judged.
  *
  * Options: --sizes TS,TL,FN (default; any of S,M,L,XL,TS,TL,FN)  --repeat N (default 3)
+ * --small-repeat N (default 21: the runs of the small sizes, TS and S, take a third of a second,
+ * and one busy second on a shared machine moves a median of a few; they are repeated this often
+ * when it is more than --repeat)
  * --json FILE  --seed N  --keep (keep the generated folders)  --dir DIR (generate under DIR
  * instead of a temporary folder)  --only floor,reconcile,reconcile-json,render-floor,render,diff-floor,diff,fn
  * --no-scale (skip the scale row)  --scale-repeat N (default 1)  --scale-objects N --scale-routes N
@@ -50,6 +53,9 @@ const HOOK = path.join(__dirname, 'maxrss.js');
 const NOW = '2026-01-01T00:00:00Z';
 const COMMANDS = ['floor', 'reconcile', 'reconcile-json', 'render-floor', 'render', 'diff-floor', 'diff', 'fn'];
 const DEFAULT_SIZES = ['TS', 'TL', 'FN'];
+/** Sizes whose runs take a fraction of a second: measured --small-repeat times when that is more. */
+const SMALL_SIZES = ['TS', 'S'];
+const repeatOf = (size, o) => (SMALL_SIZES.includes(size) ? Math.max(o.repeat, o.smallRepeat) : o.repeat);
 /** The commands a size runs: FN is Tenants only (render and fn); fn runs only there. */
 const sizeRuns = (size, c) => (size === 'FN' ? c === 'render' || c === 'fn' : c !== 'fn');
 /** Exit codes that are success: diff exits 3 when it finds differences. */
@@ -60,6 +66,7 @@ function parseArgs(argv) {
   const o = {
     sizes: DEFAULT_SIZES,
     repeat: 3,
+    smallRepeat: 21,
     json: undefined,
     seed: DEFAULT_SEED,
     keep: false,
@@ -83,6 +90,7 @@ function parseArgs(argv) {
         .map((s) => s.trim().toUpperCase())
         .filter(Boolean);
     else if (a === '--repeat') o.repeat = Number(val());
+    else if (a === '--small-repeat') o.smallRepeat = Number(val());
     else if (a === '--json') o.json = val();
     else if (a === '--seed') o.seed = Number(val());
     else if (a === '--dir') o.dir = val();
@@ -101,6 +109,7 @@ function parseArgs(argv) {
   for (const s of o.sizes) if (!SIZES[s]) usage(`unknown size ${s} (expected ${Object.keys(SIZES).join(', ')})`);
   for (const c of o.only) if (!COMMANDS.includes(c)) usage(`unknown command ${c} (expected ${COMMANDS.join(', ')})`);
   if (!Number.isInteger(o.repeat) || o.repeat < 1) usage('--repeat must be a positive integer');
+  if (!Number.isInteger(o.smallRepeat) || o.smallRepeat < 1) usage('--small-repeat must be a positive integer');
   if (!Number.isInteger(o.scaleRepeat) || o.scaleRepeat < 1) usage('--scale-repeat must be a positive integer');
   for (const [k, flag] of [
     ['scaleObjects', '--scale-objects'],
@@ -114,7 +123,7 @@ function parseArgs(argv) {
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
   process.stderr.write(
-    `usage: npm run bench -- [--sizes ${DEFAULT_SIZES.join(',')}] [--repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only ${COMMANDS.join(',')}] [--no-scale] [--scale-repeat N] [--scale-objects N] [--scale-routes N]\n`,
+    `usage: npm run bench -- [--sizes ${DEFAULT_SIZES.join(',')}] [--repeat N] [--small-repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only ${COMMANDS.join(',')}] [--no-scale] [--scale-repeat N] [--scale-objects N] [--scale-routes N]\n`,
   );
   process.exit(msg ? 2 : 0);
 }
@@ -346,7 +355,8 @@ function main() {
     const cmds = asked.filter((c) => status[c] === 'ok');
     for (const c of asked) if (status[c] !== 'ok') process.stderr.write(`${size}: ${c} skipped (${status[c]})\n`);
     const runs = Object.fromEntries(cmds.map((c) => [c, []]));
-    for (let r = 0; r < o.repeat; r++) {
+    const repeat = repeatOf(size, o);
+    for (let r = 0; r < repeat; r++) {
       // Alternate, and rotate the order each round so no command always runs after the same one.
       for (let j = 0; j < cmds.length; j++) {
         const c = cmds[(j + r) % cmds.length];
@@ -357,7 +367,7 @@ function main() {
         }
         runs[c].push(res);
         process.stderr.write(
-          `${size} ${r + 1}/${o.repeat} ${c}: ${fmtMs(res.ms)} wall, ${fmtMs(res.cpuMs ?? 0)} cpu, ${fmtMB((res.rssKiB ?? 0) * 1024)}\n`,
+          `${size} ${r + 1}/${repeat} ${c}: ${fmtMs(res.ms)} wall, ${fmtMs(res.cpuMs ?? 0)} cpu, ${fmtMB((res.rssKiB ?? 0) * 1024)}\n`,
         );
       }
     }
@@ -428,6 +438,7 @@ function main() {
     machine: m,
     seed: o.seed,
     repeat: o.repeat,
+    smallRepeat: o.smallRepeat,
     baseline,
     results,
     scale,
@@ -597,7 +608,7 @@ function table(report) {
   const lines = [];
   const m = report.machine;
   lines.push(
-    `cozy-gw benchmark — ${m.nproc} cpu ${m.cpu}, ${m.memGiB} GiB, node ${m.node}; seed ${report.seed}, median of ${report.repeat}`,
+    `cozy-gw benchmark — ${m.nproc} cpu ${m.cpu}, ${m.memGiB} GiB, node ${m.node}; seed ${report.seed}, median of ${report.repeat}${report.smallRepeat > report.repeat ? ` (${report.smallRepeat} at ${SMALL_SIZES.join(' and ')})` : ''}`,
   );
   lines.push(
     `baseline: node startup ${fmtMs(report.baseline.ms)} wall, ${fmtMs(report.baseline.cpuMs)} cpu, ${fmtMB(report.baseline.rssKiB * 1024)} RSS (included in every figure)`,
