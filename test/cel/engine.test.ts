@@ -2,10 +2,10 @@
  * The CEL engine's module (src/cel/engine.ts): the built CLI runs the CommonJS copy the build
  * makes (scripts/cel-commonjs.js), the tests run the package; the two must be one engine.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as pkgEngine from '@marcbachmann/cel-js';
+import { loadedBy } from '../helpers/loaded';
 
 const ROOT = path.resolve(__dirname, '../..');
 const COPY = path.join(ROOT, 'dist/vendor/cel-js');
@@ -87,24 +87,16 @@ describe('the CommonJS copy the build makes', () => {
   });
 
   it('is what the built CLI loads: the copy, not the package', () => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        '-r',
-        path.join(ROOT, 'test/helpers/loadedModules.js'),
-        path.join(ROOT, 'bin/cozy-gw.js'),
-        'reconcile',
-        '--all',
-        '-o',
-        'yaml',
-        '-f',
-        path.join(ROOT, 'testdata/golden/reconcile/_inputs/routes.yaml'),
-        '--now',
-        '2026-01-01T00:00:00Z',
-      ],
-      { encoding: 'utf8' },
-    );
-    const mods = JSON.parse(/LOADED (.*)/.exec(r.stderr)![1]) as string[];
+    const mods = loadedBy([
+      'reconcile',
+      '--all',
+      '-o',
+      'yaml',
+      '-f',
+      'testdata/golden/reconcile/_inputs/routes.yaml',
+      '--now',
+      '2026-01-01T00:00:00Z',
+    ]).modules;
     expect(mods.filter((m) => m.includes('dist/vendor/cel-js/')).length).toBeGreaterThan(5);
     expect(mods.filter((m) => m.includes('@marcbachmann'))).toEqual([]);
   }, 30_000);

@@ -3,10 +3,10 @@
  * light table and a command's module is loaded when it runs. The table's help lines must be
  * what the loaded commands would print, and the module counts are read from a real process.
  */
-import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { Help } from 'commander';
 import { buildProgram, COMMANDS, commandsNeeded, makeContext } from '../../src/cli';
+import { loadedBy } from '../helpers/loaded';
 
 const ROOT = path.resolve(__dirname, '../..');
 const ctx = () =>
@@ -36,16 +36,7 @@ describe('the command table', () => {
 });
 
 describe('modules loaded by the built CLI', () => {
-  const run = (args: string[]): string[] => {
-    const r = spawnSync(
-      process.execPath,
-      ['-r', path.join(ROOT, 'test/helpers/loadedModules.js'), path.join(ROOT, 'bin/cozy-gw.js'), ...args],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    const m = /LOADED (.*)/.exec(r.stderr);
-    if (!m) throw new Error(`no module list from cozy-gw ${args.join(' ')} (status ${r.status}): ${r.stderr}`);
-    return (JSON.parse(m[1]) as string[]).filter((f) => !f.endsWith('loadedModules.js'));
-  };
+  const run = (args: string[]): string[] => loadedBy(args).modules;
 
   it('--help loads commander and the CLI directory, nothing of the core or its libraries', () => {
     const mods = run(['--help']);
@@ -62,23 +53,13 @@ describe('modules loaded by the built CLI', () => {
   }, 30_000);
 
   it('reconcile over a small input loads neither node:os nor node:v8 (read only to size a large run)', () => {
-    const r = spawnSync(
-      process.execPath,
-      [
-        '-r',
-        path.join(ROOT, 'test/helpers/loadedModules.js'),
-        path.join(ROOT, 'bin/cozy-gw.js'),
-        'reconcile',
-        '-f',
-        'testdata/golden/reconcile/_inputs/routes.yaml',
-        '--now',
-        '2026-01-01T00:00:00Z',
-      ],
-      { cwd: ROOT, encoding: 'utf8' },
-    );
-    const m = /BUILTINS (.*)/.exec(r.stderr);
-    if (!m) throw new Error(`no built-in list (status ${r.status}): ${r.stderr}`);
-    const builtins = JSON.parse(m[1]) as string[];
+    const { builtins } = loadedBy([
+      'reconcile',
+      '-f',
+      'testdata/golden/reconcile/_inputs/routes.yaml',
+      '--now',
+      '2026-01-01T00:00:00Z',
+    ]);
     expect(builtins).toContain('fs');
     expect(builtins.filter((b) => b === 'os' || b === 'v8')).toEqual([]);
   }, 30_000);
