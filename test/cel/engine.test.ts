@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as pkgEngine from '@marcbachmann/cel-js';
 import { loadedBy } from '../helpers/loaded';
+import { ROOT } from '../helpers/cli';
 
-const ROOT = path.resolve(__dirname, '../..');
 const COPY = path.join(ROOT, 'dist/vendor/cel-js');
 const PKG = path.join(ROOT, 'node_modules/@marcbachmann/cel-js');
 

@@ -12,8 +12,8 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { cacheDir, commandOf, decodeCache, encodeCache, sourceHash, type CacheEntry } from '../../src/cli/codeCache';
 import { FC_SEED } from '../helpers/tenantTreeArbitrary';
+import { ROOT } from '../helpers/cli';
 
-const ROOT = path.resolve(__dirname, '../..');
 const BUILT = path.join(ROOT, 'dist/cli/codeCache.js');
 
 const entryArb = fc.record({

@@ -4,8 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '../..');
+import { ROOT } from './cli';
 
 export function loadedBy(args: string[]): { modules: string[]; builtins: string[] } {
   const r = spawnSync(
