@@ -3,12 +3,11 @@
  * light table and a command's module is loaded when it runs. The table's help lines must be
  * what the loaded commands would print, and the module counts are read from a real process.
  */
-import * as path from 'node:path';
 import { Help } from 'commander';
 import { buildProgram, COMMANDS, commandsNeeded, makeContext } from '../../src/cli';
+import { ROOT } from '../helpers/cli';
 import { loadedBy } from '../helpers/loaded';
 
-const ROOT = path.resolve(__dirname, '../..');
 const ctx = () =>
   makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT });
 
