@@ -201,7 +201,8 @@ export function processHeapFlag(argv: readonly string[]): string[] | undefined {
     argv,
     env: process.env,
     execArgv: process.execArgv,
-    // Read when asked (heapFlag asks only about a large input): node:v8 and node:os load then.
+    // Read when asked (heapFlag asks only about a large input): node:os loads then (node:v8 is
+    // loaded at start-up, src/cli/compilerFlags.ts).
     get heapLimit() {
       return (require('node:v8') as typeof import('node:v8')).getHeapStatistics().heap_size_limit;
     },
