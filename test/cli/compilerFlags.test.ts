@@ -8,12 +8,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { COMPILER_FLAGS, wantsCompilerFlags } from '../../src/cli/compilerFlags';
-import { ROOT } from '../helpers/cli';
+import { EXAMPLE_INPUTS, ROOT } from '../helpers/cli';
 
 const NODE = { node: '20.20.2', v8: '11.3.244.8-node.38' } as unknown as NodeJS.ProcessVersions;
 
 describe('when the flags are set', () => {
-  it('on V8, with nothing about inlining among node’s own options', () => {
+  it("on V8, with nothing about inlining among node's own options", () => {
     expect(wantsCompilerFlags([], NODE)).toBe(true);
     expect(wantsCompilerFlags(['--max-old-space-size=4096', '--enable-source-maps'], NODE)).toBe(true);
   });
@@ -89,10 +89,7 @@ describe('the built executables (child processes)', () => {
       path.join(ROOT, 'bin/cozy-gw.js'),
       'reconcile',
       '--all',
-      '--values',
-      'examples/platform/values.yaml',
-      '-f',
-      'examples/platform/tenants',
+      ...EXAMPLE_INPUTS,
       '--now',
       '2026-01-01T00:00:00Z',
     ];

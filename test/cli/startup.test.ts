@@ -5,7 +5,7 @@
  */
 import { Help } from 'commander';
 import { buildProgram, COMMANDS, commandsNeeded, makeContext } from '../../src/cli';
-import { ROOT } from '../helpers/cli';
+import { EXAMPLE_INPUTS, ROOT } from '../helpers/cli';
 import { loadedBy } from '../helpers/loaded';
 
 const ctx = () =>
@@ -66,21 +66,13 @@ describe('modules loaded by the built CLI', () => {
   }, 30_000);
 
   it("reconcile, with no tree to read, does not load the tree record's reader", () => {
-    const modules = run([
-      'reconcile',
-      '--values',
-      'examples/platform/values.yaml',
-      '-f',
-      'examples/platform/tenants',
-      '--now',
-      '2026-01-01T00:00:00Z',
-    ]);
+    const modules = run(['reconcile', ...EXAMPLE_INPUTS, '--now', '2026-01-01T00:00:00Z']);
     expect(modules.some((m) => m.endsWith('dist/pipelines/reconcile.js'))).toBe(true);
     expect(modules.filter((m) => m.endsWith('dist/io/treeRecord.js'))).toEqual([]);
   }, 30_000);
 
   it('render loads the render chain, not the controller pass', () => {
-    const mods = run(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants']);
+    const mods = run(['render', ...EXAMPLE_INPUTS]);
     expect(mods.some((m) => m.endsWith('dist/pipelines/render.js'))).toBe(true);
     expect(
       mods.filter((m) => /dist\/(controller\/tenantGatewayController|pipelines\/reconcile|protocols\/)/.test(m)),

@@ -7,10 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
-import { runCli, ROOT } from '../helpers/cli';
+import { EXAMPLE_INPUTS, runCli, ROOT } from '../helpers/cli';
 import type { KObject } from '../../src/k8s/model';
-
-const EXAMPLE = ['--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'];
 
 /** Every file under dir (the record included), by relative path, with its bytes. */
 function tree(dir: string): Map<string, string> {
@@ -32,12 +30,12 @@ describe('render --output-dir with the whole tenant', () => {
   it('twice gives an identical tree, into a fresh directory or over the first', async () => {
     const a = path.join(scratch, 'a');
     const b = path.join(scratch, 'b');
-    const first = await runCli(['render', ...EXAMPLE, '--output-dir', a], { cwd: ROOT });
+    const first = await runCli(['render', ...EXAMPLE_INPUTS, '--output-dir', a], { cwd: ROOT });
     expect(first.code).toBe(0);
     const once = tree(a);
-    expect((await runCli(['render', ...EXAMPLE, '--output-dir', b], { cwd: ROOT })).code).toBe(0);
+    expect((await runCli(['render', ...EXAMPLE_INPUTS, '--output-dir', b], { cwd: ROOT })).code).toBe(0);
     expect(tree(b)).toEqual(once);
-    const again = await runCli(['render', ...EXAMPLE, '--output-dir', a], { cwd: ROOT });
+    const again = await runCli(['render', ...EXAMPLE_INPUTS, '--output-dir', a], { cwd: ROOT });
     expect(again.code).toBe(0);
     expect(again.stderr).not.toMatch(/removed/);
     expect(tree(a)).toEqual(once);
@@ -56,7 +54,7 @@ describe('render --output-dir with the whole tenant', () => {
 
   it('--include-hooks writes the hook objects in their namespaces; without it the tree has none', async () => {
     const dir = path.join(scratch, 'hooks');
-    const r = await runCli(['render', ...EXAMPLE, '--include-hooks', '--output-dir', dir], { cwd: ROOT });
+    const r = await runCli(['render', ...EXAMPLE_INPUTS, '--include-hooks', '--output-dir', dir], { cwd: ROOT });
     expect(r.code).toBe(0);
     expect(r.stderr).not.toMatch(/Helm hooks left out/);
     const files = [...tree(dir).keys()];
@@ -69,7 +67,7 @@ describe('render --output-dir with the whole tenant', () => {
     ])
       expect([f, files.includes(f)]).toEqual([f, true]);
     const plain = path.join(scratch, 'plain');
-    const p = await runCli(['render', ...EXAMPLE, '--output-dir', plain], { cwd: ROOT });
+    const p = await runCli(['render', ...EXAMPLE_INPUTS, '--output-dir', plain], { cwd: ROOT });
     expect(p.stderr).toMatch(/^info: Helm hooks left out: the pre-delete cleanup of 7 tenants/);
     expect([...tree(plain).keys()].filter((f) => /cleanup/.test(f))).toEqual([]);
   });
@@ -78,7 +76,16 @@ describe('render --output-dir with the whole tenant', () => {
 describe('render flags', () => {
   it('--api-versions is repeatable and comma-separated, as helm', async () => {
     const r = await runCli(
-      ['render', ...EXAMPLE, '--api-versions', 'apps/v1,v1', '--api-versions', 'v1.edp.epam.com/v1', '-o', 'json'],
+      [
+        'render',
+        ...EXAMPLE_INPUTS,
+        '--api-versions',
+        'apps/v1,v1',
+        '--api-versions',
+        'v1.edp.epam.com/v1',
+        '-o',
+        'json',
+      ],
       { cwd: ROOT },
     );
     expect(r.code).toBe(0);
@@ -109,7 +116,7 @@ describe('render flags', () => {
   });
 
   it('--gateway-only prints the gateway slice', async () => {
-    const r = await runCli(['render', ...EXAMPLE, '--gateway-only'], { cwd: ROOT });
+    const r = await runCli(['render', ...EXAMPLE_INPUTS, '--gateway-only'], { cwd: ROOT });
     expect(r.code).toBe(0);
     const kinds = [...new Set((jsyaml.loadAll(r.stdout) as KObject[]).map((o) => o.kind))].sort();
     expect(kinds).toEqual([

@@ -38,6 +38,14 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Cli
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const TESTDATA = path.join(ROOT, 'testdata');
 
+/** The README's example platform as a command's inputs (relative to ROOT: run with cwd ROOT). */
+export const EXAMPLE_INPUTS: readonly string[] = [
+  '--values',
+  'examples/platform/values.yaml',
+  '-f',
+  'examples/platform/tenants',
+];
+
 /** The smallest platform: tenant-root with its own Gateway, and the values that publish it. */
 export const ROOT_TENANT =
   'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';
