@@ -217,25 +217,35 @@ export function processHeapFlag(argv: readonly string[]): string[] | undefined {
 /**
  * Run this script again under the node options `flags` with the same arguments and standard streams; resolves to its
  * exit code. A signal sent here is sent on to it; when it dies of a signal, so does this process
- * (its status is the run's). Resolves undefined when it could not be started: run here then.
+ * (its status is the run's). Resolves undefined when it could not be started: run here then, unless
+ * a signal came meanwhile, which then ends this process. `start` is node's spawn (a test's seam).
  */
 export function relaunch(
   flags: readonly string[],
   script: string,
   argv: readonly string[],
+  start: typeof spawn = spawn,
 ): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...process.execArgv, ...flags, script, ...argv], { stdio: 'inherit' });
+    // Listened for before the run starts: a signal that came between its start and the listeners
+    // would end this process by its default action and leave the run behind, still running. A
+    // listener runs from the event loop, so never before the run is set.
+    const started: { run?: ReturnType<typeof spawn> } = {};
+    let received: NodeJS.Signals | undefined;
     const forward = (sig: NodeJS.Signals) => {
-      child.kill(sig);
+      received = sig;
+      started.run?.kill(sig);
     };
     for (const s of INTERRUPTING) process.on(s, forward);
     const done = () => {
       for (const s of INTERRUPTING) process.off(s, forward);
     };
+    const child = start(process.execPath, [...process.execArgv, ...flags, script, ...argv], { stdio: 'inherit' });
+    started.run = child;
     child.on('error', () => {
       done();
-      resolve(undefined);
+      if (received) process.kill(process.pid, received);
+      resolve(received && signalStatus(received));
     });
     child.on('exit', (code, signal) => {
       done();
