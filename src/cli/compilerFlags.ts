@@ -1,6 +1,6 @@
 /**
  * Start-up: how V8's optimising compiler (TurboFan) treats the package's code (README
- * "Performance", bench/RESULTS.md round 37). bin/cozy-gw.js sets it before anything else loads.
+ * "Performance", bench/RESULTS.md round 37). Both executables in bin/ set it before anything else loads.
  *
  * A pass is a few hundred functions, each hot for a short while, and TurboFan compiles each with
  * every small function it calls inlined: compilations of 50 to 130 ms each for the largest
@@ -26,7 +26,7 @@ export const COMPILER_FLAGS = '--no-turbo-inlining';
 /** Whether to set the flags: on V8, and only where node's own options say nothing of inlining. */
 export function wantsCompilerFlags(execArgv: readonly string[], versions: NodeJS.ProcessVersions): boolean {
   if (versions.bun !== undefined || versions.v8 === undefined) return false;
-  return !execArgv.some((a) => /^--(no-)?turbo[-_]inlining\b|^--max[-_]inlined/.test(a));
+  return !execArgv.some((a) => /^--(no-?)?turbo[-_]inlining\b|^--max[-_]inlined/.test(a));
 }
 
 /** Set the flags for this process (the edge: node:v8). Returns whether they were set. */

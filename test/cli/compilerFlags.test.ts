@@ -22,6 +22,7 @@ describe('when the flags are set', () => {
     ['--turbo-inlining'],
     ['--no-turbo-inlining'],
     ['--turbo_inlining'],
+    ['--noturbo-inlining'],
     ['--max-inlined-bytecode-size=100'],
     ['--max-inlined-bytecode-size-cumulative=200'],
   ])('not when node was given %s: that choice is kept', (flag) => {
