@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EXAMPLE_INPUTS, runCli } from '../helpers/cli';
+import { EXAMPLE_INPUTS, ROOT, runCli } from '../helpers/cli';
 
 let dir: string;
 beforeAll(() => {
@@ -201,20 +201,19 @@ describe('input errors', () => {
 });
 
 describe('reproducible by default', () => {
-  const root = path.resolve(__dirname, '..', '..');
   const times = (s: string) => [...new Set([...s.matchAll(/lastTransitionTime: "?([^"\n]+)"?/g)].map((m) => m[1]))];
 
   it('render --with-controller: the fixed epoch without --now, SOURCE_DATE_EPOCH when set, --now over both', async () => {
-    const a = await runCli(['render', ...EXAMPLE_INPUTS, '--with-controller'], { cwd: root, env: {} });
+    const a = await runCli(['render', ...EXAMPLE_INPUTS, '--with-controller'], { cwd: ROOT, env: {} });
     expect(a.code).toBe(0);
     expect(times(a.stdout)).toEqual(['1970-01-01T00:00:00Z']);
     const sde = await runCli(['render', ...EXAMPLE_INPUTS, '--with-controller'], {
-      cwd: root,
+      cwd: ROOT,
       env: { SOURCE_DATE_EPOCH: '1767225600' },
     });
     expect(times(sde.stdout)).toEqual(['2026-01-01T00:00:00Z']);
     const now = await runCli(['render', ...EXAMPLE_INPUTS, '--with-controller', '--now', '2027-02-03T04:05:06Z'], {
-      cwd: root,
+      cwd: ROOT,
       env: { SOURCE_DATE_EPOCH: '1767225600' },
     });
     expect(times(now.stdout)).toEqual(['2027-02-03T04:05:06Z']);
@@ -222,7 +221,7 @@ describe('reproducible by default', () => {
 
   it('a SOURCE_DATE_EPOCH that is not whole seconds is an error, not ignored', async () => {
     const r = await runCli(['render', ...EXAMPLE_INPUTS, '--with-controller'], {
-      cwd: root,
+      cwd: ROOT,
       env: { SOURCE_DATE_EPOCH: 'yesterday' },
     });
     expect(r.code).toBe(1);
@@ -233,9 +232,9 @@ describe('reproducible by default', () => {
   });
 
   it('reconcile keeps the current time (SOURCE_DATE_EPOCH is not its clock)', async () => {
-    const rendered = (await runCli(['render', ...EXAMPLE_INPUTS], { cwd: root })).stdout;
+    const rendered = (await runCli(['render', ...EXAMPLE_INPUTS], { cwd: ROOT })).stdout;
     const rec = await runCli(['reconcile', '--values', 'examples/platform/values.yaml', '-f', '-'], {
-      cwd: root,
+      cwd: ROOT,
       stdin: rendered,
       env: { SOURCE_DATE_EPOCH: '1767225600' },
     });
@@ -247,7 +246,6 @@ describe('reproducible by default', () => {
 });
 
 describe('render --with-controller --output-dir', () => {
-  const root = path.resolve(__dirname, '..', '..');
   it('writes what the platform owns, without status; the preview keeps everything', async () => {
     const out = path.join(dir, 'tree');
     const args = [
@@ -258,10 +256,10 @@ describe('render --with-controller --output-dir', () => {
       'examples/platform/tenants',
       '--with-controller',
     ];
-    const preview = await runCli(args, { cwd: root });
+    const preview = await runCli(args, { cwd: ROOT });
     expect(preview.stdout).toMatch(/kind: HTTPRoute\nmetadata:\n  name: status\n  namespace: tenant-root\n/);
     expect(preview.stdout).toContain('\nstatus:\n');
-    const r = await runCli([...args, '--output-dir', out], { cwd: root });
+    const r = await runCli([...args, '--output-dir', out], { cwd: ROOT });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /info: \d+ input objects the controller changed \(route status, namespace labels\) are not written to the tree: the platform does not own them/,
@@ -288,11 +286,9 @@ describe('render --with-controller --output-dir', () => {
 });
 
 describe('option combinations that cannot be honoured', () => {
-  const root = path.resolve(__dirname, '..', '..');
-
   it('-o json --output-dir writes JSON files, listed in kustomization.yaml', async () => {
     const out = path.join(dir, 'json-tree');
-    const r = await runCli(['render', ...EXAMPLE_INPUTS, '-o', 'json', '--output-dir', out], { cwd: root });
+    const r = await runCli(['render', ...EXAMPLE_INPUTS, '-o', 'json', '--output-dir', out], { cwd: ROOT });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^wrote (\d+) files \(\d+ objects as JSON and kustomization\.yaml\) to /m);
     const files = fs
@@ -314,7 +310,7 @@ describe('option combinations that cannot be honoured', () => {
     [['reconcile', '-o', 'plan', '--all'], '-o plan cannot be combined with --all'],
     [['reconcile', '-o', 'plan', '--include-secret-data'], '-o plan cannot be combined with --include-secret-data'],
   ])('%j is a usage error', async (args, msg) => {
-    const r = await runCli([...args, ...EXAMPLE_INPUTS], { cwd: root });
+    const r = await runCli([...args, ...EXAMPLE_INPUTS], { cwd: ROOT });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`error: ${msg}`);
@@ -339,10 +335,9 @@ describe('option combinations that cannot be honoured', () => {
 });
 
 describe('--validate', () => {
-  const root = path.resolve(__dirname, '..', '..');
   it('render and render --with-controller: the example passes', async () => {
     for (const extra of [[], ['--with-controller']]) {
-      const r = await runCli(['render', ...EXAMPLE_INPUTS, ...extra, '--validate'], { cwd: root });
+      const r = await runCli(['render', ...EXAMPLE_INPUTS, ...extra, '--validate'], { cwd: ROOT });
       expect(r.code).toBe(0);
       expect(r.stderr).not.toMatch(/^error/m);
     }

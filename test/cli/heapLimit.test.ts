@@ -3,7 +3,7 @@
  * what it is handed, the input sizes it counts, and the run again under the larger heap as a real
  * process: the same output and exit status, the signals it is sent passed on, nothing left behind.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
@@ -224,9 +224,7 @@ describe('the run again under a larger heap (real processes)', () => {
     const cmdline = (await execedCommandLine(child, parent.pid!)).split('\0');
     expect(cmdline).toContain('--max-old-space-size=700');
     expect(cmdline).toContain(`--max-semi-space-size=${LARGE_RUN_SEMI_SPACE_MIB}`);
-    const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      parent.on('exit', (code, signal) => resolve({ code, signal })),
-    );
+    const ended = exitOf(parent);
     parent.kill('SIGTERM');
     expect(await ended).toEqual({ code: null, signal: 'SIGTERM' });
     expect(fs.existsSync(`/proc/${child}`)).toBe(false);
@@ -256,9 +254,7 @@ require(${JSON.stringify(heapLimit)}).relaunch([], ${JSON.stringify(run)}, [], (
     const parent = spawn(process.execPath, [driver], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     parent.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    const ended = await new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-      parent.on('exit', (code, signal) => resolve({ code, signal })),
-    );
+    const ended = await exitOf(parent);
     const child = Number(out.trim());
     const left = child > 0 && fs.existsSync(`/proc/${child}`);
     if (left) process.kill(child, 'SIGKILL');
@@ -309,4 +305,9 @@ async function childOf(pid: number): Promise<number> {
 function onLinux(title: string, fn: () => Promise<void>): void {
   if (process.platform === 'linux') test(title, fn);
   else test.skip(skippedTitle(title, 'needs Linux: /proc names the processes'), fn);
+}
+
+/** How a process ended: its exit code, or the signal that ended it. */
+function exitOf(proc: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
 }
