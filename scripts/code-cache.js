@@ -38,9 +38,22 @@ function record(out) {
   if (!out) return;
   const { installCodeCache, encodeCache } = codeCache();
   const scripts = [];
-  installCodeCache({ env: {}, recorder: { record: (file, sha1, script) => scripts.push({ file, sha1, script }) } });
+  const requires = new Map();
+  const resolved = (file, request, target) => {
+    if (!requires.has(file)) requires.set(file, {});
+    requires.get(file)[request] = target;
+  };
+  installCodeCache({
+    env: {},
+    recorder: { record: (file, sha1, script) => scripts.push({ file, sha1, script }), resolved },
+  });
   process.on('exit', () => {
-    const entries = scripts.map(({ file, sha1, script }) => ({ file, sha1, data: script.createCachedData() }));
+    const entries = scripts.map(({ file, sha1, script }) => ({
+      file,
+      sha1,
+      data: script.createCachedData(),
+      requires: requires.get(file),
+    }));
     fs.writeFileSync(out, encodeCache(entries));
   });
 }
@@ -66,7 +79,10 @@ function build() {
   }
 }
 
-/** Run one command's training runs and write its file: a module's entry from the run that compiled the most of it. */
+/**
+ * Run one command's training runs and write its file: a module's entry from the run that compiled
+ * the most of it, with the requests it made in any of them.
+ */
 function writeCommand(dir, command, runs, work) {
   const { decodeCache, encodeCache } = codeCache();
   const best = new Map();
@@ -85,7 +101,9 @@ function writeCommand(dir, command, runs, work) {
     if (!(run.ok ?? [0, 3]).includes(r.status))
       throw new Error(`${command} exited ${r.status}: ${String(r.stderr).slice(0, 2000)}`);
     for (const [file, e] of decodeCache(fs.readFileSync(out)) ?? []) {
+      const requires = { ...best.get(file)?.requires, ...Object.fromEntries(e.requires) };
       if (!best.has(file) || best.get(file).data.length < e.data.length) best.set(file, { file, ...e });
+      best.get(file).requires = requires;
     }
   }
   fs.mkdirSync(dir, { recursive: true });

@@ -5,7 +5,9 @@
  *
  * Without it every run parses each module's source again and compiles each function the first
  * time it is called: about 30 ms of a small run's 350 (README "Performance"). With it, V8 takes
- * the bytecode the build's training runs left behind.
+ * the bytecode the build's training runs left behind, and each relative request a cached module
+ * makes (`./x`, `../y/z`) goes to the file the build resolved it to, without Node.js's search
+ * (installResolver).
  *
  * What keeps it safe:
  * - One folder per Node.js build (`process.version`, the V8 version and the architecture in its
@@ -26,13 +28,25 @@ import * as vm from 'node:vm';
 
 /** The package root: this file is dist/cli/codeCache.js. */
 const ROOT = path.resolve(__dirname, '..', '..');
-const MAGIC = 'cozy-gw code cache 1\n';
+const MAGIC = 'cozy-gw code cache 2\n';
 
-/** One module's cached bytecode: its path under the package root and the SHA-1 of its source. */
+/**
+ * One module's cached bytecode: its path under the package root and the SHA-1 of its source; and
+ * `requires`, the relative requests (`./x`, `../y/z`) it made in the training runs, each with the
+ * file Node.js resolved it to, under the package root too.
+ */
 export interface CacheEntry {
   file: string;
   sha1: string;
   data: Uint8Array;
+  requires?: Readonly<Record<string, string>>;
+}
+
+/** A decoded entry: `requires` by request. */
+export interface CachedModule {
+  sha1: string;
+  data: Buffer;
+  requires: ReadonlyMap<string, string>;
 }
 
 /** The folder of this Node.js build's cache files, one per command, under dist/. */
@@ -80,7 +94,14 @@ export function encodeCache(entries: readonly CacheEntry[]): Buffer {
   const sorted = [...entries].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   let offset = 0;
   const index = sorted.map((e) => {
-    const row: [string, string, number, number] = [e.file, e.sha1, offset, e.data.length];
+    const requires = Object.fromEntries(Object.entries(e.requires ?? {}).sort(([a], [b]) => (a < b ? -1 : 1)));
+    const row: [string, string, number, number, Record<string, string>] = [
+      e.file,
+      e.sha1,
+      offset,
+      e.data.length,
+      requires,
+    ];
     offset += e.data.length;
     return row;
   });
@@ -91,7 +112,7 @@ export function encodeCache(entries: readonly CacheEntry[]): Buffer {
 }
 
 /** The entries of a cache file's bytes by path, or undefined when they are not one (never throws). */
-export function decodeCache(bytes: Buffer): Map<string, { sha1: string; data: Buffer }> | undefined {
+export function decodeCache(bytes: Buffer): Map<string, CachedModule> | undefined {
   const magic = Buffer.from(MAGIC, 'utf8');
   if (bytes.length < magic.length + 4 || !bytes.subarray(0, magic.length).equals(magic)) return undefined;
   const len = bytes.readUInt32LE(magic.length);
@@ -104,18 +125,36 @@ export function decodeCache(bytes: Buffer): Map<string, { sha1: string; data: Bu
     return undefined;
   }
   if (!Array.isArray(index)) return undefined;
-  const out = new Map<string, { sha1: string; data: Buffer }>();
+  const out = new Map<string, CachedModule>();
   for (const row of index as unknown[]) {
-    if (!Array.isArray(row) || row.length !== 4) return undefined;
-    const [file, sha1, offset, length] = row as unknown[];
+    if (!Array.isArray(row) || row.length !== 5) return undefined;
+    const [file, sha1, offset, length, table] = row as unknown[];
     if (typeof file !== 'string' || typeof sha1 !== 'string') return undefined;
     if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) return undefined;
     const from = start + (offset as number);
     const to = from + (length as number);
     if ((offset as number) < 0 || (length as number) < 0 || to > bytes.length) return undefined;
-    out.set(file, { sha1, data: bytes.subarray(from, to) });
+    const requires = requiresOf(table);
+    if (!requires) return undefined;
+    out.set(file, { sha1, data: bytes.subarray(from, to), requires });
   }
   return out;
+}
+
+/** An index row's requests and files (an object of strings), or undefined. */
+function requiresOf(table: unknown): Map<string, string> | undefined {
+  if (typeof table !== 'object' || table === null || Array.isArray(table)) return undefined;
+  const out = new Map<string, string>();
+  for (const [request, file] of Object.entries(table)) {
+    if (typeof file !== 'string') return undefined;
+    out.set(request, file);
+  }
+  return out;
+}
+
+/** A request resolved the same way wherever the package is: relative to the module that makes it. */
+export function isRelativeRequest(request: string): boolean {
+  return request.startsWith('./') || request.startsWith('../');
 }
 
 type Compile = (this: NodeJS.Module, content: string, filename: string, format?: string) => unknown;
@@ -131,6 +170,8 @@ interface ModuleStatics {
 /** What the training runs (scripts/code-cache.js) read back: each module compiled through here. */
 export interface Recorder {
   record: (file: string, sha1: string, script: vm.Script) => void;
+  /** A relative request a module made, and the file it resolved to (both under the package root). */
+  resolved?: (file: string, request: string, target: string) => void;
 }
 
 /** Told of each module compiled through here, and whether V8 took its cached bytecode (tests). */
@@ -166,7 +207,7 @@ export function installCodeCache(
   const Module = require('node:module') as unknown as ModuleStatics;
   if (leftAlone(options.env ?? process.env, Module)) return false;
   const root = options.root ?? ROOT;
-  let entries: Map<string, { sha1: string; data: Buffer }> | undefined;
+  let entries: Map<string, CachedModule> | undefined;
   if (!options.recorder) {
     const command = options.command ?? commandOf(options.args ?? process.argv.slice(2));
     if (command === undefined) return false;
@@ -177,6 +218,9 @@ export function installCodeCache(
     }
     if (!entries) return false;
   }
+  // The resolutions of the modules taken from the cache, by their file names.
+  const tables = new Map<string, ReadonlyMap<string, string>>();
+  installResolver(Module, root, tables, options.recorder);
   const original = Module.prototype._compile;
   Module.prototype._compile = function compile(this: NodeJS.Module, content, filename, format) {
     const file = cacheable(root, filename, format, content);
@@ -185,6 +229,7 @@ export function installCodeCache(
     const sha1 = sourceHash(content);
     const cachedData = entry && entry.sha1 === sha1 ? entry.data : undefined;
     if (!cachedData && !options.recorder) return original.call(this, content, filename, format);
+    if (cachedData && entry!.requires.size > 0) tables.set(filename, entry!.requires);
     let script: vm.Script;
     try {
       script = new vm.Script(Module.wrap(content), { filename, cachedData, importModuleDynamically: dynamicImport() });
@@ -200,15 +245,55 @@ export function installCodeCache(
   return true;
 }
 
+/**
+ * Relative requests resolved as the build resolved them (each Node.js resolution stats files and
+ * walks their real paths: some 25 ms of a small run's start-up, README "Performance"). Only for
+ * a module taken from the cache, whose text is the one that made the request when the cache was
+ * written. A file under node_modules/ is taken only while it is still there: a reinstalled package
+ * may have moved it while the module requiring it kept its text. dist/ is the build's own output,
+ * written with the cache, and tsc never deletes a file there. Anything else, a package name and a
+ * request with options or from the main module included, is resolved by Node.js. Recording (the
+ * training runs), every such resolution Node.js makes is handed to the recorder.
+ */
+function installResolver(
+  Module: ModuleStatics,
+  root: string,
+  tables: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  recorder: Recorder | undefined,
+): void {
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function resolveFilename(this: unknown, request, parent, isMain, opts) {
+    const from = parent?.filename;
+    if (isMain || opts !== undefined || typeof from !== 'string' || !isRelativeRequest(request))
+      return resolve.call(this, request, parent, isMain, opts);
+    const known = tables.get(from)?.get(request);
+    if (known !== undefined) {
+      const target = path.join(root, known);
+      if (known.startsWith('dist/') || fs.existsSync(target)) return target;
+    }
+    const target = resolve.call(this, request, parent, isMain, opts);
+    if (recorder?.resolved) {
+      const file = packagePath(root, from);
+      const to = packagePath(root, target);
+      if (file !== undefined && to !== undefined) recorder.resolved(file, request, to);
+    }
+    return target;
+  };
+}
+
 /** The module's path under the package root when it may be cached: CommonJS in dist/ or node_modules/. */
 function cacheable(root: string, filename: string, format: string | undefined, content: string): string | undefined {
   if (format !== undefined && format !== 'commonjs') return undefined;
+  return content.startsWith('#!') ? undefined : packagePath(root, filename);
+}
+
+/** A JavaScript file's path under the package root (`/`-separated), when it is in dist/ or node_modules/. */
+function packagePath(root: string, filename: string): string | undefined {
   const rel = path.relative(root, filename);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
   const file = rel.split(path.sep).join('/');
   if (!file.startsWith('dist/') && !file.startsWith('node_modules/')) return undefined;
-  if (!file.endsWith('.js') && !file.endsWith('.cjs')) return undefined;
-  return content.startsWith('#!') ? undefined : file;
+  return file.endsWith('.js') || file.endsWith('.cjs') ? file : undefined;
 }
 
 /** `import()` inside a cached module behaves as in any other (Node.js >= 20.12). */
