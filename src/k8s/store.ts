@@ -111,6 +111,15 @@ export class Store {
     this.listNs.get(kk)?.delete(ns);
   }
 
+  /**
+   * How many distinct identities the objects the store was built from have: fewer than the
+   * objects when one was given twice (the later copy is the one stored; duplicateFindings names
+   * every copy).
+   */
+  get originalIdentities(): number {
+    return this.original.size;
+  }
+
   /** The current object, or undefined. Do not mutate it: `put` a changed copy. */
   /** Ask the store's write admission about an object write (a no-op without one). */
   admit(obj: KObject): void {
@@ -212,23 +221,25 @@ export class Store {
   }
 
   private computeAll(): KObject[] {
-    const kinds: { v: string; k: string; kk: string }[] = [];
+    // Each kind's sorted list, and the apiVersions it holds (nearly always one: then the list is
+    // taken whole, with no second look at each object).
+    const kinds: { v: string; k: string; sorted: KObject[]; only: boolean }[] = [];
     for (const [kk, byNs] of this.byKind) {
+      const sorted = this.sortedKind(kk, byNs);
+      if (sorted.length === 0) continue;
       const versions = new Set<string>();
-      let kind = '';
-      for (const byName of byNs.values()) {
-        for (const o of byName.values()) {
-          versions.add(o.apiVersion);
-          kind = o.kind;
-        }
+      let last: string | undefined;
+      for (let i = 0; i < sorted.length; i++) {
+        const v = sorted[i].apiVersion;
+        if (v !== last) versions.add((last = v));
       }
-      for (const v of versions) kinds.push({ v, k: kind, kk });
+      for (const v of versions) kinds.push({ v, k: sorted[0].kind, sorted, only: versions.size === 1 });
     }
     kinds.sort((a, b) => cmp(a.v, b.v) || cmp(a.k, b.k));
     const out: KObject[] = [];
-    for (const { v, kk } of kinds) {
-      const sorted = this.sortedKind(kk, this.byKind.get(kk)!);
-      for (let i = 0; i < sorted.length; i++) if (sorted[i].apiVersion === v) out.push(sorted[i]);
+    for (const { v, sorted, only } of kinds) {
+      if (only) for (let i = 0; i < sorted.length; i++) out.push(sorted[i]);
+      else for (let i = 0; i < sorted.length; i++) if (sorted[i].apiVersion === v) out.push(sorted[i]);
     }
     return out;
   }

@@ -150,9 +150,21 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V): V {
   return v;
 }
 
+/**
+ * Single-line strings js-yaml writes between double quotes as they are: printable ASCII without
+ * `"` or `\` (escapeString changes none of its characters) that it cannot write plain, a `*`
+ * first (an alias) or a `: ` anywhere (a mapping); with quotingType `"` and no line width,
+ * chooseScalarStyle double-quotes every single-line string it cannot write plain. A wildcard
+ * hostname and a status message are the common ones (thousands in a large reconcile, each a
+ * call into js-yaml's dumper before it was memoised).
+ */
+const DOUBLE_QUOTED =
+  /^(?:\*[\x20\x21\x23-\x5B\x5D-\x7E]*|[\x20\x21\x23-\x5B\x5D-\x7E]*: [\x20\x21\x23-\x5B\x5D-\x7E]*)$/;
+
 function stringScalar(s: string, level: number, memo: Memo): string {
   if (SIMPLE.test(s) && !isAmbiguousWord(s)) return s;
   if (s.indexOf('\n') < 0) {
+    if (DOUBLE_QUOTED.test(s)) return `"${s}"`;
     return memo.scalar.get(s) ?? remember(memo.scalar, s, jsyaml.dump(s, OPTIONS).slice(0, -1));
   }
   // A multi-line string of printable ASCII: js-yaml's literal block scalar, written here (for speed:

@@ -75,7 +75,10 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
         rule: 'input.now',
       }),
     );
-  pushAll(findings, duplicateFindings(input.objects));
+  // The platform's own policies judge the controller's writes, as the apiserver would. Built
+  // first: it counts the objects' identities, and duplicates are looked for only when some repeat.
+  const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({})) });
+  pushAll(findings, duplicateFindings(input.objects, undefined, undefined, store.originalIdentities));
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
   // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
@@ -91,8 +94,6 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
         });
     }
   }
-  // The platform's own policies judge the controller's writes, as the apiserver would.
-  const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({})) });
   if (findings.some((f) => f.severity === 'error')) return { store, changes: [], findings, races: [] };
 
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose

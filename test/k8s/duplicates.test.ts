@@ -1,6 +1,9 @@
 /** The one duplicate rule (src/k8s/duplicates.ts): a finding at every copy, in reading order, none without a repeat. */
+import fc from 'fast-check';
 import { duplicateFindings } from '../../src/k8s/duplicates';
 import type { KObject } from '../../src/k8s/model';
+import { Store } from '../../src/k8s/store';
+import { FC_SEED } from '../helpers/tenantTreeArbitrary';
 
 const ns = (name: string, label = ''): KObject => ({
   apiVersion: 'v1',
@@ -23,5 +26,23 @@ describe('duplicateFindings', () => {
       ['given 3 times in the state; this is copy 3 of 3', 'a', copies[3]],
     ]);
     expect(f.map((x) => [x.severity, x.rule])).toEqual(Array(3).fill(['error', 'input.duplicate']));
+  });
+
+  it("given a Store's count of the identities, finds what it finds without it, whatever repeats", () => {
+    const obj = fc.record({
+      apiVersion: fc.constantFrom('v1', 'apps/v1', 'apps/v2'),
+      kind: fc.constantFrom('Namespace', 'ConfigMap'),
+      metadata: fc.record({ name: fc.constantFrom('a', 'b', 'c'), namespace: fc.constantFrom(undefined, '', 'x') }),
+    }) as fc.Arbitrary<KObject>;
+    fc.assert(
+      fc.property(fc.array(obj, { maxLength: 8 }), (objs) => {
+        const counted = duplicateFindings(objs, 'inputs', '-f', new Store(objs).originalIdentities);
+        expect(counted).toEqual(duplicateFindings(objs));
+      }),
+      { seed: FC_SEED },
+    );
+    // The count is what spares the look: as many identities as objects, nothing is looked for.
+    expect(duplicateFindings([ns('a'), ns('a')], 'inputs', '-f', 2)).toEqual([]);
+    expect(new Store([ns('a'), ns('a', 'x'), ns('b')]).originalIdentities).toBe(2);
   });
 });
