@@ -70,6 +70,21 @@ export class Store {
    */
   private readonly admission: WriteAdmission | undefined;
 
+  /**
+   * Where index() filed the last object: its apiVersion and kind, their maps, its namespace's (a
+   * private field, out of JSON.stringify's sight, like #allMemo).
+   */
+  #filing:
+    | {
+        apiVersion: string;
+        kind: string;
+        kk: string;
+        byNs: Map<string, Map<string, KObject>>;
+        ns: string | undefined;
+        byName: Map<string, KObject> | undefined;
+      }
+    | undefined;
+
   constructor(objects: KObject[] = [], opts: { admission?: WriteAdmission } = {}) {
     this.admission = opts.admission;
     for (const o of objects) {
@@ -81,12 +96,25 @@ export class Store {
 
   private index(o: KObject, k: string): void {
     this.objects.set(k, o);
-    const kk = kindKey(groupOf(o.apiVersion), o.kind);
-    let byNs = this.byKind.get(kk);
-    if (!byNs) this.byKind.set(kk, (byNs = new Map()));
+    // Objects of one kind and namespace come together (a List, a kind's writes): the maps they go
+    // in are looked up again only when the kind or the namespace changes. byKind's maps are never
+    // removed, so the ones remembered stay the store's.
+    let f = this.#filing;
+    if (f === undefined || f.apiVersion !== o.apiVersion || f.kind !== o.kind) {
+      const kk = kindKey(groupOf(o.apiVersion), o.kind);
+      let byNs = this.byKind.get(kk);
+      if (!byNs) this.byKind.set(kk, (byNs = new Map()));
+      this.#filing = f = { apiVersion: o.apiVersion, kind: o.kind, kk, byNs, ns: undefined, byName: undefined };
+    }
+    const kk = f.kk;
     const ns = o.metadata.namespace ?? '';
-    let byName = byNs.get(ns);
-    if (!byName) byNs.set(ns, (byName = new Map()));
+    let byName = f.byName;
+    if (f.ns !== ns || byName === undefined) {
+      byName = f.byNs.get(ns);
+      if (!byName) f.byNs.set(ns, (byName = new Map()));
+      f.ns = ns;
+      f.byName = byName;
+    }
     const name = o.metadata.name;
     if (byName.has(name)) {
       // an update: the cached lists keep their order, the object is replaced where it stands
@@ -107,6 +135,7 @@ export class Store {
   }
 
   private dropLists(kk: string, ns: string): void {
+    if (this.listAll.size === 0 && this.listNs.size === 0) return;
     this.listAll.delete(kk);
     this.listNs.get(kk)?.delete(ns);
   }
