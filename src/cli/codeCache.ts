@@ -18,6 +18,9 @@
  *   cache made under other flags. A missing, unreadable or malformed file is no cache at all.
  * - Only modules with an entry go through here: ES modules, JSON and any file the training runs
  *   did not load are loaded by Node.js itself, untouched.
+ * - A request is resolved from the record only when it is relative and made by a module whose
+ *   SHA-1 matched (its text makes the same requests), and a file under node_modules/ only while it
+ *   is still there; a package name is always Node.js's to resolve.
  * - Nothing is written at run time: the cache is read, never made, outside the build.
  * - `COZY_GW_CODE_CACHE=off` leaves Node.js's loader alone (a reviewer comparing, a debugger).
  *   bun's standalone executables (.goreleaser.yaml) have no such loader: installing is a no-op.

@@ -149,12 +149,12 @@ export class Store {
     return this.original.size;
   }
 
-  /** The current object, or undefined. Do not mutate it: `put` a changed copy. */
   /** Ask the store's write admission about an object write (a no-op without one). */
   admit(obj: KObject): void {
     this.admission?.(obj, this);
   }
 
+  /** The current object, or undefined. Do not mutate it: `put` a changed copy. */
   get(group: string, kind: string, namespace: string | undefined, name: string): KObject | undefined {
     this.stats.gets++;
     return this.byKind
