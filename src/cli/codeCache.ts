@@ -156,7 +156,7 @@ function requiresOf(table: unknown): Map<string, string> | undefined {
 }
 
 /** A request resolved the same way wherever the package is: relative to the module that makes it. */
-export function isRelativeRequest(request: string): boolean {
+function isRelativeRequest(request: string): boolean {
   return request.startsWith('./') || request.startsWith('../');
 }
 

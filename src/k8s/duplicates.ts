@@ -7,19 +7,8 @@
 import { error, type Finding } from './diagnostics';
 import { keyOf, refOf, type KObject } from './model';
 
-/**
- * `what`: where they were given (`inputs`, `state (--state)`); `flag`: the option that reads
- * directories; `identities`: how many distinct identities the objects have, when the caller
- * already counted them (a Store built from them, Store.originalIdentities): as many as the
- * objects, and there is nothing to look for.
- */
-export function duplicateFindings(
-  objects: readonly KObject[],
-  what = 'inputs',
-  flag = '-f',
-  identities?: number,
-): Finding[] {
-  if (identities === objects.length) return [];
+/** `what`: where they were given (`inputs`, `state (--state)`); `flag`: the option that reads directories. */
+export function duplicateFindings(objects: readonly KObject[], what = 'inputs', flag = '-f'): Finding[] {
   // One identity per object, computed once; most inputs have no duplicate, and then nothing more is done.
   const keys = objects.map(keyOf);
   const once = new Set<string>();

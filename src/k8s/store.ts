@@ -141,9 +141,9 @@ export class Store {
   }
 
   /**
-   * How many distinct identities the objects the store was built from have: fewer than the
-   * objects when one was given twice (the later copy is the one stored; duplicateFindings names
-   * every copy).
+   * How many distinct identities (keyOf) the objects the store was built from have: fewer than
+   * the objects exactly when one was given twice (the later copy is the one stored;
+   * duplicateFindings names every copy).
    */
   get originalIdentities(): number {
     return this.original.size;

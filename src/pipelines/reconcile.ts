@@ -76,9 +76,10 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
       }),
     );
   // The platform's own policies judge the controller's writes, as the apiserver would. Built
-  // first: it counts the objects' identities, and duplicates are looked for only when some repeat.
+  // first: it keys every object by its identity, so duplicates are looked for only when it holds
+  // fewer identities than objects.
   const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({})) });
-  pushAll(findings, duplicateFindings(input.objects, undefined, undefined, store.originalIdentities));
+  if (store.originalIdentities < input.objects.length) pushAll(findings, duplicateFindings(input.objects));
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
   // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
