@@ -85,6 +85,40 @@ const CLOSE_LINE = Buffer.from('}', 'latin1');
  */
 const CLOSER_REACH = 2 * MAX_OBJECT_BYTES + (1 << 16);
 
+/**
+ * The first offset at or after `from` where `closer` (a line feed, indentation, `}`) is in `b`, or
+ * -1. Its last byte is looked for with indexOf (a byte search, several times quicker here than
+ * Buffer's search for the whole line, README "Performance"), and the rest compared where one is.
+ */
+export function closerAt(b: Buffer, closer: Buffer, from: number): number {
+  const last = closer.length - 1;
+  // Its line feed first: a `}` nested deeper has indentation there, one on a line of its own less.
+  const before = closer[last - 1];
+  for (let q = b.indexOf(CLOSE_OBJECT, from + last); q >= 0; q = b.indexOf(CLOSE_OBJECT, q + 1)) {
+    if (b[q - last] === 0x0a && b[q - 1] === before && holds(b, q - last, closer, last)) return q - last;
+  }
+  return -1;
+}
+
+/**
+ * Whether `b` holds the first `n` bytes of `pattern` at `at`. A loop, not Buffer's compare: the
+ * lines compared are a few bytes long, shorter than a call into compare costs.
+ */
+function holds(b: Buffer, at: number, pattern: Buffer, n: number): boolean {
+  for (let k = 0; k < n; k++) if (b[at + k] !== pattern[k]) return false;
+  return true;
+}
+
+/**
+ * printableJson of an element's text, decoded from `bytes` bytes. UTF-8 never decodes to more
+ * UTF-16 units than it has bytes, and to as many only when each byte is a character of its own: an
+ * ASCII one, or U+FFFD for a byte that is no UTF-8. Of those printableJson can find only DEL, which
+ * a character search answers, several times quicker than its pattern (README "Performance").
+ */
+function printableOf(text: string, bytes: number): boolean {
+  return text.length === bytes ? text.indexOf('\x7f') < 0 : printableJson(text);
+}
+
 /** A step of scan that cannot go on before more bytes are read (and must not pass what it has). */
 const WAIT = -1;
 
@@ -318,7 +352,7 @@ export class JsonListReader {
     while (i >= this.mark && (b[i] === 0x20 || b[i] === 0x09)) i--;
     if (i < this.mark || b[i] !== 0x0a) return undefined;
     const last = this.closer;
-    if (last && last.length === p - i + 1 && b.compare(last, 0, last.length - 1, i, p) === 0) return last;
+    if (last && last.length === p - i + 1 && holds(b, i, last, last.length - 1)) return last;
     return Buffer.concat([b.subarray(i, p), CLOSE_LINE]);
   }
 
@@ -330,7 +364,7 @@ export class JsonListReader {
    */
   private findByCloser(b: Buffer): number {
     const closer = this.closer as Buffer;
-    const f = b.indexOf(closer, this.searchFrom);
+    const f = closerAt(b, closer, this.searchFrom);
     if (f < 0) {
       if (b.length - this.start > CLOSER_REACH) {
         // An element this large is past the bound (src/k8s/limits.ts) or not indented alike:
@@ -361,7 +395,7 @@ export class JsonListReader {
     }
     this.items.push(value);
     this.keys += countJsonKeys(text);
-    if (this.printable && !printableJson(text)) this.printable = false;
+    if (this.printable && !printableOf(text, end - this.start)) this.printable = false;
     this.mark = end;
     this.mode = Mode.Between;
     this.expect = Expect.CommaOrEnd;

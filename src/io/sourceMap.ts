@@ -115,8 +115,12 @@ interface Parsed {
 
 export class SourceMap {
   // A Map, not a WeakMap: the map lives as long as the run's objects do, and a Map's set is the
-  // cheaper of the two on a snapshot of tens of thousands of objects.
+  // cheaper of the two on a snapshot of tens of thousands of objects. An input object's origin is
+  // kept beside it in `addedOrigins` and goes into the map only when an origin is first looked up:
+  // a run that places no finding never hashes its objects (README "Performance").
   private readonly origins = new Map<object, Origin>();
+  private readonly addedOrigins: Origin[] = [];
+  private originsIndexed = 0;
   private readonly texts = new TextStore();
   private readonly parsed = new Map<string, Parsed>();
   /** The sources read as one JSON document, and the positions found in each (made on the first look-up). */
@@ -158,8 +162,8 @@ export class SourceMap {
 
   /** An input object and where it was read; a later object of the same identity wins, as in the store. */
   addObject(o: KObject, origin: Origin): void {
-    this.origins.set(o, origin);
     this.added.push(o);
+    this.addedOrigins.push(origin);
   }
 
   /** A `--values` file's mapping. */
@@ -169,7 +173,14 @@ export class SourceMap {
   }
 
   originOf(o: object): Origin | undefined {
+    this.indexOrigins();
     return this.origins.get(o);
+  }
+
+  /** The origins of the input objects added since the last look-up, into the map, in the order added. */
+  private indexOrigins(): void {
+    for (; this.originsIndexed < this.added.length; this.originsIndexed++)
+      this.origins.set(this.added[this.originsIndexed], this.addedOrigins[this.originsIndexed]);
   }
 
   /** The input object of an identity. */
@@ -189,7 +200,7 @@ export class SourceMap {
    * field is not in the source). `field` is a dotted path; `[n]` or `.n` index lists.
    */
   lineOf(o: object, field?: string): number | undefined {
-    const origin = this.origins.get(o);
+    const origin = this.originOf(o);
     return origin ? this.lineAt(origin, field) : undefined;
   }
 

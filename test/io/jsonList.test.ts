@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as fc from 'fast-check';
-import { JsonListReader, type JsonListResult } from '../../src/io/jsonList';
+import { closerAt, JsonListReader, type JsonListResult } from '../../src/io/jsonList';
 import { countJsonKeys, printableJson } from '../../src/io/jsonText';
 import { objectsOf, parseDocuments, readFileSource, readInputs, SourceMap } from '../../src/io/inputs';
 import { ReadBuffer } from '../../src/io/stdin';
@@ -99,6 +99,7 @@ const tricky = fc.constantFrom(
   'é',
   '😀',
   '\u007f',
+  '\u0086',
   '\\"',
 );
 const str = fc.array(tricky, { maxLength: 6 }).map((a) => a.join(''));
@@ -214,10 +215,47 @@ describe('JsonListReader: a List item by item', () => {
     }
   });
 
+  test.each([
+    ['ASCII only', Buffer.from('"a b"'), true],
+    ['ASCII with DEL', Buffer.from('"a\x7fb"'), false],
+    ['a byte that is no UTF-8 (U+FFFD, as many characters as bytes)', Buffer.from([0x22, 0xff, 0x22]), true],
+    ['a byte that is no UTF-8 and DEL', Buffer.from([0x22, 0xff, 0x7f, 0x22]), false],
+    ['a C1 control (fewer characters than bytes)', Buffer.from('"a\u0086"'), false],
+    ['NEL, the one C1 control js-yaml reads', Buffer.from('"a\u0085"'), true],
+    ['é and DEL', Buffer.from('"é\x7f"'), false],
+  ])("an element's characters, %s: printable as printableJson says", (_what, value, printable) => {
+    const bytes = Buffer.concat([
+      Buffer.from('{\n  "items": [\n    {\n      "k": '),
+      value,
+      Buffer.from('\n    }\n  ]\n}'),
+    ]);
+    for (const chunks of [[1], [1 << 16]]) {
+      const r = feed(bytes, chunks);
+      expect(check(bytes, r)).toBe('list');
+      expect(r !== 'again' && 'list' in r && r.list.printable).toBe(printable);
+    }
+  });
+
   test('an escape split between two reads, and a quote right after it', () => {
     const text = '{"items": [{"k": "a\\\\", "l": "b\\"c"}, {"m": "\\\\\\""}]}';
     for (let size = 1; size <= text.length; size++)
       expect(check(Buffer.from(text), feed(Buffer.from(text), [size]))).toBe('list');
+  });
+});
+
+describe("closerAt: where an element's closing line is", () => {
+  test('property: the first place at or after the start, as Buffer indexOf finds it', () => {
+    const bytes = fc
+      .array(fc.constantFrom('\n', ' ', '  ', '}', '\t', 'a', '\n  }', '\n}'), { maxLength: 40 })
+      .map((a) => Buffer.from(a.join('')));
+    const closer = fc.constantFrom('', ' ', '  ', '\t').map((indent) => Buffer.from(`\n${indent}}`));
+    fc.assert(
+      fc.property(bytes, closer, fc.nat(), (b, c, from) => {
+        const at = from % (b.length + 1);
+        expect(closerAt(b, c, at)).toBe(b.indexOf(c, at));
+      }),
+      fcParams(500),
+    );
   });
 });
 
