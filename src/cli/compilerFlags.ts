@@ -1,6 +1,6 @@
 /**
  * Start-up: how V8's optimising compiler (TurboFan) treats the package's code (README
- * "Performance", bench/RESULTS.md round 37). Both executables in bin/ set it before anything else loads.
+ * "Performance", bench/RESULTS.md rounds 37 and 39). Both executables in bin/ set it before anything else loads.
  *
  * A pass is a few hundred functions, each hot for a short while, and TurboFan compiles each with
  * every small function it calls inlined: compilations of 50 to 130 ms each for the largest
@@ -16,17 +16,32 @@
  * - It is set before the code cache is read (src/cli/codeCache.ts): V8 checks the flags a cache
  *   was made under, and the build's training runs (scripts/code-cache.js) go through this same
  *   bin, so their cache is made under them.
- * - A flag about inlining given to node itself (`node --turbo-inlining bin/cozy-gw.js`) is kept.
+ * - A flag given to node itself for the same setting (`node --turbo-inlining bin/cozy-gw.js`) is
+ *   kept (NODE_OPTIONS admits neither).
  * - Under Bun (the release binaries: JavaScriptCore, no V8) nothing is set.
  */
 
-/** The flags set: TurboFan without inlining. */
-export const COMPILER_FLAGS = '--no-turbo-inlining';
+/**
+ * The flags set, each with the pattern of node's own options that set the same thing (then node's
+ * is kept, and this one not set):
+ * - TurboFan without inlining;
+ * - an interrupt budget 8 times V8's 67,584 bytes of bytecode: a function is optimised after eight
+ *   times as much of it has run. Most of a pass's functions are hot for a moment, and TurboFan
+ *   compiled 231 of them in a TL run, 0.43 s of CPU (bench/RESULTS.md round 39); a function that
+ *   keeps running, as in `fn` over 20,000 tenants, is optimised a few milliseconds later.
+ */
+const FLAGS: readonly { flag: string; given: RegExp }[] = [
+  { flag: '--no-turbo-inlining', given: /^--(no-?)?turbo[-_]inlining\b|^--max[-_]inlined/ },
+  { flag: '--interrupt-budget=540672', given: /^--interrupt[-_]budget(=|$)/ },
+];
 
-/** Whether to set the flags: on V8, and only where node's own options say nothing of inlining. */
-export function wantsCompilerFlags(execArgv: readonly string[], versions: NodeJS.ProcessVersions): boolean {
-  if (versions.bun !== undefined || versions.v8 === undefined) return false;
-  return !execArgv.some((a) => /^--(no-?)?turbo[-_]inlining\b|^--max[-_]inlined/.test(a));
+/** Every flag this module may set, as one string (V8's setFlagsFromString reads several). */
+export const COMPILER_FLAGS = FLAGS.map((f) => f.flag).join(' ');
+
+/** The flags to set: on V8, each one that node's own options say nothing of. */
+export function compilerFlags(execArgv: readonly string[], versions: NodeJS.ProcessVersions): string[] {
+  if (versions.bun !== undefined || versions.v8 === undefined) return [];
+  return FLAGS.filter((f) => !execArgv.some((a) => f.given.test(a))).map((f) => f.flag);
 }
 
 /** Set the flags for this process (the edge: node:v8). Returns whether they were set. */
@@ -34,9 +49,10 @@ export function tuneCompiler(
   execArgv: readonly string[] = process.execArgv,
   versions: NodeJS.ProcessVersions = process.versions,
 ): boolean {
-  if (!wantsCompilerFlags(execArgv, versions)) return false;
+  const flags = compilerFlags(execArgv, versions);
+  if (flags.length === 0) return false;
   try {
-    (require('node:v8') as typeof import('node:v8')).setFlagsFromString(COMPILER_FLAGS);
+    (require('node:v8') as typeof import('node:v8')).setFlagsFromString(flags.join(' '));
     return true;
   } catch {
     // A runtime whose node:v8 cannot set flags runs with its defaults.

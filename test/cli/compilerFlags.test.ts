@@ -7,15 +7,20 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { COMPILER_FLAGS, wantsCompilerFlags } from '../../src/cli/compilerFlags';
+import { COMPILER_FLAGS, compilerFlags } from '../../src/cli/compilerFlags';
 import { EXAMPLE_INPUTS, ROOT } from '../helpers/cli';
 
 const NODE = { node: '20.20.2', v8: '11.3.244.8-node.38' } as unknown as NodeJS.ProcessVersions;
 
+const ALL = COMPILER_FLAGS.split(' ');
+
 describe('when the flags are set', () => {
-  it("on V8, with nothing about inlining among node's own options", () => {
-    expect(wantsCompilerFlags([], NODE)).toBe(true);
-    expect(wantsCompilerFlags(['--max-old-space-size=4096', '--enable-source-maps'], NODE)).toBe(true);
+  it("on V8, every flag, with nothing about them among node's own options", () => {
+    expect(ALL).toEqual(['--no-turbo-inlining', '--interrupt-budget=540672']);
+    expect(compilerFlags([], NODE)).toEqual(ALL);
+    expect(compilerFlags(['--max-old-space-size=4096', '--enable-source-maps'], NODE)).toEqual(ALL);
+    // A flag of another name that begins like one of them is not the same setting.
+    expect(compilerFlags(['--interrupt-budget-for-feedback-allocation=100'], NODE)).toEqual(ALL);
   });
 
   it.each([
@@ -25,13 +30,21 @@ describe('when the flags are set', () => {
     ['--noturbo-inlining'],
     ['--max-inlined-bytecode-size=100'],
     ['--max-inlined-bytecode-size-cumulative=200'],
-  ])('not when node was given %s: that choice is kept', (flag) => {
-    expect(wantsCompilerFlags(['--enable-source-maps', flag], NODE)).toBe(false);
+  ])('not inlining when node was given %s: that choice is kept', (flag) => {
+    expect(compilerFlags(['--enable-source-maps', flag], NODE)).toEqual(['--interrupt-budget=540672']);
   });
 
+  it.each([['--interrupt-budget=1000'], ['--interrupt_budget=1000'], ['--interrupt-budget']])(
+    'not the interrupt budget when node was given %s',
+    (flag) => {
+      expect(compilerFlags([flag], NODE)).toEqual(['--no-turbo-inlining']);
+      expect(compilerFlags([flag, '--turbo-inlining'], NODE)).toEqual([]);
+    },
+  );
+
   it('not under Bun, nor on a runtime without V8', () => {
-    expect(wantsCompilerFlags([], { ...NODE, bun: '1.1.0' } as NodeJS.ProcessVersions)).toBe(false);
-    expect(wantsCompilerFlags([], { node: '20.0.0' } as unknown as NodeJS.ProcessVersions)).toBe(false);
+    expect(compilerFlags([], { ...NODE, bun: '1.1.0' } as NodeJS.ProcessVersions)).toEqual([]);
+    expect(compilerFlags([], { node: '20.0.0' } as unknown as NodeJS.ProcessVersions)).toEqual([]);
   });
 
   it('the flags are ones this V8 knows (an unknown flag would be ignored without a word)', () => {
@@ -80,9 +93,12 @@ describe('the built executables (child processes)', () => {
     expect(tagOf([], [path.join(ROOT, 'bin/cozy-gw-fn')], list).tag).toBe(flagged());
   });
 
-  it('a flag about inlining given to node is kept, not overridden', () => {
+  it('a flag given to node is kept, not overridden; the other is still set', () => {
     const args = ['--max-inlined-bytecode-size=100'];
-    expect(tagOf(args, [path.join(ROOT, 'bin/cozy-gw.js'), '--version']).tag).toBe(plain(args));
+    const budgetOnly = tagOf(args, ['-e', `require('v8').setFlagsFromString('--interrupt-budget=540672')`]).tag;
+    expect(tagOf(args, [path.join(ROOT, 'bin/cozy-gw.js'), '--version']).tag).toBe(budgetOnly);
+    const both = ['--turbo-inlining', '--interrupt-budget=1000'];
+    expect(tagOf(both, [path.join(ROOT, 'bin/cozy-gw.js'), '--version']).tag).toBe(plain(both));
   });
 
   it('reconcile prints the same bytes with and without them', () => {
@@ -95,7 +111,8 @@ describe('the built executables (child processes)', () => {
       '2026-01-01T00:00:00Z',
     ];
     const withFlags = tagOf([], args);
-    const without = tagOf(['--turbo-inlining'], args);
+    // V8's own defaults, given to node: neither flag is set.
+    const without = tagOf(['--turbo-inlining', '--interrupt-budget=67584'], args);
     expect(withFlags.tag).not.toBe(without.tag);
     expect(withFlags.status).toBe(without.status);
     expect(withFlags.stdout.length).toBeGreaterThan(1000);
