@@ -27,8 +27,8 @@
  * - TurboFan without inlining;
  * - an interrupt budget 8 times V8's 67,584 bytes of bytecode: a function is optimised after eight
  *   times as much of it has run. Most of a pass's functions are hot for a moment, and TurboFan
- *   compiled 231 of them in a TL run, 0.43 s of CPU (bench/RESULTS.md round 39); a function that
- *   keeps running, as in `fn` over 20,000 tenants, is optimised a few milliseconds later.
+ *   compiled 231 of them in a TL run, 0.43 s of CPU; 88 now (bench/RESULTS.md round 39). Runs of
+ *   the same functions for seconds pay for the later start: `fn` over 20,000 tenants, up to 5%.
  */
 const FLAGS: readonly { flag: string; given: RegExp }[] = [
   { flag: '--no-turbo-inlining', given: /^--(no-?)?turbo[-_]inlining\b|^--max[-_]inlined/ },
