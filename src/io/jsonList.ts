@@ -109,16 +109,6 @@ function holds(b: Buffer, at: number, pattern: Buffer, n: number): boolean {
   return true;
 }
 
-/**
- * printableJson of an element's text, decoded from `bytes` bytes. UTF-8 never decodes to more
- * UTF-16 units than it has bytes, and to as many only when each byte is a character of its own: an
- * ASCII one, or U+FFFD for a byte that is no UTF-8. Of those printableJson can find only DEL, which
- * a character search answers, several times quicker than its pattern (README "Performance").
- */
-function printableOf(text: string, bytes: number): boolean {
-  return text.length === bytes ? text.indexOf('\x7f') < 0 : printableJson(text);
-}
-
 /** A step of scan that cannot go on before more bytes are read (and must not pass what it has). */
 const WAIT = -1;
 
@@ -395,7 +385,7 @@ export class JsonListReader {
     }
     this.items.push(value);
     this.keys += countJsonKeys(text);
-    if (this.printable && !printableOf(text, end - this.start)) this.printable = false;
+    if (this.printable && !printableJson(text, end - this.start)) this.printable = false;
     this.mark = end;
     this.mode = Mode.Between;
     this.expect = Expect.CommaOrEnd;

@@ -74,8 +74,15 @@ const JSON_SUSPECT = /[\x7F-\x84\x86-\x9F\uD800-\uDFFF\uFFFE\uFFFF]/;
 /**
  * Whether js-yaml reads every character of a text `JSON.parse` accepted (NON_PRINTABLE finds none).
  * The whole pattern is asked only of a text that holds one of the characters it could find.
+ *
+ * `bytes`, when known, is the number of UTF-8 bytes the text was decoded from (an element of a
+ * List read item by item, src/io/jsonList.ts). UTF-8 never decodes to more UTF-16 units than it has
+ * bytes, and to as many only when each byte is a character of its own: an ASCII one, or U+FFFD for
+ * a byte that is no UTF-8. Of those JSON_SUSPECT holds only DEL, which a character search finds,
+ * several times quicker than the class (README "Performance").
  */
-export function printableJson(text: string): boolean {
+export function printableJson(text: string, bytes?: number): boolean {
+  if (text.length === bytes) return text.indexOf('\x7f') < 0;
   return !JSON_SUSPECT.test(text) || !NON_PRINTABLE.test(text);
 }
 
