@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 'use strict';
-// V8's optimising compiler's flags (src/cli/compilerFlags.ts: no inlining, a later start), set
-// before the code cache is read: V8 takes a cache only under the flags it was made with.
-require('../dist/cli/compilerFlags.js').tuneCompiler();
-// V8's code cache of the built modules first (src/cli/codeCache.ts): a no-op where there is none.
-require('../dist/cli/codeCache.js').installCodeCache();
+// Node.js's own compile cache (module.enableCompileCache, Node.js 22.1 and later; a no-op before):
+// V8's bytecode of the modules loaded, kept by Node.js in its cache directory (NODE_COMPILE_CACHE,
+// else the system's temporary directory), checked by Node.js before V8 reads it, refreshed when a
+// module or Node.js changes, and off under NODE_DISABLE_COMPILE_CACHE=1. Enabled before the CLI's
+// modules load so that they are what it holds. docs/decisions.md: the runtime.
+const { enableCompileCache } = require('node:module');
+if (typeof enableCompileCache === 'function') enableCompileCache();
 require('../dist/cli/index.js').main();

@@ -4,9 +4,9 @@
  * A step of `npm run build`: the CEL engine (@marcbachmann/cel-js, an ES module package) as
  * CommonJS in dist/vendor/cel-js/, which src/cel/engine.ts loads in the built CLI.
  *
- * Why: Node.js 20 loads an ES module through `require()` by its ES module loader (URL
- * resolution, package.json lookups, module records), about 15 ms of a small run's start-up, and
- * V8's code cache (src/cli/codeCache.ts) can hold CommonJS only. The conversion is the one the
+ * Why: Node.js loads an ES module through `require()` by its ES module loader (URL resolution,
+ * package.json lookups, module records), about 15 ms of a small run's start-up on Node.js 20. The
+ * conversion is the one the
  * tests have always run the engine through: SWC's ES module to CommonJS transform, as jest's
  * transform does (jest.config.js), so nothing about the engine's behaviour changes. Each file
  * carries the package's license and version. The package's files are read from node_modules, so

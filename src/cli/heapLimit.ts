@@ -1,5 +1,5 @@
 /**
- * The heap a large run gets (README "Performance", "Memory at scale"). V8 caps Node.js's heap at
+ * The heap a large run gets (docs/decisions.md §C13). V8 caps Node.js's heap at
  * about 4 GB whatever the machine has: a `diff` over a committed tree of 20,000 tenants then spends
  * half its time collecting garbage near the cap (89 s against 46 s with room), and past about
  * 25,000 tenants it dies. So when the inputs a command names are large and the machine (or its
@@ -201,8 +201,7 @@ export function processHeapFlag(argv: readonly string[]): string[] | undefined {
     argv,
     env: process.env,
     execArgv: process.execArgv,
-    // Read when asked (heapFlag asks only about a large input): node:os loads then (node:v8 is
-    // loaded at start-up, src/cli/compilerFlags.ts).
+    // Read when asked (heapFlag asks only about a large input): node:v8 and node:os load then.
     get heapLimit() {
       return (require('node:v8') as typeof import('node:v8')).getHeapStatistics().heap_size_limit;
     },
@@ -215,14 +214,24 @@ export function processHeapFlag(argv: readonly string[]): string[] | undefined {
 }
 
 /**
- * Run this script again under the node options `flags` with the same arguments and standard streams; resolves to its
- * exit code. A signal sent here is sent on to it; when it dies of a signal, so does this process
- * (its status is the run's). Resolves undefined when it could not be started: run here then, unless
- * a signal came meanwhile, which then ends this process. `start` is node's spawn (a test's seam).
+ * The variable a run started again carries: the pid of the run that started it. Read once and
+ * removed (watchParent), so that nothing this run starts in turn takes it for its own.
+ */
+export const RELAUNCHED = 'COZY_GW_RELAUNCHED';
+
+/**
+ * Run this script again under the node options `flags`, with `argv` (the script and its arguments
+ * as this process was given them, `process.argv.slice(1)`: an entry point that adds a command of
+ * its own, bin/cozy-gw-fn, has it added again by the run) and the same standard streams; resolves
+ * to its exit code. A signal sent here is sent on to it; when it dies of a signal, so does this
+ * process (its status is the run's). The run ends with this process however this one ends (a
+ * SIGKILL included): it holds an IPC channel to it and stops as if sent SIGTERM when the channel
+ * closes (watchParent). Resolves undefined when it could not be started (Node.js's permission
+ * model without --allow-child-process, a process limit, ...): run here then, unless a signal came
+ * meanwhile, which then ends this process. `start` is node's spawn (a test's seam).
  */
 export function relaunch(
   flags: readonly string[],
-  script: string,
   argv: readonly string[],
   start: typeof spawn = spawn,
 ): Promise<number | undefined> {
@@ -240,13 +249,24 @@ export function relaunch(
     const done = () => {
       for (const s of INTERRUPTING) process.off(s, forward);
     };
-    const child = start(process.execPath, [...process.execArgv, ...flags, script, ...argv], { stdio: 'inherit' });
-    started.run = child;
-    child.on('error', () => {
+    const couldNotStart = () => {
       done();
       if (received) process.kill(process.pid, received);
       resolve(received && signalStatus(received));
-    });
+    };
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = start(process.execPath, [...process.execArgv, ...flags, ...argv], {
+        stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+        env: { ...process.env, [RELAUNCHED]: String(process.pid) },
+      });
+    } catch {
+      // Thrown, not emitted: the permission model refuses the spawn itself (ERR_ACCESS_DENIED).
+      couldNotStart();
+      return;
+    }
+    started.run = child;
+    child.on('error', couldNotStart);
     child.on('exit', (code, signal) => {
       done();
       if (signal) {
@@ -256,4 +276,27 @@ export function relaunch(
       } else resolve(code ?? 1);
     });
   });
+}
+
+/**
+ * In a run started again (RELAUNCHED set): end with the run that started it. Its IPC channel
+ * closes when that process ends, whatever ended it; this run then stops as on SIGTERM (a tree
+ * being written is rolled back, src/io/treeCommit.ts). A parent already gone (this run was
+ * re-parented before it got here) stops it at once. The channel keeps nothing waiting. Returns
+ * whether this is such a run.
+ */
+export function watchParent(proc: NodeJS.Process = process): boolean {
+  const parent = proc.env[RELAUNCHED];
+  if (parent === undefined) return false;
+  delete proc.env[RELAUNCHED];
+  // Without the channel relaunch opens, the variable did not come from relaunch.
+  if (!proc.channel) return false;
+  const stop = () => void proc.kill(proc.pid, 'SIGTERM');
+  if (proc.ppid !== Number(parent)) {
+    stop();
+    return true;
+  }
+  proc.channel.unref();
+  proc.on('disconnect', stop);
+  return true;
 }

@@ -18,7 +18,7 @@ import { readAllStdin } from '../io/stdin';
 import { writeAllSync } from '../io/stdout';
 import { makeContext, type CliContext, type CliIO } from './context';
 import { withExamples } from './commands/help';
-import { processHeapFlag, relaunch } from './heapLimit';
+import { processHeapFlag, relaunch, watchParent } from './heapLimit';
 
 export { locate, makeContext, type CliContext, type CliIO } from './context';
 
@@ -226,10 +226,12 @@ export function processIO(): CliIO {
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  // A large run gets the heap the machine has (heapLimit.ts): run again once, with it.
-  const flags = processHeapFlag(argv);
+  // A large run gets the heap the machine has (heapLimit.ts): run again once, with it; a run
+  // started so ends with the process that started it.
+  const relaunched = watchParent();
+  const flags = relaunched ? undefined : processHeapFlag(argv);
   if (flags && process.argv[1]) {
-    const code = await relaunch(flags, process.argv[1], argv);
+    const code = await relaunch(flags, process.argv.slice(1));
     if (code !== undefined) {
       process.exitCode = code;
       return;

@@ -32,57 +32,9 @@ export function which(tool: string): string | undefined {
   return undefined;
 }
 
-function newestMtime(dir: string): number {
-  let newest = 0;
-  if (!fs.existsSync(dir)) return 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) newest = Math.max(newest, newestMtime(p));
-    else if (e.name !== 'assets.generated.ts') newest = Math.max(newest, fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-function isFresh(): boolean {
-  const cli = path.join(ROOT, 'dist', 'cli', 'index.js');
-  if (!fs.existsSync(cli)) return false;
-  const built = fs.statSync(cli).mtimeMs;
-  return (
-    built >=
-    Math.max(
-      newestMtime(path.join(ROOT, 'src')),
-      newestMtime(path.join(ROOT, 'schemas')),
-      newestMtime(path.join(ROOT, 'charts')),
-    )
-  );
-}
-
-/** Make sure dist/ holds a build of the current sources (see the module comment). */
+/** Make sure dist/ holds a build of the current sources (see the module comment): scripts/ensure-built.js. */
 export function ensureBuilt(): void {
-  if (isFresh()) return;
-  const lock = path.join(os.tmpdir(), `cozy-gw-build-lock-${Buffer.from(ROOT).toString('hex').slice(-24)}`);
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline)
-        throw new Error(`ensureBuilt: ${lock} held for too long (remove it if no build is running)`);
-      spawnSync('sleep', ['0.5']);
-    }
-  }
-  try {
-    if (isFresh()) return;
-    const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
-    // tsc writes its output even when another module has a type error; what matters is dist/.
-    if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js')))
-      throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
-    const now = new Date();
-    fs.utimesSync(path.join(ROOT, 'dist', 'cli', 'index.js'), now, now);
-  } finally {
-    fs.rmdirSync(lock);
-  }
+  (require('../../scripts/ensure-built.js') as { ensureBuilt: () => void }).ensureBuilt();
 }
 
 export function tmpDir(prefix: string): string {
