@@ -7,4 +7,4 @@
 // modules load so that they are what it holds. docs/decisions.md: the runtime.
 const { enableCompileCache } = require('node:module');
 if (typeof enableCompileCache === 'function') enableCompileCache();
-require('../dist/cli/index.js').main();
+require('../dist/cozy-gw.js').main();

@@ -15,6 +15,8 @@ const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
+/** The bundle bin/ loads (scripts/bundle.js), made after CLI. */
+const BUNDLE = path.join(ROOT, 'dist', 'cozy-gw.js');
 
 function newestMtime(dir) {
   let newest = 0;
@@ -29,7 +31,7 @@ function newestMtime(dir) {
 
 /** Whether dist/ holds a build at least as new as every source. */
 function isFresh() {
-  if (!fs.existsSync(CLI)) return false;
+  if (!fs.existsSync(CLI) || !fs.existsSync(BUNDLE)) return false;
   const built = fs.statSync(CLI).mtimeMs;
   return built >= Math.max(...['src', 'schemas', 'charts'].map((d) => newestMtime(path.join(ROOT, d))));
 }
@@ -53,7 +55,7 @@ function ensureBuilt() {
     if (isFresh()) return;
     const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
     // tsc writes its output even when another module has a type error; what matters is dist/.
-    if (!fs.existsSync(CLI)) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+    if (!fs.existsSync(CLI) || !fs.existsSync(BUNDLE)) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
     const now = new Date();
     fs.utimesSync(CLI, now, now);
   } finally {

@@ -1,24 +1,7 @@
 /**
- * The CEL engine's module (@marcbachmann/cel-js). The built CLI loads the CommonJS copy the build
- * makes of it (dist/vendor/cel-js/, scripts/cel-commonjs.js: the conversion jest's transform
- * makes for the tests), which Node.js loads without its ES module loader (docs/decisions.md
- * §C13); where there is no copy (the tests, which run src/, or a build
- * whose conversion failed) the package itself. Only the copy's absence falls back: an error
- * inside it is thrown.
+ * The CEL engine's module (@marcbachmann/cel-js, an ES module package): required as CommonJS,
+ * which Node.js 20.19 and later do for an ES module without top-level await; the built CLI has it
+ * converted by esbuild inside its bundle (scripts/bundle.js), the tests by SWC (jest.config.js).
+ * test/cel/engine.test.ts holds both conversions to one engine.
  */
-type Engine = typeof import('@marcbachmann/cel-js');
-
-function load(): Engine {
-  const copy = '../vendor/cel-js/index.js';
-  try {
-    return require(copy) as Engine;
-  } catch (e) {
-    const missing =
-      (e as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && String((e as Error).message).includes(copy);
-    if (!missing) throw e;
-    return require('@marcbachmann/cel-js') as Engine;
-  }
-}
-
-export const { Environment } = load();
-export type Environment = InstanceType<Engine['Environment']>;
+export { Environment } from '@marcbachmann/cel-js';

@@ -15,7 +15,7 @@
  * {@link heapFlag} decides from what it is handed (pure); {@link inputSizes} and {@link relaunch}
  * are the edges.
  */
-import { spawn } from 'node:child_process';
+import type { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RECORD } from '../io/treeFiles';
@@ -233,7 +233,8 @@ export const RELAUNCHED = 'COZY_GW_RELAUNCHED';
 export function relaunch(
   flags: readonly string[],
   argv: readonly string[],
-  start: typeof spawn = spawn,
+  // node:child_process loaded here, for a large run only: its load is a good part of a small run's start.
+  start: typeof spawn = (require('node:child_process') as typeof import('node:child_process')).spawn,
 ): Promise<number | undefined> {
   return new Promise((resolve) => {
     // Listened for before the run starts: a signal that came between its start and the listeners

@@ -23,7 +23,7 @@ function measured(script: string): { maxRSS: number; userUs: number; systemUs: n
 describe('bench/maxrss.js', () => {
   // About 300 ms of CPU and 200 MB of memory, in whichever process runs it.
   const busy =
-    'const a = []; for (let i = 0; i < 50; i++) a.push(Buffer.alloc(4 << 20, 1)); const t = Date.now(); while (Date.now() - t < 300);';
+    'const a = []; for (let i = 0; i < 50; i++) a.push(Buffer.alloc(4 << 20, 1)); const t = process.cpuUsage(); while (process.cpuUsage(t).user < 300_000);';
 
   it('a process alone: its own CPU and peak RSS', () => {
     const u = measured(busy);

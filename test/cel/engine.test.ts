@@ -1,14 +1,14 @@
 /**
- * The CEL engine's module (src/cel/engine.ts): the built CLI runs the CommonJS copy the build
- * makes (scripts/cel-commonjs.js), the tests run the package; the two must be one engine.
+ * The CEL engine's module (src/cel/engine.ts): the built CLI runs the package as esbuild converts
+ * it into the bundle (scripts/bundle.js), the tests run it as SWC converts it (jest.config.js);
+ * the two must be one engine.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as pkgEngine from '@marcbachmann/cel-js';
-import { loadedBy } from '../helpers/loaded';
+import * as os from 'node:os';
 import { ROOT } from '../helpers/cli';
 
-const COPY = path.join(ROOT, 'dist/vendor/cel-js');
 const PKG = path.join(ROOT, 'node_modules/@marcbachmann/cel-js');
 
 /** Expressions over every part of the engine the platform reaches: macros, strings, lists, maps, optionals, errors. */
@@ -58,68 +58,18 @@ function outcomes(engine: typeof pkgEngine): unknown[] {
   });
 }
 
-describe('the CommonJS copy the build makes', () => {
-  it('holds every file of the installed package, each with its license and version', () => {
-    const version = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf8')).version as string;
-    const wanted = fs
-      .readdirSync(path.join(PKG, 'lib'))
-      .filter((f) => f.endsWith('.js'))
-      .sort();
-    expect(fs.existsSync(COPY) ? fs.readdirSync(COPY).sort() : []).toEqual(wanted);
-    for (const f of wanted) {
-      const head = fs.readFileSync(path.join(COPY, f), 'utf8').slice(0, 400);
-      expect({ f, head: head.includes(`@marcbachmann/cel-js ${version}`) && head.includes('MIT License') }).toEqual({
-        f,
-        head: true,
-      });
-    }
-  });
-
-  it('exports what the package exports and evaluates every case as the package does', () => {
-    const copy = require(path.join(COPY, 'index.js')) as typeof pkgEngine;
-    expect(Object.keys(copy).sort()).toEqual(Object.keys(pkgEngine).sort());
-    const got = outcomes(copy);
+describe("the engine as the build's bundle converts it", () => {
+  it('evaluates every case as the package does under the tests', () => {
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    const { OPTIONS } = require(path.join(ROOT, 'scripts/bundle.js')) as { OPTIONS: import('esbuild').BuildOptions };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-cel-bundle-'));
+    const out = path.join(dir, 'cel.js');
+    esbuild.buildSync({ ...OPTIONS, entryPoints: [PKG], outfile: out, logLevel: 'silent' });
+    const bundled = require(out) as typeof pkgEngine;
+    expect(Object.keys(bundled).sort()).toEqual(Object.keys(pkgEngine).sort());
+    const got = outcomes(bundled);
     const want = outcomes(pkgEngine);
-    for (let i = 0; i < CASES.length; i++) expect(got[i]).toEqual(want[i]);
-    // The cases reach both values and each kind of refusal.
-    expect(want.filter((o) => 'error' in (o as object)).length).toBeGreaterThanOrEqual(4);
+    got.forEach((g, i) => expect({ case: CASES[i][0], outcome: g }).toEqual({ case: CASES[i][0], outcome: want[i] }));
     expect(want.filter((o) => 'value' in (o as object)).length).toBeGreaterThanOrEqual(12);
-  });
-
-  it('is what the built CLI loads: the copy, not the package', () => {
-    const mods = loadedBy([
-      'reconcile',
-      '--all',
-      '-o',
-      'yaml',
-      '-f',
-      'testdata/golden/reconcile/_inputs/routes.yaml',
-      '--now',
-      '2026-01-01T00:00:00Z',
-    ]).modules;
-    expect(mods.filter((m) => m.includes('dist/vendor/cel-js/')).length).toBeGreaterThan(5);
-    expect(mods.filter((m) => m.includes('@marcbachmann'))).toEqual([]);
-  }, 30_000);
-});
-
-describe('src/cel/engine.ts', () => {
-  it('without a copy beside it (the sources), loads the package', () => {
-    jest.isolateModules(() => {
-      const engine = require('../../src/cel/engine') as typeof import('../../src/cel/engine');
-      expect(engine.Environment).toBe((require('@marcbachmann/cel-js') as typeof pkgEngine).Environment);
-    });
-  });
-
-  it('a copy that fails to load is an error, not a fall back to the package', () => {
-    jest.isolateModules(() => {
-      jest.doMock(
-        '../../src/vendor/cel-js/index.js',
-        () => {
-          throw new Error('broken copy');
-        },
-        { virtual: true },
-      );
-      expect(() => require('../../src/cel/engine')).toThrow('broken copy');
-    });
   });
 });

@@ -1,6 +1,9 @@
 /**
  * What a run of the built CLI loaded (test/helpers/loadedModules.js preloaded): the module files
- * (require.cache, the preload left out) and the Node.js built-in modules.
+ * (require.cache, the preload left out) and the Node.js built-in modules. It runs tsc's modules
+ * (dist/cli/index.js, as bin/cozy-gw.js runs their bundle, scripts/bundle.js), so that what a
+ * command loads shows module by module; the bundle runs each of them only when it is required, as
+ * Node.js does.
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -9,7 +12,14 @@ import { ROOT } from './cli';
 export function loadedBy(args: string[]): { modules: string[]; builtins: string[] } {
   const r = spawnSync(
     process.execPath,
-    ['-r', path.join(ROOT, 'test/helpers/loadedModules.js'), path.join(ROOT, 'bin/cozy-gw.js'), ...args],
+    [
+      '-r',
+      path.join(ROOT, 'test/helpers/loadedModules.js'),
+      '-e',
+      `require(${JSON.stringify(path.join(ROOT, 'dist/cli/index.js'))}).main(process.argv.slice(1))`,
+      '--',
+      ...args,
+    ],
     { cwd: ROOT, encoding: 'utf8' },
   );
   const m = /LOADED (.*)/.exec(r.stderr);

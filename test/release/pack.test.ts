@@ -16,9 +16,9 @@ const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 let files: string[] = [];
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'cli', 'index.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'cozy-gw.js')))
     throw new Error('dist/ is missing: run `npm run build` before this test');
-  // --ignore-scripts: the pack list only, without `prepare` rebuilding dist/ under the test.
+  // --ignore-scripts: the pack list only, without `prepack` rebuilding dist/ under the test.
   const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: ROOT,
     encoding: 'utf8',
@@ -36,7 +36,9 @@ const ALLOWED = [
   /^CHANGELOG\.md$/,
   /^bin\/cozy-gw\.js$/,
   /^bin\/cozy-gw-fn$/, // `cozy-gw fn` as one executable: what a Kptfile's exec: and kustomize's exec path name
-  /^dist\/.+\.(js|d\.ts)$/,
+  /^dist\/cozy-gw\.js$/, // the CLI and the libraries it uses, bundled (scripts/bundle.js)
+  /^dist\/THIRD-PARTY-LICENSES\.txt$/, // the licences of the libraries bundled
+  /^dist\/validation\/upstreamValidators\.[A-Za-z]+\.generated\.js$/, // --validate's vendored schemas, one family a file
   /^schemas\/[^/]+\.(schema\.json|crd\.yaml)$/, // JSON Schemas for editors (yaml-language-server) and the TenantGateway CRD; the CLI reads embedded copies
   /^plugin\.yaml$/, // the Helm 4 postrenderer/v1 plugin: `helm plugin install $(npm root -g)/cozy-gw`
 ];
@@ -51,7 +53,8 @@ describe('npm pack', () => {
         'CHANGELOG.md',
         'bin/cozy-gw.js',
         'bin/cozy-gw-fn',
-        'dist/cli/index.js',
+        'dist/cozy-gw.js',
+        'dist/THIRD-PARTY-LICENSES.txt',
         'plugin.yaml',
       ]),
     );
@@ -101,21 +104,22 @@ describe('npm pack', () => {
     expect(seen.size).toBeGreaterThan(3);
   });
 
-  test('every package the shipped code requires is a runtime dependency (not a devDependency)', () => {
-    const deps = new Set(Object.keys(pkg.dependencies ?? {}));
+  test('it needs no package installed beside it: the libraries are bundled, so package.json lists no dependency', () => {
+    expect({ dependencies: pkg.dependencies ?? {}, optionalDependencies: pkg.optionalDependencies ?? {} }).toEqual({
+      dependencies: {},
+      optionalDependencies: {},
+    });
+    // The bundle requires Node.js built-ins and its own files only (test/release/install.test.ts runs
+    // it installed with nothing beside it).
     const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
-    const unlisted = new Set<string>();
-    for (const f of files.filter((x) => x.endsWith('.js'))) {
-      const text = fs.readFileSync(path.join(ROOT, f), 'utf8');
-      for (const m of text.matchAll(/require\(["']([^."'][^"']*)["']\)/g)) {
-        const name = m[1].startsWith('@') ? m[1].split('/').slice(0, 2).join('/') : m[1].split('/')[0];
-        if (!builtins.has(m[1]) && !builtins.has(name) && !deps.has(name)) unlisted.add(`${name} (in ${f})`);
-      }
-    }
-    expect([...unlisted]).toEqual([]);
+    const text = fs.readFileSync(path.join(ROOT, 'dist/cozy-gw.js'), 'utf8');
+    const required = new Set<string>();
+    // esbuild writes a package's module as require_NAME(); what stays `require("...")` in code is a built-in or a file.
+    for (const m of text.matchAll(/(?<![\w."'])require\("([^"]+)"\)/g)) if (!builtins.has(m[1])) required.add(m[1]);
+    expect([...required].filter((r) => !r.startsWith('./validation/upstreamValidators.'))).toEqual([]);
   });
 
-  test('package.json points npx at the bin script and declares engines, license, files and types that ship', () => {
+  test('package.json points npx at the bin script and declares engines, license and a main that ships, and no install script', () => {
     expect(pkg.bin).toEqual({ 'cozy-gw': 'bin/cozy-gw.js', 'cozy-gw-fn': 'bin/cozy-gw-fn' });
     for (const bin of Object.values(pkg.bin) as string[]) {
       expect(fs.readFileSync(path.join(ROOT, bin), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
@@ -126,6 +130,9 @@ describe('npm pack', () => {
     expect(fs.readFileSync(path.join(ROOT, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0, January 2004/);
     expect(pkg.repository?.url).toMatch(/^git\+https:\/\//);
     expect(pkg.keywords).toEqual(expect.arrayContaining(['cozystack', 'gateway-api']));
+    // npm 11 warns about any package that runs a script as it installs (prepare included).
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect({ script, defined: script in (pkg.scripts ?? {}) }).toEqual({ script, defined: false });
     for (const field of ['main', 'types'] as const) {
       if (pkg[field])
         expect({ field, path: pkg[field], shipped: files.includes(pkg[field]) }).toEqual({

@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+'use strict';
+/**
+ * A step of `npm run build`: the CLI as one file, dist/cozy-gw.js, which bin/ loads. esbuild
+ * bundles dist/cli/index.js (tsc's output) and the libraries it requires, so that a run reads and
+ * resolves one file instead of some 150 modules, and the package needs no dependencies installed
+ * beside it (docs/decisions.md §C13). Each module of the bundle still runs only when it is first
+ * required, so a command runs no more of it than before (src/cli/lateModules.ts). The vendored
+ * upstream validators (dist/validation/upstreamValidators.*.generated.js: megabytes that only
+ * `--validate` reads, one family at a time) stay files of their own beside it, required when
+ * needed. The licences of the libraries bundled go to dist/THIRD-PARTY-LICENSES.txt.
+ *
+ *   node scripts/bundle.js
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const esbuild = require('esbuild');
+
+const ROOT = path.resolve(__dirname, '..');
+const DIST = path.join(ROOT, 'dist');
+const OUT = path.join(DIST, 'cozy-gw.js');
+const LICENSES = path.join(DIST, 'THIRD-PARTY-LICENSES.txt');
+
+/** The upstream validators' family files: left out of the bundle, required from dist/validation/. */
+const familyFiles = {
+  name: 'upstream-validator-families',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/upstreamValidators\.[A-Za-z]+\.generated$/ }, (args) => ({
+      path: `./validation/${path.basename(args.path)}.js`,
+      external: true,
+    }));
+  },
+};
+
+/** The package directory of a bundled input under node_modules/, or undefined. */
+function packageDir(input) {
+  const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input);
+  return m ? path.join(ROOT, m[1]) : undefined;
+}
+
+/** Every bundled library's name, version and licence text, sorted by name. */
+function licences(metafile) {
+  const dirs = new Set();
+  for (const input of Object.keys(metafile.inputs)) {
+    const d = packageDir(input);
+    if (d) dirs.add(d);
+  }
+  const out = [];
+  for (const d of dirs) {
+    const pkg = JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8'));
+    const file = fs.readdirSync(d).find((f) => /^(licen[cs]e|copying)(\.md|\.txt)?$/i.test(f));
+    const text = file ? fs.readFileSync(path.join(d, file), 'utf8').trim() : `License: ${pkg.license ?? 'unknown'}`;
+    out.push({ name: pkg.name, text: `${pkg.name} ${pkg.version} (${pkg.license ?? 'unknown'})\n\n${text}\n` });
+  }
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return (
+    'The libraries bundled into dist/cozy-gw.js, and their licences.\n\n' +
+    out.map((o) => o.text).join(`\n${'-'.repeat(78)}\n\n`)
+  );
+}
+
+/** How the bundle is made (test/cel/engine.test.ts bundles the CEL engine alone the same way). */
+const OPTIONS = { bundle: true, platform: 'node', format: 'cjs', target: 'node20.19', legalComments: 'none' };
+
+async function main() {
+  const result = await esbuild.build({
+    ...OPTIONS,
+    entryPoints: [path.join(DIST, 'cli', 'index.js')],
+    outfile: OUT,
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [familyFiles],
+  });
+  fs.writeFileSync(LICENSES, licences(result.metafile));
+}
+
+module.exports = { OPTIONS };
+
+if (require.main === module) main().catch(() => process.exit(1));
