@@ -55,7 +55,8 @@ function ensureBuilt() {
     if (isFresh()) return;
     const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
     // tsc writes its output even when another module has a type error; what matters is dist/.
-    if (!fs.existsSync(CLI) || !fs.existsSync(BUNDLE)) throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+    if (!fs.existsSync(CLI) || !fs.existsSync(BUNDLE))
+      throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
     const now = new Date();
     fs.utimesSync(CLI, now, now);
   } finally {
