@@ -65,7 +65,10 @@ describe("the engine as the build's bundle converts it", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-cel-bundle-'));
     const out = path.join(dir, 'cel.js');
     esbuild.buildSync({ ...OPTIONS, entryPoints: [PKG], outfile: out, logLevel: 'silent' });
-    const bundled = require(out) as typeof pkgEngine;
+    // Run as Node.js runs a CommonJS file, in the tests' realm (jest's transform would rewrite it first).
+    const mod = { exports: {} as typeof pkgEngine };
+    new Function('exports', 'require', 'module', fs.readFileSync(out, 'utf8'))(mod.exports, require, mod);
+    const bundled = mod.exports;
     expect(Object.keys(bundled).sort()).toEqual(Object.keys(pkgEngine).sort());
     const got = outcomes(bundled);
     const want = outcomes(pkgEngine);
