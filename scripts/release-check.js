@@ -131,11 +131,15 @@ function projectChecks(config, root = ROOT) {
 /** bun target → the docker platform of its binary (linux only: images are linux). */
 const BUN_PLATFORM = { 'bun-linux-x64': 'linux/amd64', 'bun-linux-arm64': 'linux/arm64' };
 
+/** The package the image installs: the before hook's output (scripts/pack-image.js). */
+const IMAGE_PACKAGE = 'image/cozy-gw.tgz';
+
 /**
  * The container image (dockers_v2): there is one; each names a Dockerfile that exists, builds
- * whose ids exist and cover every platform it lists; the Dockerfile copies the binary from
- * `$TARGETPLATFORM/<binary>` (where GoReleaser puts it in the build context) and its ENTRYPOINT
- * runs `cozy-gw fn`, the KRM function kpt and kustomize run as a container.
+ * whose ids exist and cover every platform it lists; the image is the npm package installed on a
+ * maintained Node.js line: a before hook packs it (scripts/pack-image.js), extra_files puts it in
+ * the context, the Dockerfile starts from node:22 or node:24 and `npm install -g`s it, and its
+ * ENTRYPOINT runs `cozy-gw fn`, the KRM function kpt and kustomize run as a container.
  */
 function dockerChecks(config, root = ROOT) {
   const problems = [];
@@ -143,6 +147,7 @@ function dockerChecks(config, root = ROOT) {
   if (images.length === 0)
     problems.push('dockers_v2: no container image (kpt fn eval --image and kustomize container: need one)');
   const builds = Array.isArray(config.builds) ? config.builds : [];
+  const hooks = (config.before?.hooks ?? []).map((h) => (typeof h === 'string' ? h : h?.cmd));
   for (const [i, d] of images.entries()) {
     const where = `dockers_v2[${i}]`;
     const file = path.join(root, d.dockerfile || 'Dockerfile');
@@ -159,19 +164,26 @@ function dockerChecks(config, root = ROOT) {
         problems.push(`${where}.platforms: no build target makes a ${p} binary`);
     }
     if ((d.images || []).length === 0) problems.push(`${where}.images: none`);
+    if (!(d.extra_files || []).includes(IMAGE_PACKAGE))
+      problems.push(
+        `${where}.extra_files: does not put ${IMAGE_PACKAGE} (the npm package the image installs) in the context`,
+      );
+    if (!hooks.some((h) => /scripts\/pack-image\.js/.test(h ?? '')))
+      problems.push(`before.hooks: nothing packs ${IMAGE_PACKAGE} (node scripts/pack-image.js after the build)`);
     if (!fs.existsSync(file)) {
       problems.push(`${where}.dockerfile: ${path.relative(root, file)} does not exist`);
       continue;
     }
     const text = fs.readFileSync(file, 'utf8');
-    for (const b of used) {
-      if (!new RegExp(`^COPY\\s+\\$\\{?TARGETPLATFORM\\}?/${b.binary}\\s`, 'm').test(text))
-        problems.push(
-          `${where}: ${path.relative(root, file)} does not COPY $TARGETPLATFORM/${b.binary} (where GoReleaser puts the binary)`,
-        );
-    }
-    if (!/^ARG\s+TARGETPLATFORM\s*$/m.test(text))
-      problems.push(`${where}: ${path.relative(root, file)} does not declare ARG TARGETPLATFORM`);
+    const from = /^FROM\s+(\S+)/m.exec(text);
+    if (!from || !/^node:(22|24)([.-][\w.-]*)?$/.test(from[1]))
+      problems.push(
+        `${where}: ${path.relative(root, file)} does not start FROM a maintained Node.js line (node:22 or node:24)`,
+      );
+    if (!new RegExp(`^COPY\\s+${IMAGE_PACKAGE.replace('.', '\\.')}\\s`, 'm').test(text))
+      problems.push(`${where}: ${path.relative(root, file)} does not COPY ${IMAGE_PACKAGE} (the npm package)`);
+    if (!/^RUN\s+npm install -g\b/m.test(text))
+      problems.push(`${where}: ${path.relative(root, file)} does not npm install -g the package`);
     const entry = /^ENTRYPOINT\s+(\[.*\])\s*$/m.exec(text);
     let argv;
     try {
@@ -179,7 +191,7 @@ function dockerChecks(config, root = ROOT) {
     } catch {
       argv = undefined;
     }
-    if (!Array.isArray(argv) || !/\/cozy-gw$/.test(argv[0]) || argv[1] !== 'fn' || argv.length !== 2)
+    if (!Array.isArray(argv) || argv[0] !== '/usr/local/bin/cozy-gw' || argv[1] !== 'fn' || argv.length !== 2)
       problems.push(
         `${where}: ${path.relative(root, file)} ENTRYPOINT must be the exec form ["/usr/local/bin/cozy-gw", "fn"] (the KRM function)`,
       );

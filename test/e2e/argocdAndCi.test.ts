@@ -36,12 +36,12 @@ function appDir(): string {
   return dir;
 }
 
-/** The plugin's generate command, as argocd-cmp-server runs it, with `cozy-gw` on PATH (the image's binary: node bin/cozy-gw.js). */
+/** The plugin's generate command, as argocd-cmp-server runs it, with `cozy-gw` on PATH (the image's npm package: node bin/cozy-gw.js). */
 function generate(dir: string, env: Record<string, string>) {
   const bin = path.join(tmpDir('argocd-bin'));
   writeWrapper(path.join(bin, 'cozy-gw'), []);
   const [cmd, ...cmdArgs] = plugin.spec.generate.command;
-  const shell = cmd === '/busybox/sh' ? SH! : cmd; // the image's busybox sh; any POSIX sh here
+  const shell = cmd === '/bin/sh' ? SH! : cmd; // the image's sh; any POSIX sh here
   return runProcess(shell, [...cmdArgs, ...plugin.spec.generate.args], {
     cwd: dir,
     env: {
@@ -93,10 +93,8 @@ describe('Argo CD Config Management Plugin (examples/argocd)', () => {
       ]),
     );
     // The plugin's shell is in the image.
-    expect(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).toMatch(
-      /^FROM gcr\.io\/distroless\/cc-debian12:debug-nonroot$/m,
-    );
-    expect(plugin.spec.generate.command[0]).toBe('/busybox/sh');
+    expect(fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')).toMatch(/^FROM node:24-bookworm-slim$/m);
+    expect(plugin.spec.generate.command[0]).toBe('/bin/sh');
   });
 
   if (!SH) {

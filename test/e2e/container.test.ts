@@ -1,11 +1,11 @@
 /**
- * The container image's entrypoint (Dockerfile, built by GoReleaser's dockers_v2 from the release
- * binary), run as kpt (`kpt fn eval --image`) and kustomize (`container:` functions) run it, as
- * far as that goes without docker: the Dockerfile's ENTRYPOINT argv, with the image's binary
- * replaced by `node bin/cozy-gw.js` (the release binary is compiled from it and compared with it
- * byte for byte by scripts/release-check.js), in an empty working directory with an empty
- * environment, a ResourceList on stdin. It must answer with a ResourceList on stdout and write
- * nothing beside it.
+ * The container image's entrypoint (Dockerfile, built by GoReleaser's dockers_v2: the npm package
+ * installed on Node.js 24), run as kpt (`kpt fn eval --image`) and kustomize (`container:`
+ * functions) run it, as far as that goes without docker: the Dockerfile's ENTRYPOINT argv, with
+ * the image's `cozy-gw` (what `npm install -g` links) replaced by `node bin/cozy-gw.js` (the
+ * installed package prints the checkout's bytes: test/release/install.test.ts), in an empty
+ * working directory with an empty environment, a ResourceList on stdin. It must answer with a
+ * ResourceList on stdout and write nothing beside it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

@@ -40,7 +40,7 @@ describe(".goreleaser.yaml against GoReleaser's schema", () => {
       expect.arrayContaining([
         expect.stringMatching(/^schema: \/builds\/0\/builder must be equal to one of the allowed values/),
         expect.stringMatching(/^schema: \/builds\/0 must NOT have additional properties \(target\)/),
-        expect.stringMatching(/^schema: \/before\/hooks\/2 must be string/),
+        expect.stringMatching(/^schema: \/before\/hooks\/3 must be string/),
       ]),
     );
   });
@@ -215,13 +215,19 @@ describe('the container image (dockers_v2, Dockerfile)', () => {
       ]),
     );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-docker-'));
-    fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM scratch\nCOPY cozy-gw /cozy-gw\nENTRYPOINT ["/cozy-gw"]\n');
-    for (const f of ['bin']) fs.mkdirSync(path.join(dir, f));
-    fs.writeFileSync(path.join(dir, 'bin', 'cozy-gw.js'), '');
+    fs.writeFileSync(path.join(dir, 'Dockerfile'), 'FROM node:20\nCOPY cozy-gw /cozy-gw\nENTRYPOINT ["/cozy-gw"]\n');
     expect(rc.dockerChecks(config, dir)).toEqual([
-      expect.stringMatching(/does not COPY \$TARGETPLATFORM\/cozy-gw/),
-      expect.stringMatching(/does not declare ARG TARGETPLATFORM/),
+      expect.stringMatching(/does not start FROM a maintained Node\.js line/),
+      expect.stringMatching(/does not COPY image\/cozy-gw\.tgz/),
+      expect.stringMatching(/does not npm install -g the package/),
       expect.stringMatching(/ENTRYPOINT must be the exec form/),
+    ]);
+    const unpacked = clone(config);
+    delete unpacked.dockers_v2[0].extra_files;
+    unpacked.before.hooks = unpacked.before.hooks.filter((h: string) => !h.includes('pack-image'));
+    expect(rc.dockerChecks(unpacked)).toEqual([
+      expect.stringMatching(/extra_files: does not put image\/cozy-gw\.tgz/),
+      expect.stringMatching(/^before\.hooks: nothing packs image\/cozy-gw\.tgz/),
     ]);
   });
 
