@@ -53,6 +53,7 @@ function ensureBuilt() {
   }
   try {
     if (isFresh()) return;
+    process.stderr.write('cozy-gw: building dist/ (npm run build): it is missing or older than the sources\n');
     const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' });
     // tsc writes its output even when another module has a type error; what matters is dist/.
     if (!fs.existsSync(CLI) || !fs.existsSync(BUNDLE))
