@@ -5,7 +5,7 @@
  * itself; every rendering command refuses a Tenant the Tenants API would (docs/decisions.md §15).
  */
 import * as jsyaml from 'js-yaml';
-import { MIN_VALUES, ROOT_TENANT, STACK_FRAME, useScratch } from '../helpers/cli';
+import { MIN_VALUES, ROOT_TENANT, runCli, STACK_FRAME, useScratch } from '../helpers/cli';
 
 const s = useScratch('cozy-gw-round4-', { 'values.yaml': MIN_VALUES, 'tenants.yaml': ROOT_TENANT });
 
@@ -99,7 +99,6 @@ describe('fn never writes a new item into a user file', () => {
 
 describe('SOURCE_DATE_EPOCH past year 9999', () => {
   it('is blamed on SOURCE_DATE_EPOCH, not on --now', async () => {
-    const { runCli } = await import('../helpers/cli');
     const r = await runCli(['render', '--with-controller', '--values', 'values.yaml', '-f', 'tenants.yaml'], {
       cwd: s.dir,
       env: { SOURCE_DATE_EPOCH: '253402300800' },
