@@ -108,3 +108,41 @@ describe('SOURCE_DATE_EPOCH past year 9999', () => {
     expect(r.stderr).not.toMatch(/--now "/);
   });
 });
+
+describe('every command that renders refuses a Tenant the Tenants API would (docs/decisions.md §15)', () => {
+  const long = `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: ${'a'.repeat(47)}\n  namespace: tenant-root\n`;
+  const message =
+    /long\.yaml:4: Tenant tenant-root\/a{47}: metadata\.name: the Tenant name is 47 characters long: the Tenants API admits at most 46/;
+  beforeEach(() => {
+    s.write('long.yaml', long);
+    s.write('state.yaml', 'apiVersion: v1\nkind: Namespace\nmetadata: {name: x}\n');
+  });
+  it.each([
+    [['render', '--values', 'values.yaml', '-f', 'long.yaml']],
+    [['render', '--values', 'values.yaml', '-f', 'long.yaml', '--with-controller', '--output-dir', 'out']],
+    [['diff', '--values', 'values.yaml', '-f', 'long.yaml', '--state', 'state.yaml']],
+  ])('%j', async (args) => {
+    const r = await s.cli(args);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toMatch(message);
+  });
+  it('fn', async () => {
+    const rl = jsyaml.dump({
+      apiVersion: 'config.kubernetes.io/v1',
+      kind: 'ResourceList',
+      items: [
+        {
+          ...(jsyaml.load(long) as object),
+          metadata: {
+            name: 'a'.repeat(47),
+            namespace: 'tenant-root',
+            annotations: { 'internal.config.kubernetes.io/path': 'long.yaml' },
+          },
+        },
+      ],
+    });
+    const r = await s.cli(['fn'], rl);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/the Tenant name is 47 characters long: the Tenants API admits at most 46/);
+  });
+});
