@@ -115,7 +115,7 @@ export function quantityFindings(t: KObject, skip: ReadonlySet<string> = new Set
       error(`${JSON.stringify(v)} is not a Kubernetes quantity: ${q.reason}`, {
         ...where(t, `spec.resourceQuotas.${k}`),
         rule: TENANTS_API_RULES.quantity,
-        hint: 'write an integer, or a quantity with a suffix (500m, 4Gi) or an integer exponent (1e3)',
+        hint: 'write an integer, or a quantity with a suffix such as 500m or 4Gi, or an integer exponent such as 1e3',
       }),
     );
   }
@@ -185,12 +185,12 @@ export function quotaHierarchyFindings(tenants: readonly KObject[]): { tenant: K
         out.push({
           tenant: h.t,
           finding: error(
-            `resourceQuotas.${k} ${own.text} does not fit in its parent's quota: ${P} declares ${k} ${limit.text} and ${siblingsText}; over by ${showQuantity(over)}`,
+            `${own.text} does not fit in its parent's quota: ${P} declares ${k} ${limit.text} and ${siblingsText}; over by ${showQuantity(over)}`,
             {
               ...where(h.t, `spec.resourceQuotas.${k}`),
               rule: TENANTS_API_RULES.quota,
               hint: siblings.length
-                ? `lower ${k} here or in ${siblings.map((x) => nsOf(x.t)).join(', ')}, or raise the parent's (upstream refuses whichever of them is created last)`
+                ? `lower ${k} here or in ${siblings.map((x) => nsOf(x.t)).join(', ')}, or raise the parent's: upstream refuses whichever of them is created last`
                 : `lower ${k} to at most ${showQuantity(left)}, or raise the parent's`,
             },
           ),

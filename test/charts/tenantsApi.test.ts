@@ -111,7 +111,7 @@ describe('the hierarchical quota', () => {
     );
     expect(errors(r)).toEqual([['tenant.quota-hierarchy', 'b', 'spec.resourceQuotas.memory']]);
     expect(r.findings[0].message).toBe(
-      "resourceQuotas.memory 2049Mi does not fit in its parent's quota: tenant-a declares memory 2Gi and it has no sibling declaring it; over by 1Mi",
+      "2049Mi does not fit in its parent's quota: tenant-a declares memory 2Gi and it has no sibling declaring it; over by 1Mi",
     );
     // The smallest unit of a quantity: one nano.
     expect(
@@ -148,7 +148,7 @@ describe('the hierarchical quota', () => {
       ['tenant.quota-hierarchy', 'b', 'spec.resourceQuotas.cpu'],
     ]);
     expect(r.findings[0].message).toBe(
-      "resourceQuotas.cpu 0.1 does not fit in its parent's quota: tenant-root declares cpu 0.3 and its siblings hold 201m (tenant-b 201m), which leaves 99m; over by 1m",
+      "0.1 does not fit in its parent's quota: tenant-root declares cpu 0.3 and its siblings hold 201m (tenant-b 201m), which leaves 99m; over by 1m",
     );
     expect(r.findings[1].message).toMatch(/its siblings hold 100m \(tenant-a 0\.1\), which leaves 200m; over by 1m/);
   });
