@@ -8,6 +8,7 @@ import { DEFAULT_CLASS } from '../platform/names';
 import { findPlatformPackage, packageValues } from '../platform/kinds';
 import type { ClusterMap } from '../platform/tenancy';
 import { error, type Finding } from '../k8s/diagnostics';
+import { goValueString } from '../k8s/goDecimal';
 import { isDns1123Label, notANamespaceName } from '../k8s/dnsNames';
 import { DEFAULT_DNS01_PROVIDER } from '../platform/certificates';
 import { getPath, isObject, mergeValues, refOf, type KObject } from '../k8s/model';
@@ -54,11 +55,14 @@ export function resolvePlatformValues(src: ValuesSources): ResolvedValues {
   return { values, given, pkg };
 }
 
-/** A value as the platform chart prints it into `_cluster`: absent and null as '', a scalar as text, anything else as JSON. */
+/**
+ * A value as the platform chart's `quote` prints it into `_cluster`: absent and null as '', a
+ * scalar as Go's `%v` (a number as the float64 it decodes to, `1000000` → `1e+06`: docs/decisions.md
+ * §16), anything else as JSON.
+ */
 function valueString(v: unknown): string {
   if (v === undefined || v === null) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return goValueString(v);
   return JSON.stringify(v);
 }
 

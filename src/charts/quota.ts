@@ -5,7 +5,7 @@
  * when `resourceQuotas` is non-empty. The arithmetic is sprig's decimal `mulf`/`divf` and the
  * printing Go's `%v` (src/k8s/goDecimal.ts): JavaScript's would differ. Pure.
  */
-import { castToFloat64, divf, goFormatFloat, GoNumberError, goTruncToInt, mulf } from '../k8s/goDecimal';
+import { castToFloat64, divf, goFormatFloat, GoNumberError, goTruncToInt, goValueString, mulf } from '../k8s/goDecimal';
 import { clone, isObject, type KObject } from '../k8s/model';
 
 /** The three allocation ratios: the `_cluster` key each is read from, and its default when the key is absent. */
@@ -67,13 +67,6 @@ export class QuotaError extends Error {
     super(message);
     this.name = 'QuotaError';
   }
-}
-
-/** GoStr: how `%v` / `toString` prints a value (strings as they are, numbers as float64). */
-export function goStr(v: unknown): string {
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return goFormatFloat(v);
-  return String(v);
 }
 
 /**
@@ -138,10 +131,10 @@ export function flattenResources(
   const req = new Map<string, unknown>();
   for (const [k, v] of Object.entries(m)) {
     if (k === 'cpu') {
-      lim.set(k, goStr(v));
+      lim.set(k, goValueString(v));
       req.set(k, goFormatFloat(divide(quantityValue(v), 'cpu', cluster)));
     } else if (k === 'memory' || k === 'ephemeral-storage') {
-      lim.set(k, goStr(v));
+      lim.set(k, goValueString(v));
       req.set(k, goTruncToInt(divide(quantityValue(v), k, cluster)).toString());
     } else {
       lim.set(k, v);

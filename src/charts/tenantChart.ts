@@ -24,13 +24,15 @@ import { helmToYaml, inheritNamespace, renderTenantObjects } from './namespaceTe
 import { CCNP_KIND, renderNetworkPolicies } from './networkPolicies';
 import { QuotaError, RATIOS, renderQuota } from './quota';
 import { renderTenantRbac } from './tenantRbac';
+import { labelValueError, releaseNameError, releaseNamespaceError } from './tenantNames';
 import {
-  labelValueError,
-  namespaceNameError,
-  releaseNameError,
-  releaseNamespaceError,
-  tenantNameError,
-} from './tenantNames';
+  nameFindings,
+  namespaceFinding,
+  quantityFindings,
+  quotaHierarchyFindings,
+  reservedKeyFindings,
+  TENANTS_API_RULES,
+} from './tenantsApi';
 import {
   releaseName,
   tenantChartDefaults,
@@ -88,42 +90,69 @@ export function tenantInputFindings(t: KObject): Finding[] {
   const X = t.metadata?.name;
   const P = t.metadata?.namespace;
   let namesOk = typeof X === 'string' && typeof P === 'string' && P !== '';
-  /** A name the chart refuses: a finding at its field, and no namespace name to check. */
-  const refuse = (message: string | undefined, field: string, rule: string, hint: string) => {
-    if (!message) return;
-    namesOk = false;
-    out.push(error(message, { ...where(t, field), rule, hint }));
+  /** A name the chart refuses: a finding at its field, and (but for its length) no namespace name to check. */
+  const refuse = (fs: (Finding | undefined)[]) => {
+    for (const f of fs) {
+      if (!f) continue;
+      if (f.rule !== TENANTS_API_RULES.nameLength) namesOk = false;
+      out.push(f);
+    }
   };
   if (typeof X === 'string') {
     const suggestion = JSON.stringify(nameSuggestion(X));
-    refuse(
-      releaseNameError(X),
-      'metadata.name',
-      'tenant.release-name',
-      `rename the Tenant without dashes, e.g. ${suggestion}`,
-    );
-    refuse(
-      tenantNameError(X),
-      'metadata.name',
-      'tenant.name',
-      `rename it with lowercase letters and digits only, starting with a letter, e.g. ${suggestion}`,
-    );
+    const bad = releaseNameError(X);
+    refuse([
+      bad
+        ? error(bad, {
+            ...where(t, 'metadata.name'),
+            rule: 'tenant.release-name',
+            hint: `rename the Tenant without dashes, e.g. ${suggestion}`,
+          })
+        : undefined,
+      ...nameFindings(t, X, suggestion),
+    ]);
   }
-  if (typeof P === 'string' && P !== '')
-    refuse(
-      releaseNamespaceError(P),
-      'metadata.namespace',
-      'tenant.release-namespace',
-      `set metadata.namespace to ${TENANT_ROOT} or to a parent tenant's namespace (tenant-<name>)`,
-    );
-  if (namesOk)
-    refuse(
-      namespaceNameError(tenantNamespace(X as string, P as string)),
-      'metadata.name',
-      'tenant.namespace-name',
-      'shorten the Tenant name or nest it less deeply: the namespace joins every ancestor name',
-    );
+  if (typeof P === 'string' && P !== '') {
+    const bad = releaseNamespaceError(P);
+    if (bad)
+      refuse([
+        error(bad, {
+          ...where(t, 'metadata.namespace'),
+          rule: 'tenant.release-namespace',
+          hint: `set metadata.namespace to ${TENANT_ROOT} or to a parent tenant's namespace (tenant-<name>)`,
+        }),
+      ]);
+  }
+  if (namesOk) refuse([namespaceFinding(t, X as string, P as string)]);
+  // docs/decisions.md §15: the reserved keys and the quantities (a value the schema refused is not reported twice).
+  pushAll(out, reservedKeyFindings(t));
+  const schemaRefused = new Set<string>();
+  for (const f of out)
+    if (f.field?.startsWith('spec.resourceQuotas.')) schemaRefused.add(f.field.slice('spec.resourceQuotas.'.length));
+  pushAll(out, quantityFindings(t, schemaRefused));
   return out;
+}
+
+/**
+ * Every Tenant's input checks (tenantInputFindings) and then the hierarchical quota over those
+ * that pass them (docs/decisions.md §15): the findings, and the Tenants with an error, whose
+ * subtrees the tree skips.
+ */
+export function tenantsInputCheck(tenants: readonly KObject[]): { findings: Finding[]; invalid: Set<KObject> } {
+  const findings: Finding[] = [];
+  const invalid = new Set<KObject>();
+  const passed: KObject[] = [];
+  for (const t of tenants) {
+    const fs = tenantInputFindings(t);
+    pushAll(findings, fs);
+    if (hasErrors(fs)) invalid.add(t);
+    else passed.push(t);
+  }
+  for (const { tenant, finding } of quotaHierarchyFindings(passed)) {
+    findings.push(finding);
+    invalid.add(tenant);
+  }
+  return { findings, invalid };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -466,13 +495,9 @@ function treeInputs(
 ): { tenants: KObject[]; failed: Set<string> } {
   let invalid = opts.invalidTenants;
   if (!invalid) {
-    const bad = new Set<KObject>();
-    for (const t of objects.filter(isTenant)) {
-      const fs = tenantInputFindings(t);
-      pushAll(out.findings, fs);
-      if (hasErrors(fs)) bad.add(t);
-    }
-    invalid = bad;
+    const checked = tenantsInputCheck(objects.filter(isTenant));
+    pushAll(out.findings, checked.findings);
+    invalid = checked.invalid;
   }
   const tenants: KObject[] = [];
   const seen = new Set<string>();

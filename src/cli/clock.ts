@@ -17,6 +17,9 @@ export function currentTime(): string {
   return rfc3339Seconds(new Date());
 }
 
+/** 9999-12-31T23:59:59Z: RFC 3339 writes four-digit years only. */
+const LAST_RFC3339_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+
 /** `reproducible`: --now, SOURCE_DATE_EPOCH, the fixed epoch. `live`: --now, the current time. */
 export type ClockMode = 'reproducible' | 'live';
 
@@ -35,13 +38,20 @@ export function resolveNow(opts: {
   if (opts.mode === 'live') return opts.current ? rfc3339Seconds(opts.current()) : currentTime();
   const sde = opts.env.SOURCE_DATE_EPOCH;
   if (sde !== undefined && sde !== '') {
-    const d = /^\d+$/.test(sde.trim()) ? new Date(Number(sde.trim()) * 1000) : undefined;
-    if (!d || Number.isNaN(d.getTime())) {
+    const whole = /^\d+$/.test(sde.trim());
+    const d = whole ? new Date(Number(sde.trim()) * 1000) : undefined;
+    // Past year 9999 the timestamp has no RFC 3339 form: SOURCE_DATE_EPOCH's fault, not --now's.
+    if (!d || Number.isNaN(d.getTime()) || d.getTime() > LAST_RFC3339_MS) {
       throw new FindingsError([
-        error(`SOURCE_DATE_EPOCH=${JSON.stringify(sde)} is not a whole number of seconds since 1970-01-01`, {
-          rule: 'input.source-date-epoch',
-          hint: 'set it to e.g. $(git log -1 --format=%ct), or unset it; --now sets the clock directly',
-        }),
+        error(
+          whole
+            ? `SOURCE_DATE_EPOCH=${JSON.stringify(sde)} is past 9999-12-31T23:59:59Z, the last time an RFC 3339 timestamp can hold`
+            : `SOURCE_DATE_EPOCH=${JSON.stringify(sde)} is not a whole number of seconds since 1970-01-01`,
+          {
+            rule: 'input.source-date-epoch',
+            hint: 'set it to e.g. $(git log -1 --format=%ct), or unset it; --now sets the clock directly',
+          },
+        ),
       ]);
     }
     return rfc3339Seconds(d);

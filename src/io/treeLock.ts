@@ -4,10 +4,11 @@
  *
  * - Taking it is atomic: the holder's line is written to a file of its own first
  *   (`.cozy-gw-lock.<token>`) and then hard-linked to the lock's name, which fails when the name
- *   exists; the lock therefore never exists half-written.
+ *   exists; the lock therefore never exists half-written. On a file system without hard links
+ *   (vfat, SMB) the name is created exclusively instead (a reader that finds it still empty waits).
  * - A second run waits for it, polling, for a bounded time, then refuses, naming DIR and the holder.
  * - A stale lock (its holder is a process of this host that is no longer running, or whose process
- *   id now belongs to a later process) is broken safely: the breaker links the lock to a tombstone
+ *   id now belongs to a later process: its start time differs, whatever `kill` answers) is broken safely: the breaker links the lock to a tombstone
  *   named after the stale holder's token (`.cozy-gw-lock.break-<token>`), which only one breaker
  *   can create, checks that the tombstone holds that stale token (so the lock it is about to remove
  *   is the stale one, not a live lock taken since), removes the lock, then the tombstone. A lock
@@ -79,16 +80,24 @@ function procStart(pid: number): string | undefined {
   }
 }
 
-/** Whether the holder is a process of this host that no longer runs (or whose id a later process took). */
-export function isStale(h: LockHolder): boolean {
+/**
+ * Whether the holder is a process of this host that no longer runs, or whose process id a later
+ * process took: its start time (where the system tells it) differs from the one the lock records,
+ * whatever `kill` answers (EPERM means only that the id belongs to a process of another user, the
+ * recorded holder's or not). Without start times, `kill`'s ESRCH alone says the process is gone.
+ */
+export function isStale(h: LockHolder, kill: (pid: number) => void = (pid) => process.kill(pid, 0)): boolean {
   if (h.host !== os.hostname()) return false;
+  if (h.since !== undefined && procStart(process.pid) !== undefined) {
+    // This system tells start times: the holder is alive only as the process that started then.
+    return procStart(h.pid) !== h.since;
+  }
   try {
-    process.kill(h.pid, 0);
+    kill(h.pid);
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ESRCH';
   }
-  const since = procStart(h.pid);
-  return h.since !== undefined && since !== undefined && since !== h.since;
+  return false;
 }
 
 function readHolder(d: SafeDir, rel: string): LockHolder | undefined {
@@ -103,17 +112,28 @@ function errCode(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException)?.code;
 }
 
+/**
+ * link() refused because the file system has no hard links (vfat answers EPERM, SMB and others
+ * ENOTSUP or EOPNOTSUPP): the lock is then taken by creating its name exclusively instead.
+ */
+function noHardLinks(e: unknown): boolean {
+  return ['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS'].includes(errCode(e) ?? '');
+}
+
 /** One attempt: take the lock, or say who holds it. */
 function attempt(d: SafeDir, token: string): LockHolder | undefined | 'held' {
   const temp = `${TEMP_PREFIX}${token}`;
-  d.create(temp, holderText(token));
+  const text = holderText(token);
+  d.create(temp, text);
   let held = false;
+  let linkless = false;
   try {
     d.link(temp, LOCK);
     held = true;
   } catch (e) {
     // ENOENT: the own file went (a holder cleaning debris judged it); try again.
-    if (errCode(e) !== 'EEXIST' && errCode(e) !== 'ENOENT') {
+    linkless = noHardLinks(e);
+    if (!linkless && errCode(e) !== 'EEXIST' && errCode(e) !== 'ENOENT') {
       d.unlink(temp);
       throw e;
     }
@@ -122,6 +142,16 @@ function attempt(d: SafeDir, token: string): LockHolder | undefined | 'held' {
     d.unlink(temp);
   } catch (e) {
     if (errCode(e) !== 'ENOENT') throw e;
+  }
+  if (linkless) {
+    // Created exclusively, the lock exists for a moment before its line is written: a reader
+    // meanwhile cannot read a holder, so it waits (an unreadable holder is never judged stale).
+    try {
+      d.create(LOCK, text, true);
+      held = true;
+    } catch (e) {
+      if (errCode(e) !== 'EEXIST') throw e;
+    }
   }
   if (held) return 'held';
   return readHolder(d, LOCK);
@@ -134,6 +164,7 @@ function breakStale(d: SafeDir, stale: LockHolder): boolean {
     d.link(LOCK, tomb);
   } catch (e) {
     if (errCode(e) === 'ENOENT') return true;
+    if (noHardLinks(e)) return breakStaleWithoutLinks(d, stale, tomb);
     if (errCode(e) !== 'EEXIST') throw e;
     // Another breaker is at it, or died at it.
     const st = d.lstat(tomb);
@@ -147,6 +178,26 @@ function breakStale(d: SafeDir, stale: LockHolder): boolean {
   } finally {
     d.unlink(tomb);
   }
+}
+
+/**
+ * breakStale where hard links are refused: the lock is moved to the tombstone (one mover wins),
+ * and moved back at once when it proves to be a live lock taken since the stale one was read.
+ */
+function breakStaleWithoutLinks(d: SafeDir, stale: LockHolder, tomb: string): boolean {
+  if (d.lstat(tomb)) return false; // another breaker is at it
+  try {
+    d.rename(LOCK, tomb);
+  } catch (e) {
+    if (errCode(e) === 'ENOENT') return true;
+    throw e;
+  }
+  if (readHolder(d, tomb)?.token === stale.token) {
+    d.unlink(tomb);
+    return true;
+  }
+  d.rename(tomb, LOCK);
+  return false;
 }
 
 function sleep(ms: number): Promise<void> {

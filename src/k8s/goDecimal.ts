@@ -103,6 +103,18 @@ export function goFormatFloat(x: number): string {
   return `${sign}${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
 }
 
+/**
+ * Go's `%v` of a value as the charts print it (sprig's `toString`, and `quote` of a platform
+ * value: docs/tenant.md §2.0.7, docs/decisions.md §16): a string as it is, a number as the float64
+ * every decoded number is (goFormatFloat: `1000000` → `1e+06`), a boolean as `true`/`false`. The
+ * one printer of the quota helper and of `_cluster`.
+ */
+export function goValueString(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number') return goFormatFloat(v);
+  return String(v);
+}
+
 /** Go's `int` of a float64 (toward zero); out of int64's range it is what amd64 gives, the minimum int64. */
 export function goTruncToInt(x: number): bigint {
   if (!Number.isFinite(x) || Math.abs(x) >= 2 ** 63) return -(2n ** 63n);

@@ -35,7 +35,7 @@ import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../
 import { isNamespace, compareObjects, keyOf, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
-import { TreeOutput, tenantInputFindings, walkTenantTree } from '../charts/tenantChart';
+import { TreeOutput, tenantsInputCheck, walkTenantTree } from '../charts/tenantChart';
 import type { TenantRelease } from '../charts/tenantRelease';
 import { rootHostFindings } from '../charts/cozystackBasics';
 import { gatewayCleanupHook, omittedHooksNote } from '../charts/hooks';
@@ -139,13 +139,11 @@ export function validateInputs(input: RenderInput): InputCheck {
   const pkg = findPlatformPackage(input.objects);
   if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
   const valuesInvalid = hasErrors(findings);
-  const invalidTenants = new Set<KObject>();
+  const tenants = tenantsInputCheck(input.objects.filter(isTenant));
+  pushAll(findings, tenants.findings);
+  const invalidTenants = tenants.invalid;
   for (const o of input.objects) {
-    if (isTenant(o)) {
-      const fs = tenantInputFindings(o);
-      pushAll(findings, fs);
-      if (hasErrors(fs)) invalidTenants.add(o);
-    } else if (isTenantGateway(o))
+    if (isTenantGateway(o))
       pushAll(
         findings,
         validateTenantGateway(o).map((f) => aboutObject(f, o)),

@@ -30,3 +30,11 @@ export function tenantNamespace(name: string, parentNamespace: string): string {
 export function tenantNamespaceOf(t: KObject): string {
   return tenantNamespace(t.metadata.name, t.metadata.namespace ?? '');
 }
+
+/**
+ * A top-level Tenant spec key reserved for the values the platform injects (`_cluster`,
+ * `_namespace`): the Tenants API refuses a Tenant that sets one (docs/decisions.md §15).
+ */
+export function isReservedSpecKey(key: string): boolean {
+  return key.startsWith('_');
+}

@@ -22,6 +22,7 @@ import { isBase64 } from '../k8s/secretTypes';
 import { FAMILIES, KINDS, type Family } from './upstreamValidators.generated';
 import { applyDefaults, crdRuleFindings, type CrdVoice } from './crdRules';
 import { pushAll } from '../k8s/arrays';
+import { apiServerFindings } from './apiServerChecks';
 
 /**
  * The API groups whose published schemas are vendored (`''` the core group): an object of one of
@@ -136,7 +137,8 @@ function check(o: KObject, { validate, rules }: Checker): Finding[] {
  * that it was not checked. Objects of other groups are not checked.
  */
 export function validatePublished(objects: KObject[]): Finding[] {
-  const findings: Finding[] = [];
+  // What the API server refuses beyond the schemas: limited names, negative or overflowing quantities.
+  const findings: Finding[] = apiServerFindings(objects);
   const unknown = new Set<string>();
   for (const o of objects) {
     const group = groupOf(o.apiVersion);

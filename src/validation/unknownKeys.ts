@@ -9,6 +9,7 @@
  * ignored (README "cozy-gw render"): one is reported only when it is a near miss of a known key
  * (`publshing`), never for `networking` or `authentication`.
  */
+import { isReservedSpecKey } from '../platform/tenancy';
 import { asset } from '../assets';
 import { isObject } from '../k8s/model';
 
@@ -125,7 +126,10 @@ export function unknownValueKeys(values: unknown): UnknownKey[] {
 export function unknownTenantSpecKeys(spec: unknown): UnknownKey[] {
   const schema = asset<Schema>('schemas/tenant.schema.json');
   const specSchema = (schema.properties as Record<string, Schema>).spec;
-  return unknownKeys(spec, specSchema, { base: 'spec', root: schema });
+  // A reserved key is an error of its own (docs/decisions.md §15), not an unknown key.
+  return unknownKeys(spec, specSchema, { base: 'spec', root: schema }).filter(
+    (u) => !isReservedSpecKey(u.path.slice('spec.'.length)),
+  );
 }
 
 /** `unknown key; did you mean publishing.host?` (the field, file and line go beside it). */

@@ -92,6 +92,21 @@ describe('_cluster keys (docs/behaviour.md §1)', () => {
     for (const v of Object.values(c)) expect(typeof v).toBe('string');
   });
 
+  it("numbers are printed as quote prints them: Go's %v of a float64 (docs/decisions.md §16)", () => {
+    const { cluster: c } = cluster({
+      resources: {
+        cpuAllocationRatio: 1000000,
+        memoryAllocationRatio: 0.00001,
+        ephemeralStorageAllocationRatio: 123456,
+      },
+    });
+    expect([c['cpu-allocation-ratio'], c['memory-allocation-ratio'], c['ephemeral-storage-allocation-ratio']]).toEqual([
+      '1e+06',
+      '1e-05',
+      '123456',
+    ]);
+  });
+
   it('an empty list gives "" and lists join with "," and no spaces', () => {
     const { cluster: c } = cluster({ publishing: { exposedServices: [], externalIPs: ['1.2.3.4', '5.6.7.8'] } });
     expect(c['expose-services']).toBe('');

@@ -343,9 +343,14 @@ describe('failures and hazards', () => {
     expect(rules(tenantInputFindings(tenant('a', 'tenant-root')))).toEqual([]);
   });
   it('Q13: a tenant namespace over 63 characters fails', () => {
-    const f = tenantInputFindings(tenant('x'.repeat(57), 'tenant-root'));
+    const f = tenantInputFindings(tenant('x'.repeat(46), `tenant-${'p'.repeat(10)}`));
     expect(rules(f)).toEqual(['tenant.namespace-name']);
     expect(f[0].message).toMatch(/64 characters long/);
+    // At depth 1 such a name is past the Tenants API's 46 too (docs/decisions.md §15): both are said.
+    expect(rules(tenantInputFindings(tenant('x'.repeat(57), 'tenant-root')))).toEqual([
+      'tenant.name-length',
+      'tenant.namespace-name',
+    ]);
   });
   it('Q14: a cluster-wide policy name two tenants render fails, naming both', () => {
     const t = renderTenantTree(cluster(), [

@@ -39,8 +39,16 @@ describe('the clock and --now', () => {
   });
   it('a malformed SOURCE_DATE_EPOCH is an error', () => {
     expect(() => resolveNow({ env: { SOURCE_DATE_EPOCH: '1.5' }, mode: 'reproducible' })).toThrow(FindingsError);
-    expect(() => resolveNow({ env: { SOURCE_DATE_EPOCH: '99999999999999999' }, mode: 'reproducible' })).toThrow(
+    expect(() => resolveNow({ env: { SOURCE_DATE_EPOCH: '1e3' }, mode: 'reproducible' })).toThrow(
       /not a whole number of seconds/,
     );
+  });
+  it('a SOURCE_DATE_EPOCH past year 9999 is blamed on SOURCE_DATE_EPOCH (it has no RFC 3339 form), not on --now', () => {
+    const env = (v: string) => ({ env: { SOURCE_DATE_EPOCH: v }, mode: 'reproducible' as const });
+    expect(resolveNow(env('253402300799'))).toBe('9999-12-31T23:59:59Z');
+    expect(() => resolveNow(env('253402300800'))).toThrow(
+      /SOURCE_DATE_EPOCH="253402300800" is past 9999-12-31T23:59:59Z/,
+    );
+    expect(() => resolveNow(env('99999999999999999'))).toThrow(/SOURCE_DATE_EPOCH="99999999999999999" is past 9999/);
   });
 });

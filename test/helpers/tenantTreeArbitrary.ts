@@ -140,8 +140,24 @@ const arbTree = (depth: number): fc.Arbitrary<TenantChoice[]> =>
         if (!at.some((x) => x.name === name)) at.push(node(name, s));
       }
       // No child named `ingress` exists (NAMES lacks it), so no CCNP name clash (§2.12).
+      fitQuotas(top, undefined);
       return top;
     });
+
+/**
+ * The hierarchical quota (docs/decisions.md §15) holds in every case: a child declares only the
+ * resources its parent leaves undeclared (test/properties/tenantsApi.property.test.ts generates
+ * the trees that over-commit).
+ */
+function fitQuotas(nodes: TenantChoice[], parent: Quota | undefined): void {
+  for (const n of nodes) {
+    if (n.resourceQuotas && parent) {
+      const kept = Object.entries(n.resourceQuotas).filter(([k]) => !(k in parent));
+      n.resourceQuotas = kept.length ? (Object.fromEntries(kept) as Quota) : undefined;
+    }
+    fitQuotas(n.children, n.resourceQuotas);
+  }
+}
 
 export const arbTenantTreeCase: fc.Arbitrary<TenantTreeCase> = fc.record({
   platform: arbPlatform,

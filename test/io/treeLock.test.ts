@@ -69,6 +69,46 @@ describe('the tree lock', () => {
     }
   });
 
+  it("a lock whose process id now belongs to another user's process is stale: the start time decides, not kill's EPERM", () => {
+    if (!fs.existsSync('/proc/self/stat')) return; // start times are read from /proc (Linux)
+    const stat = fs.readFileSync('/proc/self/stat', 'utf8');
+    const since = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const eperm = jest.spyOn(process, 'kill').mockImplementation(() => {
+      throw Object.assign(new Error('kill EPERM'), { code: 'EPERM' });
+    });
+    try {
+      // The id is taken by a process that started at another time: the holder is gone.
+      expect(isStale(parseHolder(holder(process.pid, { since: '1' }))!)).toBe(true);
+      // The same process that took it (its start time as recorded): alive, EPERM or not.
+      expect(isStale(parseHolder(holder(process.pid, { since }))!)).toBe(false);
+    } finally {
+      eperm.mockRestore();
+    }
+  });
+
+  it('works on a file system without hard links (link() refused): taken, exclusive, released, a stale one broken', async () => {
+    class Linkless extends SafeDir {
+      override link(): void {
+        throw Object.assign(new Error('link EPERM'), { code: 'EPERM' });
+      }
+    }
+    const d = new Linkless(tmp);
+    try {
+      const first = await acquireLock(d, { waitMs: 0 });
+      expect(first.kind).toBe('held');
+      expect((await acquireLock(d, { waitMs: 0 })).kind).toBe('busy');
+      releaseLock(d, (first as { token: string }).token);
+      expect(fs.readdirSync(tmp)).toEqual([]);
+      fs.writeFileSync(path.join(tmp, LOCK), holder(await deadPid()));
+      const again = await acquireLock(d, { waitMs: 0 });
+      expect(again).toMatchObject({ kind: 'held', broke: { token: 'f'.repeat(32) } });
+      releaseLock(d, (again as { token: string }).token);
+      expect(fs.readdirSync(tmp)).toEqual([]);
+    } finally {
+      d.close();
+    }
+  });
+
   it('cleans the debris of takers and breakers that died midway (their own files, old tombstones)', async () => {
     const pid = await deadPid();
     fs.writeFileSync(path.join(tmp, `${LOCK}.0123abcd`), holder(pid));

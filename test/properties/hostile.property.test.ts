@@ -2,13 +2,15 @@
  * Hostile input through every command (docs/decisions.md §13). Whole documents are generated (not mutations of
  * the examples): every kind cozy-gw reads, with wrong types at every level, arbitrary YAML values,
  * modest anchors and aliases (no alias bombs), odd names and keys (`..`, `/`, NUL, control
- * characters, unicode, very long) and control characters in values. Each case is written to temp
+ * characters, unicode, very long, and `__proto__`, `constructor`, `prototype` in every input that
+ * becomes an object key: platform values, Tenants, the function config in both its forms, `--set`)
+ * and control characters in values. Each case is written to temp
  * files once and run in-process through render (plain, --with-controller --output-dir), reconcile
  * (-o yaml/json/plan, --all), admit, fn (a ResourceList on stdin, and the kustomize exec plugin form:
  * a config file and a stream on stdin), post-render and diff (--state).
  *
  * Asserted: exit 0, 1 or 2 (diff also 3), no stack trace or JavaScript error name on stderr, bounded
- * time per command, nothing written outside the output directory, and the secret marker put in
+ * time per command, no input key reaching a built-in prototype (their own property names unchanged), nothing written outside the output directory, and the secret marker put in
  * every generated Secret's data/stringData never printed (fn and post-render pass their input items
  * through byte for byte, so there it may appear no more often than in the input).
  *
@@ -79,7 +81,12 @@ const s = (v: string | number | boolean | null): Y => ({ t: 'scalar', v });
 const map = (entries: Record<string, Y>): Y => ({ t: 'map', v: Object.entries(entries) });
 const seq = (v: Y[]): Y => ({ t: 'seq', v });
 
+/** Keys that name a prototype when they become property names (docs/decisions.md §13: none may reach one). */
+const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
+const protoKey = fc.constantFrom(...PROTO_KEYS);
+
 const oddString = fc.oneof(
+  protoKey,
   fc.constantFrom(
     '..',
     '.',
@@ -170,7 +177,7 @@ function arbitraries(bad: number) {
             bad === 0 ? field(fields[k]) : fc.option(field(fields[k]), { freq: 6 * bad, nil: undefined }),
           ),
         ),
-        fc.array(fc.tuple(oddString, anyValue), { maxLength: bad === 0 ? 0 : 1 }),
+        fc.array(fc.tuple(fc.oneof(oddString, protoKey), anyValue), { maxLength: bad === 0 ? 0 : 1 }),
         fc.boolean(),
       )
       .map(([vals, extra, anchor]): Y => ({
@@ -323,6 +330,15 @@ function arbitraries(bad: number) {
         host: str(hosts),
         gateway: field(fc.boolean().map(s)),
         gatewayClass: str(fc.constantFrom('cilium', 'cloudflare-tunnel', 'evil\u001b[2J')),
+        resourceQuotas: fc
+          .array(
+            fc.tuple(
+              fc.oneof(fc.constantFrom('cpu', 'memory', 'pods'), protoKey),
+              str(fc.constantFrom('1', '500m', '2Gi', '1e1.5', '-1')),
+            ),
+            { maxLength: 3 },
+          )
+          .map((v): Y => ({ t: 'map', v })),
       },
       tenantNames,
     ),
@@ -400,7 +416,53 @@ interface Case {
   docs: string;
   state: string;
   fnConfig: Y | undefined;
+  /** `--set` assignments given to every command that reads platform values. */
+  set?: string[];
 }
+
+/** A dotted path whose parts may name a prototype: `__proto__.x`, `a.constructor.prototype.b`. */
+const protoPath = fc
+  .array(fc.oneof(protoKey, fc.constantFrom('publishing', 'gateway', 'host', 'enabled', 'x')), {
+    minLength: 1,
+    maxLength: 4,
+  })
+  .map((parts) => parts.join('.'));
+const protoValue = fc.constantFrom('1', 'true', 'example.org', '{enabled: true}', '[a, b]', '{host: x}');
+
+/** --set assignments, prototype keys among their parts. */
+const setArb = fc.array(
+  fc.tuple(protoPath, fc.constantFrom('1', 'true', 'example.org', 'x')).map(([p, v]) => `${p}=${v}`),
+  { maxLength: 3 },
+);
+
+/** The ConfigMap form of the function config (kpt fn eval -- key=value), prototype keys among the dotted keys and in `values`. */
+const configMapConfig: fc.Arbitrary<Y> = fc
+  .tuple(
+    fc.array(fc.tuple(protoPath, protoValue), { maxLength: 4 }),
+    fc.option(
+      fc.constantFrom(
+        '__proto__: {x: 1}\npublishing: {host: example.org}\n',
+        'constructor: {prototype: {y: 2}}\n',
+        'publishing: {__proto__: {host: evil.org}, host: example.org}\n',
+        'prototype: 3\ngateway: {enabled: true}\n',
+      ),
+      { nil: undefined },
+    ),
+  )
+  .map(([pairs, values]) =>
+    map({
+      apiVersion: s('v1'),
+      kind: s('ConfigMap'),
+      metadata: map({ name: s('fn') }),
+      data: {
+        t: 'map',
+        v: [
+          ...pairs.map(([k, v]): [string, Y] => [k, s(v)]),
+          ...(values ? [['values', s(values)] as [string, Y]] : []),
+        ],
+      },
+    }),
+  );
 
 const docsText = (docs: Y[]) => docs.map((d) => `---\n${emit(d)}\n`).join('');
 
@@ -430,20 +492,33 @@ const caseArb: fc.Arbitrary<Case> = fc
     ),
     state: fc.array(mild.documentArb, { maxLength: 3 }),
     fnConfig: fc.option(
-      clean.obj({
-        apiVersion: fc.constant(s('fn.cozystack.io/v1alpha1')),
-        kind: fc.constant(s('CozyGateway')),
-        spec: clean.obj({ values: mild.platformValues, reconcile: fc.boolean().map(s) }),
-      }),
+      fc.oneof(
+        clean.obj({
+          apiVersion: fc.constant(s('fn.cozystack.io/v1alpha1')),
+          kind: fc.constant(s('CozyGateway')),
+          spec: clean.obj({ values: mild.platformValues, reconcile: fc.boolean().map(s) }),
+        }),
+        configMapConfig,
+      ),
       { nil: undefined },
     ),
+    set: fc.oneof({ weight: 2, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: setArb }),
   })
-  .map(({ values, docs, state, fnConfig }) => ({
+  .map(({ values, docs, state, fnConfig, set }) => ({
     values: emit(values) + '\n',
     docs: docsText(docs),
     state: docsText([...docs, ...state]),
     fnConfig,
+    set,
   }));
+
+/** The own property names of the built-in prototypes: an input key that reached one would add a name. */
+function prototypeNames(): string {
+  return [Object.prototype, Array.prototype, Function.prototype, String.prototype]
+    .map((p) => Object.getOwnPropertyNames(p).sort().join(','))
+    .join('|');
+}
+const PROTOTYPES_BEFORE = prototypeNames();
 
 // ---------------------------------------------------------------------------------------------
 
@@ -495,7 +570,7 @@ async function check(c: Case): Promise<void> {
         .filter((d) => d.trim())
         .map((d) => `- ${d.trim()}\n`)
         .join('')}`;
-    const common = ['--values', 'values.yaml', '-f', 'docs.yaml'];
+    const common = ['--values', 'values.yaml', '-f', 'docs.yaml', ...(c.set ?? []).flatMap((a) => ['--set', a])];
     const commands: { args: string[]; stdin?: string; passThrough?: string; codes?: number[] }[] = [
       { args: ['render', ...common] },
       { args: ['render', ...common, '--with-controller', '--now', NOW, '--output-dir', outRel] },
@@ -523,6 +598,13 @@ async function check(c: Case): Promise<void> {
       if (!(cmd.codes ?? [0, 1, 2]).includes(r.code)) throw new Error(`unexpected exit code: ${why}`);
       if (JS_ERROR.test(r.stderr)) throw new Error(`stack trace or JavaScript error on stderr: ${why}`);
       if (ms > PER_COMMAND_MS) throw new Error(`took ${ms} ms (> ${PER_COMMAND_MS}): ${label}`);
+      if (prototypeNames() !== PROTOTYPES_BEFORE) {
+        // Clean up for the shrinking runs, then fail naming the command.
+        for (const k of Object.getOwnPropertyNames(Object.prototype))
+          if (!PROTOTYPES_BEFORE.split('|')[0].split(',').includes(k))
+            delete (Object.prototype as Record<string, unknown>)[k];
+        throw new Error(`an input key reached a prototype: ${why}`);
+      }
       for (const m of [MARKER, MARKER_B64]) {
         if (r.stderr.includes(m)) throw new Error(`secret marker ${m} on stderr: ${why}`);
         const allowed = cmd.passThrough ? count(cmd.passThrough, m) : 0;

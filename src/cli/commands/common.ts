@@ -25,6 +25,20 @@ export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
 }
 
+/**
+ * A path option's value (`-f`, `--values`, `--state`, `--output-dir`): an empty one, as an unset
+ * variable in a script gives, is a usage error (exit 2), never the working directory.
+ */
+export function pathArg(v: string): string {
+  if (v === '') throw new InvalidArgumentError('the path is empty (an unset variable?): name a file or directory');
+  return v;
+}
+
+/** `collect` for a repeatable path option, each value a pathArg. */
+export function collectPath(v: string, prev: string[]): string[] {
+  return [...prev, pathArg(v)];
+}
+
 function setArg(asString: boolean) {
   return (v: string, prev: SetAssignment[]): SetAssignment[] => {
     try {
@@ -42,7 +56,7 @@ export function addValuesOptions(cmd: Command): Command {
     .option(
       '--values <file>',
       'platform values file (publishing.*, gateway.*); repeatable, merged left to right like helm -f',
-      collect,
+      collectPath,
       [],
     )
     .option(
@@ -60,7 +74,7 @@ export function addInputOptions(cmd: Command): Command {
   cmd.option(
     '-f, --filename <path>',
     'input file, directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable',
-    collect,
+    collectPath,
     [],
   );
   return addValuesOptions(cmd);

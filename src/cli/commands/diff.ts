@@ -24,7 +24,7 @@ import {
   addNowOption,
   checkEmitted,
   checkStdin,
-  collect,
+  collectPath,
   loadInputs,
   usageError,
   type InputOptions,
@@ -66,7 +66,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option(
       '--state <path>',
       'the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable',
-      collect,
+      collectPath,
       [],
     );
   addValidateOption(addInputOptions(cmd))

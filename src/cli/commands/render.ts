@@ -16,6 +16,7 @@ import {
   addValidateOption,
   checkEmitted,
   gatewayApiVersionArg,
+  pathArg,
   loadInputs,
   usageError,
   type InputOptions,
@@ -149,6 +150,7 @@ export function register(program: Command, ctx: CliContext): Command {
     .option(
       '--output-dir <dir>',
       'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout (it replaces and removes only the files it wrote, locked and all or nothing)',
+      pathArg,
     )
     .option(
       '--lock-timeout <seconds>',

@@ -61,14 +61,26 @@ function yamlValue(s: string): { value?: unknown; problem?: string; limit?: stri
   return why ? { limit: `the value ${why}` } : { value };
 }
 
+/**
+ * Set a dotted path's value. Every part is an own key (`__proto__`, `constructor` and `prototype`
+ * included, as `--set` keeps them): an input key never reaches a prototype.
+ */
 function setDotted(target: Record<string, unknown>, dotted: string, value: unknown): void {
   const parts = dotted.split('.');
+  const own = (o: Record<string, unknown>, k: string) =>
+    Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+  const put = (o: Record<string, unknown>, k: string, v: unknown) =>
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   let cur = target;
   for (const p of parts.slice(0, -1)) {
-    if (!isObject(cur[p])) cur[p] = {};
-    cur = cur[p] as Record<string, unknown>;
+    let next = own(cur, p);
+    if (!isObject(next)) {
+      next = {};
+      put(cur, p, next);
+    }
+    cur = next as Record<string, unknown>;
   }
-  cur[parts[parts.length - 1]] = value;
+  put(cur, parts[parts.length - 1], value);
 }
 
 function asBool(v: unknown): boolean | undefined {

@@ -27,7 +27,16 @@ import { isObject, keyOf, type KObject } from '../../k8s/model';
 import { isList, flattenList } from '../../k8s/lists';
 import { generateGroups, type GenerateOptions } from '../../pipelines/generate';
 import { parseFunctionConfig } from './config';
-import { generatedMarker, withMarks, itemPathOf, isKObject, isMetaOrLocal, isOwnItem, refOfLoose } from './items';
+import {
+  generatedMarker,
+  withMarks,
+  itemPathOf,
+  isKObject,
+  isMetaOrLocal,
+  isOwnItem,
+  normalPath,
+  refOfLoose,
+} from './items';
 import { toResult, type KrmResult } from './results';
 import { pushAll } from '../../k8s/arrays';
 
@@ -153,7 +162,14 @@ export function runFunctionStream(items: unknown[], functionConfig: unknown, opt
   if (hasErrors(findings)) return { kept: items, generated: () => [], findings, exitCode: 1 };
   const withPath = opts.pathAnnotations !== false;
   const generated = function* () {
-    const marksOf = generatedMarker(withPath);
+    // The files of what passes through: a new item never goes into one of them.
+    const taken = new Set<string>();
+    for (const it of keep) {
+      const f = itemPathOf(it);
+      const p = f && normalPath(f.path);
+      if (p) taken.add(p);
+    }
+    const marksOf = generatedMarker(withPath, taken);
     for (const group of res.groups()) for (const object of group) yield { object, marks: marksOf(object) };
   };
   return { kept: keep, generated, findings, exitCode: 0 };

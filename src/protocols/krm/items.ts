@@ -33,17 +33,28 @@ export function isGenerated(o: unknown): boolean {
   return annotationOf(o, GENERATED_ANNOTATION) === 'true';
 }
 
-/** Whether a package path lies inside the function's own folder (`cozy-gw/...`, never `cozy-gw/../x`). */
-export function isUnderGeneratedDir(p: string): boolean {
+/** A package path's components, `.` and empty ones dropped and `..` resolved; undefined when it climbs out of the package. */
+function pathParts(p: string): string[] | undefined {
   const parts: string[] = [];
   for (const part of p.replace(/\\/g, '/').split('/')) {
     if (part === '' || part === '.') continue;
     if (part === '..') {
-      if (parts.length === 0) return false;
+      if (parts.length === 0) return undefined;
       parts.pop();
     } else parts.push(part);
   }
-  return parts.length > 1 && parts[0] === GENERATED_DIR;
+  return parts;
+}
+
+/** Whether a package path lies inside the function's own folder (`cozy-gw/...`, never `cozy-gw/../x`). */
+export function isUnderGeneratedDir(p: string): boolean {
+  const parts = pathParts(p);
+  return parts !== undefined && parts.length > 1 && parts[0] === GENERATED_DIR;
+}
+
+/** A package path as generatedPath writes one (`cozy-gw/ns/kind-name.yaml`), to compare paths: `./a//b` is `a/b`. */
+export function normalPath(p: string): string | undefined {
+  return pathParts(p)?.join('/');
 }
 
 /**
@@ -147,14 +158,26 @@ export function annotateGenerated(objs: KObject[], withPath: boolean): KObject[]
 
 /**
  * The marks of each new object, given in the order they are written: the marker counts the
- * objects given each file, so that the second object of one file gets the next index.
+ * objects given each file, so that the second object of one file gets the next index. `taken`:
+ * the files (normalPath) of the items that pass through, a user's among them: a new object whose
+ * file one of them holds goes to `<kind>-<name>-2.yaml` (or the next number free), never into the
+ * user's file.
  */
-export function generatedMarker(withPath: boolean): (o: KObject) => Record<string, string> {
+export function generatedMarker(
+  withPath: boolean,
+  taken: ReadonlySet<string> = new Set(),
+): (o: KObject) => Record<string, string> {
   const used = new Map<string, number>();
   const memo: PathMemo = { dirs: new Map(), kinds: new Map() };
   return (o) => {
     if (!withPath) return generatedMarks();
-    const p = generatedPath(o, memo);
+    let p = generatedPath(o, memo);
+    if (taken.has(p)) {
+      const stem = p.slice(0, -'.yaml'.length);
+      let n = 2;
+      while (taken.has(`${stem}-${n}.yaml`)) n++;
+      p = `${stem}-${n}.yaml`;
+    }
     const index = used.get(p) ?? 0;
     used.set(p, index + 1);
     return generatedMarks(p, index);
