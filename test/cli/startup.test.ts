@@ -4,6 +4,7 @@
  * what the loaded commands would print, and the module counts are read from a real process.
  */
 import { Help } from 'commander';
+import * as path from 'node:path';
 import { buildProgram, COMMANDS, commandsNeeded, makeContext } from '../../src/cli';
 import { EXAMPLE_INPUTS, ROOT } from '../helpers/cli';
 import { loadedBy } from '../helpers/loaded';
@@ -67,6 +68,15 @@ describe('modules loaded by the built CLI', () => {
     if (!nodeLoadsOs) expect(builtins.filter((b) => b === 'os')).toEqual([]);
     // No V8 flag is set at run time (docs/decisions.md §C13).
     expect(builtins.filter((b) => b === 'v8')).toEqual([]);
+  }, 30_000);
+
+  it('the bundle bin/ runs loads node:child_process only when a command starts a process (scripts/bundle.js)', () => {
+    const { modules, builtins } = loadedBy(
+      ['reconcile', '-f', 'testdata/golden/reconcile/_inputs/routes.yaml', '--now', '2026-01-01T00:00:00Z'],
+      'bundle',
+    );
+    expect(modules.map((m) => path.relative(ROOT, m))).toEqual(['bin/cozy-gw.js', 'dist/cozy-gw.js']);
+    expect(builtins.filter((b) => b === 'child_process')).toEqual([]);
   }, 30_000);
 
   it("reconcile, with no tree to read, does not load the tree record's reader", () => {
