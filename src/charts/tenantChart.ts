@@ -74,17 +74,19 @@ const where = (t: KObject | undefined, field?: string): Pick<Finding, 'object' |
 // ---------------------------------------------------------------------------------------------
 // Input checks: every one at once
 
-/**
- * A Tenant's input checks, all of them (docs/decisions.md §C5: every failure at once): the
- * values schema (docs/tenant.md §3, docs/decisions.md §Q15, src/validation/), the chart's `tenant.name`
- * (docs/tenant.md §2.0.2), the README's name rule (docs/decisions.md §Q13) and the tenant namespace as a Namespace name.
- */
 /** A name the chart accepts, close to one it refuses: lowercased, letters and digits kept, a letter first. */
 function nameSuggestion(name: string): string {
   const kept = name.toLowerCase().replace(/[^a-z0-9]/g, '');
   return /^[a-z]/.test(kept) ? kept : `t${kept}`;
 }
 
+/**
+ * A Tenant's own input checks, all of them (docs/decisions.md §C5: every failure at once): the
+ * values schema (docs/tenant.md §3, docs/decisions.md §Q15, src/validation/), the chart's
+ * `tenant.name` (docs/tenant.md §2.0.2), and the Tenants API's rules that a Tenant alone decides
+ * (docs/decisions.md §15, src/charts/tenantsApi.ts: the name, its length, the tenant namespace,
+ * the reserved keys, the quantities).
+ */
 export function tenantInputFindings(t: KObject): Finding[] {
   const out = validateTenant(t);
   const X = t.metadata?.name;

@@ -151,7 +151,18 @@ describe('the hierarchical quota', () => {
       "0.1 does not fit in its parent's quota: tenant-root declares cpu 0.3 and its siblings hold 201m (tenant-b 201m), which leaves 99m; over by 1m",
     );
     expect(r.findings[1].message).toMatch(/its siblings hold 100m \(tenant-a 0\.1\), which leaves 200m; over by 1m/);
+    // Over by the smallest unit, one nano.
+    expect(
+      errors(
+        run(
+          root({ cpu: '0.3' }),
+          tenant('a', 'tenant-root', { resourceQuotas: { cpu: '0.1' } }),
+          tenant('b', 'tenant-root', { resourceQuotas: { cpu: '200000001n' } }),
+        ),
+      ).map((e) => e[1]),
+    ).toEqual(['a', 'b']);
   });
+
   it('only the direct parent and the keys it declares count; children without a quota are not checked', () => {
     ok(
       run(
