@@ -378,18 +378,23 @@ export function outputInfoFindings(objects: KObject[], inputsGiven: boolean): Fi
 
 /**
  * What `render --output-dir` says of the tree it wrote (README "Values, warnings and trees"): how
- * many files, then the files an earlier run wrote that it removed and the entries it left, each
- * list at most ten names and then how many more. Each line is to be printed escaped
+ * many files it wrote (added or replaced) and, when some already held the rendered bytes, how
+ * many were left unchanged, then the files an earlier run wrote that it removed and the entries
+ * it left, each list at most ten names and then how many more. Each line is to be printed escaped
  * (k8s/printable.ts, as the CLI prints every note): a file name cannot forge a line.
  */
 export function treeNotes(
   dir: string,
   objects: number,
   format: 'yaml' | 'json',
-  w: { written: number; removed: string[]; left: string[] },
+  w: { written: number; changed: number; removed: string[]; left: string[] },
 ): string[] {
+  const what = `${objects} objects${format === 'json' ? ' as JSON' : ''} and kustomization.yaml`;
+  const unchanged = w.written - w.changed;
   const notes = [
-    `wrote ${w.written} files (${objects} objects${format === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${dir}`,
+    unchanged > 0
+      ? `wrote ${w.changed} file${w.changed === 1 ? '' : 's'} to ${dir}, ${unchanged} unchanged (${w.written} in all: ${what})`
+      : `wrote ${w.written} files (${what}) to ${dir}`,
   ];
   if (w.removed.length)
     notes.push(
