@@ -41,7 +41,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'render',
     term: 'render [options]',
-    summary: 'Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies',
+    summary:
+      'Render every tenant whole (Namespace, values Secret, RBAC, network policies, quotas, HelmReleases, TenantGateway) and the admission policies',
     load: () => require('./commands/render'),
   },
   {

@@ -8,7 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readInputs, readValuesFiles } from '../../io/inputs';
-import { errorsFirst, FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
+import { refusalOrder, FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
 import { parseNow, type ClockMode } from '../clock';
@@ -183,7 +183,8 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
 }
 
 /**
- * Stop on errors, and with `--strict` on warnings too (each reported as an error), errors first.
+ * Stop on errors, and with `--strict` on warnings too (each reported as an error), warnings first
+ * (k8s/diagnostics.ts refusalOrder).
  * Call before anything is written, so a refused run writes nothing, and says nothing about the
  * output it does not write (the notes on what it left out of it).
  */
@@ -192,7 +193,7 @@ export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
     ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f))
     : findings;
   if (hasErrors(promoted))
-    throw new FindingsError(errorsFirst(promoted.filter((f) => !OUTPUT_NOTES.has(f.rule ?? ''))));
+    throw new FindingsError(refusalOrder(promoted.filter((f) => !OUTPUT_NOTES.has(f.rule ?? ''))));
 }
 
 /**
@@ -208,6 +209,21 @@ export function checkEmitted(
   const invalid = validateEmitted(emitted, opts);
   failOn(invalid, opts);
   return [...findings, ...invalid];
+}
+
+/**
+ * A rendering run refused without `--values`, `--set` or `--set-string` ran the charts on their
+ * default platform values: the errors it reports (a tenant's gatewayClass the defaults do not
+ * allow) usually mean the platform's values file was left out, which the hint after them says.
+ */
+export function withValuesHint(findings: Finding[], opts: ValuesOptions): Finding[] {
+  if (opts.values.length || opts.set?.length || opts.setString?.length || !hasErrors(findings)) return findings;
+  return findings.concat({
+    severity: 'info',
+    rule: 'input.no-values',
+    message:
+      "no --values given: the charts used their default platform values; if these errors come from that, pass the platform's values file with --values",
+  });
 }
 
 /** Info findings about what the output leaves out: moot when there is no output. */

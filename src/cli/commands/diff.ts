@@ -27,6 +27,7 @@ import {
   collect,
   loadInputs,
   usageError,
+  withValuesHint,
   type InputOptions,
 } from './common';
 import { parseCiliumVersion } from '../../controller/ciliumVersion';
@@ -110,12 +111,17 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
     );
     // --validate: the objects the change creates or changes, as they would be, against their published schemas.
-    result.findings = checkEmitted(result.findings, [...result.created, ...result.changed.map((c) => c.after)], opts);
+    result.findings = checkEmitted(
+      withValuesHint(result.findings, opts),
+      [...result.created, ...result.changed.map((c) => c.after)],
+      opts,
+    );
     const report = diffReport(result, {
       format: opts.output,
       now,
       stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
       rerun: rerunLine(opts),
+      stateIsTree: (treeHeld?.size ?? 0) > 0,
     });
     ctx.report(report.warnings);
     for (const n of report.notes) ctx.note(n);

@@ -18,6 +18,7 @@ import {
   gatewayApiVersionArg,
   loadInputs,
   usageError,
+  withValuesHint,
   type InputOptions,
 } from './common';
 import { resolveNow } from '../clock';
@@ -123,7 +124,7 @@ function renderPass(
       })
     : render(input, chartOptions);
   // --validate: the emitted objects against their published schemas, before anything is written.
-  result.findings = checkEmitted(result.findings, result.objects, opts);
+  result.findings = checkEmitted(withValuesHint(result.findings, opts), result.objects, opts);
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
   return result;
 }
