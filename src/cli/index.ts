@@ -148,8 +148,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
+    ctx.progress.clear();
     return ctx.exitCode;
   } catch (e) {
+    ctx.progress.clear();
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
         return 0;

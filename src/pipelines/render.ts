@@ -75,6 +75,11 @@ export interface RenderOptions {
    * every object, a quarter of a second at 20,000 tenants.
    */
   unordered?: boolean;
+  /**
+   * Told how many tenants are rendered so far, after each one (the CLI's progress line on a
+   * terminal, src/cli/progress.ts): an event sink from the edge; render itself prints nothing.
+   */
+  progress?: (tenantsRendered: number) => void;
 }
 
 export interface RenderResult {
@@ -288,8 +293,10 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
     invalidTenants: checked.invalidTenants,
   };
   const gateways: GatewayOutput = { findings: [], hooksOmitted: 0 };
+  let rendered = 0;
   for (const g of walkTenantTree(cluster, input.objects, treeOpts, tree)) {
     const gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways);
+    opts.progress?.(++rendered);
     yield { release: g.release, objects: g.objects, gateway };
   }
   pushAll(

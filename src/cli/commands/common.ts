@@ -12,6 +12,7 @@ import { refusalOrder, FindingsError, hasErrors, type Finding } from '../../k8s/
 import { isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
 import { parseNow, type ClockMode } from '../clock';
+import { grouped } from '../progress';
 import { EPOCH } from '../../k8s/time';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
 import { findPlatformPackage, packageValues } from '../../platform/kinds';
@@ -174,8 +175,10 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
       throw e;
     }
   };
+  ctx.progress.phase('reading inputs...');
   const objects = attempt(() => readInputs(opts.filename ?? [], ro).objects, [] as KObject[]);
   const files = attempt(() => readValuesFiles(opts.values ?? [], ro).values, [] as ValuesSource[]);
+  ctx.progress.phase(`read ${grouped(objects.length)} objects`);
   // Labels and annotations that are not maps of strings: an input error naming the field.
   pushAll(findings, metadataFindingsOf(objects));
   if (findings.length) throw new FindingsError(findings);
@@ -291,6 +294,11 @@ export function addCiliumVersionOption(cmd: Command): Command {
 }
 
 /** `--validate`: render, reconcile and diff check what they emit against the published schemas. */
+/** `-q, --quiet`: no progress line (src/cli/progress.ts); notes, warnings and errors are still printed. */
+export function addQuietOption(cmd: Command): Command {
+  return cmd.option('-q, --quiet', 'no progress line on a terminal (notes, warnings and errors are still printed)');
+}
+
 export function addValidateOption(cmd: Command): Command {
   return cmd.option(
     '--validate',

@@ -12,6 +12,7 @@ import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import {
   addInputOptions,
   addNowOption,
+  addQuietOption,
   apiVersionsArg,
   addValidateOption,
   checkEmitted,
@@ -23,6 +24,7 @@ import {
 } from './common';
 import { resolveNow } from '../clock';
 import { withExamples } from './help';
+import { grouped, progressLine } from '../progress';
 
 /** `--lock-timeout`: whole or fractional seconds, not negative. */
 function secondsArg(v: string): number {
@@ -44,6 +46,7 @@ interface RenderCliOptions extends InputOptions {
   gatewayOnly?: boolean;
   includeHooks?: boolean;
   apiVersions?: string[];
+  quiet?: boolean;
 }
 
 /** Options that cannot be honoured are usage errors, not silent fallbacks. */
@@ -76,7 +79,9 @@ async function writeTree(
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
   let w;
   try {
+    ctx.progress.phase(`writing ${grouped(result.objects.length)} objects to ${dir}...`);
     w = await writeOutputDir(dir, ctx.io.cwd, result.objects, {
+      progress: (n, of) => ctx.progress.count('wrote', n, of, 'files'),
       format: opts.output,
       home: ctx.io.env.HOME,
       lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
@@ -114,6 +119,7 @@ function renderPass(
     includeHooks: opts.includeHooks,
     apiVersions: opts.apiVersions,
     noteOmittedHooks: true,
+    progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
   };
   const result = opts.withController
     ? late.preview().preview(input, {
@@ -145,7 +151,7 @@ export function register(program: Command, ctx: CliContext): Command {
     'cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform',
     'kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -',
   ]);
-  addValidateOption(addInputOptions(cmd))
+  addQuietOption(addValidateOption(addInputOptions(cmd)))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option(
       '--output-dir <dir>',
@@ -182,6 +188,7 @@ export function register(program: Command, ctx: CliContext): Command {
   addNowOption(cmd, 'reproducible', 'with --with-controller: ')
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .action(async (opts: RenderCliOptions) => {
+      ctx.progress = progressLine(ctx.io, opts.quiet);
       const { toJsonList, yamlStreamChunks } = late.yaml();
       const result = renderPass(cmd, opts, ctx);
       if (opts.outputDir) {
