@@ -69,7 +69,9 @@ const FORBIDDEN = [
 const SECTION = /§([A-Za-z]?\d+(?:\.\d+)*)/g;
 const DOC_CITE =
   /(?<![\w/.-])(docs\/(?:[\w.-]+\/)*[\w.-]+\.md)(?:((?:[ \t]*(?:,|and|or|\/|–|-|to)?[ \t]*§[A-Za-z]?\d+(?:\.\d+)*)+)|[ \t]+"([^"<\n][^"\n]*)")?/g;
-const README_CITE = /(?<![\w/.-])README(?:\.md)?(?:'s)?[ \t]+(?:section[ \t]+)?"([^"<\n][^"\n]*)"/g;
+/** A README heading, also one a comment wraps onto its next line. */
+const README_CITE =
+  /(?<![\w/.-])README(?:\.md)?(?:'s)?\s+(?:\*\s+)?(?:section\s+)?"([^"<\n](?:[^"\n]|\n[ \t]*(?:\*|\/\/)?[ \t]*)*)"/g;
 const ARCH_CITE = /(?<![\w/.-])ARCHITECTURE(?:\.md)?[ \t]+"([^"<\n][^"\n]*)"/g;
 /** A benchmark round named in a comment of src/: history belongs in bench/RESULTS.md, not in the code. */
 const ROUNDS = [
@@ -241,10 +243,11 @@ function checkText(file, text, ctx) {
     }
     for (const m of c.text.matchAll(README_CITE)) {
       const line = lineOf(c.pos + m.index);
-      citations.push({ line, cite: `README "${m[1]}"`, resolved: false });
+      const heading = m[1].replace(/\n[ \t]*(?:\*|\/\/)?[ \t]*/g, ' ');
+      citations.push({ line, cite: `README "${heading}"`, resolved: false });
       problems.push({
         line,
-        message: `comment cites a README heading ("${m[1]}"): the README is a tour; cite docs/ (docs/commands/<command>.md, docs/performance.md, ARCHITECTURE.md, ...)`,
+        message: `comment cites a README heading ("${heading}"): the README is a tour; cite docs/ (docs/commands/<command>.md, docs/performance.md, ARCHITECTURE.md, ...)`,
       });
     }
     for (const m of c.text.matchAll(ARCH_CITE)) {

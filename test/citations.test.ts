@@ -86,10 +86,15 @@ describe('what is refused', () => {
     ]);
   });
 
-  test('a README heading, even one that exists: the README is a tour, the reference is in docs/', () => {
+  test('a README heading, even one that exists, also wrapped onto the next line: the README is a tour, the reference is in docs/', () => {
     expect(problems('// README "Set-up: two commands"')).toEqual([
       '1: comment cites a README heading ("Set-up: two commands"): the README is a tour; cite docs/ (docs/commands/<command>.md, docs/performance.md, ARCHITECTURE.md, ...)',
     ]);
+    expect(
+      problems('/**\n * the options (README\n * "Values, warnings and\n * trees") of it\n */').map(
+        (p) => p.split(': the')[0],
+      ),
+    ).toEqual(['2: comment cites a README heading ("Values, warnings and trees")']);
   });
 
   test('a benchmark round, in a comment of src/; a round trip is no round', () => {
