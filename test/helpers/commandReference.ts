@@ -28,7 +28,10 @@ function cell(s: string): string {
 
 /** A table cell of prose: as cell, and what markdown would read as markup (`<x>`, `*`, `_`) escaped. */
 function prose(s: string): string {
-  return cell(s).replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([*_])/g, '\\$1');
+  return cell(s)
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([*_])/g, '\\$1');
 }
 
 /** What an option's default is, as the table shows it (nothing for none, an empty list, false). */

@@ -391,7 +391,9 @@ describe('treeNotes: what render --output-dir says of the tree', () => {
       'note: removed 1 file an earlier run wrote: a.json',
       'note: left 1 entry cozy-gw did not write: x',
     ]);
-    expect(treeNotes('out', 0, 'yaml', { written: 1, changed: 1, removed: names(12, 'r'), left: names(2, 'l') }).slice(1)).toEqual([
+    expect(
+      treeNotes('out', 0, 'yaml', { written: 1, changed: 1, removed: names(12, 'r'), left: names(2, 'l') }).slice(1),
+    ).toEqual([
       'note: removed 12 files an earlier run wrote: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, ... (2 more)',
       'note: left 2 entries cozy-gw did not write: l0, l1',
     ]);
