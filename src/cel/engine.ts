@@ -2,7 +2,7 @@
  * The CEL engine's module (@marcbachmann/cel-js). The built CLI loads the CommonJS copy the build
  * makes of it (dist/vendor/cel-js/, scripts/cel-commonjs.js: the conversion jest's transform
  * makes for the tests), which Node.js loads without its ES module loader and V8's code cache
- * holds (README "Performance"); where there is no copy (the tests, which run src/, or a build
+ * holds (docs/performance.md); where there is no copy (the tests, which run src/, or a build
  * whose conversion failed) the package itself. Only the copy's absence falls back: an error
  * inside it is thrown.
  */

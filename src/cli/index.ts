@@ -141,7 +141,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const ctx = makeContext(io);
   const program = buildProgram(ctx, argv);
   // Bare `cozy-gw` asks what the tool does: the help on standard output, exit 0, as kubectl and
-  // helm answer it (README "Commands").
+  // helm answer it (docs/commands/README.md).
   if (argv.length === 0) {
     program.outputHelp();
     return 0;
@@ -252,7 +252,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
  * The command has returned and standard output was written synchronously (stdout.ts): end the
  * process now rather than let the event loop wind down, which waits on V8's own background
  * tasks and tears the heap down piece by piece (10-20 ms of a small run, more of a large one;
- * README "Performance"). Only when nothing written through process.stdout or process.stderr is
+ * docs/performance.md). Only when nothing written through process.stdout or process.stderr is
  * still queued: a stream that buffers (a TTY or pipe on some platforms) is left to drain, and the
  * process ends on its own.
  */

@@ -1,5 +1,5 @@
 /**
- * What `cozy-gw diff` prints for a result (README "cozy-gw diff"): the findings that matter
+ * What `cozy-gw diff` prints for a result (docs/commands/diff.md): the findings that matter
  * (errors, and warnings about the objects the change makes differ; the others were there before
  * it and are counted), the notes on standard error (drift, the findings left out, "no
  * differences"), the output in the format asked for, and whether there are differences (the exit status a CI gate reads). Pure:
@@ -52,7 +52,7 @@ export function relevantFindings(d: DiffResult): { relevant: Finding[]; unrelate
   return { relevant, unrelatedWarnings };
 }
 
-/** The `-o json` document (README "cozy-gw diff", its JSON fields). */
+/** The `-o json` document (docs/commands/diff.md, its JSON fields). */
 export function diffJson(d: DiffResult): string {
   return toJson({
     created: d.created,

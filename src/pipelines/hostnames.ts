@@ -1,5 +1,5 @@
 /**
- * The hostname table (README "cozy-gw diff" and "cozy-gw reconcile"): for every hostname any
+ * The hostname table (docs/commands/diff.md and "cozy-gw reconcile"): for every hostname any
  * route claims, what happens to it in one state and in another: served by which Gateway and
  * listener with which certificate, or refused with which reason. A row is one (hostname, route)
  * pair, so a contested hostname shows its winner and its losers.
@@ -79,7 +79,7 @@ export interface HostnameSide {
   judgedBy?: readonly HostnameRace[];
 }
 
-/** The order the plan lists changes in (README "cozy-gw diff": stop, start, move, then reasons). */
+/** The order the plan lists changes in (docs/commands/diff.md: stop, start, move, then reasons). */
 export const CHANGE_ORDER: HostnameChange[] = ['stops', 'starts', 'moves', 'reason', 'none'];
 
 function arr(x: unknown): Record<string, unknown>[] {

@@ -1,6 +1,6 @@
 /**
  * `reconcile -o plan`: a human-readable account of what one pass would create, change and delete,
- * and why (README "cozy-gw reconcile"). Grouped by namespace (with the TenantGateway that lives
+ * and why (docs/commands/reconcile.md). Grouped by namespace (with the TenantGateway that lives
  * there), each change with the reasons the store recorded, a field-level summary of what changed,
  * the route status outcomes this controller writes (with their reasons and messages, refused
  * routes included even when their status did not change), then warnings and Cilium hazards.

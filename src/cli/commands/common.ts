@@ -1,6 +1,6 @@
 /**
- * Options shared by the commands that read inputs and platform values (README "Values, warnings
- * and trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
+ * Options shared by the commands that read inputs and platform values (docs/commands/README.md
+ * "Values, warnings and trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
  * checks every such command makes the same way (every input error at once, `--strict`, usage
  * errors for option combinations that cannot be honoured).
  */

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw diff` (README "cozy-gw diff"): a change previewed against a cluster state. Reads
+ * `cozy-gw diff` (docs/commands/diff.md): a change previewed against a cluster state. Reads
  * `--state` (a snapshot, an earlier `reconcile --all` output, or a committed `render --output-dir`
  * tree), the change (`-f`, `--values`), runs the core (src/pipelines/diff.ts) and prints a unified
  * diff per object (default), a plan opening with the hostname table (`-o plan`) or JSON (`-o json`).
@@ -8,7 +8,7 @@
  * invalid input, as in every command); 2 a usage error. kubectl diff's 1 for "differences" would
  * make them indistinguishable from a failed render, which every cozy-gw command reports as 1.
  *
- * The clock is reproducible by default (README "Values, warnings and trees"): `--now`,
+ * The clock is reproducible by default (docs/commands/README.md "Values, warnings and trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
 import { Option, type Command } from 'commander';
@@ -35,7 +35,7 @@ import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
 
-/** The exit code for "the change makes a difference" (README "Exit codes"). */
+/** The exit code for "the change makes a difference" (docs/commands/README.md "Exit codes"). */
 export const EXIT_DIFFERENCES = 3;
 
 interface DiffCliOptions extends InputOptions {

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw render` (README "cozy-gw render"): read -f and --values, run the pure core
+ * `cozy-gw render` (docs/commands/render.md): read -f and --values, run the pure core
  * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
@@ -67,8 +67,8 @@ function checkOptions(cmd: Command, opts: RenderCliOptions): void {
 
 /**
  * `--output-dir`: the tree as a transaction (src/io/treeCommit.ts: a lock, a journal, recovery
- * notes, signals), then what it wrote, removed and left. -o json writes JSON files (README
- * "Values, warnings and trees").
+ * notes, signals), then what it wrote, removed and left. -o json writes JSON files
+ * (docs/commands/README.md "Values, warnings and trees").
  */
 async function writeTree(
   dir: string,
