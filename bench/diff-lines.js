@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * `npm run bench:diff-lines`: the unified diff of one large object (README "cozy-gw diff": the line
+ * `npm run bench:diff-lines`: the unified diff of one large object (docs/commands/diff.md: the line
  * diff is bounded in time and memory). Writes, into a temporary folder, a state of two objects of
  * 10,000 lines each and a change that rewrites every value of the first (a ConfigMap of 10,000 keys)
  * and reverses the list of the second (10,000 items: every line still matches one on the other

@@ -1,6 +1,6 @@
 'use strict';
 /**
- * Synthetic platforms for the benchmark (README "Performance"): a two-level tree of Tenants, the platform
+ * Synthetic platforms for the benchmark (docs/performance.md): a two-level tree of Tenants, the platform
  * values, and a cluster snapshot (Namespaces and TenantGateways as `render` produces them,
  * plus HTTPRoutes and TLSRoutes attached to the owning Gateways).
  *
@@ -18,7 +18,7 @@
  *     150 HTTPRoutes each; their children's apexes become wildcard SANs and listeners;
  *   - 10 TLSRoutes per owner: 20,000 HTTPRoutes and 2,000 TLSRoutes in all.
  *
- * The target shape (sizes TS and TL, where the README's "Performance" targets are measured; FN
+ * The target shape (sizes TS and TL, where the docs/performance.md targets are measured; FN
  * is its tenant tree at 20,000 tenants, for `fn`): 10 children per top-level tenant, no platform
  * namespaces and no platform routes, so that the snapshot is tenants and their routes only, and
  * routes whose parentRefs leave group and kind to their defaults (smaller objects: the fixed

@@ -27,7 +27,7 @@
  * Prints medians, the ratio to the floor, objects per second and peak RSS as a table, and the
  * same as JSON with --json FILE. Builds first where dist/ is older than the sources.
  *
- * The sizes (bench/generate.js): TS and TL are the target shape, where the README's targets are
+ * The sizes (bench/generate.js): TS and TL are the target shape, where the targets of docs/performance.md are
  * measured; FN is its Tenant tree at 20,000 tenants, where only render and fn run; S, M, L and XL
  * the classic shape, where linearity is judged.
  *
@@ -642,7 +642,7 @@ function scaleChecks(rows, baseline) {
 }
 
 /**
- * The performance targets (bench/README.md), measured (not asserted): on the target shape
+ * The performance targets (docs/performance.md), measured (not asserted): on the target shape
  * (TS, TL, FN) the ratios to the floor; on the classic sizes, linearity.
  */
 function checks(results, baseline) {

@@ -3,8 +3,12 @@
  * Citations in code comments point into the repository (docs/README.md "Citing them"):
  *
  * - `docs/<doc>.md §<id>` (several: `§<id>, §<id>`, a range `§<id>–§<id>`) names a section that
- *   exists in that document; `docs/<doc>.md "<heading>"` and `README "<heading>"` name a heading
- *   that exists (the start of it is enough; backticks and the section number are ignored);
+ *   exists in that document; `docs/<page>.md "<heading>"` (pages in folders too:
+ *   `docs/commands/diff.md "What it does"`) and `ARCHITECTURE.md "<heading>"` name a heading that
+ *   exists (the start of it is enough; backticks and the section number are ignored);
+ * - no comment, and no test title, cites a README heading (the README is a tour: the reference is
+ *   in docs/), and no comment in src/ cites a benchmark round (`round 39`, `the round before`):
+ *   it says what was measured, or cites docs/performance.md;
  * - a bare `§<id>` names a section of the document cited last above it in the same file;
  * - a path into the repository (`src/...`, `test/...`, `scripts/...`, `docs/...`, ...) names a
  *   file or folder that exists (the extension may be left out, as jest patterns do);
@@ -64,8 +68,18 @@ const FORBIDDEN = [
 
 const SECTION = /§([A-Za-z]?\d+(?:\.\d+)*)/g;
 const DOC_CITE =
-  /(?<![\w/.-])(docs\/[\w.-]+\.md)(?:((?:[ \t]*(?:,|and|or|\/|–|-|to)?[ \t]*§[A-Za-z]?\d+(?:\.\d+)*)+)|[ \t]+"([^"<\n][^"\n]*)")?/g;
-const README_CITE = /(?<![\w/.-])README(?:\.md)?(?:'s)?[ \t]+(?:section[ \t]+)?"([^"<\n][^"\n]*)"/g;
+  /(?<![\w/.-])(docs\/(?:[\w.-]+\/)*[\w.-]+\.md)(?:((?:[ \t]*(?:,|and|or|\/|–|-|to)?[ \t]*§[A-Za-z]?\d+(?:\.\d+)*)+)|[ \t]+"([^"<\n][^"\n]*)")?/g;
+/** A README heading, also one a comment wraps onto its next line. */
+const README_CITE =
+  /(?<![\w/.-])README(?:\.md)?(?:'s)?\s+(?:\*\s+)?(?:section\s+)?"([^"<\n](?:[^"\n]|\n[ \t]*(?:\*|\/\/)?[ \t]*)*)"/g;
+const ARCH_CITE = /(?<![\w/.-])ARCHITECTURE(?:\.md)?[ \t]+"([^"<\n][^"\n]*)"/g;
+/** A benchmark round named in a comment of src/: history belongs in bench/RESULTS.md, not in the code. */
+const ROUNDS = [
+  /\brounds? \d+\b/gi,
+  /\b(?:the|this|that|last|next|a|an|one|two|three|four|five|six|\d+) rounds? (?:before|ago|earlier|later)\b/gi,
+  /\b(?:this|that|the last|the latest|the next|the bench'?s?) round\b(?![ -]trip)/gi,
+  /\bbench(?:mark)? rounds?\b/gi,
+];
 const PATH_RE = new RegExp(`(?<![\\w./@~-])((?:${PATH_ROOTS.join('|')})/[\\w./*-]*[\\w*])`, 'g');
 
 /** The headings of a markdown document: `{id, title}` (the id of `### §<id> Title`, or null). */
@@ -87,15 +101,18 @@ function normalise(s) {
 /** The documents citations may resolve into, read once. */
 function loadDocuments(root) {
   const docs = new Map();
-  const dir = path.join(root, 'docs');
-  if (fs.existsSync(dir))
-    for (const f of fs
-      .readdirSync(dir)
-      .filter((n) => n.endsWith('.md'))
-      .sort())
-      docs.set(`docs/${f}`, headings(fs.readFileSync(path.join(dir, f), 'utf8')));
-  const readme = path.join(root, 'README.md');
-  if (fs.existsSync(readme)) docs.set('README', headings(fs.readFileSync(readme, 'utf8')));
+  const walk = (rel) => {
+    const dir = path.join(root, rel);
+    if (!fs.existsSync(dir)) return;
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (e.isDirectory()) walk(`${rel}/${e.name}`);
+      else if (e.name.endsWith('.md'))
+        docs.set(`${rel}/${e.name}`, headings(fs.readFileSync(path.join(dir, e.name), 'utf8')));
+    }
+  };
+  walk('docs');
+  const arch = path.join(root, 'ARCHITECTURE.md');
+  if (fs.existsSync(arch)) docs.set('ARCHITECTURE.md', headings(fs.readFileSync(arch, 'utf8')));
   return docs;
 }
 
@@ -226,10 +243,26 @@ function checkText(file, text, ctx) {
     }
     for (const m of c.text.matchAll(README_CITE)) {
       const line = lineOf(c.pos + m.index);
-      const ok = ctx.docs.has('README') && hasHeading(ctx.docs.get('README'), m[1]);
-      citations.push({ line, cite: `README "${m[1]}"`, resolved: ok });
-      if (!ok) problems.push({ line, message: `README has no heading "${m[1]}"` });
+      const heading = m[1].replace(/\n[ \t]*(?:\*|\/\/)?[ \t]*/g, ' ');
+      citations.push({ line, cite: `README "${heading}"`, resolved: false });
+      problems.push({
+        line,
+        message: `comment cites a README heading ("${heading}"): the README is a tour; cite docs/ (docs/commands/<command>.md, docs/performance.md, ARCHITECTURE.md, ...)`,
+      });
     }
+    for (const m of c.text.matchAll(ARCH_CITE)) {
+      const line = lineOf(c.pos + m.index);
+      const ok = ctx.docs.has('ARCHITECTURE.md') && hasHeading(ctx.docs.get('ARCHITECTURE.md'), m[1]);
+      citations.push({ line, cite: `ARCHITECTURE.md "${m[1]}"`, resolved: ok });
+      if (!ok) problems.push({ line, message: `ARCHITECTURE.md has no heading "${m[1]}"` });
+    }
+    if (/^src\//.test(file))
+      for (const re of ROUNDS)
+        for (const m of c.text.matchAll(re))
+          problems.push({
+            line: lineOf(c.pos + m.index),
+            message: `comment cites a benchmark round ("${m[0]}"): say what was measured, or cite docs/performance.md`,
+          });
     // Bare §id: the document cited last above it in this file.
     const before = lastDoc;
     for (const m of c.text.matchAll(SECTION)) {
@@ -310,10 +343,29 @@ const MECHANICAL = [
   [/tenant-chart(?:\.md)? §(\d+(?:\.\d+)*)/g, 'docs/tenant.md §$1'],
   [/(?<![\w/.-])decisions(?:\.md)? §?(\d+)/g, 'docs/decisions.md §$1'],
   [/(?<![\w/.-])decisions(?:\.md)? §?(Q\d+)/g, 'docs/decisions.md §$1'],
-  [/cli-contract(?:\.md)? "cozy-gw ([a-z-]+)"/g, 'README "cozy-gw $1"'],
-  [/cli-contract(?:\.md)? `(?:cozy-gw )?([a-z-]+)`/g, 'README "cozy-gw $1"'],
-  [/cli-contract(?:\.md)? "Reading values and writing trees"/g, 'README "Values, warnings and trees"'],
-  [/cli-contract(?:\.md)? "?Inputs"?/g, 'README "cozy-gw render"'],
+  [/cli-contract(?:\.md)? "cozy-gw ([a-z-]+)"/g, 'docs/commands/$1.md'],
+  [/cli-contract(?:\.md)? `(?:cozy-gw )?([a-z-]+)`/g, 'docs/commands/$1.md'],
+  [/cli-contract(?:\.md)? "Reading values and writing trees"/g, 'docs/commands/README.md "Values, warnings and trees"'],
+  [/cli-contract(?:\.md)? "?Inputs"?/g, 'docs/commands/render.md'],
+  // The README's headings before it became a tour, to the docs/ pages that hold their text now.
+  ...[
+    [/"`?cozy-gw (render|reconcile|diff|admit|fn|post-render)`?[^"]*"/, 'docs/commands/$1.md'],
+    [/"`?cozy-gw (snapshot|completion)`?[^"]*"/, 'docs/commands/snapshot.md'],
+    [/"Values, warnings and trees[^"]*"/, 'docs/commands/README.md "Values, warnings and trees"'],
+    [/"Performance"/, 'docs/performance.md'],
+    [/"Memory at scale"/, 'docs/performance.md "Memory at scale"'],
+    [/"Design"/, 'ARCHITECTURE.md "Rules of the house"'],
+    [/"Commands"/, 'docs/commands/README.md'],
+    [/"When something is wrong"/, 'docs/commands/README.md "When something is wrong"'],
+    [/"Exit codes"/, 'docs/commands/README.md "Exit codes"'],
+    [/"Testing"/, 'ARCHITECTURE.md "How it is tested"'],
+    [/"Security notes"/, 'docs/security.md'],
+    [/"What a committed tree holds[^"]*"/, 'docs/commands/render.md "What a committed tree holds"'],
+    [/"Faithful to upstream"/, 'docs/commands/render.md "Faithful to upstream"'],
+  ].map(([heading, to]) => [
+    new RegExp(`(?<![\\w/.-])README(?:\\.md)?(?:'s)?[ \\t]+(?:section[ \\t]+)?${heading.source}`, 'g'),
+    to,
+  ]),
 ];
 
 /** Rewrite the mechanical citations in the comments and test titles of one file's text. */

@@ -1,6 +1,6 @@
 /**
- * The layout's rules, read from the sources (README "Design"): no import cycle among src/ modules; the
- * core (every folder but cli/ and io/) imports nothing from cli/ or io/; the README's Design map
+ * The layout's rules, read from the sources (ARCHITECTURE.md "Layers"): no import cycle among src/ modules; the
+ * core (every folder but cli/ and io/) imports nothing from cli/ or io/; ARCHITECTURE.md's map
  * names every folder of src/. Static imports and `export ... from` count; a `require` inside a
  * function (the command table's loaders) is not an import at load time.
  */
@@ -194,14 +194,14 @@ test('the core imports nothing from cli/ or io/', () => {
   expect(bad).toEqual([]);
 });
 
-/** The folders the README's Design map names, in its order (highest layer first). */
+/** The folders ARCHITECTURE.md's map of the layers names, in its order (highest layer first). */
 function designMap(): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const design = readme.slice(readme.indexOf('## Design'));
+  const text = fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+  const design = text.slice(text.indexOf('## Layers'));
   return [...design.matchAll(/^\| `src\/([a-z0-9]+)\/` \|/gm)].map((m) => m[1]);
 }
 
-test("the README's Design map names every folder of src/, and only those", () => {
+test("ARCHITECTURE.md's map of the layers names every folder of src/, and only those", () => {
   const folders = fs
     .readdirSync(SRC, { withFileTypes: true })
     .filter((e) => e.isDirectory())
@@ -210,7 +210,7 @@ test("the README's Design map names every folder of src/, and only those", () =>
   expect([...designMap()].sort()).toEqual(folders);
 });
 
-test("the README's Design map is in layer order: every folder a row may import is a row below it", () => {
+test("ARCHITECTURE.md's map of the layers is in layer order: every folder a row may import is a row below it", () => {
   const rows = designMap();
   const above = rows.flatMap((folder, i) =>
     (ALLOWED[folder] ?? [])
@@ -220,9 +220,9 @@ test("the README's Design map is in layer order: every folder a row may import i
   expect(above).toEqual([]);
 });
 
-test("every module and folder the README's Design section names is in src/", () => {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const design = readme.slice(readme.indexOf('## Design'), readme.indexOf('### Libraries, and why'));
+test('every module and folder ARCHITECTURE.md names (layers, data flow, rules of the house) is in src/', () => {
+  const text = fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+  const design = text.slice(text.indexOf('## Layers'), text.indexOf('## How it is tested'));
   const all = files(SRC).map((f) => path.relative(SRC, f));
   const stems = new Set(all.map((f) => path.basename(f, '.ts')));
   const folders = new Set(
@@ -250,7 +250,7 @@ test("every module and folder the README's Design section names is in src/", () 
   expect(missing).toEqual([]);
 });
 
-/** The longest a function may be, in lines from its first to its last (README "Design"): what one reading holds. */
+/** The longest a function may be, in lines from its first to its last (ARCHITECTURE.md "Layers"): what one reading holds. */
 const MAX_FUNCTION_LINES = 80;
 
 /** Each function of a module (declarations, methods, arrows, expressions, accessors) over the limit: `file:line name (N lines)`. */

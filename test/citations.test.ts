@@ -1,7 +1,8 @@
 /**
  * Citations in comments resolve (docs/README.md "Citing them"): every `docs/<doc>.md §<id>`,
- * heading and README heading exists, every path into the repository exists, and nothing cites a
- * document the repository does not hold or an issue number. scripts/check-citations.js does the
+ * docs/ page heading and ARCHITECTURE.md heading exists, every path into the repository exists,
+ * and nothing cites a document the repository does not hold, an issue number, a README heading
+ * (the README is a tour) or, in src/, a benchmark round. scripts/check-citations.js does the
  * work; `npm run check-citations` prints the same report, `-- --list` every citation.
  */
 import * as path from 'node:path';
@@ -34,11 +35,12 @@ test('every citation in src/, test/, scripts/ and bench/ resolves', () => {
 });
 
 describe('what resolves', () => {
-  test('a section, several sections, a range, a heading, a README heading', () => {
+  test('a section, several sections, a range, a heading, a docs/ page heading, an ARCHITECTURE.md heading', () => {
     const text = [
       '/** docs/behaviour.md §5.8, §5.9 and docs/tenant.md §2.0.6. */',
       '// docs/decisions.md §Q1–§Q16, docs/decisions.md §C1; docs/decisions.md "The platform values channel"',
-      '// README "cozy-gw diff" and README "Values, warnings and trees"',
+      '// docs/commands/diff.md "What it does" and docs/commands/README.md "Values, warnings and trees"',
+      '// ARCHITECTURE.md "Rules of the house", docs/performance.md',
     ].join('\n');
     expect(problems(text)).toEqual([]);
     expect(checker.checkText('src/example.ts', text, ctx).citations.map((c) => c.cite)).toEqual([
@@ -49,8 +51,10 @@ describe('what resolves', () => {
       'docs/decisions.md §Q16',
       'docs/decisions.md §C1',
       'docs/decisions.md "The platform values channel"',
-      'README "cozy-gw diff"',
-      'README "Values, warnings and trees"',
+      'docs/commands/diff.md "What it does"',
+      'docs/commands/README.md "Values, warnings and trees"',
+      'docs/performance.md',
+      'ARCHITECTURE.md "Rules of the house"',
     ]);
   });
 
@@ -70,11 +74,41 @@ describe('what resolves', () => {
 
 describe('what is refused', () => {
   test('a section or heading that does not exist', () => {
-    expect(problems('// docs/behaviour.md §99 and docs/nope.md §1 and README "No such heading"')).toEqual([
+    expect(
+      problems(
+        '// docs/behaviour.md §99 and docs/nope.md §1 and docs/commands/diff.md "No such" and ARCHITECTURE.md "Nor"',
+      ),
+    ).toEqual([
       '1: docs/behaviour.md has no section §99',
       '1: docs/nope.md does not exist',
-      '1: README has no heading "No such heading"',
+      '1: docs/commands/diff.md has no heading "No such"',
+      '1: ARCHITECTURE.md has no heading "Nor"',
     ]);
+  });
+
+  test('a README heading, even one that exists, also wrapped onto the next line: the README is a tour, the reference is in docs/', () => {
+    expect(problems('// README "Set-up: two commands"')).toEqual([
+      '1: comment cites a README heading ("Set-up: two commands"): the README is a tour; cite docs/ (docs/commands/<command>.md, docs/performance.md, ARCHITECTURE.md, ...)',
+    ]);
+    expect(
+      problems('/**\n * the options (README\n * "Values, warnings and\n * trees") of it\n */').map(
+        (p) => p.split(': the')[0],
+      ),
+    ).toEqual(['2: comment cites a README heading ("Values, warnings and trees")']);
+  });
+
+  test('a benchmark round, in a comment of src/; a round trip is no round', () => {
+    const text = [
+      '// 22 MB less (bench/RESULTS.md round 39)',
+      '// as measured two rounds before, and this round',
+      '// the round trip, a round-trip, that round trip',
+    ].join('\n');
+    expect(problems(text).map((p) => p.replace(/: say what .*$/, ''))).toEqual([
+      '1: comment cites a benchmark round ("round 39")',
+      '2: comment cites a benchmark round ("two rounds before")',
+      '2: comment cites a benchmark round ("this round")',
+    ]);
+    expect(problems(text, 'test/example.test.ts')).toEqual([]);
   });
 
   test("the specification's files and issue numbers, in comments and test titles", () => {
@@ -116,19 +150,21 @@ describe('--fix', () => {
       "it('guard (reference-facts §3 guard 1)', () => {});",
       'const s = "reference-facts §1";',
       '// cli-contract "cozy-gw diff", cli-contract "Reading values and writing trees"',
+      '// README "Performance", README "`cozy-gw snapshot`, completion, version"; README "Design"',
     ].join('\n');
     expect(checker.fixText('test/example.test.ts', text).split('\n')).toEqual([
       '// docs/behaviour.md §5.8, docs/tenant.md §2.2, docs/decisions.md §Q5; docs/decisions.md §12; docs/behaviour.md §7.4',
       "it('guard (docs/behaviour.md §3.1 guard 1)', () => {});",
       'const s = "reference-facts §1";',
-      '// README "cozy-gw diff", README "Values, warnings and trees"',
+      '// docs/commands/diff.md, docs/commands/README.md "Values, warnings and trees"',
+      '// docs/performance.md, docs/commands/snapshot.md; ARCHITECTURE.md "Rules of the house"',
     ]);
   });
 
   test('what it writes resolves', () => {
     const fixed = checker.fixText(
       'src/example.ts',
-      '// reference-facts §5.9 cause 4; tenant-chart §2.0.6; decisions §Q3',
+      '// reference-facts §5.9 cause 4; tenant-chart §2.0.6; decisions §Q3; README "cozy-gw diff"; README "Memory at scale"',
     );
     expect(problems(fixed)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 /**
- * Offline ValidatingAdmissionPolicy evaluation (README "cozy-gw admit"): each object is
+ * Offline ValidatingAdmissionPolicy evaluation (docs/commands/admit.md): each object is
  * judged as a CREATE by a given user against the policies `render` emits (src/charts/policies.ts),
  * following the Kubernetes admission semantics for ValidatingAdmissionPolicy:
  *

@@ -1,6 +1,6 @@
 /**
- * `--set path=value` and `--set-string path=value` (README "Values, warnings and
- * trees"), with helm's syntax (helm's strvals):
+ * `--set path=value` and `--set-string path=value` (docs/commands/README.md "Values, warnings
+ * and trees"), with helm's syntax (helm's strvals):
  *
  * - several assignments in one flag, separated by commas: `a=1,b=2`;
  * - dotted paths: `publishing.certificates.solver=dns01`;

@@ -2,7 +2,7 @@
  * The clock, read at the edge only (docs/decisions.md §8), resolved in one place for every command, and
  * the one parser of a `--now` value.
  *
- * README "Values, warnings and trees": the commands that write manifests for a
+ * docs/commands/README.md "Values, warnings and trees": the commands that write manifests for a
  * repository (`render --with-controller`, `fn`, `post-render`, `diff`) are reproducible by
  * default: their clock is `--now`, else `SOURCE_DATE_EPOCH` (reproducible-builds.org: whole
  * seconds since the epoch), else a fixed epoch. `reconcile` keeps the current time as its

@@ -8,6 +8,7 @@ import { printable } from '../k8s/printable';
 import type { SourceMap } from '../io/sourceMap';
 import type { KObject } from '../k8s/model';
 import type { Exec } from '../io/exec';
+import type { Progress } from './progress';
 
 /** Everything a command may touch outside the core; injected so tests run in-process. */
 export interface CliIO {
@@ -32,6 +33,8 @@ export interface CliContext {
   color: boolean;
   /** Where the inputs were read (the readers' source map), so that a finding gets its file and line. */
   sources?: SourceMap;
+  /** The progress line of a long run (src/cli/progress.ts; none unless a command sets it): cleared before every other line. */
+  progress: Progress;
 }
 
 /**
@@ -71,12 +74,24 @@ function paint(ctx: CliContext, code: string, s: string): string {
   return ctx.color ? `\u001b[${code}m${s}\u001b[0m` : s;
 }
 
+/** No progress line (a command that shows one sets its own, src/cli/progress.ts). */
+const NO_PROGRESS: Progress = { phase: () => undefined, count: () => undefined, clear: () => undefined };
+
 export function makeContext(io: CliIO): CliContext {
   const ctx: CliContext = {
-    io,
+    // What goes to standard output clears the progress line first (both may be one terminal).
+    io: {
+      ...io,
+      stdout: (s) => {
+        ctx.progress.clear();
+        io.stdout(s);
+      },
+    },
     exitCode: 0,
     color: io.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb',
+    progress: NO_PROGRESS,
     report: (findings) => {
+      if (findings.length) ctx.progress.clear();
       for (const f of findings.map((x) => locate(x, ctx.sources))) {
         const line = formatFinding(f);
         const colored =
@@ -86,7 +101,10 @@ export function makeContext(io: CliIO): CliContext {
         io.stderr(colored + '\n');
       }
     },
-    note: (line) => io.stderr(printable(line) + '\n'),
+    note: (line) => {
+      ctx.progress.clear();
+      io.stderr(printable(line) + '\n');
+    },
   };
   return ctx;
 }

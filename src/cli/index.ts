@@ -41,7 +41,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   {
     name: 'render',
     term: 'render [options]',
-    summary: 'Render the charts (Namespaces, cozystack-values Secrets, TenantGateways) and the admission policies',
+    summary:
+      'Render every tenant whole (Namespace, values Secret, RBAC, network policies, quotas, HelmReleases, TenantGateway) and the admission policies',
     load: () => require('./commands/render'),
   },
   {
@@ -140,15 +141,17 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const ctx = makeContext(io);
   const program = buildProgram(ctx, argv);
   // Bare `cozy-gw` asks what the tool does: the help on standard output, exit 0, as kubectl and
-  // helm answer it (README "Commands").
+  // helm answer it (docs/commands/README.md).
   if (argv.length === 0) {
     program.outputHelp();
     return 0;
   }
   try {
     await program.parseAsync(argv, { from: 'user' });
+    ctx.progress.clear();
     return ctx.exitCode;
   } catch (e) {
+    ctx.progress.clear();
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
         return 0;
@@ -251,7 +254,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
  * The command has returned and standard output was written synchronously (stdout.ts): end the
  * process now rather than let the event loop wind down, which waits on V8's own background
  * tasks and tears the heap down piece by piece (10-20 ms of a small run, more of a large one;
- * README "Performance"). Only when nothing written through process.stdout or process.stderr is
+ * docs/performance.md). Only when nothing written through process.stdout or process.stderr is
  * still queued: a stream that buffers (a TTY or pipe on some platforms) is left to drain, and the
  * process ends on its own.
  */

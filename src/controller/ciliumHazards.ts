@@ -16,6 +16,8 @@ import { GROUPS, type Store } from '../k8s/store';
 import {
   explicitRouteKinds,
   hostnamesOverlap,
+  listenerAdmitsNamespace,
+  listenerNamespaces,
   listenerRouteKinds,
   parentRefNamespace,
   parentRefSelectsListener,
@@ -37,6 +39,8 @@ export interface ListenerView {
   tlsMode?: string;
   /** Explicit allowedRoutes.kinds, or undefined when the list is unset or empty. */
   kinds?: string[];
+  /** allowedRoutes.namespaces as written (unset: Same). */
+  namespaces?: Record<string, unknown>;
 }
 
 export interface GatewayView {
@@ -87,6 +91,7 @@ function readListeners(gw: KObject): ListenerView[] {
     if (typeof l.hostname === 'string' && l.hostname !== '') out.hostname = l.hostname;
     if (tls && typeof tls.mode === 'string') out.tlsMode = tls.mode;
     if (kinds) out.kinds = kinds;
+    out.namespaces = listenerNamespaces(l);
     return out;
   });
 }
@@ -139,12 +144,23 @@ function candidateRoutes(gw: KObject, index: RoutesByGateway): KObject[] {
   return index.get(gatewayKey(gw.metadata.namespace, gw.metadata.name)) ?? [];
 }
 
-/** Passthrough listeners a TLSRoute attaches to: "a passthrough listener with no TLSRoute behind it contributes no filter chain". */
-function routedPassthrough(gw: KObject, listeners: ListenerView[], tlsRoutes: RoutesByGateway): Set<string> {
+/**
+ * Passthrough listeners a TLSRoute attaches to: "a passthrough listener with no TLSRoute behind it
+ * contributes no filter chain". A route attaches where its parentRef selects the listener and the
+ * listener's allowedRoutes admit its namespace (Gateway API's rule, k8s/gatewayApi.ts).
+ */
+function routedPassthrough(
+  gw: KObject,
+  listeners: ListenerView[],
+  tlsRoutes: RoutesByGateway,
+  labelsOf: (ns: string) => Record<string, string> | undefined,
+): Set<string> {
   const out = new Set<string>();
   const routes = candidateRoutes(gw, tlsRoutes);
+  const gwNamespace = gw.metadata.namespace ?? '';
   for (const l of listeners.filter(isPassthrough)) {
     for (const r of routes) {
+      if (!listenerAdmitsNamespace(l.namespaces ?? {}, gwNamespace, r.metadata.namespace ?? '', labelsOf)) continue;
       const hs = routeHostnames(r);
       const hostOk = hs.length === 0 || hs.some((h) => hostnamesOverlap(h, l.hostname));
       if (!hostOk) continue;
@@ -442,6 +458,7 @@ export function ciliumHazards(store: Store, version: string, patched = true): Fi
   const ctx: HazardContext = { version: v, patched };
   const tlsRoutes = routesByGateway(store, 'TLSRoute');
   const grpcRoutes = routesByGateway(store, 'GRPCRoute');
+  const labelsOf = (ns: string) => store.get(GROUPS.core, 'Namespace', undefined, ns)?.metadata.labels;
   const views: GatewayView[] = store
     .list(GROUPS.gateway, 'Gateway')
     .filter((g) => reconciledByCilium(g, store))
@@ -450,7 +467,7 @@ export function ciliumHazards(store: Store, version: string, patched = true): Fi
       return {
         gateway: g,
         listeners,
-        routed: routedPassthrough(g, listeners, tlsRoutes),
+        routed: routedPassthrough(g, listeners, tlsRoutes, labelsOf),
         grpcAttached: attachedRoutesOfKind(g, grpcRoutes).length > 0,
       };
     });

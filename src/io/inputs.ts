@@ -172,7 +172,7 @@ export function objectsOf(docs: unknown[], file: string, findings: Finding[], so
     }
     if (isList(d)) {
       const items = d.items;
-      // concat, not a spread: no iterator per item (README "Performance").
+      // concat, not a spread: no iterator per item (docs/performance.md).
       for (let i = 0; i < items.length; i++) visit(items[i], doc, p.concat('items', i));
       return;
     }
@@ -323,7 +323,7 @@ export function readFileSource(
 
 /**
  * The documents of one input file. A regular file that is a JSON List is read item by item, its
- * whole text never made (src/io/jsonList.ts, README "Performance"), when that gives the value
+ * whole text never made (src/io/jsonList.ts, docs/performance.md), when that gives the value
  * js-yaml would; anything else is read as text (parseDocuments), and a List given up on, or whose
  * value could differ, is read again whole, with js-yaml's values, errors and lines.
  */

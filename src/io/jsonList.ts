@@ -1,5 +1,5 @@
 /**
- * A JSON List read item by item from its bytes (README "Performance"): a `kubectl get -o json`
+ * A JSON List read item by item from its bytes (docs/performance.md): a `kubectl get -o json`
  * snapshot is one object whose `items` array holds every object. Read whole, its text is one flat
  * string as large as the file (22 MB at the bench's TL size), made in fresh memory, and the pieces
  * it was decoded from live until it is; here each item is decoded and parsed on its own as soon as
@@ -88,7 +88,7 @@ const CLOSER_REACH = 2 * MAX_OBJECT_BYTES + (1 << 16);
 /**
  * The first offset at or after `from` where `closer` (a line feed, indentation, `}`) is in `b`, or
  * -1. Its last byte is looked for with indexOf (a byte search, several times quicker here than
- * Buffer's search for the whole line, README "Performance"), and the rest compared where one is.
+ * Buffer's search for the whole line, docs/performance.md), and the rest compared where one is.
  */
 export function closerAt(b: Buffer, closer: Buffer, from: number): number {
   const last = closer.length - 1;

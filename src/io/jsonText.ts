@@ -1,5 +1,5 @@
 /**
- * JSON input at `JSON.parse` speed (README "cozy-gw snapshot": a `kubectl get -o json` List or a
+ * JSON input at `JSON.parse` speed (docs/commands/snapshot.md: a `kubectl get -o json` List or a
  * cozy-gw `-o json` output is read as fast as JSON is parsed), with positions found only when a
  * finding asks for one.
  *
@@ -79,7 +79,7 @@ const JSON_SUSPECT = /[\x7F-\x84\x86-\x9F\uD800-\uDFFF\uFFFE\uFFFF]/;
  * List read item by item, src/io/jsonList.ts). UTF-8 never decodes to more UTF-16 units than it has
  * bytes, and to as many only when each byte is a character of its own: an ASCII one, or U+FFFD for
  * a byte that is no UTF-8. Of those JSON_SUSPECT holds only DEL, which a character search finds,
- * several times quicker than the class (README "Performance").
+ * several times quicker than the class (docs/performance.md).
  */
 export function printableJson(text: string, bytes?: number): boolean {
   if (text.length === bytes) return text.indexOf('\x7f') < 0;

@@ -117,7 +117,7 @@ export class SourceMap {
   // A Map, not a WeakMap: the map lives as long as the run's objects do, and a Map's set is the
   // cheaper of the two on a snapshot of tens of thousands of objects. An input object's origin is
   // kept beside it in `addedOrigins` and goes into the map only when an origin is first looked up:
-  // a run that places no finding never hashes its objects (README "Performance").
+  // a run that places no finding never hashes its objects (docs/performance.md).
   private readonly origins = new Map<object, Origin>();
   private readonly addedOrigins: Origin[] = [];
   private originsIndexed = 0;

@@ -1,5 +1,5 @@
 /**
- * diff's `--state` (README "cozy-gw diff"): the cluster state read from a snapshot, an earlier
+ * diff's `--state` (docs/commands/diff.md): the cluster state read from a snapshot, an earlier
  * `reconcile --all` output or a committed `render --output-dir` tree, and which of its objects
  * such a tree holds as render's own (the files its record names), so that diff knows what render
  * owns. A tree's kustomization and cozy-gw's own files are not objects (src/io/outputDir.ts says

@@ -145,7 +145,7 @@ export function readFdBytes(fd: number, max = MAX_SOURCE_BYTES, size = 0, into?:
  * readFdBounded's text, decoded a chunk at a time from `scratch` (a 64 KiB buffer reused from
  * chunk to chunk and from file to file): no buffer of the whole file is made, only the text. The
  * pieces are below V8's large-object size, made in its young generation; the buffer of a 22 MB
- * file was 22 MB of fresh memory besides the text's (README "Performance"). StringDecoder keeps a
+ * file was 22 MB of fresh memory besides the text's (docs/performance.md). StringDecoder keeps a
  * character split between two chunks for the next, so the text is the whole bytes' decoding
  * (test/io/readText.test.ts holds the two equal on any bytes across the chunk boundaries).
  */

@@ -85,6 +85,11 @@ export interface TreeCommitOptions {
   /** The signals that interrupt the run (default: the process's). */
   signals?: SignalSource;
   /**
+   * Told how many of the files that change are written so far, and how many change (the CLI's
+   * progress line on a terminal); called as each one is staged.
+   */
+  progress?: (written: number, changing: number) => void;
+  /**
    * Tests only: told of every step that changes DIR before it is taken (its ordinal from 0 and a
    * label such as `move tenant-a/secret-s.yaml`); a throw is that step failing.
    */
@@ -636,9 +641,11 @@ class TreeRun {
     // Flat, by number (the journal's order): no folders to make and remove per namespace.
     plan.moves.forEach((rel, i) => plan.staged.set(rel, `${NEW}/${i}`));
     [...plan.replace, ...plan.remove].forEach((rel, i) => plan.asideAt.set(rel, `${OLD}/${i}`));
+    let staged = 0;
     for (const rel of plan.moves) {
       this.step(`stage ${rel}`);
       this.d.create(plan.staged.get(rel)!, files.get(rel)!);
+      this.opts.progress?.(++staged, plan.moves.length);
       await this.breathe();
     }
     this.step('stage record');

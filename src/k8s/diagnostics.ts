@@ -89,7 +89,16 @@ export function hasErrors(fs: Finding[]): boolean {
   return fs.some((f) => f.severity === 'error');
 }
 
-/** The findings as a refused run reports them: its errors first, then the rest, each group in its order. */
-export function errorsFirst(fs: readonly Finding[]): Finding[] {
-  return fs.filter((f) => f.severity === 'error').concat(fs.filter((f) => f.severity !== 'error'));
+/**
+ * The findings as a refused run reports them: the warnings about its inputs first (rule
+ * `input.*`: a values-file typo's unknown key is the cause of the error it leads to, and is read
+ * before it), then its errors, then the rest; each group in its order.
+ */
+export function refusalOrder(fs: readonly Finding[]): Finding[] {
+  const cause = (f: Finding) => f.severity === 'warning' && (f.rule ?? '').startsWith('input.');
+  return [
+    ...fs.filter(cause),
+    ...fs.filter((f) => f.severity === 'error'),
+    ...fs.filter((f) => f.severity !== 'error' && !cause(f)),
+  ];
 }

@@ -3,11 +3,13 @@
  * between hostnames, whether a route's parentRef names a Gateway and which listener it selects,
  * and a route's hostnames and parentRefs as written. The TenantGateway controller (claims, the
  * hostname race, route status), the Cilium-hazard rules and the plan all use these; none keeps a
- * copy. Pure: objects in, answers out.
+ * copy; so do a listener's attachment rules (`allowedRoutes`: which route kinds, from which
+ * namespaces). Pure: objects in, answers out.
  */
 import { isObject, type KObject } from './model';
 import { GROUPS } from './store';
 import { isWildcardHostname } from './dnsNames';
+import { selectorMatches } from './labelSelector';
 
 // ----- hostnames --------------------------------------------------------------------------------
 
@@ -148,4 +150,35 @@ export function explicitRouteKinds(listener: Record<string, unknown>): string[] 
 /** The route kinds a listener admits: those it names, else those its protocol admits. Sorted, without repeats. */
 export function listenerRouteKinds(listener: { protocol: string; kinds?: readonly string[] }): string[] {
   return listener.kinds ? [...new Set(listener.kinds)].sort() : protocolRouteKinds(listener.protocol);
+}
+
+/** A listener's `allowedRoutes.namespaces` as written (an empty map when unset: Gateway API's default, Same). */
+export function listenerNamespaces(listener: Record<string, unknown>): Record<string, unknown> {
+  return isObject(listener.allowedRoutes) && isObject(listener.allowedRoutes.namespaces)
+    ? listener.allowedRoutes.namespaces
+    : {};
+}
+
+/**
+ * Whether a listener's `allowedRoutes.namespaces` admits routes from namespace `routeNamespace`
+ * (Gateway API: `from` is Same by default, the Gateway's own namespace; All; or Selector, a label
+ * selector over the route namespace's labels, `kubernetes.io/metadata.name` included; any other
+ * `from`, or Selector without a selector, admits none). `labelsOf` gives a namespace's labels
+ * (undefined: no such Namespace known, only its name label then).
+ */
+export function listenerAdmitsNamespace(
+  allowed: Record<string, unknown>,
+  gatewayNamespace: string,
+  routeNamespace: string,
+  labelsOf: (ns: string) => Record<string, string> | undefined,
+): boolean {
+  const from = typeof allowed.from === 'string' && allowed.from !== '' ? allowed.from : 'Same';
+  if (from === 'All') return true;
+  if (from === 'Same') return routeNamespace === gatewayNamespace;
+  if (from !== 'Selector' || !isObject(allowed.selector)) return false;
+  const labels: Record<string, string> = {
+    'kubernetes.io/metadata.name': routeNamespace,
+    ...(labelsOf(routeNamespace) ?? {}),
+  };
+  return selectorMatches(allowed.selector, labels);
 }

@@ -1,5 +1,5 @@
 /**
- * `kind: List` and any `*List` kind (README "cozy-gw render": "`kind: List` and any `*List` kind
+ * `kind: List` and any `*List` kind (docs/commands/render.md: "`kind: List` and any `*List` kind
  * are flattened into their `items`"). The one definition of the rule; pure.
  */
 import { isObject } from './model';

@@ -1,5 +1,5 @@
 /**
- * Secrets in a comparison (README "cozy-gw diff": "Secret key material never shown"): two
+ * Secrets in a comparison (docs/commands/diff.md: "Secret key material never shown"): two
  * sides compared as the API server stores them (`stringData` folded into `data`), then shown
  * with every value masked, as kubectl diff masks them: `***`, and `*** (before)` / `*** (after)`
  * where the two sides differ; so is every annotation that carries key material (a last-applied

@@ -1,5 +1,5 @@
 /**
- * Secret key material in output (docs/decisions.md §9; README "cozy-gw reconcile": "Secret key material is
+ * Secret key material in output (docs/decisions.md §9; docs/commands/reconcile.md: "Secret key material is
  * never printed unless --include-secret-data is given").
  *
  * Without the flag every Secret in the output is printed with its metadata and type, its

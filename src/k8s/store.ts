@@ -18,7 +18,7 @@ function kindKey(apiGroup: string, kind: string): string {
   return `${apiGroup}|${kind}`;
 }
 
-/** Work counters of a Store's read boundary (README "Performance": the regression guard counts them). */
+/** Work counters of a Store's read boundary (docs/performance.md: the regression guard counts them). */
 export interface StoreStats {
   gets: number;
   lists: number;

@@ -57,7 +57,7 @@ export function toYamlStream(objs: unknown[]): string {
  * pieces joined are toYamlStream's text, byte for byte. 64 Ki characters by default: a piece is
  * made flat when it is written, and a flat string this small is made in V8's young generation,
  * whose memory is reused from piece to piece; a piece of a megabyte was a large object, fresh
- * memory each time (18 MB of them for an 18 MB output, README "Performance").
+ * memory each time (18 MB of them for an 18 MB output, docs/performance.md).
  */
 export function* yamlStreamChunks(objs: unknown[], chunkSize = 1 << 16): Generator<string> {
   const memo = newMemo();

@@ -1,5 +1,5 @@
 /**
- * Admission, looked ahead (README "cozy-gw diff": "Objects that the change would make
+ * Admission, looked ahead (docs/commands/diff.md: "Objects that the change would make
  * inadmissible on their next write ... are listed in the plan and the JSON, judged by the
  * platform's own admission policies"). An object the change leaves in place is not written now,
  * so nothing refuses it today; but the policies read its Namespace's labels (and their own

@@ -1,5 +1,5 @@
 /**
- * `admit` as a request, the logic behind the command (README "cozy-gw admit"): who is asking
+ * `admit` as a request, the logic behind the command (docs/commands/admit.md): who is asking
  * (the caller, with the group the apiserver adds on impersonation), where an object without a
  * namespace is created, which policies judge it (the ones `render` emits for the platform values
  * given), the decisions, whether the run fails, and what to tell a user about each denial. Pure.
@@ -164,7 +164,7 @@ export function formatDenial(d: Decision, message?: string): string {
 
 /**
  * What to do about a denial, per policy, and the field the policy judged (for the line number).
- * The stdout line stays the apiserver's wording (README "cozy-gw admit"); the hint goes to
+ * The stdout line stays the apiserver's wording (docs/commands/admit.md); the hint goes to
  * stderr, so that a user learns where the object is and how to get it admitted.
  */
 export const DENIAL_HINTS: Readonly<Record<string, { field?: string; hint: string }>> = Object.freeze({

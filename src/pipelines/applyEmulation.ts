@@ -1,6 +1,6 @@
 /**
  * `kubectl apply` of a given object over the live one, as `diff` lays a change over the state
- * (README "cozy-gw diff": "an object with the same group, kind, namespace and name
+ * (docs/commands/diff.md: "an object with the same group, kind, namespace and name
  * replaces the state's"): the given object, with what the API server keeps when the given one
  * leaves it out — the state's `status`, the fields the server sets (metadata.uid,
  * resourceVersion, generation, creationTimestamp, managedFields) and, on a Namespace, its spec

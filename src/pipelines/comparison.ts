@@ -1,5 +1,5 @@
 /**
- * Two cluster states compared object by object (README "cozy-gw diff"): the objects
+ * Two cluster states compared object by object (docs/commands/diff.md): the objects
  * created, changed (before and after) and deleted, by group, kind, namespace and name, in
  * render's output order (Namespaces, namespaced objects by namespace, cluster-scoped ones).
  * Secrets are compared as the API server stores them and shown masked (k8s/secretMasking.ts):

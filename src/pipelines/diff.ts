@@ -1,5 +1,5 @@
 /**
- * `cozy-gw diff`, the use case (README "cozy-gw diff"): a change previewed against a
+ * `cozy-gw diff`, the use case (docs/commands/diff.md): a change previewed against a
  * cluster state, so that only the change shows.
  *
  * 1. The baseline: one controller pass over the state alone (reconcile.ts; its values channel the
@@ -236,8 +236,8 @@ function liveIndex(before: readonly KObject[]): Map<string, KObject> {
 
 /**
  * The baseline: one controller pass over the state. Its values come from the state's own channel (a
- * Package, the cozy-system Secret) if it holds one; else from the values the change gives, which the
- * README asks to be the ones the state was rendered with (a tree holds neither, and its wildcard
+ * Package, the cozy-system Secret) if it holds one; else from the values the change gives, which
+ * docs/commands/diff.md asks to be the ones the state was rendered with (a tree holds neither, and its wildcard
  * replicas are the in-cluster controller's to write).
  */
 function baselineOf(base: KObject[], input: DiffInput, opts: DiffOptions): ReconcileResult {

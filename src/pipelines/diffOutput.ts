@@ -1,5 +1,5 @@
 /**
- * What `cozy-gw diff` prints for a result (README "cozy-gw diff"): the findings that matter
+ * What `cozy-gw diff` prints for a result (docs/commands/diff.md): the findings that matter
  * (errors, and warnings about the objects the change makes differ; the others were there before
  * it and are counted), the notes on standard error (drift, the findings left out, "no
  * differences"), the output in the format asked for, and whether there are differences (the exit status a CI gate reads). Pure:
@@ -8,6 +8,7 @@
 import type { Finding } from '../k8s/diagnostics';
 import { keyOf } from '../k8s/model';
 import { toJson } from '../k8s/yaml';
+import { EPOCH } from '../k8s/time';
 import { planStore, diffChanges, hasDifferences, type DiffResult } from './diff';
 import { renderPlan } from './plan';
 import { differences } from './comparison';
@@ -23,6 +24,8 @@ export interface DiffPrintOptions {
   stateArgs: string;
   /** The command line without `-o` (the markdown comment's note on what it left out names it). */
   rerun: string;
+  /** The state is a tree render wrote (`render --output-dir`), not a cluster's objects. */
+  stateIsTree?: boolean;
 }
 
 export interface DiffReport {
@@ -49,7 +52,7 @@ export function relevantFindings(d: DiffResult): { relevant: Finding[]; unrelate
   return { relevant, unrelatedWarnings };
 }
 
-/** The `-o json` document (README "cozy-gw diff", its JSON fields). */
+/** The `-o json` document (docs/commands/diff.md, its JSON fields). */
 export function diffJson(d: DiffResult): string {
   return toJson({
     created: d.created,
@@ -69,7 +72,7 @@ export function removedNamespaceNotes(d: DiffResult): string[] {
   });
 }
 
-/** The `-o plan` text. */
+/** The `-o plan` text; its first line names the clock only when one was set (not the reproducible epoch). */
 export function diffPlan(d: DiffResult, now: string, relevant: Finding[]): string {
   const pass = d.pass!;
   return renderPlan(
@@ -78,6 +81,7 @@ export function diffPlan(d: DiffResult, now: string, relevant: Finding[]): strin
       before: d.changed.map((c) => c.before),
       now,
       title: 'Diff plan',
+      untimed: now === EPOCH,
       channelOrigin: pass.channelOrigin,
       ciliumVersion: pass.ciliumVersion,
       hostnames: d.hostnames,
@@ -90,10 +94,17 @@ export function diffPlan(d: DiffResult, now: string, relevant: Finding[]): strin
   );
 }
 
-/** The drift note: what a pass over the state alone changes is not the change's. */
-export function driftNote(d: DiffResult, stateArgs: string): string | undefined {
+/**
+ * The drift note: what a pass over the state alone changes is not the change's. Over a tree render
+ * wrote that is expected (a tree holds what render wrote, not the controller's objects and status
+ * for the cluster's routes) and is said plainly; over a cluster's objects it is drift.
+ */
+export function driftNote(d: DiffResult, stateArgs: string, stateIsTree = false): string | undefined {
   if (!d.drift) return undefined;
-  return `note: one controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects); that is not the change's and is left out (cozy-gw diff ${stateArgs} shows it)`;
+  const n = plural(d.drift, 'object');
+  if (stateIsTree)
+    return `note: the state is a tree render wrote; one controller pass over it alone changes ${n} (the controller's objects and status for what the tree holds), as expected of a tree: not the change's, left out (cozy-gw diff ${stateArgs} shows it)`;
+  return `note: one controller pass over the state alone would change ${n} (drift, or a state written without the controller's objects); that is not the change's and is left out (cozy-gw diff ${stateArgs} shows it)`;
 }
 
 export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
@@ -104,7 +115,7 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
     notes.push(
       `note: ${plural(unrelatedWarnings, 'warning')} about objects the change leaves as they are not repeated (cozy-gw reconcile over the state lists them)`,
     );
-  const drift = driftNote(d, o.stateArgs);
+  const drift = driftNote(d, o.stateArgs, o.stateIsTree);
   if (drift) notes.push(drift);
   if (!different) notes.push('note: no differences');
   let stdout: Iterable<string>;

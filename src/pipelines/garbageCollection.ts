@@ -1,5 +1,5 @@
 /**
- * What leaves with an object that leaves the cluster (README "cozy-gw diff": "what render
+ * What leaves with an object that leaves the cluster (docs/commands/diff.md: "what render
  * produced for a removed tenant goes too: its Namespace, its cozystack-values Secret, its
  * TenantGateway, and everything else in that Namespace"), as the API server deletes it:
  * - everything in a deleted Namespace is deleted with it;

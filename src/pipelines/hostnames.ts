@@ -1,5 +1,5 @@
 /**
- * The hostname table (README "cozy-gw diff" and "cozy-gw reconcile"): for every hostname any
+ * The hostname table (docs/commands/diff.md and "cozy-gw reconcile"): for every hostname any
  * route claims, what happens to it in one state and in another: served by which Gateway and
  * listener with which certificate, or refused with which reason. A row is one (hostname, route)
  * pair, so a contested hostname shows its winner and its losers.
@@ -21,6 +21,8 @@ import { isNamespace, deepEqual, isObject, keyOf, nonEmptyString, stringField, t
 import {
   explicitRouteKinds,
   hostnamesOverlap,
+  listenerAdmitsNamespace,
+  listenerNamespaces,
   listenerRouteKinds,
   parentRefNamespace,
   parentRefSelectsListener,
@@ -30,7 +32,6 @@ import {
 } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
 import { isControllerOwned, isRoute } from '../platform/kinds';
-import { selectorMatches } from '../k8s/labelSelector';
 import {
   causeText,
   standingCause,
@@ -78,7 +79,7 @@ export interface HostnameSide {
   judgedBy?: readonly HostnameRace[];
 }
 
-/** The order the plan lists changes in (README "cozy-gw diff": stop, start, move, then reasons). */
+/** The order the plan lists changes in (docs/commands/diff.md: stop, start, move, then reasons). */
 export const CHANGE_ORDER: HostnameChange[] = ['stops', 'starts', 'moves', 'reason', 'none'];
 
 function arr(x: unknown): Record<string, unknown>[] {
@@ -194,20 +195,6 @@ function index(objs: readonly KObject[]): Index {
   return ix;
 }
 
-/** Whether a listener's allowedRoutes.namespaces admits routes from namespace ns (Gateway API: Same by default, All, Selector). */
-function admitsNamespace(ix: Index, listener: Record<string, unknown>, gwNamespace: string, ns: string): boolean {
-  const allowed =
-    isObject(listener.allowedRoutes) && isObject(listener.allowedRoutes.namespaces)
-      ? listener.allowedRoutes.namespaces
-      : {};
-  const from = nonEmptyString(allowed.from) ?? 'Same';
-  if (from === 'All') return true;
-  if (from === 'Same') return ns === gwNamespace;
-  if (from !== 'Selector' || !isObject(allowed.selector)) return false;
-  const labels: Record<string, string> = { 'kubernetes.io/metadata.name': ns, ...(ix.namespaces.get(ns) ?? {}) };
-  return selectorMatches(allowed.selector, labels);
-}
-
 /**
  * The listener of a Gateway that serves hostname h for a route of this kind (most specific
  * hostname, then HTTPS over TLS over HTTP). With `routeNamespace`, only listeners whose
@@ -232,7 +219,12 @@ function servingListener(
     for (const e of entries) {
       if (!parentRefSelectsListener(ref, e)) continue;
       if (!e.kinds.includes(kind)) continue;
-      if (routeNamespace !== undefined && !admitsNamespace(ix, e.l, gw.metadata.namespace ?? '', routeNamespace))
+      if (
+        routeNamespace !== undefined &&
+        !listenerAdmitsNamespace(listenerNamespaces(e.l), gw.metadata.namespace ?? '', routeNamespace, (ns) =>
+          ix.namespaces.get(ns),
+        )
+      )
         continue;
       const m = answers(e.hostname, h);
       if (!m) continue;

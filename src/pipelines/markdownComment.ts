@@ -1,5 +1,5 @@
 /**
- * `diff -o markdown` (README "cozy-gw diff"): the comment a CI job posts on a pull request, as
+ * `diff -o markdown` (docs/commands/diff.md): the comment a CI job posts on a pull request, as
  * argocd-diff-preview and Atlantis post theirs. The counts; the hostname table as a table, those
  * that stop being served first, then those that start, then those that move; the objects the
  * change makes inadmissible; one collapsible `<details>` section per namespace holding its unified

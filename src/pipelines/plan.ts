@@ -1,6 +1,6 @@
 /**
  * `reconcile -o plan`: a human-readable account of what one pass would create, change and delete,
- * and why (README "cozy-gw reconcile"). Grouped by namespace (with the TenantGateway that lives
+ * and why (docs/commands/reconcile.md). Grouped by namespace (with the TenantGateway that lives
  * there), each change with the reasons the store recorded, a field-level summary of what changed,
  * the route status outcomes this controller writes (with their reasons and messages, refused
  * routes included even when their status did not change), then warnings and Cilium hazards.
@@ -33,6 +33,11 @@ export interface PlanOptions {
   maxDiffLines?: number;
   /** The first line's words (default `Reconcile plan`). */
   title?: string;
+  /**
+   * The first line names no time: the clock is the reproducible default (the epoch, no --now or
+   * SOURCE_DATE_EPOCH given), which is no moment the plan was made at.
+   */
+  untimed?: boolean;
   /** The hostname table (hostnames.ts), printed first when it has rows. */
   hostnames?: HostnameRow[];
   /** Lines printed after the counts (e.g. the Namespaces a diff removes). */
@@ -252,7 +257,7 @@ function planHeader(result: ReconcileResult, opts: PlanOptions, warnings: number
   const counts = { create: 0, update: 0, delete: 0 };
   for (const c of result.changes) counts[c.op]++;
   lines.push(
-    `${opts.title ?? 'Reconcile plan'} at ${opts.now}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`,
+    `${opts.title ?? 'Reconcile plan'}${opts.untimed ? '' : ` at ${opts.now}`}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`,
   );
   if (opts.channelOrigin) lines.push(`Wildcard-Secret channel: ${opts.channelOrigin}`);
   lines.push(

@@ -59,6 +59,7 @@ export function chartOptions(o: RenderOptions): RenderOptions {
     includeHooks: o.includeHooks,
     apiVersions: o.apiVersions,
     noteOmittedHooks: o.noteOmittedHooks,
+    progress: o.progress,
   };
 }
 

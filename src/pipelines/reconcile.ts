@@ -1,5 +1,5 @@
 /**
- * One controller pass over a cluster state (README "cozy-gw reconcile"): the TenantGateway
+ * One controller pass over a cluster state (docs/commands/reconcile.md): the TenantGateway
  * controller, then the wildcard-Secret replication controller (which reads the TenantGateways'
  * certMode the first left in place), then the Cilium-version hazards over the resulting Gateways.
  * Pure orchestration: objects and the clock in, the store with its changes and the findings out.
@@ -56,7 +56,7 @@ export interface ReconcileResult {
 }
 
 /**
- * `cozy-gw reconcile`'s pass (README "cozy-gw reconcile"): the unknown keys of the values and the
+ * `cozy-gw reconcile`'s pass (docs/commands/reconcile.md): the unknown keys of the values and the
  * Tenants first, then the pass's own findings.
  */
 export function reconcileRequest(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {

@@ -1,5 +1,5 @@
 /**
- * What `cozy-gw reconcile` prints for one pass (README "cozy-gw reconcile"): what the pass creates
+ * What `cozy-gw reconcile` prints for one pass (docs/commands/reconcile.md): what the pass creates
  * or changes (-o yaml), the whole state after it (--all), the changes and deletions as JSON
  * (-o json) or an account of them (-o plan), and what goes to standard error: the findings and the notes (the Secrets printed
  * without their data, what the pass deletes, a pass with nothing to do). Pure: the command prints it.

@@ -1,6 +1,6 @@
 /**
  * `render`, the pure core: the platform → apps/tenant → extra/gateway chart chain and
- * cozystack-basics (README "cozy-gw render"), as one function from input objects and
+ * cozystack-basics (docs/commands/render.md), as one function from input objects and
  * platform values to output objects and findings. The CLI, the KRM function and the Helm
  * post-renderer all call `render`.
  *
@@ -21,7 +21,7 @@
  * channel is the values given to each command, docs/decisions.md §7), so applying the output never
  * overwrites the keys cozy-gw does not reproduce (kube-root-ca, scheduling, branding).
  *
- * Output order (stable, documented in the README; docs/decisions.md §Q16): Namespaces by name; then namespaced
+ * Output order (stable, documented in ARCHITECTURE.md "Rules of the house"; docs/decisions.md §Q16): Namespaces by name; then namespaced
  * objects by namespace, then apiVersion, kind and name (compareObjects); then the other
  * cluster-scoped objects (ClusterRoles, CiliumClusterwideNetworkPolicies) by compareObjects; then
  * the admission policies in the order the platform applies them (each VAP followed by its
@@ -75,6 +75,11 @@ export interface RenderOptions {
    * every object, a quarter of a second at 20,000 tenants.
    */
   unordered?: boolean;
+  /**
+   * Told how many tenants are rendered so far, after each one (the CLI's progress line on a
+   * terminal, src/cli/progress.ts): an event sink from the edge; render itself prints nothing.
+   */
+  progress?: (tenantsRendered: number) => void;
 }
 
 export interface RenderResult {
@@ -286,8 +291,10 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
     invalidTenants: checked.invalidTenants,
   };
   const gateways: GatewayOutput = { findings: [], hooksOmitted: 0 };
+  let rendered = 0;
   for (const g of walkTenantTree(cluster, input.objects, treeOpts, tree)) {
     const gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways);
+    opts.progress?.(++rendered);
     yield { release: g.release, objects: g.objects, gateway };
   }
   pushAll(
@@ -358,7 +365,7 @@ export function renderedKeys(input: RenderInput, opts: RenderOptions = {}): Set<
 }
 
 /**
- * The info findings about what a render's output is (README "cozy-gw render"): nothing given at
+ * The info findings about what a render's output is (docs/commands/render.md): nothing given at
  * all (no -f, --values, --set or --set-string), so the output is the charts' defaults alone, which
  * is rarely what was meant; and how many Secrets are printed without their data.
  */
@@ -375,19 +382,24 @@ export function outputInfoFindings(objects: KObject[], inputsGiven: boolean): Fi
 }
 
 /**
- * What `render --output-dir` says of the tree it wrote (README "Values, warnings and trees"): how
- * many files, then the files an earlier run wrote that it removed and the entries it left, each
- * list at most ten names and then how many more. Each line is to be printed escaped
+ * What `render --output-dir` says of the tree it wrote (docs/commands/README.md "Values, warnings and trees"): how
+ * many files it wrote (added or replaced) and, when some already held the rendered bytes, how
+ * many were left unchanged, then the files an earlier run wrote that it removed and the entries
+ * it left, each list at most ten names and then how many more. Each line is to be printed escaped
  * (k8s/printable.ts, as the CLI prints every note): a file name cannot forge a line.
  */
 export function treeNotes(
   dir: string,
   objects: number,
   format: 'yaml' | 'json',
-  w: { written: number; removed: string[]; left: string[] },
+  w: { written: number; changed: number; removed: string[]; left: string[] },
 ): string[] {
+  const what = `${objects} objects${format === 'json' ? ' as JSON' : ''} and kustomization.yaml`;
+  const unchanged = w.written - w.changed;
   const notes = [
-    `wrote ${w.written} files (${objects} objects${format === 'json' ? ' as JSON' : ''} and kustomization.yaml) to ${dir}`,
+    unchanged > 0
+      ? `wrote ${w.changed} file${w.changed === 1 ? '' : 's'} to ${dir}, ${unchanged} unchanged (${w.written} in all: ${what})`
+      : `wrote ${w.written} files (${what}) to ${dir}`,
   ];
   if (w.removed.length)
     notes.push(

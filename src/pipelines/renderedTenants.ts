@@ -1,6 +1,6 @@
 /**
  * The Tenants a committed `render --output-dir` tree was rendered from, read back from what render
- * wrote there (README "cozy-gw diff": "A tree holds no Tenants: the tenants it was rendered
+ * wrote there (docs/commands/diff.md: "A tree holds no Tenants: the tenants it was rendered
  * from are read from the tree itself"). A tenant is known by its Namespace (the tenant chart writes
  * the label `tenant.cozystack.io/<its namespace>` on it, docs/behaviour.md §2.4) and its spec by what the
  * charts made of it:

@@ -3,7 +3,7 @@
  * Pure: the command (src/cli/commands/snapshot.ts) runs kubectl and hands the parsed lists in here.
  *
  * The snapshot is what `render`, `reconcile` and `admit` read as cluster state
- * (README "cozy-gw snapshot": Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
+ * (docs/commands/snapshot.md: Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
  * GRPCRoutes, Ingresses, Secrets, cert-manager Certificates and Issuers, Tenants, the platform
  * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster.
  */

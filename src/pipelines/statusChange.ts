@@ -1,5 +1,5 @@
 /**
- * What changed in an object's own status between two states, in words (README "cozy-gw diff":
+ * What changed in an object's own status between two states, in words (docs/commands/diff.md:
  * the plan's reasons are the real change). A condition of `status.conditions` (a
  * TenantGateway's Ready) is named only when it changed (its status, reason or message; a new
  * lastTransitionTime alone is a field change, not a new verdict); any other status field that

@@ -28,7 +28,7 @@ export function isPackage(o: KObject): boolean {
 
 /**
  * The Package that carries the platform values: the first `cozystack.io` Package with a
- * `spec.components.platform` entry (README "cozy-gw render"), else the first `cozystack.io` Package.
+ * `spec.components.platform` entry (docs/commands/render.md), else the first `cozystack.io` Package.
  */
 export function findPlatformPackage(objects: KObject[]): KObject | undefined {
   const pkgs = objects.filter(isPackage);

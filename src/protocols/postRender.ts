@@ -1,5 +1,5 @@
 /**
- * `cozy-gw post-render`: a Helm post-renderer (README "cozy-gw post-render"). Pure: the
+ * `cozy-gw post-render`: a Helm post-renderer (docs/commands/post-render.md). Pure: the
  * manifests Helm rendered in, the same manifests plus the controller's objects for every
  * TenantGateway among them out.
  *

@@ -1,7 +1,7 @@
 /**
  * Input validation against the JSON Schemas in schemas/ (ajv): the platform values (each
  * `--values` file and the platform Package's `spec.components.platform.values`) and every
- * `apps.cozystack.io/v1alpha1` Tenant (README "cozy-gw render"). Every problem is a Finding that
+ * `apps.cozystack.io/v1alpha1` Tenant (docs/commands/render.md). Every problem is a Finding that
  * names the object or the values file and the field (the CLI edge adds the line). Pure apart from
  * the line lookup, which reads the source text the CLI edge already registered.
  */

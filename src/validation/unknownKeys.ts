@@ -1,12 +1,12 @@
 /**
- * Unknown keys (README "Values, warnings and trees"): a key the schema does not know
+ * Unknown keys (docs/commands/README.md "Values, warnings and trees"): a key the schema does not know
  * in the platform values (a `--values` file, `--set`, a Package's `spec.components.platform.values`)
  * or in a Tenant's `spec` is a warning naming the nearest known key:
  * `publishing.hots: unknown key; did you mean publishing.host?`. The known keys come from
  * schemas/platform-values.schema.json and schemas/tenant.schema.json. Pure.
  *
  * Top-level platform values other than the schema's are other platform chart values, accepted and
- * ignored (README "cozy-gw render"): one is reported only when it is a near miss of a known key
+ * ignored (docs/commands/render.md): one is reported only when it is a near miss of a known key
  * (`publshing`), never for `networking` or `authentication`.
  */
 import { isReservedSpecKey } from '../platform/tenancy';

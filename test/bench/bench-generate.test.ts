@@ -1,5 +1,5 @@
 /**
- * The benchmark's synthetic platform generator (bench/generate.js, README "Performance"): deterministic,
+ * The benchmark's synthetic platform generator (bench/generate.js, docs/performance.md): deterministic,
  * the sizes the README names, and objects that are valid inputs (naming rules, routes attached
  * to the owning Gateway, hostnames under the right apex, TenantGateways as render writes them).
  */

@@ -15,7 +15,7 @@ function cluster(values: Record<string, unknown> = {}) {
   return clusterValues(resolvePlatformValues({ files: [{ file: 'v.yaml', values }], objects: [] }).values);
 }
 
-describe('platform values merge (README "cozy-gw render")', () => {
+describe('platform values merge (docs/commands/render.md)', () => {
   it('no values at all means the chart defaults, and the channel is absent', () => {
     const r = resolvePlatformValues({ files: [], objects: [] });
     expect(r.given).toBe(false);

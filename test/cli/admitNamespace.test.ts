@@ -1,5 +1,5 @@
 /**
- * `admit` never fails open (docs/decisions.md §13 and README "cozy-gw admit"): the API server always
+ * `admit` never fails open (docs/decisions.md §13 and docs/commands/admit.md): the API server always
  * judges a namespaced object with its Namespace, so an object whose Namespace a matching policy
  * reads, and the inputs lack, is an input error that says to pass the rendered Namespaces, never
  * an admission (and never a denial about something else, such as its hostnames).

@@ -1,5 +1,5 @@
 /**
- * The conventions of README "Values, warnings and trees", through the CLI:
+ * The conventions of docs/commands/README.md "Values, warnings and trees", through the CLI:
  * unknown keys and --strict, --set/--set-string, every input error at once, the -f values hint.
  */
 import * as fs from 'node:fs';

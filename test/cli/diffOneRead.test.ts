@@ -1,6 +1,6 @@
 /**
- * `diff`'s second controller pass costs one pass, not a second read of the state (README
- * "cozy-gw diff", "Performance"): the CLI reads each `--state` file once, the baseline pass and the
+ * `diff`'s second controller pass costs one pass, not a second read of the state
+ * (docs/commands/diff.md, docs/performance.md): the CLI reads each `--state` file once, the baseline pass and the
  * change pass share the parsed objects, and nothing copies the whole state. Counted in-process,
  * without timing:
  *   - every successful open of a state file (fs.openSync and fs.readFileSync, the readers' entry

@@ -1,5 +1,5 @@
 /**
- * The heap a large run gets (src/cli/heapLimit.ts, README "Memory at scale"): the decision over
+ * The heap a large run gets (src/cli/heapLimit.ts, docs/performance.md "Memory at scale"): the decision over
  * what it is handed, the input sizes it counts, and the run again under the larger heap as a real
  * process: the same output and exit status, the signals it is sent passed on, nothing left behind.
  */

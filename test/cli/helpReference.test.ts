@@ -1,81 +1,87 @@
 /**
- * The README's command reference and each command's `--help` name the same options: every option
- * a command's help lists is written (as `--name` or as its short `-x`) in that command's
- * README section under "Commands", or, for the options every command shares, in "Values, warnings
- * and trees (every command)". A new option without its README line fails here, naming both.
+ * The command reference (docs/commands/) and each command's `--help` say the same: every command
+ * has its page, and each page's option table is the one the command's own commander definition
+ * makes (test/helpers/commandReference.ts); a new or changed option without its table row fails
+ * here, naming the command. `UPDATE_DOCS=1 npx jest test/cli/helpReference` rewrites the tables.
+ * A flag a page (or the README) passes to `cozy-gw <command>` in a code line exists on that command.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildProgram, makeContext } from '../../src/cli';
+import { COMMAND_PAGE, optionsTable, readPage, tableIn, withTable } from '../helpers/commandReference';
 
 const ROOT = path.resolve(__dirname, '../..');
-const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const UPDATE = Boolean(process.env.UPDATE_DOCS);
 const ctx = () =>
   makeContext({ stdout: () => {}, stderr: () => {}, readStdin: () => '', env: {}, isTTY: false, cwd: ROOT });
 
-/** The text of a `### ` section of README "Commands" whose heading starts with `prefix`, up to the next heading of its level. */
-function section(prefix: string): string {
-  const lines = README.split('\n');
-  const start = lines.findIndex((l) => l.startsWith(`### ${prefix}`));
-  if (start < 0) throw new Error(`README has no section "### ${prefix}..."`);
-  const end = lines.findIndex((l, i) => i > start && /^#{2,3} /.test(l));
-  return lines.slice(start, end < 0 ? undefined : end).join('\n');
+/** Every page that may show cozy-gw's command lines: the README and every page of docs/ and ARCHITECTURE.md. */
+function pages(): string[] {
+  const out = ['README.md', 'ARCHITECTURE.md'];
+  const walk = (dir: string) => {
+    for (const e of fs
+      .readdirSync(path.join(ROOT, dir), { withFileTypes: true })
+      .sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else if (e.name.endsWith('.md')) out.push(rel);
+    }
+  };
+  walk('docs');
+  return out.filter((p) => fs.existsSync(path.join(ROOT, p)));
 }
 
-const SHARED = section('Values, warnings and trees');
-/** The README section of each command; snapshot and completion share one. */
-const SECTION: Record<string, string> = {
-  render: section('`cozy-gw render`'),
-  reconcile: section('`cozy-gw reconcile`'),
-  diff: section('`cozy-gw diff`'),
-  admit: section('`cozy-gw admit`'),
-  fn: section('`cozy-gw fn`'),
-  'post-render': section('`cozy-gw post-render`'),
-  snapshot: section('`cozy-gw snapshot`'),
-  completion: section('`cozy-gw snapshot`'),
-};
-
-/** Whether `flag` is written in `text` as a flag (not as part of a longer one). */
-function names(text: string, flag: string): boolean {
-  const escaped = flag.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[^\\w-])${escaped}(?![\\w-])`).test(text);
-}
-
-/** The flags a README code line passes to `cozy-gw <command>` (up to a pipe, redirection or comment). */
+/** The flags a code line passes to `cozy-gw <command>` (up to a pipe, redirection or comment). */
 function flagsPassed(line: string, command: string): string[] {
   const m = new RegExp(`cozy-gw(?:\\.js)? ${command}((?: [^|&;<>#]*)?)`).exec(line);
   return m ? (m[1].match(/(?<=\s)--?[a-zA-Z][\w-]*/g) ?? []) : [];
 }
 
-describe("README's command reference and --help", () => {
+describe('the command reference (docs/commands/) and --help', () => {
   const program = buildProgram(ctx());
 
-  it('covers every command the program has', () => {
-    expect(program.commands.map((c) => c.name()).filter((n) => !(n in SECTION))).toEqual([]);
-  });
-
-  it('names every option of every command, in its section or the shared one', () => {
-    const missing: string[] = [];
-    for (const cmd of program.commands) {
-      for (const opt of cmd.options) {
-        if (opt.hidden) continue;
-        const flags = [opt.long, opt.short].filter((f): f is string => !!f);
-        const text = `${SECTION[cmd.name()] ?? ''}\n${SHARED}`;
-        if (!flags.some((f) => names(text, f))) missing.push(`cozy-gw ${cmd.name()} ${opt.flags} (${opt.description})`);
-      }
-    }
+  it('has a page for every command the program has', () => {
+    const missing = program.commands
+      .map((c) => c.name())
+      .filter((n) => !COMMAND_PAGE[n] || !fs.existsSync(path.join(ROOT, COMMAND_PAGE[n])));
     expect(missing).toEqual([]);
   });
 
-  it("a flag the README names under a command exists on that command (or is another tool's)", () => {
-    // Flags in a command's section that are cozy-gw's own: those written right after `cozy-gw <command>` in a code line.
-    const unknown: string[] = [];
+  it("each page's option table is the one the command's definition makes", () => {
+    const stale: string[] = [];
     for (const cmd of program.commands) {
-      const own = new Set(cmd.options.flatMap((o) => [o.long, o.short].filter((f): f is string => !!f)));
-      own.add('--help');
-      for (const line of (SECTION[cmd.name()] ?? '').split('\n'))
-        for (const f of flagsPassed(line, cmd.name()))
-          if (!own.has(f)) unknown.push(`cozy-gw ${cmd.name()} ${f}: ${line.trim()}`);
+      const page = COMMAND_PAGE[cmd.name()];
+      const text = readPage(ROOT, page);
+      const want = optionsTable(cmd);
+      const have = tableIn(text, cmd.name());
+      if (have === want) continue;
+      if (UPDATE && have !== undefined) fs.writeFileSync(path.join(ROOT, page), withTable(text, cmd.name(), want));
+      else
+        stale.push(
+          `${page}: ${have === undefined ? `no <!-- options:${cmd.name()} --> table` : `the table of cozy-gw ${cmd.name()} differs from its options`}`,
+        );
+    }
+    expect(stale).toEqual([]);
+  });
+
+  it('the docs index links every command page', () => {
+    const index = readPage(ROOT, 'docs/commands/README.md');
+    const unlinked = [...new Set(Object.values(COMMAND_PAGE))].filter((p) => !index.includes(`(${path.basename(p)})`));
+    expect(unlinked).toEqual([]);
+  });
+
+  it("a flag a page passes to cozy-gw <command> exists on that command (or is another tool's)", () => {
+    const unknown: string[] = [];
+    for (const page of pages()) {
+      const lines = readPage(ROOT, page).split('\n');
+      for (const cmd of program.commands) {
+        const own = new Set(cmd.options.flatMap((o) => [o.long, o.short].filter((f): f is string => !!f)));
+        own.add('--help');
+        lines.forEach((line, i) => {
+          for (const f of flagsPassed(line, cmd.name()))
+            if (!own.has(f)) unknown.push(`${page}:${i + 1}: cozy-gw ${cmd.name()} ${f}: ${line.trim()}`);
+        });
+      }
     }
     expect(unknown).toEqual([]);
   });
@@ -85,5 +91,15 @@ describe("README's command reference and --help", () => {
       flagsPassed('node bin/cozy-gw.js diff --state s.yaml -o plan --no-such | head -1  # --not-this', 'diff'),
     ).toEqual(['--state', '-o', '--no-such']);
     expect(flagsPassed('kubectl get -o yaml', 'diff')).toEqual([]);
+  });
+
+  it('makes a table row per option, pipes escaped, choices and defaults shown', () => {
+    const diff = program.commands.find((c) => c.name() === 'diff')!;
+    const table = optionsTable(diff).split('\n');
+    expect(table[0]).toBe('| Option | What it does | Default |');
+    expect(table.find((r) => r.startsWith('| `-o, --output <format>`'))).toMatch(
+      /\(one of: `diff`, `plan`, `json`, `markdown`\) \| `diff` \|$/,
+    );
+    expect(table.length - 2).toBe(diff.options.filter((o) => !o.hidden).length);
   });
 });

@@ -253,6 +253,39 @@ describe('>= 1.19.6 hazards', () => {
     ).not.toContain('cilium.needs-per-port-listeners');
   });
 
+  it("a TLSRoute from a namespace the passthrough listener's allowedRoutes do not admit attaches to nothing (k8s/gatewayApi.ts)", () => {
+    const inNs = (r: KObject, namespace: string): KObject => ({ ...r, metadata: { ...r.metadata, namespace } });
+    const pg = (namespaces?: unknown) => ({
+      ...native('pg', 5432, 'pg.example.org'),
+      allowedRoutes: namespaces ? { namespaces } : {},
+    });
+    const objs = (namespaces?: unknown, labels?: Record<string, string>): KObject[] => [
+      gateway([http, pt443('api', 'api.example.org'), pg(namespaces)]),
+      tlsRoute('api', 'tls-api', ['api.example.org']),
+      { ...inNs(tlsRoute('pg', 'tls-pg', ['pg.example.org']), 'tenant-bob') },
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'tenant-bob', labels: labels ?? {} } },
+    ];
+    // The pg route's parentRef names tenant-root's Gateway from tenant-bob.
+    const named = (o: KObject[]) =>
+      o.map((x) =>
+        x.metadata.name === 'pg' && x.kind === 'TLSRoute'
+          ? {
+              ...x,
+              spec: {
+                ...(x.spec as object),
+                parentRefs: [{ name: 'cozystack', namespace: 'tenant-root', sectionName: 'tls-pg' }],
+              },
+            }
+          : x,
+      );
+    // Same (the default): tenant-bob's route does not attach, so no second passthrough port carries a route.
+    expect(rulesOf(named(objs()), '1.20.2')).not.toContain('cilium.needs-per-port-listeners');
+    expect(rulesOf(named(objs({ from: 'All' })), '1.20.2')).toContain('cilium.needs-per-port-listeners');
+    const sel = { from: 'Selector', selector: { matchLabels: { team: 'pg' } } };
+    expect(rulesOf(named(objs(sel, { team: 'pg' })), '1.20.2')).toContain('cilium.needs-per-port-listeners');
+    expect(rulesOf(named(objs(sel, { team: 'web' })), '1.20.2')).not.toContain('cilium.needs-per-port-listeners');
+  });
+
   it('the declared port is no boundary unless the listeners split', () => {
     const gw = gateway([http, native('pg', 5432, 'pg.example.org')]);
     expect(rulesOf([gw], '1.20.2')).toContain('cilium.passthrough-port-not-a-boundary');

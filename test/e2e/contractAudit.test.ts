@@ -1,5 +1,5 @@
 /**
- * Audit of the CLI's fixed points (README "Commands") through the CLI, invoked as the
+ * Audit of the CLI's fixed points (docs/commands/README.md) through the CLI, invoked as the
  * black-box conformance runner invokes it (`render --values values.yaml -f inputs.yaml`,
  * `reconcile ... --all -o yaml --now ...`, `admit ... ARGS`, `fn` with a ResourceList on stdin).
  * Unusual but valid inputs: reverse-ordered Tenant trees, v1 Lists, JSON, CRLF, a BOM, empty

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw diff` over each kind of state a user has (README "cozy-gw diff"), built with the CLI
+ * `cozy-gw diff` over each kind of state a user has (docs/commands/diff.md), built with the CLI
  * itself as a user builds it, so the goldens regenerate with the tool:
  *   reconcile        render, then `reconcile --all` over it, the Tenants and the cluster state (a snapshot's stand-in)
  *   tree             `render --output-dir` (what render owns, nothing else)
@@ -168,7 +168,7 @@ describe('diff over each kind of state', () => {
 });
 
 /**
- * The exit status survives the pipe (README "cozy-gw diff"): a gate that pipes the output under
+ * The exit status survives the pipe (docs/commands/diff.md): a gate that pipes the output under
  * `set -o pipefail` sees 3 for differences, 0 for none, whatever the reader does. For each state kind × output format, in real processes through bash:
  *   head -c1   the reader leaves after one byte; the unified diff and the plan (over 100 KiB here)
  *              meet the closed pipe mid-write

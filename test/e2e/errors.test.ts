@@ -1,5 +1,5 @@
 /**
- * Helpful errors (README "When something is wrong"): every failure a user can cause says what is wrong, where (file, line,
+ * Helpful errors (docs/commands/README.md "When something is wrong"): every failure a user can cause says what is wrong, where (file, line,
  * object, field) and what to do. One test per message family, through the CLI as a user meets it.
  */
 import * as path from 'node:path';

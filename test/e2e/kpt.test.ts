@@ -1,5 +1,5 @@
 /**
- * `cozy-gw fn` under the real kpt (README "cozy-gw fn": it must work as an exec function
+ * `cozy-gw fn` under the real kpt (docs/commands/fn.md: it must work as an exec function
  * under `kpt fn eval --exec` and in a Kptfile pipeline under `kpt fn render --allow-exec`).
  * kpt runs an executable: a wrapper script runs `node bin/cozy-gw.js fn` (helpers/kpt.ts builds
  * dist/ first when it is missing or stale). Skipped, visibly, where kpt is not on PATH.

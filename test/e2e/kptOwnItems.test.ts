@@ -1,5 +1,5 @@
 /**
- * `cozy-gw fn` under the real `kpt fn render` (README "cozy-gw fn"): the function recognises its
+ * `cozy-gw fn` under the real `kpt fn render` (docs/commands/fn.md): the function recognises its
  * own items by their path under `cozy-gw/`, so a user's customised copy of a generated file, kept
  * in `overrides/` with the generated mark, survives; and a TenantGateway in namespace `..` fails
  * the pipeline naming it, with nothing written outside `cozy-gw/` (kpt writes every item where its

@@ -85,6 +85,21 @@ function keys(s: Record<string, string>): string[] {
   return Object.keys(s).sort();
 }
 
+describe('render --output-dir: what it says it wrote', () => {
+  it('a second run over the same inputs says it wrote 0 files and left them all unchanged; a change is counted alone', () => {
+    const first = render('nobob', 'deploy');
+    const [, total] = /^wrote (\d+) files \(/m.exec(first.stderr) ?? [];
+    expect(Number(total)).toBeGreaterThan(100);
+    const again = render('nobob', 'deploy');
+    expect(again.stderr).toContain(`wrote 0 files to deploy, ${total} unchanged (${total} in all: `);
+    // One file edited by hand: the next run writes it back, and only it.
+    const kust = path.join(dir, 'deploy', 'kustomization.yaml');
+    fs.appendFileSync(kust, '# edited\n');
+    const third = render('nobob', 'deploy');
+    expect(third.stderr).toContain(`wrote 1 file to deploy, ${Number(total) - 1} unchanged (${total} in all: `);
+  });
+});
+
 describe('render --output-dir: the defects of the tree writer, each reproduced', () => {
   it('a tree folder replaced by a symbolic link: a re-render never deletes (or writes) through it', () => {
     expect(render(TENANTS, 'deploy').status).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * Nothing recursive over input, no spread over input-sized arrays (README "Performance",
+ * Nothing recursive over input, no spread over input-sized arrays (docs/performance.md,
  * eslint.config.mjs, src/k8s/arrays.ts): the CLI runs in real processes with a sixteenth of V8's
  * default stack (`node --stack-size=64`: about 800 frames, and a spread into a call of about 5,000
  * elements overflows), over inputs of 10,000 objects, routes and hostnames, and 1,000 Tenants. A

@@ -1,5 +1,5 @@
 /**
- * JSON input at JSON.parse speed (src/io/jsonText.ts, README "cozy-gw snapshot"): a source that
+ * JSON input at JSON.parse speed (src/io/jsonText.ts, docs/commands/snapshot.md): a source that
  * is one JSON document reads to exactly the value js-yaml gives (and anything that could differ
  * is read by js-yaml, as before), and a finding in it is still placed at its line, found in the
  * text only when asked for.

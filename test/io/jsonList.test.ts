@@ -1,5 +1,5 @@
 /**
- * A JSON List read item by item from its bytes (src/io/jsonList.ts, README "Performance"): for
+ * A JSON List read item by item from its bytes (src/io/jsonList.ts, docs/performance.md): for
  * any bytes, in any chunks, the reader tells the List's value exactly as the whole text's
  * JSON.parse gives it, or gives the text whole, or asks for the file to be read again; and
  * reading a file through it (readInputs) gives the objects, errors and lines the whole text gives.

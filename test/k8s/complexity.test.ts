@@ -1,5 +1,5 @@
 /**
- * Regression guard for the cost of a reconcile pass (README "Performance"), without any timing: the pure core
+ * Regression guard for the cost of a reconcile pass (docs/performance.md), without any timing: the pure core
  * runs over generated platforms of size n and 4n (bench/generate.js) while the Store's read
  * boundary is counted — every get(), every list() and every object a list() hands back. A pass
  * that stays linear in tenants and routes does about 4x the work on 4x the input; a step that is

@@ -1,5 +1,7 @@
 import {
   hostnamesOverlap,
+  listenerAdmitsNamespace,
+  listenerNamespaces,
   parentRefNamespace,
   parentRefPort,
   parentRefSection,
@@ -119,5 +121,44 @@ describe('route hostnames and parentRefs', () => {
     expect(routeParentRefs(route({ parentRefs: [{ name: 'a' }, 'x'] }))).toEqual([{ name: 'a' }, 'x']);
     expect(routeParentRefs(route({ parentRefs: {} }))).toEqual([]);
     expect(routeParentRefs(route(null))).toEqual([]);
+  });
+});
+
+describe("a listener's allowedRoutes.namespaces (Same, All, Selector)", () => {
+  const labels: Record<string, Record<string, string>> = { 'tenant-bob': { team: 'web' } };
+  const admits = (listener: Record<string, unknown>, routeNs: string) =>
+    listenerAdmitsNamespace(listenerNamespaces(listener), 'tenant-root', routeNs, (ns) => labels[ns]);
+  const cases: [string, Record<string, unknown>, string, boolean][] = [
+    ["unset: Same, the Gateway's own namespace", {}, 'tenant-root', true],
+    ['unset: Same, another namespace', {}, 'tenant-bob', false],
+    ['Same', { allowedRoutes: { namespaces: { from: 'Same' } } }, 'tenant-bob', false],
+    ['All', { allowedRoutes: { namespaces: { from: 'All' } } }, 'tenant-bob', true],
+    [
+      'Selector on a label',
+      { allowedRoutes: { namespaces: { from: 'Selector', selector: { matchLabels: { team: 'web' } } } } },
+      'tenant-bob',
+      true,
+    ],
+    [
+      'Selector on another value',
+      { allowedRoutes: { namespaces: { from: 'Selector', selector: { matchLabels: { team: 'db' } } } } },
+      'tenant-bob',
+      false,
+    ],
+    [
+      'Selector on the name label of an unknown namespace',
+      {
+        allowedRoutes: {
+          namespaces: { from: 'Selector', selector: { matchLabels: { 'kubernetes.io/metadata.name': 'tenant-x' } } },
+        },
+      },
+      'tenant-x',
+      true,
+    ],
+    ['Selector without a selector', { allowedRoutes: { namespaces: { from: 'Selector' } } }, 'tenant-root', false],
+    ['an unknown from', { allowedRoutes: { namespaces: { from: 'Nearby' } } }, 'tenant-root', false],
+  ];
+  it.each(cases)('%s', (_name, listener, ns, want) => {
+    expect(admits(listener, ns)).toBe(want);
   });
 });

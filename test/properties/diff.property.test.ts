@@ -118,7 +118,7 @@ describe('diff on its own state after reconcile --all shows nothing', () => {
 });
 
 /**
- * A committed `render --output-dir` tree as the state (README "cozy-gw diff"): the tree holds what
+ * A committed `render --output-dir` tree as the state (docs/commands/diff.md): the tree holds what
  * render wrote (plain) or also the controller's own objects without status (--with-controller),
  * and its record says so (treeHeld). The cluster state the tree was rendered against (routes, the
  * cozy-* Namespaces) is given with the change, as `render -f` read it.

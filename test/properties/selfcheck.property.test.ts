@@ -1,5 +1,5 @@
 /**
- * The self-check (README "Testing"), as properties over generated platforms (test/helpers/platformArbitrary.ts):
+ * The self-check (ARCHITECTURE.md "How it is tested"), as properties over generated platforms (test/helpers/platformArbitrary.ts):
  *
  * 1. everything `render` emits that the admission policies match (the tenant Namespaces with their
  *    host label, and the Tenants and Package applied alongside) is admitted by the policies render

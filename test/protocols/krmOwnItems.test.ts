@@ -1,6 +1,6 @@
 /**
  * `cozy-gw fn` recognises its own items by their path under its own folder, and writes only inside
- * it (README "cozy-gw fn"): an item marked generated elsewhere in the package (a user's customised
+ * it (docs/commands/fn.md): an item marked generated elsewhere in the package (a user's customised
  * copy in `overrides/`) is the user's and passes through; a namespace that is not a namespace name
  * (`..`) is an input error naming the object and the field, never a path `cozy-gw/../...`. The
  * same under the real kpt: test/e2e/kptOwnItems.test.ts.

@@ -1,5 +1,5 @@
 /**
- * fn writes the objects it adds tenant by tenant (README "Design", Deterministic output;
+ * fn writes the objects it adds tenant by tenant (ARCHITECTURE.md "Rules of the house", Deterministic output;
  * src/pipelines/generate.ts generateGroups): each tenant's as they are rendered, so that it
  * never holds the whole tree's objects at once.
  */

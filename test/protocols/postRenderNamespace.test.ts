@@ -1,6 +1,6 @@
 /**
  * `cozy-gw post-render` places a namespace-less object where Helm installs it: the release
- * namespace (README "cozy-gw post-render"). Helm charts usually omit `metadata.namespace`; the
+ * namespace (docs/commands/post-render.md). Helm charts usually omit `metadata.namespace`; the
  * TenantGateway lives in the release namespace, so its Gateway admits routes from there and its
  * Issuer and redirect route are created there. The release namespace is `--namespace`, else
  * `HELM_NAMESPACE` (Helm sets it for a plugin); neither is an error naming the object, never a

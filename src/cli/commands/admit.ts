@@ -1,5 +1,5 @@
 /**
- * `cozy-gw admit` (README "cozy-gw admit"): evaluate the platform's admission policies, exactly as
+ * `cozy-gw admit` (docs/commands/admit.md): evaluate the platform's admission policies, exactly as
  * `render` emits them (renderPolicies), against every input object as a CREATE by --as /
  * --as-group. One line per denial on stdout; exit 1 if any object is denied.
  */

@@ -1,6 +1,6 @@
 /**
- * Options shared by the commands that read inputs and platform values (README "Values, warnings
- * and trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
+ * Options shared by the commands that read inputs and platform values (docs/commands/README.md
+ * "Values, warnings and trees"): `-f`, `--values`, `--set`, `--set-string`, `--strict`, and the
  * checks every such command makes the same way (every input error at once, `--strict`, usage
  * errors for option combinations that cannot be honoured).
  */
@@ -8,10 +8,11 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readInputs, readValuesFiles } from '../../io/inputs';
-import { errorsFirst, FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
+import { refusalOrder, FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
 import { isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
 import { parseNow, type ClockMode } from '../clock';
+import { grouped } from '../progress';
 import { EPOCH } from '../../k8s/time';
 import { applySet, parseSet, SetSyntaxError, type PathPart, type SetAssignment } from '../../charts/setValues';
 import { findPlatformPackage, packageValues } from '../../platform/kinds';
@@ -188,8 +189,10 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
       throw e;
     }
   };
+  ctx.progress.phase('reading inputs...');
   const objects = attempt(() => readInputs(opts.filename ?? [], ro).objects, [] as KObject[]);
   const files = attempt(() => readValuesFiles(opts.values ?? [], ro).values, [] as ValuesSource[]);
+  ctx.progress.phase(`read ${grouped(objects.length)} objects`);
   // Labels and annotations that are not maps of strings: an input error naming the field.
   pushAll(findings, metadataFindingsOf(objects));
   if (findings.length) throw new FindingsError(findings);
@@ -197,7 +200,8 @@ export function loadInputs(opts: InputOptions, ctx: CliContext, cmd?: Command, i
 }
 
 /**
- * Stop on errors, and with `--strict` on warnings too (each reported as an error), errors first.
+ * Stop on errors, and with `--strict` on warnings too (each reported as an error), warnings first
+ * (k8s/diagnostics.ts refusalOrder).
  * Call before anything is written, so a refused run writes nothing, and says nothing about the
  * output it does not write (the notes on what it left out of it).
  */
@@ -206,7 +210,7 @@ export function failOn(findings: Finding[], opts: { strict?: boolean }): void {
     ? findings.map((f) => (f.severity === 'warning' ? { ...f, severity: 'error' as const } : f))
     : findings;
   if (hasErrors(promoted))
-    throw new FindingsError(errorsFirst(promoted.filter((f) => !OUTPUT_NOTES.has(f.rule ?? ''))));
+    throw new FindingsError(refusalOrder(promoted.filter((f) => !OUTPUT_NOTES.has(f.rule ?? ''))));
 }
 
 /**
@@ -222,6 +226,21 @@ export function checkEmitted(
   const invalid = validateEmitted(emitted, opts);
   failOn(invalid, opts);
   return [...findings, ...invalid];
+}
+
+/**
+ * A rendering run refused without `--values`, `--set` or `--set-string` ran the charts on their
+ * default platform values: the errors it reports (a tenant's gatewayClass the defaults do not
+ * allow) usually mean the platform's values file was left out, which the hint after them says.
+ */
+export function withValuesHint(findings: Finding[], opts: ValuesOptions): Finding[] {
+  if (opts.values.length || opts.set?.length || opts.setString?.length || !hasErrors(findings)) return findings;
+  return findings.concat({
+    severity: 'info',
+    rule: 'input.no-values',
+    message:
+      "no --values given: the charts used their default platform values; if these errors come from that, pass the platform's values file with --values",
+  });
 }
 
 /** Info findings about what the output leaves out: moot when there is no output. */
@@ -289,6 +308,11 @@ export function addCiliumVersionOption(cmd: Command): Command {
 }
 
 /** `--validate`: render, reconcile and diff check what they emit against the published schemas. */
+/** `-q, --quiet`: no progress line (src/cli/progress.ts); notes, warnings and errors are still printed. */
+export function addQuietOption(cmd: Command): Command {
+  return cmd.option('-q, --quiet', 'no progress line on a terminal (notes, warnings and errors are still printed)');
+}
+
 export function addValidateOption(cmd: Command): Command {
   return cmd.option(
     '--validate',

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw diff` (README "cozy-gw diff"): a change previewed against a cluster state. Reads
+ * `cozy-gw diff` (docs/commands/diff.md): a change previewed against a cluster state. Reads
  * `--state` (a snapshot, an earlier `reconcile --all` output, or a committed `render --output-dir`
  * tree), the change (`-f`, `--values`), runs the core (src/pipelines/diff.ts) and prints a unified
  * diff per object (default), a plan opening with the hostname table (`-o plan`) or JSON (`-o json`).
@@ -8,7 +8,7 @@
  * invalid input, as in every command); 2 a usage error. kubectl diff's 1 for "differences" would
  * make them indistinguishable from a failed render, which every cozy-gw command reports as 1.
  *
- * The clock is reproducible by default (README "Values, warnings and trees"): `--now`,
+ * The clock is reproducible by default (docs/commands/README.md "Values, warnings and trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
 import { Option, type Command } from 'commander';
@@ -22,17 +22,20 @@ import {
   addValidateOption,
   addCiliumVersionOption,
   addNowOption,
+  addQuietOption,
   checkEmitted,
   checkStdin,
   collectPath,
   loadInputs,
   usageError,
+  withValuesHint,
   type InputOptions,
 } from './common';
 import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
+import { grouped, progressLine } from '../progress';
 
-/** The exit code for "the change makes a difference" (README "Exit codes"). */
+/** The exit code for "the change makes a difference" (docs/commands/README.md "Exit codes"). */
 export const EXIT_DIFFERENCES = 3;
 
 interface DiffCliOptions extends InputOptions {
@@ -42,6 +45,7 @@ interface DiffCliOptions extends InputOptions {
   output: 'diff' | 'plan' | 'json' | 'markdown';
   now?: string;
   ciliumVersion: string;
+  quiet?: boolean;
 }
 
 /** The diff's command line without `-o` (the markdown comment names it for what it left out). */
@@ -53,6 +57,51 @@ function rerunLine(opts: DiffCliOptions): string {
   if (opts.set?.length || opts.setString?.length) words.push('(with the same --set options)');
   if (opts.prune) words.push('--prune');
   return words.join(' ');
+}
+
+/** The command's run: the state and the change read, the diff, and what it prints where. */
+function diffAction(cmd: Command, opts: DiffCliOptions, ctx: CliContext): void {
+  if (!opts.state.length)
+    usageError(
+      cmd,
+      '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
+    );
+  checkStdin(cmd, opts, { '--state': opts.state });
+  const { diff } = late.diff();
+  const { diffReport } = late.diffOutput();
+  const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
+  ctx.progress = progressLine(ctx.io, opts.quiet);
+  ctx.progress.phase('reading the state...');
+  const { state, sources, treeHeld } = readState(opts.state, ctx.io);
+  ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
+  // One source map for the run: a finding about a state object or a given one names its file and line.
+  const inputs = loadInputs(opts, ctx, cmd, sources);
+  const result = diff(
+    { state, treeHeld, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+    {
+      now,
+      ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
+      progress: (n) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
+    },
+  );
+  // --validate: the objects the change creates or changes, as they would be, against their published schemas.
+  result.findings = checkEmitted(
+    withValuesHint(result.findings, opts),
+    [...result.created, ...result.changed.map((c) => c.after)],
+    opts,
+  );
+  const report = diffReport(result, {
+    format: opts.output,
+    now,
+    stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
+    rerun: rerunLine(opts),
+    stateIsTree: (treeHeld?.size ?? 0) > 0,
+  });
+  ctx.report(report.warnings);
+  for (const n of report.notes) ctx.note(n);
+  // The verdict first: a reader that closes the pipe early never turns "differences" into "none".
+  ctx.exitCode = report.different ? EXIT_DIFFERENCES : 0;
+  for (const chunk of report.stdout) ctx.io.stdout(chunk);
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -82,7 +131,7 @@ export function register(program: Command, ctx: CliContext): Command {
         .choices(['diff', 'plan', 'json', 'markdown'])
         .default('diff'),
     );
-  addCiliumVersionOption(addNowOption(cmd, 'reproducible')).addHelpText(
+  addQuietOption(addCiliumVersionOption(addNowOption(cmd, 'reproducible'))).addHelpText(
     'after',
     `
 Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.`,
@@ -92,36 +141,6 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     'cozy-gw diff --state deploy/ --values values.yaml -f tenants/ --prune -o plan',
     'cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now',
   ]);
-  cmd.action((opts: DiffCliOptions) => {
-    if (!opts.state.length)
-      usageError(
-        cmd,
-        '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
-      );
-    checkStdin(cmd, opts, { '--state': opts.state });
-    const { diff } = late.diff();
-    const { diffReport } = late.diffOutput();
-    const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
-    const { state, sources, treeHeld } = readState(opts.state, ctx.io);
-    // One source map for the run: a finding about a state object or a given one names its file and line.
-    const inputs = loadInputs(opts, ctx, cmd, sources);
-    const result = diff(
-      { state, treeHeld, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
-      { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
-    );
-    // --validate: the objects the change creates or changes, as they would be, against their published schemas.
-    result.findings = checkEmitted(result.findings, [...result.created, ...result.changed.map((c) => c.after)], opts);
-    const report = diffReport(result, {
-      format: opts.output,
-      now,
-      stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
-      rerun: rerunLine(opts),
-    });
-    ctx.report(report.warnings);
-    for (const n of report.notes) ctx.note(n);
-    // The verdict first: a reader that closes the pipe early never turns "differences" into "none".
-    ctx.exitCode = report.different ? EXIT_DIFFERENCES : 0;
-    for (const chunk of report.stdout) ctx.io.stdout(chunk);
-  });
+  cmd.action((opts: DiffCliOptions) => diffAction(cmd, opts, ctx));
   return cmd;
 }

@@ -1,5 +1,5 @@
 /**
- * `cozy-gw fn`: the KRM function edge (README "cozy-gw fn"). Reads standard input,
+ * `cozy-gw fn`: the KRM function edge (docs/commands/fn.md). Reads standard input,
  * writes standard output, prints findings on standard error. The protocol is src/protocols/krm/.
  *
  * Two protocols:

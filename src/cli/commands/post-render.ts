@@ -1,5 +1,5 @@
 /**
- * `cozy-gw post-render`: the Helm post-renderer edge (README "cozy-gw post-render").
+ * `cozy-gw post-render`: the Helm post-renderer edge (docs/commands/post-render.md).
  * Helm 3: `helm install --post-renderer cozy-gw --post-renderer-args post-render` (or a
  * wrapper script that runs `cozy-gw post-render`); Helm 4: the `postrenderer/v1` plugin in
  * plugin.yaml, `helm install --post-renderer cozy-gw`. Manifests on stdin, manifests on

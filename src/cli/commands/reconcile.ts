@@ -1,5 +1,5 @@
 /**
- * `cozy-gw reconcile` (README "cozy-gw reconcile"): runs the controllers once over the given cluster state and
+ * `cozy-gw reconcile` (docs/commands/reconcile.md): runs the controllers once over the given cluster state and
  * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
  * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
  * the clock, prints; the pass itself is src/pipelines/reconcile.ts, its output src/pipelines/reconcileOutput.ts.
@@ -12,6 +12,7 @@ import {
   addValidateOption,
   addCiliumVersionOption,
   addNowOption,
+  addQuietOption,
   checkEmitted,
   loadInputs,
   usageError,
@@ -20,6 +21,7 @@ import {
 import { resolveNow } from '../clock';
 import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
+import { grouped, progressLine } from '../progress';
 
 interface ReconcileCliOptions extends InputOptions {
   validate?: boolean;
@@ -29,6 +31,7 @@ interface ReconcileCliOptions extends InputOptions {
   includeSecretData?: boolean;
   ciliumVersion: string;
   upstreamCilium?: boolean;
+  quiet?: boolean;
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -63,8 +66,9 @@ export function register(program: Command, ctx: CliContext): Command {
     'cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml',
     'cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5',
   ]);
-  addValidateOption(addInputOptions(cmd));
+  addQuietOption(addValidateOption(addInputOptions(cmd)));
   cmd.action((opts: ReconcileCliOptions) => {
+    ctx.progress = progressLine(ctx.io, opts.quiet);
     const { reconcileRequest } = late.reconcile();
     // reconcile keeps the current time as its default, as a live controller would (src/cli/clock.ts).
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'live' });
@@ -78,6 +82,7 @@ export function register(program: Command, ctx: CliContext): Command {
         );
     }
     const inputs = loadInputs(opts, ctx, cmd);
+    ctx.progress.phase(`running the controllers over ${grouped(inputs.objects.length)} objects...`);
     const result = reconcileRequest(
       { objects: inputs.objects, valuesFiles: inputs.values },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },

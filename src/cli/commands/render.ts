@@ -1,5 +1,5 @@
 /**
- * `cozy-gw render` (README "cozy-gw render"): read -f and --values, run the pure core
+ * `cozy-gw render` (docs/commands/render.md): read -f and --values, run the pure core
  * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
@@ -12,6 +12,7 @@ import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import {
   addInputOptions,
   addNowOption,
+  addQuietOption,
   apiVersionsArg,
   addValidateOption,
   checkEmitted,
@@ -19,10 +20,12 @@ import {
   pathArg,
   loadInputs,
   usageError,
+  withValuesHint,
   type InputOptions,
 } from './common';
 import { resolveNow } from '../clock';
 import { withExamples } from './help';
+import { grouped, progressLine } from '../progress';
 
 /** `--lock-timeout`: whole or fractional seconds, not negative. */
 function secondsArg(v: string): number {
@@ -44,6 +47,7 @@ interface RenderCliOptions extends InputOptions {
   gatewayOnly?: boolean;
   includeHooks?: boolean;
   apiVersions?: string[];
+  quiet?: boolean;
 }
 
 /** Options that cannot be honoured are usage errors, not silent fallbacks. */
@@ -64,8 +68,8 @@ function checkOptions(cmd: Command, opts: RenderCliOptions): void {
 
 /**
  * `--output-dir`: the tree as a transaction (src/io/treeCommit.ts: a lock, a journal, recovery
- * notes, signals), then what it wrote, removed and left. -o json writes JSON files (README
- * "Values, warnings and trees").
+ * notes, signals), then what it wrote, removed and left. -o json writes JSON files
+ * (docs/commands/README.md "Values, warnings and trees").
  */
 async function writeTree(
   dir: string,
@@ -76,7 +80,9 @@ async function writeTree(
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
   let w;
   try {
+    ctx.progress.phase(`writing ${grouped(result.objects.length)} objects to ${dir}...`);
     w = await writeOutputDir(dir, ctx.io.cwd, result.objects, {
+      progress: (n, of) => ctx.progress.count('wrote', n, of, 'files'),
       format: opts.output,
       home: ctx.io.env.HOME,
       lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
@@ -114,6 +120,7 @@ function renderPass(
     includeHooks: opts.includeHooks,
     apiVersions: opts.apiVersions,
     noteOmittedHooks: true,
+    progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
   };
   const result = opts.withController
     ? late.preview().preview(input, {
@@ -124,7 +131,7 @@ function renderPass(
       })
     : render(input, chartOptions);
   // --validate: the emitted objects against their published schemas, before anything is written.
-  result.findings = checkEmitted(result.findings, result.objects, opts);
+  result.findings = checkEmitted(withValuesHint(result.findings, opts), result.objects, opts);
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
   return result;
 }
@@ -145,7 +152,7 @@ export function register(program: Command, ctx: CliContext): Command {
     'cozy-gw render --values values.yaml -f tenants/ --output-dir deploy/platform',
     'kubectl get tenants.apps.cozystack.io -A -o yaml | cozy-gw render --values values.yaml -f -',
   ]);
-  addValidateOption(addInputOptions(cmd))
+  addQuietOption(addValidateOption(addInputOptions(cmd)))
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option(
       '--output-dir <dir>',
@@ -183,6 +190,7 @@ export function register(program: Command, ctx: CliContext): Command {
   addNowOption(cmd, 'reproducible', 'with --with-controller: ')
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .action(async (opts: RenderCliOptions) => {
+      ctx.progress = progressLine(ctx.io, opts.quiet);
       const { toJsonList, yamlStreamChunks } = late.yaml();
       const result = renderPass(cmd, opts, ctx);
       if (opts.outputDir) {

@@ -1,5 +1,5 @@
 /**
- * The KRM function's settings (README "cozy-gw fn"): its functionConfig is a
+ * The KRM function's settings (docs/commands/fn.md): its functionConfig is a
  * `fn.cozystack.io/v1alpha1 CozyGateway` (schemas/cozygateway.schema.json) or a ConfigMap as
  * `kpt fn eval -- key=value` makes one (see configFromConfigMap). Pure.
  */

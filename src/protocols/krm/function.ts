@@ -4,7 +4,7 @@
  * Pure: a ResourceList in, a ResourceList out, findings as data. The command module
  * (src/cli/commands/fn.ts) reads standard input and writes standard output.
  *
- * The rules it keeps (README "cozy-gw fn", docs/decisions.md §9, and what kpt does with a
+ * The rules it keeps (docs/commands/fn.md, docs/decisions.md §9, and what kpt does with a
  * function's output):
  * - functionConfig is a `fn.cozystack.io/v1alpha1 CozyGateway` (schemas/cozygateway.schema.json)
  *   or a ConfigMap as `kpt fn eval -- key=value` makes one (see configFromConfigMap).
@@ -16,7 +16,7 @@
  *   own folder `cozy-gw/`) are dropped and generated afresh, so a pipeline run twice gives the same
  *   package; a marked item elsewhere (a user's customised copy) is the user's and passes through.
  * - New items carry the generated marker and a path annotation, internal and legacy forms.
- * - New items come tenant by tenant (README "Design", Deterministic output; generateGroups), each
+ * - New items come tenant by tenant (ARCHITECTURE.md "Rules of the house", Deterministic output; generateGroups), each
  *   made as it is written: the render runs once for the findings and again while the items go out.
  * - Every finding becomes a `results` entry (severity, resourceRef, field, file); an error
  *   makes exit code 1 (kpt shows [PASS] for error results with exit 0), and the output list
@@ -111,7 +111,7 @@ export function runFunctionStream(items: unknown[], functionConfig: unknown, opt
     if (isOwnItem(it)) return; // replaced by this run's output
     keep.push(it);
     if (isMetaOrLocal(it)) return;
-    // README "cozy-gw render": `kind: List` and any `*List` kind are flattened into their items;
+    // docs/commands/render.md: `kind: List` and any `*List` kind are flattened into their items;
     // the List itself passes through untouched, its items are read as inputs.
     if (isList(it)) {
       flattenList(it).forEach((sub, j) => {

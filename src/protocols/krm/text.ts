@@ -78,7 +78,7 @@ export function processResourceListText(text: string, opts: FnOptions): TextRun 
   }
   const lazy = run.output.items.length > 0;
   const output = lazy ? run.output : whole();
-  // README "cozy-gw fn", docs/decisions.md §9: items that came in pass through unchanged, byte for byte.
+  // docs/commands/fn.md, docs/decisions.md §9: items that came in pass through unchanged, byte for byte.
   const spliced = plan && spliceItems(text, plan, rl.items as unknown[], output, lazy ? run.generated : () => []);
   if (spliced !== undefined) return streamed(spliced, exitCode, findings);
   // Not the block layout kpt and kustomize write (JSON, a flow sequence, ...): the items are
