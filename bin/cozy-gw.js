@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 'use strict';
-// Node.js's own compile cache (module.enableCompileCache, Node.js 22.1 and later; a no-op before):
-// V8's bytecode of the modules loaded, kept by Node.js in its cache directory (NODE_COMPILE_CACHE,
-// else the system's temporary directory), checked by Node.js before V8 reads it, refreshed when a
-// module or Node.js changes, and off under NODE_DISABLE_COMPILE_CACHE=1. Enabled before the CLI's
-// modules load so that they are what it holds. docs/decisions.md: the runtime.
+// Node.js's own compile cache for the files loaded as modules (module.enableCompileCache, Node.js
+// 22.1 and later), then the bundle with V8's code cache of the command run (src/cli/bundleLoader.ts,
+// docs/decisions.md §C13); where that cannot be done (Bun), the bundle as a module.
 const { enableCompileCache } = require('node:module');
 if (typeof enableCompileCache === 'function') enableCompileCache();
-require('../dist/cozy-gw.js').main();
+const command = process.argv.slice(2).find((a) => !a.startsWith('-')) ?? 'help';
+const loaded = require('../dist/cli/bundleLoader.js').loadBundle({
+  bundle: require('node:path').join(__dirname, '..', 'dist', 'cozy-gw.js'),
+  command,
+  env: process.env,
+});
+(loaded ?? require('../dist/cozy-gw.js')).main();

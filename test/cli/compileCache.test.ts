@@ -1,94 +1,121 @@
 /**
- * Node.js's own compile cache, which bin/ turns on (docs/decisions.md §C13): Node.js checks a
- * cache entry before V8 reads it, so a damaged cache (bytes flipped, cut short, or the entries of
- * another build of the CLI) never crashes a run nor changes what it prints.
+ * The caches a run starts from (docs/decisions.md §C13): V8's code cache of the bundle, which
+ * src/cli/bundleLoader.ts checks before V8 reads it, and Node.js's own compile cache, which bin/
+ * turns on for the files it loads as modules. A damaged cache (bytes flipped, cut short, or the
+ * cache of another build put in its place) never crashes a run nor changes what it prints; a good
+ * one is used, and one in a directory another user may write to is not.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BIN, ensureBuilt, ROOT, tmpDir } from '../helpers/kpt';
 import { EXAMPLE_INPUTS } from '../helpers/cli';
-import { skippedTitle } from '../helpers/skip';
-
-const hasCache = typeof (require('node:module') as { enableCompileCache?: unknown }).enableCompileCache === 'function';
-const title = 'a damaged compile cache never crashes a run nor changes its output';
-const describeCache = (name: string, fn: () => void) =>
-  hasCache
-    ? describe(name, fn)
-    : describe.skip(
-        skippedTitle(name, `needs Node.js 22.1 or later (module.enableCompileCache); this is ${process.version}`),
-        fn,
-      );
 
 /** Every file under dir. */
 function files(dir: string): string[] {
   const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.push(p);
-    }
-  };
-  walk(dir);
+  if (!fs.existsSync(dir)) return out;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) out.push(path.join(e.parentPath, e.name));
   return out.sort();
 }
 
-function run(bin: string, cache: string, args: readonly string[]) {
-  // NODE_DISABLE_COMPILE_CACHE turns the cache off whatever its value: left out.
-  const { NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+const args = ['reconcile', '--all', ...EXAMPLE_INPUTS, '--now', '2026-01-01T00:00:00Z'];
+
+/** A run with both caches in the given directories. */
+function run(bin: string, caches: { code: string; compile: string }) {
+  // NODE_DISABLE_COMPILE_CACHE turns both caches off whatever its value: left out.
+  const { NODE_DISABLE_COMPILE_CACHE: _off, COZY_GW_CODE_CACHE: _on, ...env } = process.env;
   const r = spawnSync(process.execPath, [bin, ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...env, NODE_COMPILE_CACHE: cache },
+    env: { ...env, COZY_GW_CODE_CACHE_DIR: caches.code, NODE_COMPILE_CACHE: caches.compile },
   });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
-describeCache(title, () => {
+/** A second build of the CLI whose bundle has one character changed (the same length). */
+function otherBuild(): string {
+  const other = tmpDir('other-build');
+  for (const d of ['bin', 'dist', 'dist/cli']) fs.mkdirSync(path.join(other, d), { recursive: true });
+  fs.copyFileSync(BIN, path.join(other, 'bin', 'cozy-gw.js'));
+  fs.copyFileSync(path.join(ROOT, 'dist/cli/bundleLoader.js'), path.join(other, 'dist/cli/bundleLoader.js'));
+  const bundle = fs.readFileSync(path.join(ROOT, 'dist', 'cozy-gw.js'), 'utf8');
+  const at = bundle.indexOf('"use strict"');
+  fs.writeFileSync(
+    path.join(other, 'dist', 'cozy-gw.js'),
+    `${bundle.slice(0, at)}'use strict'${bundle.slice(at + 12)}`,
+  );
+  return path.join(other, 'bin', 'cozy-gw.js');
+}
+
+describe('the caches a run starts from', () => {
   beforeAll(() => ensureBuilt());
-  const args = ['reconcile', '--all', ...EXAMPLE_INPUTS, '--now', '2026-01-01T00:00:00Z'];
-
-  /** A cache written by one run, damaged by `damage`, then used by a second: the same result as with no cache. */
-  function afterDamage(damage: (file: string) => void, bin = BIN) {
-    const cache = tmpDir('compile-cache');
-    const fresh = run(bin, cache, args);
-    const entries = files(cache);
-    expect(entries.length).toBeGreaterThan(0);
-    for (const f of entries) damage(f);
-    return { fresh, again: run(bin, cache, args), entries: entries.length };
-  }
-
-  test('bytes flipped in every entry', () => {
-    const { fresh, again } = afterDamage((f) => {
-      const b = fs.readFileSync(f);
-      for (let i = Math.floor(b.length / 3); i < b.length; i += 97) b[i] ^= 0xff;
-      fs.writeFileSync(f, b);
+  const fresh = () => ({ code: tmpDir('code-cache'), compile: tmpDir('compile-cache') });
+  let plain: ReturnType<typeof run>;
+  beforeAll(() => {
+    const { NODE_DISABLE_COMPILE_CACHE: _off, ...env } = process.env;
+    const r = spawnSync(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...env, COZY_GW_CODE_CACHE: 'off', NODE_DISABLE_COMPILE_CACHE: '1' },
     });
-    expect(fresh.code).toBe(0);
-    expect(again).toEqual(fresh);
+    plain = { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+    expect(plain.code).toBe(0);
   });
 
-  test('every entry cut short', () => {
-    const { fresh, again } = afterDamage((f) => fs.truncateSync(f, Math.floor(fs.statSync(f).size / 2)));
-    expect(again).toEqual(fresh);
+  test('a run writes the code cache of its command, the next run takes it and prints the same', () => {
+    const caches = fresh();
+    expect(run(BIN, caches)).toEqual(plain);
+    const written = files(caches.code);
+    expect(written.map((f) => path.basename(f).replace(/-[0-9a-f]{32}\.bin$/, ''))).toEqual(['reconcile']);
+    const before = fs.statSync(written[0]).mtimeMs;
+    expect(run(BIN, caches)).toEqual(plain);
+    // Taken, not written again.
+    expect(fs.statSync(written[0]).mtimeMs).toBe(before);
   });
 
-  test("another build's entries in place of this one's", () => {
-    // Another build: the same bundle with a different first line, so every entry's source differs.
-    const other = tmpDir('other-build');
-    fs.mkdirSync(path.join(other, 'bin'));
-    fs.mkdirSync(path.join(other, 'dist'));
-    fs.copyFileSync(BIN, path.join(other, 'bin', 'cozy-gw.js'));
-    const bundle = fs.readFileSync(path.join(ROOT, 'dist', 'cozy-gw.js'), 'utf8');
-    fs.writeFileSync(path.join(other, 'dist', 'cozy-gw.js'), `// another build\n${bundle}`);
-    const cache = tmpDir('compile-cache-other');
-    expect(run(path.join(other, 'bin', 'cozy-gw.js'), cache, args).code).toBe(0);
-    const otherEntries = files(cache).map((f) => [path.relative(cache, f), fs.readFileSync(f)] as const);
-    expect(otherEntries.length).toBeGreaterThan(0);
-    // This build's cache, every entry replaced by one of the other build's (each in turn).
-    let i = 0;
-    const { fresh, again } = afterDamage((f) => fs.writeFileSync(f, otherEntries[i++ % otherEntries.length][1]));
-    expect(again).toEqual(fresh);
+  const damages: [string, (file: string) => void][] = [
+    [
+      'bytes flipped',
+      (f) => {
+        const b = fs.readFileSync(f);
+        for (let i = Math.floor(b.length / 3); i < b.length; i += 97) b[i] ^= 0xff;
+        fs.writeFileSync(f, b);
+      },
+    ],
+    ['cut short', (f) => fs.truncateSync(f, Math.floor(fs.statSync(f).size / 2))],
+  ];
+  test.each(damages)(
+    'every cache file with its %s: the same output, and a good cache written again',
+    (_name, damage) => {
+      const caches = fresh();
+      run(BIN, caches);
+      const all = [...files(caches.code), ...files(caches.compile)];
+      expect(all.length).toBeGreaterThan(0);
+      for (const f of all) damage(f);
+      expect(run(BIN, caches)).toEqual(plain);
+      expect(run(BIN, caches)).toEqual(plain);
+    },
+  );
+
+  test("another build's code cache in this build's place: not used, the same output", () => {
+    const other = otherBuild();
+    const theirs = fresh();
+    expect(run(other, theirs).code).toBe(0);
+    const [theirFile] = files(theirs.code);
+    const ours = fresh();
+    run(BIN, ours);
+    const [ourFile] = files(ours.code);
+    expect(path.basename(theirFile)).not.toBe(path.basename(ourFile));
+    fs.copyFileSync(theirFile, ourFile);
+    expect(run(BIN, ours)).toEqual(plain);
+  });
+
+  test('a code cache directory others may write to is neither read nor written', () => {
+    const caches = fresh();
+    fs.chmodSync(caches.code, 0o777);
+    expect(run(BIN, caches)).toEqual(plain);
+    expect(files(caches.code)).toEqual([]);
   });
 });
