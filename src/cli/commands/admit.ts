@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import type { Decision } from '../../admission/decision';
-import { FindingsError } from '../../k8s/diagnostics';
+import { FindingsError, type Finding } from '../../k8s/diagnostics';
 import { printable } from '../../k8s/printable';
 import { describe } from '../../k8s/model';
 import type { SourceMap } from '../../io/sourceMap';
@@ -22,8 +22,9 @@ import {
   type InputOptions,
 } from './common';
 import { withExamples } from './help';
+import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
 
-interface AdmitOptions extends InputOptions {
+interface AdmitOptions extends InputOptions, FindingsFileOptions {
   as?: string;
   asGroup: string[];
   output: string;
@@ -66,12 +67,14 @@ export function register(program: Command, ctx: CliContext): Command {
       gatewayApiVersionArg,
       DEFAULT_GATEWAY_API_VERSION,
     );
-  addInputOptions(cmd);
+  addFindingsFileOptions(addInputOptions(cmd));
   withExamples(cmd, [
     'cozy-gw admit --values platform.yaml -f routes/ --as alice --as-group tenant-alice-admin',
     'cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json',
   ]);
-  return cmd.action((opts: AdmitOptions) => {
+  return cmd.action((opts: AdmitOptions) => withFindingsFile(ctx, cmd, opts, () => admitAction(opts)));
+
+  function admitAction(opts: AdmitOptions): Finding[] {
     const { admitRequest, admitRefusals, admitFails, admitJson, formatAdmissionWarning, formatDenial, placementNote } =
       late.admit();
     const inputs = loadInputs(opts, ctx, cmd);
@@ -107,5 +110,17 @@ export function register(program: Command, ctx: CliContext): Command {
         for (const m of d.messages) ctx.note(formatAdmissionWarning(d, m, Boolean(opts.strict)));
     }
     ctx.exitCode = admitFails(outcome, Boolean(opts.strict)) ? 1 : 0;
-  });
+    // For --findings-file: each denial (and each warning) as a finding at the object's file and line.
+    const asFinding = (d: Decision, m: string, denied: boolean): Finding => ({
+      severity: denied ? 'error' : 'warning',
+      message: `${denied ? 'denied' : 'warned'} by ValidatingAdmissionPolicy ${d.policy}: ${m}`,
+      rule: `admission.${d.policy}`,
+      object: d.object,
+      field: late.admit().denialHint(d.policy).field,
+    });
+    return [
+      ...outcome.denied.flatMap((d) => d.messages.map((m) => asFinding(d, m, true))),
+      ...outcome.warned.flatMap((d) => d.messages.map((m) => asFinding(d, m, false))),
+    ];
+  }
 }

@@ -11,7 +11,8 @@
  * The clock is reproducible by default (README "Values, warnings and trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { COMMENT_LIMIT, MIN_COMMENT_LIMIT } from '../../pipelines/commentParts';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readState } from '../../io/stateInput';
@@ -31,15 +32,28 @@ import {
 } from './common';
 import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
+import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
+import { locate } from '../context';
+import { writeCommentParts } from '../commentDir';
+
+/** `--comment-limit`: a whole number of characters, MIN_COMMENT_LIMIT at least. */
+function commentLimitArg(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n < MIN_COMMENT_LIMIT)
+    throw new InvalidArgumentError(`a whole number of characters, ${MIN_COMMENT_LIMIT} at least`);
+  return n;
+}
 
 /** The exit code for "the change makes a difference" (README "Exit codes"). */
 export const EXIT_DIFFERENCES = 3;
 
-interface DiffCliOptions extends InputOptions {
+interface DiffCliOptions extends InputOptions, FindingsFileOptions {
   validate?: boolean;
   state: string[];
   prune?: boolean;
-  output: 'diff' | 'plan' | 'json' | 'markdown';
+  output: 'diff' | 'plan' | 'json' | 'markdown' | 'html';
+  commentDir?: string;
+  commentLimit: number;
   now?: string;
   ciliumVersion: string;
 }
@@ -77,11 +91,22 @@ export function register(program: Command, ctx: CliContext): Command {
     .addOption(
       new Option(
         '-o, --output <format>',
-        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames", ...}; markdown: a pull-request comment',
+        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames", ...}; markdown: a pull-request comment; html: a self-contained report page',
       )
-        .choices(['diff', 'plan', 'json', 'markdown'])
+        .choices(['diff', 'plan', 'json', 'markdown', 'html'])
         .default('diff'),
+    )
+    .option(
+      '--comment-dir <dir>',
+      'with -o markdown: write the comment in parts DIR/comment-01.md, ... (each at most --comment-limit characters, nothing left out) instead of one cut comment on stdout',
+    )
+    .option(
+      '--comment-limit <chars>',
+      `with --comment-dir: the most characters of one part (default ${COMMENT_LIMIT}, GitHub's limit)`,
+      commentLimitArg,
+      COMMENT_LIMIT,
     );
+  addFindingsFileOptions(cmd);
   addCiliumVersionOption(addNowOption(cmd, 'reproducible')).addHelpText(
     'after',
     `
@@ -92,7 +117,12 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     'cozy-gw diff --state deploy/ --values values.yaml -f tenants/ --prune -o plan',
     'cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now',
   ]);
-  cmd.action((opts: DiffCliOptions) => {
+  cmd.action((opts: DiffCliOptions) => withFindingsFile(ctx, cmd, opts, () => diffAction(opts)));
+
+  function diffAction(opts: DiffCliOptions): void {
+    if (opts.commentDir !== undefined && opts.output !== 'markdown')
+      usageError(cmd, '--comment-dir writes the markdown comment in parts: it needs -o markdown');
+    if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
     if (!opts.state.length)
       usageError(
         cmd,
@@ -111,17 +141,26 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     );
     // --validate: the objects the change creates or changes, as they would be, against their published schemas.
     result.findings = checkEmitted(result.findings, [...result.created, ...result.changed.map((c) => c.after)], opts);
+    // Placed at file and line here, so that the comment and the page say where too.
+    result.findings = result.findings.map((f) => locate(f, ctx.sources));
     const report = diffReport(result, {
       format: opts.output,
       now,
       stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
       rerun: rerunLine(opts),
+      commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,
     });
     ctx.report(report.warnings);
     for (const n of report.notes) ctx.note(n);
     // The verdict first: a reader that closes the pipe early never turns "differences" into "none".
     ctx.exitCode = report.different ? EXIT_DIFFERENCES : 0;
     for (const chunk of report.stdout) ctx.io.stdout(chunk);
-  });
+    if (report.parts && opts.commentDir !== undefined) {
+      const written = writeCommentParts(ctx.io.cwd, opts.commentDir, report.parts);
+      ctx.note(
+        `note: the comment is in ${written.length} part${written.length === 1 ? '' : 's'}: ${written.join(', ')}`,
+      );
+    }
+  }
   return cmd;
 }
