@@ -1,11 +1,11 @@
 /**
  * `diff -o markdown` (../shared/spec/cli-contract.md, `cozy-gw diff`, "The reviewer's report"):
  * the comment a CI job posts on a pull request, as argocd-diff-preview and Atlantis post theirs.
- * The counts; the findings about what the change gives (every one diffOutput.ts's
- * relevantFindings keeps: a typo that removes a Gateway is named beside the removal); the hostname
- * table as a table, those that stop being served first, then those that start, then those that
- * move; the objects the change makes inadmissible; the touched part of the tenant tree as a
- * Mermaid graph (mermaidTree.ts); one collapsible `<details>` section per namespace holding its
+ * The counts; the touched part of the tenant tree as a Mermaid graph (mermaidTree.ts); the
+ * findings about what the change gives (every one diffOutput.ts's relevantFindings keeps: a typo
+ * that removes a Gateway is named beside the removal); the hostname table as a table, those that
+ * stop being served first, then those that start, then those that move; the objects the change
+ * makes inadmissible; one collapsible `<details>` section per namespace holding its
  * unified diff (Secret material already masked by the comparison).
  *
  * Two shapes. One comment (markdownComment): at most `limit` characters (a GitHub comment holds
@@ -107,16 +107,22 @@ function groupOf(o: KObject): string {
   return '';
 }
 
-/** The most characters one diff line takes as one item; a longer line is split (nothing dropped). */
+/** What opens each further piece of a diff line split by splitLong. */
+export const LINE_CONTINUES = '↪';
+
+/**
+ * A diff line as items of at most `max` characters: a longer line is split, each further piece
+ * opened by LINE_CONTINUES (nothing dropped).
+ */
 function splitLong(line: string, max: number): string[] {
   if (line.length <= max) return [line];
   const out: string[] = [];
   let i = 0;
   while (i < line.length) {
-    let j = Math.min(line.length, i + max);
+    let j = Math.min(line.length, i + max - 1);
     // Never between the halves of a surrogate pair.
     if (j < line.length && /[\ud800-\udbff]/.test(line[j - 1])) j--;
-    out.push(line.slice(i, j));
+    out.push(`${i ? LINE_CONTINUES : ''}${line.slice(i, j)}`);
     i = j;
   }
   return out;
@@ -189,6 +195,14 @@ function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
       `- One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects): not the change's, not shown.\n`,
     );
   if (notes.length) out.push(...notes.map(text), text('\n'));
+  // The tree before the long lists, so that the first part always holds it (bounded: mermaidTree.ts).
+  const graph = mermaidTree(tenantTree(d));
+  if (graph.length)
+    out.push(
+      text(
+        `**The tenant tree** (the tenants the change touches and their ancestors):\n\n\`\`\`mermaid\n${graph.join('\n')}\n\`\`\`\n\n`,
+      ),
+    );
   const findings = o.findings ?? [];
   if (findings.length) {
     const errors = findings.filter((f) => f.severity === 'error').length;
@@ -215,13 +229,6 @@ function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
       );
     out.push(text('\n'));
   }
-  const graph = mermaidTree(tenantTree(d));
-  if (graph.length)
-    out.push(
-      text(
-        `**The tenant tree** (the tenants the change touches and their ancestors):\n\n\`\`\`mermaid\n${graph.join('\n')}\n\`\`\`\n\n`,
-      ),
-    );
   return out;
 }
 
@@ -231,7 +238,7 @@ export function markdownComment(d: DiffResult, o: MarkdownOptions): string {
   let out = headBlocks(d, o).map(whole).join('');
   out = `${out.trimEnd()}\n\n`;
   const limitWords = `${limit.toLocaleString('en-US')} characters`;
-  const rerun = `Run ${code(o.rerun)} to see every diff (add ${code('-o plan')} for the account), or ${code('-o markdown --comment-dir DIR')} to write the comment in parts that leave nothing out.`;
+  const rerun = `Run ${code(o.rerun)} to see every diff (add \`-o plan\` for the account), or add \`-o markdown --comment-dir DIR\` to write the comment in parts that leave nothing out.`;
   const note = (left: Block[]) => {
     const objects = left.reduce((a, s) => a + (s.objects ?? 0), 0);
     const names = left.slice(0, 20).map((s) => (s.group ? code(s.group) : 'cluster-scoped objects'));
@@ -256,7 +263,7 @@ export function markdownComment(d: DiffResult, o: MarkdownOptions): string {
     const cut = `${out}${note(all.slice(i))}`;
     return cut.length <= limit ? cut : headCut();
   }
-  return out;
+  return `${out.trimEnd()}\n`;
 }
 
 /** What a part's own lines (its marker, heading and "continued" line) may take. */

@@ -136,8 +136,10 @@ export function tenantTree(d: DiffResult): TenantTree {
           what.push(`certMode ${bs.gateway.certMode} → ${as.gateway.certMode}`);
         else if (bs.gateway && as.gateway && bs.gateway.certMode === as.gateway.certMode)
           what.push(`class ${bs.gateway.className} → ${as.gateway.className}`);
-        else if (!bs.gateway) what.push(`gets its own Gateway (${as.gateway!.certMode}, class ${as.gateway!.className})`);
-        else if (!as.gateway) what.push(`gives up its own Gateway (${bs.gateway.certMode}, class ${bs.gateway.className})`);
+        else if (!bs.gateway)
+          what.push(`gets its own Gateway (${as.gateway!.certMode}, class ${as.gateway!.className})`);
+        else if (!as.gateway)
+          what.push(`gives up its own Gateway (${bs.gateway.certMode}, class ${bs.gateway.className})`);
         else what.push(`${gatewayWords(bs.gateway)} → ${gatewayWords(as.gateway)}`);
       }
       if (bs.publisher !== as.publisher) {
