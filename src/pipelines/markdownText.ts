@@ -1,17 +1,17 @@
 /**
  * The one escaping rule for text from input in Markdown (../shared/spec/cli-contract.md,
  * `cozy-gw diff`, "The reviewer's report"): whatever came from input (a name, a hostname, a
- * message, a file name) is printed as `<code>` HTML whose every ASCII character other than a
- * letter, a digit or a space is a numeric character reference, after its control characters are
- * escaped (k8s/printable.ts). No input can leave it:
+ * message, a file name) is printed as `<code>` HTML whose every ASCII punctuation character that
+ * Markdown or HTML could read inline is a numeric character reference (ASCII_PUNCTUATION), after
+ * its control characters are escaped (k8s/printable.ts). No input can leave it:
  * - no `|` and no `\` is left for a GFM table to split a cell on (GFM splits on `|` even inside a
  *   code span, and a `\|` from input would end its cell), so the same text is safe in a cell, a
  *   list item and a `<summary>`;
  * - no backtick, `<`, `>`, `&` or quote is left to end the `<code>` element, open a tag or a code
  *   span, or start an entity of its own;
- * - no `*`, `_`, `~`, `[`, `]`, `(`, `)`, `!`, `#`, `@`, `:` or `.` is left for emphasis, a link, an
- *   image, a heading, a mention, an emoji short code or GFM's bare `www.`/`https:` links (a
- *   character reference is text, never Markdown syntax);
+ * - no `*`, `_`, `~`, `[`, `]`, `(`, `)`, `!`, `#`, `@`, `:`, `.`, `$`, `^` or brace is left for
+ *   emphasis, a link, an image, a mention, an emoji short code, math or GFM's bare `www.`/`https:`
+ *   links (a character reference is text, never Markdown syntax);
  * - no newline, carriage return, bidirectional control or invisible character is left to forge a
  *   line or reorder text (escapeControl).
  * Blocks of text from input (the unified diffs) go in a fence longer than any backtick run they
@@ -19,8 +19,12 @@
  */
 import { escapeControl } from '../k8s/printable';
 
-/** Every ASCII character that is not a letter, a digit or a space. */
-const ASCII_PUNCTUATION = /[\u0021-\u002f\u003a-\u0040\u005b-\u0060\u007b-\u007e]/g;
+/**
+ * Every ASCII punctuation character but those that are Markdown syntax only at the start of a line
+ * (`-`, `+`, `=`), which inline text never is at (it holds no newline), and those that are never
+ * syntax (`,`, `/`, `;`, `?`, `%`): kept as they are, a name stays readable in the raw comment.
+ */
+const ASCII_PUNCTUATION = /[!"#$&'()*.:<>@[\\\]^_`{|}~]/g;
 
 /** Text as character references wherever Markdown or HTML could read it as syntax. */
 export function entities(s: string): string {
