@@ -157,8 +157,9 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     for (const chunk of report.stdout) ctx.io.stdout(chunk);
     if (report.parts && opts.commentDir !== undefined) {
       const written = writeCommentParts(ctx.io.cwd, opts.commentDir, report.parts);
+      const n = written.length;
       ctx.note(
-        `note: the comment is in ${written.length} part${written.length === 1 ? '' : 's'}: ${written.join(', ')}`,
+        `note: the comment is in ${n} part${n === 1 ? '' : 's'}: ${written[0]}${n > 1 ? ` to ${written[n - 1]}` : ''}`,
       );
     }
   }
