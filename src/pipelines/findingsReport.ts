@@ -1,7 +1,6 @@
 /**
  * The findings of a run as CI systems show them (`--findings-file FILE --findings-format
- * github|gitlab|sarif` on render, diff and admit; ../shared/spec/cli-contract.md, `cozy-gw diff`,
- * "The reviewer's report"), each at the input file and line that caused it (the CLI edge places
+ * github|gitlab|sarif` on render, diff and admit; README "cozy-gw diff"), each at the input file and line that caused it (the CLI edge places
  * findings there from the readers' source map before they come here; a finding about a platform
  * value points at the `--values` file line that sets it):
  * - `github`: GitHub Actions workflow commands (`::warning file=F,line=L,title=T::message`), which
@@ -18,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { formatFinding, fullHint, type Finding } from '../k8s/diagnostics';
 import { describe } from '../k8s/model';
 import { escapeControl } from '../k8s/printable';
+import { pushAll } from '../k8s/arrays';
 
 export type FindingsFormat = 'github' | 'gitlab' | 'sarif';
 export const FINDINGS_FORMATS: readonly FindingsFormat[] = ['github', 'gitlab', 'sarif'];
@@ -82,7 +82,7 @@ function github(findings: readonly Finding[]): string {
     if (more.length) {
       const word = level === 'info' ? 'notice' : level;
       out += `::${GH_LEVEL[level]} title=cozy-gw::${more.length} more ${word}${more.length === 1 ? '' : 's'} not annotated (GitHub shows ${GITHUB_PER_LEVEL} per level per step); every one is in this step's log\n`;
-      rest.push(...more);
+      pushAll(rest, more);
     }
   }
   for (const f of rest) out += `${formatFinding(f)}\n`;

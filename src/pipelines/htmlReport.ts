@@ -1,5 +1,5 @@
 /**
- * `diff -o html` (../shared/spec/cli-contract.md, `cozy-gw diff`, "The reviewer's report"): one
+ * `diff -o html` (README "cozy-gw diff"): one
  * self-contained HTML page for a CI artifact or a local preview. The counts; the findings about
  * what the change gives; the tenant tree as a picture (htmlTree.ts); the hostname table, those
  * that stop being served first, then those that start, then those that move; the objects the
@@ -21,6 +21,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Finding } from '../k8s/diagnostics';
+import { pushAll } from '../k8s/arrays';
 import { formatFinding } from '../k8s/diagnostics';
 import { describe, isNamespace, type KObject } from '../k8s/model';
 import { newMemo } from '../k8s/yaml';
@@ -177,7 +178,70 @@ interface NsSection {
 }
 
 /** The page for a diff result. */
-export function htmlReport(d: DiffResult, o: HtmlOptions): string {
+/** The findings about what the change gives, and the admission look-ahead. */
+function findingsSection(d: DiffResult, findings: readonly Finding[]): string[] {
+  const parts: string[] = [];
+  parts.push('<section id="findings"><h2>Findings and the admission look-ahead</h2>');
+  if (findings.length)
+    parts.push(
+      `<ul class="findings">${findings.map((f) => `<li class="${f.severity}">${htmlText(formatFinding(f))}</li>`).join('')}</ul>`,
+    );
+  else parts.push('<p class="muted">No finding about what the change gives.</p>');
+  if (d.inadmissible.length)
+    parts.push(
+      `<h3>Inadmissible on their next write (${plural(d.inadmissible.length, 'object')} the change leaves in place)</h3><ul>${d.inadmissible
+        .map(
+          (x) =>
+            `<li><code>${htmlText(describe(x.object))}</code>: refused by ValidatingAdmissionPolicy <code>${htmlText(x.policy)}</code>: ${htmlText(x.message)} (because ${htmlText(x.because)})</li>`,
+        )
+        .join('')}</ul>`,
+    );
+  else parts.push('<p class="muted">No object the change leaves in place becomes inadmissible.</p>');
+  parts.push('</section>');
+  return parts;
+}
+
+/** One section per namespace with its objects' diffs, and the filter over them. */
+function changesSection(groups: Map<string, NsSection>, kinds: Set<string>, order: string[]): string[] {
+  const parts: string[] = [];
+  parts.push('<section id="changes"><h2>Changes by namespace</h2>');
+  if (order.length) {
+    const opt = (v: string, label = v) => `<option value="${htmlText(v)}">${htmlText(label)}</option>`;
+    parts.push(
+      '<form id="filter" hidden><label>Namespace <select id="f-ns"><option value="">every namespace</option>',
+      order.map((g) => opt(g)).join(''),
+      '</select></label><label>Kind <select id="f-kind"><option value="">every kind</option>',
+      [...kinds]
+        .sort()
+        .map((k) => opt(k))
+        .join(''),
+      '</select></label><label>Change <select id="f-change"><option value="">every change</option>',
+      opt('create', 'created'),
+      opt('change', 'changed'),
+      opt('delete', 'deleted'),
+      '</select></label><button type="reset">Show all</button> <span id="f-count" class="muted"></span></form>',
+    );
+  } else parts.push('<p class="muted">No differences.</p>');
+  for (const g of order) {
+    const s = groups.get(g)!;
+    const what = [
+      s.created && `${s.created} to create`,
+      s.changed && `${s.changed} to change`,
+      s.deleted && `${s.deleted} to delete`,
+    ]
+      .filter(Boolean)
+      .join(', ');
+    parts.push(
+      `<section class="ns" data-ns="${htmlText(g)}"><h3>${g === CLUSTER ? 'Cluster-scoped' : `Namespace <code>${htmlText(g)}</code>`}: ${what}</h3>`,
+    );
+    pushAll(parts, s.html);
+    parts.push('</section>');
+  }
+  return parts;
+}
+
+/** Each object's diff as HTML, grouped by namespace; the kinds seen (the filter's choices). */
+function objectSections(d: DiffResult): { groups: Map<string, NsSection>; kinds: Set<string>; order: string[] } {
   const memo = newMemo();
   const groups = new Map<string, NsSection>();
   const kinds = new Set<string>();
@@ -198,6 +262,12 @@ export function htmlReport(d: DiffResult, o: HtmlOptions): string {
   const order = [...groups.keys()].sort((a, b) =>
     a === CLUSTER ? 1 : b === CLUSTER ? -1 : a < b ? -1 : a > b ? 1 : 0,
   );
+  return { groups, kinds, order };
+}
+
+/** The page for a diff result. */
+export function htmlReport(d: DiffResult, o: HtmlOptions): string {
+  const { groups, kinds, order } = objectSections(d);
   const n = d.created.length + d.changed.length + d.deleted.length;
   const title = n
     ? `${plural(d.created.length, 'object')} to create, ${d.changed.length.toLocaleString('en-US')} to change, ${d.deleted.length.toLocaleString('en-US')} to delete`
@@ -236,56 +306,8 @@ export function htmlReport(d: DiffResult, o: HtmlOptions): string {
     '</section>',
   );
   parts.push(hostnameSection(d.hostnames));
-  parts.push('<section id="findings"><h2>Findings and the admission look-ahead</h2>');
-  if (o.findings.length)
-    parts.push(
-      `<ul class="findings">${o.findings.map((f) => `<li class="${f.severity}">${htmlText(formatFinding(f))}</li>`).join('')}</ul>`,
-    );
-  else parts.push('<p class="muted">No finding about what the change gives.</p>');
-  if (d.inadmissible.length)
-    parts.push(
-      `<h3>Inadmissible on their next write (${plural(d.inadmissible.length, 'object')} the change leaves in place)</h3><ul>${d.inadmissible
-        .map(
-          (x) =>
-            `<li><code>${htmlText(describe(x.object))}</code>: refused by ValidatingAdmissionPolicy <code>${htmlText(x.policy)}</code>: ${htmlText(x.message)} (because ${htmlText(x.because)})</li>`,
-        )
-        .join('')}</ul>`,
-    );
-  else parts.push('<p class="muted">No object the change leaves in place becomes inadmissible.</p>');
-  parts.push('</section>');
-  parts.push('<section id="changes"><h2>Changes by namespace</h2>');
-  if (order.length) {
-    const opt = (v: string, label = v) => `<option value="${htmlText(v)}">${htmlText(label)}</option>`;
-    parts.push(
-      '<form id="filter" hidden><label>Namespace <select id="f-ns"><option value="">every namespace</option>',
-      order.map((g) => opt(g)).join(''),
-      '</select></label><label>Kind <select id="f-kind"><option value="">every kind</option>',
-      [...kinds]
-        .sort()
-        .map((k) => opt(k))
-        .join(''),
-      '</select></label><label>Change <select id="f-change"><option value="">every change</option>',
-      opt('create', 'created'),
-      opt('change', 'changed'),
-      opt('delete', 'deleted'),
-      '</select></label><button type="reset">Show all</button> <span id="f-count" class="muted"></span></form>',
-    );
-  } else parts.push('<p class="muted">No differences.</p>');
-  for (const g of order) {
-    const s = groups.get(g)!;
-    const what = [
-      s.created && `${s.created} to create`,
-      s.changed && `${s.changed} to change`,
-      s.deleted && `${s.deleted} to delete`,
-    ]
-      .filter(Boolean)
-      .join(', ');
-    parts.push(
-      `<section class="ns" data-ns="${htmlText(g)}"><h3>${g === CLUSTER ? 'Cluster-scoped' : `Namespace <code>${htmlText(g)}</code>`}: ${what}</h3>`,
-      ...s.html,
-      '</section>',
-    );
-  }
+  pushAll(parts, findingsSection(d, o.findings));
+  pushAll(parts, changesSection(groups, kinds, order));
   parts.push(`</section><script>${SCRIPT}</script></body></html>\n`);
   return parts.join('');
 }

@@ -1,6 +1,5 @@
 /**
- * The tenant tree as a picture, for `diff -o html` (../shared/spec/cli-contract.md, `cozy-gw
- * diff`, "The reviewer's report"): an inline SVG the tool draws itself, an indented tree (one row
+ * The tenant tree as a picture, for `diff -o html` (README "cozy-gw diff"): an inline SVG the tool draws itself, an indented tree (one row
  * per tenant, the layout a file browser uses, which stays readable at any width of the tree and
  * needs no layout library). Each tenant is a dot, a Gateway owner a square with its certMode and
  * class beside it; lines join a tenant to its parent; dashed arcs in the left margin join a tenant
@@ -12,6 +11,7 @@
  * Content-Security-Policy allows its one stylesheet only). Every text is escaped (htmlText). Pure.
  */
 import { escapeControl } from '../k8s/printable';
+import { pushAll } from '../k8s/arrays';
 import { treeRows, type TenantNode, type TenantTree, type TreeRow } from './tenantTree';
 
 /** Text from input for HTML or SVG text and attributes: control characters escaped, then `& < > " '` as entities. */
@@ -43,7 +43,7 @@ function rowText(n: TenantNode): { main: string; side: string[] } {
     side.push(`Gateway ${s.gateway.certMode} · ${s.gateway.className}`);
   else if (s.publisher && !n.moves) side.push(`publishes through ${s.publisher}`);
   if (n.change === 'added' || n.change === 'removed') side.push(n.change);
-  side.push(...n.what);
+  pushAll(side, n.what);
   if (n.objects) side.push(`${n.objects} object${n.objects === 1 ? '' : 's'} change`);
   return { main: n.ns, side };
 }

@@ -1,5 +1,5 @@
 /**
- * `diff -o markdown` (../shared/spec/cli-contract.md, `cozy-gw diff`, "The reviewer's report"):
+ * `diff -o markdown` (README "cozy-gw diff"):
  * the comment a CI job posts on a pull request, as argocd-diff-preview and Atlantis post theirs.
  * The counts; the touched part of the tenant tree as a Mermaid graph (mermaidTree.ts); the
  * findings about what the change gives (every one diffOutput.ts's relevantFindings keeps: a typo
@@ -25,7 +25,8 @@ import { newMemo } from '../k8s/yaml';
 import { CHANGE_ORDER, describeState, type HostnameRow } from './hostnames';
 import type { DiffResult } from './diff';
 import { differences } from './comparison';
-import { code, fenceFor, html } from './markdownText';
+import { code, fenceFor } from './markdownText';
+import { pushAll } from '../k8s/arrays';
 import { tenantTree } from './tenantTree';
 import { mermaidTree } from './mermaidTree';
 
@@ -194,7 +195,10 @@ function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
     notes.push(
       `- One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects): not the change's, not shown.\n`,
     );
-  if (notes.length) out.push(...notes.map(text), text('\n'));
+  if (notes.length) {
+    pushAll(out, notes.map(text));
+    out.push(text('\n'));
+  }
   // The tree before the long lists, so that the first part always holds it (bounded: mermaidTree.ts).
   const graph = mermaidTree(tenantTree(d));
   if (graph.length)
@@ -210,11 +214,11 @@ function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
       text(
         `**Findings** (${plural(errors, 'error')}, ${plural(findings.length - errors, 'warning')} about what the change gives):\n\n`,
       ),
-      ...findings.map((f) => text(findingItem(f))),
-      text('\n'),
     );
+    for (const f of findings) out.push(text(findingItem(f)));
+    out.push(text('\n'));
   }
-  out.push(...hostnameBlocks(d.hostnames));
+  pushAll(out, hostnameBlocks(d.hostnames));
   if (d.inadmissible.length) {
     out.push(
       text(

@@ -1,6 +1,7 @@
+/// <reference lib="dom" />
 /**
  * `diff -o html` in a real browser (headless Chromium through puppeteer-core;
- * ../shared/spec/cli-contract.md, `cozy-gw diff`, "The reviewer's report"): the example change's
+ * README "cozy-gw diff"): the example change's
  * page loads with no console error and no request besides itself, shows every changed hostname and
  * namespace, its filter hides and shows sections, it reads the same with scripts off, and a
  * screenshot is kept (out/test-artifacts/, ignored by git). A page of hostile names runs nothing.
@@ -222,8 +223,10 @@ if (!CHROMIUM) {
         await page.$$eval('a[href]', (as) => as.map((a) => a.getAttribute('href')).filter((h) => !h!.startsWith('#'))),
       ).toEqual([]);
       const handlers = await page.evaluate(() =>
-        [...document.querySelectorAll('*')].flatMap((e) =>
-          [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => `${e.tagName} ${a.name}`),
+        Array.from(document.querySelectorAll('*')).flatMap((e) =>
+          Array.from(e.attributes)
+            .filter((a) => /^on/i.test(a.name))
+            .map((a) => `${e.tagName} ${a.name}`),
         ),
       );
       expect(handlers).toEqual([]);

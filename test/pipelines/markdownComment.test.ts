@@ -37,7 +37,7 @@ function outsideFences(md: string): string[] {
 }
 
 describe('markdownComment', () => {
-  it('inline text from input reads back whole in a table cell, a list item and a summary, and is nothing but text (issue 41: one escaping rule)', () => {
+  it('inline text from input reads back whole in a table cell, a list item and a summary, and is nothing but text', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (s) => {
         const want = escapeControl(s);

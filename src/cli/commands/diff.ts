@@ -69,6 +69,22 @@ function rerunLine(opts: DiffCliOptions): string {
   return words.join(' ');
 }
 
+/** The reviewer's report options: the comment in parts, and the findings for CI (README "cozy-gw diff"). */
+function addReportOptions(cmd: Command): Command {
+  cmd
+    .option(
+      '--comment-dir <dir>',
+      'with -o markdown: write the comment in parts DIR/comment-01.md, ... (each at most --comment-limit characters, nothing left out) instead of one cut comment on stdout',
+    )
+    .option(
+      '--comment-limit <chars>',
+      `with --comment-dir: the most characters of one part (default ${COMMENT_LIMIT}, GitHub's limit)`,
+      commentLimitArg,
+      COMMENT_LIMIT,
+    );
+  return addFindingsFileOptions(cmd);
+}
+
 export function register(program: Command, ctx: CliContext): Command {
   const cmd = program
     .command('diff')
@@ -95,18 +111,8 @@ export function register(program: Command, ctx: CliContext): Command {
       )
         .choices(['diff', 'plan', 'json', 'markdown', 'html'])
         .default('diff'),
-    )
-    .option(
-      '--comment-dir <dir>',
-      'with -o markdown: write the comment in parts DIR/comment-01.md, ... (each at most --comment-limit characters, nothing left out) instead of one cut comment on stdout',
-    )
-    .option(
-      '--comment-limit <chars>',
-      `with --comment-dir: the most characters of one part (default ${COMMENT_LIMIT}, GitHub's limit)`,
-      commentLimitArg,
-      COMMENT_LIMIT,
     );
-  addFindingsFileOptions(cmd);
+  addReportOptions(cmd);
   addCiliumVersionOption(addNowOption(cmd, 'reproducible')).addHelpText(
     'after',
     `
@@ -117,51 +123,52 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     'cozy-gw diff --state deploy/ --values values.yaml -f tenants/ --prune -o plan',
     'cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now',
   ]);
-  cmd.action((opts: DiffCliOptions) => withFindingsFile(ctx, cmd, opts, () => diffAction(opts)));
-
-  function diffAction(opts: DiffCliOptions): void {
-    if (opts.commentDir !== undefined && opts.output !== 'markdown')
-      usageError(cmd, '--comment-dir writes the markdown comment in parts: it needs -o markdown');
-    if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
-    if (!opts.state.length)
-      usageError(
-        cmd,
-        '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
-      );
-    checkStdin(cmd, opts, { '--state': opts.state });
-    const { diff } = late.diff();
-    const { diffReport } = late.diffOutput();
-    const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
-    const { state, sources, treeHeld } = readState(opts.state, ctx.io);
-    // One source map for the run: a finding about a state object or a given one names its file and line.
-    const inputs = loadInputs(opts, ctx, cmd, sources);
-    const result = diff(
-      { state, treeHeld, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
-      { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
-    );
-    // --validate: the objects the change creates or changes, as they would be, against their published schemas.
-    result.findings = checkEmitted(result.findings, [...result.created, ...result.changed.map((c) => c.after)], opts);
-    // Placed at file and line here, so that the comment and the page say where too.
-    result.findings = result.findings.map((f) => locate(f, ctx.sources));
-    const report = diffReport(result, {
-      format: opts.output,
-      now,
-      stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
-      rerun: rerunLine(opts),
-      commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,
-    });
-    ctx.report(report.warnings);
-    for (const n of report.notes) ctx.note(n);
-    // The verdict first: a reader that closes the pipe early never turns "differences" into "none".
-    ctx.exitCode = report.different ? EXIT_DIFFERENCES : 0;
-    for (const chunk of report.stdout) ctx.io.stdout(chunk);
-    if (report.parts && opts.commentDir !== undefined) {
-      const written = writeCommentParts(ctx.io.cwd, opts.commentDir, report.parts);
-      const n = written.length;
-      ctx.note(
-        `note: the comment is in ${n} part${n === 1 ? '' : 's'}: ${written[0]}${n > 1 ? ` to ${written[n - 1]}` : ''}`,
-      );
-    }
-  }
+  cmd.action((opts: DiffCliOptions) => withFindingsFile(ctx, cmd, opts, () => diffAction(cmd, ctx, opts)));
   return cmd;
+}
+
+/** The command's work: the comparison, printed in the format asked for. */
+function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
+  if (opts.commentDir !== undefined && opts.output !== 'markdown')
+    usageError(cmd, '--comment-dir writes the markdown comment in parts: it needs -o markdown');
+  if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
+  if (!opts.state.length)
+    usageError(
+      cmd,
+      '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
+    );
+  checkStdin(cmd, opts, { '--state': opts.state });
+  const { diff } = late.diff();
+  const { diffReport } = late.diffOutput();
+  const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
+  const { state, sources, treeHeld } = readState(opts.state, ctx.io);
+  // One source map for the run: a finding about a state object or a given one names its file and line.
+  const inputs = loadInputs(opts, ctx, cmd, sources);
+  const result = diff(
+    { state, treeHeld, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+    { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
+  );
+  // --validate: the objects the change creates or changes, as they would be, against their published schemas.
+  result.findings = checkEmitted(result.findings, [...result.created, ...result.changed.map((c) => c.after)], opts);
+  // Placed at file and line here, so that the comment and the page say where too.
+  result.findings = result.findings.map((f) => locate(f, ctx.sources));
+  const report = diffReport(result, {
+    format: opts.output,
+    now,
+    stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
+    rerun: rerunLine(opts),
+    commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,
+  });
+  ctx.report(report.warnings);
+  for (const n of report.notes) ctx.note(n);
+  // The verdict first: a reader that closes the pipe early never turns "differences" into "none".
+  ctx.exitCode = report.different ? EXIT_DIFFERENCES : 0;
+  for (const chunk of report.stdout) ctx.io.stdout(chunk);
+  if (report.parts && opts.commentDir !== undefined) {
+    const written = writeCommentParts(ctx.io.cwd, opts.commentDir, report.parts);
+    const n = written.length;
+    ctx.note(
+      `note: the comment is in ${n} part${n === 1 ? '' : 's'}: ${written[0]}${n > 1 ? ` to ${written[n - 1]}` : ''}`,
+    );
+  }
 }
