@@ -148,25 +148,41 @@ function hostnameSection(rows: readonly HostnameRow[]): string {
   return `${out}</section>`;
 }
 
-/** A unified diff as lines, each coloured by its first character. */
+/**
+ * A unified diff as HTML: each run of lines of one kind (added, removed, hunk header, the rest) one
+ * block, coloured by the kind (a block per run, not per line: the page of a platform-wide change
+ * stays a few bytes a line).
+ */
 function diffHtml(text: string): string {
   let out = '';
+  let run = '';
+  let runClass = '';
+  const flush = () => {
+    if (run) out += runClass ? `<span class="${runClass}">${htmlText(run)}</span>` : `<span>${htmlText(run)}</span>`;
+    run = '';
+  };
   let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    const line = text.slice(start, end);
-    const c = line[0];
+  const end = text.endsWith('\n') ? text.length - 1 : text.length;
+  while (start <= end) {
+    let stop = text.indexOf('\n', start);
+    if (stop < 0 || stop > end) stop = end;
+    const line = text.slice(start, stop);
+    const c = line.charCodeAt(0);
     const cls = line.startsWith('@@')
       ? 'h'
-      : c === '+' && !line.startsWith('+++')
+      : c === 43 && !line.startsWith('+++')
         ? 'a'
-        : c === '-' && !line.startsWith('---')
+        : c === 45 && !line.startsWith('---')
           ? 'd'
           : '';
-    out += `<span${cls ? ` class="${cls}"` : ''}>${htmlText(line) || ' '}</span>`;
-    start = end + 1;
+    if (cls !== runClass) {
+      flush();
+      runClass = cls;
+    }
+    run += run ? `\n${line}` : line || ' ';
+    start = stop + 1;
   }
+  flush();
   return out;
 }
 

@@ -16,13 +16,11 @@ import { treeRows, type TenantNode, type TenantTree, type TreeRow } from './tena
 
 /** Text from input for HTML or SVG text and attributes: control characters escaped, then `& < > " '` as entities. */
 export function htmlText(s: string): string {
-  return escapeControl(s)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return escapeControl(s).replace(HTML_SPECIAL, (c) => HTML_ENTITY[c]);
 }
+
+const HTML_SPECIAL = /[&<>"']/g;
+const HTML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 const ROW = 22;
 const INDENT = 18;
