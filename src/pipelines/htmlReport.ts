@@ -158,7 +158,7 @@ function diffHtml(text: string): string {
   let run = '';
   let runClass = '';
   const flush = () => {
-    if (run) out += runClass ? `<span class="${runClass}">${htmlText(run)}</span>` : `<span>${htmlText(run)}</span>`;
+    if (run) out += runClass ? `<span class="${runClass}">${run}</span>` : `<span>${run}</span>`;
     run = '';
   };
   let start = 0;
@@ -179,7 +179,8 @@ function diffHtml(text: string): string {
       flush();
       runClass = cls;
     }
-    run += run ? `\n${line}` : line || ' ';
+    // Each line escaped on its own (a newline from input stays one line, escaped), runs joined by newlines.
+    run += run ? `\n${htmlText(line)}` : htmlText(line) || ' ';
     start = stop + 1;
   }
   flush();

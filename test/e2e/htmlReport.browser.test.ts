@@ -120,6 +120,10 @@ if (!CHROMIUM) {
           shown: true,
         });
       }
+      // Each diff shown line by line: the first object's diff, headed by its name, then its lines.
+      const firstDiff = await page.$eval('pre.diff', (p) => (p as HTMLElement).innerText.split('\n'));
+      expect(firstDiff.length).toBeGreaterThan(5);
+      expect(firstDiff.filter((l) => l.includes('\\n'))).toEqual([]);
       // The tree: every tenant of the example, alice's subtree marked as changed.
       const treeText = await page.$eval('svg.tree', (s) => s.textContent ?? '');
       for (const t of ['tenant-root', 'tenant-alice', 'tenant-alice-dev', 'tenant-bob', 'tenant-carol'])
