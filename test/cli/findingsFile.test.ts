@@ -2,7 +2,7 @@
  * `--findings-file FILE --findings-format github|gitlab|sarif` on render, diff and admit
  * (src/cli/findingsFile.ts, src/pipelines/findingsReport.ts): every finding at its input file and
  * line, a values-file typo at the values file's line in all three formats; SARIF valid against
- * the SARIF 2.1.0 schema (schemas/sarif-schema-2.1.0.json, OASIS's, from the sarif-spec
+ * the SARIF 2.1.0 schema (schemas/sarif-2.1.0.schema.json, OASIS's, from the sarif-spec
  * repository), a GitLab report valid against GitLab's Code Quality issue schema
  * (schemas/gitlab-codequality-issue.schema.json, GitLab's app/validators/json_schemas/codeclimate.json)
  * with a stable fingerprint per finding; GitHub's 10 annotations per level per step, the rest
@@ -18,7 +18,7 @@ import { tmpDir } from '../helpers/kpt';
 import { findingsReport, GITHUB_PER_LEVEL } from '../../src/pipelines/findingsReport';
 import type { Finding } from '../../src/k8s/diagnostics';
 
-const sarifSchema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', 'sarif-schema-2.1.0.json'), 'utf8'));
+const sarifSchema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', 'sarif-2.1.0.schema.json'), 'utf8'));
 const gitlabSchema = JSON.parse(
   fs.readFileSync(path.join(ROOT, 'schemas', 'gitlab-codequality-issue.schema.json'), 'utf8'),
 );
