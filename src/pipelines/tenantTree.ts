@@ -66,7 +66,7 @@ function isTenantNamespace(o: KObject): boolean {
   );
 }
 
-/** The parent: the longest ancestor the labels name whose namespace is a prefix of this one's. */
+/** The parent: the deepest ancestor the labels name (the longest namespace this one's extends), else tenant-root. */
 function parentOf(ns: KObject): string | undefined {
   const self = ns.metadata.name;
   if (self === TENANT_ROOT) return undefined;
@@ -74,7 +74,8 @@ function parentOf(ns: KObject): string | undefined {
   for (const k of Object.keys(labels(ns))) {
     if (!k.startsWith(TENANT_LABEL)) continue;
     const a = k.slice(TENANT_LABEL.length);
-    if (a === self || !(a === TENANT_ROOT || self.startsWith(`${a}-`))) continue;
+    // tenant-root is every tenant's ancestor and the fallback; the others nest by name.
+    if (a === self || a === TENANT_ROOT || !self.startsWith(`${a}-`)) continue;
     if (!best || a.length > best.length) best = a;
   }
   return best ?? TENANT_ROOT;
