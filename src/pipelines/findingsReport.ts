@@ -67,7 +67,7 @@ function ghCommand(f: Finding): string {
   const props: string[] = [];
   if (file) props.push(`file=${ghProperty(escapeControl(file))}`);
   if (file && line) props.push(`line=${line}`);
-  props.push(`title=${ghProperty(`cozy-gw ${ruleOf(f)}`)}`);
+  props.push(`title=${ghProperty(f.rule ? `cozy-gw ${f.rule}` : 'cozy-gw')}`);
   return `::${GH_LEVEL[f.severity]} ${props.join(',')}::${ghData(messageOf(f))}\n`;
 }
 

@@ -190,7 +190,7 @@ describe('findingsReport', () => {
       { version: '0' },
     );
     expect(text.split('\n').filter(Boolean)).toEqual([
-      '::warning file=a%2Cb%3Ac.yaml,line=2,title=cozy-gw cozy-gw.warning::x\\n::error::forged %250A',
+      '::warning file=a%2Cb%3Ac.yaml,line=2,title=cozy-gw::x\\n::error::forged %250A',
     ]);
   });
 
