@@ -54,11 +54,12 @@ describe('diff -o markdown --comment-dir', () => {
     expect(r.stderr).toContain(`note: the comment is in ${parts.length} parts: comments/comment-01.md`);
   });
 
-  it('usage errors: --comment-dir without -o markdown, an empty one, a limit too small', async () => {
+  it('usage errors: --comment-dir without -o markdown, an empty one, a limit too small, a limit without --comment-dir', async () => {
     for (const args of [
       ['--comment-dir', 'x'],
       ['-o', 'markdown', '--comment-dir', ''],
       ['-o', 'markdown', '--comment-dir', 'x', '--comment-limit', '100'],
+      ['-o', 'markdown', '--comment-limit', '5000'],
     ]) {
       const r = await runCli([...EXAMPLE, ...args], { cwd: dir });
       expect({ args, code: r.code }).toEqual({ args, code: 2 });

@@ -132,6 +132,8 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   if (opts.commentDir !== undefined && opts.output !== 'markdown')
     usageError(cmd, '--comment-dir writes the markdown comment in parts: it needs -o markdown');
   if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
+  if (opts.commentDir === undefined && cmd.getOptionValueSource('commentLimit') === 'cli')
+    usageError(cmd, '--comment-limit bounds the parts --comment-dir writes: it needs --comment-dir');
   if (!opts.state.length)
     usageError(
       cmd,
