@@ -13,9 +13,10 @@ import { planStore, diffChanges, hasDifferences, type DiffResult } from './diff'
 import { renderPlan } from './plan';
 import { differences } from './comparison';
 import { unifiedDiffs } from './unifiedDiff';
-import { markdownComment } from './markdownComment';
+import { markdownComment, markdownParts } from './markdownComment';
+import { htmlReport } from './htmlReport';
 
-export type DiffFormat = 'diff' | 'plan' | 'json' | 'markdown';
+export type DiffFormat = 'diff' | 'plan' | 'json' | 'markdown' | 'html';
 
 export interface DiffPrintOptions {
   format: DiffFormat;
@@ -26,6 +27,8 @@ export interface DiffPrintOptions {
   rerun: string;
   /** The state is a tree render wrote (`render --output-dir`), not a cluster's objects. */
   stateIsTree?: boolean;
+  /** `-o markdown --comment-dir`: the comment in parts of at most this many characters (DiffReport.parts). */
+  commentParts?: { limit: number };
 }
 
 export interface DiffReport {
@@ -37,6 +40,8 @@ export interface DiffReport {
   stdout: Iterable<string>;
   /** Whether the change makes a difference (the CLI's exit status says so). */
   different: boolean;
+  /** `--comment-dir`: the comment's parts, in order (standard output then stays empty). */
+  parts?: string[];
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -118,15 +123,20 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
   const drift = driftNote(d, o.stateArgs, o.stateIsTree);
   if (drift) notes.push(drift);
   if (!different) notes.push('note: no differences');
-  let stdout: Iterable<string>;
+  let stdout: Iterable<string> = [];
+  let parts: string[] | undefined;
   if (o.format === 'json') stdout = [diffJson(d)];
   else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant)];
-  else if (o.format === 'markdown') stdout = [markdownComment(d, { rerun: o.rerun })];
+  else if (o.format === 'markdown' && o.commentParts)
+    parts = markdownParts(d, { rerun: o.rerun, findings: relevant, limit: o.commentParts.limit });
+  else if (o.format === 'markdown') stdout = [markdownComment(d, { rerun: o.rerun, findings: relevant })];
+  else if (o.format === 'html') stdout = [htmlReport(d, { findings: relevant, rerun: o.rerun })];
   else stdout = unifiedDiffs(differences(d));
   return {
     warnings: relevant.filter((f) => f.severity === 'warning'),
     notes,
     stdout,
     different,
+    parts,
   };
 }

@@ -1,62 +1,67 @@
 /**
- * `diff -o markdown` (docs/commands/diff.md): the comment a CI job posts on a pull request, as
- * argocd-diff-preview and Atlantis post theirs. The counts; the hostname table as a table, those
- * that stop being served first, then those that start, then those that move; the objects the
- * change makes inadmissible; one collapsible `<details>` section per namespace holding its unified
- * diff (Secret material already masked by the comparison); and a size bound: a GitHub comment holds
- * 65,536 characters, so sections that do not fit are left out with a note saying which and how to
- * see them.
+ * `diff -o markdown` (docs/commands/diff.md):
+ * the comment a CI job posts on a pull request, as argocd-diff-preview and Atlantis post theirs.
+ * The counts; the touched part of the tenant tree as a Mermaid graph (mermaidTree.ts); the
+ * findings about what the change gives (every one diffOutput.ts's relevantFindings keeps: a typo
+ * that removes a Gateway is named beside the removal); the hostname table as a table, those that
+ * stop being served first, then those that start, then those that move; the objects the change
+ * makes inadmissible; one collapsible `<details>` section per namespace holding its
+ * unified diff (Secret material already masked by the comparison).
  *
- * Nothing from input can forge the comment: every name, hostname and message is printed inside a
- * code span (no emphasis, link, HTML or mention is read there) with its control characters
- * escaped (k8s/printable.ts), `|` escaped in table cells, a fence longer than any backtick run it
- * holds around each diff, and HTML-escaped text in `<summary>`. Pure.
+ * Two shapes. One comment (markdownComment): at most `limit` characters (a GitHub comment holds
+ * 65,536), sections that do not fit left out with a note saying which and how to see them
+ * (`--comment-dir`). Parts (markdownParts, `--comment-dir`): the same text split into comments of
+ * at most `limit` characters each, nothing dropped: a table continues in the next part under its
+ * header, and one namespace's diff longer than a part continues in the next with a marker.
+ *
+ * Nothing from input can forge the comment: every name, hostname and message goes through the one
+ * escaping rule (markdownText.ts), diffs in fences nothing in them closes. Pure.
  */
-import { escapeControl } from '../k8s/printable';
+import type { Finding } from '../k8s/diagnostics';
+import { formatFinding } from '../k8s/diagnostics';
 import { isNamespace, describe, type KObject } from '../k8s/model';
 import { unifiedDiff } from './unifiedDiff';
 import { newMemo } from '../k8s/yaml';
 import { CHANGE_ORDER, describeState, type HostnameRow } from './hostnames';
 import type { DiffResult } from './diff';
 import { differences } from './comparison';
+import { code, fenceFor } from './markdownText';
 import { pushAll } from '../k8s/arrays';
+import { tenantTree } from './tenantTree';
+import { mermaidTree } from './mermaidTree';
 
-/** The most characters a GitHub comment holds. */
-export const COMMENT_LIMIT = 65_536;
+export { code, html } from './markdownText';
+
+import { COMMENT_LIMIT } from './commentParts';
+
+export { COMMENT_LIMIT, MIN_COMMENT_LIMIT } from './commentParts';
+export { partFileName } from './commentParts';
 
 export interface MarkdownOptions {
   /** The command that shows everything (the note on what was left out names it). */
   rerun: string;
-  /** At most this many characters (default COMMENT_LIMIT). */
+  /** At most this many characters per comment (default COMMENT_LIMIT). */
   limit?: number;
+  /** The findings worth repeating (diffOutput.ts relevantFindings), placed at file and line. */
+  findings?: readonly Finding[];
 }
 
-/** Inline text from input: a code span that nothing in it can end early. */
-export function code(s: string): string {
-  const text = escapeControl(s);
-  let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const fence = '`'.repeat(longest + 1);
-  const pad = text.startsWith('`') || text.endsWith('`') || text === '' ? ' ' : '';
-  return `${fence}${pad}${text}${pad}${fence}`;
+/**
+ * A piece of the comment: `open` and `close` around its items (table rows, diff lines). Packed
+ * into parts, a block whose items do not fit continues in the next part: `open(true)` says it
+ * continues, `close(true)` that it goes on.
+ */
+interface Block {
+  open: (continued: boolean) => string;
+  items: string[];
+  close: (more: boolean) => string;
+  /** For a namespace's section: its group and how many objects it holds (the cut comment's note). */
+  group?: string;
+  objects?: number;
 }
 
-/** A table cell: a code span with `|` escaped (GFM splits cells on it even inside code). */
-function cell(s: string): string {
-  return code(s).replace(/\|/g, '\\|');
-}
-
-/** Text for HTML (the `<summary>`): control characters escaped, then `&`, `<`, `>`, `"` as entities. */
-export function html(s: string): string {
-  return escapeControl(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-/** A fenced block: a fence longer than any run of backticks the text holds. */
-function fenced(text: string, info: string): string {
-  let longest = 0;
-  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
-  const fence = '`'.repeat(Math.max(3, longest + 1));
-  return `${fence}${info}\n${text.endsWith('\n') ? text : `${text}\n`}${fence}\n`;
+function text(s: string): Block {
+  return { open: () => '', items: [s], close: () => '' };
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
@@ -71,20 +76,29 @@ const CHANGE_WORD: Record<string, string> = {
   none: 'unchanged',
 };
 
-function hostnameTable(rows: readonly HostnameRow[]): string[] {
+function hostnameBlocks(rows: readonly HostnameRow[]): Block[] {
   if (!rows.length) return [];
   const changed = rows.filter((r) => r.change !== 'none');
   const counts = CHANGE_ORDER.map((c) => `${CHANGE_WORD[c]} ${rows.filter((r) => r.change === c).length}`);
-  const out = [`**Hostnames:** ${counts.join(', ')}.`];
+  const out = [text(`**Hostnames:** ${counts.join(', ')}.\n\n`)];
   if (!changed.length) return out;
-  out.push('', '| change | hostname | route | before | after |', '| --- | --- | --- | --- | --- |');
-  for (const r of changed) {
-    const change = r.tls === 'lost' ? `${CHANGE_WORD[r.change]}, loses TLS` : CHANGE_WORD[r.change];
-    out.push(
-      `| ${change} | ${cell(r.hostname)} | ${cell(r.route)} | ${cell(describeState(r.before))} | ${cell(describeState(r.after))} |`,
-    );
-  }
+  const header = '| change | hostname | route | before | after |\n| --- | --- | --- | --- | --- |\n';
+  out.push({
+    open: (continued) => `${continued ? '*The hostname table, continued:*\n\n' : ''}${header}`,
+    items: changed.map((r) => {
+      const change = r.tls === 'lost' ? `${CHANGE_WORD[r.change]}, loses TLS` : CHANGE_WORD[r.change];
+      return `| ${change} | ${code(r.hostname)} | ${code(r.route)} | ${code(describeState(r.before))} | ${code(describeState(r.after))} |\n`;
+    }),
+    close: (more) => (more ? '\n*The hostname table continues in the next part.*\n\n' : '\n'),
+  });
   return out;
+}
+
+/** A finding as a list item: its severity, then where and what, as inline text from input. */
+function findingItem(f: Finding): string {
+  const line = formatFinding(f);
+  const rest = line.slice(line.indexOf(': ') + 2);
+  return `- **${f.severity}**: ${code(rest)}\n`;
 }
 
 /** The group an object is shown in: its namespace, a Namespace under its own name, else cluster-scoped. */
@@ -94,13 +108,28 @@ function groupOf(o: KObject): string {
   return '';
 }
 
-interface Section {
-  group: string;
-  text: string;
-  objects: number;
+/** What opens each further piece of a diff line split by splitLong. */
+export const LINE_CONTINUES = '↪';
+
+/**
+ * A diff line as items of at most `max` characters: a longer line is split, each further piece
+ * opened by LINE_CONTINUES (nothing dropped).
+ */
+function splitLong(line: string, max: number): string[] {
+  if (line.length <= max) return [line];
+  const out: string[] = [];
+  let i = 0;
+  while (i < line.length) {
+    let j = Math.min(line.length, i + max - 1);
+    // Never between the halves of a surrogate pair.
+    if (j < line.length && /[\ud800-\udbff]/.test(line[j - 1])) j--;
+    out.push(`${i ? LINE_CONTINUES : ''}${line.slice(i, j)}`);
+    i = j;
+  }
+  return out;
 }
 
-function sections(d: DiffResult): Section[] {
+function sectionBlocks(d: DiffResult, maxLine: number): Block[] {
   const memo = newMemo();
   const byGroup = new Map<string, { created: number; changed: number; deleted: number; diffs: string[] }>();
   for (const it of differences(d)) {
@@ -113,7 +142,7 @@ function sections(d: DiffResult): Section[] {
     else s.changed++;
     s.diffs.push(unifiedDiff(it.before, it.after, 3, memo));
   }
-  const out: Section[] = [];
+  const out: Block[] = [];
   for (const g of [...byGroup.keys()].sort((a, b) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : a > b ? 1 : 0))) {
     const s = byGroup.get(g)!;
     const what = [
@@ -123,73 +152,193 @@ function sections(d: DiffResult): Section[] {
     ]
       .filter(Boolean)
       .join(', ');
-    const title = g ? `Namespace <code>${html(g)}</code>` : 'Cluster-scoped';
-    const text = `<details><summary>${title}: ${what}</summary>\n\n${fenced(s.diffs.join(''), 'diff')}\n</details>\n`;
-    out.push({ group: g, text, objects: s.created + s.changed + s.deleted });
+    const title = g ? `Namespace ${code(g)}` : 'Cluster-scoped';
+    const body = s.diffs.join('');
+    const fence = fenceFor(body);
+    const lines = (body.endsWith('\n') ? body.slice(0, -1) : body).split('\n');
+    out.push({
+      open: (continued) =>
+        `<details><summary>${title}: ${what}${continued ? ' (continued from the previous part)' : ''}</summary>\n\n${fence}diff\n`,
+      items: lines.flatMap((l) => splitLong(l, maxLine)).map((l) => `${l}\n`),
+      close: (more) =>
+        `${fence}\n\n</details>\n\n${more ? `> ↪ The diff of ${g ? `namespace ${code(g)}` : 'the cluster-scoped objects'} continues in the next part.\n\n` : ''}`,
+      group: g,
+      objects: s.created + s.changed + s.deleted,
+    });
   }
   return out;
 }
 
-/** The comment for a diff result. */
-export function markdownComment(d: DiffResult, o: MarkdownOptions): string {
-  const limit = o.limit ?? COMMENT_LIMIT;
-  const head: string[] = [];
+function whole(b: Block): string {
+  return b.open(false) + b.items.join('') + b.close(false);
+}
+
+/** The comment's head: counts, notes, findings, hostnames, inadmissible objects, the tenant tree. */
+function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
+  const out: Block[] = [];
   const n = d.created.length + d.changed.length + d.deleted.length;
-  head.push(
-    n
-      ? `### cozy-gw diff: ${plural(d.created.length, 'object')} to create, ${d.changed.length} to change, ${d.deleted.length} to delete`
-      : '### cozy-gw diff: no differences',
+  out.push(
+    text(
+      n
+        ? `### cozy-gw diff: ${plural(d.created.length, 'object')} to create, ${d.changed.length} to change, ${d.deleted.length} to delete\n\n`
+        : '### cozy-gw diff: no differences\n\n',
+    ),
   );
-  head.push('');
+  const notes: string[] = [];
   for (const ns of d.removedNamespaces) {
     const k = d.deleted.filter((x) => x.metadata.namespace === ns).length;
-    head.push(
-      `- Namespace ${code(ns)} is deleted with everything in it (${plural(k, 'object')} besides the Namespace): its tenant left the tree.`,
+    notes.push(
+      `- Namespace ${code(ns)} is deleted with everything in it (${plural(k, 'object')} besides the Namespace): its tenant left the tree.\n`,
     );
   }
   if (d.drift)
-    head.push(
-      `- One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects): not the change's, not shown.`,
+    notes.push(
+      `- One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects): not the change's, not shown.\n`,
     );
-  if (head[head.length - 1] !== '') head.push('');
-  pushAll(head, hostnameTable(d.hostnames));
-  head.push('');
+  if (notes.length) {
+    pushAll(out, notes.map(text));
+    out.push(text('\n'));
+  }
+  // The tree before the long lists, so that the first part always holds it (bounded: mermaidTree.ts).
+  const graph = mermaidTree(tenantTree(d));
+  if (graph.length)
+    out.push(
+      text(
+        `**The tenant tree** (the tenants the change touches and their ancestors):\n\n\`\`\`mermaid\n${graph.join('\n')}\n\`\`\`\n\n`,
+      ),
+    );
+  const findings = o.findings ?? [];
+  if (findings.length) {
+    const errors = findings.filter((f) => f.severity === 'error').length;
+    out.push(
+      text(
+        `**Findings** (${plural(errors, 'error')}, ${plural(findings.length - errors, 'warning')} about what the change gives):\n\n`,
+      ),
+    );
+    for (const f of findings) out.push(text(findingItem(f)));
+    out.push(text('\n'));
+  }
+  pushAll(out, hostnameBlocks(d.hostnames));
   if (d.inadmissible.length) {
-    head.push(
-      `**Inadmissible on their next write** (${plural(d.inadmissible.length, 'object')} the change leaves in place):`,
-      '',
+    out.push(
+      text(
+        `**Inadmissible on their next write** (${plural(d.inadmissible.length, 'object')} the change leaves in place):\n\n`,
+      ),
     );
     for (const x of d.inadmissible)
-      head.push(
-        `- ${code(describe(x.object))}: refused by ValidatingAdmissionPolicy ${code(x.policy)}: ${code(x.message)} (because ${code(x.because)})`,
+      out.push(
+        text(
+          `- ${code(describe(x.object))}: refused by ValidatingAdmissionPolicy ${code(x.policy)}: ${code(x.message)} (because ${code(x.because)})\n`,
+        ),
       );
-    head.push('');
+    out.push(text('\n'));
   }
-  let text = `${head.join('\n').trimEnd()}\n\n`;
+  return out;
+}
+
+/** The comment for a diff result: one comment, at most `limit` characters, what does not fit left out with a note. */
+export function markdownComment(d: DiffResult, o: MarkdownOptions): string {
+  const limit = o.limit ?? COMMENT_LIMIT;
+  let out = headBlocks(d, o).map(whole).join('');
+  out = `${out.trimEnd()}\n\n`;
   const limitWords = `${limit.toLocaleString('en-US')} characters`;
-  const rerun = `Run ${code(o.rerun)} to see every diff (or add ${code('-o plan')} for the account).`;
-  const note = (left: Section[]) => {
-    const objects = left.reduce((a, s) => a + s.objects, 0);
+  const rerun = `Run ${code(o.rerun)} to see every diff (add \`-o plan\` for the account), or add \`-o markdown --comment-dir DIR\` to write the comment in parts that leave nothing out.`;
+  const note = (left: Block[]) => {
+    const objects = left.reduce((a, s) => a + (s.objects ?? 0), 0);
     const names = left.slice(0, 20).map((s) => (s.group ? code(s.group) : 'cluster-scoped objects'));
     const more = left.length > names.length ? `, and ${left.length - names.length} more` : '';
     return `\n> **Cut to fit a pull-request comment (${limitWords}):** the diffs of ${plural(left.length, 'namespace')} (${plural(objects, 'object')}) are left out: ${names.join(', ')}${more}. ${rerun}\n`;
   };
   // The head alone too long (a huge hostname table): cut at a line, and say so.
   const headCut = () => {
-    const cut = `\n> **Cut to fit a pull-request comment (${limitWords}):** the hostname table is cut here and every diff is left out. ${rerun}\n`;
-    const keep = text.slice(0, Math.max(0, limit - cut.length));
+    const cut = `\n> **Cut to fit a pull-request comment (${limitWords}):** what follows this line and every diff are left out. ${rerun}\n`;
+    const keep = out.slice(0, Math.max(0, limit - cut.length));
     return `${keep.slice(0, keep.lastIndexOf('\n') + 1)}${cut}`;
   };
-  if (text.length > limit) return headCut();
-  const all = sections(d);
+  if (out.length > limit) return headCut();
+  const all = sectionBlocks(d, limit);
   for (let i = 0; i < all.length; i++) {
+    const t = whole(all[i]);
     const reserve = i + 1 < all.length ? note(all.slice(i + 1)).length : 0;
-    if (text.length + all[i].text.length + 1 + reserve <= limit) {
-      text += `${all[i].text}\n`;
+    if (out.length + t.length + reserve <= limit) {
+      out += t;
       continue;
     }
-    const cut = `${text}${note(all.slice(i))}`;
+    const cut = `${out}${note(all.slice(i))}`;
     return cut.length <= limit ? cut : headCut();
   }
-  return text;
+  return `${out.trimEnd()}\n`;
+}
+
+/** What a part's own lines (its marker, heading and "continued" line) may take. */
+const PART_RESERVE = 240;
+
+/** The hidden marker every part starts with (the CI example finds the previous run's comments by it). */
+export const PART_MARKER = '<!-- cozy-gw diff comment';
+
+/** Blocks packed into parts of at most `room` characters each, in order; a block that does not fit continues. */
+function pack(blocks: Block[], room: number): string[] {
+  const parts: string[] = [];
+  let cur = '';
+  const flush = () => {
+    if (cur) parts.push(cur);
+    cur = '';
+  };
+  for (const b of blocks) {
+    const all = whole(b);
+    if (cur.length + all.length <= room) {
+      cur += all;
+      continue;
+    }
+    if (all.length <= room) {
+      flush();
+      cur = all;
+      continue;
+    }
+    const n = b.items.length;
+    let i = 0;
+    let continued = false;
+    while (i < n) {
+      const open = b.open(continued);
+      let size = cur.length + open.length;
+      let j = i;
+      while (j < n) {
+        const next = size + b.items[j].length;
+        if (next + b.close(j + 1 < n).length > room) break;
+        size = next;
+        j++;
+      }
+      if (j === i) {
+        // Not one more item fits here: a new part (an item never outgrows an empty part: splitLong).
+        if (!cur) throw new Error(`a comment part cannot hold one line of ${b.items[i].length} characters`);
+        flush();
+        continue;
+      }
+      cur += open + b.items.slice(i, j).join('') + b.close(j < n);
+      i = j;
+      continued = true;
+      if (i < n) flush();
+    }
+  }
+  flush();
+  return parts;
+}
+
+/**
+ * The comment in parts (`--comment-dir`): each at most `limit` characters, nothing dropped. The
+ * first holds the counts, the findings, the hostname table and the tenant tree; the namespaces'
+ * diffs follow, in order, a diff longer than a part continuing in the next with a marker. Each
+ * part opens with a hidden marker naming it (`<!-- cozy-gw diff comment 1/3 -->`).
+ */
+export function markdownParts(d: DiffResult, o: MarkdownOptions): string[] {
+  const limit = o.limit ?? COMMENT_LIMIT;
+  const room = limit - PART_RESERVE;
+  const blocks = [...headBlocks(d, o), ...sectionBlocks(d, Math.floor(room / 2))];
+  const bodies = pack(blocks, room);
+  const n = bodies.length;
+  return bodies.map((body, i) => {
+    const head = `${PART_MARKER} ${i + 1}/${n} -->\n${i ? `### cozy-gw diff, part ${i + 1} of ${n}\n\n` : ''}`;
+    const tail = i + 1 < n ? `\n*Continued in part ${i + 2} of ${n}.*\n` : '';
+    return `${head}${body.trimEnd()}\n${tail}`;
+  });
 }

@@ -226,8 +226,14 @@ describe('CI example (examples/ci/cozy-gw-diff.yml: the pull-request comment and
   const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
   const preview = steps.find((s) => s.name === 'Preview the change')!;
 
-  it('posts the markdown comment on 0 and 3 and fails the job on any other status', () => {
-    expect(preview.run).toContain('-o markdown > comment.md');
+  it("posts every part of the markdown comment on 0 and 3, replacing the earlier run's, annotates the findings, and fails the job on any other status", () => {
+    expect(preview.run).toContain('-o markdown --comment-dir comments');
+    expect(preview.run).toContain('--findings-file findings.txt --findings-format github');
+    const post = steps.find((s) => s.name === 'Post the comment') as { with?: { script?: string } };
+    expect(post.with?.script).toContain("readdirSync('comments')");
+    expect(post.with?.script).toContain('<!-- cozy-gw diff comment ');
+    expect(post.with?.script).toContain('deleteComment');
+    expect(steps.find((s) => s.name === 'Annotate the findings')!.run).toContain('cat findings.txt');
     expect(steps.find((s) => s.name === 'Post the comment')!.if).toBe(
       "steps.diff.outputs.status == '0' || steps.diff.outputs.status == '3'",
     );
@@ -251,20 +257,28 @@ describe('CI example (examples/ci/cozy-gw-diff.yml: the pull-request comment and
     );
     expect(rendered.code).toBe(0);
     // The step's script, with the published package replaced by this build; GITHUB_OUTPUT a file.
-    const script = preview.run!.replace('npx --yes cozy-gw@0.1.0', cozy);
+    const script = preview.run!.replaceAll('npx --yes cozy-gw@0.1.0', cozy);
     const run = () => {
       const out = path.join(repo, 'github-output');
       fs.writeFileSync(out, '');
       const r = runProcess('sh', ['-c', script], { cwd: repo, env: { GITHUB_OUTPUT: out } });
       expect(r.code).toBe(0);
+      const dir = path.join(repo, 'comments');
+      const parts = fs
+        .readdirSync(dir)
+        .filter((f) => /^comment-\d+\.md$/.test(f))
+        .sort();
+      expect(parts[0]).toBe('comment-01.md');
+      expect(fs.readFileSync(path.join(repo, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+      expect(fs.existsSync(path.join(repo, 'findings.txt'))).toBe(true);
       return {
         status: fs.readFileSync(out, 'utf8').trim(),
-        comment: fs.readFileSync(path.join(repo, 'comment.md'), 'utf8'),
+        comment: parts.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join(''),
       };
     };
     const same = run();
     expect(same.status).toBe('status=0');
-    expect(same.comment).toMatch(/^### cozy-gw diff: no differences\n/);
+    expect(same.comment).toMatch(/^<!-- cozy-gw diff comment 1\/1 -->\n### cozy-gw diff: no differences\n/);
     fs.writeFileSync(
       path.join(repo, 'platform', 'tenants', 'dave.yaml'),
       'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: dave\n  namespace: tenant-root\n',
@@ -272,7 +286,9 @@ describe('CI example (examples/ci/cozy-gw-diff.yml: the pull-request comment and
     const changed = run();
     expect(changed.status).toBe('status=3');
     // The whole tenant is created in its namespace (its count is the tenant chart's, docs/tenant.md §1.1-§1.3).
-    expect(changed.comment).toMatch(/<details><summary>Namespace <code>tenant-dave<\/code>: \d+ to create<\/summary>/);
+    expect(changed.comment).toMatch(
+      /<details><summary>Namespace <code>tenant-dave<\/code>: \d+ to create(<\/summary>| \(continued)/,
+    );
     expect(changed.comment).toContain('+++ Namespace tenant-dave (after)');
     expect(changed.comment).toContain('+++ Secret tenant-dave/cozystack-values (after)');
   }, 120_000);

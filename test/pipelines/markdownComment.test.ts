@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { diff } from '../../src/pipelines/diff';
 import { code, COMMENT_LIMIT, html, markdownComment } from '../../src/pipelines/markdownComment';
 import type { KObject } from '../../src/k8s/model';
+import { escapeControl } from '../../src/k8s/printable';
+import { readGfm } from '../helpers/gfm';
 
 const NOW = '2026-01-01T00:00:00Z';
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
@@ -35,21 +37,26 @@ function outsideFences(md: string): string[] {
 }
 
 describe('markdownComment', () => {
-  it('a code span holds any text whole: no backtick run in it ends it early', () => {
+  it('inline text from input reads back whole in a table cell, a list item and a summary, and is nothing but text', () => {
     fc.assert(
-      fc.property(fc.string(), (s) => {
-        const c = code(s);
-        const fence = /^`+/.exec(c)![0];
-        expect(c.endsWith(fence)).toBe(true);
-        expect(c.slice(fence.length, -fence.length)).not.toContain(fence);
-        expect(c).not.toMatch(/[\n\r\u001b\u202e]/);
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const want = escapeControl(s);
+        // In a table cell: one cell, holding exactly the text (a `\\|` from input ends no cell).
+        const table = readGfm(`| a | b |\n| --- | --- |\n| ${code(s)} | x |\n`, 'cell');
+        expect(table.problems).toEqual([]);
+        expect(table.rows).toEqual([[want, 'x']]);
+        // In a list item and in a <summary>: no tag, link, emphasis or entity of its own.
+        const item = readGfm(`- ${code(s)}\n`, 'item');
+        expect(item.problems).toEqual([]);
+        expect(code(s)).toMatch(/^<code>[^<>&|\\`*_[\]()!#@:.~"']*(&#\d+;[^<>&|\\`*_[\]()!#@:.~"']*)*<\/code>$/);
+        expect(code(s)).not.toMatch(/[\n\r\u001b\u202e\u2066]/);
       }),
       { numRuns: 300, seed },
     );
   });
 
   it('HTML text in <summary> carries no tag and no entity of its own', () => {
-    expect(html('a</summary><b>&amp;"')).toBe('a&lt;/summary&gt;&lt;b&gt;&amp;amp;&quot;');
+    expect(html('a</summary><b>&amp;"')).toBe('a&#60;/summary&#62;&#60;b&#62;&#38;amp;&#34;');
   });
 
   it('names holding Markdown, HTML, pipes and control characters forge no line, cell or section', () => {
@@ -91,7 +98,8 @@ describe('markdownComment', () => {
     const md = markdownComment(d, { rerun: 'cozy-gw diff --state s.yaml -f c.yaml' });
     expect(md.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(md).toMatch(/Cut to fit a pull-request comment \(65,536 characters\):\*\* the diffs of \d namespaces/);
-    expect(md).toContain('`cozy-gw diff --state s.yaml -f c.yaml`');
+    expect(md).toContain(code('cozy-gw diff --state s.yaml -f c.yaml'));
+    expect(md).toContain('`-o markdown --comment-dir DIR`');
     const small = markdownComment(d, { rerun: 'x', limit: 3000 });
     expect(small.length).toBeLessThanOrEqual(3000);
     expect(small).toContain('Cut to fit');

@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import type { Decision } from '../../admission/decision';
-import { FindingsError } from '../../k8s/diagnostics';
+import { FindingsError, type Finding } from '../../k8s/diagnostics';
 import { printable } from '../../k8s/printable';
 import { describe } from '../../k8s/model';
 import type { SourceMap } from '../../io/sourceMap';
@@ -22,8 +22,9 @@ import {
   type InputOptions,
 } from './common';
 import { withExamples } from './help';
+import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
 
-interface AdmitOptions extends InputOptions {
+interface AdmitOptions extends InputOptions, FindingsFileOptions {
   as?: string;
   asGroup: string[];
   output: string;
@@ -66,46 +67,65 @@ export function register(program: Command, ctx: CliContext): Command {
       gatewayApiVersionArg,
       DEFAULT_GATEWAY_API_VERSION,
     );
-  addInputOptions(cmd);
+  addFindingsFileOptions(addInputOptions(cmd));
   withExamples(cmd, [
     'cozy-gw admit --values platform.yaml -f routes/ --as alice --as-group tenant-alice-admin',
     'cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json',
   ]);
-  return cmd.action((opts: AdmitOptions) => {
-    const { admitRequest, admitRefusals, admitFails, admitJson, formatAdmissionWarning, formatDenial, placementNote } =
-      late.admit();
-    const inputs = loadInputs(opts, ctx, cmd);
-    const outcome = admitRequest({
-      objects: inputs.objects,
-      valuesFiles: inputs.values,
-      namespace: opts.namespace,
-      as: opts.as,
-      asGroups: opts.asGroup,
-      gatewayApiVersion: opts.gatewayApiVersion,
-    });
-    for (const p of outcome.placed) {
-      const origin = ctx.sources?.originOf(p.original);
-      if (origin) ctx.sources?.addObject(p.placed, origin);
-    }
-    const [duplicates, inputFindings, unjudged] = admitRefusals(outcome);
-    if (duplicates.length) throw new FindingsError(duplicates);
-    for (const p of outcome.placed) {
-      const file = ctx.sources?.originOf(p.original)?.file;
-      const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
-      const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
-      ctx.note(`note: ${where}${placementNote(p, opts.namespace)}`);
-    }
-    failOn(inputFindings, opts);
-    if (unjudged.length) throw new FindingsError(unjudged);
-    ctx.report(outcome.inputWarnings);
-    if (opts.output === 'json') {
-      ctx.io.stdout(JSON.stringify(admitJson(outcome), null, 2) + '\n');
-    } else {
-      for (const d of outcome.denied) ctx.io.stdout(formatDenial(d) + '\n');
-      for (const d of outcome.denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
-      for (const d of outcome.warned)
-        for (const m of d.messages) ctx.note(formatAdmissionWarning(d, m, Boolean(opts.strict)));
-    }
-    ctx.exitCode = admitFails(outcome, Boolean(opts.strict)) ? 1 : 0;
+  return cmd.action((opts: AdmitOptions) => withFindingsFile(ctx, cmd, opts, () => admitAction(cmd, ctx, opts)));
+}
+
+/** The command's work: the verdicts, printed; the findings --findings-file adds. */
+function admitAction(cmd: Command, ctx: CliContext, opts: AdmitOptions): Finding[] {
+  const { admitRequest, admitRefusals, admitFails, admitJson, formatAdmissionWarning, formatDenial, placementNote } =
+    late.admit();
+  const inputs = loadInputs(opts, ctx, cmd);
+  const outcome = admitRequest({
+    objects: inputs.objects,
+    valuesFiles: inputs.values,
+    namespace: opts.namespace,
+    as: opts.as,
+    asGroups: opts.asGroup,
+    gatewayApiVersion: opts.gatewayApiVersion,
   });
+  for (const p of outcome.placed) {
+    const origin = ctx.sources?.originOf(p.original);
+    if (origin) ctx.sources?.addObject(p.placed, origin);
+  }
+  const [duplicates, inputFindings, unjudged] = admitRefusals(outcome);
+  if (duplicates.length) throw new FindingsError(duplicates);
+  for (const p of outcome.placed) {
+    const file = ctx.sources?.originOf(p.original)?.file;
+    const line = ctx.sources?.lineOf(p.original, 'metadata') ?? ctx.sources?.lineOf(p.original);
+    const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
+    ctx.note(`note: ${where}${placementNote(p, opts.namespace)}`);
+  }
+  failOn(inputFindings, opts);
+  if (unjudged.length) throw new FindingsError(unjudged);
+  ctx.report(outcome.inputWarnings);
+  if (opts.output === 'json') {
+    ctx.io.stdout(JSON.stringify(admitJson(outcome), null, 2) + '\n');
+  } else {
+    for (const d of outcome.denied) ctx.io.stdout(formatDenial(d) + '\n');
+    for (const d of outcome.denied) ctx.io.stderr(formatDenialHint(d, ctx.sources) + '\n');
+    for (const d of outcome.warned)
+      for (const m of d.messages) ctx.note(formatAdmissionWarning(d, m, Boolean(opts.strict)));
+  }
+  ctx.exitCode = admitFails(outcome, Boolean(opts.strict)) ? 1 : 0;
+  return verdictFindings(outcome.denied, outcome.warned);
+}
+
+/** For --findings-file: each denial (and each warning) as a finding about its object, placed at its file and line. */
+function verdictFindings(denied: Decision[], warned: Decision[]): Finding[] {
+  const asFinding = (d: Decision, m: string, deny: boolean): Finding => ({
+    severity: deny ? 'error' : 'warning',
+    message: `${deny ? 'denied' : 'warned'} by ValidatingAdmissionPolicy ${d.policy}: ${m}`,
+    rule: `admission.${d.policy}`,
+    object: d.object,
+    field: late.admit().denialHint(d.policy).field,
+  });
+  return [
+    ...denied.flatMap((d) => d.messages.map((m) => asFinding(d, m, true))),
+    ...warned.flatMap((d) => d.messages.map((m) => asFinding(d, m, false))),
+  ];
 }

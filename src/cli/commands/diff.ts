@@ -11,7 +11,8 @@
  * The clock is reproducible by default (docs/commands/README.md "Values, warnings and trees"): `--now`,
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { COMMENT_LIMIT, MIN_COMMENT_LIMIT } from '../../pipelines/commentParts';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readState } from '../../io/stateInput';
@@ -34,15 +35,28 @@ import {
 import { parseCiliumVersion } from '../../controller/ciliumVersion';
 import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
+import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
+import { locate } from '../context';
+import { writeCommentParts } from '../commentDir';
+
+/** `--comment-limit`: a whole number of characters, MIN_COMMENT_LIMIT at least. */
+function commentLimitArg(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || n < MIN_COMMENT_LIMIT)
+    throw new InvalidArgumentError(`a whole number of characters, ${MIN_COMMENT_LIMIT} at least`);
+  return n;
+}
 
 /** The exit code for "the change makes a difference" (docs/commands/README.md "Exit codes"). */
 export const EXIT_DIFFERENCES = 3;
 
-interface DiffCliOptions extends InputOptions {
+interface DiffCliOptions extends InputOptions, FindingsFileOptions {
   validate?: boolean;
   state: string[];
   prune?: boolean;
-  output: 'diff' | 'plan' | 'json' | 'markdown';
+  output: 'diff' | 'plan' | 'json' | 'markdown' | 'html';
+  commentDir?: string;
+  commentLimit: number;
   now?: string;
   ciliumVersion: string;
   quiet?: boolean;
@@ -59,8 +73,71 @@ function rerunLine(opts: DiffCliOptions): string {
   return words.join(' ');
 }
 
-/** The command's run: the state and the change read, the diff, and what it prints where. */
-function diffAction(cmd: Command, opts: DiffCliOptions, ctx: CliContext): void {
+/** The reviewer's report options: the comment in parts, and the findings for CI (README "cozy-gw diff"). */
+function addReportOptions(cmd: Command): Command {
+  cmd
+    .option(
+      '--comment-dir <dir>',
+      'with -o markdown: write the comment in parts DIR/comment-01.md, ... (each at most --comment-limit characters, nothing left out) instead of one cut comment on stdout',
+    )
+    .option(
+      '--comment-limit <chars>',
+      `with --comment-dir: the most characters of one part (default ${COMMENT_LIMIT}, GitHub's limit)`,
+      commentLimitArg,
+      COMMENT_LIMIT,
+    );
+  return addFindingsFileOptions(cmd);
+}
+
+export function register(program: Command, ctx: CliContext): Command {
+  const cmd = program
+    .command('diff')
+    .description(
+      'Render the change (-f, --values) over the cluster state (--state), run the controllers once, and print what would differ: ' +
+        'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), or JSON (-o json). ' +
+        `Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error, 2 a usage error.`,
+    )
+    .option(
+      '--state <path>',
+      'the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable',
+      collectPath,
+      [],
+    );
+  addValidateOption(addInputOptions(cmd))
+    .option(
+      '--prune',
+      'the given Tenants are the whole tree: a Tenant the state has and the inputs lack is removed, with its Namespace and everything in it',
+    )
+    .addOption(
+      new Option(
+        '-o, --output <format>',
+        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames", ...}; markdown: a pull-request comment; html: a self-contained report page',
+      )
+        .choices(['diff', 'plan', 'json', 'markdown', 'html'])
+        .default('diff'),
+    );
+  addReportOptions(cmd);
+  addQuietOption(addCiliumVersionOption(addNowOption(cmd, 'reproducible'))).addHelpText(
+    'after',
+    `
+Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.`,
+  );
+  withExamples(cmd, [
+    'cozy-gw diff --state state.yaml --values values.yaml -f tenants/alice.yaml',
+    'cozy-gw diff --state deploy/ --values values.yaml -f tenants/ --prune -o plan',
+    'cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now',
+  ]);
+  cmd.action((opts: DiffCliOptions) => withFindingsFile(ctx, cmd, opts, () => diffAction(cmd, ctx, opts)));
+  return cmd;
+}
+
+/** The command's work: the comparison, printed in the format asked for. */
+function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
+  if (opts.commentDir !== undefined && opts.output !== 'markdown')
+    usageError(cmd, '--comment-dir writes the markdown comment in parts: it needs -o markdown');
+  if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
+  if (opts.commentDir === undefined && cmd.getOptionValueSource('commentLimit') === 'cli')
+    usageError(cmd, '--comment-limit bounds the parts --comment-dir writes: it needs --comment-dir');
   if (!opts.state.length)
     usageError(
       cmd,
@@ -90,57 +167,26 @@ function diffAction(cmd: Command, opts: DiffCliOptions, ctx: CliContext): void {
     [...result.created, ...result.changed.map((c) => c.after)],
     opts,
   );
+  // Placed at file and line here, so that the comment and the page say where too.
+  result.findings = result.findings.map((f) => locate(f, ctx.sources));
   const report = diffReport(result, {
     format: opts.output,
     now,
     stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
     rerun: rerunLine(opts),
     stateIsTree: (treeHeld?.size ?? 0) > 0,
+    commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,
   });
   ctx.report(report.warnings);
   for (const n of report.notes) ctx.note(n);
   // The verdict first: a reader that closes the pipe early never turns "differences" into "none".
   ctx.exitCode = report.different ? EXIT_DIFFERENCES : 0;
   for (const chunk of report.stdout) ctx.io.stdout(chunk);
-}
-
-export function register(program: Command, ctx: CliContext): Command {
-  const cmd = program
-    .command('diff')
-    .description(
-      'Render the change (-f, --values) over the cluster state (--state), run the controllers once, and print what would differ: ' +
-        'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), or JSON (-o json). ' +
-        `Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error, 2 a usage error.`,
-    )
-    .option(
-      '--state <path>',
-      'the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable',
-      collectPath,
-      [],
+  if (report.parts && opts.commentDir !== undefined) {
+    const written = writeCommentParts(ctx.io.cwd, opts.commentDir, report.parts);
+    const n = written.length;
+    ctx.note(
+      `note: the comment is in ${n} part${n === 1 ? '' : 's'}: ${written[0]}${n > 1 ? ` to ${written[n - 1]}` : ''}`,
     );
-  addValidateOption(addInputOptions(cmd))
-    .option(
-      '--prune',
-      'the given Tenants are the whole tree: a Tenant the state has and the inputs lack is removed, with its Namespace and everything in it',
-    )
-    .addOption(
-      new Option(
-        '-o, --output <format>',
-        'diff: a unified diff per object; plan: hostnames first, then what and why; json: {"created", "changed", "deleted", "hostnames", ...}; markdown: a pull-request comment',
-      )
-        .choices(['diff', 'plan', 'json', 'markdown'])
-        .default('diff'),
-    );
-  addQuietOption(addCiliumVersionOption(addNowOption(cmd, 'reproducible'))).addHelpText(
-    'after',
-    `
-Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.`,
-  );
-  withExamples(cmd, [
-    'cozy-gw diff --state state.yaml --values values.yaml -f tenants/alice.yaml',
-    'cozy-gw diff --state deploy/ --values values.yaml -f tenants/ --prune -o plan',
-    'cozy-gw diff --state snapshot.yaml -o json            # what one pass would change now',
-  ]);
-  cmd.action((opts: DiffCliOptions) => diffAction(cmd, opts, ctx));
-  return cmd;
+  }
 }

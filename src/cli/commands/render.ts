@@ -26,6 +26,7 @@ import {
 import { resolveNow } from '../clock';
 import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
+import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
 
 /** `--lock-timeout`: whole or fractional seconds, not negative. */
 function secondsArg(v: string): number {
@@ -187,20 +188,23 @@ export function register(program: Command, ctx: CliContext): Command {
       '--with-controller',
       'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status',
     );
-  addNowOption(cmd, 'reproducible', 'with --with-controller: ')
+  addFindingsFileOptions(addNowOption(cmd, 'reproducible', 'with --with-controller: '))
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
-    .action(async (opts: RenderCliOptions) => {
-      ctx.progress = progressLine(ctx.io, opts.quiet);
-      const { toJsonList, yamlStreamChunks } = late.yaml();
-      const result = renderPass(cmd, opts, ctx);
-      if (opts.outputDir) {
-        await writeTree(opts.outputDir, opts, ctx, result);
-        return;
-      }
-      // YAML in pieces of about a megabyte, each written as it is made: the whole stream is never one string.
-      if (opts.output === 'json') ctx.io.stdout(toJsonList(result.objects));
-      else for (const chunk of yamlStreamChunks(result.objects)) ctx.io.stdout(chunk);
-      ctx.report(result.findings);
-    });
+    .action((opts: RenderCliOptions & FindingsFileOptions) =>
+      withFindingsFile(ctx, cmd, opts, () => renderAction(opts)),
+    );
+  async function renderAction(opts: RenderCliOptions): Promise<void> {
+    ctx.progress = progressLine(ctx.io, opts.quiet);
+    const { toJsonList, yamlStreamChunks } = late.yaml();
+    const result = renderPass(cmd, opts, ctx);
+    if (opts.outputDir) {
+      await writeTree(opts.outputDir, opts, ctx, result);
+      return;
+    }
+    // YAML in pieces of about a megabyte, each written as it is made: the whole stream is never one string.
+    if (opts.output === 'json') ctx.io.stdout(toJsonList(result.objects));
+    else for (const chunk of yamlStreamChunks(result.objects)) ctx.io.stdout(chunk);
+    ctx.report(result.findings);
+  }
   return cmd;
 }

@@ -1,0 +1,23 @@
+/**
+ * `diff -o markdown --comment-dir DIR` (README "cozy-gw diff"): the comment's parts written as DIR/comment-01.md, comment-02.md, ... DIR is
+ * made when missing; the parts an earlier run left there (`comment-NN.md` files only, nothing else
+ * of DIR) are removed first, so that a CI step posting every file in DIR never posts a stale part.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { partFileName } from '../pipelines/commentParts';
+
+/** A part's file name, as partFileName writes them. */
+const PART_FILE = /^comment-\d{2,}\.md$/;
+
+/** Write the parts; returns the paths written, as the user named DIR. */
+export function writeCommentParts(cwd: string, dir: string, parts: readonly string[]): string[] {
+  const abs = path.resolve(cwd, dir);
+  fs.mkdirSync(abs, { recursive: true });
+  for (const name of fs.readdirSync(abs)) if (PART_FILE.test(name)) fs.rmSync(path.join(abs, name), { force: true });
+  return parts.map((text, i) => {
+    const name = partFileName(i, parts.length);
+    fs.writeFileSync(path.join(abs, name), text);
+    return path.join(dir, name);
+  });
+}
