@@ -1,5 +1,5 @@
 /**
- * `diff -o markdown --comment-dir DIR` (README "cozy-gw diff"): the comment's parts written as DIR/comment-01.md, comment-02.md, ... DIR is
+ * `diff -o markdown --comment-dir DIR` (docs/commands/diff.md): the comment's parts written as DIR/comment-01.md, comment-02.md, ... DIR is
  * made when missing; the parts an earlier run left there (`comment-NN.md` files only, nothing else
  * of DIR) are removed first, so that a CI step posting every file in DIR never posts a stale part.
  */

@@ -1,6 +1,6 @@
 /**
  * `--findings-file FILE --findings-format github|gitlab|sarif` (render, diff, admit;
- * README "cozy-gw diff"): every finding the run
+ * docs/commands/diff.md): every finding the run
  * reports, errors that stop it included, also written to FILE in a format a CI system shows
  * (src/pipelines/findingsReport.ts), each placed at its input file and line (context.ts locate).
  * The file is written whatever the run's outcome, with no finding too (an empty report), so that

@@ -1,5 +1,5 @@
 /**
- * The size bounds and file names of the pull-request comment's parts (`diff -o markdown`, README "cozy-gw diff"), apart from the comment's module so that the command's
+ * The size bounds and file names of the pull-request comment's parts (`diff -o markdown`, docs/commands/diff.md), apart from the comment's module so that the command's
  * options read them without loading it.
  */
 

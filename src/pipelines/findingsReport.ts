@@ -1,6 +1,6 @@
 /**
  * The findings of a run as CI systems show them (`--findings-file FILE --findings-format
- * github|gitlab|sarif` on render, diff and admit; README "cozy-gw diff"), each at the input file and line that caused it (the CLI edge places
+ * github|gitlab|sarif` on render, diff and admit; docs/commands/diff.md), each at the input file and line that caused it (the CLI edge places
  * findings there from the readers' source map before they come here; a finding about a platform
  * value points at the `--values` file line that sets it):
  * - `github`: GitHub Actions workflow commands (`::warning file=F,line=L,title=T::message`), which

@@ -1,5 +1,5 @@
 /**
- * `diff -o html` (README "cozy-gw diff"): one
+ * `diff -o html` (docs/commands/diff.md): one
  * self-contained HTML page for a CI artifact or a local preview. The counts; the findings about
  * what the change gives; the tenant tree as a picture (htmlTree.ts); the hostname table, those
  * that stop being served first, then those that start, then those that move; the objects the

@@ -1,5 +1,5 @@
 /**
- * The tenant tree as a picture, for `diff -o html` (README "cozy-gw diff"): an inline SVG the tool draws itself, an indented tree (one row
+ * The tenant tree as a picture, for `diff -o html` (docs/commands/diff.md): an inline SVG the tool draws itself, an indented tree (one row
  * per tenant, the layout a file browser uses, which stays readable at any width of the tree and
  * needs no layout library). Each tenant is a dot, a Gateway owner a square with its certMode and
  * class beside it; lines join a tenant to its parent; dashed arcs in the left margin join a tenant

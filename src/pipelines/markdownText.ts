@@ -1,5 +1,5 @@
 /**
- * The one escaping rule for text from input in Markdown (README "cozy-gw diff"): whatever came from input (a name, a hostname, a
+ * The one escaping rule for text from input in Markdown (docs/commands/diff.md): whatever came from input (a name, a hostname, a
  * message, a file name) is printed as `<code>` HTML whose every ASCII punctuation character that
  * Markdown or HTML could read inline is a numeric character reference (ASCII_PUNCTUATION), after
  * its control characters are escaped (k8s/printable.ts). No input can leave it:

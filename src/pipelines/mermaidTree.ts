@@ -1,6 +1,6 @@
 /**
  * The touched part of the tenant tree as a Mermaid `graph`, for the first part of the pull-request
- * comment (README "cozy-gw diff"; GitHub and
+ * comment (docs/commands/diff.md; GitHub and
  * GitLab draw a `mermaid` fence): the tenants the change touches and their ancestors, at most
  * MERMAID_NODES of them (a line says how many more), tree edges solid, a moved publishing edge
  * dotted, added, removed and changed tenants coloured.

@@ -1,6 +1,6 @@
 /**
  * The tenant tree a diff touches, before and after, for the reviewer's report
- * (README "cozy-gw diff"): every tenant (its
+ * (docs/commands/diff.md): every tenant (its
  * Namespace, docs/behaviour.md §2.4: `tenant.cozystack.io/<ancestor>` labels name its ancestors,
  * `namespace.cozystack.io/gateway` the tenant whose Gateway it publishes through,
  * `namespace.cozystack.io/host` its host), which tenants own a Gateway (a TenantGateway in their

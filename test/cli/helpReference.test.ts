@@ -98,7 +98,7 @@ describe('the command reference (docs/commands/) and --help', () => {
     const table = optionsTable(diff).split('\n');
     expect(table[0]).toBe('| Option | What it does | Default |');
     expect(table.find((r) => r.startsWith('| `-o, --output <format>`'))).toMatch(
-      /\(one of: `diff`, `plan`, `json`, `markdown`\) \| `diff` \|$/,
+      /\(one of: `diff`, `plan`, `json`, `markdown`, `html`\) \| `diff` \|$/,
     );
     expect(table.length - 2).toBe(diff.options.filter((o) => !o.hidden).length);
   });

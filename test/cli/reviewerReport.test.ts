@@ -1,5 +1,5 @@
 /**
- * The reviewer's report from the command line (README "cozy-gw diff"): `-o markdown --comment-dir` writes the parts (and removes the parts an
+ * The reviewer's report from the command line (docs/commands/diff.md): `-o markdown --comment-dir` writes the parts (and removes the parts an
  * earlier run left, nothing else), `--comment-limit` bounds them, and `-o html` is one
  * self-contained page: a Content-Security-Policy that allows nothing external, no URL in any
  * `src` or `href`, no Secret material.

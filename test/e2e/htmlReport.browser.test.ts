@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * `diff -o html` in a real browser (headless Chromium through puppeteer-core;
- * README "cozy-gw diff"): the example change's
+ * docs/commands/diff.md): the example change's
  * page loads with no console error and no request besides itself, shows every changed hostname and
  * namespace, its filter hides and shows sections, it reads the same with scripts off, and a
  * screenshot is kept (out/test-artifacts/, ignored by git). A page of hostile names runs nothing.

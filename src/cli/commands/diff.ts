@@ -73,7 +73,7 @@ function rerunLine(opts: DiffCliOptions): string {
   return words.join(' ');
 }
 
-/** The reviewer's report options: the comment in parts, and the findings for CI (README "cozy-gw diff"). */
+/** The reviewer's report options: the comment in parts, and the findings for CI (docs/commands/diff.md). */
 function addReportOptions(cmd: Command): Command {
   cmd
     .option(
