@@ -34,7 +34,7 @@ import { isNamespace, deepEqual, keyOf, refOf, type KObject } from '../k8s/model
 import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
-import { TENANT_ROOT } from '../platform/tenancy';
+import { TENANT_ROOT, tenantNamespaceOf } from '../platform/tenancy';
 import { readByRender, renderKept, renderedKeys, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
@@ -75,6 +75,8 @@ export interface DiffResult {
   created: KObject[];
   changed: ChangedObject[];
   deleted: KObject[];
+  /** Secrets among `changed` whose data cannot be compared (a side left it out without a digest). */
+  uncomparable: KObject[];
   hostnames: HostnameRow[];
   /** Why each object differs, by keyOf: what the change did to it, then what the pass did. */
   reasons: Map<string, string[]>;
@@ -171,6 +173,17 @@ function renderChange(
   const gone = new Set<string>();
   for (const k of previous) if (!rendered.has(k)) gone.add(k);
   for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
+  // A live cluster's objects Flux applied (its labels: the Kustomization's inventory) and render no
+  // longer produces: with --prune all of them go, as Flux's prune deletes them; without, those in
+  // the namespaces of the given Tenants (the state's other tenants stay as they are).
+  if (!input.treeHeld?.size) {
+    const givenNamespaces = new Set(givenTenants.map(tenantNamespaceOf));
+    for (const o of before) {
+      const k = keyOf(o);
+      if (rendered.has(k) || !appliedByFlux(o)) continue;
+      if (input.prune || givenNamespaces.has(o.metadata.namespace ?? '')) gone.add(k);
+    }
+  }
   const removedNamespaces: string[] = [];
   for (const o of before) {
     const k = keyOf(o);
@@ -225,6 +238,12 @@ class RenderedAsMade {
 function appliedOver(o: KObject, was: KObject | undefined): KObject {
   const next = applyOver(o, was);
   return was && (next === was || deepEqual(next, was)) ? was : next;
+}
+
+/** An object Flux's kustomize-controller applied: it carries Flux's labels. */
+function appliedByFlux(o: KObject): boolean {
+  const labels = o.metadata.labels;
+  return labels !== undefined && Object.keys(labels).some((l) => l.startsWith('kustomize.toolkit.fluxcd.io/'));
 }
 
 /** The live objects by key (keyOf). */
@@ -308,6 +327,7 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     created: [],
     changed: [],
     deleted: [],
+    uncomparable: [],
     hostnames: [],
     reasons: new Map(),
     removedNamespaces: [],
@@ -316,8 +336,23 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     drift: 0,
     inadmissible: [],
     ...partial,
+    created: (partial.created ?? []).map(shown),
+    changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),
+    deleted: (partial.deleted ?? []).map(shown),
     before: (partial.before ?? input.state).map(masked),
   };
+}
+
+/**
+ * An object as diff shows it: without managedFields, the server's bookkeeping of who set which
+ * field (read to apply, never a difference: both sides carry the live object's), as `kubectl diff`
+ * leaves them out.
+ */
+function shown(o: KObject): KObject {
+  if (o.metadata.managedFields === undefined) return o;
+  const metadata = { ...o.metadata };
+  delete metadata.managedFields;
+  return { ...o, metadata };
 }
 
 /** The change as given (-f, --values, --prune), sorted by what it does. */
@@ -368,7 +403,9 @@ function overlayOf(
   if (!given.runRender)
     return { objects: given.others, leaving: new Map(), removedNamespaces: [], rendered: new Set(), findings: [] };
   const stateTenantObjects = input.state.filter(isTenant);
-  const tenantsAreObjects = stateTenantObjects.length > 0 || !given.fromTree;
+  // A state from a tree, or a live cluster Flux applied a tree to, holds no Tenants: there the given
+  // Tenants are what render reads, never objects to create.
+  const tenantsAreObjects = stateTenantObjects.length > 0 || (!given.fromTree && !input.state.some(appliedByFlux));
   const held = given.fromTree ? input.state.filter((o) => input.treeHeld!.has(keyOf(o))) : [];
   const stateTenants = [...stateTenantObjects, ...renderedTenants(held, tenantNamespacesOf(stateTenantObjects))];
   return renderChange(input, opts, before, live, stateTenants, given.tenants, given.others, tenantsAreObjects);
@@ -420,7 +457,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   };
   if (hasErrors(pass.findings)) return resultOf(input, { findings, ...common });
   const after = pass.store.all();
-  const { created, changed, deleted } = compareStates(before, after);
+  const { created, changed, deleted, uncomparable = [] } = compareStates(before, after);
   passReasons(why, pass, { created, changed, deleted });
 
   return resultOf(input, {
@@ -428,6 +465,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     created,
     changed,
     deleted,
+    uncomparable,
     hostnames: hostnameTable(
       baselinePass ? { objects: before, races: baselinePass.races } : { objects: before, judgedBy: pass.races },
       { objects: after, races: pass.races },

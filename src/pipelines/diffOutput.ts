@@ -6,7 +6,7 @@
  * a result in, text out.
  */
 import type { Finding } from '../k8s/diagnostics';
-import { keyOf } from '../k8s/model';
+import { describe, keyOf } from '../k8s/model';
 import { toJson } from '../k8s/yaml';
 import { planStore, diffChanges, hasDifferences, type DiffResult } from './diff';
 import { renderPlan } from './plan';
@@ -96,6 +96,17 @@ export function driftNote(d: DiffResult, stateArgs: string): string | undefined 
   return `note: one controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects); that is not the change's and is left out (cozy-gw diff ${stateArgs} shows it)`;
 }
 
+/**
+ * The note on Secrets whose data cannot be compared: the state left it out without a digest
+ * (../shared/spec/cli-contract.md `cozy-gw diff`: "where it cannot compare, it says so on stderr
+ * and never exits 0"); they count as changed.
+ */
+export function uncomparableNote(d: DiffResult): string | undefined {
+  if (!d.uncomparable.length) return undefined;
+  const names = d.uncomparable.map((o) => describe(o)).join(', ');
+  return `note: cannot tell whether the data of ${plural(d.uncomparable.length, 'Secret')} changes (${names}): the state left it out without a digest; shown as changed (write the state again: cozy-gw snapshot and reconcile keep a digest, --include-secret-data the data)`;
+}
+
 export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
   const { relevant, unrelatedWarnings } = relevantFindings(d);
   const different = hasDifferences(d);
@@ -106,6 +117,8 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
     );
   const drift = driftNote(d, o.stateArgs);
   if (drift) notes.push(drift);
+  const unknown = uncomparableNote(d);
+  if (unknown) notes.push(unknown);
   if (!different) notes.push('note: no differences');
   let stdout: Iterable<string>;
   if (o.format === 'json') stdout = [diffJson(d)];
