@@ -324,9 +324,6 @@ function passReasons(
 /** A diff's result: what is given, over the empty one; `before` masked. */
 function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: Finding[] }): DiffResult {
   return {
-    created: [],
-    changed: [],
-    deleted: [],
     uncomparable: [],
     hostnames: [],
     reasons: new Map(),
