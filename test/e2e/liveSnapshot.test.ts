@@ -143,6 +143,7 @@ describe('diff against a snapshot of the live cluster running the platform', () 
     expect(d.stdout).toMatch(/^-\s+limits\.count\/certificates\.cert-manager\.io: "10"$/m);
     expect(d.stdout).toMatch(/^\+\s+limits\.count\/certificates\.cert-manager\.io: "20"$/m);
     expect(d.stdout).not.toContain('kustomize.toolkit.fluxcd.io');
+    expect(d.stdout).not.toContain('managedFields');
   });
 
   it('a tenant removed under --prune: its objects deleted, nothing else', async () => {

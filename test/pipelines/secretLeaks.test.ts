@@ -58,7 +58,11 @@ describe('keyMaterialAnnotations: the one rule', () => {
   });
   it('redactSecret drops them and keeps the rest', () => {
     const r = redactSecret(MINE);
-    expect(r.metadata.annotations).toEqual({ other: 'fine', [REDACTED_ANNOTATION]: 'password' });
+    expect(r.metadata.annotations).toEqual({
+      other: 'fine',
+      [REDACTED_ANNOTATION]: 'password',
+      'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
   });
   it('a Secret already without data still loses a last-applied copy', () => {
     const noData: KObject = { ...MINE, metadata: { ...MINE.metadata } };
