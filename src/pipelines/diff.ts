@@ -7,11 +7,12 @@
  *    (drift, or a tree written without the controller's objects) is never attributed to the
  *    change; it is counted (`drift`). With the state alone (no change given) the baseline is the
  *    state itself, and the diff shows that drift.
- * 2. The change: the tenant tree rendered (render.ts) — the state's Tenants (read back from a
- *    committed tree by renderedTenants.ts), each replaced by a given Tenant of the same namespace
- *    and name, plus the given ones; with `prune` the given Tenants alone — and laid over the
- *    baseline with the other given objects as `kubectl apply` writes them (applyEmulation.ts). A
- *    rendered object wins over a given one.
+ * 2. The change: the tenant tree rendered (render.ts) — the state's Tenants (a committed tree's
+ *    are in its record, with the options it was written with, which the change is rendered with
+ *    too), each replaced by a given Tenant of the same namespace and name, plus the given ones; with
+ *    `prune` the given Tenants alone — and laid over the baseline with the other given objects as
+ *    they will be applied (applyEmulation.ts: server-side apply by Flux over a live object, else
+ *    `kubectl apply`). A rendered object wins over a given one.
  * 3. What leaves: what render produced for the state's tree and no longer produces (a tenant's
  *    TenantGateway when it gives up its Gateway; with `prune` a removed tenant's Namespace and
  *    cozystack-values Secret), and with it everything the API server deletes along
@@ -21,11 +22,14 @@
  *    the hostname table of both passes (hostnames.ts), and the objects the change makes
  *    inadmissible on their next write (admissionLookahead.ts).
  *
- * A committed tree holds only what render wrote (its record, `treeHeld`), so: its Tenants are read
- * back from it and never compared as objects (a Tenant given again is not "created"); the given
+ * A committed tree holds only what render wrote (its record, `treeHeld`), so: its Tenants are
+ * its record's and never compared as objects (a Tenant given again is not "created"); the given
  * objects render does not write and the state does not hold (routes, the cluster's own Namespaces,
  * as `render --with-controller -f` read them) are the cluster the tree was rendered against, in the
  * baseline as in the change; and nothing render did not write there is deleted for being absent.
+ * A live cluster Flux applied a tree to holds no Tenants either: there the objects carrying Flux's
+ * labels are the tree's (Flux's inventory), and what render no longer produces of them leaves
+ * (all of them with `prune`, as Flux prunes; else those in the given Tenants' namespaces).
  * Pure: objects in, result out; the two passes share the objects they do not change.
  */
 import { hasErrors, type Finding } from '../k8s/diagnostics';
@@ -41,7 +45,6 @@ import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
 import { cascade, type Leaving } from './garbageCollection';
 import { compareStates, differenceCount, type ChangedObject } from './comparison';
-import { renderedTenants, tenantNamespacesOf } from './renderedTenants';
 import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
 import { platformPolicies } from './admit';
 import { isChannelSecret } from './platformChannel';
@@ -50,11 +53,22 @@ import { pushAll } from '../k8s/arrays';
 
 export type { ChangedObject } from './comparison';
 
+/** The options that shaped a committed tree (its record; src/io/treeRecord.ts writes them). */
+export interface TreeShape {
+  includeHooks?: boolean;
+  gatewayOnly?: boolean;
+  apiVersions?: string[];
+  gatewayApiVersion?: string;
+  withController?: boolean;
+}
+
 export interface DiffInput {
   /** The cluster state now (`--state`). */
   state: KObject[];
   /** Keys (keyOf) of the state objects a committed render tree holds as render's own (its record). */
   treeHeld?: ReadonlySet<string>;
+  /** How a committed tree was written and the Tenants it was rendered from (its record). */
+  tree?: { shape: TreeShape; tenants: KObject[] };
   /** The given objects (`-f`): Tenants, and anything else the user means to apply. */
   objects: KObject[];
   /** Platform values files (`--values`), in order. */
@@ -82,6 +96,11 @@ export interface DiffResult {
   reasons: Map<string, string[]>;
   /** Tenant namespaces that leave with everything in them. */
   removedNamespaces: string[];
+  /**
+   * Keys (keyOf) of the given objects (`-f`): every finding about one of them reaches the reviewer,
+   * whether or not its rendered output changed (a typo that removes a Gateway is named beside the removal).
+   */
+  given: ReadonlySet<string>;
   /** Whether render ran (the change touched the tenant tree or the platform values). */
   rendered: boolean;
   /** What the comparison starts from: one pass over the state (a change was given), or the state itself. */
@@ -327,6 +346,7 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     uncomparable: [],
     hostnames: [],
     reasons: new Map(),
+    given: new Set(input.objects.map(keyOf)),
     removedNamespaces: [],
     rendered: false,
     baseline: 'state',
@@ -403,12 +423,26 @@ function overlayOf(
   // A state from a tree, or a live cluster Flux applied a tree to, holds no Tenants: there the given
   // Tenants are what render reads, never objects to create.
   const tenantsAreObjects = stateTenantObjects.length > 0 || (!given.fromTree && !input.state.some(appliedByFlux));
-  const held = given.fromTree ? input.state.filter((o) => input.treeHeld!.has(keyOf(o))) : [];
-  const stateTenants = [...stateTenantObjects, ...renderedTenants(held, tenantNamespacesOf(stateTenantObjects))];
+  // A tree's Tenants are in its record, beside the objects rendered from them (as helm keeps a release's values).
+  const known = new Set(stateTenantObjects.map(keyOf));
+  const stateTenants = [...stateTenantObjects, ...(input.tree?.tenants ?? []).filter((t) => !known.has(keyOf(t)))];
   return renderChange(input, opts, before, live, stateTenants, given.tenants, given.others, tenantsAreObjects);
 }
 
-export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
+/** The render options a tree was written with, over those given: the change is rendered the same way. */
+function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffOptions {
+  if (!shape) return opts;
+  return {
+    ...opts,
+    includeHooks: shape.includeHooks ?? opts.includeHooks,
+    gatewayOnly: shape.gatewayOnly ?? opts.gatewayOnly,
+    apiVersions: shape.apiVersions ?? opts.apiVersions,
+    gatewayApiVersion: shape.gatewayApiVersion ?? opts.gatewayApiVersion,
+  };
+}
+
+export function diff(input: DiffInput, options: DiffOptions): DiffResult {
+  const opts = shapedBy(options, input.tree?.shape);
   const given = givenChange(input);
   // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
   const findings: Finding[] = duplicateFindings(input.state, 'state (--state)', '--state').concat(

@@ -102,11 +102,11 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
     const { diff } = late.diff();
     const { diffReport } = late.diffOutput();
     const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
-    const { state, sources, treeHeld } = readState(opts.state, ctx.io);
+    const { state, sources, treeHeld, tree } = readState(opts.state, ctx.io);
     // One source map for the run: a finding about a state object or a given one names its file and line.
     const inputs = loadInputs(opts, ctx, cmd, sources);
     const result = diff(
-      { state, treeHeld, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+      { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
       { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)! },
     );
     // --validate: the objects the change creates or changes, as they would be, against their published schemas.
