@@ -3,15 +3,18 @@
  * statement of its format, read by the writer (src/io/treeCommit.ts) and by `diff --state DIR`
  * through `readTree` (src/io/outputDir.ts).
  *
- * `DIR/.cozy-gw-files`, format 2 (written since the tree became a transaction): a comment line, a
- * JSON header line (`{"format":2,"files":"yaml","id":"<sha256>"}`) and one JSON array a line per
- * file, in output order, kustomization.yaml last:
+ * `DIR/.cozy-gw-files`, format 3 (../shared/spec/cli-contract.md `cozy-gw diff`: "A tree remembers
+ * how it was written"): a comment line, a JSON header line (`{"format":3,"files":"yaml","id":"<sha256>"}`),
+ * the shape line (`{"shape":{"includeHooks":true}}`: the options that shaped the content, only
+ * those set), one line per Tenant the tree was rendered from (`{"tenant":{...}}`, in the stable
+ * order), and one JSON array a line per file, in output order, kustomization.yaml last:
  * `["tenant-a/secret-s.yaml","<sha256 of its bytes>","v1","Secret","tenant-a","s"]` (path, digest,
  * apiVersion, kind, namespace or "", name; kustomization.yaml has path and digest only). The id is
- * the digest of those lines: the same tree writes the same record, byte for byte, and equal ids
- * mean equal trees. Earlier formats are still read: 1, the same comment line of earlier versions
- * and one path a line; 0, no record, the trees of the first versions, whose kustomization.yaml
- * carries the marker line and lists the files.
+ * the digest of the lines after the header: the same tree written the same way writes the same
+ * record, byte for byte, and equal ids mean equal trees. Earlier formats are still read (the writer
+ * owns their files; `diff` refuses them, for they hold no Tenants): 2, the same without the shape
+ * and Tenant lines; 1, a comment line of earlier versions and one path a line; 0, no record, the
+ * trees of the first versions, whose kustomization.yaml carries the marker line and lists the files.
  *
  * The record, like the writer's journal, is bytes, never one string: a tree of millions of files
  * (200,000 tenants) has a record of about 950 MB, longer than the longest string V8 makes (2^29
@@ -78,8 +81,9 @@ export interface TreeFile {
  * A tree's record: what render wrote into DIR, so that a later run (and `diff --state DIR`) knows
  * what render owns there. `format` says which version wrote it: 0, a tree of the oldest versions
  * (no record: its kustomization's marker and the files it lists); 1, the line-per-path record
- * (`.cozy-gw-files` without objects); 2, the current record, which names the object and the digest
- * of every file. Every format is read; only format 2 is written.
+ * (`.cozy-gw-files` without objects); 2, the record that names the object and the digest of every
+ * file; 3, the current record, which also holds the shaping options and the input Tenants
+ * (`making`). Every format is read; only format 3 is written.
  */
 export interface TreeRecord {
   format: 0 | 1 | 2 | 3;
