@@ -190,9 +190,7 @@ export function recordBytes(
   }
   // The id is the digest of the lines: the header that carries it is put before them.
   const { blocks, sha256: id } = lines.done();
-  blocks.unshift(
-    Buffer.from(`${RECORD_V3_HEADER}\n${JSON.stringify({ format: RECORD_FORMAT, files: format, id })}\n`),
-  );
+  blocks.unshift(Buffer.from(`${RECORD_V3_HEADER}\n${JSON.stringify({ format: RECORD_FORMAT, files: format, id })}\n`));
   return Buffer.concat(blocks);
 }
 
@@ -262,7 +260,8 @@ function readShape(s: Record<string, unknown>): TreeShape {
   const out: TreeShape = {};
   if (s.includeHooks === true) out.includeHooks = true;
   if (s.gatewayOnly === true) out.gatewayOnly = true;
-  if (Array.isArray(s.apiVersions) && s.apiVersions.every((v) => typeof v === 'string')) out.apiVersions = s.apiVersions;
+  if (Array.isArray(s.apiVersions) && s.apiVersions.every((v) => typeof v === 'string'))
+    out.apiVersions = s.apiVersions;
   if (typeof s.gatewayApiVersion === 'string') out.gatewayApiVersion = s.gatewayApiVersion;
   if (s.withController === true) out.withController = true;
   return out;

@@ -24,14 +24,7 @@
  */
 import { isNamespace, isObject, type KObject } from '../k8s/model';
 import { NS_LABEL_NAME } from '../platform/names';
-import {
-  elementSets,
-  FLUX_MANAGER,
-  hasManagedFields,
-  memberSets,
-  ownedBy,
-  type FieldSet,
-} from '../k8s/managedFields';
+import { elementSets, FLUX_MANAGER, hasManagedFields, memberSets, ownedBy, type FieldSet } from '../k8s/managedFields';
 import { DIGEST_ANNOTATION, isSecret, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
 
 /** Fields the API server owns: an applied object without them keeps the state's. */
@@ -79,7 +72,11 @@ function serverSideApply(given: KObject, live: KObject): KObject {
   const metaSets = memberSets(sets, 'metadata');
   const out = merge(given, live, sets, (k) => k === 'metadata') as KObject;
   const metadata = merge(given.metadata, live.metadata, metaSets, keepsNothing, (k) =>
-    k === 'labels' ? (l) => keepsFlux(l) || (isNamespace(given) && l === NS_LABEL_NAME) : k === 'annotations' ? keepsFlux : undefined,
+    k === 'labels'
+      ? (l) => keepsFlux(l) || (isNamespace(given) && l === NS_LABEL_NAME)
+      : k === 'annotations'
+        ? keepsFlux
+        : undefined,
   ) as KObject['metadata'];
   const applied: KObject = { ...out, metadata };
   // A Secret's data is what the given one says (stringData is folded into it on write).
@@ -125,10 +122,14 @@ function merge(
 /** The applied Secret without cozy-gw's redaction annotations, unless the given Secret carries them itself. */
 function withoutRedactionMarks(o: KObject, given: KObject): KObject {
   const a = o.metadata.annotations;
-  if (!a || !REDACTION_ANNOTATIONS.some((k) => k in a && !(given.metadata.annotations && k in given.metadata.annotations)))
+  if (
+    !a ||
+    !REDACTION_ANNOTATIONS.some((k) => k in a && !(given.metadata.annotations && k in given.metadata.annotations))
+  )
     return o;
   const annotations = { ...a };
-  for (const k of REDACTION_ANNOTATIONS) if (!(given.metadata.annotations && k in given.metadata.annotations)) delete annotations[k];
+  for (const k of REDACTION_ANNOTATIONS)
+    if (!(given.metadata.annotations && k in given.metadata.annotations)) delete annotations[k];
   const metadata: KObject['metadata'] = { ...o.metadata, annotations };
   if (!Object.keys(annotations).length) delete metadata.annotations;
   return { ...o, metadata };

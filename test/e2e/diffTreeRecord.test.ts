@@ -75,7 +75,9 @@ describe('a tree remembers how it was written', () => {
     const r = await cli(['diff', '--state', 'old', ...INPUTS, '--now', NOW]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain("--state old: the tree's record (.cozy-gw-files, format 2, written by an earlier cozy-gw)");
+    expect(r.stderr).toContain(
+      "--state old: the tree's record (.cozy-gw-files, format 2, written by an earlier cozy-gw)",
+    );
     expect(r.stderr).toContain('write the tree again with this version');
   });
 });
@@ -92,13 +94,37 @@ describe('every finding about the given objects reaches the reviewer', () => {
   });
 
   it('in the plan', async () => {
-    const r = await cli(['diff', '--state', 'deploy', '--values', 'values.yaml', '-f', 'typo', '-o', 'plan', '--now', NOW]);
+    const r = await cli([
+      'diff',
+      '--state',
+      'deploy',
+      '--values',
+      'values.yaml',
+      '-f',
+      'typo',
+      '-o',
+      'plan',
+      '--now',
+      NOW,
+    ]);
     expect(r.code).toBe(3);
     expect(r.stdout).toContain(`  warning: ${TYPO}`);
   });
 
   it('in the JSON', async () => {
-    const r = await cli(['diff', '--state', 'deploy', '--values', 'values.yaml', '-f', 'typo', '-o', 'json', '--now', NOW]);
+    const r = await cli([
+      'diff',
+      '--state',
+      'deploy',
+      '--values',
+      'values.yaml',
+      '-f',
+      'typo',
+      '-o',
+      'json',
+      '--now',
+      NOW,
+    ]);
     expect(r.code).toBe(3);
     const doc = JSON.parse(r.stdout) as {
       findings: { severity: string; message: string; field?: string; object?: { name: string } }[];

@@ -18,7 +18,7 @@ const NOW = '2026-01-01T00:00:00Z';
 const EXAMPLE = path.join(ROOT, 'examples', 'platform');
 /** One scratch directory for the whole file: the cluster is built once. */
 const scratch = { dir: '' };
-afterAll(() => !process.env.KEEP_LIVE && scratch.dir && fs.rmSync(scratch.dir, { recursive: true, force: true }));
+afterAll(() => scratch.dir && fs.rmSync(scratch.dir, { recursive: true, force: true }));
 
 interface Run {
   code: number;
@@ -42,7 +42,7 @@ const load = (text: string) => (jsyaml.loadAll(text) as KObject[]).filter((o) =>
 const ref = (o: KObject) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
 
 beforeAll(async () => {
-  const dir = (scratch.dir = process.env.KEEP_LIVE ?? fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-live-')));
+  const dir = (scratch.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-live-')));
   fs.cpSync(path.join(EXAMPLE, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
   fs.copyFileSync(path.join(EXAMPLE, 'values.yaml'), path.join(dir, 'values.yaml'));
   // The repository's tenants directory as Flux applies it: the Tenants, the cluster's own objects apart.
@@ -91,7 +91,8 @@ describe('diff against a snapshot of the live cluster running the platform', () 
     const rendered = load(fs.readFileSync(path.join(scratch.dir, 'rendered.yaml'), 'utf8'));
     const missing = [...new Set(rendered.map((o) => o.kind))].filter((k) => !kinds.has(k));
     expect({ missing }).toEqual({ missing: [] });
-    for (const k of ['Gateway', 'Certificate', 'Issuer', 'HTTPRoute']) expect({ kind: k, held: kinds.has(k) }).toEqual({ kind: k, held: true });
+    for (const k of ['Gateway', 'Certificate', 'Issuer', 'HTTPRoute'])
+      expect({ kind: k, held: kinds.has(k) }).toEqual({ kind: k, held: true });
     // managedFields kept as field trees, without timestamps.
     const ns = snap.find((o) => o.kind === 'Namespace' && o.metadata.name === 'tenant-alice')!;
     const mf = ns.metadata.managedFields as Record<string, unknown>[];
@@ -99,19 +100,36 @@ describe('diff against a snapshot of the live cluster running the platform', () 
       ['kustomize-controller', false],
       ['status-writer', false],
     ]);
-    const r = await cli(['snapshot', '-o', 'again.yaml'], kubectlServing([], new Set(['keycloakrealmgroups.v1.edp.epam.com'])));
+    const r = await cli(
+      ['snapshot', '-o', 'again.yaml'],
+      kubectlServing([], new Set(['keycloakrealmgroups.v1.edp.epam.com'])),
+    );
     expect(r.stderr).toContain('note: keycloakrealmgroups.v1.edp.epam.com is not served by this cluster');
   });
 
   it('the same inputs: exit 0, nothing printed', async () => {
-    const r = await cli(['diff', '--state', 'snapshot.yaml', '--values', 'values.yaml', '-f', 'tenants', '-f', 'cluster']);
+    const r = await cli([
+      'diff',
+      '--state',
+      'snapshot.yaml',
+      '--values',
+      'values.yaml',
+      '-f',
+      'tenants',
+      '-f',
+      'cluster',
+    ]);
     expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: '' });
     expect(r.stderr).toBe('note: no differences\n');
   });
 
   it('the same inputs, the Tenants alone under --prune: exit 0', async () => {
     const r = await cli(['diff', '--state', 'snapshot.yaml', '--values', 'values.yaml', '-f', 'tenants', '--prune']);
-    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({ code: 0, stdout: '', stderr: 'note: no differences\n' });
+    expect({ code: r.code, stdout: r.stdout, stderr: r.stderr }).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'note: no differences\n',
+    });
   });
 
   it('one quota changed: exit 3, that quota and its values, nothing else', async () => {
@@ -120,17 +138,36 @@ describe('diff against a snapshot of the live cluster running the platform', () 
     const alice = path.join(dir, 'tenants-quota', 'alice.yaml');
     const text = fs.readFileSync(alice, 'utf8');
     expect(text).toContain('count/certificates.cert-manager.io: "10"');
-    fs.writeFileSync(alice, text.replace('count/certificates.cert-manager.io: "10"', 'count/certificates.cert-manager.io: "20"'));
-    const r = await cli(['diff', '--state', 'snapshot.yaml', '--values', 'values.yaml', '-f', 'tenants-quota', '-o', 'json']);
+    fs.writeFileSync(
+      alice,
+      text.replace('count/certificates.cert-manager.io: "10"', 'count/certificates.cert-manager.io: "20"'),
+    );
+    const r = await cli([
+      'diff',
+      '--state',
+      'snapshot.yaml',
+      '--values',
+      'values.yaml',
+      '-f',
+      'tenants-quota',
+      '-o',
+      'json',
+    ]);
     expect(r.code).toBe(3);
-    const out = JSON.parse(r.stdout) as { created: KObject[]; changed: { before: KObject; after: KObject }[]; deleted: KObject[] };
+    const out = JSON.parse(r.stdout) as {
+      created: KObject[];
+      changed: { before: KObject; after: KObject }[];
+      deleted: KObject[];
+    };
     const changed = out.changed.map((c) => ref(c.after));
     expect({ created: out.created.map(ref), changed, deleted: out.deleted.map(ref) }).toEqual({
       created: [],
       changed: expect.arrayContaining(['ResourceQuota tenant-alice/tenant-quota']),
       deleted: [],
     });
-    const others = changed.filter((c) => c !== 'ResourceQuota tenant-alice/tenant-quota' && c !== 'Secret tenant-alice/cozystack-values');
+    const others = changed.filter(
+      (c) => c !== 'ResourceQuota tenant-alice/tenant-quota' && c !== 'Secret tenant-alice/cozystack-values',
+    );
     expect({ others }).toEqual({ others: [] });
     const quota = out.changed.find((c) => c.after.kind === 'ResourceQuota')!;
     expect(quota.after.spec).toEqual({
@@ -166,11 +203,18 @@ describe('diff against a snapshot of the live cluster running the platform', () 
     ]);
     expect(r.code).toBe(3);
     const out = JSON.parse(r.stdout) as { created: KObject[]; changed: { after: KObject }[]; deleted: KObject[] };
-    expect({ created: out.created.map(ref), changed: out.changed.map((c) => ref(c.after)) }).toEqual({ created: [], changed: [] });
+    expect({ created: out.created.map(ref), changed: out.changed.map((c) => ref(c.after)) }).toEqual({
+      created: [],
+      changed: [],
+    });
     const carols = (o: KObject) => o.metadata.namespace === 'tenant-carol' || o.metadata.name.includes('tenant-carol');
     expect({ notCarols: out.deleted.filter((o) => !carols(o)).map(ref) }).toEqual({ notCarols: [] });
     const deleted = out.deleted.map(ref);
-    for (const want of ['Namespace tenant-carol', 'Secret tenant-carol/cozystack-values', 'HTTPRoute tenant-carol/blog'])
+    for (const want of [
+      'Namespace tenant-carol',
+      'Secret tenant-carol/cozystack-values',
+      'HTTPRoute tenant-carol/blog',
+    ])
       expect({ want, deleted: deleted.includes(want) }).toEqual({ want, deleted: true });
   });
 });

@@ -110,7 +110,10 @@ function defaulted(o: KObject): KObject {
       };
       break;
     case 'Certificate':
-      x.status ??= { conditions: [{ type: 'Ready', status: 'True', reason: 'Ready' }], notAfter: '2026-04-01T00:00:00Z' };
+      x.status ??= {
+        conditions: [{ type: 'Ready', status: 'True', reason: 'Ready' }],
+        notAfter: '2026-04-01T00:00:00Z',
+      };
       break;
   }
   return x;
@@ -130,8 +133,7 @@ export function liveCluster(objects: KObject[], applied: KObject[]): KObject[] {
     const refs = o.metadata.ownerReferences;
     if (!Array.isArray(refs)) return o;
     const ownerReferences = refs.map((r) => {
-      const owner =
-        byRef.get(`${r.kind}/${o.metadata.namespace ?? ''}/${r.name}`) ?? byRef.get(`${r.kind}//${r.name}`);
+      const owner = byRef.get(`${r.kind}/${o.metadata.namespace ?? ''}/${r.name}`) ?? byRef.get(`${r.kind}//${r.name}`);
       return owner ? { ...r, uid: uid(owner) } : r;
     });
     return { ...o, metadata: { ...o.metadata, ownerReferences } };
@@ -141,7 +143,10 @@ export function liveCluster(objects: KObject[], applied: KObject[]): KObject[] {
     const x = defaulted(o);
     const managedFields: Obj[] = [];
     if (manifest) {
-      const withLabels = { ...manifest, metadata: { ...manifest.metadata, labels: { ...(manifest.metadata.labels ?? {}), ...FLUX_LABELS } } };
+      const withLabels = {
+        ...manifest,
+        metadata: { ...manifest.metadata, labels: { ...(manifest.metadata.labels ?? {}), ...FLUX_LABELS } },
+      };
       x.metadata.labels = { ...(x.metadata.labels ?? {}), ...FLUX_LABELS };
       managedFields.push({
         manager: 'kustomize-controller',

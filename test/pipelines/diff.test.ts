@@ -70,9 +70,10 @@ describe('diff: Secrets', () => {
     );
     const unknown = diff({ state: [old], objects: [full], valuesFiles: [] }, { now: NOW });
     expect(unknown.uncomparable.map((o) => o.metadata.name)).toEqual(['tls']);
-    expect(unknown.changed.map((c) => c.after.data)).toEqual([{ 'tls.crt': '*** (unknown)', 'tls.key': '*** (unknown)' }]);
+    expect(unknown.changed.map((c) => c.after.data)).toEqual([
+      { 'tls.crt': '*** (unknown)', 'tls.key': '*** (unknown)' },
+    ]);
   });
-
 });
 
 describe('diff: Secrets of any shape', () => {

@@ -43,7 +43,10 @@ function inputsOf(c: PlatformCase): { dir: string; change: string[] } {
   const rendered = render(clone(input)).objects;
   const keys = new Set(rendered.map(keyOf));
   const cluster = clusterStateOf(c, rendered).filter((o) => !keys.has(keyOf(o)));
-  fs.writeFileSync(path.join(dir, 'tenants.yaml'), jsyaml.dump({ apiVersion: 'v1', kind: 'List', items: input.objects }));
+  fs.writeFileSync(
+    path.join(dir, 'tenants.yaml'),
+    jsyaml.dump({ apiVersion: 'v1', kind: 'List', items: input.objects }),
+  );
   fs.writeFileSync(path.join(dir, 'cluster.yaml'), jsyaml.dump({ apiVersion: 'v1', kind: 'List', items: cluster }));
   const change = ['-f', 'tenants.yaml', '-f', 'cluster.yaml'];
   if (input.valuesFiles.length) {
@@ -112,8 +115,12 @@ describe('diff against what the inputs wrote', () => {
             'json',
           ]);
           expect({ code: other.code, stderr: other.code === 3 ? '' : other.stderr }).toEqual({ code: 3, stderr: '' });
-          const changed = (JSON.parse(other.stdout) as { changed: { after: { kind: string; metadata: { name: string } } }[] }).changed;
-          expect(changed.filter((x) => x.after.kind === 'Secret' && x.after.metadata.name === 'cozystack-values').length).toBeGreaterThan(0);
+          const changed = (
+            JSON.parse(other.stdout) as { changed: { after: { kind: string; metadata: { name: string } } }[] }
+          ).changed;
+          expect(
+            changed.filter((x) => x.after.kind === 'Secret' && x.after.metadata.name === 'cozystack-values').length,
+          ).toBeGreaterThan(0);
         } finally {
           fs.rmSync(dir, { recursive: true, force: true });
         }

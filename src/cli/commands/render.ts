@@ -84,7 +84,8 @@ async function writeTree(
           includeHooks: opts.includeHooks,
           gatewayOnly: opts.gatewayOnly,
           apiVersions: opts.apiVersions,
-          gatewayApiVersion: opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
+          gatewayApiVersion:
+            opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
           withController: opts.withController,
         },
         tenants: result.tenants,
