@@ -32,7 +32,7 @@ function isKustomization(o: KObject): boolean {
 /**
  * The files the records of the given trees name (absolute paths; none for a path that is no tree),
  * and how the trees were written. A record of an earlier format holds neither the options nor the
- * Tenants: refused, with how to rewrite the tree (../shared/spec/cli-contract.md `cozy-gw diff`).
+ * Tenants: refused, with how to rewrite the tree (docs/decisions.md §C13).
  */
 function recordedFiles(paths: string[], cwd: string): { recorded: Set<string>; tree?: TreeMaking } {
   const recorded = new Set<string>();

@@ -3,7 +3,7 @@
  * statement of its format, read by the writer (src/io/treeCommit.ts) and by `diff --state DIR`
  * through `readTree` (src/io/outputDir.ts).
  *
- * `DIR/.cozy-gw-files`, format 3 (../shared/spec/cli-contract.md `cozy-gw diff`: "A tree remembers
+ * `DIR/.cozy-gw-files`, format 3 (docs/decisions.md §C13: "A tree remembers
  * how it was written"): a comment line, a JSON header line (`{"format":3,"files":"yaml","id":"<sha256>"}`),
  * the shape line (`{"shape":{"includeHooks":true}}`: the options that shaped the content, only
  * those set), one line per Tenant the tree was rendered from (`{"tenant":{...}}`, in the stable
@@ -38,7 +38,7 @@ const RECORD_V3_HEADER =
 export const RECORD_FORMAT = 3;
 
 /**
- * The options that shape a tree's content (../shared/spec/cli-contract.md `cozy-gw diff`: "A tree
+ * The options that shape a tree's content (docs/decisions.md §C13: "A tree
  * remembers how it was written"), as the record keeps them: `diff --state DIR` renders a change the
  * same way. `-o json` is the record's `fileFormat`.
  */

@@ -1,5 +1,5 @@
 /**
- * Server-side apply's field ownership (../shared/spec/cli-contract.md `cozy-gw diff`: "A field the
+ * Server-side apply's field ownership (docs/decisions.md §C8: "A field the
  * manifests stop setting shows as removed where the state says the applier owned it (its
  * managedFields), as server-side apply removes it"). A live object's `metadata.managedFields` lists,
  * per field manager, the fields it set, as a FieldsV1 tree: `f:<name>` for a map key, `k:<json>`

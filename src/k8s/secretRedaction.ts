@@ -16,7 +16,7 @@ import { clone, isObject, type KObject } from './model';
 
 export const REDACTED_ANNOTATION = 'cozy-gw.cozystack.io/secret-data-omitted';
 /**
- * The digest of the data left out (../shared/spec/cli-contract.md `cozy-gw diff`: "Hidden data is
+ * The digest of the data left out (docs/decisions.md §C8: "Hidden data is
  * compared, never trusted blind"): `sha256:<hex>` over the data as the API server stores it, so that
  * `diff` can tell changed data from unchanged without holding it.
  */
@@ -62,7 +62,7 @@ const VALUES_CHANNEL_NAME = 'cozystack-values';
  * A `cozystack-values` Secret as the charts write it: type Opaque (or none given) holding
  * `values.yaml` and nothing else. It is configuration, not key material (the certificate and key
  * never travel on the values channel, docs/behaviour.md §6), so every output writes it whole
- * (../shared/spec/cli-contract.md `cozy-gw diff`: "cozystack-values is configuration, not key material:
+ * (docs/decisions.md §C8: "cozystack-values is configuration, not key material:
  * every output writes it whole"); a Secret that merely carries the name (a `kubernetes.io/tls`
  * one, or one holding other keys) is redacted like any other.
  */

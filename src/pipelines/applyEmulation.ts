@@ -1,6 +1,6 @@
 /**
  * A given object applied over the live one, as `diff` lays a change over the state
- * (../shared/spec/cli-contract.md `cozy-gw diff`: "an object with the same group, kind, namespace and
+ * (docs/decisions.md §C8: "an object with the same group, kind, namespace and
  * name replaces the state's"; "A live snapshot is compared as it will be applied"). Two cases:
  *
  * - The live object carries managedFields (a snapshot of a live cluster): server-side apply by

@@ -23,7 +23,7 @@ export interface Comparison {
   deleted: KObject[];
   /**
    * Secrets among `changed` whose data one side left out without a digest: nothing tells whether
-   * the data changes (../shared/spec/cli-contract.md `cozy-gw diff`: "where it cannot compare, it
+   * the data changes (docs/decisions.md §C8: "where it cannot compare, it
    * says so on stderr and never exits 0").
    */
   uncomparable?: KObject[];

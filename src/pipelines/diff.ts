@@ -188,21 +188,7 @@ function renderChange(
     },
     opts,
   );
-  // What render owned (the state's tree, the tree's record) and no longer produces: usually few of its keys.
-  const gone = new Set<string>();
-  for (const k of previous) if (!rendered.has(k)) gone.add(k);
-  for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
-  // A live cluster's objects Flux applied (its labels: the Kustomization's inventory) and render no
-  // longer produces: with --prune all of them go, as Flux's prune deletes them; without, those in
-  // the namespaces of the given Tenants (the state's other tenants stay as they are).
-  if (!input.treeHeld?.size) {
-    const givenNamespaces = new Set(givenTenants.map(tenantNamespaceOf));
-    for (const o of before) {
-      const k = keyOf(o);
-      if (rendered.has(k) || !appliedByFlux(o)) continue;
-      if (input.prune || givenNamespaces.has(o.metadata.namespace ?? '')) gone.add(k);
-    }
-  }
+  const gone = goneKeys(input, before, rendered, previous, givenTenants);
   const removedNamespaces: string[] = [];
   for (const o of before) {
     const k = keyOf(o);
@@ -227,6 +213,32 @@ function renderChange(
     ...r.objects,
   ];
   return { objects, unchanged, leaving, removedNamespaces, rendered, findings: r.findings };
+}
+
+/**
+ * What render owned (the state's tree, the tree's record) and no longer produces: usually few of
+ * its keys. A live cluster's objects Flux applied (its labels: the Kustomization's inventory) and
+ * render no longer produces count too: with --prune all of them, as Flux's prune deletes them;
+ * without, those in the namespaces of the given Tenants (the state's other tenants stay as they are).
+ */
+function goneKeys(
+  input: DiffInput,
+  before: readonly KObject[],
+  rendered: ReadonlySet<string>,
+  previous: Iterable<string>,
+  givenTenants: readonly KObject[],
+): Set<string> {
+  const gone = new Set<string>();
+  for (const k of previous) if (!rendered.has(k)) gone.add(k);
+  for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
+  if (input.treeHeld?.size) return gone;
+  const givenNamespaces = new Set(givenTenants.map(tenantNamespaceOf));
+  for (const o of before) {
+    const k = keyOf(o);
+    if (rendered.has(k) || !appliedByFlux(o)) continue;
+    if (input.prune || givenNamespaces.has(o.metadata.namespace ?? '')) gone.add(k);
+  }
+  return gone;
 }
 
 /**

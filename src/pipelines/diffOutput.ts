@@ -41,8 +41,8 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 /**
  * The findings worth repeating: errors, findings about no object (the values given), and warnings
- * about the objects that differ or that the change gives (../shared/spec/cli-contract.md `cozy-gw
- * diff`: "Every finding about what the change gives reaches the reviewer", whether or not that
+ * about the objects that differ or that the change gives (docs/decisions.md §C8:
+ * every finding about what the change gives reaches the reviewer, whether or not that
  * object's rendered output changed). The others were there before the change and are counted.
  */
 export function relevantFindings(d: DiffResult): { relevant: Finding[]; unrelatedWarnings: number } {
@@ -71,7 +71,7 @@ function findingJson(f: Finding): Record<string, unknown> {
 const JSON_PIECE = 1 << 20;
 
 /**
- * The `-o json` document (../shared/spec/cli-contract.md `cozy-gw diff`, its JSON fields; the
+ * The `-o json` document (docs/decisions.md §C8, its JSON fields; the
  * findings that reach the reviewer, relevantFindings), in pieces of about a megabyte: the same
  * bytes as `JSON.stringify(doc, null, 2)`, made member by member and object by object, so that no
  * string of the whole document is ever made (70,000 Tenants' objects are longer than the longest
@@ -150,7 +150,7 @@ export function driftNote(d: DiffResult, stateArgs: string): string | undefined 
 
 /**
  * The note on Secrets whose data cannot be compared: the state left it out without a digest
- * (../shared/spec/cli-contract.md `cozy-gw diff`: "where it cannot compare, it says so on stderr
+ * (docs/decisions.md §C8: "where it cannot compare, it says so on stderr
  * and never exits 0"); they count as changed.
  */
 export function uncomparableNote(d: DiffResult): string | undefined {

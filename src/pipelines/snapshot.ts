@@ -122,7 +122,7 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
     readBy: 'the controller (owned Certificates)',
   },
   { resource: 'issuers.cert-manager.io', kind: 'Issuer', namespaced: true, readBy: 'the controller (owned Issuer)' },
-  // What render writes besides (../shared/spec/cli-contract.md `cozy-gw render`, the whole tenant and its
+  // What render writes besides (docs/decisions.md §C8; README "`cozy-gw render`: the chart chain": the whole tenant and its
   // hooks), so that a live cluster's state holds every object render and the controller write: read
   // in the platform's own namespaces and names only (platformObject).
   ...(
@@ -207,7 +207,7 @@ export { isValuesChannel };
 
 /**
  * Server-side bookkeeping: managedFields kept as field trees only (their timestamps dropped: `diff`
- * reads who applied which field, ../shared/spec/cli-contract.md `cozy-gw diff`), and last-applied
+ * reads who applied which field, docs/decisions.md §C8), and last-applied
  * dropped (cozy-gw never reads it; for a Secret it repeats the data).
  */
 export function tidy(o: KObject): KObject {

@@ -1,5 +1,5 @@
 /**
- * `diff` against a committed tree (../shared/spec/cli-contract.md `cozy-gw diff`): the tree's record
+ * `diff` against a committed tree (docs/decisions.md §C8, §C13): the tree's record
  * holds the options that shaped it and the Tenants it was rendered from; a record of an earlier
  * format is refused with how to rewrite the tree; and every finding about a given object reaches
  * the reviewer — the typo that removes bob's Gateway (`gatway: true`) is named on stderr, in the

@@ -1,5 +1,5 @@
 /**
- * `diff` against a live cluster (../shared/spec/cli-contract.md `cozy-gw diff`: "A live snapshot is
+ * `diff` against a live cluster (docs/decisions.md §C8: "A live snapshot is
  * compared as it will be applied"): the example platform rendered, applied by Flux (server-side
  * apply, field manager kustomize-controller), the controller run on it, and the cluster served by a
  * stand-in kubectl as the API server returns objects (test/helpers/apiServer.ts). `snapshot` reads

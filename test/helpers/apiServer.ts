@@ -1,5 +1,5 @@
 /**
- * A stand-in for a live cluster behind kubectl (../shared/spec/cli-contract.md `cozy-gw diff`: "A
+ * A stand-in for a live cluster behind kubectl (docs/decisions.md §C8: "A
  * live snapshot is compared as it will be applied"): objects dressed as the API server returns
  * them after Flux's kustomize-controller applied a tree with server-side apply and the other
  * controllers did their part, and a kubectl runner (CliIO.exec) that answers

@@ -87,7 +87,7 @@ describe('diff -o json', () => {
 });
 
 /**
- * `-o json` is streamed (../shared/spec/cli-contract.md `cozy-gw diff`: "-o json streams"): the
+ * `-o json` is streamed (docs/decisions.md §C8: "-o json streams"): the
  * document is made object by object in pieces of about a megabyte, byte for byte what
  * JSON.stringify(doc, null, 2) makes of it, so that no string of the whole document is made (over
  * 70,000 Tenants it is longer than the longest string V8 makes).

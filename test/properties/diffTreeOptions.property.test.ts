@@ -1,5 +1,5 @@
 /**
- * A tree remembers how it was written (../shared/spec/cli-contract.md `cozy-gw diff`): for generated
+ * A tree remembers how it was written (docs/decisions.md §C13): for generated
  * platforms (test/helpers/platformArbitrary.ts) and every option that shapes a tree
  * (`--include-hooks`, `--gateway-only`, `-o json`, `--with-controller`, and none), `diff` of the
  * inputs against the tree `render --output-dir` wrote from them is no difference (exit 0, nothing
