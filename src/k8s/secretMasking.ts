@@ -61,11 +61,12 @@ function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'afte
 export type HiddenData = 'same' | 'changed' | 'unknown';
 
 /**
- * A side printed without its data, as shown: each key it held (its redaction annotation names them)
- * as `***`, `*** (changed)` where the digests differ, or `*** (unknown)` where there is nothing to
- * compare by; the digest itself is not shown.
+ * A side whose data, or the other side's, was left out, as shown: each key it holds (a redaction
+ * annotation names them) as `***`; on the after side `*** (changed)` where the digests differ, or
+ * `*** (unknown)` where there is nothing to compare by, so the unified diff shows the line; the
+ * digest itself is not shown.
  */
-function maskHidden(o: KObject, hidden: HiddenData, copies: string[]): KObject {
+function maskHidden(o: KObject, hidden: HiddenData, copies: string[], side: 'before' | 'after'): KObject {
   const listed = o.metadata.annotations?.[REDACTED_ANNOTATION];
   const keys = isRedacted(o)
     ? typeof listed === 'string' && listed !== '(none)'
@@ -74,7 +75,8 @@ function maskHidden(o: KObject, hidden: HiddenData, copies: string[]): KObject {
     : isObject(o.data)
       ? Object.keys(o.data)
       : [];
-  const mark = hidden === 'same' ? '***' : hidden === 'changed' ? '*** (changed)' : '*** (unknown)';
+  const mark =
+    side === 'before' || hidden === 'same' ? '***' : hidden === 'changed' ? '*** (changed)' : '*** (unknown)';
   const out: KObject = { ...o, data: Object.fromEntries(keys.map((k) => [k, mark])) };
   delete out.stringData;
   const annotations: Record<string, string> = { ...(o.metadata.annotations ?? {}) };
@@ -128,8 +130,8 @@ export function secretSides(
     const same = both && hidden === 'same' && deepEqual(b, a);
     const copies = [...new Set([...(b ? keyMaterialAnnotations(b) : []), ...(a ? keyMaterialAnnotations(a) : [])])];
     return {
-      before: b && maskHidden(b, hidden ?? 'same', copies),
-      after: a && maskHidden(a, hidden ?? 'same', copies),
+      before: b && maskHidden(b, hidden ?? 'same', copies, 'before'),
+      after: a && maskHidden(a, hidden ?? 'same', copies, 'after'),
       same,
       ...(hidden ? { hidden } : {}),
     };

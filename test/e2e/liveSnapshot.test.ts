@@ -41,6 +41,10 @@ async function must(args: string[], exec?: ReturnType<typeof kubectlServing>): P
 const load = (text: string) => (jsyaml.loadAll(text) as KObject[]).filter((o) => o && o.kind);
 const ref = (o: KObject) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
 
+const tlsSecret = (crt: string, key: string) =>
+  'apiVersion: v1\nkind: Secret\nmetadata: {name: example-tls, namespace: tenant-root}\ntype: kubernetes.io/tls\n' +
+  `data: {tls.crt: ${crt}, tls.key: ${key}}\n`;
+
 beforeAll(async () => {
   const dir = (scratch.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-live-')));
   fs.cpSync(path.join(EXAMPLE, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
@@ -48,6 +52,9 @@ beforeAll(async () => {
   // The repository's tenants directory as Flux applies it: the Tenants, the cluster's own objects apart.
   fs.mkdirSync(path.join(dir, 'cluster'));
   fs.renameSync(path.join(dir, 'tenants', 'cluster-state.yaml'), path.join(dir, 'cluster', 'cluster-state.yaml'));
+  // A certificate Secret of the cluster's own, with its key material.
+  fs.writeFileSync(path.join(dir, 'cluster', 'tls.yaml'), tlsSecret('c2VjcmV0LWNydC0xMjM0', 'c2VjcmV0LWtleS01Njc4'));
+  fs.writeFileSync(path.join(dir, 'tls-rotated.yaml'), tlsSecret('cm90YXRlZC1jcnQtOTk5', 'cm90YXRlZC1rZXktODg4'));
   // The cluster after the in-cluster controller ran over what Flux applied and what the cluster holds.
   const cluster = async (extra: string[]) => {
     const rendered = await must(['render', '--values', 'values.yaml', '-f', 'tenants', '-f', 'cluster', ...extra]);
@@ -216,5 +223,33 @@ describe('diff against a snapshot of the live cluster running the platform', () 
       'HTTPRoute tenant-carol/blog',
     ])
       expect({ want, deleted: deleted.includes(want) }).toEqual({ want, deleted: true });
+  });
+
+  it('a Secret the snapshot holds without its data is compared by its digest: the same data is no difference, other data *** (changed)', async () => {
+    const snap = fs.readFileSync(path.join(scratch.dir, 'snapshot.yaml'), 'utf8');
+    expect(snap).not.toMatch(/c2VjcmV0LWNydC0xMjM0|c2VjcmV0LWtleS01Njc4/);
+    expect(snap).toMatch(/cozy-gw.cozystack.io\/secret-data-digest: sha256:[0-9a-f]{64}/);
+    const same = await cli(['diff', '--state', 'snapshot.yaml', '-f', 'cluster/tls.yaml']);
+    expect({ code: same.code, stdout: same.stdout }).toEqual({ code: 0, stdout: '' });
+    const rotated = await cli(['diff', '--state', 'snapshot.yaml', '-f', 'tls-rotated.yaml']);
+    expect(rotated.code).toBe(3);
+    expect(rotated.stdout).toMatch(/^-\s+tls\.crt: "\*\*\*"$/m);
+    expect(rotated.stdout).toMatch(/^\+\s+tls\.crt: "\*\*\* \(changed\)"$/m);
+    expect(rotated.stdout).not.toMatch(
+      /cm90YXRlZC1jcnQtOTk5|cm90YXRlZC1rZXktODg4|c2VjcmV0LWNydC0xMjM0|c2VjcmV0LWtleS01Njc4|sha256:/,
+    );
+  });
+
+  it('a state that left the data out without a digest: never exit 0, and stderr says why', async () => {
+    const snap = fs.readFileSync(path.join(scratch.dir, 'snapshot.yaml'), 'utf8');
+    const old = snap.replace(/^\s+cozy-gw\.cozystack\.io\/secret-data-digest: .*\n/gm, '');
+    expect(old).not.toContain('secret-data-digest');
+    fs.writeFileSync(path.join(scratch.dir, 'snapshot-old.yaml'), old);
+    const r = await cli(['diff', '--state', 'snapshot-old.yaml', '-f', 'cluster/tls.yaml']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(
+      'note: cannot tell whether the data of 1 Secret changes (Secret tenant-root/example-tls): the state left it out without a digest',
+    );
+    expect(r.stdout).toContain('*** (unknown)');
   });
 });

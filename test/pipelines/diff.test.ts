@@ -51,7 +51,7 @@ describe('diff: Secrets', () => {
     );
     expect(other.changed.map((c) => [c.before.data, c.after.data])).toEqual([
       [
-        { 'tls.crt': '*** (changed)', 'tls.key': '*** (changed)' },
+        { 'tls.crt': '***', 'tls.key': '***' },
         { 'tls.crt': '*** (changed)', 'tls.key': '*** (changed)' },
       ],
     ]);
