@@ -5,7 +5,10 @@
  * The snapshot is what `render`, `reconcile` and `admit` read as cluster state
  * (README "cozy-gw snapshot": Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
  * GRPCRoutes, Ingresses, Secrets, cert-manager Certificates and Issuers, Tenants, the platform
- * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster.
+ * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster;
+ * and every kind render writes, the platform's own objects of them (platformObject), so that
+ * `diff --state snapshot.yaml` compares a change with everything it would apply over
+ * (docs/decisions.md §C8), managedFields kept as field trees.
  */
 import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from '../k8s/yaml';
