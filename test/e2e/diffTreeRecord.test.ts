@@ -134,3 +134,19 @@ describe('every finding about the given objects reaches the reviewer', () => {
     );
   });
 });
+
+describe('cozystack-values is configuration: shown whole', () => {
+  it('a platform values change shows in every tenant’s values, key by key in the plan, as text in the diff', async () => {
+    const set = ['--set', 'networking.clusterDomain=other.local', '--now', NOW];
+    const plan = await cli(['diff', '--state', 'deploy', ...INPUTS, ...set, '-o', 'plan']);
+    expect(plan.code).toBe(3);
+    const lines = plan.stdout.split('\n').filter((l) => l.includes('cluster-domain'));
+    expect({ n: lines.length, first: lines[0] }).toEqual({
+      n: 7,
+      first: '      ~ stringData["values.yaml"]._cluster["cluster-domain"]: "cozy.local" -> "other.local"',
+    });
+    const unified = await cli(['diff', '--state', 'deploy', ...INPUTS, ...set]);
+    expect(unified.stdout).toMatch(/^-\s+cluster-domain: cozy\.local$/m);
+    expect(unified.stdout).toMatch(/^\+\s+cluster-domain: other\.local$/m);
+  });
+});
