@@ -100,16 +100,22 @@ function merge(
     const out: Record<string, unknown> = {};
     for (const [k, g] of Object.entries(given)) {
       if (g === undefined) continue;
-      out[k] = k in live ? merge(g, live[k], memberSets(sets, k), inner?.(k) ?? keepsNothing) : g;
+      put(
+        out,
+        k,
+        Object.prototype.hasOwnProperty.call(live, k)
+          ? merge(g, live[k], memberSets(sets, k), inner?.(k) ?? keepsNothing)
+          : g,
+      );
     }
     for (const [k, l] of Object.entries(live)) {
-      if (k in out || l === undefined) continue;
+      if (Object.prototype.hasOwnProperty.call(out, k) || l === undefined) continue;
       const owned = memberSets(sets, k);
-      if (keeps(k) || !owned.length) out[k] = l;
+      if (keeps(k) || !owned.length) put(out, k, l);
       else if (isObject(l)) {
         // A map the applier set some members of: what others set in it stays.
         const rest = merge({}, l, owned, inner?.(k) ?? keepsNothing) as Record<string, unknown>;
-        if (Object.keys(rest).length) out[k] = rest;
+        if (Object.keys(rest).length) put(out, k, rest);
       }
     }
     return out;
@@ -117,6 +123,11 @@ function merge(
   if (Array.isArray(given) && Array.isArray(live) && given.length === live.length)
     return given.map((g, i) => merge(g, live[i], elementSets(sets, live[i], i), keepsNothing));
   return given;
+}
+
+/** Set a member as data, whatever its name (`__proto__` stays a plain key, as model.ts copies it). */
+function put(o: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 
 /** The applied Secret without cozy-gw's redaction annotations, unless the given Secret carries them itself. */
