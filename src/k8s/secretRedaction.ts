@@ -70,7 +70,12 @@ export function isValuesChannel(s: KObject): boolean {
   if (!isSecret(s) || s.metadata.name !== VALUES_CHANNEL_NAME) return false;
   if (s.type !== undefined && s.type !== 'Opaque') return false;
   if (isRedacted(s)) return false;
-  return secretKeys(s).every((k) => k === 'values.yaml');
+  // Each of data and stringData absent, or a map holding `values.yaml` as text and nothing else:
+  // any other shape (a string, a list, other keys) is no values channel and is redacted.
+  const valuesOnly = (m: unknown) =>
+    m === undefined ||
+    (isObject(m) && Object.entries(m).every(([k, v]) => k === 'values.yaml' && typeof v === 'string'));
+  return valuesOnly(s.data) && valuesOnly(s.stringData) && secretKeys(s).length > 0;
 }
 
 /** Whether the object is a Secret printed by cozy-gw without its data. */
