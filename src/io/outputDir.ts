@@ -26,10 +26,18 @@ import type { KObject } from '../k8s/model';
 import { dumpYaml, newMemo, toJson } from '../k8s/yaml';
 import { SafeDir } from './safeDir';
 import { commitTree, WORK, type TreeCommitOptions, type TreeCommitResult } from './treeCommit';
-import { KUSTOMIZATION, MARKER, readRecordWith, recordBytes, type TreeFormat, type TreeRecord } from './treeRecord';
+import {
+  KUSTOMIZATION,
+  MARKER,
+  readRecordWith,
+  recordBytes,
+  type TreeFormat,
+  type TreeMaking,
+  type TreeRecord,
+} from './treeRecord';
 
 export { MARKER, RECORD, recordBytes, parseRecord } from './treeRecord';
-export type { TreeFile, TreeFormat, TreeObjectRef, TreeRecord } from './treeRecord';
+export type { TreeFile, TreeFormat, TreeMaking, TreeObjectRef, TreeRecord, TreeShape } from './treeRecord';
 export { LOCK_WAIT_MS, TreeInterrupted, WORK, type SignalSource } from './treeCommit';
 export { LOCK } from './treeLock';
 
@@ -103,6 +111,8 @@ export type WriteResult = TreeCommitResult;
 
 export interface WriteOptions extends TreeCommitOptions {
   format?: TreeFormat;
+  /** How the tree is written and the Tenants it is rendered from, for its record (`diff --state DIR` reads them). */
+  making?: TreeMaking;
 }
 
 /**
@@ -155,5 +165,5 @@ export function writeOutputDir(
 ): Promise<WriteResult> {
   const format = opts.format ?? 'yaml';
   const files = outputTree(objs, format);
-  return commitTree(dirArg, cwd, files, recordBytes(files, objs, format), opts);
+  return commitTree(dirArg, cwd, files, recordBytes(files, objs, format, opts.making), opts);
 }

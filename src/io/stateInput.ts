@@ -8,7 +8,8 @@
 import * as path from 'node:path';
 import { keyOf, type KObject } from '../k8s/model';
 import { readInputs, type SourceMap } from './inputs';
-import { isTreeBookkeeping, readTree } from './outputDir';
+import { isTreeBookkeeping, readTree, RECORD, type TreeMaking } from './outputDir';
+import { error, FindingsError, type Finding } from '../k8s/diagnostics';
 
 export interface StateInput {
   /** Every object of the state, in reading order. */
@@ -16,6 +17,11 @@ export interface StateInput {
   sources: SourceMap;
   /** Keys (keyOf) of the state objects a committed render tree holds as render's own. */
   treeHeld: Set<string>;
+  /**
+   * How the committed trees among the paths were written and the Tenants they were rendered from
+   * (their records, format 3); undefined when no path is a tree.
+   */
+  tree?: TreeMaking;
 }
 
 /** A kustomize Kustomization: how a tree is applied, not an object of the cluster. */
@@ -23,15 +29,40 @@ function isKustomization(o: KObject): boolean {
   return o.kind === 'Kustomization' && o.apiVersion.startsWith('kustomize.config.k8s.io/');
 }
 
-/** The files the records of the given trees name (absolute paths); none for a path that is no tree. */
-function recordedFiles(paths: string[], cwd: string): Set<string> {
+/**
+ * The files the records of the given trees name (absolute paths; none for a path that is no tree),
+ * and how the trees were written. A record of an earlier format holds neither the options nor the
+ * Tenants: refused, with how to rewrite the tree (docs/decisions.md §C14).
+ */
+function recordedFiles(paths: string[], cwd: string): { recorded: Set<string>; tree?: TreeMaking } {
   const recorded = new Set<string>();
+  const findings: Finding[] = [];
+  let tree: TreeMaking | undefined;
   for (const p of paths) {
     if (p === '-') continue;
     const dir = path.resolve(cwd, p);
-    for (const f of readTree(dir)?.files ?? []) recorded.add(path.join(dir, f.path));
+    const record = readTree(dir);
+    if (!record) continue;
+    for (const f of record.files) recorded.add(path.join(dir, f.path));
+    if (!record.making) {
+      findings.push(
+        error(
+          `--state ${p}: the tree's record (${RECORD}, format ${record.format}, written by an earlier cozy-gw) holds neither the options that shaped the tree nor the Tenants it was rendered from, so a change cannot be rendered the same way`,
+          {
+            rule: 'diff.tree-record-format',
+            file: p,
+            hint: `write the tree again with this version (cozy-gw render with the same inputs and options --output-dir ${p}), commit it, and diff against it`,
+          },
+        ),
+      );
+      continue;
+    }
+    tree = tree
+      ? { shape: tree.shape, tenants: [...tree.tenants, ...record.making.tenants] }
+      : { shape: record.making.shape, tenants: [...record.making.tenants] };
   }
-  return recorded;
+  if (findings.length) throw new FindingsError(findings);
+  return { recorded, tree };
 }
 
 /** Read `--state`. Throws FindingsError with every problem of every source at once. */
@@ -42,7 +73,7 @@ export function readState(paths: string[], io: { readStdin: () => string; cwd: s
     flag: '--state',
     skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
   });
-  const recorded = recordedFiles(paths, io.cwd);
+  const { recorded, tree } = recordedFiles(paths, io.cwd);
   const state = objects.filter((o) => !isKustomization(o));
   const treeHeld = new Set<string>();
   if (recorded.size)
@@ -50,5 +81,5 @@ export function readState(paths: string[], io: { readStdin: () => string; cwd: s
       const file = sources.originOf(o)?.file;
       if (file && recorded.has(path.resolve(io.cwd, file))) treeHeld.add(keyOf(o));
     }
-  return { state, sources, treeHeld };
+  return { state, sources, treeHeld, ...(tree ? { tree } : {}) };
 }

@@ -3,22 +3,25 @@
  * statement of its format, read by the writer (src/io/treeCommit.ts) and by `diff --state DIR`
  * through `readTree` (src/io/outputDir.ts).
  *
- * `DIR/.cozy-gw-files`, format 2 (written since the tree became a transaction): a comment line, a
- * JSON header line (`{"format":2,"files":"yaml","id":"<sha256>"}`) and one JSON array a line per
- * file, in output order, kustomization.yaml last:
+ * `DIR/.cozy-gw-files`, format 3 (docs/decisions.md §C14: "A tree remembers
+ * how it was written"): a comment line, a JSON header line (`{"format":3,"files":"yaml","id":"<sha256>"}`),
+ * the shape line (`{"shape":{"includeHooks":true}}`: the options that shaped the content, only
+ * those set), one line per Tenant the tree was rendered from (`{"tenant":{...}}`, in the stable
+ * order), and one JSON array a line per file, in output order, kustomization.yaml last:
  * `["tenant-a/secret-s.yaml","<sha256 of its bytes>","v1","Secret","tenant-a","s"]` (path, digest,
  * apiVersion, kind, namespace or "", name; kustomization.yaml has path and digest only). The id is
- * the digest of those lines: the same tree writes the same record, byte for byte, and equal ids
- * mean equal trees. Earlier formats are still read: 1, the same comment line of earlier versions
- * and one path a line; 0, no record, the trees of the first versions, whose kustomization.yaml
- * carries the marker line and lists the files.
+ * the digest of the lines after the header: the same tree written the same way writes the same
+ * record, byte for byte, and equal ids mean equal trees. Earlier formats are still read (the writer
+ * owns their files; `diff` refuses them, for they hold no Tenants): 2, the same without the shape
+ * and Tenant lines; 1, a comment line of earlier versions and one path a line; 0, no record, the
+ * trees of the first versions, whose kustomization.yaml carries the marker line and lists the files.
  *
  * The record, like the writer's journal, is bytes, never one string: a tree of millions of files
  * (200,000 tenants) has a record of about 950 MB, longer than the longest string V8 makes (2^29
  * characters); it is written in blocks (LineBlocks) and read a line at a time (linesOf).
  */
 import { createHash, hash } from 'node:crypto';
-import type { KObject } from '../k8s/model';
+import { compareObjects, isObject, type KObject } from '../k8s/model';
 import { KUSTOMIZATION, RECORD } from './treeFiles';
 
 export { RECORD, KUSTOMIZATION, MARKER } from './treeFiles';
@@ -28,6 +31,30 @@ const RECORD_V1_HEADER =
   '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
 const RECORD_V2_HEADER =
   '# cozy-gw output tree (record format 2): the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
+const RECORD_V3_HEADER =
+  '# cozy-gw output tree (record format 3): how the tree was written, the Tenants it was rendered from, and the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
+
+/** The record format this version writes. */
+export const RECORD_FORMAT = 3;
+
+/**
+ * The options that shape a tree's content (docs/decisions.md §C14: "A tree
+ * remembers how it was written"), as the record keeps them: `diff --state DIR` renders a change the
+ * same way. `-o json` is the record's `fileFormat`.
+ */
+export interface TreeShape {
+  includeHooks?: boolean;
+  gatewayOnly?: boolean;
+  apiVersions?: string[];
+  gatewayApiVersion?: string;
+  withController?: boolean;
+}
+
+/** What render wrote the tree from (record format 3): its shaping options and the input Tenants. */
+export interface TreeMaking {
+  shape: TreeShape;
+  tenants: KObject[];
+}
 
 /** How each object's file is written: YAML (`.yaml`), or JSON (`.json`) for `-o json --output-dir`. */
 export type TreeFormat = 'yaml' | 'json';
@@ -54,11 +81,14 @@ export interface TreeFile {
  * A tree's record: what render wrote into DIR, so that a later run (and `diff --state DIR`) knows
  * what render owns there. `format` says which version wrote it: 0, a tree of the oldest versions
  * (no record: its kustomization's marker and the files it lists); 1, the line-per-path record
- * (`.cozy-gw-files` without objects); 2, the current record, which names the object and the digest
- * of every file. Every format is read; only format 2 is written.
+ * (`.cozy-gw-files` without objects); 2, the record that names the object and the digest of every
+ * file; 3, the current record, which also holds the shaping options and the input Tenants
+ * (`making`). Every format is read; only format 3 is written.
  */
 export interface TreeRecord {
-  format: 0 | 1 | 2;
+  format: 0 | 1 | 2 | 3;
+  /** How the tree was written and the Tenants it was rendered from (format 3; absent in earlier formats). */
+  making?: TreeMaking;
   /** How the object files are written (format 2). */
   fileFormat?: TreeFormat;
   /** The record's content digest (format 2): equal ids, equal trees. */
@@ -125,9 +155,31 @@ export function* linesOf(bytes: Buffer): Generator<string> {
   }
 }
 
-/** The record (format 2) of `files` (path → content, kustomization.yaml last), whose objects are `objs` in order. */
-export function recordBytes(files: Map<string, string>, objs: KObject[], format: TreeFormat): Buffer {
+/** The shaping options as recorded: only those set, in a fixed order (the same tree, the same record). */
+function shapeRecord(s: TreeShape): TreeShape {
+  const out: TreeShape = {};
+  if (s.includeHooks) out.includeHooks = true;
+  if (s.gatewayOnly) out.gatewayOnly = true;
+  if (s.apiVersions?.length) out.apiVersions = [...s.apiVersions];
+  if (s.gatewayApiVersion) out.gatewayApiVersion = s.gatewayApiVersion;
+  if (s.withController) out.withController = true;
+  return out;
+}
+
+/**
+ * The record (format 3) of `files` (path → content, kustomization.yaml last), whose objects are
+ * `objs` in order, written from `making` (its shape line, then a line per Tenant, in the stable
+ * order, then the files).
+ */
+export function recordBytes(
+  files: Map<string, string>,
+  objs: KObject[],
+  format: TreeFormat,
+  making: TreeMaking = { shape: {}, tenants: [] },
+): Buffer {
   const lines = new LineBlocks();
+  lines.add(JSON.stringify({ shape: shapeRecord(making.shape) }));
+  for (const t of [...making.tenants].sort(compareObjects)) lines.add(JSON.stringify({ tenant: t }));
   let i = 0;
   for (const [rel, content] of files) {
     const o = rel === KUSTOMIZATION ? undefined : objs[i++];
@@ -138,14 +190,15 @@ export function recordBytes(files: Map<string, string>, objs: KObject[], format:
   }
   // The id is the digest of the lines: the header that carries it is put before them.
   const { blocks, sha256: id } = lines.done();
-  blocks.unshift(Buffer.from(`${RECORD_V2_HEADER}\n${JSON.stringify({ format: 2, files: format, id })}\n`));
+  blocks.unshift(Buffer.from(`${RECORD_V3_HEADER}\n${JSON.stringify({ format: RECORD_FORMAT, files: format, id })}\n`));
   return Buffer.concat(blocks);
 }
 
-/** The id a format-2 record carries (its header line), without parsing the files. */
+/** The id a format-2 or -3 record carries (its header line), without parsing the files. */
 export function recordId(record: Buffer): string | undefined {
   const lines = linesOf(record);
-  if (lines.next().value !== RECORD_V2_HEADER) return undefined;
+  const first = lines.next().value;
+  if (first !== RECORD_V2_HEADER && first !== RECORD_V3_HEADER) return undefined;
   try {
     const head = JSON.parse(lines.next().value ?? '');
     return typeof head?.id === 'string' ? head.id : undefined;
@@ -163,21 +216,28 @@ export function parseRecord(record: Buffer): Omit<TreeRecord, 'unfinished'> | un
     for (const l of lines) if (l && safeRelative(l)) files.push({ path: l });
     return { format: 1, files };
   }
-  if (first !== RECORD_V2_HEADER) return undefined;
+  if (first !== RECORD_V2_HEADER && first !== RECORD_V3_HEADER) return undefined;
   let head: { format?: unknown; files?: unknown; id?: unknown };
   try {
     head = JSON.parse(lines.next().value ?? '');
   } catch {
     return undefined;
   }
-  if (head?.format !== 2) return undefined;
+  const format = head?.format;
+  if (!(format === 2 && first === RECORD_V2_HEADER) && !(format === 3 && first === RECORD_V3_HEADER)) return undefined;
   const files: TreeFile[] = [];
+  const making: TreeMaking | undefined = format === 3 ? { shape: {}, tenants: [] } : undefined;
   for (const line of lines) {
     if (!line) continue;
     let e: unknown;
     try {
       e = JSON.parse(line);
     } catch {
+      continue;
+    }
+    if (making && isObject(e)) {
+      if (isObject(e.shape)) making.shape = readShape(e.shape);
+      else if (isObject(e.tenant) && isObject(e.tenant.metadata)) making.tenants.push(e.tenant as unknown as KObject);
       continue;
     }
     if (!Array.isArray(e) || !e.every((x) => typeof x === 'string') || !safeRelative(e[0] ?? '')) continue;
@@ -187,11 +247,24 @@ export function parseRecord(record: Buffer): Omit<TreeRecord, 'unfinished'> | un
     files.push(f);
   }
   return {
-    format: 2,
+    format,
+    ...(making ? { making } : {}),
     ...(head.files === 'yaml' || head.files === 'json' ? { fileFormat: head.files } : {}),
     ...(typeof head.id === 'string' ? { id: head.id } : {}),
     files,
   };
+}
+
+/** The shaping options a record holds, each read only when it has its type. */
+function readShape(s: Record<string, unknown>): TreeShape {
+  const out: TreeShape = {};
+  if (s.includeHooks === true) out.includeHooks = true;
+  if (s.gatewayOnly === true) out.gatewayOnly = true;
+  if (Array.isArray(s.apiVersions) && s.apiVersions.every((v) => typeof v === 'string'))
+    out.apiVersions = s.apiVersions;
+  if (typeof s.gatewayApiVersion === 'string') out.gatewayApiVersion = s.gatewayApiVersion;
+  if (s.withController === true) out.withController = true;
+  return out;
 }
 
 /**

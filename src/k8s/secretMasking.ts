@@ -8,7 +8,16 @@
  * redacted forms are compared. Pure.
  */
 import { deepEqual, isObject, type KObject } from './model';
-import { isRedacted, isSecret, keyMaterialAnnotations, redactSecret } from './secretRedaction';
+import {
+  DIGEST_ANNOTATION,
+  REDACTED_ANNOTATION,
+  dataDigest,
+  isRedacted,
+  isSecret,
+  isValuesChannel,
+  keyMaterialAnnotations,
+  redactSecret,
+} from './secretRedaction';
 
 /** A Secret as the API server stores it: stringData folded into data (base64). */
 export function storedSecret(o: KObject): KObject {
@@ -48,16 +57,84 @@ function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'afte
   return out;
 }
 
-/** The two sides of a Secret as compared and shown (either undefined for a create or a delete). */
+/** How the data of two Secret sides compares where either side's data was left out. */
+export type HiddenData = 'same' | 'changed' | 'unknown';
+
+/**
+ * A side whose data, or the other side's, was left out, as shown: each key it holds (a redaction
+ * annotation names them) as `***`; on the after side `*** (changed)` where the digests differ, or
+ * `*** (unknown)` where there is nothing to compare by, so the unified diff shows the line; the
+ * digest itself is not shown.
+ */
+function maskHidden(o: KObject, hidden: HiddenData, copies: string[], side: 'before' | 'after'): KObject {
+  const listed = o.metadata.annotations?.[REDACTED_ANNOTATION];
+  const keys = isRedacted(o)
+    ? typeof listed === 'string' && listed !== '(none)'
+      ? listed.split(',')
+      : []
+    : isObject(o.data)
+      ? Object.keys(o.data)
+      : [];
+  const mark =
+    side === 'before' || hidden === 'same' ? '***' : hidden === 'changed' ? '*** (changed)' : '*** (unknown)';
+  const out: KObject = { ...o, data: Object.fromEntries(keys.map((k) => [k, mark])) };
+  delete out.stringData;
+  const annotations: Record<string, string> = { ...(o.metadata.annotations ?? {}) };
+  delete annotations[DIGEST_ANNOTATION];
+  for (const k of copies) if (k in annotations) annotations[k] = '***';
+  out.metadata = { ...o.metadata, annotations };
+  if (!Object.keys(annotations).length) delete out.metadata.annotations;
+  return out;
+}
+
+/** A values channel Secret as shown: whole, its values as text (stringData), as every output writes it. */
+function readable(o: KObject): KObject {
+  if (!isObject(o.data)) return o;
+  const stringData: Record<string, string> = {};
+  for (const [k, v] of Object.entries(o.data)) stringData[k] = Buffer.from(String(v), 'base64').toString('utf8');
+  const out: KObject = { ...o, stringData };
+  delete out.data;
+  return out;
+}
+
+/**
+ * The two sides of a Secret as compared and shown (either undefined for a create or a delete).
+ * `hidden` says, where either side's data was left out, whether its digest tells the data apart:
+ * `unknown` when a side has no digest (a state printed before digests were kept); then `same` is
+ * false, for a gate must not call data it cannot see unchanged.
+ */
 export function secretSides(
   before: KObject | undefined,
   after: KObject | undefined,
-): { before?: KObject; after?: KObject; same: boolean } {
+): { before?: KObject; after?: KObject; same: boolean; hidden?: HiddenData } {
   let b = before && storedSecret(before);
   let a = after && storedSecret(after);
+  if ((b && isValuesChannel(b)) || (a && isValuesChannel(a))) {
+    const same = b !== undefined && a !== undefined && deepEqual(b, a);
+    if ((!b || isValuesChannel(b)) && (!a || isValuesChannel(a)))
+      return { before: b && readable(b), after: a && readable(a), same };
+  }
   if ((b && isRedacted(b)) || (a && isRedacted(a))) {
+    const db = b && dataDigest(b);
+    const da = a && dataDigest(a);
     b = b && redactSecret(b);
     a = a && redactSecret(a);
+    const both = b !== undefined && a !== undefined;
+    const hidden: HiddenData | undefined = !both
+      ? undefined
+      : db === undefined || da === undefined
+        ? 'unknown'
+        : db === da || before === after
+          ? 'same'
+          : 'changed';
+    const same = both && hidden === 'same' && deepEqual(b, a);
+    const copies = [...new Set([...(b ? keyMaterialAnnotations(b) : []), ...(a ? keyMaterialAnnotations(a) : [])])];
+    return {
+      before: b && maskHidden(b, hidden ?? 'same', copies, 'before'),
+      after: a && maskHidden(a, hidden ?? 'same', copies, 'after'),
+      same,
+      ...(hidden ? { hidden } : {}),
+    };
   }
   const same = b !== undefined && a !== undefined && deepEqual(b, a);
   // An annotation that carries key material on one side is masked on both.
@@ -65,7 +142,7 @@ export function secretSides(
   return { before: b && maskData(b, a, 'before', copies), after: a && maskData(a, b, 'after', copies), same };
 }
 
-/** One object as shown: a Secret masked whole, anything else as it is. */
+/** One object as shown: a Secret masked whole (a values channel whole), anything else as it is. */
 export function masked(o: KObject): KObject {
   return isSecret(o) ? secretSides(o, o).before! : o;
 }

@@ -11,12 +11,71 @@
  * not have (src/controller/wildcardSecrets.ts).
  * Pure: objects in, objects out.
  */
+import { createHash } from 'node:crypto';
 import { clone, isObject, type KObject } from './model';
 
 export const REDACTED_ANNOTATION = 'cozy-gw.cozystack.io/secret-data-omitted';
+/**
+ * The digest of the data left out (docs/decisions.md §C8: "Hidden data is
+ * compared, never trusted blind"): `sha256:<hex>` over the data as the API server stores it, so that
+ * `diff` can tell changed data from unchanged without holding it.
+ */
+export const DIGEST_ANNOTATION = 'cozy-gw.cozystack.io/secret-data-digest';
+
+/**
+ * The digest of a Secret's data as the API server stores it (stringData folded into data), or
+ * undefined when its data is not a map of strings (nothing to compare it by). A Secret cozy-gw
+ * printed without its data has the digest it was printed with, if any.
+ */
+export function dataDigest(o: KObject): string | undefined {
+  if (isRedacted(o)) {
+    const d = o.metadata.annotations?.[DIGEST_ANNOTATION];
+    return typeof d === 'string' && d ? d : undefined;
+  }
+  const bytes = new Map<string, string>();
+  if (o.data !== undefined && o.data !== null) {
+    if (!isObject(o.data)) return undefined;
+    for (const [k, v] of Object.entries(o.data)) {
+      if (typeof v !== 'string') return undefined;
+      bytes.set(k, Buffer.from(v, 'base64').toString('base64'));
+    }
+  }
+  if (o.stringData !== undefined && o.stringData !== null) {
+    if (!isObject(o.stringData)) return undefined;
+    for (const [k, v] of Object.entries(o.stringData)) bytes.set(k, Buffer.from(String(v), 'utf8').toString('base64'));
+  }
+  const entries = [...bytes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `sha256:${createHash('sha256').update(JSON.stringify(entries)).digest('hex')}`;
+}
 
 export function isSecret(o: KObject): boolean {
   return o.kind === 'Secret' && o.apiVersion === 'v1';
+}
+
+/**
+ * The name of the values channel Secrets (docs/behaviour.md §6): the platform's in cozy-system and
+ * each tenant's rendered values. The k8s layer cannot read src/platform/tenancy.ts, which holds it too.
+ */
+const VALUES_CHANNEL_NAME = 'cozystack-values';
+
+/**
+ * A `cozystack-values` Secret as the charts write it: type Opaque (or none given) holding
+ * `values.yaml` and nothing else. It is configuration, not key material (the certificate and key
+ * never travel on the values channel, docs/behaviour.md §6), so every output writes it whole
+ * (docs/decisions.md §C8: "cozystack-values is configuration, not key material:
+ * every output writes it whole"); a Secret that merely carries the name (a `kubernetes.io/tls`
+ * one, or one holding other keys) is redacted like any other.
+ */
+export function isValuesChannel(s: KObject): boolean {
+  if (!isSecret(s) || s.metadata.name !== VALUES_CHANNEL_NAME) return false;
+  if (s.type !== undefined && s.type !== 'Opaque') return false;
+  if (isRedacted(s)) return false;
+  // Each of data and stringData absent, or a map holding `values.yaml` as text and nothing else:
+  // any other shape (a string, a list, other keys) is no values channel and is redacted.
+  const valuesOnly = (m: unknown) =>
+    m === undefined ||
+    (isObject(m) && Object.entries(m).every(([k, v]) => k === 'values.yaml' && typeof v === 'string'));
+  return valuesOnly(s.data) && valuesOnly(s.stringData) && secretKeys(s).length > 0;
 }
 
 /** Whether the object is a Secret printed by cozy-gw without its data. */
@@ -85,7 +144,7 @@ export function keyMaterialAnnotations(o: KObject): string[] {
   const forms = valueForms(o);
   const out: string[] = [];
   for (const [k, v] of Object.entries(annotations)) {
-    if (k === REDACTED_ANNOTATION) continue;
+    if (k === REDACTED_ANNOTATION || k === DIGEST_ANNOTATION) continue;
     if (CONTENT_COPY_ANNOTATIONS.includes(k) || (typeof v === 'string' && forms.some((f) => v.includes(f))))
       out.push(k);
   }
@@ -111,15 +170,19 @@ export function withoutKeyMaterialAnnotations(o: KObject): KObject {
  * already holds nothing, in its data or its annotations, is returned as it is.
  */
 export function redactSecret(o: KObject): KObject {
-  if (!isSecret(o)) return o;
+  if (!isSecret(o) || isValuesChannel(o)) return o;
   if (holdsNothing(o) && (isRedacted(o) || o.data === undefined) && !keyMaterialAnnotations(o).length) return o;
   const keys = secretKeys(o);
+  const digest = dataDigest(o);
   const out = clone(withoutKeyMaterialAnnotations(o));
   delete out.stringData;
   out.data = {};
   const already = out.metadata.annotations?.[REDACTED_ANNOTATION];
   const listed = keys.length ? keys.join(',') : typeof already === 'string' && already ? already : '(none)';
-  out.metadata.annotations = { ...(out.metadata.annotations ?? {}), [REDACTED_ANNOTATION]: listed };
+  const annotations: Record<string, string> = { ...(out.metadata.annotations ?? {}), [REDACTED_ANNOTATION]: listed };
+  if (digest) annotations[DIGEST_ANNOTATION] = digest;
+  else delete annotations[DIGEST_ANNOTATION];
+  out.metadata.annotations = annotations;
   return out;
 }
 

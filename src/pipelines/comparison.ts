@@ -3,7 +3,8 @@
  * created, changed (before and after) and deleted, by group, kind, namespace and name, in
  * render's output order (Namespaces, namespaced objects by namespace, cluster-scoped ones).
  * Secrets are compared as the API server stores them and shown masked (k8s/secretMasking.ts):
- * key material never leaves this module. An object the same in both (the same reference, as a
+ * key material never leaves this module; where a side's data was left out, by its digest, and a
+ * Secret whose data cannot be compared is listed (`uncomparable`). An object the same in both (the same reference, as a
  * pass leaves what it does not touch, or equal) costs one comparison. Pure.
  */
 import { deepEqual, keyOf, type KObject } from '../k8s/model';
@@ -20,6 +21,12 @@ export interface Comparison {
   created: KObject[];
   changed: ChangedObject[];
   deleted: KObject[];
+  /**
+   * Secrets among `changed` whose data one side left out without a digest: nothing tells whether
+   * the data changes (docs/decisions.md §C8: "where it cannot compare, it
+   * says so on stderr and never exits 0").
+   */
+  uncomparable?: KObject[];
 }
 
 /** `before` and `after` as two states; an object both hold (the same reference) costs no comparison. */
@@ -33,6 +40,7 @@ export function compareStates(before: readonly KObject[], after: readonly KObjec
   const created: KObject[] = [];
   const changed: ChangedObject[] = [];
   const deleted: KObject[] = [];
+  const uncomparable: KObject[] = [];
   for (const a of after) {
     const i = at.get(keyOf(a));
     const b = i === undefined ? undefined : before[i];
@@ -42,6 +50,7 @@ export function compareStates(before: readonly KObject[], after: readonly KObjec
       const s = secretSides(b, a);
       if (!b) created.push(s.after!);
       else if (!s.same) changed.push({ before: s.before!, after: s.after! });
+      if (s.hidden === 'unknown') uncomparable.push(s.after!);
       continue;
     }
     if (!b) created.push(a);
@@ -54,7 +63,7 @@ export function compareStates(before: readonly KObject[], after: readonly KObjec
   }
   const position = new Map(orderOutput(changed.map((c) => c.after)).map((o, i) => [keyOf(o), i]));
   changed.sort((x, y) => position.get(keyOf(x.after))! - position.get(keyOf(y.after))!);
-  return { created: orderOutput(created), changed, deleted: orderOutput(deleted) };
+  return { created: orderOutput(created), changed, deleted: orderOutput(deleted), uncomparable };
 }
 
 /** How many objects differ between two states. */

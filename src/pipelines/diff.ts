@@ -7,11 +7,12 @@
  *    (drift, or a tree written without the controller's objects) is never attributed to the
  *    change; it is counted (`drift`). With the state alone (no change given) the baseline is the
  *    state itself, and the diff shows that drift.
- * 2. The change: the tenant tree rendered (render.ts) — the state's Tenants (read back from a
- *    committed tree by renderedTenants.ts), each replaced by a given Tenant of the same namespace
- *    and name, plus the given ones; with `prune` the given Tenants alone — and laid over the
- *    baseline with the other given objects as `kubectl apply` writes them (applyEmulation.ts). A
- *    rendered object wins over a given one.
+ * 2. The change: the tenant tree rendered (render.ts) — the state's Tenants (a committed tree's
+ *    are in its record, with the options it was written with, which the change is rendered with
+ *    too), each replaced by a given Tenant of the same namespace and name, plus the given ones; with
+ *    `prune` the given Tenants alone — and laid over the baseline with the other given objects as
+ *    they will be applied (applyEmulation.ts: server-side apply by Flux over a live object, else
+ *    `kubectl apply`). A rendered object wins over a given one.
  * 3. What leaves: what render produced for the state's tree and no longer produces (a tenant's
  *    TenantGateway when it gives up its Gateway; with `prune` a removed tenant's Namespace and
  *    cozystack-values Secret), and with it everything the API server deletes along
@@ -21,11 +22,14 @@
  *    the hostname table of both passes (hostnames.ts), and the objects the change makes
  *    inadmissible on their next write (admissionLookahead.ts).
  *
- * A committed tree holds only what render wrote (its record, `treeHeld`), so: its Tenants are read
- * back from it and never compared as objects (a Tenant given again is not "created"); the given
+ * A committed tree holds only what render wrote (its record, `treeHeld`), so: its Tenants are
+ * its record's and never compared as objects (a Tenant given again is not "created"); the given
  * objects render does not write and the state does not hold (routes, the cluster's own Namespaces,
  * as `render --with-controller -f` read them) are the cluster the tree was rendered against, in the
  * baseline as in the change; and nothing render did not write there is deleted for being absent.
+ * A live cluster Flux applied a tree to holds no Tenants either: there the objects carrying Flux's
+ * labels are the tree's (Flux's inventory), and what render no longer produces of them leaves
+ * (all of them with `prune`, as Flux prunes; else those in the given Tenants' namespaces).
  * Pure: objects in, result out; the two passes share the objects they do not change.
  */
 import { hasErrors, type Finding } from '../k8s/diagnostics';
@@ -34,14 +38,13 @@ import { isNamespace, deepEqual, keyOf, refOf, type KObject } from '../k8s/model
 import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
-import { TENANT_ROOT } from '../platform/tenancy';
+import { TENANT_ROOT, tenantNamespaceOf } from '../platform/tenancy';
 import { readByRender, renderKept, renderedKeys, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
 import { cascade, type Leaving } from './garbageCollection';
 import { compareStates, differenceCount, type ChangedObject } from './comparison';
-import { renderedTenants, tenantNamespacesOf } from './renderedTenants';
 import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
 import { platformPolicies } from './admit';
 import { isChannelSecret } from './platformChannel';
@@ -50,11 +53,22 @@ import { pushAll } from '../k8s/arrays';
 
 export type { ChangedObject } from './comparison';
 
+/** The options that shaped a committed tree (its record; src/io/treeRecord.ts writes them). */
+export interface TreeShape {
+  includeHooks?: boolean;
+  gatewayOnly?: boolean;
+  apiVersions?: string[];
+  gatewayApiVersion?: string;
+  withController?: boolean;
+}
+
 export interface DiffInput {
   /** The cluster state now (`--state`). */
   state: KObject[];
   /** Keys (keyOf) of the state objects a committed render tree holds as render's own (its record). */
   treeHeld?: ReadonlySet<string>;
+  /** How a committed tree was written and the Tenants it was rendered from (its record). */
+  tree?: { shape: TreeShape; tenants: KObject[] };
   /** The given objects (`-f`): Tenants, and anything else the user means to apply. */
   objects: KObject[];
   /** Platform values files (`--values`), in order. */
@@ -75,11 +89,18 @@ export interface DiffResult {
   created: KObject[];
   changed: ChangedObject[];
   deleted: KObject[];
+  /** Secrets among `changed` whose data cannot be compared (a side left it out without a digest). */
+  uncomparable: KObject[];
   hostnames: HostnameRow[];
   /** Why each object differs, by keyOf: what the change did to it, then what the pass did. */
   reasons: Map<string, string[]>;
   /** Tenant namespaces that leave with everything in them. */
   removedNamespaces: string[];
+  /**
+   * Keys (keyOf) of the given objects (`-f`): every finding about one of them reaches the reviewer,
+   * whether or not its rendered output changed (a typo that removes a Gateway is named beside the removal).
+   */
+  given: ReadonlySet<string>;
   /** Whether render ran (the change touched the tenant tree or the platform values). */
   rendered: boolean;
   /** What the comparison starts from: one pass over the state (a change was given), or the state itself. */
@@ -167,10 +188,7 @@ function renderChange(
     },
     opts,
   );
-  // What render owned (the state's tree, the tree's record) and no longer produces: usually few of its keys.
-  const gone = new Set<string>();
-  for (const k of previous) if (!rendered.has(k)) gone.add(k);
-  for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
+  const gone = goneKeys(input, before, rendered, previous, givenTenants);
   const removedNamespaces: string[] = [];
   for (const o of before) {
     const k = keyOf(o);
@@ -195,6 +213,32 @@ function renderChange(
     ...r.objects,
   ];
   return { objects, unchanged, leaving, removedNamespaces, rendered, findings: r.findings };
+}
+
+/**
+ * What render owned (the state's tree, the tree's record) and no longer produces: usually few of
+ * its keys. A live cluster's objects Flux applied (its labels: the Kustomization's inventory) and
+ * render no longer produces count too: with --prune all of them, as Flux's prune deletes them;
+ * without, those in the namespaces of the given Tenants (the state's other tenants stay as they are).
+ */
+function goneKeys(
+  input: DiffInput,
+  before: readonly KObject[],
+  rendered: ReadonlySet<string>,
+  previous: Iterable<string>,
+  givenTenants: readonly KObject[],
+): Set<string> {
+  const gone = new Set<string>();
+  for (const k of previous) if (!rendered.has(k)) gone.add(k);
+  for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
+  if (input.treeHeld?.size) return gone;
+  const givenNamespaces = new Set(givenTenants.map(tenantNamespaceOf));
+  for (const o of before) {
+    const k = keyOf(o);
+    if (rendered.has(k) || !appliedByFlux(o)) continue;
+    if (input.prune || givenNamespaces.has(o.metadata.namespace ?? '')) gone.add(k);
+  }
+  return gone;
 }
 
 /**
@@ -225,6 +269,12 @@ class RenderedAsMade {
 function appliedOver(o: KObject, was: KObject | undefined): KObject {
   const next = applyOver(o, was);
   return was && (next === was || deepEqual(next, was)) ? was : next;
+}
+
+/** An object Flux's kustomize-controller applied: it carries Flux's labels. */
+function appliedByFlux(o: KObject): boolean {
+  const labels = o.metadata.labels;
+  return labels !== undefined && Object.keys(labels).some((l) => l.startsWith('kustomize.toolkit.fluxcd.io/'));
 }
 
 /** The live objects by key (keyOf). */
@@ -305,19 +355,33 @@ function passReasons(
 /** A diff's result: what is given, over the empty one; `before` masked. */
 function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: Finding[] }): DiffResult {
   return {
-    created: [],
-    changed: [],
-    deleted: [],
+    uncomparable: [],
     hostnames: [],
     reasons: new Map(),
+    given: new Set(input.objects.map(keyOf)),
     removedNamespaces: [],
     rendered: false,
     baseline: 'state',
     drift: 0,
     inadmissible: [],
     ...partial,
+    created: (partial.created ?? []).map(shown),
+    changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),
+    deleted: (partial.deleted ?? []).map(shown),
     before: (partial.before ?? input.state).map(masked),
   };
+}
+
+/**
+ * An object as diff shows it: without managedFields, the server's bookkeeping of who set which
+ * field (read to apply, never a difference: both sides carry the live object's), as `kubectl diff`
+ * leaves them out.
+ */
+function shown(o: KObject): KObject {
+  if (o.metadata.managedFields === undefined) return o;
+  const metadata = { ...o.metadata };
+  delete metadata.managedFields;
+  return { ...o, metadata };
 }
 
 /** The change as given (-f, --values, --prune), sorted by what it does. */
@@ -368,13 +432,29 @@ function overlayOf(
   if (!given.runRender)
     return { objects: given.others, leaving: new Map(), removedNamespaces: [], rendered: new Set(), findings: [] };
   const stateTenantObjects = input.state.filter(isTenant);
-  const tenantsAreObjects = stateTenantObjects.length > 0 || !given.fromTree;
-  const held = given.fromTree ? input.state.filter((o) => input.treeHeld!.has(keyOf(o))) : [];
-  const stateTenants = [...stateTenantObjects, ...renderedTenants(held, tenantNamespacesOf(stateTenantObjects))];
+  // A state from a tree, or a live cluster Flux applied a tree to, holds no Tenants: there the given
+  // Tenants are what render reads, never objects to create.
+  const tenantsAreObjects = stateTenantObjects.length > 0 || (!given.fromTree && !input.state.some(appliedByFlux));
+  // A tree's Tenants are in its record, beside the objects rendered from them (as helm keeps a release's values).
+  const known = new Set(stateTenantObjects.map(keyOf));
+  const stateTenants = [...stateTenantObjects, ...(input.tree?.tenants ?? []).filter((t) => !known.has(keyOf(t)))];
   return renderChange(input, opts, before, live, stateTenants, given.tenants, given.others, tenantsAreObjects);
 }
 
-export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
+/** The render options a tree was written with, over those given: the change is rendered the same way. */
+function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffOptions {
+  if (!shape) return opts;
+  return {
+    ...opts,
+    includeHooks: shape.includeHooks ?? opts.includeHooks,
+    gatewayOnly: shape.gatewayOnly ?? opts.gatewayOnly,
+    apiVersions: shape.apiVersions ?? opts.apiVersions,
+    gatewayApiVersion: shape.gatewayApiVersion ?? opts.gatewayApiVersion,
+  };
+}
+
+export function diff(input: DiffInput, options: DiffOptions): DiffResult {
+  const opts = shapedBy(options, input.tree?.shape);
   const given = givenChange(input);
   // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
   const findings: Finding[] = duplicateFindings(input.state, 'state (--state)', '--state').concat(
@@ -420,7 +500,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
   };
   if (hasErrors(pass.findings)) return resultOf(input, { findings, ...common });
   const after = pass.store.all();
-  const { created, changed, deleted } = compareStates(before, after);
+  const { created, changed, deleted, uncomparable = [] } = compareStates(before, after);
   passReasons(why, pass, { created, changed, deleted });
 
   return resultOf(input, {
@@ -428,6 +508,7 @@ export function diff(input: DiffInput, opts: DiffOptions): DiffResult {
     created,
     changed,
     deleted,
+    uncomparable,
     hostnames: hostnameTable(
       baselinePass ? { objects: before, races: baselinePass.races } : { objects: before, judgedBy: pass.races },
       { objects: after, races: pass.races },

@@ -6,8 +6,7 @@
  * a result in, text out.
  */
 import type { Finding } from '../k8s/diagnostics';
-import { keyOf } from '../k8s/model';
-import { toJson } from '../k8s/yaml';
+import { describe, keyOf } from '../k8s/model';
 import { EPOCH } from '../k8s/time';
 import { planStore, diffChanges, hasDifferences, type DiffResult } from './diff';
 import { renderPlan } from './plan';
@@ -48,25 +47,78 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** The findings worth repeating: errors, and warnings about the objects that differ. */
+/**
+ * The findings worth repeating: errors, findings about no object (the values given), and warnings
+ * about the objects that differ or that the change gives (docs/decisions.md §C8:
+ * every finding about what the change gives reaches the reviewer, whether or not that
+ * object's rendered output changed). The others were there before the change and are counted.
+ */
 export function relevantFindings(d: DiffResult): { relevant: Finding[]; unrelatedWarnings: number } {
   const differing = new Set([...d.created, ...d.deleted, ...d.changed.map((c) => c.after)].map(keyOf));
-  const relevant = d.findings.filter((f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)));
+  const relevant = d.findings.filter(
+    (f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)) || d.given.has(keyOf(f.object)),
+  );
   const unrelatedWarnings =
     d.findings.filter((f) => f.severity === 'warning').length - relevant.filter((f) => f.severity === 'warning').length;
   return { relevant, unrelatedWarnings };
 }
 
-/** The `-o json` document (docs/commands/diff.md, its JSON fields). */
+/** A finding as the JSON document carries it: what it says and where, never the input object itself. */
+function findingJson(f: Finding): Record<string, unknown> {
+  const out: Record<string, unknown> = { severity: f.severity, message: f.message };
+  if (f.rule) out.rule = f.rule;
+  if (f.object) out.object = f.object;
+  if (f.field) out.field = f.field;
+  if (f.file) out.file = f.file;
+  if (f.line !== undefined) out.line = f.line;
+  if (f.hint) out.hint = f.hint;
+  return out;
+}
+
+/** About this many characters a piece of the JSON document (a write each). */
+const JSON_PIECE = 1 << 20;
+
+/**
+ * The `-o json` document (docs/decisions.md §C8, its JSON fields; the
+ * findings that reach the reviewer, relevantFindings), in pieces of about a megabyte: the same
+ * bytes as `JSON.stringify(doc, null, 2)`, made member by member and object by object, so that no
+ * string of the whole document is ever made (70,000 Tenants' objects are longer than the longest
+ * string V8 makes). Linear in the document's size.
+ */
+export function* diffJsonChunks(d: DiffResult, relevant: Finding[] = relevantFindings(d).relevant): Generator<string> {
+  const members: [string, unknown][] = [
+    ['created', d.created],
+    ['changed', d.changed],
+    ['deleted', d.deleted],
+    ['hostnames', d.hostnames],
+    ['inadmissible', d.inadmissible],
+    ['drift', d.drift],
+    ['findings', relevant.map(findingJson)],
+  ];
+  let piece = '{\n';
+  for (let m = 0; m < members.length; m++) {
+    const [name, value] = members[m];
+    piece += `  ${JSON.stringify(name)}: `;
+    if (Array.isArray(value) && value.length) {
+      piece += '[\n';
+      for (let i = 0; i < value.length; i++) {
+        // JSON text holds no raw line break (a string's is escaped): every one starts a line to indent.
+        piece += `    ${JSON.stringify(value[i], null, 2).replace(/\n/g, '\n    ')}${i + 1 < value.length ? ',' : ''}\n`;
+        if (piece.length >= JSON_PIECE) {
+          yield piece;
+          piece = '';
+        }
+      }
+      piece += '  ]';
+    } else piece += JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
+    piece += m + 1 < members.length ? ',\n' : '\n';
+  }
+  yield `${piece}}\n`;
+}
+
+/** The `-o json` document as one string (for a small result; the CLI writes diffJsonChunks). */
 export function diffJson(d: DiffResult): string {
-  return toJson({
-    created: d.created,
-    changed: d.changed,
-    deleted: d.deleted,
-    hostnames: d.hostnames,
-    inadmissible: d.inadmissible,
-    drift: d.drift,
-  });
+  return [...diffJsonChunks(d)].join('');
 }
 
 /** The lines of the plan that say which Namespaces leave whole. */
@@ -112,6 +164,17 @@ export function driftNote(d: DiffResult, stateArgs: string, stateIsTree = false)
   return `note: one controller pass over the state alone would change ${n} (drift, or a state written without the controller's objects); that is not the change's and is left out (cozy-gw diff ${stateArgs} shows it)`;
 }
 
+/**
+ * The note on Secrets whose data cannot be compared: the state left it out without a digest
+ * (docs/decisions.md §C8: "where it cannot compare, it says so on stderr
+ * and never exits 0"); they count as changed.
+ */
+export function uncomparableNote(d: DiffResult): string | undefined {
+  if (!d.uncomparable.length) return undefined;
+  const names = d.uncomparable.map((o) => describe(o)).join(', ');
+  return `note: cannot tell whether the data of ${plural(d.uncomparable.length, 'Secret')} changes (${names}): the state left it out without a digest; shown as changed (write the state again: cozy-gw snapshot and reconcile keep a digest, --include-secret-data the data)`;
+}
+
 export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
   const { relevant, unrelatedWarnings } = relevantFindings(d);
   const different = hasDifferences(d);
@@ -122,10 +185,12 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
     );
   const drift = driftNote(d, o.stateArgs, o.stateIsTree);
   if (drift) notes.push(drift);
+  const unknown = uncomparableNote(d);
+  if (unknown) notes.push(unknown);
   if (!different) notes.push('note: no differences');
   let stdout: Iterable<string> = [];
   let parts: string[] | undefined;
-  if (o.format === 'json') stdout = [diffJson(d)];
+  if (o.format === 'json') stdout = diffJsonChunks(d, relevant);
   else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant)];
   else if (o.format === 'markdown' && o.commentParts)
     parts = markdownParts(d, { rerun: o.rerun, findings: relevant, limit: o.commentParts.limit });

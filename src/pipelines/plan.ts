@@ -9,7 +9,10 @@
  */
 import { formatFinding, type Finding } from '../k8s/diagnostics';
 import { textOf } from '../k8s/printable';
-import { keyMaterialAnnotations } from '../k8s/secretRedaction';
+import * as jsyaml from 'js-yaml';
+import { isValuesChannel, keyMaterialAnnotations } from '../k8s/secretRedaction';
+import { LOAD_OPTIONS } from '../k8s/yaml';
+import { exceedsLimits } from '../k8s/limits';
 import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
 import type { Change } from '../k8s/store';
 import type { ReconcileResult } from './reconcile';
@@ -332,6 +335,26 @@ function compareInGroup(a: Change, b: Change): number {
 }
 
 /** One change: what and why, the fields it changes, and the route or TenantGateway status after it. */
+/** A values document as data, or undefined when it is none (unparsable, or beyond the input bounds, docs/decisions.md §13). */
+function valuesOf(text: unknown): Record<string, unknown> | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const v = jsyaml.load(text, LOAD_OPTIONS);
+    return isObject(v) && !exceedsLimits(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A change of a values channel's `values.yaml` as the changes of the values in it (the text itself when it does not parse). */
+function valuesDiffs(d: FieldDiff): FieldDiff[] {
+  if (!/^\.(stringData|data)\["values\.yaml"\]$/.test(d.path) || d.op !== 'changed') return [d];
+  const a = valuesOf(d.before);
+  const b = valuesOf(d.after);
+  if (!a || !b) return [d];
+  return diffFields(a, b).map((x) => ({ ...x, path: `${d.path}${x.path}` }));
+}
+
 function changeLines(
   c: Change,
   before: ReadonlyMap<string, KObject>,
@@ -347,12 +370,15 @@ function changeLines(
     const was = before.get(k);
     // Route and TenantGateway status is shown as outcomes below, not as a field diff.
     const statusShownBelow = !opts.statusAsFields && (ROUTE_KINDS.has(c.ref.kind) || c.ref.kind === TGW_KIND);
-    const diffs = diffFields(was, now).filter(
+    let diffs = diffFields(was, now).filter(
       (d) =>
         !/^\.metadata\.(resourceVersion|managedFields)/.test(d.path) &&
         !(statusShownBelow && /^\.status(\.|\[|$)/.test(d.path)),
     );
-    const secret = c.ref.kind === 'Secret';
+    // A values channel is configuration (docs/decisions.md §C8): its values are shown, key by key.
+    const channel = was !== undefined && now !== undefined && isValuesChannel(was) && isValuesChannel(now);
+    if (channel) diffs = diffs.flatMap(valuesDiffs);
+    const secret = c.ref.kind === 'Secret' && !channel;
     const hidden = secret ? keyMaterialPaths(was, now) : new Set<string>();
     for (const d of diffs.slice(0, maxDiff)) lines.push(`      ${formatDiff(d, secret, hidden)}`);
     if (diffs.length > maxDiff) lines.push(`      ... and ${diffs.length - maxDiff} more field changes (see -o yaml)`);

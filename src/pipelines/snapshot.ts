@@ -5,13 +5,17 @@
  * The snapshot is what `render`, `reconcile` and `admit` read as cluster state
  * (docs/commands/snapshot.md: Namespaces, TenantGateways, Gateways, GatewayClasses, HTTPRoutes, TLSRoutes,
  * GRPCRoutes, Ingresses, Secrets, cert-manager Certificates and Issuers, Tenants, the platform
- * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster.
+ * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster;
+ * and every kind render writes, the platform's own objects of them (platformObject), so that
+ * `diff --state snapshot.yaml` compares a change with everything it would apply over
+ * (docs/decisions.md §C8), managedFields kept as field trees.
  */
 import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from '../k8s/yaml';
+import { managedTrees } from '../k8s/managedFields';
 import { exceedsLimits } from '../k8s/limits';
 import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
-import { redactSecret, secretKeys } from '../k8s/secretRedaction';
+import { isValuesChannel, redactSecret } from '../k8s/secretRedaction';
 import { LABEL_MANAGED_BY, MANAGED_BY_VALUE } from '../platform/names';
 import { VALUES_SECRET } from '../platform/tenancy';
 import { LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
@@ -25,6 +29,25 @@ export interface SnapshotResource {
   namespaced: boolean;
   /** Which part of cozy-gw reads it. */
   readBy: string;
+  /** Only the platform's objects are kept (platformObject): a kind every cluster has many of. */
+  platformOnly?: boolean;
+}
+
+const RENDER_WRITES = 'diff (render writes it: the state a change is laid over)';
+
+/**
+ * An object of a kind render writes that is the platform's: in a tenant namespace or one of
+ * cozystack's own (`tenant-*`, `cozy-*`), or cluster-scoped with such a name (the `cozy:tenant*`
+ * ClusterRoles, the tenants' clusterwide policies, the `cozystack-*` admission policies), or
+ * applied by Flux's kustomize-controller (its labels). The cluster's other ServiceAccounts,
+ * Services, Jobs, ... are none of cozy-gw's business.
+ */
+export function platformObject(o: KObject): boolean {
+  const at = o.metadata.namespace ?? o.metadata.name;
+  return (
+    /^(tenant-|cozy)/.test(at) ||
+    Object.keys(o.metadata.labels ?? {}).some((k) => k.startsWith('kustomize.toolkit.fluxcd.io/'))
+  );
 }
 
 /** The kinds cozy-gw reads, in the order they are listed. */
@@ -102,6 +125,27 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
     readBy: 'the controller (owned Certificates)',
   },
   { resource: 'issuers.cert-manager.io', kind: 'Issuer', namespaced: true, readBy: 'the controller (owned Issuer)' },
+  // What render writes besides (docs/decisions.md §C8; README "`cozy-gw render`: the chart chain": the whole tenant and its
+  // hooks), so that a live cluster's state holds every object render and the controller write: read
+  // in the platform's own namespaces and names only (platformObject).
+  ...(
+    [
+      ['serviceaccounts', 'ServiceAccount', true],
+      ['roles.rbac.authorization.k8s.io', 'Role', true],
+      ['rolebindings.rbac.authorization.k8s.io', 'RoleBinding', true],
+      ['clusterroles.rbac.authorization.k8s.io', 'ClusterRole', false],
+      ['ciliumnetworkpolicies.cilium.io', 'CiliumNetworkPolicy', true],
+      ['ciliumclusterwidenetworkpolicies.cilium.io', 'CiliumClusterwideNetworkPolicy', false],
+      ['resourcequotas', 'ResourceQuota', true],
+      ['limitranges', 'LimitRange', true],
+      ['helmreleases.helm.toolkit.fluxcd.io', 'HelmRelease', true],
+      ['keycloakrealmgroups.v1.edp.epam.com', 'KeycloakRealmGroup', true],
+      ['services', 'Service', true],
+      ['jobs.batch', 'Job', true],
+      ['validatingadmissionpolicies.admissionregistration.k8s.io', 'ValidatingAdmissionPolicy', false],
+      ['validatingadmissionpolicybindings.admissionregistration.k8s.io', 'ValidatingAdmissionPolicyBinding', false],
+    ] as const
+  ).map(([resource, kind, namespaced]) => ({ resource, kind, namespaced, readBy: RENDER_WRITES, platformOnly: true })),
 ];
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -162,22 +206,16 @@ export function selectSecret(s: KObject, wildcardNames: Set<string>): boolean {
   );
 }
 
-/**
- * A `cozystack-values` Secret as the charts write it: type Opaque (or none given) holding
- * `values.yaml` and nothing else. Only such a Secret keeps its data in a snapshot (it is the
- * values channel, configuration and no key material); a Secret that merely carries the name (a
- * `kubernetes.io/tls` one, or one holding other keys) is redacted like any other.
- */
-export function isValuesChannel(s: KObject): boolean {
-  if (s.metadata.name !== VALUES_SECRET) return false;
-  if (s.type !== undefined && s.type !== 'Opaque') return false;
-  return secretKeys(s).every((k) => k === 'values.yaml');
-}
+export { isValuesChannel };
 
-/** Server-side bookkeeping cozy-gw never reads: managedFields, and last-applied (for a Secret it repeats the data). */
+/**
+ * Server-side bookkeeping: managedFields kept as field trees only (their timestamps dropped: `diff`
+ * reads who applied which field, docs/decisions.md §C8), and last-applied
+ * dropped (cozy-gw never reads it; for a Secret it repeats the data).
+ */
 export function tidy(o: KObject): KObject {
   const metadata = { ...o.metadata };
-  delete metadata.managedFields;
+  if (metadata.managedFields !== undefined) metadata.managedFields = managedTrees(metadata.managedFields) as never;
   if (metadata.annotations && LAST_APPLIED in metadata.annotations) {
     const { [LAST_APPLIED]: _dropped, ...rest } = metadata.annotations;
     if (Object.keys(rest).length) metadata.annotations = rest;
@@ -216,7 +254,12 @@ export function assembleSnapshot(listings: Listing[], opts: { includeSecretData:
   let redacted = 0;
   for (const l of listings) {
     const items = l.items.filter(isObject).map((o) => withKind(o as KObject, l.resource));
-    const kept = l.resource.kind === 'Secret' ? items.filter((s) => selectSecret(s, names)) : items;
+    const kept =
+      l.resource.kind === 'Secret'
+        ? items.filter((s) => selectSecret(s, names))
+        : l.resource.platformOnly
+          ? items.filter(platformObject)
+          : items;
     counts.push({ resource: l.resource.resource, listed: items.length, kept: kept.length });
     for (const o of kept) {
       let out = tidy(o);

@@ -318,10 +318,12 @@ describe('readTree: the record, in every format', () => {
   const V1_HEADER =
     '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
 
-  it('format 2: every file, the object it holds and its digest, kustomization.yaml last', async () => {
+  it('format 3: every file, the object it holds and its digest, kustomization.yaml last', async () => {
     await writeOutputDir('d', tmp, objs);
     const t = readTree(path.join(tmp, 'd'))!;
-    expect(t.format).toBe(2);
+    expect(t.format).toBe(3);
+    // Written without a record of how: no shaping option, no Tenant.
+    expect(t.making).toEqual({ shape: {}, tenants: [] });
     expect(t.fileFormat).toBe('yaml');
     expect(t.unfinished).toBe(false);
     expect(t.files.map((f) => [f.path, f.object])).toEqual([
@@ -341,7 +343,28 @@ describe('readTree: the record, in every format', () => {
     expect(readTree(path.join(tmp, 'j'))!.fileFormat).toBe('json');
   });
 
-  it('format 1 (the record of earlier versions): its paths; the next run reads it and writes format 2', async () => {
+  it('format 3 holds how the tree was written and the Tenants, in the stable order; they count in the id', async () => {
+    const tenant = (name: string, namespace: string) => ({
+      apiVersion: 'apps.cozystack.io/v1alpha1',
+      kind: 'Tenant',
+      metadata: { name, namespace },
+      spec: { gateway: true },
+    });
+    const making = {
+      shape: { includeHooks: true, apiVersions: ['v1.edp.epam.com/v1'], gatewayOnly: false },
+      tenants: [tenant('b', 'tenant-root'), tenant('a', 'tenant-root')],
+    };
+    await writeOutputDir('m', tmp, objs, { making });
+    const t = readTree(path.join(tmp, 'm'))!;
+    expect(t.making).toEqual({
+      shape: { includeHooks: true, apiVersions: ['v1.edp.epam.com/v1'] },
+      tenants: [tenant('a', 'tenant-root'), tenant('b', 'tenant-root')],
+    });
+    await writeOutputDir('n', tmp, objs);
+    expect(readTree(path.join(tmp, 'n'))!.id).not.toBe(t.id);
+  });
+
+  it('format 1 (the record of earlier versions): its paths; the next run reads it and writes format 3', async () => {
     await writeOutputDir('d', tmp, objs);
     fs.writeFileSync(
       path.join(tmp, 'd', RECORD),
@@ -356,7 +379,7 @@ describe('readTree: the record, in every format', () => {
     ]);
     const r = await writeOutputDir('d', tmp, [objs[0]]);
     expect(r.removed).toEqual(['tenant-a/secret-s.yaml']);
-    expect(readTree(path.join(tmp, 'd'))!.format).toBe(2);
+    expect(readTree(path.join(tmp, 'd'))!.format).toBe(3);
   });
 
   it('format 0 (no record, the marker in kustomization.yaml): its resources and kustomization.yaml', async () => {

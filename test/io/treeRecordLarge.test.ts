@@ -33,7 +33,8 @@ describe('the record of a large tree', () => {
     const { files, objs } = tree();
     const bytes = recordBytes(files, objs, 'yaml');
     // The format as one string spells it (small trees could be written so).
-    let lines = '';
+    // The shape line (nothing set), no Tenant, then the files.
+    let lines = '{"shape":{}}\n';
     let i = 0;
     for (const [rel, content] of files) {
       const o = rel === 'kustomization.yaml' ? undefined : objs[i++];
@@ -43,7 +44,7 @@ describe('the record of a large tree', () => {
       lines += `${JSON.stringify(entry)}\n`;
     }
     expect(bytes.length).toBeGreaterThan(16 << 20);
-    const head = `{"format":2,"files":"yaml","id":"${sha(lines)}"}`;
+    const head = `{"format":3,"files":"yaml","id":"${sha(lines)}"}`;
     const text = bytes.toString('utf8');
     expect(text.slice(text.indexOf('\n') + 1, text.indexOf('\n', text.indexOf('\n') + 1))).toBe(head);
     expect(text.slice(text.indexOf(head) + head.length + 1)).toBe(lines);

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { diff } from '../../src/pipelines/diff';
 import { keyOf, type KObject } from '../../src/k8s/model';
 import { runCli, TESTDATA } from '../helpers/cli';
+import { DIGEST_ANNOTATION, REDACTED_ANNOTATION, redactSecret } from '../../src/k8s/secretRedaction';
 
 const NOW = '2026-01-01T00:00:00Z';
 const INPUTS = path.join(TESTDATA, 'golden', 'diff', '_inputs');
@@ -38,19 +39,40 @@ describe('diff: Secrets', () => {
     expect(diff({ state: [before], objects: [other], valuesFiles: [] }, { now: NOW }).changed).toHaveLength(1);
   });
 
-  it('a Secret printed without its data (unknown bytes) is compared by its redacted form only', () => {
-    const redacted = secret(
+  it('a Secret printed without its data is compared by its digest: unchanged, changed (*** (changed)), or unknown (never no difference)', () => {
+    const full = secret({ 'tls.crt': 'QQ==', 'tls.key': 'Qg==' });
+    const printed = redactSecret(full);
+    expect(printed.metadata.annotations?.[DIGEST_ANNOTATION]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const same = diff({ state: [printed], objects: [full], valuesFiles: [] }, { now: NOW });
+    expect({ changed: same.changed, uncomparable: same.uncomparable }).toEqual({ changed: [], uncomparable: [] });
+    const other = diff(
+      { state: [printed], objects: [secret({ 'tls.crt': 'QQ==', 'tls.key': 'Qw==' })], valuesFiles: [] },
+      { now: NOW },
+    );
+    expect(other.changed.map((c) => [c.before.data, c.after.data])).toEqual([
+      [
+        { 'tls.crt': '***', 'tls.key': '***' },
+        { 'tls.crt': '*** (changed)', 'tls.key': '*** (changed)' },
+      ],
+    ]);
+    expect(other.uncomparable).toEqual([]);
+    expect(JSON.stringify(other)).not.toMatch(/QQ==|Qw==|Qg==/);
+    // A state written before digests were kept: nothing tells the data apart.
+    const old = secret(
       {},
       {
         metadata: {
           name: 'tls',
           namespace: 'tenant-root',
-          annotations: { 'cozy-gw.cozystack.io/secret-data-omitted': 'tls.crt,tls.key' },
+          annotations: { [REDACTED_ANNOTATION]: 'tls.crt,tls.key' },
         },
       },
     );
-    const full = secret({ 'tls.crt': 'QQ==', 'tls.key': 'Qg==' });
-    expect(diff({ state: [redacted], objects: [full], valuesFiles: [] }, { now: NOW }).changed).toHaveLength(0);
+    const unknown = diff({ state: [old], objects: [full], valuesFiles: [] }, { now: NOW });
+    expect(unknown.uncomparable.map((o) => o.metadata.name)).toEqual(['tls']);
+    expect(unknown.changed.map((c) => c.after.data)).toEqual([
+      { 'tls.crt': '*** (unknown)', 'tls.key': '*** (unknown)' },
+    ]);
   });
 });
 

@@ -6,6 +6,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { ROOT, stateArgs, TESTDATA, useScratch } from '../helpers/cli';
+import { diffJson, diffJsonChunks } from '../../src/pipelines/diffOutput';
+import type { DiffResult } from '../../src/pipelines/diff';
+import type { KObject } from '../../src/k8s/model';
 
 const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', 'diff-output.schema.json'), 'utf8')) as object;
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
@@ -80,5 +83,66 @@ describe('diff -o json', () => {
     const out = JSON.parse(r.stdout) as { inadmissible: unknown[] };
     expectValid(out);
     expect(out.inadmissible).toEqual([]);
+  });
+});
+
+/**
+ * `-o json` is streamed (docs/decisions.md §C8: "-o json streams"): the
+ * document is made object by object in pieces of about a megabyte, byte for byte what
+ * JSON.stringify(doc, null, 2) makes of it, so that no string of the whole document is made (over
+ * 70,000 Tenants it is longer than the longest string V8 makes).
+ */
+describe('diff -o json, streamed', () => {
+  const tenantObject = (i: number): KObject => ({
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: `tenant-t${i}`, labels: { 'namespace.cozystack.io/host': `t${i}.example.org` } },
+    // A string with a line break, quotes and a backslash: escaped in JSON, never a raw line break.
+    spec: { note: 'a\nb "c" \\d', list: [1, { x: [] }, {}] },
+  });
+  const resultOf = (n: number): DiffResult =>
+    ({
+      created: Array.from({ length: n }, (_, i) => tenantObject(i)),
+      changed: [{ before: tenantObject(-1), after: tenantObject(-2) }],
+      deleted: [],
+      hostnames: [],
+      inadmissible: [],
+      drift: 2,
+      findings: [{ severity: 'warning', message: 'm', field: 'publishing.hots', file: 'values.yaml', line: 3 }],
+      given: new Set<string>(),
+    }) as unknown as DiffResult;
+
+  it('is byte for byte JSON.stringify of the document, findings included', () => {
+    for (const n of [0, 1, 3]) {
+      const d = resultOf(n);
+      const doc = {
+        created: d.created,
+        changed: d.changed,
+        deleted: d.deleted,
+        hostnames: d.hostnames,
+        inadmissible: d.inadmissible,
+        drift: d.drift,
+        findings: [{ severity: 'warning', message: 'm', field: 'publishing.hots', file: 'values.yaml', line: 3 }],
+      };
+      expect({ n, text: diffJson(d) }).toEqual({ n, text: `${JSON.stringify(doc, null, 2)}\n` });
+    }
+  });
+
+  it('comes in pieces of about a megabyte, never the whole document at once', () => {
+    const d = resultOf(40_000);
+    let longest = 0;
+    let total = 0;
+    let pieces = 0;
+    for (const p of diffJsonChunks(d)) {
+      longest = Math.max(longest, p.length);
+      total += p.length;
+      pieces++;
+    }
+    const one = JSON.stringify(tenantObject(0), null, 2).length;
+    expect(total).toBeGreaterThan(8 << 20);
+    expect({ longestWithinAPiece: longest <= (1 << 20) + 2 * one, pieces: pieces > 8 }).toEqual({
+      longestWithinAPiece: true,
+      pieces: true,
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { KObject } from '../../src/k8s/model';
 import { wildcardChannel } from '../../src/pipelines/platformChannel';
-import { redactSecret } from '../../src/k8s/secretRedaction';
+import { REDACTED_ANNOTATION, redactSecret } from '../../src/k8s/secretRedaction';
 
 describe('the channel (docs/decisions.md §7)', () => {
   const v = (certs: Record<string, unknown>, extra: Record<string, unknown> = {}) => [
@@ -91,8 +91,17 @@ describe('the channel (docs/decisions.md §7)', () => {
     expect(r.findings).toEqual([expect.objectContaining({ severity: 'warning', rule: 'wildcard.channel-overridden' })]);
     expect(wildcardChannel([s], v({ wildcardSecretName: 'old' })).findings).toEqual([]);
   });
-  it('a channel Secret printed without its data is treated as absent, with a warning', () => {
-    const r = wildcardChannel([redactSecret(channelSecret({ stringData: { 'values.yaml': '_cluster: {}' } }))], []);
+  it('a channel Secret printed without its data (by an earlier version) is treated as absent, with a warning', () => {
+    const whole = channelSecret({ stringData: { 'values.yaml': '_cluster: {}' } });
+    // cozy-gw now writes it whole (it is configuration, docs/decisions.md §C8); earlier versions left its data out.
+    expect(redactSecret(whole)).toBe(whole);
+    const printed: KObject = {
+      ...whole,
+      metadata: { ...whole.metadata, annotations: { [REDACTED_ANNOTATION]: 'values.yaml' } },
+      data: {},
+    };
+    delete printed.stringData;
+    const r = wildcardChannel([printed], []);
     expect(r.channel).toBeUndefined();
     expect(r.findings[0].rule).toBe('wildcard.channel-redacted');
   });

@@ -171,7 +171,11 @@ describe('Secrets (docs/decisions.md §9)', () => {
     const s = parse(r.stdout).find((o) => id(o) === 'Secret tenant-root/wildcard-tls')!;
     expect(s.type).toBe('kubernetes.io/tls');
     expect(s.data).toEqual({});
-    expect(s.metadata.annotations).toEqual({ 'cozy-gw.cozystack.io/secret-data-omitted': 'tls.crt,tls.key' });
+    expect(s.metadata.annotations).toEqual({
+      'cozy-gw.cozystack.io/secret-data-omitted': 'tls.crt,tls.key',
+      // a digest of the data left out (docs/decisions.md §C8), never the data
+      'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
   });
 
   it('a created replica is redacted in the default output too', async () => {

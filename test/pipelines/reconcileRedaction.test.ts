@@ -25,7 +25,12 @@ describe('secret redaction (docs/decisions.md §9)', () => {
       metadata: {
         name: 's',
         namespace: 'n',
-        annotations: { keep: 'me', [REDACTED_ANNOTATION]: 'extra,tls.crt,tls.key' },
+        annotations: {
+          keep: 'me',
+          [REDACTED_ANNOTATION]: 'extra,tls.crt,tls.key',
+          // the digest of the data as the API server stores it (stringData folded in)
+          'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        },
       },
       type: 'kubernetes.io/tls',
       data: {},

@@ -58,7 +58,11 @@ describe('keyMaterialAnnotations: the one rule', () => {
   });
   it('redactSecret drops them and keeps the rest', () => {
     const r = redactSecret(MINE);
-    expect(r.metadata.annotations).toEqual({ other: 'fine', [REDACTED_ANNOTATION]: 'password' });
+    expect(r.metadata.annotations).toEqual({
+      other: 'fine',
+      [REDACTED_ANNOTATION]: 'password',
+      'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
   });
   it('a Secret already without data still loses a last-applied copy', () => {
     const noData: KObject = { ...MINE, metadata: { ...MINE.metadata } };
@@ -159,5 +163,31 @@ describe('no output prints an annotation copy of Secret data', () => {
     // The replica is in the output (redacted), without the copy.
     expect(r.stdout).toContain('cozystack.io/wildcard-secret-source: tenant-root/wild');
     expect(leaks(r.stdout)).toEqual([]);
+  });
+});
+
+describe('a values channel is written whole only when it is one (docs/decisions.md §C8)', () => {
+  const channel = (over: Partial<KObject>): KObject =>
+    ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'cozystack-values' }, type: 'Opaque', ...over }) as KObject;
+  it('values.yaml as text, and nothing else: whole', () => {
+    const s = channel({ stringData: { 'values.yaml': '_cluster: {}' } });
+    expect(redactSecret(s)).toBe(s);
+  });
+  it('any other shape is redacted: data or stringData a string, another key, a value not text', () => {
+    for (const over of [
+      { data: 'SE9TVElMRS1TRUNSRVQ=', stringData: 'HOSTILE-SECRET' },
+      { stringData: { 'values.yaml': 'a', 'tls.key': 'HOSTILE-SECRET' } },
+      { data: { 'values.yaml': ['HOSTILE-SECRET'] } },
+      { type: 'kubernetes.io/tls', stringData: { 'values.yaml': 'HOSTILE-SECRET' } },
+    ] as Partial<KObject>[]) {
+      const r = redactSecret(channel(over));
+      expect({
+        over,
+        leaks: JSON.stringify(r).includes('HOSTILE-SECRET') || JSON.stringify(r).includes('SE9TVElMRS1TRUNSRVQ='),
+      }).toEqual({
+        over,
+        leaks: false,
+      });
+    }
   });
 });

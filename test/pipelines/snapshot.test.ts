@@ -104,7 +104,12 @@ describe('snapshot of a cluster (context kind-cozy)', () => {
     )!;
     expect(wildcard.data).toEqual({});
     expect(wildcard.type).toBe('kubernetes.io/tls');
-    expect(wildcard.metadata.annotations).toEqual({ team: 'platform', [REDACTED_ANNOTATION]: 'tls.crt,tls.key' });
+    expect(wildcard.metadata.annotations).toEqual({
+      team: 'platform',
+      [REDACTED_ANNOTATION]: 'tls.crt,tls.key',
+      // the digest of the data left out, so diff can tell changed data from unchanged
+      'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+    });
     const channel = objs.find((o) => o.kind === 'Secret' && o.metadata.namespace === 'cozy-system')!;
     expect(Buffer.from((channel.data as Record<string, string>)['values.yaml'], 'base64').toString()).toContain(
       'wildcard-secret-name: "wildcard-tls"',
@@ -112,8 +117,8 @@ describe('snapshot of a cluster (context kind-cozy)', () => {
     expect(out.stderr).toMatch(/note: data of 4 Secrets left out of the output/);
   });
 
-  test("drops managedFields and the last-applied annotation (which repeats a Secret's data)", () => {
-    expect(out.stdout).not.toContain('managedFields');
+  test("keeps managedFields as field trees without timestamps, drops the last-applied annotation (which repeats a Secret's data)", () => {
+    expect(out.stdout).not.toMatch(/^\s+time: /m);
     expect(out.stdout).not.toContain('last-applied-configuration');
     expect(objs.find((o) => o.kind === 'Namespace')!.metadata.uid).toMatch(/^uid-ns-/);
   });
@@ -344,17 +349,18 @@ describe('snapshot rules (pure)', () => {
     expect([...wildcardSecretNames([], [broken])]).toEqual([]);
   });
 
-  test('tidy drops managedFields and last-applied, keeping every other annotation', () => {
+  test('tidy keeps managedFields without their timestamps, drops last-applied, keeping every other annotation', () => {
+    const entry = { manager: 'kustomize-controller', operation: 'Apply', fieldsV1: { 'f:metadata': {} } };
     const o: KObject = {
       apiVersion: 'v1',
       kind: 'Namespace',
       metadata: {
         name: 'n',
-        managedFields: [{}],
+        managedFields: [{ ...entry, time: '2026-01-01T00:00:00Z' }],
         annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', a: 'b' },
       },
     };
-    expect(tidy(o).metadata).toEqual({ name: 'n', annotations: { a: 'b' } });
+    expect(tidy(o).metadata).toEqual({ name: 'n', managedFields: [entry], annotations: { a: 'b' } });
     expect(
       tidy({ ...o, metadata: { name: 'n', annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{}' } } })
         .metadata,

@@ -149,12 +149,12 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
   ctx.progress = progressLine(ctx.io, opts.quiet);
   ctx.progress.phase('reading the state...');
-  const { state, sources, treeHeld } = readState(opts.state, ctx.io);
+  const { state, sources, treeHeld, tree } = readState(opts.state, ctx.io);
   ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
   // One source map for the run: a finding about a state object or a given one names its file and line.
   const inputs = loadInputs(opts, ctx, cmd, sources);
   const result = diff(
-    { state, treeHeld, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+    { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
     {
       now,
       ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,

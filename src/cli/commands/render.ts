@@ -9,6 +9,7 @@ import type { Finding } from '../../k8s/diagnostics';
 import type { KObject } from '../../k8s/model';
 import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
+import { isTenant } from '../../platform/kinds';
 import {
   addInputOptions,
   addNowOption,
@@ -76,7 +77,7 @@ async function writeTree(
   dir: string,
   opts: RenderCliOptions,
   ctx: CliContext,
-  result: { objects: KObject[]; findings: Finding[] },
+  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[] },
 ): Promise<void> {
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
   let w;
@@ -85,6 +86,18 @@ async function writeTree(
     w = await writeOutputDir(dir, ctx.io.cwd, result.objects, {
       progress: (n, of) => ctx.progress.count('wrote', n, of, 'files'),
       format: opts.output,
+      // The record remembers how the tree was written and from which Tenants (`diff --state DIR` renders the same way).
+      making: {
+        shape: {
+          includeHooks: opts.includeHooks,
+          gatewayOnly: opts.gatewayOnly,
+          apiVersions: opts.apiVersions,
+          gatewayApiVersion:
+            opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
+          withController: opts.withController,
+        },
+        tenants: result.tenants,
+      },
       home: ctx.io.env.HOME,
       lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
       note: (line) => ctx.note(`note: ${line}`),
@@ -109,7 +122,7 @@ function renderPass(
   cmd: Command,
   opts: RenderCliOptions,
   ctx: CliContext,
-): { objects: KObject[]; findings: Finding[] } {
+): { objects: KObject[]; findings: Finding[]; tenants: KObject[] } {
   const { render, outputInfoFindings } = late.render();
   checkOptions(cmd, opts);
   const inputs = loadInputs(opts, ctx, cmd);
@@ -134,7 +147,7 @@ function renderPass(
   // --validate: the emitted objects against their published schemas, before anything is written.
   result.findings = checkEmitted(withValuesHint(result.findings, opts), result.objects, opts);
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
-  return result;
+  return { ...result, tenants: inputs.objects.filter(isTenant) };
 }
 
 export function register(program: Command, ctx: CliContext): Command {

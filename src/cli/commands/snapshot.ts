@@ -185,9 +185,13 @@ export function register(program: Command, ctx: CliContext): Command {
     .command('snapshot')
     .description(
       'Write the cluster state cozy-gw reads, through kubectl: Namespaces, Tenants, the platform Package, TenantGateways, ' +
-        'GatewayClasses, Gateways, HTTPRoutes, TLSRoutes, GRPCRoutes, Ingresses, cert-manager Certificates and Issuers, and the ' +
-        'Secrets cozy-gw reads (cozystack-values, TLS Secrets, wildcard replicas). Kinds whose CRD is absent are skipped with a note. ' +
-        'Secret data is left out (except the cozystack-values channel, which holds no key material) unless --include-secret-data.',
+        'GatewayClasses, Gateways, HTTPRoutes, TLSRoutes, GRPCRoutes, Ingresses, cert-manager Certificates and Issuers, the ' +
+        'Secrets cozy-gw reads (cozystack-values, TLS Secrets, wildcard replicas), and every kind render writes (ServiceAccounts, ' +
+        'Roles, RoleBindings, ClusterRoles, Cilium policies, ResourceQuotas, LimitRanges, HelmReleases, Keycloak groups, Services, ' +
+        "Jobs, admission policies and bindings: the platform's own, in tenant-* and cozy* namespaces or applied by Flux). " +
+        'managedFields are kept without their timestamps (diff reads who applied which field). Kinds whose CRD is absent are ' +
+        'skipped with a note. Secret data is left out, with a digest of it, (except cozystack-values, which holds no key ' +
+        'material) unless --include-secret-data.',
     )
     .option('--context <name>', 'the kubeconfig context to use (default: the current context)')
     .option('--kubeconfig <file>', 'the kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
