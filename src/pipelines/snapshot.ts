@@ -125,7 +125,7 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
     readBy: 'the controller (owned Certificates)',
   },
   { resource: 'issuers.cert-manager.io', kind: 'Issuer', namespaced: true, readBy: 'the controller (owned Issuer)' },
-  // What render writes besides (docs/decisions.md §C8; README "`cozy-gw render`: the chart chain": the whole tenant and its
+  // What render writes besides (docs/decisions.md §C8; docs/commands/render.md: the whole tenant and its
   // hooks), so that a live cluster's state holds every object render and the controller write: read
   // in the platform's own namespaces and names only (platformObject).
   ...(
