@@ -108,7 +108,8 @@ describe('every finding about the given objects reaches the reviewer', () => {
       NOW,
     ]);
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain(`  warning: ${TYPO}`);
+    // Placed at the given file and line, as on stderr.
+    expect(r.stdout).toContain(`  warning: typo/bob.yaml:10: ${TYPO}`);
   });
 
   it('in the JSON', async () => {
