@@ -15,6 +15,7 @@ describe('an empty path is a usage error, never the working directory', () => {
     [['render', '--values', 'values.yaml', '-f', ''], '-f, --filename <path>'],
     [['render', '--values', '', '-f', 'tenants.yaml'], '--values <file>'],
     [['diff', '--values', 'values.yaml', '-f', 'tenants.yaml', '--state', ''], '--state <path>'],
+    [['snapshot', '-o', ''], '-o, --output <file>'],
   ])('%j', async (args, option) => {
     const r = await s.cli(args);
     expect([r.code, r.stdout]).toEqual([2, '']);

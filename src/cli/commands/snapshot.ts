@@ -19,6 +19,7 @@ import {
   type SnapshotResource,
 } from '../../pipelines/snapshot';
 import { withExamples } from './help';
+import { pathArg } from './common';
 import { execProcess } from '../../io/exec';
 
 export interface SnapshotOptions {
@@ -195,7 +196,7 @@ export function register(program: Command, ctx: CliContext): Command {
     )
     .option('--context <name>', 'the kubeconfig context to use (default: the current context)')
     .option('--kubeconfig <file>', 'the kubeconfig file (default: $KUBECONFIG or ~/.kube/config)')
-    .option('-o, --output <file>', 'write the snapshot to FILE (all or nothing) instead of standard output')
+    .option('-o, --output <file>', 'write the snapshot to FILE (all or nothing) instead of standard output', pathArg)
     .addOption(
       new Option('--format <format>', 'yaml: multi-document YAML; json: a v1 List')
         .choices(['yaml', 'json'])
