@@ -26,6 +26,8 @@ export interface DiffPrintOptions {
   rerun: string;
   /** The state is a tree render wrote (`render --output-dir`), not a cluster's objects. */
   stateIsTree?: boolean;
+  /** Places a finding at its file and line (the CLI's source map), for the findings the report prints. */
+  place?: (f: Finding) => Finding;
   /** `-o markdown --comment-dir`: the comment in parts of at most this many characters (DiffReport.parts). */
   commentParts?: { limit: number };
 }
@@ -176,7 +178,10 @@ export function uncomparableNote(d: DiffResult): string | undefined {
 }
 
 export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
-  const { relevant, unrelatedWarnings } = relevantFindings(d);
+  const found = relevantFindings(d);
+  const { unrelatedWarnings } = found;
+  // Only what is printed is placed: finding a line reads its file again (a large state's, too).
+  const relevant = o.place ? found.relevant.map(o.place) : found.relevant;
   const different = hasDifferences(d);
   const notes: string[] = [];
   if (unrelatedWarnings)

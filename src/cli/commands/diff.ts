@@ -167,14 +167,14 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
     [...result.created, ...result.changed.map((c) => c.after)],
     opts,
   );
-  // Placed at file and line here, so that the comment and the page say where too.
-  result.findings = result.findings.map((f) => locate(f, ctx.sources));
   const report = diffReport(result, {
     format: opts.output,
     now,
     stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
     rerun: rerunLine(opts),
     stateIsTree: (treeHeld?.size ?? 0) > 0,
+    // Placed at file and line, so that the comment and the page say where too.
+    place: (f) => locate(f, ctx.sources),
     commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,
   });
   ctx.report(report.warnings);
