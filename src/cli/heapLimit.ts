@@ -62,10 +62,14 @@ export interface HeapContext {
 const HEAP_OPTION = /^--max[-_]old[-_]space[-_]size(=|$)/;
 const INSPECT_OPTION = /^--inspect(-brk|-wait)?(=|$)/;
 
-/** The command, and the paths its input options name (`-f X`, `-fX`, `--state=X`; `-` is a stream, not counted). */
-export function inputPaths(argv: readonly string[]): { command?: string; paths: string[] } {
+/**
+ * The command, the paths its input options name (`-f X`, `-fX`, `--state=X`; `-` is a stream, not
+ * counted), and of them those `-f` names (what diff renders).
+ */
+export function inputPaths(argv: readonly string[]): { command?: string; paths: string[]; filenames: string[] } {
   let command: string | undefined;
   const paths: string[] = [];
+  const filenames: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--') break;
@@ -75,9 +79,12 @@ export function inputPaths(argv: readonly string[]): { command?: string; paths: 
     else if (a.startsWith('--') && eq > 0 && INPUT_OPTIONS.has(a.slice(0, eq))) value = a.slice(eq + 1);
     else if (a.startsWith('-f') && a.length > 2 && !a.startsWith('--')) value = a.slice(2);
     else if (command === undefined && !a.startsWith('-')) command = a;
-    if (value !== undefined && value !== '-' && value !== '') paths.push(value);
+    if (value !== undefined && value !== '-' && value !== '') {
+      paths.push(value);
+      if (!a.startsWith('--state')) filenames.push(value);
+    }
   }
-  return { command, paths };
+  return { command, paths, filenames };
 }
 
 /** The node option to run again with, or undefined to run here. */
@@ -91,11 +98,18 @@ export function heapFlag(ctx: HeapContext): string | undefined {
   const asked = (ctx.env.COZY_GW_HEAP ?? '').trim();
   if (asked === 'off') return undefined;
   if (/^[1-9][0-9]*$/.test(asked)) return `--max-old-space-size=${asked}`;
-  const { command, paths } = inputPaths(ctx.argv);
+  const { command, paths, filenames } = inputPaths(ctx.argv);
   const bound = command === undefined ? undefined : THRESHOLDS[command];
   if (!bound || paths.length === 0) return undefined;
-  const s = ctx.sizes(paths, bound);
-  if (s.bytes < bound.bytes && s.files < bound.files) return undefined;
+  const over = (ps: string[], b: InputSizes) => {
+    const s = ctx.sizes(ps, b);
+    return s.bytes >= b.bytes || s.files >= b.files;
+  };
+  // diff renders its -f inputs as render does: Tenants there weigh as they do in render (70,000
+  // Tenants, 8 MB, hold some 3 GB), however small the state.
+  const large =
+    over(paths, bound) || (command === 'diff' && filenames.length > 0 && over(filenames, THRESHOLDS.render));
+  if (!large) return undefined;
   // Read last (the memory and the heap limit load modules of their own): only for a large input.
   const mib = Math.floor((ctx.memory * 0.75) / (1 << 20));
   // Nothing to gain where three quarters of the memory is not well past the cap already.

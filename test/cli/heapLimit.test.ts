@@ -22,6 +22,8 @@ import { skippedTitle } from '../helpers/skip';
 
 const GiB = 1 << 30;
 const big = (n: number) => ({ bytes: n, files: 0 });
+/** Sizes where the state holds `s` and diff's -f inputs (tenants.yaml alone) nothing to speak of. */
+const inState = (s: { bytes: number; files: number }) => (paths: string[]) => (paths.includes('state/') ? s : big(0));
 
 function ctx(over: Partial<HeapContext> = {}): HeapContext {
   return {
@@ -45,11 +47,11 @@ describe('heapFlag', () => {
     expect(heapFlag(ctx({ sizes: () => ({ bytes: 0, files: THRESHOLDS.diff.files }) }))).toBe(
       '--max-old-space-size=18432',
     );
-    expect(heapFlag(ctx({ sizes: () => ({ bytes: 0, files: THRESHOLDS.diff.files - 1 }) }))).toBeUndefined();
+    expect(heapFlag(ctx({ sizes: inState({ bytes: 0, files: THRESHOLDS.diff.files - 1 }) }))).toBeUndefined();
   });
 
   test('inputs below the command’s bound: run here', () => {
-    expect(heapFlag(ctx({ sizes: () => big(THRESHOLDS.diff.bytes - 1) }))).toBeUndefined();
+    expect(heapFlag(ctx({ sizes: inState(big(THRESHOLDS.diff.bytes - 1)) }))).toBeUndefined();
     // render's bound is lower: its output is many times its Tenants.
     expect(
       heapFlag(ctx({ argv: ['render', '-f', 't.yaml'], sizes: () => big(THRESHOLDS.render.bytes) })),
@@ -70,7 +72,7 @@ describe('heapFlag', () => {
           },
         },
       });
-    expect(heapFlag(unread({ sizes: () => big(THRESHOLDS.diff.bytes - 1) }))).toBeUndefined();
+    expect(heapFlag(unread({ sizes: inState(big(THRESHOLDS.diff.bytes - 1)) }))).toBeUndefined();
     expect(heapFlag(unread({ argv: ['diff'] }))).toBeUndefined();
     expect(heapFlag(unread({ argv: ['completion', 'bash'] }))).toBeUndefined();
     expect(() => heapFlag(unread({}))).toThrow(/read/);
@@ -111,6 +113,20 @@ describe('heapFlag', () => {
   });
 });
 
+describe('diff renders its -f inputs', () => {
+  test("Tenants that render's bound finds large run diff with the larger heap, however small the state", () => {
+    const sizes = (paths: string[]) => (paths.includes('tenants.yaml') ? big(THRESHOLDS.render.bytes) : big(1000));
+    expect(heapFlag(ctx({ argv: ['diff', '--state', 's.yaml', '-f', 'tenants.yaml'], sizes }))).toMatch(
+      /^--max-old-space-size=\d+$/,
+    );
+    // The same bytes in the state alone are far below diff's own bound.
+    const stateOnly = (paths: string[]) => (paths.includes('s.yaml') ? big(THRESHOLDS.render.bytes) : big(0));
+    expect(
+      heapFlag(ctx({ argv: ['diff', '--state', 's.yaml', '-f', 'tenants.yaml'], sizes: stateOnly })),
+    ).toBeUndefined();
+  });
+});
+
 describe('inputPaths', () => {
   test('every spelling of the input options; a stream is not a path', () => {
     expect(
@@ -130,10 +146,11 @@ describe('inputPaths', () => {
         '--values',
         'v.yaml',
       ]),
-    ).toEqual({ command: 'diff', paths: ['a', 'b', 'c', 'd', 'e', 'f'] });
+    ).toEqual({ command: 'diff', paths: ['a', 'b', 'c', 'd', 'e', 'f'], filenames: ['c', 'd', 'e', 'f'] });
     expect(inputPaths(['--no-color', 'render', '-f', 'x', '--', '-f', 'y'])).toEqual({
       command: 'render',
       paths: ['x'],
+      filenames: ['x'],
     });
   });
 });
