@@ -23,13 +23,14 @@ import { createHash } from 'node:crypto';
 import type { Finding } from '../k8s/diagnostics';
 import { pushAll } from '../k8s/arrays';
 import { formatFinding } from '../k8s/diagnostics';
-import { describe, isNamespace, type KObject } from '../k8s/model';
+import { describe, type KObject } from '../k8s/model';
 import { newMemo } from '../k8s/yaml';
 import type { DiffResult } from './diff';
 import { differences } from './comparison';
 import { unifiedDiff } from './unifiedDiff';
 import { CHANGE_ORDER, describeState, type HostnameRow } from './hostnames';
 import { tenantTree } from './tenantTree';
+import { compareGroups, countChange, countsPhrase, namespaceGroup } from './namespaceGroups';
 import { htmlText, treeSvg } from './htmlTree';
 
 export interface HtmlOptions {
@@ -114,10 +115,9 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
+/** An object's group (namespaceGroups.ts), the cluster-scoped one named, as the filter needs a value. */
 function groupOf(o: KObject): string {
-  if (o.metadata.namespace) return o.metadata.namespace;
-  if (isNamespace(o)) return o.metadata.name;
-  return CLUSTER;
+  return namespaceGroup(o) || CLUSTER;
 }
 
 const CHANGE_WORD: Record<string, string> = {
@@ -241,13 +241,7 @@ function changesSection(groups: Map<string, NsSection>, kinds: Set<string>, orde
   } else parts.push('<p class="muted">No differences.</p>');
   for (const g of order) {
     const s = groups.get(g)!;
-    const what = [
-      s.created && `${s.created} to create`,
-      s.changed && `${s.changed} to change`,
-      s.deleted && `${s.deleted} to delete`,
-    ]
-      .filter(Boolean)
-      .join(', ');
+    const what = countsPhrase(s);
     parts.push(
       `<section class="ns" data-ns="${htmlText(g)}"><h3>${g === CLUSTER ? 'Cluster-scoped' : `Namespace <code>${htmlText(g)}</code>`}: ${what}</h3>`,
     );
@@ -267,18 +261,14 @@ function objectSections(d: DiffResult): { groups: Map<string, NsSection>; kinds:
     const g = groupOf(obj);
     let s = groups.get(g);
     if (!s) groups.set(g, (s = { created: 0, changed: 0, deleted: 0, html: [] }));
-    const change = !it.before ? 'create' : !it.after ? 'delete' : 'change';
-    if (change === 'create') s.created++;
-    else if (change === 'delete') s.deleted++;
-    else s.changed++;
+    const change = countChange(s, it.before, it.after);
     kinds.add(obj.kind);
     s.html.push(
       `<details class="obj" open data-kind="${htmlText(obj.kind)}" data-change="${change}"><summary>${htmlText(describe(obj))}<span class="badge ${change}">${change}</span></summary><pre class="diff">${diffHtml(unifiedDiff(it.before, it.after, 3, memo))}</pre></details>`,
     );
   }
-  const order = [...groups.keys()].sort((a, b) =>
-    a === CLUSTER ? 1 : b === CLUSTER ? -1 : a < b ? -1 : a > b ? 1 : 0,
-  );
+  const key = (g: string) => (g === CLUSTER ? '' : g);
+  const order = [...groups.keys()].sort((a, b) => compareGroups(key(a), key(b)));
   return { groups, kinds, order };
 }
 

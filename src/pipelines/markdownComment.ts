@@ -19,8 +19,9 @@
  */
 import type { Finding } from '../k8s/diagnostics';
 import { formatFinding } from '../k8s/diagnostics';
-import { isNamespace, describe, type KObject } from '../k8s/model';
+import { describe } from '../k8s/model';
 import { unifiedDiff } from './unifiedDiff';
+import { compareGroups, countChange, countsPhrase, namespaceGroup } from './namespaceGroups';
 import { newMemo } from '../k8s/yaml';
 import { CHANGE_ORDER, describeState, type HostnameRow } from './hostnames';
 import type { DiffResult } from './diff';
@@ -102,12 +103,6 @@ function findingItem(f: Finding): string {
 }
 
 /** The group an object is shown in: its namespace, a Namespace under its own name, else cluster-scoped. */
-function groupOf(o: KObject): string {
-  if (o.metadata.namespace) return o.metadata.namespace;
-  if (isNamespace(o)) return o.metadata.name;
-  return '';
-}
-
 /** What opens each further piece of a diff line split by splitLong. */
 export const LINE_CONTINUES = '↪';
 
@@ -134,24 +129,16 @@ function sectionBlocks(d: DiffResult, maxLine: number): Block[] {
   const byGroup = new Map<string, { created: number; changed: number; deleted: number; diffs: string[] }>();
   for (const it of differences(d)) {
     const o = (it.after ?? it.before)!;
-    const g = groupOf(o);
+    const g = namespaceGroup(o);
     let s = byGroup.get(g);
     if (!s) byGroup.set(g, (s = { created: 0, changed: 0, deleted: 0, diffs: [] }));
-    if (!it.before) s.created++;
-    else if (!it.after) s.deleted++;
-    else s.changed++;
+    countChange(s, it.before, it.after);
     s.diffs.push(unifiedDiff(it.before, it.after, 3, memo));
   }
   const out: Block[] = [];
-  for (const g of [...byGroup.keys()].sort((a, b) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : a > b ? 1 : 0))) {
+  for (const g of [...byGroup.keys()].sort(compareGroups)) {
     const s = byGroup.get(g)!;
-    const what = [
-      s.created && `${s.created} to create`,
-      s.changed && `${s.changed} to change`,
-      s.deleted && `${s.deleted} to delete`,
-    ]
-      .filter(Boolean)
-      .join(', ');
+    const what = countsPhrase(s);
     const title = g ? `Namespace ${code(g)}` : 'Cluster-scoped';
     const body = s.diffs.join('');
     const fence = fenceFor(body);
