@@ -341,18 +341,16 @@ function installPackage(base, checkout) {
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(app, 'node_modules'), 'dir');
     return path.join(app, 'bin', 'cozy-gw.js');
   }
-  const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', app], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  const tarball = pack.stdout.trim().split('\n').pop();
-  if (pack.status !== 0 || !tarball) {
-    process.stderr.write(`bench: npm pack failed: ${pack.stderr}\n`);
+  let tarball;
+  try {
+    tarball = require(path.join(ROOT, 'scripts', 'pack-image.js')).packInto(app);
+  } catch (e) {
+    process.stderr.write(`bench: npm pack failed: ${e.message}\n`);
     process.exit(1);
   }
   const inst = spawnSync(
     'npm',
-    ['install', '--prefix', app, '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', path.join(app, tarball)],
+    ['install', '--prefix', app, '--omit=dev', '--no-audit', '--no-fund', '--loglevel=error', tarball],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
   const bin = path.join(app, 'node_modules', 'cozy-gw', 'bin', 'cozy-gw.js');

@@ -4,7 +4,7 @@
  * brings no dependency (the libraries are bundled, scripts/bundle.js), and its commands print
  * what the checkout's print, byte for byte, writing nothing inside the installed package.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt, ROOT, tmpDir } from '../helpers/kpt';
@@ -17,18 +17,12 @@ let pkgDir = '';
 beforeAll(() => {
   ensureBuilt();
   const dir = tmpDir('install');
-  // --ignore-scripts: the build is the one ensureBuilt made (prepack would rebuild dist/ under other tests).
-  const tarball = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  })
-    .trim()
-    .split('\n')
-    .pop()!;
+  // Without scripts: the build is the one ensureBuilt made (prepack would rebuild dist/ under other tests).
+  const tarball = (require('../../scripts/pack-image.js') as { packInto: (d: string) => string }).packInto(dir);
   prefix = path.join(dir, 'global');
   const r = spawnSync(
     'npm',
-    ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--foreground-scripts', path.join(dir, tarball)],
+    ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--foreground-scripts', tarball],
     { encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'notice' } },
   );
   npmOutput = `${r.stdout}${r.stderr}`;
