@@ -101,8 +101,26 @@ const OPTIONS = {
  * loader's (tsc's output, built before this step).
  */
 function frame() {
-  const { BUNDLE_HEAD, BUNDLE_CALL } = require(path.join(DIST, 'cli', 'bundleLoader.js'));
-  return { banner: { js: BUNDLE_HEAD }, footer: { js: `})${BUNDLE_CALL.trimEnd()}` } };
+  const { BUNDLE_HEAD, BUNDLE_CALL, BUILD_MARK } = require(path.join(DIST, 'cli', 'bundleLoader.js'));
+  return { banner: { js: `${BUNDLE_HEAD}\n${BUILD_MARK}${UNSTAMPED}` }, footer: { js: `})${BUNDLE_CALL.trimEnd()}` } };
+}
+
+/** The second line's hash before the build is stamped: 64 zeros, the same length as the hash. */
+const UNSTAMPED = '0'.repeat(64);
+
+/**
+ * The build's hash in the bundle's second line: the SHA-256 of the bundle as written with 64 zeros
+ * in its place. The loader keys its code cache by it (src/cli/bundleLoader.ts), so that another
+ * build's cache is never taken for this one's.
+ */
+function stamp(file) {
+  const { BUNDLE_HEAD, BUILD_MARK } = require(path.join(DIST, 'cli', 'bundleLoader.js'));
+  const text = fs.readFileSync(file, 'utf8');
+  const at = BUNDLE_HEAD.length + 1 + BUILD_MARK.length;
+  if (text.slice(at - BUILD_MARK.length, at + 64) !== BUILD_MARK + UNSTAMPED)
+    throw new Error(`${file}: no build line to stamp`);
+  const hash = require('node:crypto').createHash('sha256').update(text).digest('hex');
+  fs.writeFileSync(file, text.slice(0, at) + hash + text.slice(at + 64));
 }
 
 async function main() {
@@ -115,6 +133,7 @@ async function main() {
     logLevel: 'warning',
     plugins: [familyFiles, lazyChildProcess],
   });
+  stamp(OUT);
   fs.writeFileSync(LICENSES, licences(result.metafile));
 }
 

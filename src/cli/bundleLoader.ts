@@ -6,31 +6,41 @@
  * (`script.createCachedData()`), so it holds what that command compiled, and the next run of the
  * command starts without compiling it again (some 50 ms of a small run).
  *
- * Nothing reaches V8 unchecked: a cache file names the bundle it was made from (the SHA-256 of its
- * source), the Node.js, the CPU and the command, and holds the SHA-256 of its data; a file that
- * does not match in every part, is cut short or has a byte changed is not used, and the run
- * compiles as without a cache and writes a good one at its end. V8 checks what it is given once
- * more (its version, flags and the source's length) and may reject it too.
+ * Nothing reaches V8 unchecked. A cache file names, in full, the bundle it was made from (the
+ * build's SHA-256, which scripts/bundle.js writes into the bundle's second line, and the file's
+ * size, modification time and inode, so that a bundle changed in place is another bundle), the
+ * Node.js, the CPU, the options node was started with and the command; it holds the length of its
+ * data and its SHA-256. A file that does not match in every part, is cut short or has
+ * a byte changed is not used, and the run compiles as without a cache and writes a good one at its
+ * end. V8 checks what it is given once more (its version, flags and the source's length) and may
+ * reject it too. The checksum guards against damage, not against an attacker: the directory is
+ * the user's own, and whoever may write there may already change what the user runs. The build's
+ * hash is read, not computed: the 1.5 MB of the bundle are not hashed by every run.
  *
  * The cache lives in a directory of the user's own, mode 0700 (`COZY_GW_CODE_CACHE_DIR`, else
  * `cozy-gw-code-cache-<uid>` in the system's temporary directory), never followed through a link
  * nor read when another user owns it or may write to it. `COZY_GW_CODE_CACHE=off` or Node.js's
  * `NODE_DISABLE_COMPILE_CACHE` turns it off. A cache is written only by a run that succeeded
- * (exit 0, or diff's 3), by an exclusive temporary file renamed into place; any failure to read or
- * write it is silent and changes nothing else. Where `vm.Script` cannot take a cache (Bun, the
- * release binaries), {@link loadBundle} returns undefined and bin/ requires the bundle itself.
+ * (exit 0, or diff's 3), by an exclusive temporary file renamed into place; each write leaves at
+ * most {@link KEEP_PER_COMMAND} files of its command, the newest, so that builds and Node.js
+ * versions gone by do not pile up. Any failure to read or write is silent and changes nothing
+ * else. Where `vm.Script` cannot take a cache (Bun, the release binaries), {@link loadBundle}
+ * returns undefined and bin/ requires the bundle itself.
  *
  * This module is not part of the bundle: bin/ loads it first, from tsc's output.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 
-/** The first line of a cache file, then the hex SHA-256 of the bundle's source and of the data, a line each. */
-const MAGIC = 'cozy-gw code cache v1';
+/** The first line of a cache file; then the key (its bundle, Node.js, CPU, options, command), then the data's length and checksum, a line each. */
+const MAGIC = 'cozy-gw code cache v2';
+
+/** The most cache files of one command a write leaves in the directory. */
+export const KEEP_PER_COMMAND = 4;
 
 /**
  * The bundle's first and last text (scripts/bundle.js writes them): one function expression,
@@ -38,6 +48,8 @@ const MAGIC = 'cozy-gw code cache v1';
  * source: no copy), the text evaluates to the function itself.
  */
 export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
+/** The bundle's second line: this, then the build's hex SHA-256 (scripts/bundle.js). */
+export const BUILD_MARK = '// cozy-gw build ';
 export const BUNDLE_CALL = '.call(this, exports, require, module, __filename, __dirname);\n';
 
 /** The exit codes of a run that succeeded (diff exits 3 on differences). */
@@ -72,16 +84,44 @@ export function ownDirectory(dir: string): boolean {
   }
 }
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-
-/** The cache file of a bundle source, for this Node.js, CPU and command. */
-export function cacheFile(dir: string, sourceHash: string, command: string): string {
-  const key = sha256([sourceHash, process.version, process.arch, process.execArgv.join(' '), command].join('\n'));
-  return path.join(dir, `${command.replace(/[^a-z-]/g, '') || 'run'}-${key.slice(0, 32)}.bin`);
+/** The hex SHA-256 of bytes (node:crypto's one-shot `hash` where Node.js has it, 21.7 and later). */
+export function checksum(bytes: Uint8Array | string): string {
+  return typeof hash === 'function' ? hash('sha256', bytes, 'hex') : createHash('sha256').update(bytes).digest('hex');
 }
 
-/** The data of a cache file made from the source whose hash is given, or undefined when it does not check out. */
-export function readCache(file: string, sourceHash: string): Buffer | undefined {
+/** What a bundle is known by: its build (the second line's hash) and the file as it is on disk. */
+export interface BundleIdentity {
+  build: string;
+  size: number;
+  mtimeMs: number;
+  ino: number;
+}
+
+/** The key of a cache: the bundle, this Node.js, CPU and node options, and the command. One line. */
+export function cacheKey(bundle: BundleIdentity, command: string): string {
+  return [
+    `build=${bundle.build}`,
+    `size=${bundle.size}`,
+    `mtime=${bundle.mtimeMs}`,
+    `ino=${bundle.ino}`,
+    `node=${process.version}`,
+    `arch=${process.arch}`,
+    `options=${JSON.stringify(process.execArgv)}`,
+    `command=${command}`,
+  ]
+    .join(' ')
+    .replace(/[\r\n]/g, ' ');
+}
+
+/** The file name of a command's cache: the command's name, then the start of the key's hash. */
+export function cacheFile(dir: string, key: string, command: string): string {
+  return path.join(dir, `${commandStem(command)}-${checksum(key).slice(0, 32)}.bin`);
+}
+
+const commandStem = (command: string) => command.replace(/[^a-z-]/g, '') || 'run';
+
+/** The data of a cache file made under the key given, or undefined when it does not check out. */
+export function readCache(file: string, key: string): Buffer | undefined {
   let bytes: Buffer;
   try {
     const st = fs.lstatSync(file);
@@ -90,22 +130,25 @@ export function readCache(file: string, sourceHash: string): Buffer | undefined 
   } catch {
     return undefined;
   }
-  const head = `${MAGIC}\n${sourceHash}\n`;
-  const headLength = head.length + 65;
-  if (bytes.length <= headLength || bytes.toString('latin1', 0, head.length) !== head) return undefined;
-  const data = bytes.subarray(headLength);
-  return bytes.toString('latin1', head.length, head.length + 64) === sha256(data) && bytes[headLength - 1] === 0x0a
-    ? data
-    : undefined;
+  const head = `${MAGIC}\n${key}\n`;
+  if (bytes.length <= head.length || bytes.toString('utf8', 0, head.length) !== head) return undefined;
+  const end = bytes.indexOf(0x0a, head.length);
+  if (end < 0) return undefined;
+  const m = /^(\d+) ([0-9a-f]{64})$/.exec(bytes.toString('latin1', head.length, end));
+  const data = bytes.subarray(end + 1);
+  return m && Number(m[1]) === data.length && m[2] === checksum(data) ? data : undefined;
 }
 
-/** Write a cache file: an exclusive temporary file beside it, renamed into place; any failure is silent. */
-export function writeCache(file: string, sourceHash: string, data: Buffer): void {
+/**
+ * Write a cache file: an exclusive temporary file beside it, renamed into place; then the command's
+ * older files past {@link KEEP_PER_COMMAND} are removed, the oldest first. Any failure is silent.
+ */
+export function writeCache(file: string, key: string, data: Buffer): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     const fd = fs.openSync(tmp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
     try {
-      fs.writeSync(fd, `${MAGIC}\n${sourceHash}\n${sha256(data)}\n`);
+      fs.writeSync(fd, `${MAGIC}\n${key}\n${data.length} ${checksum(data)}\n`);
       fs.writeSync(fd, data);
     } finally {
       fs.closeSync(fd);
@@ -117,7 +160,33 @@ export function writeCache(file: string, sourceHash: string, data: Buffer): void
     } catch {
       // nothing was made
     }
+    return;
   }
+  pruneCaches(path.dirname(file), path.basename(file));
+}
+
+/** Remove the files of kept's command beyond the newest {@link KEEP_PER_COMMAND}, kept never among them. */
+export function pruneCaches(dir: string, kept: string): void {
+  const stem = kept.slice(0, kept.lastIndexOf('-') + 1);
+  const pattern = /^[a-z-]*-[0-9a-f]{32}\.bin$/;
+  try {
+    const others = fs
+      .readdirSync(dir)
+      .filter((f) => f !== kept && f.startsWith(stem) && pattern.test(f) && !f.slice(stem.length).includes('-'))
+      .map((f) => ({ f, t: fs.lstatSync(path.join(dir, f)).mtimeMs }))
+      .sort((x, y) => y.t - x.t || (x.f < y.f ? -1 : 1));
+    for (const { f } of others.slice(KEEP_PER_COMMAND - 1)) fs.unlinkSync(path.join(dir, f));
+  } catch {
+    // a cache left is a cache left: nothing else depends on it
+  }
+}
+
+/** The bundle's build hash from its second line, or undefined when it has none. */
+export function buildOf(source: string): string | undefined {
+  const at = BUNDLE_HEAD.length + 1;
+  if (source.slice(at, at + BUILD_MARK.length) !== BUILD_MARK) return undefined;
+  const hash = source.slice(at + BUILD_MARK.length, at + BUILD_MARK.length + 64);
+  return /^[0-9a-f]{64}$/.test(hash) ? hash : undefined;
 }
 
 /**
@@ -128,24 +197,32 @@ export function writeCache(file: string, sourceHash: string, data: Buffer): void
 export function loadBundle(o: BundleLoad): Record<string, unknown> | undefined {
   if ((process.versions as Record<string, string | undefined>).bun !== undefined) return undefined;
   let source: string;
+  let identity: BundleIdentity | undefined;
   try {
+    // The file's identity first, then its text (read by path: Node.js decodes it without a
+    // buffer of its own): a bundle changed between the two is keyed by its old identity, which
+    // the next run's does not match.
+    const st = fs.statSync(o.bundle);
     source = fs.readFileSync(o.bundle, 'utf8');
+    const build = buildOf(source);
+    identity = build === undefined ? undefined : { build, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
   } catch {
     return undefined;
   }
   if (!source.startsWith(BUNDLE_HEAD) || !source.endsWith(BUNDLE_CALL)) return undefined;
-  const dir = cacheDirectory(o.env);
-  const useCache = dir !== undefined && ownDirectory(dir);
-  const sourceHash = useCache ? sha256(source) : '';
-  const file = useCache ? cacheFile(dir, sourceHash, o.command) : '';
-  const cachedData = useCache ? readCache(file, sourceHash) : undefined;
+  const dir = identity === undefined ? undefined : cacheDirectory(o.env);
+  const key =
+    identity !== undefined && dir !== undefined && ownDirectory(dir) ? cacheKey(identity, o.command) : undefined;
+  const useCache = key !== undefined && dir !== undefined;
+  const file = useCache ? cacheFile(dir, key, o.command) : '';
+  const cachedData = useCache ? readCache(file, key) : undefined;
   const script = new vm.Script(source.slice(0, source.length - BUNDLE_CALL.length), { filename: o.bundle, cachedData });
   const mod = { exports: {} as Record<string, unknown>, filename: o.bundle, id: o.bundle };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(mod.exports, mod.exports, createRequire(o.bundle), mod, o.bundle, path.dirname(o.bundle));
   if (useCache && (cachedData === undefined || script.cachedDataRejected)) {
     process.on('exit', (code) => {
-      if (SUCCESS.has(code)) writeCache(file, sourceHash, script.createCachedData());
+      if (SUCCESS.has(code)) writeCache(file, key, script.createCachedData());
     });
   }
   return mod.exports;

@@ -4,18 +4,35 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cacheDirectory, cacheFile, ownDirectory, readCache, writeCache } from '../../src/cli/bundleLoader';
+import { createHash } from 'node:crypto';
+import {
+  BUILD_MARK,
+  BUNDLE_HEAD,
+  buildOf,
+  cacheDirectory,
+  cacheFile,
+  cacheKey,
+  checksum,
+  KEEP_PER_COMMAND,
+  ownDirectory,
+  pruneCaches,
+  readCache,
+  writeCache,
+  type BundleIdentity,
+} from '../../src/cli/bundleLoader';
 import { tmpDir } from '../helpers/kpt';
 
-const SOURCE = 'a'.repeat(64);
-const OTHER = 'b'.repeat(64);
+const bundle: BundleIdentity = { build: 'a'.repeat(64), size: 1000, mtimeMs: 1.5, ino: 7 };
+const SOURCE = cacheKey(bundle, 'render');
+const OTHER = cacheKey({ ...bundle, build: 'b'.repeat(64) }, 'render');
+const fileOf = cacheFile;
 
 describe('the code cache file', () => {
   const dir = tmpDir('bundle-loader');
   const data = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 251));
 
   test('what is written is read back, for its source only', () => {
-    const file = cacheFile(dir, SOURCE, 'render');
+    const file = fileOf(dir, SOURCE, 'render');
     writeCache(file, SOURCE, data);
     expect(readCache(file, SOURCE)?.equals(data)).toBe(true);
     expect(readCache(file, OTHER)).toBeUndefined();
@@ -23,7 +40,7 @@ describe('the code cache file', () => {
   });
 
   test('one byte changed anywhere, or the file cut at any length, is never handed on', () => {
-    const file = cacheFile(dir, SOURCE, 'diff');
+    const file = fileOf(dir, SOURCE, 'diff');
     writeCache(file, SOURCE, data);
     const good = fs.readFileSync(file);
     for (let i = 0; i < good.length; i += 37) {
@@ -39,17 +56,93 @@ describe('the code cache file', () => {
   });
 
   test('a link in place of the file is not followed', () => {
-    const target = cacheFile(dir, SOURCE, 'admit');
+    const target = fileOf(dir, SOURCE, 'admit');
     writeCache(target, SOURCE, data);
     const link = path.join(dir, 'link.bin');
     fs.symlinkSync(target, link);
     expect(readCache(link, SOURCE)).toBeUndefined();
   });
 
+  test('the key names every part of the bundle, the Node.js and the command', () => {
+    const keys = [
+      SOURCE,
+      OTHER,
+      cacheKey({ ...bundle, size: 1001 }, 'render'),
+      cacheKey({ ...bundle, mtimeMs: 2 }, 'render'),
+      cacheKey({ ...bundle, ino: 8 }, 'render'),
+      cacheKey(bundle, 'diff'),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(SOURCE).toContain(`node=${process.version}`);
+    expect(SOURCE).not.toMatch(/[\r\n]/);
+    // What is written under one key is not read under another.
+    const file = fileOf(dir, SOURCE, 'render');
+    writeCache(file, SOURCE, data);
+    for (const k of keys.slice(1)) expect({ key: k, read: readCache(file, k) }).toEqual({ key: k, read: undefined });
+  });
+
   test('each command, Node.js and source has a file of its own', () => {
-    expect(cacheFile(dir, SOURCE, 'render')).not.toBe(cacheFile(dir, SOURCE, 'diff'));
-    expect(cacheFile(dir, SOURCE, 'render')).not.toBe(cacheFile(dir, OTHER, 'render'));
-    expect(path.basename(cacheFile(dir, SOURCE, '../x'))).toMatch(/^x-[0-9a-f]{32}\.bin$/);
+    expect(fileOf(dir, SOURCE, 'render')).not.toBe(fileOf(dir, SOURCE, 'diff'));
+    expect(fileOf(dir, SOURCE, 'render')).not.toBe(fileOf(dir, OTHER, 'render'));
+    expect(path.basename(fileOf(dir, SOURCE, '../x'))).toMatch(/^x-[0-9a-f]{32}\.bin$/);
+  });
+});
+
+describe('old cache files', () => {
+  test(`a write leaves the ${KEEP_PER_COMMAND} newest files of its command, itself among them, and no other command's loses one`, () => {
+    const dir = tmpDir('bundle-loader-prune');
+    const made: string[] = [];
+    for (let i = 0; i < 7; i++) {
+      const f = fileOf(dir, cacheKey({ ...bundle, ino: i }, 'render'), 'render');
+      fs.writeFileSync(f, 'x');
+      fs.utimesSync(f, 1000 + i, 1000 + i);
+      made.push(path.basename(f));
+    }
+    const others = [`diff-${'0'.repeat(32)}.bin`, `post-render-${'0'.repeat(32)}.bin`, 'notes.txt'];
+    for (const f of others) fs.writeFileSync(path.join(dir, f), 'x');
+    // The oldest is the one written now: it stays, with the three newest beside it.
+    const kept = fileOf(dir, cacheKey({ ...bundle, ino: 0 }, 'render'), 'render');
+    writeCache(kept, cacheKey({ ...bundle, ino: 0 }, 'render'), Buffer.from('data'));
+    expect(fs.readdirSync(dir).sort()).toEqual([...others, made[0], ...made.slice(4)].sort());
+  });
+
+  test('pruning a directory that is gone changes nothing and throws nothing', () => {
+    expect(() =>
+      pruneCaches(path.join(tmpDir('bundle-loader-gone'), 'missing'), `render-${'0'.repeat(32)}.bin`),
+    ).not.toThrow();
+  });
+});
+
+describe("the build's hash", () => {
+  test("read from the bundle's second line; a bundle without one has none", () => {
+    const hash = 'c'.repeat(64);
+    expect(buildOf(`${BUNDLE_HEAD}\n${BUILD_MARK}${hash}\n"use strict";`)).toBe(hash);
+    expect(buildOf(`${BUNDLE_HEAD}\n"use strict";`)).toBeUndefined();
+    expect(buildOf(`${BUNDLE_HEAD}\n${BUILD_MARK}${'C'.repeat(64)}\n`)).toBeUndefined();
+    expect(buildOf(`${BUNDLE_HEAD}\n${BUILD_MARK}${'c'.repeat(63)}`)).toBeUndefined();
+  });
+
+  test('the built bundle carries the SHA-256 of itself with 64 zeros in its place (scripts/bundle.js)', () => {
+    const text = fs.readFileSync(path.join(__dirname, '..', '..', 'dist', 'cozy-gw.js'), 'utf8');
+    const hash = buildOf(text);
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    const unstamped = text.replace(`${BUILD_MARK}${hash}`, `${BUILD_MARK}${'0'.repeat(64)}`);
+    expect(createHash('sha256').update(unstamped).digest('hex')).toBe(hash);
+  });
+});
+
+describe('the checksum', () => {
+  test('SHA-256: the FIPS 180-4 example, and one flipped bit anywhere changes it', () => {
+    expect(checksum(Buffer.from('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    const data = Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 7) % 256));
+    const good = checksum(data);
+    const missed: number[] = [];
+    for (let i = 0; i < data.length * 8; i += 13) {
+      const bad = Buffer.from(data);
+      bad[i >> 3] ^= 1 << (i & 7);
+      if (checksum(bad) === good) missed.push(i);
+    }
+    expect(missed).toEqual([]);
   });
 });
 
