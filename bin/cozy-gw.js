@@ -12,3 +12,21 @@ const loaded = require('../dist/cli/bundleLoader.js').loadBundle({
   env: process.env,
 });
 (loaded ?? require('../dist/cozy-gw.js')).main();
+
+/**
+ * The files the bundle requires from beside itself (dist/validation/: the upstream validators'
+ * families, which scripts/bundle.js leaves out of it and only --validate reads), named here for
+ * bun's bundler, which embeds in a compiled executable what a static require names (the release
+ * binaries, .goreleaser.yaml). Never called: Node.js reads none of them unless --validate asks.
+ */
+function embeddedInBinaries() {
+  return [
+    require('../dist/validation/upstreamValidators.certManager.generated.js'),
+    require('../dist/validation/upstreamValidators.cilium.generated.js'),
+    require('../dist/validation/upstreamValidators.fluxcd.generated.js'),
+    require('../dist/validation/upstreamValidators.gatewayApi.generated.js'),
+    require('../dist/validation/upstreamValidators.keycloak.generated.js'),
+    require('../dist/validation/upstreamValidators.kubernetes.generated.js'),
+  ];
+}
+module.exports = { embeddedInBinaries };

@@ -109,6 +109,12 @@ function projectChecks(config, root = ROOT) {
     if (b.binary !== 'cozy-gw') problems.push(`builds[${i}].binary: ${JSON.stringify(b.binary)}, expected "cozy-gw"`);
     const main = resolveMain(b, root);
     if (!fs.existsSync(main)) problems.push(`builds[${i}].main: ${path.relative(root, main) || '.'} does not exist`);
+    const mainText = fs.existsSync(main) ? fs.readFileSync(main, 'utf8') : '';
+    for (const family of validatorFamilies(root))
+      if (!mainText.includes(`require('../${family}')`))
+        problems.push(
+          `builds[${i}].main: does not require '../${family}', so bun does not embed it (the bundle requires it beside itself for --validate)`,
+        );
   }
   if (config.checksum && config.checksum.disable === true) problems.push('checksum: disabled');
   if (!config.checksum) problems.push('checksum: not configured');
@@ -126,6 +132,21 @@ function projectChecks(config, root = ROOT) {
   }
   problems.push(...dockerChecks(config, root));
   return problems;
+}
+
+/**
+ * The files the bundle requires from beside itself (scripts/bundle.js leaves the vendored upstream
+ * validators' families out of it): each must be an entry point of the bun build, which embeds it.
+ * Named from the sources (src/validation/upstreamValidators.<family>.generated.ts), as tsc and the
+ * bundle name them.
+ */
+function validatorFamilies(root = ROOT) {
+  const dir = path.join(root, 'src', 'validation');
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^upstreamValidators\.[A-Za-z]+\.generated\.ts$/.test(f))
+    .map((f) => `dist/validation/${f.replace(/\.ts$/, '.js')}`)
+    .sort();
 }
 
 /** bun target → the docker platform of its binary (linux only: images are linux). */
@@ -390,6 +411,8 @@ function comparisonCases(root = ROOT) {
           stdinFrom: 'npm run example',
         });
         cases.push({ name: 'example | admit', args: ['admit', ...values, '-f', '-'], stdinFrom: 'npm run example' });
+        // --validate reads the validators' families, files beside the bundle (embedded in the binary).
+        cases.push({ name: 'npm run example --validate', args: [...args, '--validate'] });
       }
     }
   }
@@ -569,6 +592,7 @@ module.exports = {
   readConfig,
   resolveMain,
   bunBuildArgs,
+  validatorFamilies,
   hostTarget,
   findBun,
   executableKind,

@@ -50,7 +50,15 @@ export const KEEP_PER_COMMAND = 4;
 export const BUNDLE_HEAD = '(function (exports, require, module, __filename, __dirname) {';
 /** The bundle's second line: this, then the build's hex SHA-256 (scripts/bundle.js). */
 export const BUILD_MARK = '// cozy-gw build ';
-export const BUNDLE_CALL = '.call(this, exports, require, module, __filename, __dirname);\n';
+/**
+ * The call, as the file runs when required as a module (Bun; Bun's compiled executables). The
+ * bundle's requires of the files beside it (the validators' families, dist/validation/) resolve
+ * from the bundle's own path: a compiled executable inlines the bundle into its entry point, whose
+ * `require` resolves from elsewhere, while `createRequire(__filename)` finds the files embedded
+ * beside the bundle (.goreleaser.yaml). Under Node.js it is the module's own `require`.
+ */
+export const BUNDLE_CALL =
+  '.call(this, exports, require("node:module").createRequire(__filename), module, __filename, __dirname);\n';
 
 /** The exit codes of a run that succeeded (diff exits 3 on differences). */
 const SUCCESS = new Set([0, 3]);

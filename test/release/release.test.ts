@@ -73,6 +73,31 @@ describe(".goreleaser.yaml against GoReleaser's schema", () => {
     );
   });
 
+  test('the files the bundle requires beside itself are named by main, so bun embeds them; a main that leaves one out is refused', () => {
+    const families = rc.validatorFamilies();
+    expect(families).toHaveLength(6);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-main-'));
+    try {
+      const text = fs.readFileSync(path.join(ROOT, 'bin', 'cozy-gw.js'), 'utf8');
+      const left = families[0];
+      expect(text).toContain(`require('../${left}')`);
+      fs.writeFileSync(path.join(dir, 'main.js'), text.replace(`require('../${left}')`, 'undefined'));
+      const bad = clone(config);
+      bad.builds[0].main = path.join(dir, 'main.js');
+      expect(rc.validateConfig(bad)).toEqual([
+        `builds[0].main: does not require '../${left}', so bun does not embed it (the bundle requires it beside itself for --validate)`,
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the binary's comparison with node includes render --validate, which reads those files", () => {
+    expect(rc.comparisonCases().map((c: { args: string[] }) => c.args)).toContainEqual(
+      expect.arrayContaining(['render', '--validate']),
+    );
+  });
+
   test('the vendored schema is the one shared with the project (when ../shared is beside the repo)', () => {
     const shared = path.join(ROOT, '..', 'shared', 'vendor', 'goreleaser', 'schema.json');
     if (!fs.existsSync(shared)) return; // a clone without shared/: the vendored copy stands alone
