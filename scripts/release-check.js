@@ -136,9 +136,8 @@ function projectChecks(config, root = ROOT) {
 
 /**
  * The files the bundle requires from beside itself (scripts/bundle.js leaves the vendored upstream
- * validators' families out of it): each must be an entry point of the bun build, which embeds it.
- * Named from the sources (src/validation/upstreamValidators.<family>.generated.ts), as tsc and the
- * bundle name them.
+ * validators' families out of it): the bun build's main must name each, so that bun embeds it.
+ * Named from the family sources in src/validation/, as tsc and the bundle name them.
  */
 function validatorFamilies(root = ROOT) {
   const dir = path.join(root, 'src', 'validation');
