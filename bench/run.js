@@ -873,4 +873,6 @@ function table(report) {
   return lines.join('\n') + '\n';
 }
 
-main();
+module.exports = { timeReport };
+
+if (require.main === module) main();
