@@ -23,6 +23,7 @@
 import { createHash, hash } from 'node:crypto';
 import { compareObjects, isObject, type KObject } from '../k8s/model';
 import { KUSTOMIZATION, RECORD } from './treeFiles';
+import type { TreeShape } from '../platform/treeShape';
 
 export { RECORD, KUSTOMIZATION, MARKER } from './treeFiles';
 /** The marker of trees written before the record existed (format 0): the whole directory was cozy-gw's. */
@@ -37,18 +38,7 @@ const RECORD_V3_HEADER =
 /** The record format this version writes. */
 export const RECORD_FORMAT = 3;
 
-/**
- * The options that shape a tree's content (docs/decisions.md §C14: "A tree
- * remembers how it was written"), as the record keeps them: `diff --state DIR` renders a change the
- * same way. `-o json` is the record's `fileFormat`.
- */
-export interface TreeShape {
-  includeHooks?: boolean;
-  gatewayOnly?: boolean;
-  apiVersions?: string[];
-  gatewayApiVersion?: string;
-  withController?: boolean;
-}
+export type { TreeShape };
 
 /** What render wrote the tree from (record format 3): its shaping options and the input Tenants. */
 export interface TreeMaking {

@@ -50,17 +50,11 @@ import { platformPolicies } from './admit';
 import { isChannelSecret } from './platformChannel';
 import { isStatusReason, statusChanges } from './statusChange';
 import { pushAll } from '../k8s/arrays';
+import type { TreeShape } from '../platform/treeShape';
 
 export type { ChangedObject } from './comparison';
 
-/** The options that shaped a committed tree (its record; src/io/treeRecord.ts writes them). */
-export interface TreeShape {
-  includeHooks?: boolean;
-  gatewayOnly?: boolean;
-  apiVersions?: string[];
-  gatewayApiVersion?: string;
-  withController?: boolean;
-}
+export type { TreeShape } from '../platform/treeShape';
 
 export interface DiffInput {
   /** The cluster state now (`--state`). */
