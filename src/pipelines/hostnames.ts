@@ -609,6 +609,25 @@ const COUNT_WORD: Record<HostnameChange, string> = {
   none: 'unchanged',
 };
 
+/** The word the reviewer's reports (`-o html`, `-o markdown`) give each change, in their counts and their table. */
+const REPORT_WORD: Record<HostnameChange, string> = {
+  stops: 'stops',
+  starts: 'starts',
+  moves: 'moves',
+  reason: 'other reason',
+  none: 'unchanged',
+};
+
+/** Each change's count as the reports print it, in CHANGE_ORDER (`stops 2`, ..., `unchanged 40`). */
+export function reportCounts(rows: readonly HostnameRow[]): string[] {
+  return CHANGE_ORDER.map((c) => `${REPORT_WORD[c]} ${rows.filter((r) => r.change === c).length}`);
+}
+
+/** A row's change as the reports' table names it, with the TLS it loses. */
+export function reportChange(r: HostnameRow): string {
+  return r.tls === 'lost' ? `${REPORT_WORD[r.change]}, loses TLS` : REPORT_WORD[r.change];
+}
+
 /** The table as the plans print it: the changed rows under a heading per change; unchanged ones counted. */
 export function formatHostnameTable(rows: readonly HostnameRow[]): string[] {
   // One walk over the rows (a table has a row per hostname of the platform): each change's rows, in order.

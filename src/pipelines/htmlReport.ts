@@ -28,7 +28,7 @@ import { newMemo } from '../k8s/yaml';
 import type { DiffResult } from './diff';
 import { differences } from './comparison';
 import { unifiedDiff } from './unifiedDiff';
-import { CHANGE_ORDER, describeState, type HostnameRow } from './hostnames';
+import { CHANGE_ORDER, describeState, reportChange, reportCounts, type HostnameRow } from './hostnames';
 import { tenantTree } from './tenantTree';
 import { compareGroups, countChange, countsPhrase, namespaceGroup } from './namespaceGroups';
 import { htmlText, treeSvg } from './htmlTree';
@@ -120,27 +120,19 @@ function groupOf(o: KObject): string {
   return namespaceGroup(o) || CLUSTER;
 }
 
-const CHANGE_WORD: Record<string, string> = {
-  stops: 'stops',
-  starts: 'starts',
-  moves: 'moves',
-  reason: 'other reason',
-  none: 'unchanged',
-};
-
 function hostnameSection(rows: readonly HostnameRow[]): string {
   const changed = rows
     .map((r, i) => ({ r, i }))
     .filter(({ r }) => r.change !== 'none')
     .sort((a, b) => CHANGE_ORDER.indexOf(a.r.change) - CHANGE_ORDER.indexOf(b.r.change) || a.i - b.i)
     .map(({ r }) => r);
-  const counts = CHANGE_ORDER.map((c) => `${CHANGE_WORD[c]} ${rows.filter((r) => r.change === c).length}`).join(', ');
+  const counts = reportCounts(rows).join(', ');
   let out = `<section id="hostnames"><h2>Hostnames</h2><p>${htmlText(counts)}.</p>`;
   if (changed.length) {
     out +=
       '<table><thead><tr><th>change</th><th>hostname</th><th>route</th><th>before</th><th>after</th></tr></thead><tbody>';
     for (const r of changed) {
-      const change = r.tls === 'lost' ? `${CHANGE_WORD[r.change]}, loses TLS` : CHANGE_WORD[r.change];
+      const change = reportChange(r);
       out += `<tr class="${r.change}"><td>${change}</td><td class="mono">${htmlText(r.hostname)}</td><td class="mono">${htmlText(r.route)}</td><td>${htmlText(describeState(r.before))}</td><td>${htmlText(describeState(r.after))}</td></tr>`;
     }
     out += '</tbody></table>';

@@ -23,7 +23,7 @@ import { describe } from '../k8s/model';
 import { unifiedDiff } from './unifiedDiff';
 import { compareGroups, countChange, countsPhrase, namespaceGroup } from './namespaceGroups';
 import { newMemo } from '../k8s/yaml';
-import { CHANGE_ORDER, describeState, type HostnameRow } from './hostnames';
+import { describeState, reportChange, reportCounts, type HostnameRow } from './hostnames';
 import type { DiffResult } from './diff';
 import { differences } from './comparison';
 import { code, fenceFor } from './markdownText';
@@ -69,25 +69,17 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-const CHANGE_WORD: Record<string, string> = {
-  stops: 'stops',
-  starts: 'starts',
-  moves: 'moves',
-  reason: 'other reason',
-  none: 'unchanged',
-};
-
 function hostnameBlocks(rows: readonly HostnameRow[]): Block[] {
   if (!rows.length) return [];
   const changed = rows.filter((r) => r.change !== 'none');
-  const counts = CHANGE_ORDER.map((c) => `${CHANGE_WORD[c]} ${rows.filter((r) => r.change === c).length}`);
+  const counts = reportCounts(rows);
   const out = [text(`**Hostnames:** ${counts.join(', ')}.\n\n`)];
   if (!changed.length) return out;
   const header = '| change | hostname | route | before | after |\n| --- | --- | --- | --- | --- |\n';
   out.push({
     open: (continued) => `${continued ? '*The hostname table, continued:*\n\n' : ''}${header}`,
     items: changed.map((r) => {
-      const change = r.tls === 'lost' ? `${CHANGE_WORD[r.change]}, loses TLS` : CHANGE_WORD[r.change];
+      const change = reportChange(r);
       return `| ${change} | ${code(r.hostname)} | ${code(r.route)} | ${code(describeState(r.before))} | ${code(describeState(r.after))} |\n`;
     }),
     close: (more) => (more ? '\n*The hostname table continues in the next part.*\n\n' : '\n'),
