@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { runCli, ROOT } from '../helpers/cli';
+import { EXAMPLE_DIFF, runCli, ROOT } from '../helpers/cli';
 import { tmpDir } from '../helpers/kpt';
 import { skippedTitle } from '../helpers/skip';
 import { chromiumPath, launchChromium } from '../helpers/chromium';
@@ -19,15 +19,7 @@ import { htmlReport } from '../../src/pipelines/htmlReport';
 import type { KObject } from '../../src/k8s/model';
 
 const ARTIFACTS = path.join(ROOT, 'out', 'test-artifacts');
-const EXAMPLE = [
-  'diff',
-  '--state',
-  'examples/diff/state.yaml',
-  '--values',
-  'examples/platform/values.yaml',
-  '-f',
-  'examples/diff/alice-gateway.yaml',
-];
+const EXAMPLE = EXAMPLE_DIFF;
 
 interface Watched {
   page: Page;

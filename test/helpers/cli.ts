@@ -46,6 +46,17 @@ export const EXAMPLE_INPUTS: readonly string[] = [
   'examples/platform/tenants',
 ];
 
+/** The README's example diff: the example platform's state, and alice given a Gateway of her own (cwd ROOT). */
+export const EXAMPLE_DIFF: readonly string[] = [
+  'diff',
+  '--state',
+  'examples/diff/state.yaml',
+  '--values',
+  'examples/platform/values.yaml',
+  '-f',
+  'examples/diff/alice-gateway.yaml',
+];
+
 /** The smallest platform: tenant-root with its own Gateway, and the values that publish it. */
 export const ROOT_TENANT =
   'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: root\n  namespace: tenant-root\nspec:\n  gateway: true\n';

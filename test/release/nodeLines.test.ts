@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { BIN, ensureBuilt, ROOT } from '../helpers/kpt';
-import { EXAMPLE_INPUTS } from '../helpers/cli';
+import { EXAMPLE_DIFF, EXAMPLE_INPUTS } from '../helpers/cli';
 import { skippedTitle } from '../helpers/skip';
 
 const others = (process.env.COZY_GW_NODE_BINS ?? '')
@@ -20,20 +20,7 @@ const cases: [string, string[]][] = [
   ['--version', ['--version']],
   ['render', ['render', ...EXAMPLE_INPUTS]],
   ['reconcile --all', ['reconcile', '--all', ...EXAMPLE_INPUTS, '--now', '2026-01-01T00:00:00Z']],
-  [
-    'diff -o plan',
-    [
-      'diff',
-      '--state',
-      'examples/diff/state.yaml',
-      '--values',
-      'examples/platform/values.yaml',
-      '-f',
-      'examples/diff/alice-gateway.yaml',
-      '-o',
-      'plan',
-    ],
-  ],
+  ['diff -o plan', [...EXAMPLE_DIFF, '-o', 'plan']],
 ];
 
 function run(node: string, args: string[]) {
