@@ -16,9 +16,8 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli, stateArgs, STACK_FRAME, TESTDATA } from '../helpers/cli';
+import { scratchCli, stateArgs, STACK_FRAME, TESTDATA } from '../helpers/cli';
 import { golden as compare } from '../helpers/golden';
 import { BIN, ensureBuilt } from '../helpers/kpt';
 
@@ -41,23 +40,10 @@ const CHANGES: Record<string, { args: string[]; exit: number }> = {
 };
 
 /** One scratch directory for the whole file: the states are built once. */
-const scratch = { dir: '' };
-afterAll(() => scratch.dir && fs.rmSync(scratch.dir, { recursive: true, force: true }));
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await runCli(args, { cwd: scratch.dir });
-  expect(r.stderr).not.toMatch(STACK_FRAME);
-  return r;
-}
-
-async function must(args: string[]): Promise<string> {
-  const r = await cli(args);
-  if (r.code !== 0) throw new Error(`${args.join(' ')}: exit ${r.code}\n${r.stderr}`);
-  return r.stdout;
-}
+const { scratch, make, cli, must } = scratchCli('cozy-gw-diff-states-');
 
 beforeAll(async () => {
-  const dir = (scratch.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-diff-states-')));
+  const dir = make();
   fs.cpSync(path.join(INPUTS, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
   fs.cpSync(path.join(INPUTS, 'tenants'), path.join(dir, 'tenants-without-carol'), { recursive: true });
   fs.rmSync(path.join(dir, 'tenants-without-carol', 'carol.yaml'));

@@ -6,24 +6,16 @@
  * plan and in the JSON, beside the removal.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli, STACK_FRAME, ROOT } from '../helpers/cli';
+import { scratchCli, ROOT } from '../helpers/cli';
 
 const NOW = '2026-01-01T00:00:00Z';
-const scratch = { dir: '' };
-afterAll(() => scratch.dir && fs.rmSync(scratch.dir, { recursive: true, force: true }));
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const r = await runCli(args, { cwd: scratch.dir });
-  expect(r.stderr).not.toMatch(STACK_FRAME);
-  return r;
-}
+const { scratch, make, cli } = scratchCli('cozy-gw-diff-tree-');
 
 const INPUTS = ['--values', 'values.yaml', '-f', 'tenants'];
 
 beforeAll(async () => {
-  const dir = (scratch.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-diff-tree-')));
+  const dir = make();
   fs.cpSync(path.join(ROOT, 'examples', 'platform', 'tenants'), path.join(dir, 'tenants'), { recursive: true });
   fs.copyFileSync(path.join(ROOT, 'examples', 'platform', 'values.yaml'), path.join(dir, 'values.yaml'));
   fs.cpSync(path.join(dir, 'tenants'), path.join(dir, 'typo'), { recursive: true });

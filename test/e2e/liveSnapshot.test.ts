@@ -7,36 +7,18 @@
  * else; a tenant removed under --prune is its objects deleted and nothing else.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
-import { runCli, STACK_FRAME, ROOT } from '../helpers/cli';
+import { scratchCli, ROOT } from '../helpers/cli';
 import { kubectlServing, liveCluster } from '../helpers/apiServer';
 import type { KObject } from '../../src/k8s/model';
 
 const NOW = '2026-01-01T00:00:00Z';
 const EXAMPLE = path.join(ROOT, 'examples', 'platform');
-/** One scratch directory for the whole file: the cluster is built once. */
-const scratch = { dir: '' };
-afterAll(() => scratch.dir && fs.rmSync(scratch.dir, { recursive: true, force: true }));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], exec?: ReturnType<typeof kubectlServing>): Promise<Run> {
-  const r = await runCli(args, { cwd: scratch.dir, exec, env: { PATH: '/nonexistent' } });
-  expect(r.stderr).not.toMatch(STACK_FRAME);
-  return r;
-}
-
-async function must(args: string[], exec?: ReturnType<typeof kubectlServing>): Promise<string> {
-  const r = await cli(args, exec);
-  if (r.code !== 0) throw new Error(`${args.join(' ')}: exit ${r.code}\n${r.stderr}`);
-  return r.stdout;
-}
+/** One scratch directory for the whole file: the cluster is built once; kubectl only as served. */
+const { scratch, make, cli: run, must: runMust } = scratchCli('cozy-gw-live-', { env: { PATH: '/nonexistent' } });
+const cli = (args: string[], exec?: ReturnType<typeof kubectlServing>) => run(args, { exec });
+const must = (args: string[], exec?: ReturnType<typeof kubectlServing>) => runMust(args, { exec });
 
 const load = (text: string) => (jsyaml.loadAll(text) as KObject[]).filter((o) => o && o.kind);
 const ref = (o: KObject) => `${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name}`;
@@ -46,7 +28,7 @@ const tlsSecret = (crt: string, key: string) =>
   `data: {tls.crt: ${crt}, tls.key: ${key}}\n`;
 
 beforeAll(async () => {
-  const dir = (scratch.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-live-')));
+  const dir = make();
   fs.cpSync(path.join(EXAMPLE, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
   fs.copyFileSync(path.join(EXAMPLE, 'values.yaml'), path.join(dir, 'values.yaml'));
   // The repository's tenants directory as Flux applies it: the Tenants, the cluster's own objects apart.

@@ -110,3 +110,25 @@ export function useScratch(prefix: string, files: Record<string, string> = {}): 
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
   return scratch;
 }
+
+/**
+ * One scratch directory for a whole test file, made by `make` (its path returned) and removed after
+ * the file, and the CLI run in it (`base`'s options under each call's): `cli` checks that standard
+ * error shows no stack trace, `must` also that the run exited 0, and returns its standard output.
+ */
+export function scratchCli(prefix: string, base: RunOptions = {}) {
+  const scratch = { dir: '' };
+  afterAll(() => scratch.dir && fs.rmSync(scratch.dir, { recursive: true, force: true }));
+  const cli = async (args: string[], opts: RunOptions = {}): Promise<CliResult> => {
+    const r = await runCli(args, { ...base, cwd: scratch.dir, ...opts });
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+    return r;
+  };
+  const must = async (args: string[], opts: RunOptions = {}): Promise<string> => {
+    const r = await cli(args, opts);
+    if (r.code !== 0) throw new Error(`${args.join(' ')}: exit ${r.code}\n${r.stderr}`);
+    return r.stdout;
+  };
+  const make = () => (scratch.dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  return { scratch, make, cli, must };
+}
