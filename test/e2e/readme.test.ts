@@ -83,8 +83,10 @@ describe('README and docs pages', () => {
     expect(without).toEqual([]);
   });
 
-  it('keeps the README a tour: at most 400 lines, the reference in docs/', () => {
-    expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(400);
+  // 400 lines for the tour, set-up and testing, and a few more for the Performance section's table of
+  // the installed package's ratios (test/bench/figures.test.ts holds it to docs/performance.md).
+  it('keeps the README a tour: at most 415 lines, the reference in docs/', () => {
+    expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(415);
   });
 
   it('states no count of skipped tests, which differs from machine to machine (npm test lists them)', () => {
