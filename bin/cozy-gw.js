@@ -1,10 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// Node.js's own compile cache for the files loaded as modules (module.enableCompileCache, Node.js
-// 22.1 and later), then the bundle with V8's code cache of the command run (src/cli/bundleLoader.ts,
-// docs/decisions.md §C13); where that cannot be done (Bun), the bundle as a module.
-const { enableCompileCache } = require('node:module');
-if (typeof enableCompileCache === 'function') enableCompileCache();
+// The bundle with V8's code cache of the command run, and Node.js's own compile cache for what loads
+// after it (src/cli/bundleLoader.ts, docs/decisions.md §C13); where that cannot be done (Bun), the
+// bundle as a module.
 const command = process.argv.slice(2).find((a) => !a.startsWith('-')) ?? 'help';
 const loaded = require('../dist/cli/bundleLoader.js').loadBundle({
   bundle: require('node:path').join(__dirname, '..', 'dist', 'cozy-gw.js'),

@@ -27,14 +27,16 @@
  * else. Where `vm.Script` cannot take a cache (Bun, the release binaries), {@link loadBundle}
  * returns undefined and bin/ requires the bundle itself.
  *
- * This module is not part of the bundle: bin/ loads it first, from tsc's output.
+ * This module is not part of the bundle: bin/ loads it first, from tsc's output, with the one module
+ * of its own it needs (src/io/makeDirectories.ts).
  */
 import { createHash, hash } from 'node:crypto';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
+import * as nodeModule from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { makeDirectories } from '../io/makeDirectories';
 
 /** The first line of a cache file; then the key (its bundle, Node.js, CPU, options, command), then the data's length and checksum, a line each. */
 const MAGIC = 'cozy-gw code cache v2';
@@ -82,13 +84,32 @@ export function cacheDirectory(env: NodeJS.ProcessEnv): string | undefined {
 /** Whether dir is a directory of this user's that no one else may write to (made so when missing). */
 export function ownDirectory(dir: string): boolean {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirectories(dir, 0o700);
     const st = fs.lstatSync(dir);
     if (!st.isDirectory()) return false;
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
     return process.platform === 'win32' || (st.mode & 0o022) === 0;
   } catch {
     return false;
+  }
+}
+
+/**
+ * Node.js's own compile cache (`module.enableCompileCache`, Node.js 22.1 and later), for the files
+ * loaded as modules after the bundle (the validators' families, which --validate reads), kept in
+ * `node/` of the code cache's directory once that is known to be the user's own: never in the
+ * directory Node.js would choose, which it makes with a recursive mkdir that never returns where
+ * mkdir answers ENOENT under a parent that exists (TMPDIR=/proc; src/io/makeDirectories.ts).
+ */
+export function enableNodeCompileCache(dir: string): void {
+  const enable = (nodeModule as { enableCompileCache?: (dir: string) => unknown }).enableCompileCache;
+  if (typeof enable !== 'function') return;
+  const own = path.join(dir, 'node');
+  try {
+    makeDirectories(own, 0o700);
+    enable(own);
+  } catch {
+    // a cache not kept is a cache not kept
   }
 }
 
@@ -222,12 +243,13 @@ export function loadBundle(o: BundleLoad): Record<string, unknown> | undefined {
   const key =
     identity !== undefined && dir !== undefined && ownDirectory(dir) ? cacheKey(identity, o.command) : undefined;
   const useCache = key !== undefined && dir !== undefined;
+  if (useCache) enableNodeCompileCache(dir);
   const file = useCache ? cacheFile(dir, key, o.command) : '';
   const cachedData = useCache ? readCache(file, key) : undefined;
   const script = new vm.Script(source.slice(0, source.length - BUNDLE_CALL.length), { filename: o.bundle, cachedData });
   const mod = { exports: {} as Record<string, unknown>, filename: o.bundle, id: o.bundle };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
-  wrapper.call(mod.exports, mod.exports, createRequire(o.bundle), mod, o.bundle, path.dirname(o.bundle));
+  wrapper.call(mod.exports, mod.exports, nodeModule.createRequire(o.bundle), mod, o.bundle, path.dirname(o.bundle));
   if (useCache && (cachedData === undefined || script.cachedDataRejected)) {
     process.on('exit', (code) => {
       if (SUCCESS.has(code)) writeCache(file, key, script.createCachedData());

@@ -5,6 +5,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { makeDirectories } from '../io/makeDirectories';
+import { reason } from '../io/treeCommit';
 import { partFileName } from '../pipelines/commentParts';
 
 /** A part's file name, as partFileName writes them. */
@@ -13,11 +15,17 @@ const PART_FILE = /^comment-\d{2,}\.md$/;
 /** Write the parts; returns the paths written, as the user named DIR. */
 export function writeCommentParts(cwd: string, dir: string, parts: readonly string[]): string[] {
   const abs = path.resolve(cwd, dir);
-  fs.mkdirSync(abs, { recursive: true });
-  for (const name of fs.readdirSync(abs)) if (PART_FILE.test(name)) fs.rmSync(path.join(abs, name), { force: true });
-  return parts.map((text, i) => {
-    const name = partFileName(i, parts.length);
-    fs.writeFileSync(path.join(abs, name), text);
-    return path.join(dir, name);
-  });
+  try {
+    makeDirectories(abs);
+    for (const name of fs.readdirSync(abs)) if (PART_FILE.test(name)) fs.rmSync(path.join(abs, name), { force: true });
+    return parts.map((text, i) => {
+      const name = partFileName(i, parts.length);
+      fs.writeFileSync(path.join(abs, name), text);
+      return path.join(dir, name);
+    });
+  } catch (e) {
+    throw new Error(
+      `--comment-dir ${dir}: cannot write the comment's parts: ${reason(e)} (check the directory and its parent are writable)`,
+    );
+  }
 }

@@ -79,14 +79,14 @@ const NO_PROGRESS: Progress = { phase: () => undefined, count: () => undefined, 
 
 export function makeContext(io: CliIO): CliContext {
   const ctx: CliContext = {
-    // What goes to standard output clears the progress line first (both may be one terminal).
-    io: {
-      ...io,
-      stdout: (s) => {
+    // What goes to standard output clears the progress line first (both may be one terminal). The
+    // rest is io's own, read through it when asked (processIO reads the working directory then).
+    io: Object.assign(Object.create(io) as CliIO, {
+      stdout: (s: string) => {
         ctx.progress.clear();
         io.stdout(s);
       },
-    },
+    }),
     exitCode: 0,
     color: io.isTTY && !io.env.NO_COLOR && io.env.TERM !== 'dumb',
     progress: NO_PROGRESS,

@@ -124,8 +124,15 @@ export function heapFlag(ctx: HeapContext): string | undefined {
  * as a tree of many small files counts by its files. A path that cannot be read counts nothing:
  * reading it names the problem.
  */
-export function inputSizes(paths: string[], bound: InputSizes, cwd = process.cwd()): InputSizes {
+export function inputSizes(paths: string[], bound: InputSizes, at?: string): InputSizes {
   const out = { bytes: 0, files: 0 };
+  let cwd: string;
+  try {
+    cwd = at ?? process.cwd();
+  } catch {
+    // No working directory (removed under the run): the command says so when it resolves a path.
+    return out;
+  }
   const dirs: string[] = [];
   for (const p of paths) {
     try {

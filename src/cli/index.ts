@@ -224,8 +224,25 @@ export function processIO(): CliIO {
     readStdin: () => readAllStdin(),
     env: process.env,
     isTTY: Boolean(process.stderr.isTTY),
-    cwd: process.cwd(),
+    get cwd() {
+      return workingDirectory();
+    },
   };
+}
+
+/**
+ * The working directory, read when a command first resolves a path: where it has been removed (a
+ * shell left in a folder deleted under it, a CI step after a clean-up) process.cwd() throws, and
+ * read at start it took every run down with a stack trace, `--version` included. Now only a command
+ * with a path to resolve stops, with an error that says why.
+ */
+function workingDirectory(): string {
+  try {
+    return process.cwd();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'unknown';
+    throw new Error(`the working directory cannot be read (${code}): run cozy-gw from a directory that exists`);
+  }
 }
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {

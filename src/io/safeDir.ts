@@ -11,7 +11,8 @@
  * under the walk. Where there is no `/proc/self/fd` (macOS), each component is checked with
  * `lstat` before it is used instead (a link standing in the tree is refused the same way; only a
  * link swapped in between the check and the use, by another process writing DIR at that instant,
- * is not).
+ * is not); so it is under Node.js's permission model, which does not let a write through /proc
+ * reach DIR (writableThrough).
  *
  * Descriptors of the directories walked are cached (a few: the tree is two levels deep and written
  * in order, so the cache stays small) and closed by `close()`.
@@ -40,6 +41,31 @@ export class NotADirectory extends Error {
   }
 }
 
+/**
+ * Whether Node.js lets this process write through `proc` (/proc/self/fd/N). Its permission model
+ * (`node --permission --allow-fs-write=DIR`) grants paths as they are written, and a write to
+ * /proc/self/fd/N/name is a write under /proc, which granting DIR does not grant: the tree was
+ * refused (ERR_ACCESS_DENIED) whatever DIR was allowed. There the walk checks each component with
+ * lstat, as where there is no /proc.
+ */
+function writableThrough(proc: string): boolean {
+  const permission = (process as { permission?: { has(scope: string, reference?: string): boolean } }).permission;
+  return permission === undefined || permission.has('fs.write', `${proc}/`);
+}
+
+/**
+ * Flush a file to disk. Node.js's permission model disables fsync altogether (ERR_ACCESS_DENIED
+ * whatever is granted, Node.js 20 to 24): there the file is written and renamed into place as
+ * everywhere, and only its flush before the rename, which guards against a power cut, is left out.
+ */
+function flush(fd: number): void {
+  try {
+    fs.fsyncSync(fd);
+  } catch (e) {
+    if (code(e) !== 'ERR_ACCESS_DENIED') throw e;
+  }
+}
+
 function code(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException)?.code;
 }
@@ -62,7 +88,7 @@ export class SafeDir {
     const proc = `/proc/self/fd/${fd}`;
     let viaProc = false;
     try {
-      viaProc = fs.statSync(proc).ino === fs.fstatSync(fd).ino;
+      viaProc = fs.statSync(proc).ino === fs.fstatSync(fd).ino && writableThrough(proc);
     } catch {
       /* no /proc: lstat checks */
     }
@@ -185,7 +211,7 @@ export class SafeDir {
     try {
       if (typeof content === 'string') writeString(fd, content);
       else fs.writeFileSync(fd, content);
-      if (sync) fs.fsyncSync(fd);
+      if (sync) flush(fd);
     } finally {
       fs.closeSync(fd);
     }

@@ -228,6 +228,7 @@ export function reason(e: unknown): string {
     EDQUOT: 'disk quota exceeded',
     EXDEV: 'another file system is mounted inside the tree',
     EIO: 'input/output error',
+    ERR_ACCESS_DENIED: "not allowed by Node.js's permission model (grant DIR/* with --allow-fs-write)",
   };
   return err && err.code
     ? `${text[err.code] ?? err.message.replace(/^[A-Z]+: /, '').split(',')[0]} (${err.code})`

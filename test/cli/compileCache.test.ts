@@ -1,7 +1,8 @@
 /**
  * The caches a run starts from (docs/decisions.md §C13): V8's code cache of the bundle, which
- * src/cli/bundleLoader.ts checks before V8 reads it, and Node.js's own compile cache, which bin/
- * turns on for the files it loads as modules. A damaged cache (bytes flipped, cut short, or the
+ * src/cli/bundleLoader.ts checks before V8 reads it, and Node.js's own compile cache, which the
+ * loader turns on for the files loaded as modules after the bundle (here NODE_COMPILE_CACHE puts it
+ * in a directory of the test's). A damaged cache (bytes flipped, cut short, or the
  * cache of another build put in its place) never crashes a run nor changes what it prints; a good
  * one is used, and one in a directory another user may write to is not.
  */
@@ -37,9 +38,10 @@ function run(bin: string, caches: { code: string; compile: string }) {
 /** A second build of the CLI whose bundle has one character changed (the same length). */
 function otherBuild(): string {
   const other = tmpDir('other-build');
-  for (const d of ['bin', 'dist', 'dist/cli']) fs.mkdirSync(path.join(other, d), { recursive: true });
+  for (const d of ['bin', 'dist', 'dist/cli', 'dist/io']) fs.mkdirSync(path.join(other, d), { recursive: true });
   fs.copyFileSync(BIN, path.join(other, 'bin', 'cozy-gw.js'));
-  fs.copyFileSync(path.join(ROOT, 'dist/cli/bundleLoader.js'), path.join(other, 'dist/cli/bundleLoader.js'));
+  for (const f of ['dist/cli/bundleLoader.js', 'dist/io/makeDirectories.js'])
+    fs.copyFileSync(path.join(ROOT, f), path.join(other, f));
   const bundle = fs.readFileSync(path.join(ROOT, 'dist', 'cozy-gw.js'), 'utf8');
   const at = bundle.indexOf('"use strict"');
   fs.writeFileSync(

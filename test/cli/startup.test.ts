@@ -76,7 +76,11 @@ describe('modules loaded by the built CLI', () => {
       'bundle',
     );
     // The bundle is compiled by its loader (src/cli/bundleLoader.ts), not required as a module.
-    expect(modules.map((m) => path.relative(ROOT, m))).toEqual(['bin/cozy-gw.js', 'dist/cli/bundleLoader.js']);
+    expect(modules.map((m) => path.relative(ROOT, m))).toEqual([
+      'bin/cozy-gw.js',
+      'dist/cli/bundleLoader.js',
+      'dist/io/makeDirectories.js',
+    ]);
     expect(builtins.filter((b) => b === 'child_process')).toEqual([]);
   }, 30_000);
 

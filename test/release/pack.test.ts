@@ -38,6 +38,7 @@ const ALLOWED = [
   /^bin\/cozy-gw-fn$/, // `cozy-gw fn` as one executable: what a Kptfile's exec: and kustomize's exec path name
   /^dist\/cozy-gw\.js$/, // the CLI and the libraries it uses, bundled (scripts/bundle.js)
   /^dist\/cli\/bundleLoader\.js$/, // what loads the bundle with V8's code cache (src/cli/bundleLoader.ts)
+  /^dist\/io\/makeDirectories\.js$/, // the loader's one module of its own (its cache's directory)
   /^dist\/THIRD-PARTY-LICENSES\.txt$/, // the licences of the libraries bundled
   /^dist\/validation\/upstreamValidators\.[A-Za-z]+\.generated\.js$/, // --validate's vendored schemas, one family a file
   /^schemas\/[^/]+\.(schema\.json|crd\.yaml)$/, // JSON Schemas for editors (yaml-language-server) and the TenantGateway CRD; the CLI reads embedded copies
