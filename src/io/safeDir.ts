@@ -75,8 +75,15 @@ export class SafeDir {
   private readonly viaProc: boolean;
   private readonly rootFd: number;
 
-  /** Open `root`, which must be a directory itself (a link to one is refused: NotADirectory of ''). */
-  constructor(readonly root: string) {
+  /**
+   * Open `root`, which must be a directory itself (a link to one is refused: NotADirectory of '').
+   * `throughProc: false` walks with lstat checks even where /proc/self/fd could be used, as under
+   * Node.js's permission model (writableThrough): the same refusals, tested both ways.
+   */
+  constructor(
+    readonly root: string,
+    o: { throughProc?: boolean } = {},
+  ) {
     let fd: number;
     try {
       fd = fs.openSync(root, OPEN_DIR);
@@ -88,7 +95,7 @@ export class SafeDir {
     const proc = `/proc/self/fd/${fd}`;
     let viaProc = false;
     try {
-      viaProc = fs.statSync(proc).ino === fs.fstatSync(fd).ino && writableThrough(proc);
+      viaProc = o.throughProc !== false && fs.statSync(proc).ino === fs.fstatSync(fd).ino && writableThrough(proc);
     } catch {
       /* no /proc: lstat checks */
     }

@@ -37,9 +37,15 @@ function notADirectory(f: () => unknown): NotADirectory {
 const hasProcFd = fs.existsSync('/proc/self/fd');
 const openFds = () => (hasProcFd ? fs.readdirSync('/proc/self/fd').length : 0);
 
-describe('SafeDir', () => {
+/** The two walks: through /proc/self/fd where Linux has it, and with lstat checks (macOS, Node.js's permission model). */
+const WALKS: [string, { throughProc: boolean }][] = [
+  ['the walk through /proc/self/fd where there is one', { throughProc: true }],
+  ['the walk with lstat checks', { throughProc: false }],
+];
+
+describe.each(WALKS)('SafeDir, %s', (_walk, walk) => {
   it('refuses a link or a file at any component, for every operation, and names the component', () => {
-    const d = new SafeDir(root);
+    const d = new SafeDir(root, walk);
     try {
       const ops: [string, () => unknown][] = [
         ['lstat', () => d.lstat('link/x.yaml')],
@@ -66,7 +72,7 @@ describe('SafeDir', () => {
 
   it('a link as the last component is the link itself: lstat sees it, unlink removes only it, read refuses it', () => {
     fs.symlinkSync('../outside/x.yaml', path.join(root, 'a/to-x.yaml'));
-    const d = new SafeDir(root);
+    const d = new SafeDir(root, walk);
     try {
       expect(d.lstat('a/to-x.yaml')!.isSymbolicLink()).toBe(true);
       expect(() => d.read('a/to-x.yaml')).toThrow(/ELOOP/);
@@ -80,7 +86,7 @@ describe('SafeDir', () => {
 
   it('refuses a root that is itself a link (the tree was replaced by one)', () => {
     fs.symlinkSync(outside, path.join(tmp, 'tree-link'));
-    expect(notADirectory(() => new SafeDir(path.join(tmp, 'tree-link'))).link).toBe(true);
+    expect(notADirectory(() => new SafeDir(path.join(tmp, 'tree-link'), walk)).link).toBe(true);
   });
 
   it('removeAll removes a folder and what is in it, links as links: nothing outside is touched', () => {
@@ -88,7 +94,7 @@ describe('SafeDir', () => {
     fs.writeFileSync(path.join(root, 'a/b/c/f'), 'x');
     fs.symlinkSync(outside, path.join(root, 'a/b/dir-link'));
     fs.symlinkSync(path.join(outside, 'x.yaml'), path.join(root, 'a/file-link'));
-    const d = new SafeDir(root);
+    const d = new SafeDir(root, walk);
     try {
       d.removeAll('a');
       d.removeAll('link');
@@ -98,7 +104,9 @@ describe('SafeDir', () => {
     expect(snapshot(root)).toEqual({ file: 'f\n' });
     expect(snapshot(outside)).toEqual({ 'x.yaml': 'precious\n' });
   });
+});
 
+describe('SafeDir', () => {
   (process.platform === 'linux' && hasProcFd ? it : it.skip)(
     'Linux: a folder swapped for a link after it was opened cannot redirect the walk (openat through its descriptor)',
     () => {
