@@ -28,6 +28,8 @@ const OPEN_DIR = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
  * one operation walks (two paths, a handful of components) are never closed under it.
  */
 const CACHE = 64;
+/** What the cache holds after the process ran out of descriptors once (EMFILE): still more than the few folders one operation walks (two paths, a handful of components), which must stay open under it. */
+const CACHE_SHED = 16;
 
 /** A path component that is a link or not a directory: the walk stops there. */
 export class NotADirectory extends Error {
@@ -72,6 +74,8 @@ function code(e: unknown): string | undefined {
 
 export class SafeDir {
   private readonly fds = new Map<string, { fd: number; base: string }>();
+  /** How many directories the cache keeps open: CACHE, or CACHE_SHED once the process ran out. */
+  private limit = CACHE;
   private readonly viaProc: boolean;
   private readonly rootFd: number;
 
@@ -128,7 +132,7 @@ export class SafeDir {
     const p = `${parent}/${rel.slice(slash + 1)}`;
     let fd: number;
     try {
-      fd = fs.openSync(p, OPEN_DIR);
+      fd = this.retried(p, () => fs.openSync(p, OPEN_DIR));
     } catch (e) {
       if (code(e) === 'ENOENT') return undefined;
       if (code(e) === 'ENOTDIR' || code(e) === 'ELOOP') throw new NotADirectory(rel, isLink(p));
@@ -140,15 +144,35 @@ export class SafeDir {
       throw new NotADirectory(rel, true);
     }
     this.fds.set(rel, { fd, base });
-    if (this.fds.size > CACHE) {
-      for (const [k, v] of this.fds) {
-        if (k === '' || k === rel) continue;
-        fs.closeSync(v.fd);
-        this.fds.delete(k);
-        break;
-      }
+    while (this.fds.size > this.limit) {
+      const [k, v] = [...this.fds].find(([k]) => k !== '' && k !== rel)!;
+      fs.closeSync(v.fd);
+      this.fds.delete(k);
     }
     return base;
+  }
+
+  /**
+   * `op` on the path `p`, run once more when the process is out of descriptors (EMFILE, ENFILE: a
+   * low `ulimit -n`, 80 and less, where node's own twenty and the cache's 64 did not fit, and a tree
+   * of a hundred tenants failed halfway). Before that the cache closes its least recently used
+   * directories down to half of CACHE_SHED, never the root, the directory `p` is reached through,
+   * nor the most recent (an operation on two paths, rename or link, holds the first while it walks
+   * to the second); it keeps CACHE_SHED from then on.
+   */
+  private retried<T>(p: string, op: () => T): T {
+    try {
+      return op();
+    } catch (e) {
+      if (code(e) !== 'EMFILE' && code(e) !== 'ENFILE') throw e;
+      this.limit = CACHE_SHED;
+      const closable = [...this.fds].filter(([k, v]) => k !== '' && !p.startsWith(`${v.base}/`));
+      for (const [k, v] of closable.slice(0, Math.max(0, this.fds.size - CACHE_SHED / 2))) {
+        fs.closeSync(v.fd);
+        this.fds.delete(k);
+      }
+      return op();
+    }
   }
 
   /** `rel`'s place: its directory's base path and its own name; undefined when a parent is missing. */
@@ -182,7 +206,8 @@ export class SafeDir {
 
   /** The bytes of the regular file at `rel` (a link is refused: ELOOP). */
   read(rel: string): Buffer {
-    const fd = fs.openSync(this.must(rel), O_RDONLY | O_NOFOLLOW);
+    const p = this.must(rel);
+    const fd = this.retried(p, () => fs.openSync(p, O_RDONLY | O_NOFOLLOW));
     try {
       return fs.readFileSync(fd);
     } finally {
@@ -195,7 +220,8 @@ export class SafeDir {
    * until its next read (src/io/stdin.ts, ReadBuffer: no buffer made per file).
    */
   readInto(rel: string, into: ReadBuffer): Buffer {
-    const fd = fs.openSync(this.must(rel), O_RDONLY | O_NOFOLLOW);
+    const p = this.must(rel);
+    const fd = this.retried(p, () => fs.openSync(p, O_RDONLY | O_NOFOLLOW));
     try {
       // Its size and a byte more: a read that fills that, the file grew since, reads the rest anew.
       const buf = into.take(fs.fstatSync(fd).size + 1);
@@ -214,7 +240,8 @@ export class SafeDir {
    * collections (src/io/stdin.ts, ReadBuffer).
    */
   create(rel: string, content: string | Buffer, sync = false): void {
-    const fd = fs.openSync(this.must(rel), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666);
+    const p = this.must(rel);
+    const fd = this.retried(p, () => fs.openSync(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666));
     try {
       if (typeof content === 'string') writeString(fd, content);
       else fs.writeFileSync(fd, content);
@@ -259,7 +286,7 @@ export class SafeDir {
   /** The entries of directory `rel`. */
   list(rel: string): fs.Dirent[] {
     const base = this.dir(rel);
-    return base === undefined ? [] : fs.readdirSync(base, { withFileTypes: true });
+    return base === undefined ? [] : this.retried(`${base}/`, () => fs.readdirSync(base, { withFileTypes: true }));
   }
 
   /** A file-system path for messages and for tools that need one (the walk's own paths are not for people). */

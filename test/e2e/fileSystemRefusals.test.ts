@@ -10,11 +10,13 @@
  *   grant the tree cannot use is an error that says so, and leaves nothing.
  * - a working directory removed before the run: process.cwd() threw at start, a stack trace for
  *   every command; now only a command that resolves a path stops, with an error that says why.
+ * - a low limit of open files (`ulimit -n 40`): the tree's walk kept 64 folders open and a tree of
+ *   a hundred tenants failed halfway (EMFILE, not rolled back); now it closes them and goes on.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EXAMPLE_DIFF, EXAMPLE_INPUTS, ROOT, STACK_FRAME } from '../helpers/cli';
+import { EXAMPLE_DIFF, EXAMPLE_INPUTS, MIN_VALUES, ROOT, ROOT_TENANT, STACK_FRAME } from '../helpers/cli';
 import { ensureBuilt, tmpDir } from '../helpers/kpt';
 import { skippedTitle } from '../helpers/skip';
 
@@ -146,4 +148,41 @@ describe('a working directory removed under the run', () => {
       stderr: 'error: the working directory cannot be read (ENOENT): run cozy-gw from a directory that exists\n',
     });
   });
+});
+
+const noShell = process.platform === 'win32' ? 'a POSIX shell (ulimit)' : undefined;
+describe('a low limit of open files', () => {
+  const t = (title: string) => (noShell ? skippedTitle(title, noShell) : title);
+  (noShell ? test.skip : test)(
+    t('ulimit -n 40: a tree of 100 tenants written, and rewritten with a change, as with the default limit'),
+    () => {
+      const base = tmpDir('open-files');
+      const tenants = Array.from(
+        { length: 100 },
+        (_, i) =>
+          `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: t${i}\n  namespace: tenant-root\n`,
+      );
+      fs.writeFileSync(path.join(base, 'values.yaml'), MIN_VALUES);
+      fs.writeFileSync(path.join(base, 'tenants.yaml'), [ROOT_TENANT, ...tenants].join('---\n'));
+      const inputs = ['--values', path.join(base, 'values.yaml'), '-f', path.join(base, 'tenants.yaml')];
+      const limited = (args: readonly string[]) => {
+        const quoted = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
+        const r = spawnSync('sh', ['-c', `ulimit -n 40 && exec ${quoted}`], { encoding: 'utf8', timeout: 60_000 });
+        expect(r.stderr).not.toMatch(STACK_FRAME);
+        return r.status;
+      };
+      for (const change of [[], ['--set', 'publishing.host=other.example']]) {
+        expect(cozy(['render', ...inputs, ...change, '--output-dir', path.join(base, 'free')]).code).toBe(0);
+        expect({
+          change,
+          code: limited(['render', ...inputs, ...change, '--output-dir', path.join(base, 'low')]),
+        }).toEqual({
+          change,
+          code: 0,
+        });
+        expect(tree(path.join(base, 'low'))).toEqual(tree(path.join(base, 'free')));
+      }
+      expect(fs.readdirSync(path.join(base, 'low')).length).toBeGreaterThan(100);
+    },
+  );
 });
