@@ -148,6 +148,26 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
   ).map(([resource, kind, namespaced]) => ({ resource, kind, namespaced, readBy: RENDER_WRITES, platformOnly: true })),
 ];
 
+/**
+ * The resources of SNAPSHOT_RESOURCES that every Kubernetes API server serves (the core group,
+ * RBAC, batch). kubectl saying one of them is not served ("the server could not find the requested
+ * resource") means the context's server is not a Kubernetes API server (a wrong URL, a proxy that
+ * answers 404): the snapshot stops there, where it wrote an empty state that said every kind's
+ * CRD was absent.
+ */
+export const ALWAYS_SERVED: ReadonlySet<string> = new Set([
+  'namespaces',
+  'secrets',
+  'serviceaccounts',
+  'services',
+  'resourcequotas',
+  'limitranges',
+  'roles.rbac.authorization.k8s.io',
+  'rolebindings.rbac.authorization.k8s.io',
+  'clusterroles.rbac.authorization.k8s.io',
+  'jobs.batch',
+]);
+
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 
 function decodeValuesYaml(s: KObject): unknown {
@@ -282,7 +302,7 @@ function withKind(o: KObject, r: SnapshotResource): KObject {
 
 /** How kubectl failed, read from its standard error. */
 export type KubectlFailure =
-  | { kind: 'absent' }
+  | { kind: 'absent'; message: string }
   | { kind: 'forbidden'; message: string }
   | { kind: 'context'; message: string }
   | { kind: 'other'; message: string };
@@ -300,7 +320,7 @@ export function classifyKubectlError(stderr: string): KubectlFailure {
   const message = kubectlMessage(stderr);
   // `error: the server doesn't have a resource type "tlsroutes.gateway.networking.k8s.io"`: the CRD is not installed.
   if (/doesn't have a resource type|the server could not find the requested resource/.test(message))
-    return { kind: 'absent' };
+    return { kind: 'absent', message };
   if (/\(Forbidden\)|is forbidden/.test(message)) return { kind: 'forbidden', message };
   // `Error in configuration: context was not found for specified context: x`, or `error: context "x" does not exist`.
   if (/context was not found|context "[^"]*" does not exist|no context exists/.test(message))

@@ -279,6 +279,14 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
     );
   });
 
+  test('a server that is not a Kubernetes API server (404 to everything): an error naming it, no empty snapshot', async () => {
+    const r = await snapshot(['--context', 'not-kubernetes', '-o', 'never.yaml']);
+    noOutput(r);
+    expect(r.stderr).toBe(
+      "error: kubectl get namespaces: the server does not serve namespaces, which every Kubernetes API server serves: the context's server is not one (Error from server (NotFound): the server could not find the requested resource) (check the server the context names (`kubectl config view --minify`), and --context or --kubeconfig)\n",
+    );
+  });
+
   test('an unwritable output file', async () => {
     const r = await snapshot(['-q', '-o', path.join(tmp, 'no-such-dir', 'x.yaml')]);
     expect(r.code).toBe(1);
@@ -390,7 +398,10 @@ describe('snapshot rules (pure)', () => {
   test('kubectl failures are told apart from their stderr', () => {
     expect(
       classifyKubectlError('error: the server doesn\'t have a resource type "tlsroutes.gateway.networking.k8s.io"\n'),
-    ).toEqual({ kind: 'absent' });
+    ).toEqual({
+      kind: 'absent',
+      message: 'error: the server doesn\'t have a resource type "tlsroutes.gateway.networking.k8s.io"',
+    });
     expect(
       classifyKubectlError(
         'Error from server (Forbidden): secrets is forbidden: User "u" cannot list resource "secrets"\n',

@@ -7,6 +7,8 @@
  *   - no <resource>.json:          error: the server doesn't have a resource type "<resource>"
  *   - <resource>.forbidden:        Error from server (Forbidden): ... cannot list resource ...
  *   - contexts/<context>/UNREACHABLE: klog noise, then "The connection to the server ... was refused"
+ *   - contexts/<context>/NOT_KUBERNETES: a server that answers 404 to everything (a wrong URL, a
+ *     proxy): klog noise, then "Error from server (NotFound): the server could not find the requested resource"
  *   - an unknown context:          Error in configuration: context was not found for specified context: <c>
  *   - a missing --kubeconfig file: error: stat <file>: no such file or directory
  * The current context is the kubeconfig's `current-context:` line, else $FAKE_KUBECTL_CONTEXT,
@@ -42,6 +44,11 @@ function fakeKubectl(argv, { env = {}, cwd = process.cwd() } = {}) {
   if (fs.existsSync(path.join(dir, 'UNREACHABLE'))) {
     for (let i = 0; i < 3; i++) noise += `E1130 01:02:03.456789   4242 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: Get \\"https://127.0.0.1:6443/api?timeout=32s\\": dial tcp 127.0.0.1:6443: connect: connection refused"\n`;
     return fail('The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?');
+  }
+
+  if (fs.existsSync(path.join(dir, 'NOT_KUBERNETES'))) {
+    for (let i = 0; i < 3; i++) noise += `E1206 07:35:43.098580   4242 memcache.go:265] "Unhandled Error" err="couldn't get current server API group list: the server could not find the requested resource"\n`;
+    return fail('Error from server (NotFound): the server could not find the requested resource');
   }
 
   if (rest[0] !== 'get') return fail(`fake kubectl: only "get" is implemented, got: ${rest.join(' ')}`, 2);

@@ -13,6 +13,7 @@ import { dumpYaml, toJsonList, toYamlStream } from '../../k8s/yaml';
 import { redactionNotice } from '../../k8s/secretRedaction';
 import {
   assembleSnapshot,
+  ALWAYS_SERVED,
   classifyKubectlError,
   SNAPSHOT_RESOURCES,
   type Listing,
@@ -60,7 +61,20 @@ async function list(r: SnapshotResource, opts: SnapshotOptions, ctx: CliContext)
   }
   if (run.exitCode !== 0) {
     const f = classifyKubectlError(run.stderr);
-    if (f.kind === 'absent') return { ok: false, absent: true };
+    if (f.kind === 'absent' && !ALWAYS_SERVED.has(r.resource)) return { ok: false, absent: true };
+    if (f.kind === 'absent') {
+      return {
+        ok: false,
+        fatal: true,
+        finding: error(
+          `kubectl get ${r.resource}: the server does not serve ${r.resource}, which every Kubernetes API server serves: the context's server is not one (${f.message})`,
+          {
+            rule: 'snapshot.not-kubernetes',
+            hint: 'check the server the context names (`kubectl config view --minify`), and --context or --kubeconfig',
+          },
+        ),
+      };
+    }
     if (f.kind === 'forbidden') {
       return {
         ok: false,
