@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EXAMPLE_DIFF, EXAMPLE_INPUTS, MIN_VALUES, ROOT, ROOT_TENANT, STACK_FRAME } from '../helpers/cli';
 import { ensureBuilt, tmpDir } from '../helpers/kpt';
-import { skippedTitle } from '../helpers/skip';
+import { testUnless } from '../helpers/skip';
 
 const BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
 const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -33,6 +33,15 @@ function cozy(args: readonly string[], o: { env?: NodeJS.ProcessEnv; node?: read
     timeout: 30_000,
   });
   if (r.signal) throw new Error(`cozy-gw ${args.join(' ')} did not end within 30 s (${r.signal})`);
+  expect(r.stderr).not.toMatch(STACK_FRAME);
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** cozy-gw run by `sh -c '<setup> && exec node bin/cozy-gw.js ARGS'` (a limit set, a directory removed first). */
+function inShell(setup: string, args: readonly string[]) {
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const r = spawnSync('sh', ['-c', `${setup} && exec ${quoted}`], { encoding: 'utf8', timeout: 60_000 });
+  if (r.signal) throw new Error(`cozy-gw ${args.join(' ')} did not end within 60 s (${r.signal})`);
   expect(r.stderr).not.toMatch(STACK_FRAME);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -53,15 +62,15 @@ function tree(dir: string): Record<string, string> {
 
 const noProc = fs.existsSync('/proc/self') ? undefined : '/proc (Linux)';
 describe('a directory that cannot be made under a parent that exists', () => {
-  const t = (title: string) => (noProc ? skippedTitle(title, noProc) : title);
-  (noProc ? test.skip : test)(t('TMPDIR=/proc: --version prints the version and the run ends'), () => {
+  const it = testUnless(noProc);
+  it('TMPDIR=/proc: --version prints the version and the run ends', () => {
     for (const env of [{ TMPDIR: '/proc' }, { COZY_GW_CODE_CACHE_DIR: '/proc/cozy-gw/cache' }]) {
       const r = cozy(['--version'], { env });
       expect({ env, r }).toEqual({ env, r: { code: 0, stdout: `${VERSION}\n`, stderr: '' } });
     }
   });
 
-  (noProc ? test.skip : test)(t('diff --comment-dir under /proc: an error naming the option, exit 1'), () => {
+  it('diff --comment-dir under /proc: an error naming the option, exit 1', () => {
     const r = cozy([...EXAMPLE_DIFF, '-o', 'markdown', '--comment-dir', '/proc/cozy-gw/comments']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
@@ -80,61 +89,49 @@ const PERMISSION = flags.has('--permission')
 const permissionModel = PERMISSION ? undefined : "Node.js's permission model (20.x and later)";
 
 describe("Node.js's permission model", () => {
-  const t = (title: string) => (permissionModel ? skippedTitle(title, permissionModel) : title);
-  (permissionModel ? test.skip : test)(
-    t('render --output-dir with DIR granted: the same tree, new and rewritten, as without the model'),
-    () => {
-      const base = tmpDir('permission-model');
-      const free = path.join(base, 'free');
-      const granted = path.join(base, 'granted');
-      const node = (grant: string) => [PERMISSION!, '--allow-fs-read=*', `--allow-fs-write=${grant}`];
-      const change = ['--set', 'publishing.host=other.example'];
+  const it = testUnless(permissionModel);
+  it('render --output-dir with DIR granted: the same tree, new and rewritten, as without the model', () => {
+    const base = tmpDir('permission-model');
+    const free = path.join(base, 'free');
+    const granted = path.join(base, 'granted');
+    const node = (grant: string) => [PERMISSION!, '--allow-fs-read=*', `--allow-fs-write=${grant}`];
+    const change = ['--set', 'publishing.host=other.example'];
 
-      // A new DIR: Node.js grants what does not exist yet as DIR/*.
-      expect(cozy(['render', ...EXAMPLE_INPUTS, '--output-dir', free]).code).toBe(0);
-      const first = cozy(['render', ...EXAMPLE_INPUTS, '--output-dir', granted], { node: node(`${granted}/*`) });
-      expect(first.code).toBe(0);
-      expect(first.stderr).toContain(`to ${granted}`);
-      expect(tree(granted)).toEqual(tree(free));
+    // A new DIR: Node.js grants what does not exist yet as DIR/*.
+    expect(cozy(['render', ...EXAMPLE_INPUTS, '--output-dir', free]).code).toBe(0);
+    const first = cozy(['render', ...EXAMPLE_INPUTS, '--output-dir', granted], { node: node(`${granted}/*`) });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain(`to ${granted}`);
+    expect(tree(granted)).toEqual(tree(free));
 
-      // DIR as it is now, granted as itself: the change rewrites it as it rewrites the other.
-      expect(cozy(['render', ...EXAMPLE_INPUTS, ...change, '--output-dir', free]).code).toBe(0);
-      const second = cozy(['render', ...EXAMPLE_INPUTS, ...change, '--output-dir', granted], { node: node(granted) });
-      expect(second.code).toBe(0);
-      expect(tree(granted)).toEqual(tree(free));
-    },
-  );
+    // DIR as it is now, granted as itself: the change rewrites it as it rewrites the other.
+    expect(cozy(['render', ...EXAMPLE_INPUTS, ...change, '--output-dir', free]).code).toBe(0);
+    const second = cozy(['render', ...EXAMPLE_INPUTS, ...change, '--output-dir', granted], { node: node(granted) });
+    expect(second.code).toBe(0);
+    expect(tree(granted)).toEqual(tree(free));
+  });
 
-  (permissionModel ? test.skip : test)(
-    t('a grant the tree cannot use: an error that names the permission model, and nothing left'),
-    () => {
-      const base = tmpDir('permission-model-refused');
-      const dir = path.join(base, 'new');
-      // A path that does not exist yet, granted as itself, covers nothing inside it.
-      const r = cozy(['render', ...EXAMPLE_INPUTS, '--output-dir', dir], {
-        node: [PERMISSION!, '--allow-fs-read=*', `--allow-fs-write=${dir}`],
-      });
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain(
-        `error: --output-dir ${dir}: cannot write the tree: not allowed by Node.js's permission model (grant DIR/* with --allow-fs-write) (ERR_ACCESS_DENIED)`,
-      );
-      expect(fs.readdirSync(base)).toEqual([]);
-    },
-  );
+  it('a grant the tree cannot use: an error that names the permission model, and nothing left', () => {
+    const base = tmpDir('permission-model-refused');
+    const dir = path.join(base, 'new');
+    // A path that does not exist yet, granted as itself, covers nothing inside it.
+    const r = cozy(['render', ...EXAMPLE_INPUTS, '--output-dir', dir], {
+      node: [PERMISSION!, '--allow-fs-read=*', `--allow-fs-write=${dir}`],
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      `error: --output-dir ${dir}: cannot write the tree: not allowed by Node.js's permission model (grant DIR/* with --allow-fs-write) (ERR_ACCESS_DENIED)`,
+    );
+    expect(fs.readdirSync(base)).toEqual([]);
+  });
 });
 
 describe('a working directory removed under the run', () => {
   /** Run cozy-gw from a directory removed before node starts (a shell left in it). */
-  function inRemoved(args: readonly string[]) {
+  const inRemoved = (args: readonly string[]) => {
     const dir = tmpDir('removed-cwd');
-    const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-    const r = spawnSync('sh', ['-c', `cd '${dir}' && rmdir '${dir}' && exec ${quoted}`], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(r.stderr).not.toMatch(STACK_FRAME);
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  }
+    return inShell(`cd '${dir}' && rmdir '${dir}'`, args);
+  };
 
   test('--version needs none: the version, exit 0', () => {
     expect(inRemoved(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
@@ -152,37 +149,29 @@ describe('a working directory removed under the run', () => {
 
 const noShell = process.platform === 'win32' ? 'a POSIX shell (ulimit)' : undefined;
 describe('a low limit of open files', () => {
-  const t = (title: string) => (noShell ? skippedTitle(title, noShell) : title);
-  (noShell ? test.skip : test)(
-    t('ulimit -n 40: a tree of 100 tenants written, and rewritten with a change, as with the default limit'),
-    () => {
-      const base = tmpDir('open-files');
-      const tenants = Array.from(
-        { length: 100 },
-        (_, i) =>
-          `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: t${i}\n  namespace: tenant-root\n`,
-      );
-      fs.writeFileSync(path.join(base, 'values.yaml'), MIN_VALUES);
-      fs.writeFileSync(path.join(base, 'tenants.yaml'), [ROOT_TENANT, ...tenants].join('---\n'));
-      const inputs = ['--values', path.join(base, 'values.yaml'), '-f', path.join(base, 'tenants.yaml')];
-      const limited = (args: readonly string[]) => {
-        const quoted = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
-        const r = spawnSync('sh', ['-c', `ulimit -n 40 && exec ${quoted}`], { encoding: 'utf8', timeout: 60_000 });
-        expect(r.stderr).not.toMatch(STACK_FRAME);
-        return r.status;
-      };
-      for (const change of [[], ['--set', 'publishing.host=other.example']]) {
-        expect(cozy(['render', ...inputs, ...change, '--output-dir', path.join(base, 'free')]).code).toBe(0);
-        expect({
-          change,
-          code: limited(['render', ...inputs, ...change, '--output-dir', path.join(base, 'low')]),
-        }).toEqual({
-          change,
-          code: 0,
-        });
-        expect(tree(path.join(base, 'low'))).toEqual(tree(path.join(base, 'free')));
-      }
-      expect(fs.readdirSync(path.join(base, 'low')).length).toBeGreaterThan(100);
-    },
-  );
+  const it = testUnless(noShell);
+  it('ulimit -n 40: a tree of 100 tenants written, and rewritten with a change, as with the default limit', () => {
+    const base = tmpDir('open-files');
+    const tenants = Array.from(
+      { length: 100 },
+      (_, i) =>
+        `apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: t${i}\n  namespace: tenant-root\n`,
+    );
+    fs.writeFileSync(path.join(base, 'values.yaml'), MIN_VALUES);
+    fs.writeFileSync(path.join(base, 'tenants.yaml'), [ROOT_TENANT, ...tenants].join('---\n'));
+    const inputs = ['--values', path.join(base, 'values.yaml'), '-f', path.join(base, 'tenants.yaml')];
+    const limited = (args: readonly string[]) => inShell('ulimit -n 40', args).code;
+    for (const change of [[], ['--set', 'publishing.host=other.example']]) {
+      expect(cozy(['render', ...inputs, ...change, '--output-dir', path.join(base, 'free')]).code).toBe(0);
+      expect({
+        change,
+        code: limited(['render', ...inputs, ...change, '--output-dir', path.join(base, 'low')]),
+      }).toEqual({
+        change,
+        code: 0,
+      });
+      expect(tree(path.join(base, 'low'))).toEqual(tree(path.join(base, 'free')));
+    }
+    expect(fs.readdirSync(path.join(base, 'low')).length).toBeGreaterThan(100);
+  });
 });

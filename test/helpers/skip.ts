@@ -17,3 +17,10 @@ export function needs(...tools: string[]): string | undefined {
   const list = (xs: string[]) => (xs.length === 1 ? xs[0] : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
   return `needs ${list(tools)}: ${list(absent)} not on PATH`;
 }
+
+/** `test`, or where `missing` names what this machine lacks, a test skipped with that reason in its title. */
+export function testUnless(
+  missing: string | undefined,
+): (title: string, fn: jest.ProvidesCallback, timeout?: number) => void {
+  return missing ? (title, fn, timeout) => test.skip(skippedTitle(title, missing), fn, timeout) : test;
+}
