@@ -27,6 +27,7 @@ import { isList } from '../k8s/lists';
 import { LOAD_OPTIONS } from '../k8s/yaml';
 import { loadAllFast, type StringPool } from '../k8s/yamlFastRead';
 import { SourceMap, stampOf, type FileStamp } from './sourceMap';
+import { isTreeBookkeeping } from './treeFiles';
 import {
   checkParsed,
   checkText,
@@ -240,16 +241,18 @@ function kindOfFile(st: fs.Stats): string {
  * are read (symbolic links followed): a FIFO would block the run, a device such as /dev/zero
  * never ends; each is an input error naming it.
  */
-function listFiles(p: string, cwd: string, skip?: (file: string) => boolean, irregular: Finding[] = []): string[] {
+function listFiles(p: string, cwd: string, irregular: Finding[] = []): string[] {
   const st = fs.statSync(path.resolve(cwd, p));
-  if (!st.isDirectory()) return skip?.(p) ? [] : [p];
+  if (!st.isDirectory()) return [p];
   const out: string[] = [];
   for (const e of fs
     .readdirSync(path.resolve(cwd, p), { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const full = path.join(p, e.name);
-    if (skip?.(full)) continue;
-    if (e.isDirectory()) pushAll(out, listFiles(full, cwd, skip, irregular));
+    // A tree's kustomization.yaml and hidden names are not objects (treeFiles.ts); a file named
+    // with -f is read whatever its name.
+    if (isTreeBookkeeping(e.name)) continue;
+    if (e.isDirectory()) pushAll(out, listFiles(full, cwd, irregular));
     else if (/\.(ya?ml|json)$/i.test(e.name)) {
       // A regular file is read as is; anything else (a link is followed) is looked at first.
       let target: fs.Stats | undefined;
@@ -354,8 +357,6 @@ export interface ReadOptions {
   readStdin?: () => string;
   /** Directory relative paths are resolved against (messages keep the path as given). */
   cwd?: string;
-  /** Files (and directories) not to read, e.g. a committed tree's kustomization.yaml. */
-  skip?: (file: string) => boolean;
   /** The map to add to (one map for every reader of a run); a new one when not given. */
   sources?: SourceMap;
   /** The option the paths were given with (`-f`, `--state`), which a hint about a wrong path names. */
@@ -389,7 +390,7 @@ export function readInputs(paths: string[], opts: ReadOptions = {}): { objects: 
     const flag = opts.flag ?? '-f';
     const refusedBefore = findings.length;
     try {
-      files = listFiles(p, opts.cwd ?? process.cwd(), opts.skip, findings);
+      files = listFiles(p, opts.cwd ?? process.cwd(), findings);
     } catch (e) {
       findings.push(error(unreadable(e), { file: p, rule: 'input.missing', hint: `check the ${flag} path` }));
       continue;

@@ -20,7 +20,6 @@
  *   leaves DIR as it was. The process umask decides the modes, as for any file a user's tool writes.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { hash } from 'node:crypto';
 import type { KObject } from '../k8s/model';
 import { dumpYaml, newMemo, toJson } from '../k8s/yaml';
@@ -113,16 +112,6 @@ export interface WriteOptions extends TreeCommitOptions {
   format?: TreeFormat;
   /** How the tree is written and the Tenants it is rendered from, for its record (`diff --state DIR` reads them). */
   making?: TreeMaking;
-}
-
-/**
- * Whether a path inside a tree is the tree's bookkeeping rather than an object: kustomization.yaml,
- * cozy-gw's own files (`.cozy-gw-*`: the record, and while a run writes, its lock and work area),
- * and any other hidden name (`.git`). `file` is relative to DIR or a path ending in one.
- */
-export function isTreeBookkeeping(file: string): boolean {
-  const base = path.basename(file);
-  return /^kustomization\.ya?ml$/i.test(base) || base === 'Kustomization' || base.startsWith('.');
 }
 
 /**

@@ -8,7 +8,7 @@
 import * as path from 'node:path';
 import { keyOf, type KObject } from '../k8s/model';
 import { readInputs, type SourceMap } from './inputs';
-import { isTreeBookkeeping, readTree, RECORD, type TreeMaking } from './outputDir';
+import { readTree, RECORD, type TreeMaking } from './outputDir';
 import { error, FindingsError, type Finding } from '../k8s/diagnostics';
 
 export interface StateInput {
@@ -71,7 +71,6 @@ export function readState(paths: string[], io: { readStdin: () => string; cwd: s
     readStdin: io.readStdin,
     cwd: io.cwd,
     flag: '--state',
-    skip: (f) => paths.every((p) => p !== f) && isTreeBookkeeping(f),
   });
   const { recorded, tree } = recordedFiles(paths, io.cwd);
   const state = objects.filter((o) => !isKustomization(o));

@@ -10,16 +10,8 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { FindingsError } from '../../src/k8s/diagnostics';
 import type { KObject } from '../../src/k8s/model';
-import {
-  outputFileOf,
-  isTreeBookkeeping,
-  readTree,
-  RECORD,
-  segment,
-  treePaths,
-  WORK,
-  writeOutputDir,
-} from '../../src/io/outputDir';
+import { outputFileOf, readTree, RECORD, segment, treePaths, WORK, writeOutputDir } from '../../src/io/outputDir';
+import { isTreeBookkeeping } from '../../src/io/treeFiles';
 import { runCli, ROOT } from '../helpers/cli';
 import { skippedTitle } from '../helpers/skip';
 

@@ -74,7 +74,7 @@ export function addValuesOptions(cmd: Command): Command {
 export function addInputOptions(cmd: Command): Command {
   cmd.option(
     '-f, --filename <path>',
-    'input file, directory (recursive: *.yaml, *.yml, *.json) or - for stdin; repeatable',
+    'input file, directory (recursive: *.yaml, *.yml, *.json; not kustomization.yaml nor hidden names) or - for stdin; repeatable',
     collectPath,
     [],
   );
