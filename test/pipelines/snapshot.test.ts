@@ -21,7 +21,7 @@ import {
 } from '../../src/pipelines/snapshot';
 import { runCli, TESTDATA, type RunOptions } from '../helpers/cli';
 import { inProcessKubectl } from '../helpers/fakeKubectl';
-import { execProcess } from '../../src/io/exec';
+import { execProcess, type Exec } from '../../src/io/exec';
 
 const FAKE = path.join(TESTDATA, 'fake-kubectl');
 const NODE_DIR = path.dirname(process.execPath);
@@ -285,6 +285,24 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
     expect(r.stderr).toBe(
       "error: kubectl get namespaces: the server does not serve namespaces, which every Kubernetes API server serves: the context's server is not one (Error from server (NotFound): the server could not find the requested resource) (check the server the context names (`kubectl config view --minify`), and --context or --kubeconfig)\n",
     );
+  });
+
+  test("progress in the resources' order, however the listings finish: the same standard error every run", async () => {
+    // Each listing answers later the earlier its resource comes, so they finish in reverse order.
+    const order = SNAPSHOT_RESOURCES.map((r) => r.resource);
+    const slowFirst: Exec = async (bin, args, o) => {
+      const i = order.indexOf(args.find((a) => order.includes(a)) ?? '');
+      await new Promise((done) => setTimeout(done, (order.length - i) * 2));
+      return inProcessKubectl(bin, args, o);
+    };
+    const r = await snapshot(['-o', 'out.yaml'], { exec: slowFirst });
+    expect(r.code).toBe(0);
+    const listed = r.stderr
+      .split('\n')
+      .map((l) => /^snapshot: ([a-z.-]+): \d+$/.exec(l)?.[1])
+      .filter((x): x is string => x !== undefined);
+    expect(listed.length).toBeGreaterThan(10);
+    expect(listed).toEqual(order.filter((x) => listed.includes(x)));
   });
 
   test('an unwritable output file', async () => {

@@ -129,9 +129,16 @@ export async function takeSnapshot(
   const resources = [...SNAPSHOT_RESOURCES];
   const outcomes: Outcome[] = new Array(resources.length);
   const started = Date.now();
+  // Listings finish in any order (PARALLEL at once); their progress lines are printed in the
+  // resources' order, each once every listing before it has finished, so that standard error is
+  // the same bytes from run to run.
+  let printed = 0;
   const done = (i: number, o: Outcome) => {
     outcomes[i] = o;
-    if (o.ok) progress(`${resources[i].resource}: ${o.listing.items.length}`);
+    for (; printed < resources.length && outcomes[printed] !== undefined; printed++) {
+      const p = outcomes[printed];
+      if (p.ok) progress(`${resources[printed].resource}: ${p.listing.items.length}`);
+    }
   };
   done(0, await list(resources[0], opts, ctx));
   const first = outcomes[0];
