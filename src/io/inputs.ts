@@ -252,6 +252,19 @@ function listFiles(p: string, cwd: string, irregular: Finding[] = []): string[] 
     // A tree's kustomization.yaml and hidden names are not objects (treeFiles.ts); a file named
     // with -f is read whatever its name.
     if (isTreeBookkeeping(e.name)) continue;
+    // A name that is not UTF-8 comes back with U+FFFD in place of its bytes, and that name is no
+    // file: reading it said "no such file or directory" of a file the directory lists.
+    if (e.name.includes('\uFFFD') && !fs.existsSync(path.resolve(cwd, full))) {
+      if (e.isDirectory() || /\.(ya?ml|json)$/i.test(e.name))
+        irregular.push(
+          error('a name that is not UTF-8 (\uFFFD stands for the bytes that are not): it cannot be read by its name', {
+            file: full,
+            rule: 'input.name-not-utf8',
+            hint: 'rename it in UTF-8',
+          }),
+        );
+      continue;
+    }
     if (e.isDirectory()) pushAll(out, listFiles(full, cwd, irregular));
     else if (/\.(ya?ml|json)$/i.test(e.name)) {
       // A regular file is read as is; anything else (a link is followed) is looked at first.

@@ -4,7 +4,7 @@
  * kustomization.yaml, which render writes into every tree and GitOps repositories keep beside
  * their manifests, and hidden names (`.git`, `.github`, cozy-gw's record). Before, `admit -f TREE`
  * and `render -f TREE` over a tree render wrote failed on its kustomization.yaml. A file named
- * with -f is read whatever its name.
+ * with -f is read whatever its name. A name in it that is not UTF-8 is an error that says so.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,6 +13,7 @@ import { readInputs } from '../../src/io/inputs';
 import { isTreeBookkeeping } from '../../src/io/treeFiles';
 import { EXAMPLE_INPUTS, ROOT, runCli } from '../helpers/cli';
 import { tmpDir } from '../helpers/kpt';
+import { testUnless } from '../helpers/skip';
 
 const ns = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n`;
 const KUSTOMIZATION = 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- a.yaml\n';
@@ -82,3 +83,30 @@ test('admit and render over a tree render wrote: its objects read, its kustomiza
   expect(again.code).toBe(0);
   expect(again.stdout).toBe(once.stdout);
 });
+
+/** A directory holding ok.yaml and a file whose name has the byte 0xff, or undefined where the file system refuses such a name. */
+function withNonUtf8Name(): string | undefined {
+  const d = tmpDir('not-utf8');
+  fs.writeFileSync(path.join(d, 'ok.yaml'), ns('ok'));
+  try {
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${d}/r`), Buffer.from([0xff]), Buffer.from('oot.yaml')]), ns('x'));
+    return d;
+  } catch {
+    return undefined;
+  }
+}
+const nonUtf8Dir = withNonUtf8Name();
+
+testUnless(nonUtf8Dir ? undefined : 'a file system that keeps names that are not UTF-8 (Linux)')(
+  'a name in a directory that is not UTF-8: an error naming it, not "no such file"',
+  () => {
+    let findings: { message: string; file?: string; rule?: string }[] = [];
+    try {
+      readInputs(['.'], { cwd: nonUtf8Dir! });
+    } catch (e) {
+      findings = (e as FindingsError).findings;
+    }
+    expect(findings.map((f) => [f.file, f.rule])).toEqual([['r\uFFFDoot.yaml', 'input.name-not-utf8']]);
+    expect(findings[0].message).toMatch(/not UTF-8/);
+  },
+);
