@@ -81,10 +81,17 @@ export function cacheDirectory(env: NodeJS.ProcessEnv): string | undefined {
   return path.join(os.tmpdir(), `cozy-gw-code-cache-${uid}`);
 }
 
-/** Whether dir is a directory of this user's that no one else may write to (made so when missing). */
-export function ownDirectory(dir: string): boolean {
+/**
+ * Whether dir is a directory of this user's that no one else may write to (made so when missing).
+ * `parents: false` makes dir alone, in a parent that exists: the default directory is made in the
+ * system's temporary directory, never the temporary directory itself where TMPDIR names one that
+ * is not there (`TMPDIR=/nonexistent/x` made /nonexistent/x); a COZY_GW_CODE_CACHE_DIR the user
+ * names gets its parents.
+ */
+export function ownDirectory(dir: string, { parents = true }: { parents?: boolean } = {}): boolean {
   try {
-    makeDirectories(dir, 0o700);
+    if (parents) makeDirectories(dir, 0o700);
+    else if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode: 0o700 });
     const st = fs.lstatSync(dir);
     if (!st.isDirectory()) return false;
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;
@@ -241,7 +248,9 @@ export function loadBundle(o: BundleLoad): Record<string, unknown> | undefined {
   if (!source.startsWith(BUNDLE_HEAD) || !source.endsWith(BUNDLE_CALL)) return undefined;
   const dir = identity === undefined ? undefined : cacheDirectory(o.env);
   const key =
-    identity !== undefined && dir !== undefined && ownDirectory(dir) ? cacheKey(identity, o.command) : undefined;
+    identity !== undefined && dir !== undefined && ownDirectory(dir, { parents: Boolean(o.env.COZY_GW_CODE_CACHE_DIR) })
+      ? cacheKey(identity, o.command)
+      : undefined;
   const useCache = key !== undefined && dir !== undefined;
   if (useCache) enableNodeCompileCache(dir);
   const file = useCache ? cacheFile(dir, key, o.command) : '';

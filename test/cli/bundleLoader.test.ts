@@ -165,4 +165,13 @@ describe('the cache directory', () => {
     fs.symlinkSync(made, link);
     expect(ownDirectory(link)).toBe(false);
   });
+
+  test('parents: false makes the directory alone, never a parent that is missing', () => {
+    const base = tmpDir('bundle-loader-parents');
+    expect(ownDirectory(path.join(base, 'gone', 'cache'), { parents: false })).toBe(false);
+    expect(fs.readdirSync(base)).toEqual([]);
+    expect(ownDirectory(path.join(base, 'cache'), { parents: false })).toBe(true);
+    expect(ownDirectory(path.join(base, 'named', 'cache'))).toBe(true);
+    expect(fs.readdirSync(base).sort()).toEqual(['cache', 'named']);
+  });
 });

@@ -8,6 +8,8 @@
  *   written with `--allow-fs-write` granting DIR is the tree written without it (SafeDir used to
  *   write through /proc/self/fd, which no grant of DIR covers, and fsync is disabled there); a
  *   grant the tree cannot use is an error that says so, and leaves nothing.
+ * - a TMPDIR that is not there: the code cache's default directory is made only inside a temporary
+ *   directory that exists (the recursive mkdir made the whole of TMPDIR).
  * - a working directory removed before the run: process.cwd() threw at start, a stack trace for
  *   every command; now only a command that resolves a path stops, with an error that says why.
  * - a low limit of open files (`ulimit -n 40`): the tree's walk kept 64 folders open and a tree of
@@ -77,6 +79,13 @@ describe('a directory that cannot be made under a parent that exists', () => {
       "error: --comment-dir /proc/cozy-gw/comments: cannot write the comment's parts: no such file or directory (ENOENT)",
     );
   });
+});
+
+test('TMPDIR naming a directory that is not there: the version printed, and that directory never made', () => {
+  const base = tmpDir('missing-tmpdir');
+  const r = cozy(['--version'], { env: { TMPDIR: path.join(base, 'missing', 'tmp') } });
+  expect(r).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+  expect(fs.readdirSync(base)).toEqual([]);
 });
 
 /** The flag that turns the permission model on in this Node.js (20 has only the experimental one). */
