@@ -31,6 +31,13 @@ export interface SnapshotResource {
   readBy: string;
   /** Only the platform's objects are kept (platformObject): a kind every cluster has many of. */
   platformOnly?: boolean;
+  /**
+   * Served by every Kubernetes API server (the core group, RBAC, batch). kubectl saying it is not
+   * ("the server could not find the requested resource") means the context's server is not a
+   * Kubernetes API server (a wrong URL, a proxy that answers 404): the snapshot stops there, where
+   * it wrote an empty state that said every kind's CRD was absent.
+   */
+  alwaysServed?: boolean;
 }
 
 const RENDER_WRITES = 'diff (render writes it: the state a change is laid over)';
@@ -57,12 +64,14 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
     kind: 'Namespace',
     namespaced: false,
     readBy: 'tenant labels, attached-namespace labels, replication targets',
+    alwaysServed: true,
   },
   {
     resource: 'secrets',
     kind: 'Secret',
     namespaced: true,
     readBy: 'wildcard-Secret replication, cozystack-values, certificate Secrets (a selection: see selectSecret)',
+    alwaysServed: true,
   },
   {
     resource: 'packages.cozystack.io',
@@ -128,45 +137,38 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
   // What render writes besides (docs/decisions.md §C8; docs/commands/render.md: the whole tenant and its
   // hooks), so that a live cluster's state holds every object render and the controller write: read
   // in the platform's own namespaces and names only (platformObject).
-  ...(
+  ...// [resource, kind, namespaced, served by every API server]
+  (
     [
-      ['serviceaccounts', 'ServiceAccount', true],
-      ['roles.rbac.authorization.k8s.io', 'Role', true],
-      ['rolebindings.rbac.authorization.k8s.io', 'RoleBinding', true],
-      ['clusterroles.rbac.authorization.k8s.io', 'ClusterRole', false],
-      ['ciliumnetworkpolicies.cilium.io', 'CiliumNetworkPolicy', true],
-      ['ciliumclusterwidenetworkpolicies.cilium.io', 'CiliumClusterwideNetworkPolicy', false],
-      ['resourcequotas', 'ResourceQuota', true],
-      ['limitranges', 'LimitRange', true],
-      ['helmreleases.helm.toolkit.fluxcd.io', 'HelmRelease', true],
-      ['keycloakrealmgroups.v1.edp.epam.com', 'KeycloakRealmGroup', true],
-      ['services', 'Service', true],
-      ['jobs.batch', 'Job', true],
-      ['validatingadmissionpolicies.admissionregistration.k8s.io', 'ValidatingAdmissionPolicy', false],
-      ['validatingadmissionpolicybindings.admissionregistration.k8s.io', 'ValidatingAdmissionPolicyBinding', false],
+      ['serviceaccounts', 'ServiceAccount', true, true],
+      ['roles.rbac.authorization.k8s.io', 'Role', true, true],
+      ['rolebindings.rbac.authorization.k8s.io', 'RoleBinding', true, true],
+      ['clusterroles.rbac.authorization.k8s.io', 'ClusterRole', false, true],
+      ['ciliumnetworkpolicies.cilium.io', 'CiliumNetworkPolicy', true, false],
+      ['ciliumclusterwidenetworkpolicies.cilium.io', 'CiliumClusterwideNetworkPolicy', false, false],
+      ['resourcequotas', 'ResourceQuota', true, true],
+      ['limitranges', 'LimitRange', true, true],
+      ['helmreleases.helm.toolkit.fluxcd.io', 'HelmRelease', true, false],
+      ['keycloakrealmgroups.v1.edp.epam.com', 'KeycloakRealmGroup', true, false],
+      ['services', 'Service', true, true],
+      ['jobs.batch', 'Job', true, true],
+      ['validatingadmissionpolicies.admissionregistration.k8s.io', 'ValidatingAdmissionPolicy', false, false],
+      [
+        'validatingadmissionpolicybindings.admissionregistration.k8s.io',
+        'ValidatingAdmissionPolicyBinding',
+        false,
+        false,
+      ],
     ] as const
-  ).map(([resource, kind, namespaced]) => ({ resource, kind, namespaced, readBy: RENDER_WRITES, platformOnly: true })),
+  ).map(([resource, kind, namespaced, alwaysServed]) => ({
+    resource,
+    kind,
+    namespaced,
+    readBy: RENDER_WRITES,
+    platformOnly: true,
+    ...(alwaysServed ? { alwaysServed } : {}),
+  })),
 ];
-
-/**
- * The resources of SNAPSHOT_RESOURCES that every Kubernetes API server serves (the core group,
- * RBAC, batch). kubectl saying one of them is not served ("the server could not find the requested
- * resource") means the context's server is not a Kubernetes API server (a wrong URL, a proxy that
- * answers 404): the snapshot stops there, where it wrote an empty state that said every kind's
- * CRD was absent.
- */
-export const ALWAYS_SERVED: ReadonlySet<string> = new Set([
-  'namespaces',
-  'secrets',
-  'serviceaccounts',
-  'services',
-  'resourcequotas',
-  'limitranges',
-  'roles.rbac.authorization.k8s.io',
-  'rolebindings.rbac.authorization.k8s.io',
-  'clusterroles.rbac.authorization.k8s.io',
-  'jobs.batch',
-]);
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 

@@ -13,7 +13,6 @@ import { dumpYaml, toJsonList, toYamlStream } from '../../k8s/yaml';
 import { redactionNotice } from '../../k8s/secretRedaction';
 import {
   assembleSnapshot,
-  ALWAYS_SERVED,
   classifyKubectlError,
   SNAPSHOT_RESOURCES,
   type Listing,
@@ -61,7 +60,7 @@ async function list(r: SnapshotResource, opts: SnapshotOptions, ctx: CliContext)
   }
   if (run.exitCode !== 0) {
     const f = classifyKubectlError(run.stderr);
-    if (f.kind === 'absent' && !ALWAYS_SERVED.has(r.resource)) return { ok: false, absent: true };
+    if (f.kind === 'absent' && !r.alwaysServed) return { ok: false, absent: true };
     if (f.kind === 'absent') {
       return {
         ok: false,
