@@ -90,8 +90,7 @@ export function cacheDirectory(env: NodeJS.ProcessEnv): string | undefined {
  */
 export function ownDirectory(dir: string, { parents = true }: { parents?: boolean } = {}): boolean {
   try {
-    if (parents) makeDirectories(dir, 0o700);
-    else if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode: 0o700 });
+    if (parents || fs.existsSync(path.dirname(dir))) makeDirectories(dir, 0o700);
     const st = fs.lstatSync(dir);
     if (!st.isDirectory()) return false;
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return false;

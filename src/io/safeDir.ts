@@ -144,10 +144,13 @@ export class SafeDir {
       throw new NotADirectory(rel, true);
     }
     this.fds.set(rel, { fd, base });
-    while (this.fds.size > this.limit) {
-      const [k, v] = [...this.fds].find(([k]) => k !== '' && k !== rel)!;
-      fs.closeSync(v.fd);
-      this.fds.delete(k);
+    if (this.fds.size > this.limit) {
+      for (const [k, v] of this.fds) {
+        if (k === '' || k === rel) continue;
+        fs.closeSync(v.fd);
+        this.fds.delete(k);
+        break;
+      }
     }
     return base;
   }
