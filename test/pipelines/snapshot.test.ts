@@ -242,12 +242,26 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
     expect(r.code).toBe(0);
   });
 
-  test('an unknown context: one error, not one per kind', async () => {
-    const r = await snapshot(['--context', 'nope', '-o', 'never.yaml']);
-    noOutput(r);
-    expect(r.stderr).toBe(
+  test.each([
+    [
+      'an unknown context: one error, not one per kind',
+      'nope',
       'error: kubectl cannot use the context: Error in configuration: context was not found for specified context: nope (list contexts with `kubectl config get-contexts`; pass one with --context (and --kubeconfig FILE if it lives elsewhere))\n',
-    );
+    ],
+    [
+      "an unreachable API server: kubectl's message without its log noise",
+      'unreachable',
+      'error: kubectl get namespaces failed (exit 1): The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n',
+    ],
+    [
+      'a server that is not a Kubernetes API server (404 to everything): an error naming it, no empty snapshot',
+      'not-kubernetes',
+      "error: kubectl get namespaces: the server does not serve namespaces, which every Kubernetes API server serves: the context's server is not one (Error from server (NotFound): the server could not find the requested resource) (check the server the context names (`kubectl config view --minify`), and --context or --kubeconfig)\n",
+    ],
+  ])('%s', async (_title, context, stderr) => {
+    const r = await snapshot(['--context', context, '-o', 'never.yaml']);
+    noOutput(r);
+    expect(r.stderr).toBe(stderr);
   });
 
   test('a kubeconfig that does not exist', async () => {
@@ -268,22 +282,6 @@ describe('snapshot errors: exit 1, nothing on stdout, no file', () => {
     );
     expect(errors[1]).toMatch(
       /^error: listing tenantgateways.gateway.cozystack.io is forbidden: .*\(the snapshot needs list on tenantgateways.gateway.cozystack.io in every namespace/,
-    );
-  });
-
-  test("an unreachable API server: kubectl's message without its log noise", async () => {
-    const r = await snapshot(['--context', 'unreachable', '-o', 'never.yaml']);
-    noOutput(r);
-    expect(r.stderr).toBe(
-      'error: kubectl get namespaces failed (exit 1): The connection to the server 127.0.0.1:6443 was refused - did you specify the right host or port?\n',
-    );
-  });
-
-  test('a server that is not a Kubernetes API server (404 to everything): an error naming it, no empty snapshot', async () => {
-    const r = await snapshot(['--context', 'not-kubernetes', '-o', 'never.yaml']);
-    noOutput(r);
-    expect(r.stderr).toBe(
-      "error: kubectl get namespaces: the server does not serve namespaces, which every Kubernetes API server serves: the context's server is not one (Error from server (NotFound): the server could not find the requested resource) (check the server the context names (`kubectl config view --minify`), and --context or --kubeconfig)\n",
     );
   });
 
