@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { makeDirectories } from '../io/makeDirectories';
 import { reason } from '../io/treeCommit';
-import { partFileName } from '../pipelines/commentParts';
+import { partFileName } from '../reports/commentParts';
 
 /** A part's file name, as partFileName writes them. */
 const PART_FILE = /^comment-\d{2,}\.md$/;

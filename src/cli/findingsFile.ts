@@ -2,7 +2,7 @@
  * `--findings-file FILE --findings-format github|gitlab|sarif` (render, diff, admit;
  * docs/commands/diff.md): every finding the run
  * reports, errors that stop it included, also written to FILE in a format a CI system shows
- * (src/pipelines/findingsReport.ts), each placed at its input file and line (context.ts locate).
+ * (src/reports/findingsReport.ts), each placed at its input file and line (context.ts locate).
  * The file is written whatever the run's outcome, with no finding too (an empty report), so that
  * a CI step reading it never reads the previous run's.
  */
@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { FindingsError, type Finding } from '../k8s/diagnostics';
-import { FINDINGS_FORMATS, findingsReport, type FindingsFormat } from '../pipelines/findingsReport';
+import { FINDINGS_FORMATS, findingsReport, type FindingsFormat } from '../reports/findingsReport';
 import { locate, type CliContext } from './context';
 import { VERSION } from './version';
 import { usageError } from './commands/common';

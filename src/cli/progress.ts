@@ -10,8 +10,14 @@
  * The core never prints: it is handed the counting callbacks (render's `progress`, the tree
  * writer's), and this module, at the edge, turns them into the line.
  */
-import type { CliIO } from './context';
 import { printable } from '../k8s/printable';
+
+/** What a progress line needs of the command's streams (context.ts's CliIO has it: declared here, so the two modules do not import each other). */
+export interface ProgressIO {
+  isTTY: boolean;
+  env: Record<string, string | undefined>;
+  stderr: (s: string) => void;
+}
 
 export interface Progress {
   /** A phase starts (`reading inputs`): shown at once. */
@@ -29,7 +35,7 @@ export const NO_PROGRESS: Progress = { phase: () => undefined, count: () => unde
 const INTERVAL_MS = 100;
 
 /** Whether a run with this I/O shows progress: standard error a terminal, not CI, not TERM=dumb, not quiet. */
-export function showsProgress(io: Pick<CliIO, 'isTTY' | 'env'>, quiet: boolean | undefined): boolean {
+export function showsProgress(io: Pick<ProgressIO, 'isTTY' | 'env'>, quiet: boolean | undefined): boolean {
   const ci = io.env.CI;
   return (
     io.isTTY && !quiet && io.env.TERM !== 'dumb' && !(ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0')
@@ -45,11 +51,7 @@ export function grouped(n: number): string {
  * The progress line of a run: writes to `io.stderr` only when showsProgress; `now` is the clock
  * the redraws are paced by (the edge's, injected for tests).
  */
-export function progressLine(
-  io: Pick<CliIO, 'isTTY' | 'env' | 'stderr'>,
-  quiet: boolean | undefined,
-  now: () => number = Date.now,
-): Progress {
+export function progressLine(io: ProgressIO, quiet: boolean | undefined, now: () => number = Date.now): Progress {
   if (!showsProgress(io, quiet)) return NO_PROGRESS;
   let shown = false;
   let last = -Infinity;

@@ -152,7 +152,7 @@ function describeRoute(c: Claimant): string {
  * The cause of a claim's standing on hostname h, as route status words it (`hostname held by a
  * route in another namespace: h (held by HTTPRoute ns/name)`), or undefined when the claim holds
  * the name or claims none. The one statement of each cause: route status messages and the
- * hostname table (src/pipelines/hostnames.ts) both read it from here.
+ * hostname table (src/diff/hostnames.ts) both read it from here.
  */
 export function standingCause(h: string, s: Standing): { kind: CauseKind; item: string } | undefined {
   let kind: CauseKind;

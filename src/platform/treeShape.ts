@@ -1,7 +1,7 @@
 /**
  * The options that shape a tree's content (docs/decisions.md §C14: "A tree
  * remembers how it was written"), as the record keeps them (src/io/treeRecord.ts writes and reads
- * it): `diff --state DIR` renders a change the same way (src/pipelines/diff.ts). `-o json` is the
+ * it): `diff --state DIR` renders a change the same way (src/diff/diff.ts). `-o json` is the
  * record's `fileFormat`. One declaration for both layers, which may not import each other.
  */
 export interface TreeShape {

@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { keyOf } from '../../src/k8s/model';
 import { readInputs } from '../../src/io/inputs';
-import { diff } from '../../src/pipelines/diff';
+import { diff } from '../../src/diff/diff';
 import { runCli, stateArgs } from '../helpers/cli';
 
 const NOW = '2026-01-01T00:00:00Z';

@@ -4,7 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
-import { exitWhenWritten } from '../../src/cli/index';
+import { exitWhenWritten } from '../../src/cli';
 
 const fake = (stdout: number, stderr: number) => {
   const exits: number[] = [];

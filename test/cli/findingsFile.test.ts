@@ -1,6 +1,6 @@
 /**
  * `--findings-file FILE --findings-format github|gitlab|sarif` on render, diff and admit
- * (src/cli/findingsFile.ts, src/pipelines/findingsReport.ts): every finding at its input file and
+ * (src/cli/findingsFile.ts, src/reports/findingsReport.ts): every finding at its input file and
  * line, a values-file typo at the values file's line in all three formats; SARIF valid against
  * the SARIF 2.1.0 schema (schemas/sarif-2.1.0.schema.json, OASIS's, from the sarif-spec
  * repository), a GitLab report valid against GitLab's Code Quality issue schema
@@ -15,7 +15,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { runCli, ROOT } from '../helpers/cli';
 import { tmpDir } from '../helpers/kpt';
-import { findingsReport, GITHUB_PER_LEVEL } from '../../src/pipelines/findingsReport';
+import { findingsReport, GITHUB_PER_LEVEL } from '../../src/reports/findingsReport';
 import type { Finding } from '../../src/k8s/diagnostics';
 
 const sarifSchema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', 'sarif-2.1.0.schema.json'), 'utf8'));

@@ -8,8 +8,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { EXAMPLE_INPUTS, ROOT, runCli, STACK_FRAME } from '../helpers/cli';
-import { driftNote } from '../../src/pipelines/diffOutput';
-import type { DiffResult } from '../../src/pipelines/diff';
+import { driftNote } from '../../src/reports/diffOutput';
+import type { DiffResult } from '../../src/diff/diff';
 
 const cli = async (args: string[], cwd = ROOT) => {
   const r = await runCli(args, { cwd });

@@ -14,8 +14,8 @@ import { EXAMPLE_DIFF, runCli, ROOT } from '../helpers/cli';
 import { tmpDir } from '../helpers/kpt';
 import { skippedTitle } from '../helpers/skip';
 import { chromiumPath, launchChromium } from '../helpers/chromium';
-import { diff } from '../../src/pipelines/diff';
-import { htmlReport } from '../../src/pipelines/htmlReport';
+import { diff } from '../../src/diff/diff';
+import { htmlReport } from '../../src/reports/htmlReport';
 import type { KObject } from '../../src/k8s/model';
 
 const ARTIFACTS = path.join(ROOT, 'out', 'test-artifacts');

@@ -3,7 +3,7 @@
  * carries, the `-o plan` text and `render --with-controller` all come from the one decision.
  */
 import { preview } from '../../src/pipelines/preview';
-import { renderPlan } from '../../src/pipelines/plan';
+import { renderPlan } from '../../src/reports/plan';
 import { reconcile } from '../../src/pipelines/reconcile';
 import type { KObject } from '../../src/k8s/model';
 

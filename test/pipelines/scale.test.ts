@@ -12,9 +12,9 @@ import { spawnSync } from 'node:child_process';
 import { readInputs } from '../../src/io/inputs';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
-import { renderPlan } from '../../src/pipelines/plan';
-import type { HostnameRow } from '../../src/pipelines/hostnames';
-import { diff } from '../../src/pipelines/diff';
+import { renderPlan } from '../../src/reports/plan';
+import type { HostnameRow } from '../../src/diff/hostnames';
+import { diff } from '../../src/diff/diff';
 import { ROOT } from '../helpers/cli';
 
 const N = 150_000;

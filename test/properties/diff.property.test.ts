@@ -11,7 +11,7 @@ import { preview } from '../../src/pipelines/preview';
 import { tenantNamespaceOf } from '../../src/platform/tenancy';
 import { reconcile } from '../../src/pipelines/reconcile';
 import { render } from '../../src/pipelines/render';
-import { diff, type DiffResult } from '../../src/pipelines/diff';
+import { diff, type DiffResult } from '../../src/diff/diff';
 import { arbPlatformCase, clusterStateOf, renderInputOf, type PlatformCase } from '../helpers/platformArbitrary';
 
 const NOW = '2026-01-01T00:00:00Z';

@@ -1,7 +1,7 @@
 /**
  * `cozy-gw diff` (docs/commands/diff.md): a change previewed against a cluster state. Reads
  * `--state` (a snapshot, an earlier `reconcile --all` output, or a committed `render --output-dir`
- * tree), the change (`-f`, `--values`), runs the core (src/pipelines/diff.ts) and prints a unified
+ * tree), the change (`-f`, `--values`), runs the core (src/diff/diff.ts) and prints a unified
  * diff per object (default), a plan opening with the hostname table (`-o plan`) or JSON (`-o json`).
  *
  * Exit codes, for a CI gate: 0 no differences; 3 differences; 1 an error (a render failure or
@@ -12,7 +12,7 @@
  * else SOURCE_DATE_EPOCH, else the fixed epoch 1970-01-01T00:00:00Z.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { COMMENT_LIMIT, MIN_COMMENT_LIMIT } from '../../pipelines/commentParts';
+import { COMMENT_LIMIT, MIN_COMMENT_LIMIT } from '../../reports/commentParts';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readState } from '../../io/stateInput';

@@ -2,7 +2,7 @@
  * `cozy-gw reconcile` (docs/commands/reconcile.md): runs the controllers once over the given cluster state and
  * prints what the pass creates or changes (-o yaml), the whole state after it (--all), the changes
  * and deletions as JSON (-o json) or an account of them (-o plan). The CLI edge: reads files and
- * the clock, prints; the pass itself is src/pipelines/reconcile.ts, its output src/pipelines/reconcileOutput.ts.
+ * the clock, prints; the pass itself is src/pipelines/reconcile.ts, its output src/reports/reconcileOutput.ts.
  */
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';

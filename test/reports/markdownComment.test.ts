@@ -1,10 +1,10 @@
 /**
- * `diff -o markdown` (src/pipelines/markdownComment.ts): bounded, and nothing from input forges
+ * `diff -o markdown` (src/reports/markdownComment.ts): bounded, and nothing from input forges
  * the comment's structure. The goldens (testdata/golden/diff/markdown-*) pin the text.
  */
 import fc from 'fast-check';
-import { diff } from '../../src/pipelines/diff';
-import { code, COMMENT_LIMIT, html, markdownComment } from '../../src/pipelines/markdownComment';
+import { diff } from '../../src/diff/diff';
+import { code, COMMENT_LIMIT, html, markdownComment } from '../../src/reports/markdownComment';
 import type { KObject } from '../../src/k8s/model';
 import { escapeControl } from '../../src/k8s/printable';
 import { readGfm } from '../helpers/gfm';

@@ -1,5 +1,5 @@
 /**
- * The hostname table (src/pipelines/hostnames.ts): read from the races the passes computed, worded
+ * The hostname table (src/diff/hostnames.ts): read from the races the passes computed, worded
  * by the race module; a state no pass wrote read through the pass that started from it.
  */
 import { reconcile } from '../../src/pipelines/reconcile';
@@ -9,7 +9,7 @@ import {
   type HostnameRow,
   type HostnameSide,
   type HostnameState,
-} from '../../src/pipelines/hostnames';
+} from '../../src/diff/hostnames';
 import type { KObject } from '../../src/k8s/model';
 import { baseNamespaces, http, NOW, tgw } from '../controller/tgwFixtures';
 

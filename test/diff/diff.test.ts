@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diff } from '../../src/pipelines/diff';
+import { diff } from '../../src/diff/diff';
 import { keyOf, type KObject } from '../../src/k8s/model';
 import { runCli, TESTDATA } from '../helpers/cli';
 import { DIGEST_ANNOTATION, REDACTED_ANNOTATION, redactSecret } from '../../src/k8s/secretRedaction';

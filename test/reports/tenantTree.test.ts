@@ -1,13 +1,13 @@
 /**
- * The tenant tree of the reviewer's report (src/pipelines/tenantTree.ts, htmlTree.ts,
+ * The tenant tree of the reviewer's report (src/reports/tenantTree.ts, htmlTree.ts,
  * mermaidTree.ts): who is whose parent, who owns a Gateway, what the change does to each tenant;
  * at 2,000 tenants the drawing keeps the touched tenants and their ancestors and folds the rest,
  * every tenant counted once; a Mermaid graph no name can break out of.
  */
-import type { DiffResult } from '../../src/pipelines/diff';
-import { tenantTree, treeRows } from '../../src/pipelines/tenantTree';
-import { treeSvg } from '../../src/pipelines/htmlTree';
-import { mermaidText, mermaidTree } from '../../src/pipelines/mermaidTree';
+import type { DiffResult } from '../../src/diff/diff';
+import { tenantTree, treeRows } from '../../src/reports/tenantTree';
+import { treeSvg } from '../../src/reports/htmlTree';
+import { mermaidText, mermaidTree } from '../../src/reports/mermaidTree';
 import type { KObject } from '../../src/k8s/model';
 
 function ns(name: string, gateway: string, host = `${name}.example.org`): KObject {

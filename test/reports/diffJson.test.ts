@@ -1,13 +1,13 @@
 /**
  * `diff -o json` against its published schema (schemas/diff-output.schema.json), and the objects a
- * change makes inadmissible on their next write (src/pipelines/admissionLookahead.ts).
+ * change makes inadmissible on their next write (src/diff/admissionLookahead.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { ROOT, stateArgs, TESTDATA, useScratch } from '../helpers/cli';
-import { diffJson, diffJsonChunks } from '../../src/pipelines/diffOutput';
-import type { DiffResult } from '../../src/pipelines/diff';
+import { diffJson, diffJsonChunks } from '../../src/reports/diffOutput';
+import type { DiffResult } from '../../src/diff/diff';
 import type { KObject } from '../../src/k8s/model';
 
 const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'schemas', 'diff-output.schema.json'), 'utf8')) as object;

@@ -15,12 +15,12 @@ import { LOAD_OPTIONS } from '../k8s/yaml';
 import { exceedsLimits } from '../k8s/limits';
 import { describe, isObject, keyOf, refOf, type KObject, type ObjRef } from '../k8s/model';
 import type { Change } from '../k8s/store';
-import type { ReconcileResult } from './reconcile';
+import type { ReconcileResult } from '../pipelines/reconcile';
 import { CONTROLLER_NAME, TGW_KIND } from '../platform/names';
 import { ROUTE_KINDS } from '../platform/kinds';
-import { formatHostnameTable, type HostnameRow } from './hostnames';
+import { formatHostnameTable, type HostnameRow } from '../diff/hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
-import type { InadmissibleObject } from './admissionLookahead';
+import type { InadmissibleObject } from '../diff/admissionLookahead';
 import { pushAll } from '../k8s/arrays';
 
 export interface PlanOptions {

@@ -1,5 +1,5 @@
-/** src/pipelines/namespaceGroups.ts: the one grouping the comment and the page share. */
-import { compareGroups, countChange, countsPhrase, namespaceGroup } from '../../src/pipelines/namespaceGroups';
+/** src/reports/namespaceGroups.ts: the one grouping the comment and the page share. */
+import { compareGroups, countChange, countsPhrase, namespaceGroup } from '../../src/reports/namespaceGroups';
 
 const obj = (kind: string, name: string, namespace?: string) => ({
   apiVersion: 'v1',

@@ -4,9 +4,9 @@
  * (-o json) or an account of them (-o plan), and what goes to standard error: the findings and the notes (the Secrets printed
  * without their data, what the pass deletes, a pass with nothing to do). Pure: the command prints it.
  */
-import type { ReconcileResult } from './reconcile';
+import type { ReconcileResult } from '../pipelines/reconcile';
 import { renderPlan } from './plan';
-import { hostnameTable } from './hostnames';
+import { hostnameTable } from '../diff/hostnames';
 import { describe, type KObject, type ObjRef } from '../k8s/model';
 import type { Finding } from '../k8s/diagnostics';
 import { redactSecrets, redactionNotice } from '../k8s/secretRedaction';

@@ -10,7 +10,7 @@
 import { deepEqual, keyOf, type KObject } from '../k8s/model';
 import { isSecret } from '../k8s/secretRedaction';
 import { secretSides } from '../k8s/secretMasking';
-import { orderOutput } from './render';
+import { orderOutput } from '../pipelines/render';
 
 export interface ChangedObject {
   before: KObject;

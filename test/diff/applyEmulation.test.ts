@@ -2,7 +2,7 @@
  * A change applied over a live object (docs/decisions.md §C8): server-side apply by Flux's field
  * manager where the live object carries managedFields, `kubectl apply` otherwise.
  */
-import { applyOver } from '../../src/pipelines/applyEmulation';
+import { applyOver } from '../../src/diff/applyEmulation';
 import type { KObject } from '../../src/k8s/model';
 import { DIGEST_ANNOTATION, REDACTED_ANNOTATION } from '../../src/k8s/secretRedaction';
 

@@ -1,5 +1,5 @@
 /**
- * formatReconcile (src/pipelines/reconcileOutput.ts), without the CLI: the JSON shape, the
+ * formatReconcile (src/reports/reconcileOutput.ts), without the CLI: the JSON shape, the
  * deletion note (with --all, absent from the output), the note of a pass with nothing to do, the
  * findings for standard error.
  */
@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import { TESTDATA } from '../helpers/cli';
 import { reconcile } from '../../src/pipelines/reconcile';
-import { emittedObjects, formatReconcile } from '../../src/pipelines/reconcileOutput';
+import { emittedObjects, formatReconcile } from '../../src/reports/reconcileOutput';
 import type { KObject } from '../../src/k8s/model';
 import { Store } from '../../src/k8s/store';
 

@@ -1,4 +1,4 @@
-import { diffFields, renderPlan } from '../../src/pipelines/plan';
+import { diffFields, renderPlan } from '../../src/reports/plan';
 import { Store } from '../../src/k8s/store';
 import type { KObject } from '../../src/k8s/model';
 import type { ReconcileResult } from '../../src/pipelines/reconcile';

@@ -8,9 +8,9 @@
 import type { Finding } from '../k8s/diagnostics';
 import { describe, keyOf } from '../k8s/model';
 import { EPOCH } from '../k8s/time';
-import { planStore, diffChanges, hasDifferences, type DiffResult } from './diff';
+import { planStore, diffChanges, hasDifferences, type DiffResult } from '../diff/diff';
 import { renderPlan } from './plan';
-import { differences } from './comparison';
+import { differences } from '../diff/comparison';
 import { unifiedDiffs } from './unifiedDiff';
 import { markdownComment, markdownParts } from './markdownComment';
 import { htmlReport } from './htmlReport';

@@ -2,7 +2,7 @@
  * diff's inputs given twice: the one duplicate rule (src/k8s/duplicates.ts), as admit, render and
  * reconcile report it: a finding at each copy, in the state (`--state`) and in the change (`-f`).
  */
-import { diff } from '../../src/pipelines/diff';
+import { diff } from '../../src/diff/diff';
 import type { KObject } from '../../src/k8s/model';
 
 const NOW = '2026-01-01T00:00:00Z';

@@ -1,17 +1,17 @@
 /**
- * `diff -o markdown --comment-dir` (src/pipelines/markdownComment.ts markdownParts): the comment
+ * `diff -o markdown --comment-dir` (src/reports/markdownComment.ts markdownParts): the comment
  * in parts, each at most the limit, nothing dropped, each read as GitHub Flavored Markdown
  * (markdown-it, test/helpers/gfm.ts) with no broken table, fence or span, whatever the names hold;
  * and the L platform (bench/generate.js) moved from http01 to dns01 in parts of 65,536 characters.
  */
 import fc from 'fast-check';
-import { diff, type DiffResult } from '../../src/pipelines/diff';
-import { COMMENT_LIMIT, markdownComment, markdownParts, partFileName } from '../../src/pipelines/markdownComment';
-import { differences } from '../../src/pipelines/comparison';
+import { diff, type DiffResult } from '../../src/diff/diff';
+import { COMMENT_LIMIT, markdownComment, markdownParts, partFileName } from '../../src/reports/markdownComment';
+import { differences } from '../../src/diff/comparison';
 import { describe as describeObject, type KObject } from '../../src/k8s/model';
 import { escapeControl } from '../../src/k8s/printable';
 import { readGfm } from '../helpers/gfm';
-import { generate } from '../../bench/generate';
+import { generate } from '../../bench/generate.js';
 
 const NOW = '2026-01-01T00:00:00Z';
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 1_000_000;

@@ -14,8 +14,8 @@ import { isTenantGateway } from '../platform/kinds';
 import { NS_LABEL_GATEWAY, NS_LABEL_HOST } from '../platform/names';
 import { TENANT_ROOT } from '../platform/tenancy';
 import { viewOf } from '../controller/tenantGatewaySpec';
-import type { DiffResult } from './diff';
-import { differences } from './comparison';
+import type { DiffResult } from '../diff/diff';
+import { differences } from '../diff/comparison';
 
 const TENANT_LABEL = 'tenant.cozystack.io/';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { unifiedDiff } from '../../src/pipelines/unifiedDiff';
-import { lineDiff } from '../../src/pipelines/lineDiff';
+import { unifiedDiff } from '../../src/reports/unifiedDiff';
+import { lineDiff } from '../../src/reports/lineDiff';
 import type { KObject } from '../../src/k8s/model';
 
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : undefined;
