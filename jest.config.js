@@ -38,6 +38,8 @@ module.exports = {
   reporters: ['<rootDir>/test/reporters/progress.js', '<rootDir>/test/reporters/skipped.js'],
   // dist/ is brought up to date once, before any suite runs from it (test/globalSetup.ts).
   globalSetup: '<rootDir>/test/globalSetup.ts',
+  // The suite reproduces Cozystack main unless a test chooses a version (test/setupVersion.ts).
+  setupFiles: ['<rootDir>/test/setupVersion.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {

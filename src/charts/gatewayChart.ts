@@ -20,6 +20,7 @@ import {
   type CertMode,
 } from '../platform/certificates';
 import type { TenantRelease } from './tenantRelease';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 interface GatewayChartValues {
   gatewayClassName: string;
@@ -311,7 +312,11 @@ function tenantGatewaySpec(
  * Render the gateway chart for one tenant release that owns a Gateway. Every guard that fails
  * is reported (in the chart's order), each naming the tenant and the rule.
  */
-export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gatewayChartDefaults()): GatewayRender {
+export function renderGateway(
+  r: TenantRelease,
+  _behaviour: Behaviour = MAIN_VERSION.behaviour,
+  chart: GatewayChartValues = gatewayChartDefaults(),
+): GatewayRender {
   const cluster = r.values._cluster;
   const host = r.values._namespace.host ?? '';
   const g: GuardContext = { T: r.namespace, tenant: r.tenant, findings: [] };

@@ -7,6 +7,7 @@ import { asset } from '../assets';
 import { DEFAULT_CLASS } from '../platform/names';
 import { findPlatformPackage, packageValues } from '../platform/kinds';
 import type { ClusterMap } from '../platform/tenancy';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { error, type Finding } from '../k8s/diagnostics';
 import { goValueString } from '../k8s/goDecimal';
 import { isDns1123Label, notANamespaceName } from '../k8s/dnsNames';
@@ -39,7 +40,10 @@ export interface ResolvedValues {
 }
 
 /** Merge defaults, the Package's values, then each `--values` file (later wins). */
-export function resolvePlatformValues(src: ValuesSources): ResolvedValues {
+export function resolvePlatformValues(
+  src: ValuesSources,
+  _behaviour: Behaviour = MAIN_VERSION.behaviour,
+): ResolvedValues {
   let values = platformDefaults();
   let given = false;
   const pkg = findPlatformPackage(src.objects);
@@ -210,7 +214,11 @@ function tenantChartKeys(g: ValueAt): ClusterMap {
  * refuses: a non-string or whitespace-only gateway.className, class list entries that are not
  * strings or contain a comma, a publishing.ingressName that is not a namespace name.
  */
-export function clusterValues(values: PlatformValues, pkg?: KObject): { cluster: ClusterMap; findings: Finding[] } {
+export function clusterValues(
+  values: PlatformValues,
+  pkg?: KObject,
+  _behaviour: Behaviour = MAIN_VERSION.behaviour,
+): { cluster: ClusterMap; findings: Finding[] } {
   const findings: Finding[] = [];
   const g: ValueAt = (p) => getPath(values, p);
   const gatewayEnabled = g('gateway.enabled') === true || g('gateway.enabled') === 'true';

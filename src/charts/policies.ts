@@ -16,6 +16,7 @@ import { splitList } from './platformValues';
 import { type ClusterMap } from '../platform/tenancy';
 import { NS_LABEL_HOST as HOST_LABEL } from '../platform/names';
 import { pushAll } from '../k8s/arrays';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 /** §7.0: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
@@ -401,6 +402,8 @@ function ingressPolicy(rootHost: string): KObject[] {
 export interface PolicyOptions {
   /** The Gateway API CRD bundle version (semver); default the bundle the platform ships. */
   gatewayApiVersion?: string;
+  /** What the version renders (docs/versions.md §5, §10); default main's. */
+  behaviour?: Behaviour;
 }
 
 /**
@@ -426,7 +429,8 @@ export function renderPolicies(cluster: ClusterMap, opts: PolicyOptions = {}): K
  * Layer 6: the cozystack-basics render fails when `_cluster.gateway-attached-namespaces`
  * (split and trimmed) holds a tenant-* entry. One finding per offending entry.
  */
-export function attachedNamespacesGuard(cluster: ClusterMap): Finding[] {
+export function attachedNamespacesGuard(cluster: ClusterMap, behaviour: Behaviour = MAIN_VERSION.behaviour): Finding[] {
+  if (!behaviour.attachedNamespacesGuard) return [];
   return splitList(cluster['gateway-attached-namespaces'])
     .filter((ns) => ns.startsWith('tenant-'))
     .map((ns) =>

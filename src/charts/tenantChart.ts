@@ -42,6 +42,7 @@ import {
   type TenantValues,
 } from './tenantRelease';
 import { duplicateFindings } from '../k8s/duplicates';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 export interface TreeOptions {
   /** `--gateway-only`: the gateway slice alone (each tenant's Namespace and Secret), for platforms whose tenant HelmReleases still render the rest. */
@@ -56,6 +57,8 @@ export interface TreeOptions {
    * Tenant itself and reports what it finds.
    */
   invalidTenants?: ReadonlySet<KObject>;
+  /** What the Cozystack version renders (docs/versions.md); default main's. */
+  behaviour?: Behaviour;
 }
 
 export interface TenantTree {
@@ -173,21 +176,34 @@ interface ChartData {
   /** The uids of the input Namespaces (docs/decisions.md §4). */
   namespaceUids: Map<string, string>;
   opts: TreeOptions;
+  /** What the Cozystack version renders (docs/versions.md). */
+  behaviour: Behaviour;
+}
+
+/** The egress policy to the grafana-dashboards plugin server, which only some versions render (docs/versions.md §T5). */
+const GRAFANA_DASHBOARDS_POLICY = 'allow-to-grafana-dashboards';
+
+/** The fixed CiliumNetworkPolicies of the version's chart (docs/tenant.md §2.2; docs/versions.md T5). */
+function fixedPoliciesOf(behaviour: Behaviour): KObject[] {
+  const all = asset<KObject[]>('templates/tenant/networkpolicy-fixed.yaml');
+  return behaviour.grafanaDashboardsEgress ? all : all.filter((p) => p.metadata.name !== GRAFANA_DASHBOARDS_POLICY);
 }
 
 function chartData(cluster: ClusterMap, objects: readonly KObject[], opts: TreeOptions): ChartData {
+  const behaviour = opts.behaviour ?? MAIN_VERSION.behaviour;
   const namespaceUids = new Map<string, string>();
   for (const o of objects) if (isNamespace(o) && o.metadata.uid) namespaceUids.set(o.metadata.name, o.metadata.uid);
   return {
     cluster,
     clusterYaml: helmToYaml(cluster),
     defaults: tenantChartDefaults(),
-    fixedPolicies: asset<KObject[]>('templates/tenant/networkpolicy-fixed.yaml'),
+    fixedPolicies: fixedPoliciesOf(behaviour),
     limitRange: asset<KObject>('templates/tenant/limitrange.yaml'),
     modules: moduleTable(),
     capabilities: capabilitiesOf(objects, opts.apiVersions),
     namespaceUids,
     opts,
+    behaviour,
   };
 }
 

@@ -50,6 +50,7 @@ import {
 import { listenerEntries, readyCondition, writeTenantGatewayStatus } from './tenantGatewayStatus';
 import { viewOf, type TenantGatewayView } from './tenantGatewaySpec';
 import { tenantGatewayProblems } from './tenantGatewayValidation';
+import type { Behaviour } from '../platform/cozystackVersions';
 
 export interface ControllerOptions {
   /** RFC 3339; the only clock (condition lastTransitionTime). */
@@ -59,6 +60,8 @@ export interface ControllerOptions {
    * TenantGateway wins a namespace several TenantGateways list (docs/decisions.md §3).
    */
   publishingNamespace?: string;
+  /** What the Cozystack version's controller does (docs/versions.md §7, §10); default main's. */
+  behaviour?: Behaviour;
 }
 
 function listenerReasons(

@@ -288,7 +288,12 @@ function baselineOf(base: KObject[], input: DiffInput, opts: DiffOptions): Recon
   const ownChannel = findPlatformPackage(base) !== undefined || base.some(isChannelSecret);
   return reconcile(
     { objects: base, valuesFiles: ownChannel || !input.valuesFiles.length ? undefined : input.valuesFiles },
-    { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
+    {
+      now: opts.now,
+      ciliumVersion: opts.ciliumVersion,
+      upstreamCilium: opts.upstreamCilium,
+      cozystack: opts.cozystack,
+    },
   );
 }
 
@@ -483,7 +488,12 @@ export function diff(input: DiffInput, options: DiffOptions): DiffResult {
   // 4. The pass, and the comparison.
   const pass = reconcile(
     { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
-    { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
+    {
+      now: opts.now,
+      ciliumVersion: opts.ciliumVersion,
+      upstreamCilium: opts.upstreamCilium,
+      cozystack: opts.cozystack,
+    },
   );
   pushAll(findings, pass.findings);
   const common = {

@@ -153,6 +153,7 @@ function shapeRecord(s: TreeShape): TreeShape {
   if (s.apiVersions?.length) out.apiVersions = [...s.apiVersions];
   if (s.gatewayApiVersion) out.gatewayApiVersion = s.gatewayApiVersion;
   if (s.withController) out.withController = true;
+  if (s.cozystackVersion) out.cozystackVersion = s.cozystackVersion;
   return out;
 }
 
@@ -254,6 +255,7 @@ function readShape(s: Record<string, unknown>): TreeShape {
     out.apiVersions = s.apiVersions;
   if (typeof s.gatewayApiVersion === 'string') out.gatewayApiVersion = s.gatewayApiVersion;
   if (s.withController === true) out.withController = true;
+  if (typeof s.cozystackVersion === 'string') out.cozystackVersion = s.cozystackVersion;
   return out;
 }
 

@@ -23,6 +23,7 @@ import { runTenantGatewayController } from '../controller/tenantGatewayControlle
 import type { HostnameRace } from '../controller/hostnameRace';
 import { pushAll } from '../k8s/arrays';
 import { unknownKeyFindings } from '../validation/inputValidation';
+import { MAIN_VERSION, type CozystackVersion } from '../platform/cozystackVersions';
 
 export interface ReconcileInput {
   objects: KObject[];
@@ -36,6 +37,8 @@ export interface ReconcileOptions {
   ciliumVersion?: string;
   /** The operator image is upstream Cilium, without the platform's patches (default false). */
   upstreamCilium?: boolean;
+  /** The Cozystack version whose controllers and policies run (docs/versions.md §7); absent: main. */
+  cozystack?: CozystackVersion;
 }
 
 export interface ReconcileResult {
@@ -78,7 +81,8 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   // The platform's own policies judge the controller's writes, as the apiserver would. Built
   // first: it keys every object by its identity, so duplicates are looked for only when it holds
   // fewer identities than objects.
-  const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({})) });
+  const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
+  const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({}, { behaviour })) });
   if (store.originalIdentities < input.objects.length) pushAll(findings, duplicateFindings(input.objects));
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
@@ -103,13 +107,15 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   const publishing = publishingNamespace(ch.channel ?? {});
 
   // 1. The TenantGateway controller (docs/behaviour.md §5).
-  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace: publishing });
+  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace: publishing, behaviour });
   pushAll(findings, run.findings);
 
   // 2. Wildcard-Secret replication (docs/behaviour.md §6), after the TenantGateway pass: its
-  //    targets read each TenantGateway's certMode (the edge exception).
+  //    targets read each TenantGateway's certMode (the edge exception). A version without the
+  //    replication controller (docs/versions.md §C2) replicates nothing.
   pushAll(findings, ch.findings);
-  if (!ch.findings.some((f) => f.severity === 'error')) pushAll(findings, reconcileWildcardSecrets(store, ch.channel));
+  if (behaviour.wildcardSecretReplication && !ch.findings.some((f) => f.severity === 'error'))
+    pushAll(findings, reconcileWildcardSecrets(store, ch.channel));
 
   // 3. What the chosen Cilium does with the Gateways the pass leaves.
   const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;

@@ -45,6 +45,7 @@ import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/t
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { pushAll } from '../k8s/arrays';
 import { isRedacted, redactionNotice } from '../k8s/secretRedaction';
+import { MAIN_VERSION, type Behaviour, type CozystackVersion } from '../platform/cozystackVersions';
 
 export interface RenderInput {
   objects: KObject[];
@@ -52,6 +53,12 @@ export interface RenderInput {
 }
 
 export interface RenderOptions {
+  /**
+   * The Cozystack version whose charts, policies and Tenants API render (docs/versions.md); absent:
+   * `main`, the specification pack docs/behaviour.md and docs/tenant.md describe. The commands
+   * always pass the version the user chose (default the newest release).
+   */
+  cozystack?: CozystackVersion;
   /** The Gateway API CRD bundle version the route policy covers (default: the bundle the platform ships). */
   gatewayApiVersion?: string;
   /**
@@ -138,7 +145,7 @@ export interface InputCheck {
  * every Tenant (the values schema and its names, tenantInputFindings), every TenantGateway
  * against the CRD.
  */
-export function validateInputs(input: RenderInput): InputCheck {
+export function validateInputs(input: RenderInput, _behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
   const findings: Finding[] = [];
   for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
   const pkg = findPlatformPackage(input.objects);
@@ -158,11 +165,14 @@ export function validateInputs(input: RenderInput): InputCheck {
 }
 
 /** Step 2: the merged platform values and `_cluster`, with the platform chart's, tenant-root's host label and layer 6's failures. */
-export function resolveCluster(input: RenderInput): { cluster: ClusterMap; findings: Finding[] } {
-  const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects });
+export function resolveCluster(
+  input: RenderInput,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): { cluster: ClusterMap; findings: Finding[] } {
+  const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects }, behaviour);
   const sources = valueSources(input.valuesFiles, resolved.pkg);
-  const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
-  const all = [...findings, ...rootHostFindings(cluster), ...attachedNamespacesGuard(cluster)].map((f) =>
+  const { cluster, findings } = clusterValues(resolved.values, resolved.pkg, behaviour);
+  const all = [...findings, ...rootHostFindings(cluster), ...attachedNamespacesGuard(cluster, behaviour)].map((f) =>
     placeValueFinding(f, sources),
   );
   return { cluster, findings: all };
@@ -202,9 +212,10 @@ function renderGatewayOf(
   sources: ValuesWhere[],
   includeHooks: boolean,
   out: GatewayOutput,
+  behaviour: Behaviour,
 ): KObject[] {
   if (!r.ownsGateway) return [];
-  const g = renderGateway(r);
+  const g = renderGateway(r, behaviour);
   pushAll(
     out.findings,
     g.findings.map((f) => pointAtValue(f, sources)),
@@ -223,6 +234,8 @@ function renderGatewayOf(
   if (check.length) return [];
   // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
   // gateway chart, so of the gateway slice too.
+  // docs/versions.md §G1: a chart without the hook (v1.5) has nothing to include or leave out.
+  if (!behaviour.gatewayCleanupHook) return [g.object];
   if (includeHooks) return [g.object, ...gatewayCleanupHook(r.namespace)];
   out.hooksOmitted++;
   return [g.object];
@@ -274,12 +287,13 @@ export interface RenderGroup {
  * findings alone and again to write the objects out, never holding them all.
  */
 export function* renderGroups(input: RenderInput, opts: RenderOptions, findings: Finding[]): Generator<RenderGroup> {
-  const checked = validateInputs(input);
+  const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
+  const checked = validateInputs(input, behaviour);
   pushAll(findings, checked.findings);
   // Ill-typed platform values would only make the charts repeat the schema's verdict.
   if (checked.valuesInvalid) return;
 
-  const { cluster, findings: valueFindings } = resolveCluster(input);
+  const { cluster, findings: valueFindings } = resolveCluster(input, behaviour);
   pushAll(findings, valueFindings);
 
   const sources = valueSources(input.valuesFiles, findPlatformPackage(input.objects));
@@ -289,11 +303,12 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
     includeHooks: opts.includeHooks,
     apiVersions: opts.apiVersions,
     invalidTenants: checked.invalidTenants,
+    behaviour,
   };
   const gateways: GatewayOutput = { findings: [], hooksOmitted: 0 };
   let rendered = 0;
   for (const g of walkTenantTree(cluster, input.objects, treeOpts, tree)) {
-    const gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways);
+    const gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways, behaviour);
     opts.progress?.(++rendered);
     yield { release: g.release, objects: g.objects, gateway };
   }
@@ -307,7 +322,7 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
 
   let policies: KObject[] = [];
   try {
-    policies = renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion });
+    policies = renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion, behaviour });
   } catch (e) {
     if (e instanceof FindingsError) pushAll(findings, e.findings);
     else throw e;

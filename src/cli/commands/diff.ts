@@ -19,7 +19,9 @@ import { readState } from '../../io/stateInput';
 import { shellWord } from '../shellWords';
 import { resolveNow } from '../clock';
 import {
+  addCozystackVersionOption,
   addInputOptions,
+  chooseCozystackVersion,
   addValidateOption,
   addCiliumVersionOption,
   addNowOption,
@@ -60,6 +62,7 @@ interface DiffCliOptions extends InputOptions, FindingsFileOptions {
   now?: string;
   ciliumVersion: string;
   quiet?: boolean;
+  cozystackVersion?: string;
 }
 
 /** The diff's command line without `-o` (the markdown comment names it for what it left out). */
@@ -117,7 +120,10 @@ export function register(program: Command, ctx: CliContext): Command {
         .default('diff'),
     );
   addReportOptions(cmd);
-  addQuietOption(addCiliumVersionOption(addNowOption(cmd, 'reproducible'))).addHelpText(
+  addCozystackVersionOption(
+    addQuietOption(addCiliumVersionOption(addNowOption(cmd, 'reproducible'))),
+    true,
+  ).addHelpText(
     'after',
     `
 Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.`,
@@ -152,18 +158,22 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   const { state, sources, treeHeld, tree } = readState(opts.state, ctx.io);
   ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
   // One source map for the run: a finding about a state object or a given one names its file and line.
+  // A record written before versions were recorded was rendered as main, the only version then.
+  const recorded = tree ? { version: tree.shape.cozystackVersion ?? 'main', from: "the tree's record" } : undefined;
+  const chosen = chooseCozystackVersion(cmd, opts, ctx, recorded);
   const inputs = loadInputs(opts, ctx, cmd, sources);
   const result = diff(
     { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
     {
       now,
+      cozystack: chosen.version,
       ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
       progress: (n) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
     },
   );
   // --validate: the objects the change creates or changes, as they would be, against their published schemas.
   result.findings = checkEmitted(
-    withValuesHint(result.findings, opts),
+    withValuesHint([...chosen.findings, ...result.findings], opts),
     [...result.created, ...result.changed.map((c) => c.after)],
     opts,
   );

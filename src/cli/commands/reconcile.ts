@@ -8,7 +8,9 @@ import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import {
+  addCozystackVersionOption,
   addInputOptions,
+  chooseCozystackVersion,
   addValidateOption,
   addCiliumVersionOption,
   addNowOption,
@@ -32,6 +34,7 @@ interface ReconcileCliOptions extends InputOptions {
   ciliumVersion: string;
   upstreamCilium?: boolean;
   quiet?: boolean;
+  cozystackVersion?: string;
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -66,7 +69,7 @@ export function register(program: Command, ctx: CliContext): Command {
     'cozy-gw reconcile -f state.yaml --all --include-secret-data > next-state.yaml',
     'cozy-gw reconcile -f state.yaml -o json --cilium-version v1.19.5',
   ]);
-  addQuietOption(addValidateOption(addInputOptions(cmd)));
+  addCozystackVersionOption(addQuietOption(addValidateOption(addInputOptions(cmd))), true);
   cmd.action((opts: ReconcileCliOptions) => {
     ctx.progress = progressLine(ctx.io, opts.quiet);
     const { reconcileRequest } = late.reconcile();
@@ -81,12 +84,19 @@ export function register(program: Command, ctx: CliContext): Command {
           `-o plan cannot be combined with ${ignored.join(' or ')}: a plan prints an account of the changes, never objects (use -o yaml or -o json)`,
         );
     }
+    const chosen = chooseCozystackVersion(cmd, opts, ctx);
     const inputs = loadInputs(opts, ctx, cmd);
     ctx.progress.phase(`running the controllers over ${grouped(inputs.objects.length)} objects...`);
     const result = reconcileRequest(
       { objects: inputs.objects, valuesFiles: inputs.values },
-      { now, ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!, upstreamCilium: Boolean(opts.upstreamCilium) },
+      {
+        now,
+        ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
+        upstreamCilium: Boolean(opts.upstreamCilium),
+        cozystack: chosen.version,
+      },
     );
+    result.findings = [...chosen.findings, ...result.findings];
     const { emittedObjects, formatReconcile } = late.reconcileOutput();
     result.findings = checkEmitted(result.findings, emittedObjects(result, Boolean(opts.all)), opts);
     const out = formatReconcile(result, inputs.objects, {

@@ -11,8 +11,10 @@ import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import { isTenant } from '../../platform/kinds';
 import {
+  addCozystackVersionOption,
   addInputOptions,
   addNowOption,
+  chooseCozystackVersion,
   addQuietOption,
   apiVersionsArg,
   addValidateOption,
@@ -50,6 +52,7 @@ interface RenderCliOptions extends InputOptions {
   includeHooks?: boolean;
   apiVersions?: string[];
   quiet?: boolean;
+  cozystackVersion?: string;
 }
 
 /** Options that cannot be honoured are usage errors, not silent fallbacks. */
@@ -77,7 +80,7 @@ async function writeTree(
   dir: string,
   opts: RenderCliOptions,
   ctx: CliContext,
-  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[] },
+  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[]; cozystackVersion: string },
 ): Promise<void> {
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
   let w;
@@ -95,6 +98,7 @@ async function writeTree(
           gatewayApiVersion:
             opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
           withController: opts.withController,
+          cozystackVersion: result.cozystackVersion,
         },
         tenants: result.tenants,
       },
@@ -122,13 +126,15 @@ function renderPass(
   cmd: Command,
   opts: RenderCliOptions,
   ctx: CliContext,
-): { objects: KObject[]; findings: Finding[]; tenants: KObject[] } {
+): { objects: KObject[]; findings: Finding[]; tenants: KObject[]; cozystackVersion: string } {
   const { render, outputInfoFindings } = late.render();
   checkOptions(cmd, opts);
+  const chosen = chooseCozystackVersion(cmd, opts, ctx);
   const inputs = loadInputs(opts, ctx, cmd);
   const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
   const input = { objects: inputs.objects, valuesFiles: inputs.values };
   const chartOptions = {
+    cozystack: chosen.version,
     gatewayApiVersion: opts.gatewayApiVersion,
     gatewayOnly: opts.gatewayOnly,
     includeHooks: opts.includeHooks,
@@ -145,9 +151,9 @@ function renderPass(
       })
     : render(input, chartOptions);
   // --validate: the emitted objects against their published schemas, before anything is written.
-  result.findings = checkEmitted(withValuesHint(result.findings, opts), result.objects, opts);
+  result.findings = checkEmitted(withValuesHint([...chosen.findings, ...result.findings], opts), result.objects, opts);
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
-  return { ...result, tenants: inputs.objects.filter(isTenant) };
+  return { ...result, tenants: inputs.objects.filter(isTenant), cozystackVersion: chosen.version.name };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -201,6 +207,7 @@ export function register(program: Command, ctx: CliContext): Command {
       '--with-controller',
       'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status',
     );
+  addCozystackVersionOption(cmd);
   addFindingsFileOptions(addNowOption(cmd, 'reproducible', 'with --with-controller: '))
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .action((opts: RenderCliOptions & FindingsFileOptions) =>
