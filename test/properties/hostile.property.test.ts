@@ -769,7 +769,7 @@ function runClosed(args: string[], cwd: string): Promise<{ code: number; stdout:
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: process.env.PATH ?? '', COZY_GW_COZYSTACK_VERSION: process.env.COZY_GW_COZYSTACK_VERSION },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.destroy();
