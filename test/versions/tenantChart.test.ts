@@ -15,6 +15,7 @@ import type { Finding } from '../../src/k8s/diagnostics';
 import { render } from '../../src/pipelines/render';
 import { COZYSTACK_VERSIONS, type CozystackVersion } from '../../src/platform/cozystackVersions';
 import type { ClusterMap } from '../../src/platform/tenancy';
+import { runCli } from '../helpers/cli';
 import { unknownKeyFindings, validateTenant } from '../../src/validation/inputValidation';
 
 const version = (name: string): CozystackVersion => {
@@ -193,6 +194,27 @@ describe('docs/versions.md §T6, §X1: computeplane and gatewayClass are tenant 
   test.each(ALL)('%s: reconcile and admit warn about the same keys', (name) => {
     const fs = unknownKeyFindings({ objects: [alice], valuesFiles: [] }, version(name).behaviour);
     expect(fs.map((f) => f.field)).toEqual(isRelease(name) ? ['spec.computeplane', 'spec.gatewayClass'] : []);
+  });
+
+  test.each([
+    ['reconcile', 'v1.6.2'],
+    ['reconcile', 'main'],
+    ['admit', 'v1.5.0'],
+    ['admit', 'main'],
+  ])('the %s command at %s', async (command, name) => {
+    const stdin =
+      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata: {name: a, namespace: tenant-root}\nspec: {computeplane: true}\n';
+    const now = command === 'reconcile' ? ['--now', '2026-01-01T00:00:00Z'] : [];
+    const r = await runCli([command, '--cozystack-version', name, '-f', '-', ...now], { stdin });
+    expect(r.code).toBe(0);
+    const warned = r.stderr.split('\n').filter((l) => l.includes('spec.computeplane: unknown key'));
+    expect(warned).toEqual(
+      isRelease(name)
+        ? [
+            'warning: <stdin>:4: Tenant tenant-root/a: spec.computeplane: unknown key (only Cozystack main has the tenant value computeplane, which turns on its computeplane module; the chart of the version rendered ignores it)',
+          ]
+        : [],
+    );
   });
 });
 
