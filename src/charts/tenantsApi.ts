@@ -133,9 +133,11 @@ export function quantityFindings(t: KObject, skip: ReadonlySet<string> = new Set
  * which the API server refuses when the tenant's release applies it. A warning, not a refusal.
  */
 export function uncheckedQuantityFindings(t: KObject, skip: ReadonlySet<string> = new Set()): Finding[] {
+  // Only these are converted to compute a request (docs/tenant.md §2.0.6); the rest are copied.
+  const converted = ['cpu', 'memory', 'ephemeral-storage'].map((k) => `spec.resourceQuotas.${k}`);
   return quantityFindings(t, skip).map((f) =>
     warning(
-      `${f.message}; the Tenants API of the Cozystack version rendered does not check quotas, so the chart writes it into the ResourceQuota (its request reads as 0), which the API server refuses`,
+      `${f.message}; the Tenants API of the Cozystack version rendered does not check quotas, so the chart writes it into the ResourceQuota${converted.includes(f.field ?? '') ? ' (its request reads as 0)' : ''}, which the API server refuses`,
       {
         object: f.object,
         field: f.field,

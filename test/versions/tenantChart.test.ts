@@ -427,9 +427,19 @@ describe('docs/versions.md §A1: the Tenants API’s quota checks', () => {
     }
     // v1.5: no check; the chart reads it as 0, and the API server would refuse the ResourceQuota.
     expect(about).toEqual(['warning tenant.quantity-unchecked']);
+    expect(r.findings.find((f) => f.rule === 'tenant.quantity-unchecked')?.message).toBe(
+      '"1e1.5" is not a Kubernetes quantity: it does not match the Kubernetes quantity grammar (digits, an optional fraction, then a suffix such as m, k, Mi, Gi or an exponent e<integer>); the Tenants API of the Cozystack version rendered does not check quotas, so the chart writes it into the ResourceQuota (its request reads as 0), which the API server refuses',
+    );
     expect(find(r.objects, 'ResourceQuota', 'tenant-a', 'tenant-quota').spec).toEqual({
       hard: { 'limits.cpu': '1e1.5', 'requests.cpu': '0' },
     });
+  });
+
+  test.each(ALL.filter(isV15))('%s: a key the helper copies has no request to read as 0', (name) => {
+    const r = renderAs(name, [tenant('a', 'tenant-root', { resourceQuotas: { pods: '1e1.5' } })]);
+    const f = r.findings.find((x) => x.rule === 'tenant.quantity-unchecked');
+    expect(f?.message).toMatch(/so the chart writes it into the ResourceQuota, which the API server refuses$/);
+    expect(find(r.objects, 'ResourceQuota', 'tenant-a', 'tenant-quota').spec).toEqual({ hard: { pods: '1e1.5' } });
   });
 
   test.each(ALL)('%s: children together over their parent’s quota', (name) => {
