@@ -32,6 +32,7 @@ import {
   quotaHierarchyFindings,
   reservedKeyFindings,
   TENANTS_API_RULES,
+  uncheckedQuantityFindings,
 } from './tenantsApi';
 import {
   releaseName,
@@ -85,13 +86,14 @@ function nameSuggestion(name: string): string {
 
 /**
  * A Tenant's own input checks, all of them (docs/decisions.md §C5: every failure at once): the
- * values schema (docs/tenant.md §3, docs/decisions.md §Q15, src/validation/), the chart's
- * `tenant.name` (docs/tenant.md §2.0.2), and the Tenants API's rules that a Tenant alone decides
- * (docs/decisions.md §15, src/charts/tenantsApi.ts: the name, its length, the tenant namespace,
- * the reserved keys, the quantities).
+ * values schema (docs/tenant.md §3, docs/decisions.md §Q15, src/validation/; the keys the
+ * version's schema knows), the chart's `tenant.name` (docs/tenant.md §2.0.2), and the Tenants
+ * API's rules that a Tenant alone decides (docs/decisions.md §15, src/charts/tenantsApi.ts: the
+ * name, its length, the tenant namespace, the reserved keys, and the quantities where the version
+ * checks quotas, docs/versions.md §A1).
  */
-export function tenantInputFindings(t: KObject): Finding[] {
-  const out = validateTenant(t);
+export function tenantInputFindings(t: KObject, behaviour: Behaviour = MAIN_VERSION.behaviour): Finding[] {
+  const out = validateTenant(t, behaviour);
   const X = t.metadata?.name;
   const P = t.metadata?.namespace;
   let namesOk = typeof X === 'string' && typeof P === 'string' && P !== '';
@@ -134,25 +136,33 @@ export function tenantInputFindings(t: KObject): Finding[] {
   const schemaRefused = new Set<string>();
   for (const f of out)
     if (f.field?.startsWith('spec.resourceQuotas.')) schemaRefused.add(f.field.slice('spec.resourceQuotas.'.length));
-  pushAll(out, quantityFindings(t, schemaRefused));
+  // docs/versions.md §A1: a version without the quota checks lets any value the schema admits through.
+  pushAll(
+    out,
+    behaviour.tenantQuotaChecks ? quantityFindings(t, schemaRefused) : uncheckedQuantityFindings(t, schemaRefused),
+  );
   return out;
 }
 
 /**
  * Every Tenant's input checks (tenantInputFindings) and then the hierarchical quota over those
- * that pass them (docs/decisions.md §15): the findings, and the Tenants with an error, whose
- * subtrees the tree skips.
+ * that pass them (docs/decisions.md §15; only where the version checks quotas, docs/versions.md
+ * §A1): the findings, and the Tenants with an error, whose subtrees the tree skips.
  */
-export function tenantsInputCheck(tenants: readonly KObject[]): { findings: Finding[]; invalid: Set<KObject> } {
+export function tenantsInputCheck(
+  tenants: readonly KObject[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): { findings: Finding[]; invalid: Set<KObject> } {
   const findings: Finding[] = [];
   const invalid = new Set<KObject>();
   const passed: KObject[] = [];
   for (const t of tenants) {
-    const fs = tenantInputFindings(t);
+    const fs = tenantInputFindings(t, behaviour);
     pushAll(findings, fs);
     if (hasErrors(fs)) invalid.add(t);
     else passed.push(t);
   }
+  if (!behaviour.tenantQuotaChecks) return { findings, invalid };
   for (const { tenant, finding } of quotaHierarchyFindings(passed)) {
     findings.push(finding);
     invalid.add(tenant);
@@ -199,7 +209,7 @@ function chartData(cluster: ClusterMap, objects: readonly KObject[], opts: TreeO
     defaults: tenantChartDefaults(),
     fixedPolicies: fixedPoliciesOf(behaviour),
     limitRange: asset<KObject>('templates/tenant/limitrange.yaml'),
-    modules: moduleTable(),
+    modules: moduleTable(behaviour),
     capabilities: capabilitiesOf(objects, opts.apiVersions),
     namespaceUids,
     opts,
@@ -274,7 +284,7 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
   if (T !== TENANT_ROOT) {
     const uid = d.namespaceUids.get(r.parentNamespace);
     const clusterYaml = r.values._cluster === d.cluster ? d.clusterYaml : undefined;
-    out.push(renderTenantObjects(T, r.parentNamespace, r.values, uid, clusterYaml));
+    out.push(renderTenantObjects(T, r.parentNamespace, r.values, uid, clusterYaml, d.behaviour));
   }
   if (d.opts.gatewayOnly) return;
   // tenant.yaml
@@ -285,7 +295,7 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
   out.push(policies);
   // quota.yaml
   try {
-    out.push(renderQuota(T, r.spec.resourceQuotas, r.values._cluster, d.limitRange));
+    out.push(renderQuota(T, r.spec.resourceQuotas, r.values._cluster, d.limitRange, d.behaviour));
   } catch (e) {
     if (!(e instanceof QuotaError)) throw e;
     const ratio = Object.values(RATIOS).find((x) => x.key === e.clusterKey);
@@ -313,6 +323,16 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
     );
   }
   // etcd.yaml, ingress.yaml, monitoring.yaml, seaweedfs.yaml, computeplane.yaml, info.yaml
+  if (d.behaviour.computeplaneModule) checkComputeplane(r, d, out);
+  out.push(renderModuleReleases(r, d.modules));
+  // cleanup-job.yaml: a Helm hook (docs/decisions.md §Q5), the version's (docs/versions.md §T3, §T4).
+  if (d.opts.includeHooks) out.push(tenantCleanupHook(T, d.behaviour));
+  else out.hooksOmitted++;
+}
+
+/** computeplane.yaml's Package guard (docs/tenant.md §2.5.3): a version without the module has none (docs/versions.md §T6). */
+function checkComputeplane(r: TenantRelease, d: ChartData, out: TreeOutput): void {
+  const T = r.namespace;
   const guard = computeplaneGuard(r.spec, d.capabilities);
   if (!guard.ok)
     out.findings.push(
@@ -330,18 +350,20 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
         hint: 'give the platform Package (or --api-versions cozystack.io/v1alpha1 and the Packages) among the inputs to check it',
       }),
     );
-  out.push(renderModuleReleases(r, d.modules));
-  // cleanup-job.yaml: a Helm hook (docs/decisions.md §Q5).
-  if (d.opts.includeHooks) out.push(tenantCleanupHook(T));
-  else out.hooksOmitted++;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The releases: tenant-root, and each Tenant from its parent's
 
-function gatewaySettings(t: KObject | undefined, spec: TenantSpec, out: TreeOutput) {
+/**
+ * Whether the tenant owns a Gateway, and the class it chose. A version without gateway classes
+ * has no `gatewayClass` value (docs/versions.md §X1): its unknown-key warning is the whole verdict.
+ */
+function gatewaySettings(t: KObject | undefined, spec: TenantSpec, d: ChartData, out: TreeOutput) {
   const gatewayClassName =
-    typeof spec.gatewayClass === 'string' && spec.gatewayClass !== '' ? spec.gatewayClass : undefined;
+    d.behaviour.gatewayClasses && typeof spec.gatewayClass === 'string' && spec.gatewayClass !== ''
+      ? spec.gatewayClass
+      : undefined;
   const ownsGateway = spec.gateway === true;
   if (gatewayClassName !== undefined && !ownsGateway)
     out.findings.push(
@@ -371,7 +393,7 @@ function rootRelease(root: KObject | undefined, d: ChartData, out: TreeOutput): 
     releaseName: releaseName('root'),
     values: { _cluster: d.cluster, _namespace: rootNamespaceValues(d.cluster) },
     spec,
-    ...gatewaySettings(root, spec, out),
+    ...gatewaySettings(root, spec, d, out),
   };
 }
 
@@ -418,7 +440,7 @@ function childRelease(t: KObject, parent: TenantRelease, d: ChartData, out: Tree
     releaseName: releaseName(X),
     values,
     spec,
-    ...gatewaySettings(t, spec, out),
+    ...gatewaySettings(t, spec, d, out),
   };
 }
 
@@ -513,7 +535,7 @@ function treeInputs(
 ): { tenants: KObject[]; failed: Set<string> } {
   let invalid = opts.invalidTenants;
   if (!invalid) {
-    const checked = tenantsInputCheck(objects.filter(isTenant));
+    const checked = tenantsInputCheck(objects.filter(isTenant), opts.behaviour);
     pushAll(out.findings, checked.findings);
     invalid = checked.invalid;
   }

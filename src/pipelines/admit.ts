@@ -95,7 +95,7 @@ export function admitRequest(req: AdmitRequest): AdmitOutcome {
     placed,
     duplicates: duplicateFindings(objects),
     valueFindings: platform.findings,
-    inputWarnings: unknownKeyFindings(input),
+    inputWarnings: unknownKeyFindings(input, (req.cozystack ?? MAIN_VERSION).behaviour),
     decisions,
     unjudged: unjudgedFindings(decisions),
     denied: denials(decisions),

@@ -64,9 +64,12 @@ export interface ReconcileResult {
  */
 export function reconcileRequest(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
   const result = reconcile(input, opts);
-  result.findings = unknownKeyFindings({ objects: input.objects, valuesFiles: input.valuesFiles ?? [] }).concat(
-    result.findings,
-  );
+  // The keys the version knows (docs/versions.md §T6, §X1).
+  const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
+  result.findings = unknownKeyFindings(
+    { objects: input.objects, valuesFiles: input.valuesFiles ?? [] },
+    behaviour,
+  ).concat(result.findings);
   return result;
 }
 

@@ -145,13 +145,14 @@ export interface InputCheck {
  * every Tenant (the values schema and its names, tenantInputFindings), every TenantGateway
  * against the CRD.
  */
-export function validateInputs(input: RenderInput, _behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
+export function validateInputs(input: RenderInput, behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
   const findings: Finding[] = [];
   for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
   const pkg = findPlatformPackage(input.objects);
   if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
   const valuesInvalid = hasErrors(findings);
-  const tenants = tenantsInputCheck(input.objects.filter(isTenant));
+  // The version's tenant schema and Tenants API (docs/versions.md §T6, §X1, §A1).
+  const tenants = tenantsInputCheck(input.objects.filter(isTenant), behaviour);
   pushAll(findings, tenants.findings);
   const invalidTenants = tenants.invalid;
   for (const o of input.objects) {

@@ -9,10 +9,17 @@ import { error, warning, type Finding } from '../k8s/diagnostics';
 import { isObject, refOf, type KObject } from '../k8s/model';
 import { locateValue, valuesOf, type ValuesWhere } from './valueSources';
 import { findPlatformPackage, isTenant } from '../platform/kinds';
-import { unknownKeyHint, unknownKeyMessage, unknownTenantSpecKeys, unknownValueKeys } from './unknownKeys';
+import {
+  tenantKeysUnknownTo,
+  unknownKeyHint,
+  unknownKeyMessage,
+  unknownTenantSpecKeys,
+  unknownValueKeys,
+} from './unknownKeys';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 import { explainInputError, show } from './ajvErrors';
 import { pushAll } from '../k8s/arrays';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 /**
  * The validators of schemas/platform-values.schema.json and schemas/tenant.schema.json,
@@ -70,15 +77,19 @@ function quotaKeyOf(instancePath: string): string | undefined {
  * Validate a Tenant against schemas/tenant.schema.json (the chart's values schema,
  * docs/tenant.md §3, docs/decisions.md §Q15). Errors name the file, line, Tenant and field; a `resourceQuotas` value that is not a
  * quantity is one error for its key (the schema's anyOf and pattern report it several times). An
- * unknown spec key (a typo such as `gatway`) is a warning naming the nearest known key, since the
- * chart ignores it.
+ * unknown spec key (a typo such as `gatway`, or a value the version's chart lacks:
+ * docs/versions.md §T6, §X1) is a warning naming the nearest known key, since the chart ignores it;
+ * such a value is not type-checked.
  */
-export function validateTenant(o: KObject): Finding[] {
+export function validateTenant(o: KObject, behaviour: Behaviour = MAIN_VERSION.behaviour): Finding[] {
   const validate = validators().tenant;
   const out: Finding[] = [];
   if (!validate(o)) {
     const quotaKeys = new Set<string>();
+    const unknownToVersion = tenantKeysUnknownTo(behaviour).map((k) => `/spec/${k}`);
+    const ofUnknownKey = (p: string) => unknownToVersion.some((u) => p === u || p.startsWith(`${u}/`));
     for (const e of validate.errors ?? []) {
+      if (ofUnknownKey(e.instancePath)) continue;
       const quotaKey = quotaKeyOf(e.instancePath);
       if (quotaKey !== undefined) {
         if (quotaKeys.has(quotaKey)) continue;
@@ -116,7 +127,7 @@ export function validateTenant(o: KObject): Finding[] {
       );
     }
   }
-  pushAll(out, unknownTenantKeyFindings(o));
+  pushAll(out, unknownTenantKeyFindings(o, behaviour));
   return out;
 }
 
@@ -125,16 +136,19 @@ export function validateTenant(o: KObject): Finding[] {
  * and of every Tenant's spec: what the commands that do not render (reconcile, admit,
  * post-render) report.
  */
-export function unknownKeyFindings(input: {
-  objects: KObject[];
-  valuesFiles: { file: string; values: Record<string, unknown> }[];
-}): Finding[] {
+export function unknownKeyFindings(
+  input: {
+    objects: KObject[];
+    valuesFiles: { file: string; values: Record<string, unknown> }[];
+  },
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): Finding[] {
   const out: Finding[] = [];
   const sources: ValuesWhere[] = [...input.valuesFiles];
   const pkg = findPlatformPackage(input.objects);
   if (pkg) sources.push({ pkg });
   for (const where of sources) pushAll(out, unknownValueKeyFindings(where));
-  for (const o of input.objects) if (isTenant(o)) pushAll(out, unknownTenantKeyFindings(o));
+  for (const o of input.objects) if (isTenant(o)) pushAll(out, unknownTenantKeyFindings(o, behaviour));
   return out;
 }
 
@@ -149,9 +163,9 @@ function unknownValueKeyFindings(where: ValuesWhere): Finding[] {
   );
 }
 
-/** A warning per unknown key of a Tenant's spec (the chart ignores it), naming the nearest known key. */
-function unknownTenantKeyFindings(o: KObject): Finding[] {
-  return unknownTenantSpecKeys(o.spec).map((u) =>
+/** A warning per unknown key of a Tenant's spec (the version's chart ignores it), naming the nearest known key. */
+function unknownTenantKeyFindings(o: KObject, behaviour: Behaviour): Finding[] {
+  return unknownTenantSpecKeys(o.spec, behaviour).map((u) =>
     warning(unknownKeyMessage(u), {
       object: refOf(o),
       field: u.path,

@@ -3,13 +3,15 @@
  * in the platform values (a `--values` file, `--set`, a Package's `spec.components.platform.values`)
  * or in a Tenant's `spec` is a warning naming the nearest known key:
  * `publishing.hots: unknown key; did you mean publishing.host?`. The known keys come from
- * schemas/platform-values.schema.json and schemas/tenant.schema.json. Pure.
+ * schemas/platform-values.schema.json and schemas/tenant.schema.json, less the tenant values the
+ * Cozystack version's chart lacks (docs/versions.md §T6, §X1). Pure.
  *
  * Top-level platform values other than the schema's are other platform chart values, accepted and
  * ignored (docs/commands/render.md): one is reported only when it is a near miss of a known key
  * (`publshing`), never for `networking` or `authentication`.
  */
 import { isReservedSpecKey } from '../platform/tenancy';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { asset } from '../assets';
 import { isObject } from '../k8s/model';
 
@@ -72,6 +74,8 @@ export interface UnknownKey {
   path: string;
   suggestion?: string;
   known: string[];
+  /** Why the key is unknown here when another Cozystack version knows it (the hint then says so). */
+  otherVersion?: string;
 }
 
 function resolveRef(s: Schema, root: Schema): Schema {
@@ -122,14 +126,42 @@ export function unknownValueKeys(values: unknown): UnknownKey[] {
   return unknownKeys(values, asset<Schema>('schemas/platform-values.schema.json'), { lenientTop: true });
 }
 
-/** The unknown keys of a Tenant's spec (schemas/tenant.schema.json), paths starting `spec.`. */
-export function unknownTenantSpecKeys(spec: unknown): UnknownKey[] {
+/**
+ * The tenant values of schemas/tenant.schema.json that the version's chart does not have
+ * (docs/versions.md §T6: `computeplane`; §X1: `gatewayClass`): under it they are unknown keys,
+ * which nothing reads and no type check applies to.
+ */
+export function tenantKeysUnknownTo(behaviour: Behaviour): string[] {
+  return Object.keys(MAIN_ONLY_TENANT_KEYS).filter((k) => !behaviour[MAIN_ONLY_TENANT_KEYS[k].property]);
+}
+
+/** The tenant values only main has (docs/versions.md §T6, §X1): the property of the version that has them, and what they do. */
+const MAIN_ONLY_TENANT_KEYS: Record<string, { property: 'computeplaneModule' | 'gatewayClasses'; what: string }> = {
+  computeplane: { property: 'computeplaneModule', what: 'which turns on its computeplane module' },
+  gatewayClass: { property: 'gatewayClasses', what: "which chooses the class of the tenant's Gateway" },
+};
+
+/** The unknown keys of a Tenant's spec (schemas/tenant.schema.json, the version's keys), paths starting `spec.`. */
+export function unknownTenantSpecKeys(spec: unknown, behaviour: Behaviour = MAIN_VERSION.behaviour): UnknownKey[] {
   const schema = asset<Schema>('schemas/tenant.schema.json');
-  const specSchema = (schema.properties as Record<string, Schema>).spec;
+  let specSchema = (schema.properties as Record<string, Schema>).spec;
+  const lacking = tenantKeysUnknownTo(behaviour);
+  if (lacking.length) {
+    const properties = { ...(specSchema.properties as Record<string, Schema>) };
+    for (const k of lacking) delete properties[k];
+    specSchema = { ...specSchema, properties };
+  }
   // A reserved key is an error of its own (docs/decisions.md §15), not an unknown key.
-  return unknownKeys(spec, specSchema, { base: 'spec', root: schema }).filter(
-    (u) => !isReservedSpecKey(u.path.slice('spec.'.length)),
-  );
+  return unknownKeys(spec, specSchema, { base: 'spec', root: schema })
+    .filter((u) => !isReservedSpecKey(u.path.slice('spec.'.length)))
+    .map((u) => {
+      const k = u.path.slice('spec.'.length);
+      if (!lacking.includes(k)) return u;
+      return {
+        ...u,
+        otherVersion: `only Cozystack main has the tenant value ${k}, ${MAIN_ONLY_TENANT_KEYS[k].what}; the chart of the version rendered ignores it`,
+      };
+    });
 }
 
 /** `unknown key; did you mean publishing.host?` (the field, file and line go beside it). */
@@ -139,5 +171,6 @@ export function unknownKeyMessage(u: UnknownKey): string {
 
 /** What to do about a key with no near miss: the known keys beside it. */
 export function unknownKeyHint(u: UnknownKey): string | undefined {
+  if (u.otherVersion) return u.otherVersion;
   return u.suggestion ? undefined : `known keys here: ${u.known.join(', ')}`;
 }

@@ -82,7 +82,11 @@ describe('container entrypoint (Dockerfile ENTRYPOINT)', () => {
         apiVersion: 'fn.cozystack.io/v1alpha1',
         kind: 'CozyGateway',
         metadata: { name: 'platform' },
-        spec: { values: { publishing: { host: 'example.org' }, gateway: { enabled: true } } },
+        // A tenant's gatewayClass is main's (docs/versions.md §X1): the image's default version ignores it.
+        spec: {
+          values: { publishing: { host: 'example.org' }, gateway: { enabled: true } },
+          cozystackVersion: 'main',
+        },
       },
     };
     const r = runImage(jsyaml.dump(rl));
