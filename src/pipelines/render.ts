@@ -145,7 +145,7 @@ export interface InputCheck {
  * every Tenant (the values schema and its names, tenantInputFindings), every TenantGateway
  * against the CRD.
  */
-export function validateInputs(input: RenderInput, _behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
+export function validateInputs(input: RenderInput, behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
   const findings: Finding[] = [];
   for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
   const pkg = findPlatformPackage(input.objects);
@@ -158,7 +158,7 @@ export function validateInputs(input: RenderInput, _behaviour: Behaviour = MAIN_
     if (isTenantGateway(o))
       pushAll(
         findings,
-        validateTenantGateway(o).map((f) => aboutObject(f, o)),
+        validateTenantGateway(o, behaviour).map((f) => aboutObject(f, o)),
       );
   }
   return { findings, invalidTenants, valuesInvalid };
@@ -221,8 +221,9 @@ function renderGatewayOf(
     g.findings.map((f) => pointAtValue(f, sources)),
   );
   if (!g.object) return [];
-  // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
-  const check = validateTenantGateway(g.object);
+  // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies (the
+  // version's CRD, docs/versions.md §9).
+  const check = validateTenantGateway(g.object, behaviour);
   for (const f of check) {
     out.findings.push({
       ...f,
