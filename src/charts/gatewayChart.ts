@@ -1,9 +1,10 @@
 /**
- * The extra/gateway chart (docs/behaviour.md §3; the certificate modes of §5.12): the render-time
- * guards, in the chart's order, and the one `gateway.cozystack.io/v1alpha1` TenantGateway it renders
- * for a tenant that owns a Gateway. Pure: a tenant release in, a TenantGateway or findings out.
- * A release's chart (docs/versions.md §X1–§X3) has no class guards and no edge, and writes the
- * platform's attached namespaces and the chart's passthrough services on every TenantGateway.
+ * The extra/gateway chart: the render-time guards, in the chart's order, and the one
+ * `gateway.cozystack.io/v1alpha1` TenantGateway it renders for a tenant that owns a Gateway. Pure: a
+ * tenant release in, a TenantGateway or findings out. A release's chart (docs/versions.md §X1–§X3)
+ * has no class guards and no edge, and writes the platform's attached namespaces and the chart's
+ * passthrough services on every TenantGateway; main's is docs/behaviour.md §3 (the certificate
+ * modes of §5.12).
  */
 import { asset } from '../assets';
 import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../platform/names';
@@ -77,7 +78,7 @@ function solverOf(cluster: ClusterMap): string {
 
 const or = (v: string | undefined, d: string) => (v === undefined || v === '' ? d : v);
 
-/** §3.3 provider blocks; each falls back to its §1 default. */
+/** docs/behaviour.md §3.3 provider blocks; each falls back to its §1 default. */
 export function dns01Block(cluster: ClusterMap, provider: string): Record<string, unknown> {
   const c = (k: string) => cluster[`dns01-${provider}-${k}`];
   switch (provider) {
@@ -339,7 +340,7 @@ function passthroughServices(
 /**
  * A release's class (docs/versions.md §X1): the chart's `gatewayClassName`, whose default there is
  * cilium (main's chart leaves it empty for the platform default), as it is: the tenant chart passes
- * the gateway release no values. Of the guards of §3.1 only guard 1, the host, exists.
+ * the gateway release no values. Of the guards of docs/behaviour.md §3.1 only guard 1, the host, exists.
  */
 function releaseClass(g: GuardContext, host: string, chart: GatewayChartValues): string {
   if (host === '') hostGuard(g);
