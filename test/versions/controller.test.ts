@@ -514,32 +514,44 @@ describe('docs/versions.md §X3: several TenantGateways attach the same namespac
   });
 });
 
-describe('docs/versions.md §X10: replication targets', () => {
-  test.each(ALL)('a namespace whose every TenantGateway is edge is a target in a release, as %s', (name) => {
-    const secret: KObject = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'wild', namespace: 'tenant-root' },
-      type: 'kubernetes.io/tls',
-      data: { 'tls.crt': 'Yw==', 'tls.key': 'aw==' },
-    };
-    const channel: KObject = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: 'cozystack-values', namespace: 'cozy-system' },
-      stringData: { 'values.yaml': '_cluster:\n  wildcard-secret-name: wild\n  expose-ingress: tenant-root\n' },
-    };
+describe('docs/versions.md §X10, §C2: replication targets', () => {
+  const secret: KObject = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'wild', namespace: 'tenant-root' },
+    type: 'kubernetes.io/tls',
+    data: { 'tls.crt': 'Yw==', 'tls.key': 'aw==' },
+  };
+  const channel: KObject = {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'cozystack-values', namespace: 'cozy-system' },
+    stringData: { 'values.yaml': '_cluster:\n  wildcard-secret-name: wild\n  expose-ingress: tenant-root\n' },
+  };
+  /** Whether tenant-foo, owning a Gateway whose TenantGateway has this certMode, gets a replica. */
+  const replicated = (name: string, certMode: string) => {
     const objects = [
       secret,
       channel,
       ns('tenant-root'),
       ns('tenant-foo', { 'namespace.cozystack.io/gateway': 'tenant-foo' }),
-      foo({ certMode: 'edge' }),
+      foo({ certMode }),
     ];
     const r = reconcile({ objects }, { now: NOW, cozystack: version(name) });
-    expect(r.store.get('', 'Secret', 'tenant-foo', 'wild') !== undefined).toBe(
-      name !== 'main' && version(name).behaviour.wildcardSecretReplication,
-    );
+    return r.store.get('', 'Secret', 'tenant-foo', 'wild') !== undefined;
+  };
+
+  test.each([
+    // v1.5: no replication controller at all (§C2).
+    ['v1.5.0', false, false],
+    ['v1.5.4', false, false],
+    // v1.6: every Gateway owner, an edge TenantGateway's too (§X10).
+    ['v1.6.0', true, true],
+    ['v1.6.2', true, true],
+    // main: not behind an edge TenantGateway.
+    ['main', true, false],
+  ])('as %s: an http01 owner gets a replica: %s; an edge owner: %s', (name, http01, edge) => {
+    expect([replicated(name, 'http01'), replicated(name, 'edge')]).toEqual([http01, edge]);
   });
 });
 
