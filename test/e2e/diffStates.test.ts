@@ -225,7 +225,8 @@ describe('the pipe case: diff | head under pipefail keeps the verdict', () => {
 
   function runCase(c: PipeCase): Promise<void> {
     return new Promise((resolve, reject) => {
-      const p = spawn('bash', ['-o', 'pipefail', '-c', script(c)], { cwd: scratch.dir });
+      // The test's environment (the suite's version, test/setupVersion.ts), which jest keeps from the worker's own.
+      const p = spawn('bash', ['-o', 'pipefail', '-c', script(c)], { cwd: scratch.dir, env: process.env });
       let out = '';
       p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
       p.on('error', reject);
