@@ -106,13 +106,15 @@ function standalone(opts, schema, setup) {
   return standaloneCode(ajv, ajv.compile(schema));
 }
 const crd = transpiled('src/validation/crdJsonSchema.ts');
-const tgSchema = data['schemas/tenantgateway.crd.yaml'].spec.versions.find((v) => v.name === 'v1alpha1').schema
-  .openAPIV3Schema;
-const validators = {
-  // src/validation/tenantGatewayCrd.ts
-  tenantGateway: standalone({ allErrors: true, strict: false }, crd.toJsonSchema(tgSchema), (ajv) =>
+const crdSchema = (file) => data[file].spec.versions.find((v) => v.name === 'v1alpha1').schema.openAPIV3Schema;
+const crdValidator = (file) =>
+  standalone({ allErrors: true, strict: false }, crd.toJsonSchema(crdSchema(file)), (ajv) =>
     ajv.addFormat('date-time', crd.DATE_TIME),
-  ),
+  );
+const validators = {
+  // src/validation/tenantGatewayCrd.ts: the pack's CRD (main), and the releases' (docs/versions.md §9)
+  tenantGateway: crdValidator('schemas/tenantgateway.crd.yaml'),
+  tenantGatewayReleases: crdValidator('schemas/tenantgateway.releases.crd.yaml'),
   // src/validation/inputValidation.ts
   platformValues: standalone(
     { allErrors: true, verbose: true, strict: false },

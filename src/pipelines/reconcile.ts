@@ -90,11 +90,13 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
   // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
-  // and the user is told that its next write would be refused.
+  // and the user is told that its next write would be refused. The version's CRD judges it
+  // (docs/versions.md §9); a field that CRD does not know is pruned, which the warning says.
   for (const o of input.objects) {
     if (!isTenantGateway(o)) continue;
-    for (const f of validateTenantGateway(o)) {
-      if (f.severity === 'error')
+    for (const f of validateTenantGateway(o, behaviour)) {
+      if (f.severity !== 'error') findings.push(f);
+      else
         findings.push({
           ...f,
           severity: 'warning',
@@ -118,7 +120,7 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   //    replication controller (docs/versions.md §C2) replicates nothing.
   pushAll(findings, ch.findings);
   if (behaviour.wildcardSecretReplication && !ch.findings.some((f) => f.severity === 'error'))
-    pushAll(findings, reconcileWildcardSecrets(store, ch.channel));
+    pushAll(findings, reconcileWildcardSecrets(store, ch.channel, behaviour));
 
   // 3. What the chosen Cilium does with the Gateways the pass leaves.
   const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;

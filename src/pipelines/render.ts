@@ -159,7 +159,7 @@ export function validateInputs(input: RenderInput, behaviour: Behaviour = MAIN_V
     if (isTenantGateway(o))
       pushAll(
         findings,
-        validateTenantGateway(o).map((f) => aboutObject(f, o)),
+        validateTenantGateway(o, behaviour).map((f) => aboutObject(f, o)),
       );
   }
   return { findings, invalidTenants, valuesInvalid };
@@ -222,8 +222,9 @@ function renderGatewayOf(
     g.findings.map((f) => pointAtValue(f, sources)),
   );
   if (!g.object) return [];
-  // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
-  const check = validateTenantGateway(g.object);
+  // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies (the
+  // version's CRD, docs/versions.md §9).
+  const check = validateTenantGateway(g.object, behaviour);
   for (const f of check) {
     out.findings.push({
       ...f,

@@ -63,6 +63,12 @@ export interface Behaviour {
   // The Tenants API (docs/versions.md §8)
   /** docs/versions.md §A1: Tenant quotas are checked on create and update (quantities parse; the hierarchical quota). */
   readonly tenantQuotaChecks: boolean;
+  // The TenantGateway CRD (docs/versions.md §9)
+  /**
+   * docs/versions.md §9: the TenantGateway CRD the API server applies: the releases' (the same at every tag: no edge,
+   * no bounds, no tlsPassthroughListeners, no CEL rules) or the pack's (§X1's edge, §X9's bounds, listeners and rules).
+   */
+  readonly tenantGatewayCrd: 'releases' | 'pack';
   // The specification pack's departures from every release (docs/versions.md §10)
   /** docs/versions.md §X1: gateway classes and edge termination (the platform's class keys, a tenant's gatewayClass, certMode edge). */
   readonly gatewayClasses: boolean;
@@ -121,6 +127,7 @@ const V1_5_0: Behaviour = {
   port443RouteKinds: 'by-listener',
   wildcardSecretReplication: false,
   tenantQuotaChecks: false,
+  tenantGatewayCrd: 'releases',
   gatewayClasses: false,
   passthroughServicesPublishingOnly: false,
   attachedNamespacesPublishingOnly: false,
@@ -164,6 +171,7 @@ const MAIN: Behaviour = {
   quantitySuffixesNanoMicro: true,
   hostComparisonsIgnoreCase: true,
   gatewayHttp2: true,
+  tenantGatewayCrd: 'pack',
   gatewayClasses: true,
   passthroughServicesPublishingOnly: true,
   attachedNamespacesPublishingOnly: true,

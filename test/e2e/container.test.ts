@@ -58,7 +58,13 @@ describe('container entrypoint (Dockerfile ENTRYPOINT)', () => {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: 'function-input' },
-        data: { 'publishing.host': 'example.org', 'gateway.enabled': 'true', reconcile: 'true' },
+        // main's behaviour, which the suite pins (test/setupVersion.ts); the image's empty environment names none.
+        data: {
+          'publishing.host': 'example.org',
+          'gateway.enabled': 'true',
+          reconcile: 'true',
+          cozystackVersion: 'main',
+        },
       },
     };
     const r = runImage(jsyaml.dump(rl));

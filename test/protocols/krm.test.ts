@@ -26,7 +26,8 @@ import { rebindConsole } from '../../src/cli/context';
 import { defaultNow } from '../../src/cli/clock';
 import { runCommand, TESTDATA, tmpDir } from '../helpers/kpt';
 
-const OPTS = { defaultNow: '2026-01-01T00:00:00Z' };
+// main's behaviour, as the suite pins it (test/setupVersion.ts): the function's own default is the newest release.
+const OPTS = { defaultNow: '2026-01-01T00:00:00Z', defaultCozystackVersion: 'main' };
 const VALUES = { publishing: { host: 'example.org' }, gateway: { enabled: true } };
 
 function cozyGateway(spec: Record<string, unknown>, extra: Record<string, unknown> = {}) {

@@ -24,6 +24,7 @@ import { NOT_A_CILIUM_VERSION, parseCiliumVersion, SHIPPED_CILIUM_VERSION } from
 import {
   DEFAULT_COZYSTACK_VERSION,
   resolveCozystackVersion,
+  type Behaviour,
   type CozystackVersion,
 } from '../../platform/cozystackVersions';
 
@@ -226,9 +227,10 @@ export function checkEmitted(
   findings: Finding[],
   emitted: KObject[],
   opts: { strict?: boolean; validate?: boolean },
+  behaviour?: Behaviour,
 ): Finding[] {
   failOn(findings, opts);
-  const invalid = validateEmitted(emitted, opts);
+  const invalid = validateEmitted(emitted, opts, behaviour);
   failOn(invalid, opts);
   return [...findings, ...invalid];
 }
@@ -325,10 +327,13 @@ export function addValidateOption(cmd: Command): Command {
   );
 }
 
-/** The findings of `--validate` over the objects a command is about to emit (none without the flag). */
-export function validateEmitted(objects: KObject[], opts: { validate?: boolean }): Finding[] {
+/**
+ * The findings of `--validate` over the objects a command is about to emit (none without the flag);
+ * TenantGateways against the CRD of the Cozystack version reproduced (docs/versions.md §9).
+ */
+export function validateEmitted(objects: KObject[], opts: { validate?: boolean }, behaviour?: Behaviour): Finding[] {
   if (!opts.validate) return [];
-  return late.publishedSchemas().validatePublished(objects);
+  return late.publishedSchemas().validatePublished(objects, behaviour);
 }
 
 /** `-n` names a namespace: a DNS label (a usage error otherwise). */

@@ -176,6 +176,7 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
     withValuesHint([...chosen.findings, ...result.findings], opts),
     [...result.created, ...result.changed.map((c) => c.after)],
     opts,
+    chosen.version.behaviour,
   );
   const report = diffReport(result, {
     format: opts.output,

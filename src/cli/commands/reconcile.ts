@@ -98,7 +98,12 @@ export function register(program: Command, ctx: CliContext): Command {
     );
     result.findings = [...chosen.findings, ...result.findings];
     const { emittedObjects, formatReconcile } = late.reconcileOutput();
-    result.findings = checkEmitted(result.findings, emittedObjects(result, Boolean(opts.all)), opts);
+    result.findings = checkEmitted(
+      result.findings,
+      emittedObjects(result, Boolean(opts.all)),
+      opts,
+      chosen.version.behaviour,
+    );
     const out = formatReconcile(result, inputs.objects, {
       output: opts.output,
       all: opts.all,

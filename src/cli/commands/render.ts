@@ -151,7 +151,12 @@ function renderPass(
       })
     : render(input, chartOptions);
   // --validate: the emitted objects against their published schemas, before anything is written.
-  result.findings = checkEmitted(withValuesHint([...chosen.findings, ...result.findings], opts), result.objects, opts);
+  result.findings = checkEmitted(
+    withValuesHint([...chosen.findings, ...result.findings], opts),
+    result.objects,
+    opts,
+    chosen.version.behaviour,
+  );
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
   return { ...result, tenants: inputs.objects.filter(isTenant), cozystackVersion: chosen.version.name };
 }
