@@ -106,6 +106,13 @@ export interface CozystackVersion {
    */
   readonly behaviourClass: number;
   readonly behaviour: Behaviour;
+  /**
+   * How a live cluster shows it (docs/versions.md §11): the migration level of the
+   * `cozy-system/cozystack-version` ConfigMap (the platform chart's `migrations.targetVersion`).
+   */
+  readonly migration: number;
+  /** The tag of the cozystack images its tree pins (docs/versions.md §11: v1.5.3 pins v1.5.2's, main v1.6.0's). */
+  readonly images: string;
 }
 
 const V1_5_0: Behaviour = {
@@ -186,15 +193,87 @@ const MAIN: Behaviour = {
 
 /** Every version cozy-gw reproduces, in the order `--version` lists them (docs/versions.md §0). */
 export const COZYSTACK_VERSIONS: readonly CozystackVersion[] = [
-  { name: 'v1.5.0', line: 'v1.5', commit: '82b8c460c', behaviourClass: 1, behaviour: V1_5_0 },
-  { name: 'v1.5.1', line: 'v1.5', commit: '5ba0fee60', behaviourClass: 1, behaviour: V1_5_0 },
-  { name: 'v1.5.2', line: 'v1.5', commit: 'ab0f9ed08', behaviourClass: 2, behaviour: V1_5_2 },
-  { name: 'v1.5.3', line: 'v1.5', commit: '37cd6a797', behaviourClass: 2, behaviour: V1_5_2 },
-  { name: 'v1.5.4', line: 'v1.5', commit: 'fe2fbd0d2', behaviourClass: 3, behaviour: V1_5_4 },
-  { name: 'v1.6.0', line: 'v1.6', commit: '764e30418', behaviourClass: 4, behaviour: V1_6_0 },
-  { name: 'v1.6.1', line: 'v1.6', commit: '8f4c19daa', behaviourClass: 4, behaviour: V1_6_0 },
-  { name: 'v1.6.2', line: 'v1.6', commit: 'bfde94fd2', behaviourClass: 4, behaviour: V1_6_0 },
-  { name: 'main', line: 'main', commit: '3c780acd4', behaviourClass: 5, behaviour: MAIN },
+  {
+    name: 'v1.5.0',
+    line: 'v1.5',
+    commit: '82b8c460c',
+    behaviourClass: 1,
+    behaviour: V1_5_0,
+    migration: 45,
+    images: 'v1.5.0',
+  },
+  {
+    name: 'v1.5.1',
+    line: 'v1.5',
+    commit: '5ba0fee60',
+    behaviourClass: 1,
+    behaviour: V1_5_0,
+    migration: 45,
+    images: 'v1.5.1',
+  },
+  {
+    name: 'v1.5.2',
+    line: 'v1.5',
+    commit: 'ab0f9ed08',
+    behaviourClass: 2,
+    behaviour: V1_5_2,
+    migration: 45,
+    images: 'v1.5.2',
+  },
+  {
+    name: 'v1.5.3',
+    line: 'v1.5',
+    commit: '37cd6a797',
+    behaviourClass: 2,
+    behaviour: V1_5_2,
+    migration: 45,
+    images: 'v1.5.2',
+  },
+  {
+    name: 'v1.5.4',
+    line: 'v1.5',
+    commit: 'fe2fbd0d2',
+    behaviourClass: 3,
+    behaviour: V1_5_4,
+    migration: 46,
+    images: 'v1.5.4',
+  },
+  {
+    name: 'v1.6.0',
+    line: 'v1.6',
+    commit: '764e30418',
+    behaviourClass: 4,
+    behaviour: V1_6_0,
+    migration: 54,
+    images: 'v1.6.0',
+  },
+  {
+    name: 'v1.6.1',
+    line: 'v1.6',
+    commit: '8f4c19daa',
+    behaviourClass: 4,
+    behaviour: V1_6_0,
+    migration: 54,
+    images: 'v1.6.1',
+  },
+  {
+    name: 'v1.6.2',
+    line: 'v1.6',
+    commit: 'bfde94fd2',
+    behaviourClass: 4,
+    behaviour: V1_6_0,
+    migration: 54,
+    images: 'v1.6.2',
+  },
+  {
+    name: 'main',
+    line: 'main',
+    commit: '3c780acd4',
+    behaviourClass: 5,
+    behaviour: MAIN,
+    migration: 56,
+    images: 'v1.6.0',
+  },
 ];
 
 const byName = new Map(COZYSTACK_VERSIONS.map((v) => [v.name, v]));

@@ -14,6 +14,7 @@ import { differences } from '../diff/comparison';
 import { unifiedDiffs } from './unifiedDiff';
 import { markdownComment, markdownParts } from './markdownComment';
 import { htmlReport } from './htmlReport';
+import { versionJson, type VersionHeader } from './versionHeader';
 
 export type DiffFormat = 'diff' | 'plan' | 'json' | 'markdown' | 'html';
 
@@ -30,6 +31,8 @@ export interface DiffPrintOptions {
   place?: (f: Finding) => Finding;
   /** `-o markdown --comment-dir`: the comment in parts of at most this many characters (DiffReport.parts). */
   commentParts?: { limit: number };
+  /** The Cozystack version reproduced, and the state's: every report's header names them. */
+  cozystack?: VersionHeader;
 }
 
 export interface DiffReport {
@@ -87,8 +90,13 @@ const JSON_PIECE = 1 << 20;
  * string of the whole document is ever made (70,000 Tenants' objects are longer than the longest
  * string V8 makes). Linear in the document's size.
  */
-export function* diffJsonChunks(d: DiffResult, relevant: Finding[] = relevantFindings(d).relevant): Generator<string> {
+export function* diffJsonChunks(
+  d: DiffResult,
+  relevant: Finding[] = relevantFindings(d).relevant,
+  cozystack?: VersionHeader,
+): Generator<string> {
   const members: [string, unknown][] = [
+    ...(cozystack ? [['cozystack', versionJson(cozystack)] as [string, unknown]] : []),
     ['created', d.created],
     ['changed', d.changed],
     ['deleted', d.deleted],
@@ -132,7 +140,7 @@ export function removedNamespaceNotes(d: DiffResult): string[] {
 }
 
 /** The `-o plan` text; its first line names the clock only when one was set (not the reproducible epoch). */
-export function diffPlan(d: DiffResult, now: string, relevant: Finding[]): string {
+export function diffPlan(d: DiffResult, now: string, relevant: Finding[], cozystack?: VersionHeader): string {
   const pass = d.pass!;
   return renderPlan(
     { ...pass, findings: relevant, store: planStore(d), changes: diffChanges(d) },
@@ -149,6 +157,7 @@ export function diffPlan(d: DiffResult, now: string, relevant: Finding[]): strin
       showRefusedUnchanged: false,
       statusAsFields: true,
       nothingLine: 'No differences: the change leaves the state as it is.',
+      cozystack,
     },
   );
 }
@@ -195,12 +204,13 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
   if (!different) notes.push('note: no differences');
   let stdout: Iterable<string> = [];
   let parts: string[] | undefined;
-  if (o.format === 'json') stdout = diffJsonChunks(d, relevant);
-  else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant)];
+  const cozystack = o.cozystack;
+  if (o.format === 'json') stdout = diffJsonChunks(d, relevant, cozystack);
+  else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant, cozystack)];
   else if (o.format === 'markdown' && o.commentParts)
-    parts = markdownParts(d, { rerun: o.rerun, findings: relevant, limit: o.commentParts.limit });
-  else if (o.format === 'markdown') stdout = [markdownComment(d, { rerun: o.rerun, findings: relevant })];
-  else if (o.format === 'html') stdout = [htmlReport(d, { findings: relevant, rerun: o.rerun })];
+    parts = markdownParts(d, { rerun: o.rerun, findings: relevant, limit: o.commentParts.limit, cozystack });
+  else if (o.format === 'markdown') stdout = [markdownComment(d, { rerun: o.rerun, findings: relevant, cozystack })];
+  else if (o.format === 'html') stdout = [htmlReport(d, { findings: relevant, rerun: o.rerun, cozystack })];
   else stdout = unifiedDiffs(differences(d));
   return {
     warnings: relevant.filter((f) => f.severity === 'warning'),

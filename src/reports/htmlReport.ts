@@ -32,12 +32,15 @@ import { CHANGE_ORDER, describeState, reportChange, reportCounts, type HostnameR
 import { tenantTree } from './tenantTree';
 import { compareGroups, countChange, countsPhrase, namespaceGroup } from './namespaceGroups';
 import { htmlText, treeSvg } from './htmlTree';
+import { versionHtml, type VersionHeader } from './versionHeader';
 
 export interface HtmlOptions {
   /** The findings worth repeating (diffOutput.ts relevantFindings), placed at file and line. */
   findings: readonly Finding[];
   /** The command line without `-o` (the page names it). */
   rerun: string;
+  /** The Cozystack version reproduced, and the state's (under the counts). */
+  cozystack?: VersionHeader;
 }
 
 /** The group value of cluster-scoped objects (no namespace holds parentheses). */
@@ -280,6 +283,7 @@ export function htmlReport(d: DiffResult, o: HtmlOptions): string {
     '<meta name="referrer" content="no-referrer"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>cozy-gw diff: ${htmlText(title)}</title><style>${STYLE}</style></head><body>`,
     `<header><h1>cozy-gw diff</h1><p id="counts"><strong>${htmlText(title)}</strong>; ${plural(tree.touched, 'tenant')} of ${tree.nodes.size.toLocaleString('en-US')} touched.</p>`,
+    o.cozystack ? versionHtml(o.cozystack) : '',
     `<p class="muted mono">${htmlText(o.rerun)}</p>`,
     '<nav><a href="#tree">Tenant tree</a><a href="#hostnames">Hostnames</a><a href="#findings">Findings</a><a href="#changes">Changes</a></nav></header>',
   );

@@ -30,6 +30,7 @@ import { code, fenceFor } from './markdownText';
 import { pushAll } from '../k8s/arrays';
 import { tenantTree } from './tenantTree';
 import { mermaidTree } from './mermaidTree';
+import { versionMarkdown, type VersionHeader } from './versionHeader';
 
 export { code, html } from './markdownText';
 
@@ -45,6 +46,8 @@ export interface MarkdownOptions {
   limit?: number;
   /** The findings worth repeating (diffOutput.ts relevantFindings), placed at file and line. */
   findings?: readonly Finding[];
+  /** The Cozystack version reproduced, and the state's (the line under the heading). */
+  cozystack?: VersionHeader;
 }
 
 /**
@@ -163,6 +166,7 @@ function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
         : '### cozy-gw diff: no differences\n\n',
     ),
   );
+  if (o.cozystack) out.push(text(versionMarkdown(o.cozystack)));
   const notes: string[] = [];
   for (const ns of d.removedNamespaces) {
     const k = d.deleted.filter((x) => x.metadata.namespace === ns).length;

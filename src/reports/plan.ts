@@ -22,6 +22,7 @@ import { formatHostnameTable, type HostnameRow } from '../diff/hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
 import type { InadmissibleObject } from '../diff/admissionLookahead';
 import { pushAll } from '../k8s/arrays';
+import { versionLine, type VersionHeader } from './versionHeader';
 
 export interface PlanOptions {
   /** The objects the pass started from. */
@@ -57,6 +58,8 @@ export interface PlanOptions {
   statusAsFields?: boolean;
   /** Objects the change makes inadmissible on their next write (admissionLookahead.ts). */
   inadmissible?: InadmissibleObject[];
+  /** The Cozystack version reproduced, and the state's where it tells one (the line after the title). */
+  cozystack?: VersionHeader;
 }
 
 const SECRET_PATHS = /^(data|stringData)(\.|\[|$)/;
@@ -262,6 +265,7 @@ function planHeader(result: ReconcileResult, opts: PlanOptions, warnings: number
   lines.push(
     `${opts.title ?? 'Reconcile plan'}${opts.untimed ? '' : ` at ${opts.now}`}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`,
   );
+  if (opts.cozystack) lines.push(versionLine(opts.cozystack));
   if (opts.channelOrigin) lines.push(`Wildcard-Secret channel: ${opts.channelOrigin}`);
   lines.push(
     `${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings, 'warning')}, ${plural(cilium, 'Cilium note')}.`,

@@ -21,6 +21,8 @@ import { metadataFindingsOf } from '../../k8s/metadataShape';
 import { pushAll } from '../../k8s/arrays';
 import { isDns1123Label, notANamespaceName } from '../../k8s/dnsNames';
 import { NOT_A_CILIUM_VERSION, parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
+import { clusterVersionOf } from '../../platform/clusterVersion';
+import type { VersionHeader } from '../../reports/versionHeader';
 import {
   DEFAULT_COZYSTACK_VERSION,
   resolveCozystackVersion,
@@ -367,6 +369,34 @@ export interface RecordedVersion {
   version: string;
   /** Where it was read, for messages (`the tree's record`, `Deployment cozy-system/cozystack-operator`). */
   from: string;
+  /**
+   * The versions the state allows, when it tells no more than a set (a cluster's migration level
+   * names a line: docs/versions.md §11); reproducing one of them is no mismatch. Default: `version`.
+   */
+  versions?: string[];
+}
+
+/**
+ * The version a cluster state tells (docs/versions.md §11, src/platform/clusterVersion.ts): a
+ * snapshot's record or the objects that tell it, for chooseCozystackVersion; and a warning when
+ * its sources disagree.
+ */
+export function stateVersion(objects: readonly KObject[]): { recorded?: RecordedVersion; findings: Finding[] } {
+  const v = clusterVersionOf(objects);
+  if (!v.version) return { findings: [] };
+  const recorded = { version: v.version, from: v.from ?? 'the state', versions: v.versions };
+  const findings = v.disagreements.length
+    ? [
+        warning(
+          `the state's version sources disagree: it is taken to be of Cozystack ${v.version} (${recorded.from}), but ${v.disagreements.join('; ')}`,
+          {
+            rule: 'version.state-disagrees',
+            hint: 'pass --cozystack-version to choose the version reproduced',
+          },
+        ),
+      ]
+    : [];
+  return { recorded, findings };
 }
 
 /** The version a command reproduces, how it was chosen, and what to say about it. */
@@ -414,10 +444,22 @@ export function chooseCozystackVersion(
       );
   } else version = DEFAULT_COZYSTACK_VERSION;
   const named = (v: string) => (/^\d/.test(v) ? `v${v}` : v);
+  const allowed = recorded && (recorded.versions?.length ? recorded.versions : [named(recorded.version)]);
   const mismatch =
-    recorded && named(recorded.version) !== version.name
-      ? `the state is of Cozystack ${recorded.version} (${recorded.from}) and cozy-gw reproduces ${version.name}`
+    recorded && allowed && !allowed.includes(version.name)
+      ? `the state is of Cozystack ${allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : recorded.version} (${recorded.from}) and cozy-gw reproduces ${version.name}`
       : undefined;
   if (mismatch) findings.push(warning(mismatch, { rule: 'version.mismatch' }));
   return { version, findings, recorded, mismatch };
+}
+
+/** What every report's header says of the version (src/reports/versionHeader.ts): the version reproduced, and the state's. */
+export function versionHeader(chosen: ChosenVersion): VersionHeader {
+  const r = chosen.recorded;
+  if (!r) return { version: chosen.version.name };
+  const versions = r.versions?.length ? r.versions : [/^\d/.test(r.version) ? `v${r.version}` : r.version];
+  return {
+    version: chosen.version.name,
+    state: { version: r.version, versions, from: r.from, differs: chosen.mismatch !== undefined },
+  };
 }

@@ -30,7 +30,9 @@ import {
   checkStdin,
   collectPath,
   loadInputs,
+  stateVersion,
   usageError,
+  versionHeader,
   withValuesHint,
   type InputOptions,
 } from './common';
@@ -158,9 +160,12 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   const { state, sources, treeHeld, tree } = readState(opts.state, ctx.io);
   ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
   // One source map for the run: a finding about a state object or a given one names its file and line.
-  // A record written before versions were recorded was rendered as main, the only version then.
-  const recorded = tree ? { version: tree.shape.cozystackVersion ?? 'main', from: "the tree's record" } : undefined;
-  const chosen = chooseCozystackVersion(cmd, opts, ctx, recorded);
+  // A record written before versions were recorded was rendered as main, the only version then; a
+  // cluster's state tells its own (docs/versions.md §11).
+  const told = tree
+    ? { recorded: { version: tree.shape.cozystackVersion ?? 'main', from: "the tree's record" }, findings: [] }
+    : stateVersion(state);
+  const chosen = chooseCozystackVersion(cmd, opts, ctx, told.recorded);
   const inputs = loadInputs(opts, ctx, cmd, sources);
   const result = diff(
     { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
@@ -173,7 +178,7 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   );
   // --validate: the objects the change creates or changes, as they would be, against their published schemas.
   result.findings = checkEmitted(
-    withValuesHint([...chosen.findings, ...result.findings], opts),
+    withValuesHint([...told.findings, ...chosen.findings, ...result.findings], opts),
     [...result.created, ...result.changed.map((c) => c.after)],
     opts,
     chosen.version.behaviour,
@@ -187,6 +192,7 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
     // Placed at file and line, so that the comment and the page say where too.
     place: (f) => locate(f, ctx.sources),
     commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,
+    cozystack: versionHeader(chosen),
   });
   ctx.report(report.warnings);
   for (const n of report.notes) ctx.note(n);

@@ -17,7 +17,9 @@ import {
   addQuietOption,
   checkEmitted,
   loadInputs,
+  stateVersion,
   usageError,
+  versionHeader,
   type InputOptions,
 } from './common';
 import { resolveNow } from '../clock';
@@ -84,8 +86,10 @@ export function register(program: Command, ctx: CliContext): Command {
           `-o plan cannot be combined with ${ignored.join(' or ')}: a plan prints an account of the changes, never objects (use -o yaml or -o json)`,
         );
     }
-    const chosen = chooseCozystackVersion(cmd, opts, ctx);
     const inputs = loadInputs(opts, ctx, cmd);
+    // The state tells its own version unless the flag or the variable says (docs/versions.md §11).
+    const told = stateVersion(inputs.objects);
+    const chosen = chooseCozystackVersion(cmd, opts, ctx, told.recorded);
     ctx.progress.phase(`running the controllers over ${grouped(inputs.objects.length)} objects...`);
     const result = reconcileRequest(
       { objects: inputs.objects, valuesFiles: inputs.values },
@@ -96,7 +100,7 @@ export function register(program: Command, ctx: CliContext): Command {
         cozystack: chosen.version,
       },
     );
-    result.findings = [...chosen.findings, ...result.findings];
+    result.findings = [...told.findings, ...chosen.findings, ...result.findings];
     const { emittedObjects, formatReconcile } = late.reconcileOutput();
     result.findings = checkEmitted(
       result.findings,
@@ -109,6 +113,7 @@ export function register(program: Command, ctx: CliContext): Command {
       all: opts.all,
       includeSecretData: opts.includeSecretData,
       now,
+      cozystack: versionHeader(chosen),
     });
     ctx.report(out.findings);
     for (const n of out.notes) ctx.note(n);
