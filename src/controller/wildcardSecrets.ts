@@ -96,6 +96,7 @@ function secretRef(namespace: string, name: string): ObjRef {
 export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | undefined): Finding[] {
   if (channel === undefined || !('wildcard-secret-name' in channel)) return [];
   const name = channel['wildcard-secret-name'];
+  if (typeof name !== 'string') return [];
   const replicas = store.list(GROUPS.core, 'Secret').filter(isReplica);
   // Key present and "": wildcard mode explicitly disabled; every replica goes, the one at the
   // old source location included (upstream TestReconcile_DisableDeletesCopyAtSourceLocation).

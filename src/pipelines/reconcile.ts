@@ -64,9 +64,10 @@ export interface ReconcileResult {
  */
 export function reconcileRequest(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
   const result = reconcile(input, opts);
-  result.findings = unknownKeyFindings({ objects: input.objects, valuesFiles: input.valuesFiles ?? [] }).concat(
-    result.findings,
-  );
+  result.findings = unknownKeyFindings(
+    { objects: input.objects, valuesFiles: input.valuesFiles ?? [] },
+    (opts.cozystack ?? MAIN_VERSION).behaviour,
+  ).concat(result.findings);
   return result;
 }
 
@@ -103,7 +104,7 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
 
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
   // TenantGateway wins a namespace two of them attach (docs/decisions.md §3), and the wildcard Secret.
-  const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
+  const ch = wildcardChannel(input.objects, input.valuesFiles ?? [], behaviour);
   const publishing = publishingNamespace(ch.channel ?? {});
 
   // 1. The TenantGateway controller (docs/behaviour.md §5).

@@ -145,11 +145,11 @@ export interface InputCheck {
  * every Tenant (the values schema and its names, tenantInputFindings), every TenantGateway
  * against the CRD.
  */
-export function validateInputs(input: RenderInput, _behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
+export function validateInputs(input: RenderInput, behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
   const findings: Finding[] = [];
-  for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
+  for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f, behaviour));
   const pkg = findPlatformPackage(input.objects);
-  if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
+  if (pkg) pushAll(findings, validatePlatformValues({ pkg }, behaviour));
   const valuesInvalid = hasErrors(findings);
   const tenants = tenantsInputCheck(input.objects.filter(isTenant));
   pushAll(findings, tenants.findings);

@@ -9,7 +9,14 @@ import { error, warning, type Finding } from '../k8s/diagnostics';
 import { isObject, refOf, type KObject } from '../k8s/model';
 import { locateValue, valuesOf, type ValuesWhere } from './valueSources';
 import { findPlatformPackage, isTenant } from '../platform/kinds';
-import { unknownKeyHint, unknownKeyMessage, unknownTenantSpecKeys, unknownValueKeys } from './unknownKeys';
+import {
+  unknownKeyHint,
+  unknownKeyMessage,
+  unknownTenantSpecKeys,
+  unknownValueKeys,
+  valueKeysUnknownIn,
+} from './unknownKeys';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 import { explainInputError, show } from './ajvErrors';
 import { pushAll } from '../k8s/arrays';
@@ -32,8 +39,20 @@ function dropNulls(v: unknown): unknown {
   return out;
 }
 
-/** Validate one source of platform values against schemas/platform-values.schema.json. */
-export function validatePlatformValues(where: ValuesWhere): Finding[] {
+/** Whether an ajv error is about a value under one of the dotted paths (`publishing.loadBalancerClass`). */
+function under(instancePath: string, paths: string[]): boolean {
+  return paths.some((p) => {
+    const pointer = `/${p.split('.').join('/')}`;
+    return instancePath === pointer || instancePath.startsWith(`${pointer}/`);
+  });
+}
+
+/**
+ * Validate one source of platform values against schemas/platform-values.schema.json, as the
+ * version knows them (docs/versions.md §P3): a key the version does not know is not checked
+ * against its schema, only warned about as unknown.
+ */
+export function validatePlatformValues(where: ValuesWhere, behaviour: Behaviour = MAIN_VERSION.behaviour): Finding[] {
   const values = valuesOf(where);
   if ('pkg' in where && (values === undefined || values === null)) return [];
   if (!isObject(values)) {
@@ -46,17 +65,20 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
     ];
   }
   const validate = validators().values;
+  const unknownHere = valueKeysUnknownIn(behaviour);
   const out = validate(dropNulls(values))
     ? []
-    : (validate.errors ?? []).map((e) => {
-        const { field, message, hint } = explainInputError(e);
-        return error(field ? message : `platform values ${message}`, {
-          ...locateValue(where, field),
-          rule: 'input.values-schema',
-          hint,
+    : (validate.errors ?? [])
+        .filter((e) => !under(e.instancePath, unknownHere))
+        .map((e) => {
+          const { field, message, hint } = explainInputError(e);
+          return error(field ? message : `platform values ${message}`, {
+            ...locateValue(where, field),
+            rule: 'input.values-schema',
+            hint,
+          });
         });
-      });
-  pushAll(out, unknownValueKeyFindings(where));
+  pushAll(out, unknownValueKeyFindings(where, behaviour));
   return out;
 }
 
@@ -125,22 +147,25 @@ export function validateTenant(o: KObject): Finding[] {
  * and of every Tenant's spec: what the commands that do not render (reconcile, admit,
  * post-render) report.
  */
-export function unknownKeyFindings(input: {
-  objects: KObject[];
-  valuesFiles: { file: string; values: Record<string, unknown> }[];
-}): Finding[] {
+export function unknownKeyFindings(
+  input: {
+    objects: KObject[];
+    valuesFiles: { file: string; values: Record<string, unknown> }[];
+  },
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): Finding[] {
   const out: Finding[] = [];
   const sources: ValuesWhere[] = [...input.valuesFiles];
   const pkg = findPlatformPackage(input.objects);
   if (pkg) sources.push({ pkg });
-  for (const where of sources) pushAll(out, unknownValueKeyFindings(where));
+  for (const where of sources) pushAll(out, unknownValueKeyFindings(where, behaviour));
   for (const o of input.objects) if (isTenant(o)) pushAll(out, unknownTenantKeyFindings(o));
   return out;
 }
 
-/** A warning per unknown key of one source of platform values, naming the nearest known key. */
-function unknownValueKeyFindings(where: ValuesWhere): Finding[] {
-  return unknownValueKeys(valuesOf(where)).map((u) =>
+/** A warning per unknown key of one source of platform values in the version, naming the nearest known key. */
+function unknownValueKeyFindings(where: ValuesWhere, behaviour: Behaviour): Finding[] {
+  return unknownValueKeys(valuesOf(where), behaviour).map((u) =>
     warning(unknownKeyMessage(u), {
       ...locateValue(where, u.path),
       rule: 'input.unknown-key',
