@@ -177,7 +177,11 @@ export function unknownKeyMessage(u: UnknownKey): string {
   return u.suggestion ? `unknown key; did you mean ${u.suggestion}?` : 'unknown key';
 }
 
-/** What to do about a key with no near miss: the known keys beside it. */
+/**
+ * What to do about a key with no near miss: the known keys beside it, or that the version knows
+ * none there (docs/versions.md §P3: `monitoring.rootEnabled` before v1.6).
+ */
 export function unknownKeyHint(u: UnknownKey): string | undefined {
-  return u.suggestion ? undefined : `known keys here: ${u.known.join(', ')}`;
+  if (u.suggestion) return undefined;
+  return u.known.length ? `known keys here: ${u.known.join(', ')}` : 'the Cozystack version reproduced has no key here';
 }
