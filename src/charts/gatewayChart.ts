@@ -314,13 +314,15 @@ function tenantGatewaySpec(
  */
 export function renderGateway(
   r: TenantRelease,
-  _behaviour: Behaviour = MAIN_VERSION.behaviour,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
   chart: GatewayChartValues = gatewayChartDefaults(),
 ): GatewayRender {
   const cluster = r.values._cluster;
   const host = r.values._namespace.host ?? '';
   const g: GuardContext = { T: r.namespace, tenant: r.tenant, findings: [] };
-  const cls = classGuards(g, cluster, host, r.gatewayClassName ?? chart.gatewayClassName ?? '');
+  // docs/versions.md §X1: a release's tenant chart passes no class; its _cluster names none, so the class is cilium.
+  const chosen = behaviour.gatewayClasses ? r.gatewayClassName : undefined;
+  const cls = classGuards(g, cluster, host, chosen ?? chart.gatewayClassName ?? '');
   const certMode = resolveCertMode(cluster, cls);
   acmeGuards(g, cluster, certMode);
   dns01KeyWarnings(g, cluster, certMode);

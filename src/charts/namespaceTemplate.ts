@@ -55,7 +55,7 @@ export function namespaceLabels(T: string, ns: NamespaceValues): Record<string, 
  * and a list under a key not indented (as Go's YAML writes it: the maps `_cluster` copies,
  * docs/behaviour.md §1, may hold lists).
  */
-export function helmToYaml(map: Record<string, unknown>): string {
+export function helmToYaml(map: unknown): string {
   return jsyaml.dump(map, { sortKeys: true, quotingType: '"', lineWidth: -1, noRefs: true, noArrayIndent: true });
 }
 

@@ -285,9 +285,12 @@ function classKeys(g: ValueAt, findings: Finding[], pkg?: KObject): ClusterMap {
   };
 }
 
-/** A map the template copies whole when it is not empty (`with`): `branding`, `scheduling`. */
+/** The keys whose value the template copies whole (`toYaml`) when it is not empty (`with`). */
+const COPIED = new Set(['branding', 'scheduling']);
+
+/** A value the template copies whole when it is not empty: `branding`, `scheduling`. */
 function copied(key: string, v: unknown): ClusterMap {
-  return truthy(v) ? { [key]: clone(v) as ClusterValue } : {};
+  return truthy(v) ? { [key]: clone(v) as ClusterValue } : {}; // a decoded YAML value: one of ClusterValue's
 }
 
 /**
@@ -405,7 +408,7 @@ export function platformValuesSecret(cluster: ClusterMap): KObject {
   const lines = ['_cluster:'];
   for (const [k, v] of Object.entries(cluster)) {
     if (v === null) lines.push(`  ${k}: `);
-    else if (typeof v === 'string') lines.push(`  ${k}: ${goQuote(v)}`);
+    else if (!COPIED.has(k)) lines.push(`  ${k}: ${goQuote(String(v))}`);
     else {
       lines.push(`  ${k}:`);
       for (const l of helmToYaml(v).replace(/\n$/, '').split('\n')) lines.push(`    ${l}`);

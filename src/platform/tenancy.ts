@@ -11,9 +11,10 @@ export const VALUES_SECRET = 'cozystack-values';
 /**
  * One `_cluster` value (docs/behaviour.md §1): a string, as the platform chart quotes every value;
  * null where a platform value was null and the template writes it as it stands
- * (docs/decisions.md §17); or a map the platform copies whole (`branding`, `scheduling`).
+ * (docs/decisions.md §17); or what the platform copies whole (`branding`, `scheduling`: a map,
+ * or whatever YAML value was given there).
  */
-export type ClusterValue = string | null | Record<string, unknown>;
+export type ClusterValue = string | null | Record<string, unknown> | unknown[] | number | boolean;
 
 /** The `_cluster` map: the platform values as the tenant charts and the controller read them. */
 export type ClusterMap = Record<string, ClusterValue>;

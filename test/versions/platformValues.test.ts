@@ -96,6 +96,20 @@ describe('_cluster per version (docs/versions.md §P1, §X1)', () => {
     expect(c.findings).toEqual([]);
     expect(Object.keys(c.cluster).filter((k) => k.startsWith('gateway-') && k.includes('class'))).toEqual([]);
   });
+  test.each(RELEASES)('%s: with no class in _cluster, every TenantGateway is cilium, whatever the Tenant asks', (v) => {
+    const carol: KObject = {
+      apiVersion: 'apps.cozystack.io/v1alpha1',
+      kind: 'Tenant',
+      metadata: { name: 'carol', namespace: 'tenant-root' },
+      spec: { gateway: true, gatewayClass: 'cloudflare-tunnel' },
+    };
+    const values = { publishing: { host: 'example.org' }, gateway: { tenantSelectableClasses: ['cloudflare-tunnel'] } };
+    const r = render({ objects: [carol], valuesFiles: [{ file: 'values.yaml', values }] }, { cozystack: version(v) });
+    expect(r.findings.filter((f) => f.severity === 'error')).toEqual([]);
+    expect(r.objects.filter((o) => o.kind === 'TenantGateway').map((o) => getPath(o, 'spec.gatewayClassName'))).toEqual(
+      ['cilium'],
+    );
+  });
   test.each(V16)('%s: the four v1.6 keys carry their values', (v) => {
     const c = clusterOf(v, {
       publishing: { ingressNameAdmin: 'cozy-private', loadBalancerClass: 'metallb.io/metallb' },
