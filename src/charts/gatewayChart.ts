@@ -11,7 +11,7 @@ import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../platform/
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
 import { splitList } from './platformValues';
-import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
+import { clusterString, publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
 import {
   DEFAULT_DNS01_PROVIDER,
   DEFAULT_ISSUER,
@@ -37,7 +37,7 @@ export function gatewayChartDefaults(): GatewayChartValues {
 
 /** §3.2 Resolution, the platform default: trimmed `gateway-class-name`, else cilium. */
 export function defaultClass(cluster: ClusterMap): string {
-  return (cluster['gateway-class-name'] ?? '').trim() || DEFAULT_CLASS;
+  return clusterString(cluster, 'gateway-class-name').trim() || DEFAULT_CLASS;
 }
 
 /** The classes listed in gateway.edgeTerminatedClasses (trimmed). */
@@ -73,10 +73,10 @@ export function resolveCertMode(
 
 /** publishing.certificates.solver, http01 when unset. */
 function solverOf(cluster: ClusterMap): string {
-  return cluster.solver || DEFAULT_SOLVER;
+  return clusterString(cluster, 'solver') || DEFAULT_SOLVER;
 }
 
-const or = (v: string | undefined, d: string) => (v === undefined || v === '' ? d : v);
+const or = (v: unknown, d: string) => (typeof v === 'string' && v !== '' ? v : d);
 
 /** docs/behaviour.md §3.3 provider blocks; each falls back to its §1 default. */
 export function dns01Block(cluster: ClusterMap, provider: string): Record<string, unknown> {
@@ -152,7 +152,7 @@ function hostGuard(g: GuardContext): void {
 
 /** Guards 1-5: the host, and the class the tenant selects. Returns the resolved class. */
 function classGuards(g: GuardContext, cluster: ClusterMap, host: string, chosen: string): string {
-  const platformClass = cluster['gateway-class-name'] ?? '';
+  const platformClass = clusterString(cluster, 'gateway-class-name');
   const selected = chosen.trim() !== '';
   // 1. An empty host.
   if (host === '') hostGuard(g);
@@ -204,8 +204,8 @@ function classGuards(g: GuardContext, cluster: ClusterMap, host: string, chosen:
 function acmeOf(cluster: ClusterMap): { solver: string; provider: string; issuer: string } {
   return {
     solver: solverOf(cluster),
-    provider: cluster['dns01-provider'] || DEFAULT_DNS01_PROVIDER,
-    issuer: cluster['issuer-name'] || DEFAULT_ISSUER,
+    provider: clusterString(cluster, 'dns01-provider') || DEFAULT_DNS01_PROVIDER,
+    issuer: clusterString(cluster, 'issuer-name') || DEFAULT_ISSUER,
   };
 }
 

@@ -61,11 +61,13 @@ export function namespaceLabels(
 }
 
 /**
- * Helm's `toYaml` of a flat string map: keys sorted, scalars a YAML reader would take for
- * something else (`"true"`, `"10"`, `""`) double-quoted, everything else plain.
+ * Helm's `toYaml` of a map: keys sorted at every depth, scalars a YAML reader would take for
+ * something else (`"true"`, `"10"`, `""`) double-quoted, everything else plain, null as `null`,
+ * and a list under a key not indented (as Go's YAML writes it: the maps `_cluster` copies,
+ * docs/behaviour.md §1, may hold lists).
  */
-export function helmToYaml(map: Record<string, string>): string {
-  return jsyaml.dump(map, { sortKeys: true, quotingType: '"', lineWidth: -1, noRefs: true });
+export function helmToYaml(map: unknown): string {
+  return jsyaml.dump(map, { sortKeys: true, quotingType: '"', lineWidth: -1, noRefs: true, noArrayIndent: true });
 }
 
 /**

@@ -103,11 +103,16 @@ export function quantityValue(v: unknown, behaviour: Behaviour = MAIN_VERSION.be
   return mulf(castToFloat64(rest), factor);
 }
 
-/** A ratio as the helper reads it: the `_cluster` value as a float (a string parsed, unparsable as 0), the default only when absent. */
+/**
+ * A ratio as the helper reads it: the `_cluster` value as a float (a string parsed, unparsable as
+ * 0), the default only when absent. A null one (docs/decisions.md §17: the platform value was null)
+ * is what `dig` finds and prints as `<no value>`, which reads as 0 (docs/tenant.md §2.0.6).
+ */
 export function allocationRatio(cluster: Record<string, unknown> | undefined, resource: RatioResource): number {
   const { key, default: d } = RATIOS[resource];
   const v = cluster?.[key];
-  if (v === undefined || v === null) return d;
+  if (v === undefined) return d;
+  if (v === null) return 0;
   if (typeof v === 'number') return v;
   return castToFloat64(String(v));
 }
@@ -122,7 +127,7 @@ function divide(q: number, resource: RatioResource, cluster: Record<string, unkn
     const shown = cluster?.[key] === undefined ? `${ratio}` : JSON.stringify(cluster[key]);
     throw new QuotaError(
       ratio === 0 || Number.isNaN(ratio)
-        ? `_cluster.${key} is ${shown}, which reads as 0: the ${resource} request is the limit divided by it (decimal division by zero); ${value} must be a non-zero number`
+        ? `_cluster.${key} is ${shown}, which reads as 0: the ${resource} request is the limit divided by it (decimal division by zero, which fails the tenant release upstream); ${value} must be a non-zero number${cluster?.[key] === null ? ` (set to null it is deleted and its default is not restored, as Helm does)` : ''}`
         : `the ${resource} request cannot be computed (${e.message}); _cluster.${key} is ${shown}`,
       key,
     );

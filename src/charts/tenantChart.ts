@@ -494,7 +494,7 @@ export function* walkTenantTree(
 
   // cozystack-basics: tenant-root's Namespace and Secret, and the platform objects tenants depend on.
   out.push(renderTenantRoot(cluster, d.clusterYaml));
-  if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster));
+  if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster, d.behaviour));
 
   const root = rootRelease(tenants.find(isRoot), d, out);
   out.releases.push(root);

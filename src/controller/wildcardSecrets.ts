@@ -110,6 +110,7 @@ export function reconcileWildcardSecrets(
 ): Finding[] {
   if (channel === undefined || !('wildcard-secret-name' in channel)) return [];
   const name = channel['wildcard-secret-name'];
+  if (typeof name !== 'string') return [];
   const replicas = store.list(GROUPS.core, 'Secret').filter(isReplica);
   // Key present and "": wildcard mode explicitly disabled; every replica goes, the one at the
   // old source location included (upstream TestReconcile_DisableDeletesCopyAtSourceLocation).

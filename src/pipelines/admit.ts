@@ -89,7 +89,7 @@ export function admitRequest(req: AdmitRequest): AdmitOutcome {
   const input = { objects: req.objects, valuesFiles: req.valuesFiles };
   const platform = platformPolicies(input, { gatewayApiVersion: req.gatewayApiVersion, cozystack: req.cozystack });
   const caller = callerOf(req.as, req.asGroups);
-  const decisions = admit(objects, platform.policies, caller);
+  const decisions = admit(objects, platform.policies, caller, { gatewayApiVersion: req.gatewayApiVersion });
   return {
     caller,
     placed,
@@ -173,6 +173,10 @@ export function formatDenial(d: Decision, message?: string): string {
  */
 export const DENIAL_HINTS: Readonly<Record<string, { field?: string; hint: string }>> = Object.freeze({
   [POLICY_NAMES.route]: {
+    field: 'spec.hostnames',
+    hint: "name hostnames equal to the namespace's namespace.cozystack.io/host label or under it; a route in a cozy-* namespace may publish any hostname",
+  },
+  [POLICY_NAMES.routeTls]: {
     field: 'spec.hostnames',
     hint: "name hostnames equal to the namespace's namespace.cozystack.io/host label or under it; a route in a cozy-* namespace may publish any hostname",
   },

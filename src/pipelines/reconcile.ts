@@ -108,7 +108,7 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
 
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
   // TenantGateway wins a namespace two of them attach (docs/decisions.md §3), and the wildcard Secret.
-  const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
+  const ch = wildcardChannel(input.objects, input.valuesFiles ?? [], behaviour);
   const publishing = publishingNamespace(ch.channel ?? {});
 
   // 1. The TenantGateway controller (docs/behaviour.md §5).

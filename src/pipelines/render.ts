@@ -147,9 +147,9 @@ export interface InputCheck {
  */
 export function validateInputs(input: RenderInput, behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
   const findings: Finding[] = [];
-  for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
+  for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f, behaviour));
   const pkg = findPlatformPackage(input.objects);
-  if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
+  if (pkg) pushAll(findings, validatePlatformValues({ pkg }, behaviour));
   const valuesInvalid = hasErrors(findings);
   // The version's tenant schema and Tenants API (docs/versions.md §T6, §X1, §A1).
   const tenants = tenantsInputCheck(input.objects.filter(isTenant), behaviour);

@@ -15,6 +15,7 @@ import {
   unknownKeyMessage,
   unknownTenantSpecKeys,
   unknownValueKeys,
+  valueKeysUnknownIn,
 } from './unknownKeys';
 import { platformValuesValidator, tenantValidator, type Validate } from './validators.generated';
 import { explainInputError, show } from './ajvErrors';
@@ -39,8 +40,20 @@ function dropNulls(v: unknown): unknown {
   return out;
 }
 
-/** Validate one source of platform values against schemas/platform-values.schema.json. */
-export function validatePlatformValues(where: ValuesWhere): Finding[] {
+/** Whether an ajv error is about a value under one of the dotted paths (`publishing.loadBalancerClass`). */
+function under(instancePath: string, paths: string[]): boolean {
+  return paths.some((p) => {
+    const pointer = `/${p.split('.').join('/')}`;
+    return instancePath === pointer || instancePath.startsWith(`${pointer}/`);
+  });
+}
+
+/**
+ * Validate one source of platform values against schemas/platform-values.schema.json, as the
+ * version knows them (docs/versions.md §P3): a key the version does not know is not checked
+ * against its schema, only warned about as unknown.
+ */
+export function validatePlatformValues(where: ValuesWhere, behaviour: Behaviour = MAIN_VERSION.behaviour): Finding[] {
   const values = valuesOf(where);
   if ('pkg' in where && (values === undefined || values === null)) return [];
   if (!isObject(values)) {
@@ -53,17 +66,20 @@ export function validatePlatformValues(where: ValuesWhere): Finding[] {
     ];
   }
   const validate = validators().values;
+  const unknownHere = valueKeysUnknownIn(behaviour);
   const out = validate(dropNulls(values))
     ? []
-    : (validate.errors ?? []).map((e) => {
-        const { field, message, hint } = explainInputError(e);
-        return error(field ? message : `platform values ${message}`, {
-          ...locateValue(where, field),
-          rule: 'input.values-schema',
-          hint,
+    : (validate.errors ?? [])
+        .filter((e) => !under(e.instancePath, unknownHere))
+        .map((e) => {
+          const { field, message, hint } = explainInputError(e);
+          return error(field ? message : `platform values ${message}`, {
+            ...locateValue(where, field),
+            rule: 'input.values-schema',
+            hint,
+          });
         });
-      });
-  pushAll(out, unknownValueKeyFindings(where));
+  pushAll(out, unknownValueKeyFindings(where, behaviour));
   return out;
 }
 
@@ -147,14 +163,14 @@ export function unknownKeyFindings(
   const sources: ValuesWhere[] = [...input.valuesFiles];
   const pkg = findPlatformPackage(input.objects);
   if (pkg) sources.push({ pkg });
-  for (const where of sources) pushAll(out, unknownValueKeyFindings(where));
+  for (const where of sources) pushAll(out, unknownValueKeyFindings(where, behaviour));
   for (const o of input.objects) if (isTenant(o)) pushAll(out, unknownTenantKeyFindings(o, behaviour));
   return out;
 }
 
-/** A warning per unknown key of one source of platform values, naming the nearest known key. */
-function unknownValueKeyFindings(where: ValuesWhere): Finding[] {
-  return unknownValueKeys(valuesOf(where)).map((u) =>
+/** A warning per unknown key of one source of platform values in the version, naming the nearest known key. */
+function unknownValueKeyFindings(where: ValuesWhere, behaviour: Behaviour): Finding[] {
+  return unknownValueKeys(valuesOf(where), behaviour).map((u) =>
     warning(unknownKeyMessage(u), {
       ...locateValue(where, u.path),
       rule: 'input.unknown-key',

@@ -89,21 +89,41 @@ function resolveRef(s: Schema, root: Schema): Schema {
 const join = (base: string, k: string) => (base === '' ? k : `${base}.${k}`);
 
 /**
+ * The schema annotation naming the version property (src/platform/cozystackVersions.ts) under
+ * which a key is known (docs/versions.md §P3): in a version without it the key is unknown.
+ */
+export const KNOWN_WHEN = 'x-cozy-gw-known-when';
+
+/** Whether the key a schema node describes is known in the version. */
+function knownIn(s: Schema, behaviour: Behaviour): boolean {
+  const property = s[KNOWN_WHEN];
+  return typeof property !== 'string' || (behaviour as unknown as Record<string, unknown>)[property] === true;
+}
+
+/** The properties of a schema node the version knows. */
+function knownProperties(s: Schema, behaviour: Behaviour): Record<string, Schema> {
+  const props = s.properties as Record<string, Schema>;
+  return Object.fromEntries(Object.entries(props).filter(([, p]) => knownIn(p, behaviour)));
+}
+
+/**
  * Walk `value` along `schema`: every key of a mapping whose schema lists `properties` (and no
- * `additionalProperties`) must be one of them. `lenientTop`: at the top, report a key only when
- * it is a near miss. `base` prefixes every path.
+ * `additionalProperties`) must be one of them, and known in the version (`behaviour`, default
+ * main). `lenientTop`: at the top, report a key only when it is a near miss. `base` prefixes
+ * every path.
  */
 export function unknownKeys(
   value: unknown,
   schema: Schema,
-  opts: { base?: string; lenientTop?: boolean; root?: Schema } = {},
+  opts: { base?: string; lenientTop?: boolean; root?: Schema; behaviour?: Behaviour } = {},
 ): UnknownKey[] {
   const root = opts.root ?? schema;
+  const behaviour = opts.behaviour ?? MAIN_VERSION.behaviour;
   const out: UnknownKey[] = [];
   const walk = (v: unknown, s: Schema, base: string, top: boolean) => {
     s = resolveRef(s, root);
     if (!isObject(v) || !isObject(s.properties) || s.additionalProperties !== undefined) return;
-    const props = s.properties as Record<string, Schema>;
+    const props = knownProperties(s, behaviour);
     const known = Object.keys(props);
     for (const [k, x] of Object.entries(v)) {
       // Helm's null deletes a key: it sets nothing.
@@ -121,9 +141,28 @@ export function unknownKeys(
   return out;
 }
 
-/** The unknown keys of platform values (schemas/platform-values.schema.json). */
-export function unknownValueKeys(values: unknown): UnknownKey[] {
-  return unknownKeys(values, asset<Schema>('schemas/platform-values.schema.json'), { lenientTop: true });
+/** The unknown keys of platform values in a version (schemas/platform-values.schema.json, docs/versions.md §P3). */
+export function unknownValueKeys(values: unknown, behaviour: Behaviour = MAIN_VERSION.behaviour): UnknownKey[] {
+  return unknownKeys(values, asset<Schema>('schemas/platform-values.schema.json'), { lenientTop: true, behaviour });
+}
+
+/**
+ * The dotted paths of the platform values the schema describes but the version does not know
+ * (docs/versions.md §P3): their schema does not apply there, an unknown key is only a warning.
+ */
+export function valueKeysUnknownIn(behaviour: Behaviour): string[] {
+  const root = asset<Schema>('schemas/platform-values.schema.json');
+  const out: string[] = [];
+  const walk = (s: Schema, base: string) => {
+    s = resolveRef(s, root);
+    if (!isObject(s.properties)) return;
+    for (const [k, p] of Object.entries(s.properties as Record<string, Schema>)) {
+      if (!knownIn(p, behaviour)) out.push(join(base, k));
+      else walk(p, join(base, k));
+    }
+  };
+  walk(root, '');
+  return out;
 }
 
 /**
@@ -169,8 +208,12 @@ export function unknownKeyMessage(u: UnknownKey): string {
   return u.suggestion ? `unknown key; did you mean ${u.suggestion}?` : 'unknown key';
 }
 
-/** What to do about a key with no near miss: the known keys beside it. */
+/**
+ * What to do about a key with no near miss: the known keys beside it, or that the version knows
+ * none there (docs/versions.md §P3: `monitoring.rootEnabled` before v1.6).
+ */
 export function unknownKeyHint(u: UnknownKey): string | undefined {
   if (u.otherVersion) return u.otherVersion;
-  return u.suggestion ? undefined : `known keys here: ${u.known.join(', ')}`;
+  if (u.suggestion) return undefined;
+  return u.known.length ? `known keys here: ${u.known.join(', ')}` : 'the Cozystack version reproduced has no key here';
 }

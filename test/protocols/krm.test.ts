@@ -261,9 +261,10 @@ describe('processResourceList', () => {
   });
 
   it('a finding about the platform values names the functionConfig and the field inside it', () => {
+    // gateway.className is a platform value of main only (docs/versions.md §X1, §P3).
     const { output, exitCode } = processResourceList(
       rl([root], cozyGateway({ values: { gateway: { className: '   ' } } })),
-      OPTS,
+      { ...OPTS, defaultCozystackVersion: 'main' },
     );
     expect(exitCode).toBe(1);
     const r = output.results!.find((x) => /whitespace|className/.test(x.message))!;

@@ -76,7 +76,7 @@ export function register(program: Command, ctx: CliContext): Command {
       });
       const findings = [
         ...chosen.findings,
-        ...unknownKeyFindings({ objects: [], valuesFiles: values }),
+        ...unknownKeyFindings({ objects: [], valuesFiles: values }, chosen.version.behaviour),
         ...res.findings,
       ];
       if (res.exitCode === 0) failOn(findings, opts);
