@@ -54,6 +54,18 @@ describe('diff -o markdown --comment-dir', () => {
     expect(r.stderr).toContain(`note: the comment is in ${parts.length} parts: comments/comment-01.md`);
   });
 
+  it("a run that fails (exit 1) leaves no earlier run's part behind to be posted, and nothing else goes", async () => {
+    const out = path.join(dir, 'failing');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'comment-01.md'), '<!-- cozy-gw diff comment 1/1 -->\nthe previous run');
+    fs.writeFileSync(path.join(out, 'notes.md'), 'mine');
+    // Without --values carol's gatewayClass is refused: the run stops with exit 1.
+    const failing = EXAMPLE.filter((a, i) => a !== '--values' && EXAMPLE[i - 1] !== '--values');
+    const r = await runCli([...failing, '-o', 'markdown', '--comment-dir', 'failing'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(fs.readdirSync(out).sort()).toEqual(['notes.md']);
+  });
+
   it('usage errors: --comment-dir without -o markdown, an empty one, a limit too small, a limit without --comment-dir', async () => {
     for (const args of [
       ['--comment-dir', 'x'],

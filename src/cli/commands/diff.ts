@@ -37,7 +37,7 @@ import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
 import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
 import { locate } from '../context';
-import { writeCommentParts } from '../commentDir';
+import { removeEarlierParts, writeCommentParts } from '../commentDir';
 
 /** `--comment-limit`: a whole number of characters, MIN_COMMENT_LIMIT at least. */
 function commentLimitArg(v: string): number {
@@ -145,6 +145,8 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
     );
   const withState = opts as DiffCliOptions & { state: string[] };
   checkStdin(cmd, opts, { '--state': withState.state });
+  // An earlier run's parts go before anything can fail: a failed run leaves none to post.
+  if (opts.commentDir !== undefined) removeEarlierParts(ctx.io.cwd, opts.commentDir);
   const { diff } = late.diff();
   const { diffReport } = late.diffOutput();
   const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
