@@ -30,7 +30,7 @@
  */
 import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { renderGateway } from '../charts/gatewayChart';
-import { validatePlatformValues } from '../validation/inputValidation';
+import { unsetByTypoFindings, validatePlatformValues } from '../validation/inputValidation';
 import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../validation/valueSources';
 import { isNamespace, compareObjects, keyOf, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
@@ -143,6 +143,7 @@ export function validateInputs(input: RenderInput): InputCheck {
   for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
   const pkg = findPlatformPackage(input.objects);
   if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
+  pushAll(findings, unsetByTypoFindings(pkg ? [...input.valuesFiles, { pkg }] : input.valuesFiles));
   const valuesInvalid = hasErrors(findings);
   const tenants = tenantsInputCheck(input.objects.filter(isTenant));
   pushAll(findings, tenants.findings);
