@@ -3,6 +3,7 @@
  * Inputs: the platform chart's defaults, an optional `cozystack.io/v1alpha1 Package`
  * (`spec.components.platform.values`), then `--values` files merged left to right (they win).
  */
+import { hash } from 'node:crypto';
 import { asset } from '../assets';
 import { DEFAULT_CLASS } from '../platform/names';
 import { findPlatformPackage, packageValues } from '../platform/kinds';
@@ -53,6 +54,24 @@ export function resolvePlatformValues(src: ValuesSources): ResolvedValues {
     given = true;
   }
   return { values, given, pkg };
+}
+
+/**
+ * The digest of the platform values a render reads (defaults, the Package's, the `--values` files and
+ * `--set`, merged): sha256 of their JSON with every mapping's keys in order, so the same values
+ * written in another order or over other files have one digest. A tree's record keeps it, and
+ * `diff` compares it with the change's (docs/commands/diff.md "What it does").
+ */
+export function valuesDigest(src: ValuesSources): string {
+  return hash('sha256', JSON.stringify(sortedKeys(resolvePlatformValues(src).values)), 'hex');
+}
+
+function sortedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortedKeys(v[k]);
+  return out;
 }
 
 /**

@@ -164,6 +164,10 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
       progress: (n) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
     },
   );
+  // Values other than the tree's, or none where it had some: said first, before any error it may cause.
+  const stateArgs = withState.state.map((s) => `--state ${shellWord(s)}`).join(' ');
+  const values = late.diffOutput().valuesNote(result, stateArgs);
+  if (values) ctx.note(values);
   // --validate: the objects the change creates or changes, as they would be, against their published schemas.
   result.findings = checkEmitted(
     withValuesHint(result.findings, opts),
@@ -173,7 +177,7 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   const report = diffReport(result, {
     format: opts.output,
     now,
-    stateArgs: withState.state.map((s) => `--state ${shellWord(s)}`).join(' '),
+    stateArgs,
     rerun: rerunLine(withState),
     stateIsTree: (treeHeld?.size ?? 0) > 0,
     // Placed at file and line, so that the comment and the page say where too.

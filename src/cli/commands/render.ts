@@ -77,7 +77,7 @@ async function writeTree(
   dir: string,
   opts: RenderCliOptions,
   ctx: CliContext,
-  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[] },
+  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[]; valuesDigest: string },
 ): Promise<void> {
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
   let w;
@@ -97,6 +97,7 @@ async function writeTree(
           withController: opts.withController,
         },
         tenants: result.tenants,
+        values: result.valuesDigest,
       },
       home: ctx.io.env.HOME,
       lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
@@ -122,7 +123,7 @@ function renderPass(
   cmd: Command,
   opts: RenderCliOptions,
   ctx: CliContext,
-): { objects: KObject[]; findings: Finding[]; tenants: KObject[] } {
+): { objects: KObject[]; findings: Finding[]; tenants: KObject[]; valuesDigest: string } {
   const { render, outputInfoFindings } = late.render();
   checkOptions(cmd, opts);
   const inputs = loadInputs(opts, ctx, cmd);
@@ -147,7 +148,11 @@ function renderPass(
   // --validate: the emitted objects against their published schemas, before anything is written.
   result.findings = checkEmitted(withValuesHint(result.findings, opts), result.objects, opts);
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
-  return { ...result, tenants: inputs.objects.filter(isTenant) };
+  return {
+    ...result,
+    tenants: inputs.objects.filter(isTenant),
+    valuesDigest: late.platformValues().valuesDigest({ files: inputs.values, objects: inputs.objects }),
+  };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
