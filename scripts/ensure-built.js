@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 'use strict';
 /**
- * Build dist/ when it is missing or older than the sources (src/, schemas/, charts/), once at a
+ * Build dist/ when it is missing or older than the sources (src/, schemas/, charts/, templates/ and
+ * the examples `cozy-gw init` embeds), once at a
  * time: a lock directory keeps parallel callers (jest's workers, `npm run example` beside a test
  * run) from building together. `npm run example` runs it first, so that a fresh clone's
  * `npm install && npm run example` needs no install script; the tests' global set-up runs it too.
@@ -17,8 +18,10 @@ const CLI = path.join(ROOT, 'dist', 'cli', 'index.js');
 /** The bundle bin/ loads (scripts/bundle.js), made after CLI. */
 const BUNDLE = path.join(ROOT, 'dist', 'cozy-gw.js');
 
-/** What the build is made of: embedded (charts/, schemas/, templates/) or compiled (src/). */
-const SOURCES = ['src', 'schemas', 'charts', 'templates'];
+/** What the build is made of: embedded (charts/, schemas/, templates/, the starter's examples/) or compiled (src/). */
+const SOURCES = ['src', 'schemas', 'charts', 'templates', 'examples/init', 'examples/platform', 'examples/ci'];
+/** What scripts/embed-assets.js writes into src/ from the others (before every build and test). */
+const EMBEDDED = new Set(['assets.generated.ts', 'starter.generated.ts', 'validators.generated.ts']);
 
 /** Whether dist/ holds a build at least as new as every source. */
 function isFresh() {
@@ -50,7 +53,7 @@ function newerThan(dir, time) {
     if (e.isDirectory()) {
       const found = newerThan(p, time);
       if (found) return found;
-    } else if (e.name !== 'assets.generated.ts' && fs.statSync(p).mtimeMs > time) return p;
+    } else if (!EMBEDDED.has(e.name) && fs.statSync(p).mtimeMs > time) return p;
   }
   return undefined;
 }

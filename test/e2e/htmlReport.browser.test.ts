@@ -29,6 +29,22 @@ const PICTURE = path.join(ROOT, 'docs', 'report.png');
 /** The text chunk of the picture that records the counts of the page it shows. */
 const PICTURE_KEY = 'cozy-gw-report';
 const EXAMPLE = EXAMPLE_DIFF;
+/** The README tour's change: the repository `cozy-gw init` writes, its tree rendered, alice given her own Gateway. */
+const TOUR = ['diff', '--state', 'deploy/platform', '--values', 'platform/values.yaml', '-f', 'platform/tenants'];
+
+/** The tour's repository under `dir`, as its steps 0 to 3 leave it; returns its path. */
+async function tourRepository(dir: string): Promise<string> {
+  const repo = path.join(dir, 'my-platform');
+  expect((await runCli(['init', repo])).code).toBe(0);
+  const tree = await runCli(
+    ['render', '--values', 'platform/values.yaml', '-f', 'platform/tenants', '--output-dir', 'deploy/platform'],
+    { cwd: repo },
+  );
+  expect(tree.code).toBe(0);
+  const alice = path.join(repo, 'platform', 'tenants', 'alice.yaml');
+  fs.writeFileSync(alice, fs.readFileSync(alice, 'utf8').replace('gateway: false', 'gateway: true'));
+  return repo;
+}
 
 interface Watched {
   page: Page;
@@ -84,10 +100,11 @@ if (!CHROMIUM) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it('the example change: no console error, no request, every changed hostname and namespace, a working filter, a screenshot', async () => {
-      const html = await runCli([...EXAMPLE, '-o', 'html'], { cwd: ROOT });
+    it("the tour's change: no console error, no request, every changed hostname and namespace, a working filter, a screenshot", async () => {
+      const repo = await tourRepository(dir);
+      const html = await runCli([...TOUR, '-o', 'html'], { cwd: repo });
       expect({ code: html.code, stderr: html.stderr }).toEqual({ code: 3, stderr: expect.any(String) });
-      const json = JSON.parse((await runCli([...EXAMPLE, '-o', 'json'], { cwd: ROOT })).stdout) as {
+      const json = JSON.parse((await runCli([...TOUR, '-o', 'json'], { cwd: repo })).stdout) as {
         created: KObject[];
         changed: { after: KObject }[];
         deleted: KObject[];
