@@ -6,6 +6,7 @@
  * merged left to right (they win); Helm coalesces them over the defaults, so a null deletes a key
  * and its default is not put back (docs/decisions.md §17).
  */
+import { hash } from 'node:crypto';
 import { asset } from '../assets';
 import { DEFAULT_CLASS } from '../platform/names';
 import { findPlatformPackage, packageValues } from '../platform/kinds';
@@ -55,6 +56,24 @@ function mergeGiven(base: Record<string, unknown>, over: Record<string, unknown>
     // defineProperty keeps a key such as `__proto__` a plain key (an assignment would set the prototype).
     Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
   }
+  return out;
+}
+
+/**
+ * The digest of the platform values a render reads (defaults, the Package's, the `--values` files and
+ * `--set`, merged): sha256 of their JSON with every mapping's keys in order, so the same values
+ * written in another order or over other files have one digest. A tree's record keeps it, and
+ * `diff` compares it with the change's (docs/commands/diff.md "What it does").
+ */
+export function valuesDigest(src: ValuesSources, behaviour: Behaviour = MAIN_VERSION.behaviour): string {
+  return hash('sha256', JSON.stringify(sortedKeys(resolvePlatformValues(src, behaviour).values)), 'hex');
+}
+
+function sortedKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortedKeys);
+  if (!isObject(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) out[k] = sortedKeys(v[k]);
   return out;
 }
 

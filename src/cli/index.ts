@@ -39,6 +39,12 @@ export interface CommandEntry {
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
   {
+    name: 'init',
+    term: 'init [options] [dir]',
+    summary: 'Write a starting platform repository: values, Tenants, cluster state, a kpt package, CI workflows',
+    load: () => require('./commands/init'),
+  },
+  {
     name: 'render',
     term: 'render [options]',
     summary:

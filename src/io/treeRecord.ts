@@ -6,7 +6,7 @@
  * `DIR/.cozy-gw-files`, format 3 (docs/decisions.md §C14: "A tree remembers
  * how it was written"): a comment line, a JSON header line (`{"format":3,"files":"yaml","id":"<sha256>"}`),
  * the shape line (`{"shape":{"includeHooks":true}}`: the options that shaped the content, only
- * those set), one line per Tenant the tree was rendered from (`{"tenant":{...}}`, in the stable
+ * those set), the digest of the platform values (`{"values":"<sha256>"}`), one line per Tenant the tree was rendered from (`{"tenant":{...}}`, in the stable
  * order), and one JSON array a line per file, in output order, kustomization.yaml last:
  * `["tenant-a/secret-s.yaml","<sha256 of its bytes>","v1","Secret","tenant-a","s"]` (path, digest,
  * apiVersion, kind, namespace or "", name; kustomization.yaml has path and digest only). The id is
@@ -44,6 +44,11 @@ export type { TreeShape };
 export interface TreeMaking {
   shape: TreeShape;
   tenants: KObject[];
+  /**
+   * The digest of the platform values it was rendered with (valuesDigest, src/charts/platformValues.ts;
+   * its line `{"values":"<sha256>"}` follows the shape line); absent in a record written before it.
+   */
+  values?: string;
 }
 
 /** How each object's file is written: YAML (`.yaml`), or JSON (`.json`) for `-o json --output-dir`. */
@@ -170,6 +175,7 @@ export function recordBytes(
 ): Buffer {
   const lines = new LineBlocks();
   lines.add(JSON.stringify({ shape: shapeRecord(making.shape) }));
+  if (making.values !== undefined) lines.add(JSON.stringify({ values: making.values }));
   for (const t of [...making.tenants].sort(compareObjects)) lines.add(JSON.stringify({ tenant: t }));
   let i = 0;
   for (const [rel, content] of files) {
@@ -228,6 +234,7 @@ export function parseRecord(record: Buffer): Omit<TreeRecord, 'unfinished'> | un
     }
     if (making && isObject(e)) {
       if (isObject(e.shape)) making.shape = readShape(e.shape);
+      else if (typeof e.values === 'string' && /^[0-9a-f]{64}$/.test(e.values)) making.values = e.values;
       else if (isObject(e.tenant) && isObject(e.tenant.metadata)) making.tenants.push(e.tenant as unknown as KObject);
       continue;
     }

@@ -30,7 +30,7 @@
  */
 import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { renderGateway } from '../charts/gatewayChart';
-import { validatePlatformValues } from '../validation/inputValidation';
+import { unsetByTypoFindings, validatePlatformValues } from '../validation/inputValidation';
 import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../validation/valueSources';
 import { isNamespace, compareObjects, keyOf, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
@@ -150,6 +150,7 @@ export function validateInputs(input: RenderInput, behaviour: Behaviour = MAIN_V
   for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f, behaviour));
   const pkg = findPlatformPackage(input.objects);
   if (pkg) pushAll(findings, validatePlatformValues({ pkg }, behaviour));
+  pushAll(findings, unsetByTypoFindings(pkg ? [...input.valuesFiles, { pkg }] : input.valuesFiles, behaviour));
   const valuesInvalid = hasErrors(findings);
   // The version's tenant schema and Tenants API (docs/versions.md §T6, §X1, §A1).
   const tenants = tenantsInputCheck(input.objects.filter(isTenant), behaviour);

@@ -15,6 +15,7 @@ import { unifiedDiffs } from './unifiedDiff';
 import { markdownComment, markdownParts } from './markdownComment';
 import { htmlReport } from './htmlReport';
 import { versionJson, type VersionHeader } from './versionHeader';
+import { GIVEN_KINDS, givenChangeLines, givenEdits } from './givenChange';
 
 export type DiffFormat = 'diff' | 'plan' | 'json' | 'markdown' | 'html';
 
@@ -140,7 +141,13 @@ export function removedNamespaceNotes(d: DiffResult): string[] {
 }
 
 /** The `-o plan` text; its first line names the clock only when one was set (not the reproducible epoch). */
-export function diffPlan(d: DiffResult, now: string, relevant: Finding[], cozystack?: VersionHeader): string {
+export function diffPlan(
+  d: DiffResult,
+  now: string,
+  relevant: Finding[],
+  stateArgs = '--state',
+  cozystack?: VersionHeader,
+): string {
   const pass = d.pass!;
   return renderPlan(
     { ...pass, findings: relevant, store: planStore(d), changes: diffChanges(d) },
@@ -153,6 +160,8 @@ export function diffPlan(d: DiffResult, now: string, relevant: Finding[], cozyst
       ciliumVersion: pass.ciliumVersion,
       hostnames: d.hostnames,
       notes: removedNamespaceNotes(d),
+      // The author's edit first, as given; its Tenants are left out of the namespace groups.
+      leading: { lines: givenChangeLines(givenEdits(d), valuesLine(d, stateArgs)), kinds: GIVEN_KINDS },
       inadmissible: d.inadmissible,
       showRefusedUnchanged: false,
       statusAsFields: true,
@@ -173,6 +182,25 @@ export function driftNote(d: DiffResult, stateArgs: string, stateIsTree = false)
   if (stateIsTree)
     return `note: the state is a tree render wrote; one controller pass over it alone changes ${n} (the controller's objects and status for what the tree holds), as expected of a tree: not the change's, left out (cozy-gw diff ${stateArgs} shows it)`;
   return `note: one controller pass over the state alone would change ${n} (drift, or a state written without the controller's objects); that is not the change's and is left out (cozy-gw diff ${stateArgs} shows it)`;
+}
+
+/**
+ * What the change's platform values are against those the tree was rendered with (its record's
+ * digest): the line the plan, the comment and the page open with. Undefined when they are the same
+ * (or the state keeps no digest).
+ */
+export function valuesLine(d: DiffResult, stateArgs: string): string | undefined {
+  if (d.values === 'missing')
+    return `No --values given, but ${stateArgs} was rendered with platform values (its record keeps their digest): the change is rendered on the charts' defaults, so what differs includes the values left out; give --values as the tree was rendered.`;
+  if (d.values === 'differ')
+    return `The platform values differ from those ${stateArgs} was rendered with (its record keeps their digest): what differs includes the values change.`;
+  return undefined;
+}
+
+/** valuesLine as a note on standard error. */
+export function valuesNote(d: DiffResult, stateArgs: string): string | undefined {
+  const line = valuesLine(d, stateArgs);
+  return line && `note: ${line[0].toLowerCase()}${line.slice(1, -1)}`;
 }
 
 /**
@@ -205,12 +233,15 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
   let stdout: Iterable<string> = [];
   let parts: string[] | undefined;
   const cozystack = o.cozystack;
+  const values = valuesLine(d, o.stateArgs);
   if (o.format === 'json') stdout = diffJsonChunks(d, relevant, cozystack);
-  else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant, cozystack)];
+  else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant, o.stateArgs, cozystack)];
   else if (o.format === 'markdown' && o.commentParts)
-    parts = markdownParts(d, { rerun: o.rerun, findings: relevant, limit: o.commentParts.limit, cozystack });
-  else if (o.format === 'markdown') stdout = [markdownComment(d, { rerun: o.rerun, findings: relevant, cozystack })];
-  else if (o.format === 'html') stdout = [htmlReport(d, { findings: relevant, rerun: o.rerun, cozystack })];
+    parts = markdownParts(d, { rerun: o.rerun, findings: relevant, limit: o.commentParts.limit, values, cozystack });
+  else if (o.format === 'markdown')
+    stdout = [markdownComment(d, { rerun: o.rerun, findings: relevant, values, cozystack })];
+  else if (o.format === 'html')
+    stdout = [htmlReport(d, { findings: relevant, rerun: o.rerun, values, now: o.now, cozystack })];
   else stdout = unifiedDiffs(differences(d));
   return {
     warnings: relevant.filter((f) => f.severity === 'warning'),

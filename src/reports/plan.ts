@@ -60,6 +60,11 @@ export interface PlanOptions {
   inadmissible?: InadmissibleObject[];
   /** The Cozystack version reproduced, and the state's where it tells one (the line after the title). */
   cozystack?: VersionHeader;
+  /**
+   * Lines printed before the hostname table (diff: the change as given), and the kinds whose
+   * changes they show, left out of the namespace groups below.
+   */
+  leading?: { lines: string[]; kinds: ReadonlySet<string> };
 }
 
 const SECRET_PATHS = /^(data|stringData)(\.|\[|$)/;
@@ -145,7 +150,7 @@ function keyMaterialPaths(...sides: (KObject | undefined)[]): Set<string> {
   return out;
 }
 
-function formatDiff(d: FieldDiff, secret: boolean, hidden: Set<string>): string {
+export function formatDiff(d: FieldDiff, secret = false, hidden: ReadonlySet<string> = new Set()): string {
   const p = d.path.replace(/^\./, '');
   const hide = secret && (SECRET_PATHS.test(p) || hidden.has(p));
   if (d.op === 'added') return `+ ${p}${hide ? ' (value hidden)' : `: ${short(d.after)}`}`;
@@ -271,6 +276,10 @@ function planHeader(result: ReconcileResult, opts: PlanOptions, warnings: number
     `${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings, 'warning')}, ${plural(cilium, 'Cilium note')}.`,
   );
   for (const n of opts.notes ?? []) lines.push(n);
+  if (opts.leading?.lines.length) {
+    lines.push('');
+    pushAll(lines, opts.leading.lines);
+  }
   if (opts.hostnames?.length) {
     lines.push('');
     pushAll(lines, formatHostnameTable(opts.hostnames));
@@ -295,6 +304,7 @@ function planGroups(
 ): { groups: Map<string, Change[]>; refusedIn: Map<string, KObject[]>; refusedUnchanged: KObject[] } {
   const groups = new Map<string, Change[]>();
   for (const c of result.changes) {
+    if (opts.leading?.kinds.has(c.ref.kind)) continue;
     const g = groupOf(c.ref);
     const inG = groups.get(g);
     if (inG) inG.push(c);

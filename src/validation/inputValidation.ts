@@ -6,7 +6,8 @@
  * the line lookup, which reads the source text the CLI edge already registered.
  */
 import { error, warning, type Finding } from '../k8s/diagnostics';
-import { isObject, refOf, type KObject } from '../k8s/model';
+import { deepEqual, getPath, isObject, refOf, type KObject } from '../k8s/model';
+import { asset } from '../assets';
 import { locateValue, valuesOf, type ValuesWhere } from './valueSources';
 import { findPlatformPackage, isTenant } from '../platform/kinds';
 import {
@@ -164,8 +165,68 @@ export function unknownKeyFindings(
   const pkg = findPlatformPackage(input.objects);
   if (pkg) sources.push({ pkg });
   for (const where of sources) pushAll(out, unknownValueKeyFindings(where, behaviour));
+  pushAll(out, unsetByTypoFindings(sources, behaviour));
   for (const o of input.objects) if (isTenant(o)) pushAll(out, unknownTenantKeyFindings(o, behaviour));
   return out;
+}
+
+/**
+ * The platform values a misspelt key left unset (`publising:` for `publishing:`): for each unknown
+ * key with a near known key, the keys under it that the charts default and no source sets, each
+ * with the default it gets instead of the value written under the typo (one warning per unknown
+ * key, beside its did-you-mean; a value equal to the default changes nothing and is not named).
+ * Without it a typo at the top of a values file moved every tenant to the chart's apex, exit 0.
+ */
+export function unsetByTypoFindings(
+  sources: readonly ValuesWhere[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): Finding[] {
+  const defaults = asset<Record<string, unknown>>('charts/platform/values.yaml');
+  const setAnywhere = (key: string) =>
+    sources.some((w) => {
+      const v = valuesOf(w);
+      return isObject(v) && getPath(v, key) !== undefined;
+    });
+  const out: Finding[] = [];
+  for (const where of sources) {
+    const values = valuesOf(where);
+    if (!isObject(values)) continue;
+    for (const u of unknownValueKeys(values, behaviour)) {
+      if (u.suggestion === undefined) continue;
+      const unset: string[] = [];
+      for (const [rel, written] of leaves(getPath(values, u.path))) {
+        const key = rel ? `${u.suggestion}.${rel}` : u.suggestion;
+        const given = getPath(defaults, key);
+        if (given === undefined || setAnywhere(key) || deepEqual(given, written)) continue;
+        unset.push(`${key} ${valueText(given)} (not ${valueText(written)})`);
+      }
+      if (!unset.length) continue;
+      const what =
+        unset.length === 1
+          ? `${unset[0].replace(' ', " is unset and gets the charts' default ")}`
+          : `these are unset and get the charts' defaults: ${unset.join(', ')}`;
+      out.push(
+        warning(`not read, so ${what}`, {
+          ...locateValue(where, u.path),
+          rule: 'input.unset-by-typo',
+          hint: `write ${u.suggestion} instead of ${u.path}`,
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+/** A value as a message shows it: JSON, a long one cut (the edge escapes what it prints). */
+function valueText(v: unknown): string {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/** The leaves of a value written in a values file: [dotted path below it ('' for a scalar or a list), value]. */
+function leaves(v: unknown, base = ''): [string, unknown][] {
+  if (!isObject(v)) return [[base, v]];
+  return Object.entries(v).flatMap(([k, x]) => (x === null ? [] : leaves(x, base ? `${base}.${k}` : k)));
 }
 
 /** A warning per unknown key of one source of platform values in the version, naming the nearest known key. */

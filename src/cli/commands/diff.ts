@@ -41,7 +41,7 @@ import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
 import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
 import { locate } from '../context';
-import { writeCommentParts } from '../commentDir';
+import { removeEarlierParts, writeCommentParts } from '../commentDir';
 
 /** `--comment-limit`: a whole number of characters, MIN_COMMENT_LIMIT at least. */
 function commentLimitArg(v: string): number {
@@ -56,7 +56,8 @@ export const EXIT_DIFFERENCES = 3;
 
 interface DiffCliOptions extends InputOptions, FindingsFileOptions {
   validate?: boolean;
-  state: string[];
+  /** Required; undefined when not given (the help shows no empty default for it). */
+  state?: string[];
   prune?: boolean;
   output: 'diff' | 'plan' | 'json' | 'markdown' | 'html';
   commentDir?: string;
@@ -68,7 +69,7 @@ interface DiffCliOptions extends InputOptions, FindingsFileOptions {
 }
 
 /** The diff's command line without `-o` (the markdown comment names it for what it left out). */
-function rerunLine(opts: DiffCliOptions): string {
+function rerunLine(opts: DiffCliOptions & { state: string[] }): string {
   const words = ['cozy-gw', 'diff'];
   for (const s of opts.state) words.push('--state', shellWord(s));
   for (const v of opts.values) words.push('--values', shellWord(v));
@@ -87,7 +88,7 @@ function addReportOptions(cmd: Command): Command {
     )
     .option(
       '--comment-limit <chars>',
-      `with --comment-dir: the most characters of one part (default ${COMMENT_LIMIT}, GitHub's limit)`,
+      "with --comment-dir: the most characters of one part, GitHub's limit by default",
       commentLimitArg,
       COMMENT_LIMIT,
     );
@@ -99,14 +100,13 @@ export function register(program: Command, ctx: CliContext): Command {
     .command('diff')
     .description(
       'Render the change (-f, --values) over the cluster state (--state), run the controllers once, and print what would differ: ' +
-        'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), or JSON (-o json). ' +
-        `Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error, 2 a usage error.`,
+        'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), JSON (-o json), ' +
+        'a pull-request comment (-o markdown) or a self-contained report page (-o html).',
     )
     .option(
       '--state <path>',
-      'the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable',
-      collectPath,
-      [],
+      'required: the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable',
+      (v: string, prev: string[] = []) => collectPath(v, prev),
     );
   addValidateOption(addInputOptions(cmd))
     .option(
@@ -146,18 +146,21 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
   if (opts.commentDir === undefined && cmd.getOptionValueSource('commentLimit') === 'cli')
     usageError(cmd, '--comment-limit bounds the parts --comment-dir writes: it needs --comment-dir');
-  if (!opts.state.length)
+  if (!opts.state?.length)
     usageError(
       cmd,
       '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
     );
-  checkStdin(cmd, opts, { '--state': opts.state });
+  const withState = opts as DiffCliOptions & { state: string[] };
+  checkStdin(cmd, opts, { '--state': withState.state });
+  // An earlier run's parts go before anything can fail: a failed run leaves none to post.
+  if (opts.commentDir !== undefined) removeEarlierParts(ctx.io.cwd, opts.commentDir);
   const { diff } = late.diff();
   const { diffReport } = late.diffOutput();
   const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
   ctx.progress = progressLine(ctx.io, opts.quiet);
   ctx.progress.phase('reading the state...');
-  const { state, sources, treeHeld, tree } = readState(opts.state, ctx.io);
+  const { state, sources, treeHeld, tree } = readState(withState.state, ctx.io);
   ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
   // One source map for the run: a finding about a state object or a given one names its file and line.
   // A record written before versions were recorded was rendered as main, the only version then; a
@@ -176,6 +179,10 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
       progress: (n) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
     },
   );
+  // Values other than the tree's, or none where it had some: said first, before any error it may cause.
+  const stateArgs = withState.state.map((s) => `--state ${shellWord(s)}`).join(' ');
+  const values = late.diffOutput().valuesNote(result, stateArgs);
+  if (values) ctx.note(values);
   // --validate: the objects the change creates or changes, as they would be, against their published schemas.
   result.findings = checkEmitted(
     withValuesHint([...told.findings, ...chosen.findings, ...result.findings], opts),
@@ -186,8 +193,8 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   const report = diffReport(result, {
     format: opts.output,
     now,
-    stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
-    rerun: rerunLine(opts),
+    stateArgs,
+    rerun: rerunLine(withState),
     stateIsTree: (treeHeld?.size ?? 0) > 0,
     // Placed at file and line, so that the comment and the page say where too.
     place: (f) => locate(f, ctx.sources),

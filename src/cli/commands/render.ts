@@ -80,7 +80,7 @@ async function writeTree(
   dir: string,
   opts: RenderCliOptions,
   ctx: CliContext,
-  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[]; cozystackVersion: string },
+  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[]; cozystackVersion: string; valuesDigest: string },
 ): Promise<void> {
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
   let w;
@@ -101,6 +101,7 @@ async function writeTree(
           cozystackVersion: result.cozystackVersion,
         },
         tenants: result.tenants,
+        values: result.valuesDigest,
       },
       home: ctx.io.env.HOME,
       lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
@@ -126,7 +127,7 @@ function renderPass(
   cmd: Command,
   opts: RenderCliOptions,
   ctx: CliContext,
-): { objects: KObject[]; findings: Finding[]; tenants: KObject[]; cozystackVersion: string } {
+): { objects: KObject[]; findings: Finding[]; tenants: KObject[]; cozystackVersion: string; valuesDigest: string } {
   const { render, outputInfoFindings } = late.render();
   checkOptions(cmd, opts);
   const chosen = chooseCozystackVersion(cmd, opts, ctx);
@@ -158,7 +159,14 @@ function renderPass(
     chosen.version.behaviour,
   );
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
-  return { ...result, tenants: inputs.objects.filter(isTenant), cozystackVersion: chosen.version.name };
+  return {
+    ...result,
+    tenants: inputs.objects.filter(isTenant),
+    cozystackVersion: chosen.version.name,
+    valuesDigest: late
+      .platformValues()
+      .valuesDigest({ files: inputs.values, objects: inputs.objects }, chosen.version.behaviour),
+  };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
