@@ -159,8 +159,9 @@ function renderChange(
       if (!treeKeys.has(keyOf(t)) && beforeKeys.has(keyOf(t)))
         leaving.set(keyOf(t), 'the Tenant left the tree (--prune: not among the given Tenants)');
 
-  // Render sees the tree, the platform Package and the Namespaces (their uids) of baseline and change.
-  const others = before.filter((o) => !isTenant(o) && readByRender(o));
+  // Render sees the tree, the platform Package and the Namespaces of baseline and change, as the
+  // pipeline that applies the change renders it: offline, the state's uids no lookups of its own.
+  const others = before.filter((o) => !isTenant(o) && readByRender(o)).map(withoutUid);
   // Unordered: what diff prints it orders itself (compareStates), and the overlay is laid by identity.
   const made = new RenderedAsMade(live);
   const r = renderKept(
@@ -263,6 +264,19 @@ class RenderedAsMade {
 function appliedOver(o: KObject, was: KObject | undefined): KObject {
   const next = applyOver(o, was);
   return was && (next === was || deepEqual(next, was)) ? was : next;
+}
+
+/**
+ * A state object as render reads it for the change: without the uid the API server gave it. The
+ * live objects are the state compared against, not lookups for the change's templates: a tree CI
+ * renders offline gives a tenant Namespace no ownerReference to its parent (docs/decisions.md §4),
+ * and neither does the change (docs/decisions.md §C8).
+ */
+function withoutUid(o: KObject): KObject {
+  if (o.metadata.uid === undefined) return o;
+  const metadata = { ...o.metadata };
+  delete metadata.uid;
+  return { ...o, metadata };
 }
 
 /** An object Flux's kustomize-controller applied: it carries Flux's labels. */
