@@ -35,7 +35,7 @@ const REDACTION_ANNOTATIONS = [REDACTED_ANNOTATION, DIGEST_ANNOTATION];
 export function applyOver(given: KObject, live: KObject | undefined): KObject {
   if (!live) return given;
   const out = hasManagedFields(live) ? serverSideApply(given, live) : clientSideApply(given, live);
-  return isSecret(given) ? withoutRedactionMarks(out, given) : out;
+  return isSecret(given) ? withoutRedactionMarks(out) : out;
 }
 
 function clientSideApply(given: KObject, live: KObject): KObject {
@@ -56,17 +56,15 @@ function clientSideApply(given: KObject, live: KObject): KObject {
   return out ?? given;
 }
 
-/** The applied Secret without cozy-gw's redaction annotations, unless the given Secret carries them itself. */
-function withoutRedactionMarks(o: KObject, given: KObject): KObject {
+/**
+ * The applied Secret without cozy-gw's redaction annotations: the state's word on the live data,
+ * never the applied object's (the change's own are dropped before, redactionClaims.ts).
+ */
+function withoutRedactionMarks(o: KObject): KObject {
   const a = o.metadata.annotations;
-  if (
-    !a ||
-    !REDACTION_ANNOTATIONS.some((k) => k in a && !(given.metadata.annotations && k in given.metadata.annotations))
-  )
-    return o;
+  if (!a || !REDACTION_ANNOTATIONS.some((k) => k in a)) return o;
   const annotations = { ...a };
-  for (const k of REDACTION_ANNOTATIONS)
-    if (!(given.metadata.annotations && k in given.metadata.annotations)) delete annotations[k];
+  for (const k of REDACTION_ANNOTATIONS) delete annotations[k];
   const metadata: KObject['metadata'] = { ...o.metadata, annotations };
   if (!Object.keys(annotations).length) delete metadata.annotations;
   return { ...o, metadata };

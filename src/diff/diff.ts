@@ -43,6 +43,7 @@ import { readByRender, renderKept, renderedKeys, type RenderOptions } from '../p
 import { reconcile, type ReconcileResult } from '../pipelines/reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
+import { withoutRedactionClaims } from './redactionClaims';
 import { cascade, type Leaving } from './garbageCollection';
 import { compareStates, differenceCount, type ChangedObject } from './comparison';
 import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
@@ -461,11 +462,15 @@ function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffOptions 
   };
 }
 
-export function diff(input: DiffInput, options: DiffOptions): DiffResult {
+export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
+  // Redaction markers in the change are claims, not facts: dropped, with a warning (redactionClaims.ts).
+  const claims = withoutRedactionClaims(asGiven.objects);
+  const input = claims.findings.length ? { ...asGiven, objects: claims.objects } : asGiven;
   const opts = shapedBy(options, input.tree?.shape);
   const given = givenChange(input);
   // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
-  const findings: Finding[] = duplicateFindings(input.state, 'state (--state)', '--state').concat(
+  const findings: Finding[] = claims.findings.concat(
+    duplicateFindings(input.state, 'state (--state)', '--state'),
     duplicateFindings(given.all, 'change (-f)'),
   );
   if (hasErrors(findings)) return resultOf(input, { findings });
