@@ -168,36 +168,51 @@ function merge(live: unknown, given: unknown, at: At, s: ApplySchema): Out {
 }
 
 /**
- * A `map` or `set` list: the live elements in their order, each merged with the given one of its
- * identity (or pruned when the given list lacks it); the given elements the live list lacks
- * before the next element both hold, or at the end.
+ * A `map` or `set` list, as the API server merges one: the elements both hold in the given
+ * list's order, each merged with the live one of its identity; a live element the given list
+ * lacks where it stood (pruned by ownership); a given element the live list lacks where the
+ * given list has it.
  */
 function mergeList(live: unknown[], given: unknown[], at: At, s: ApplySchema, keys: string[] | undefined): unknown[] {
+  const item = itemSchema(s);
   const givenIds = given.map((g) => identity(g, s, keys));
   const liveIds = live.map((x) => identity(x, s, keys));
-  const inLive = new Set(liveIds);
-  const byId = new Map<string, number>();
-  givenIds.forEach((id, i) => byId.has(id) || byId.set(id, i));
+  const liveAt = new Map<string, number>();
+  liveIds.forEach((id, i) => liveAt.has(id) || liveAt.set(id, i));
+  const inGiven = new Set(givenIds);
+  // The elements both hold, in the given order: each is merged when the given list reaches it.
+  const shared = givenIds.filter((id) => liveAt.has(id));
+  let nextShared = 0;
+  const merged = new Set<string>();
   const out: unknown[] = [];
-  const used = new Set<number>();
-  let next = 0;
-  const flushTo = (end: number) => {
-    for (; next < end; next++) if (!used.has(next) && !inLive.has(givenIds[next])) out.push(given[next]);
+  const takeGiven = (r: number) => {
+    const id = givenIds[r];
+    merged.add(id);
+    const l = liveAt.get(id);
+    out.push(l === undefined ? given[r] : keys ? merge(live[l], given[r], element(at, id), item) : given[r]);
+    if (shared[nextShared] === id) nextShared++;
   };
-  live.forEach((x, li) => {
-    const id = liveIds[li];
-    const i = byId.get(id);
-    const at1 = element(at, id);
-    if (i === undefined || used.has(i)) {
-      const r = keys ? keepKeys(prune(x, at1, itemSchema(s)), x, keys) : prune(x, at1, itemSchema(s));
-      if (r !== REMOVED) out.push(r);
-      return;
+  let l = 0;
+  let r = 0;
+  while (l < live.length || r < given.length) {
+    if (l < live.length && r < given.length && liveIds[l] === givenIds[r] && !merged.has(liveIds[l])) {
+      takeGiven(r++);
+      l++;
+      continue;
     }
-    flushTo(i);
-    used.add(i);
-    out.push(keys ? merge(x, given[i], at1, itemSchema(s)) : given[i]);
-  });
-  flushTo(given.length);
+    if (l < live.length && (!inGiven.has(liveIds[l]) || merged.has(liveIds[l]) || shared[nextShared] !== liveIds[l])) {
+      if (!inGiven.has(liveIds[l])) {
+        const x = live[l];
+        const at1 = element(at, liveIds[l]);
+        const kept = keys ? keepKeys(prune(x, at1, item), x, keys) : prune(x, at1, item);
+        if (kept !== REMOVED) out.push(kept);
+      }
+      l++;
+      continue;
+    }
+    if (r < given.length) takeGiven(r++);
+    else l++;
+  }
   return out;
 }
 

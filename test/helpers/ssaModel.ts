@@ -186,6 +186,18 @@ export function serverDefaults(o: KObject): KObject {
           for (const p of objs(r.ports)) p.protocol ??= 'TCP';
       }
       break;
+    case 'LimitRange':
+      for (const l of objs(spec?.limits)) {
+        if (l.type !== 'Container') continue;
+        const d = { ...((l.default as Obj | undefined) ?? {}) };
+        const r = { ...((l.defaultRequest as Obj | undefined) ?? {}) };
+        for (const [k, v] of Object.entries((l.max as Obj | undefined) ?? {})) d[k] ??= v;
+        for (const [k, v] of Object.entries(d)) r[k] ??= v;
+        for (const [k, v] of Object.entries((l.min as Obj | undefined) ?? {})) r[k] ??= v;
+        if (Object.keys(d).length || l.default !== undefined) l.default = d;
+        if (Object.keys(r).length || l.defaultRequest !== undefined) l.defaultRequest = r;
+      }
+      break;
     case 'TenantGateway':
       return applyTenantGatewayDefaults(x);
     case 'HTTPRoute':
@@ -204,7 +216,18 @@ export function serverDefaults(o: KObject): KObject {
 
 /** A path segment: a map member `."name"` (JSON), a map list element `[k=...]`, a set element `{v=...}`. */
 const member = (at: string, k: string) => `${at}.${JSON.stringify(k)}`;
-type Leaf = { path: string; value: unknown };
+type Leaf = { path: string; value: unknown; granular?: boolean };
+
+/**
+ * Whether a leaf is an empty map or list that merges member by member (not atomic): given, it
+ * sets the container without replacing what others set in it.
+ */
+function emptyGranular(leaf: Leaf, n: Node | undefined): boolean {
+  const v = leaf.value;
+  if (n?.atomic) return false;
+  if (isObj(v)) return !Object.keys(v).length;
+  return Array.isArray(v) && !v.length && (n?.list === 'map' || n?.list === 'set');
+}
 
 /** Every leaf of a value under its schema (a scalar, an atomic list or map, an empty map or list). */
 function flatten(v: unknown, n: Node | undefined, at: string, out: Leaf[]): void {
@@ -214,7 +237,7 @@ function flatten(v: unknown, n: Node | undefined, at: string, out: Leaf[]): void
     for (const e of v) flatten(e, n.items, `${at}[k=${keyJson(e as Obj, n)}]`, out);
   } else if (Array.isArray(v) && v.length && n?.list === 'set') {
     for (const e of v) out.push({ path: `${at}{v=${JSON.stringify(e)}}`, value: e });
-  } else out.push({ path: at, value: v });
+  } else out.push({ path: at, value: v, granular: emptyGranular({ path: at, value: v }, n) });
 }
 
 /** The paths a FieldsV1 tree owns: whole subtrees (leaves) and list elements themselves (`.`). */
@@ -260,7 +283,7 @@ function elementsOf(path: string): string[] {
 }
 
 /** Rebuild a value from its leaves, maps and lists as their paths say, list elements in the order given. */
-function build(leaves: Leaf[]): unknown {
+function build(leaves: Leaf[], rank: Map<string, number>): unknown {
   const root: Obj = {};
   for (const { path, value } of leaves) {
     const segs =
@@ -269,17 +292,58 @@ function build(leaves: Leaf[]): unknown {
     segs.forEach((seg, i) => {
       const last = i === segs.length - 1;
       const name = seg.startsWith('.') ? (JSON.parse(seg.slice(1)) as string) : seg;
-      if (last) node[name] = copy(value);
-      else node = (node[name] ??= {}) as Obj;
+      const empty = (x: unknown) => (isObj(x) && !Object.keys(x).length) || (Array.isArray(x) && !x.length);
+      if (last) {
+        // An empty container given where members stay is the members, not an empty one.
+        if (!(empty(value) && isObj(node[name]) && Object.keys(node[name] as Obj).length)) node[name] = copy(value);
+      } else {
+        if (!isObj(node[name])) node[name] = {};
+        node = node[name] as Obj;
+      }
     });
   }
-  const fix = (v: unknown): unknown => {
+  const fix = (v: unknown, at: string): unknown => {
     if (!isObj(v)) return v;
     const keys = Object.keys(v);
-    if (keys.length && keys.every((k) => k.startsWith('[k=') || k.startsWith('{v='))) return keys.map((k) => fix(v[k]));
-    return Object.fromEntries(keys.map((k) => [k, fix(v[k])]));
+    const r = (k: string) => rank.get(`${at}${k}`) ?? Number.MAX_SAFE_INTEGER;
+    if (keys.length && keys.every((k) => k.startsWith('[k=') || k.startsWith('{v=')))
+      return keys.sort((a, b) => r(a) - r(b)).map((k) => fix(v[k], `${at}${k}`));
+    return Object.fromEntries(keys.map((k) => [k, fix(v[k], `${at}.${JSON.stringify(k)}`)]));
   };
-  return fix(root);
+  return fix(root, '');
+}
+
+/** The list element paths of some leaves, each list's in the order first met. */
+function elementOrder(leaves: Leaf[]): Map<string, string[]> {
+  const lists = new Map<string, string[]>();
+  for (const leaf of leaves)
+    for (const el of elementsOf(leaf.path)) {
+      const parent = el.slice(0, Math.max(el.lastIndexOf('[k='), el.lastIndexOf('{v=')));
+      const xs = lists.get(parent) ?? [];
+      if (!xs.includes(el)) xs.push(el);
+      lists.set(parent, xs);
+    }
+  return lists;
+}
+
+/**
+ * Where each list element of the result stands: the elements the live and the given list both
+ * hold take the places such elements held in the live list, in the given list's order; the live
+ * ones the given list lacks keep theirs; the given ones the live list lacks come after.
+ */
+function ranks(live: Leaf[], given: Leaf[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const g = elementOrder(given);
+  for (const [parent, liveEls] of elementOrder(live)) {
+    const givenEls = g.get(parent) ?? [];
+    const shared = givenEls.filter((e) => liveEls.includes(e));
+    let next = 0;
+    const final = liveEls.map((e) => (givenEls.includes(e) ? shared[next++] : e));
+    for (const e of givenEls) if (!final.includes(e)) final.push(e);
+    final.forEach((e, i) => out.set(e, i));
+  }
+  for (const [, givenEls] of g) givenEls.forEach((e, i) => out.has(e) || out.set(e, 1e6 + i));
+  return out;
 }
 
 const FLUX_TAKES = (m: unknown) =>
@@ -317,7 +381,8 @@ export function modelApply(live: KObject, given: KObject): KObject {
   const coveredBy = (p: string, set: Set<string>) => [...set].some((s) => under(p, s));
   const touchedByOthers = (el: string) => [...oWhole, ...oElems].some((s) => under(s, el) || under(el, s));
   const gPaths = g.map((x) => x.path);
-  const givenCovers = (p: string) => gPaths.some((gp) => under(p, gp) || under(gp, p));
+  const givenCovers = (p: string) =>
+    g.some((x) => p === x.path || (under(p, x.path) && !x.granular) || under(x.path, p));
   const givenHasElement = (el: string) => gPaths.some((gp) => under(gp, el));
   const kept: Leaf[] = [];
   for (const leaf of l) {
@@ -339,8 +404,7 @@ export function modelApply(live: KObject, given: KObject): KObject {
     if (coveredBy(leaf.path, aWhole) && !isKey) continue;
     kept.push(leaf);
   }
-  // List elements in the live object's order, the given object's new ones after.
-  const out = build([...kept, ...g].sort((a, b) => order(l, g, a.path) - order(l, g, b.path))) as Obj;
+  const out = build([...kept, ...g], ranks(l, g)) as Obj;
   const result = {
     ...out,
     apiVersion: given.apiVersion,
@@ -357,12 +421,6 @@ export function modelApply(live: KObject, given: KObject): KObject {
     },
   } as unknown as KObject;
   return serverDefaults(result);
-}
-
-/** A leaf's rank: its live position, else after every live leaf in the given object's order. */
-function order(l: Leaf[], g: Leaf[], path: string): number {
-  const i = l.findIndex((x) => x.path === path);
-  return i >= 0 ? i : l.length + g.findIndex((x) => x.path === path);
 }
 
 // ---- drift: what other managers write to a live object -----------------------------------------
