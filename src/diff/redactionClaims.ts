@@ -1,11 +1,10 @@
 /**
- * Redaction markers are cozy-gw's output, never a fact of the change (docs/commands/diff.md
- * "Hidden data is compared, never trusted blind"): a Secret cozy-gw printed without its data
- * carries annotations saying so and a digest of what it left out (src/k8s/secretRedaction.ts),
- * which `diff` reads in the state. A Secret in the change (`-f`) that carries them claims data it
- * does not hold: a forged digest would make `stringData` of its own, or `data: {}`, compare as the
- * state's data. So in the change they are dropped, with a warning naming the Secret, and the
- * Secret is compared by what it really carries. Pure.
+ * Redaction markers are cozy-gw's output, never a fact of the change (docs/decisions.md §C8): a
+ * Secret cozy-gw printed without its data carries annotations saying so and a digest of what it
+ * left out (src/k8s/secretRedaction.ts), which `diff` reads in the state. A Secret in the change
+ * (`-f`) that carries them claims data it does not hold: a forged digest would make `stringData`
+ * of its own, or `data: {}`, compare as the state's data. So in the change they are dropped, with
+ * a warning naming the Secret, and the Secret is compared by what it really carries. Pure.
  */
 import { warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';

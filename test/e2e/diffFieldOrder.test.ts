@@ -1,5 +1,5 @@
 /**
- * The unified diff of a changed object (docs/commands/diff.md "Outputs") at the CLI: the lines
+ * The unified diff of a changed object (docs/commands/diff.md "What it does") at the CLI: the lines
  * that changed, never a member the change left alone moved (a live object's uid, resourceVersion
  * and creationTimestamp after the labels the change gave), whether the state is a `reconcile
  * --all` output (kubectl apply) or a snapshot (server-side apply).

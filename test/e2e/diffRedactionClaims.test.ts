@@ -1,10 +1,9 @@
 /**
- * A Secret in the change that claims cozy-gw's redaction annotations (docs/commands/diff.md
- * "Hidden data is compared, never trusted blind"), at the CLI: the markers are cozy-gw's output,
- * not input facts. A forged Secret carrying the state's digest with `data: {}` or `stringData` of
- * its own is never "no differences" against a state holding the real data (or its digest); the
- * annotations are ignored with a warning naming the Secret, and the Secret is compared by what it
- * carries.
+ * A Secret in the change that claims cozy-gw's redaction annotations (docs/decisions.md §C8), at
+ * the CLI: the markers are cozy-gw's output, not input facts. A forged Secret carrying the state's
+ * digest with `data: {}` or `stringData` of its own is never "no differences" against a state
+ * holding the real data (or its digest); the annotations are ignored with a warning naming the
+ * Secret, and the Secret is compared by what it carries.
  */
 import * as jsyaml from 'js-yaml';
 import { useScratch } from '../helpers/cli';
