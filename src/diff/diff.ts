@@ -41,9 +41,11 @@ import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } fro
 import { TENANT_ROOT, tenantNamespaceOf } from '../platform/tenancy';
 import { readByRender, renderKept, renderedKeys, type RenderOptions } from '../pipelines/render';
 import { valuesDigest } from '../charts/platformValues';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { reconcile, type ReconcileResult } from '../pipelines/reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
+import { withoutRedactionClaims } from './redactionClaims';
 import { cascade, type Leaving } from './garbageCollection';
 import { compareStates, differenceCount, type ChangedObject } from './comparison';
 import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
@@ -171,8 +173,9 @@ function renderChange(
       if (!treeKeys.has(keyOf(t)) && beforeKeys.has(keyOf(t)))
         leaving.set(keyOf(t), 'the Tenant left the tree (--prune: not among the given Tenants)');
 
-  // Render sees the tree, the platform Package and the Namespaces (their uids) of baseline and change.
-  const others = before.filter((o) => !isTenant(o) && readByRender(o));
+  // Render sees the tree, the platform Package and the Namespaces of baseline and change, as the
+  // pipeline that applies the change renders it: offline, the state's uids no lookups of its own.
+  const others = before.filter((o) => !isTenant(o) && readByRender(o)).map(withoutUid);
   // Unordered: what diff prints it orders itself (compareStates), and the overlay is laid by identity.
   const made = new RenderedAsMade(live);
   const r = renderKept(
@@ -277,6 +280,19 @@ function appliedOver(o: KObject, was: KObject | undefined): KObject {
   return was && (next === was || deepEqual(next, was)) ? was : next;
 }
 
+/**
+ * A state object as render reads it for the change: without the uid the API server gave it. The
+ * live objects are the state compared against, not lookups for the change's templates: a tree CI
+ * renders offline gives a tenant Namespace no ownerReference to its parent (docs/decisions.md §4),
+ * and neither does the change (docs/decisions.md §C8).
+ */
+function withoutUid(o: KObject): KObject {
+  if (o.metadata.uid === undefined) return o;
+  const metadata = { ...o.metadata };
+  delete metadata.uid;
+  return { ...o, metadata };
+}
+
 /** An object Flux's kustomize-controller applied: it carries Flux's labels. */
 function appliedByFlux(o: KObject): boolean {
   const labels = o.metadata.labels;
@@ -376,7 +392,6 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     drift: 0,
     inadmissible: [],
     fromTree: (input.treeHeld?.size ?? 0) > 0,
-    values: valuesAgainstTree(input),
     ...partial,
     created: (partial.created ?? []).map(shown),
     changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),
@@ -480,22 +495,26 @@ function withRecordedTenants(input: DiffInput): DiffInput {
 }
 
 /** The change's platform values against the tree's record (DiffResult.values). */
-function valuesAgainstTree(input: DiffInput): DiffResult['values'] {
+function valuesAgainstTree(input: DiffInput, behaviour: Behaviour): DiffResult['values'] {
   const recorded = input.tree?.values;
   if (recorded === undefined) return undefined;
-  if (valuesDigest({ files: input.valuesFiles, objects: input.objects }) === recorded) return undefined;
+  if (valuesDigest({ files: input.valuesFiles, objects: input.objects }, behaviour) === recorded) return undefined;
   return input.valuesFiles.length || findPlatformPackage(input.objects) ? 'differ' : 'missing';
 }
 
 export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
-  const input = withRecordedTenants(asGiven);
+  // Redaction markers in the change are claims, not facts: dropped, with a warning (redactionClaims.ts).
+  const claims = withoutRedactionClaims(asGiven.objects);
+  const input = withRecordedTenants(claims.findings.length ? { ...asGiven, objects: claims.objects } : asGiven);
   const opts = shapedBy(options, input.tree?.shape);
+  const values = valuesAgainstTree(input, (opts.cozystack ?? MAIN_VERSION).behaviour);
   const given = givenChange(input);
   // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
-  const findings: Finding[] = duplicateFindings(input.state, 'state (--state)', '--state').concat(
+  const findings: Finding[] = claims.findings.concat(
+    duplicateFindings(input.state, 'state (--state)', '--state'),
     duplicateFindings(given.all, 'change (-f)'),
   );
-  if (hasErrors(findings)) return resultOf(input, { findings });
+  if (hasErrors(findings)) return resultOf(input, { values, findings });
 
   // 1. The baseline.
   const base = given.context.length ? [...input.state, ...given.context] : input.state;
@@ -504,7 +523,8 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   let drift = 0;
   if (given.changeGiven) {
     baselinePass = baselineOf(base, input, opts);
-    if (hasErrors(baselinePass.findings)) return resultOf(input, { findings: [...findings, ...baselinePass.findings] });
+    if (hasErrors(baselinePass.findings))
+      return resultOf(input, { values, findings: [...findings, ...baselinePass.findings] });
     before = baselinePass.store.all();
     drift = differenceCount(compareStates(base, before));
   }
@@ -515,7 +535,7 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   const overlay = overlayOf(input, opts, before, live, given);
   pushAll(findings, overlay.findings);
   if (hasErrors(overlay.findings))
-    return resultOf(input, { findings, rendered: true, baseline: 'pass', drift, before });
+    return resultOf(input, { values, findings, rendered: true, baseline: 'pass', drift, before });
   const applied = layOver(before, live, overlay, why);
   // What was laid is in `applied` now: the rendered copies and the index are let go before the pass.
   overlay.objects = [];
@@ -538,12 +558,13 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
     drift,
     before,
   };
-  if (hasErrors(pass.findings)) return resultOf(input, { findings, ...common });
+  if (hasErrors(pass.findings)) return resultOf(input, { values, findings, ...common });
   const after = pass.store.all();
   const { created, changed, deleted, uncomparable = [] } = compareStates(before, after);
   passReasons(why, pass, { created, changed, deleted });
 
   return resultOf(input, {
+    values,
     findings,
     created,
     changed,
