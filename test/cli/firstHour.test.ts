@@ -84,8 +84,18 @@ describe('the first hour', () => {
     expect(driftNote({ drift: 0 } as DiffResult, '--state s.yaml', true)).toBeUndefined();
   });
 
+  // A class only main has, and only its values make selectable (docs/versions.md §X1): carol of examples/main-classes.
+  const CLASSES_CHANGE = [
+    '--cozystack-version',
+    'main',
+    '--state',
+    'examples/diff/state.yaml',
+    '-f',
+    'examples/main-classes/carol.yaml',
+  ];
+
   it('diff without --values: the error about a gatewayClass is followed by the hint that the platform values are missing', async () => {
-    const r = await cli(['diff', ...CHANGE]);
+    const r = await cli(['diff', ...CLASSES_CHANGE]);
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^error: .*spec\.gatewayClass: .*"cloudflare-tunnel" is not one the tenant may select/);
@@ -93,8 +103,16 @@ describe('the first hour', () => {
       "info: no --values given: the charts used their default platform values; if these errors come from that, pass the platform's values file with --values",
     );
     // With the values given, no such hint.
-    const ok = await cli(['diff', ...CHANGE, '--values', 'examples/platform/values.yaml']);
+    const ok = await cli([
+      'diff',
+      ...CLASSES_CHANGE,
+      '--values',
+      'examples/platform/values.yaml',
+      '--values',
+      'examples/main-classes/values.yaml',
+    ]);
     expect(ok.stderr).not.toContain('no --values given');
+    expect(ok.stderr).not.toMatch(/^error/m);
   });
 
   describe('a typo at the top of the values file (publising: for publishing:)', () => {
@@ -141,16 +159,23 @@ describe('the first hour', () => {
   it("a values-file typo's warning comes before the error it causes", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-first-hour-'));
     try {
+      // main's classes (docs/versions.md §X1), the overlay of examples/main-classes with the typo.
       const values = fs
-        .readFileSync(path.join(ROOT, 'examples/platform/values.yaml'), 'utf8')
+        .readFileSync(path.join(ROOT, 'examples/main-classes/values.yaml'), 'utf8')
         .replace('tenantSelectableClasses:', 'tenantSelectableClass:');
       fs.writeFileSync(path.join(dir, 'values.yaml'), values);
       const r = await cli([
         'render',
+        '--cozystack-version',
+        'main',
+        '--values',
+        path.join(ROOT, 'examples/platform/values.yaml'),
         '--values',
         path.join(dir, 'values.yaml'),
         '-f',
-        path.join(ROOT, 'examples/platform/tenants'),
+        path.join(ROOT, 'examples/platform/tenants/root.yaml'),
+        '-f',
+        path.join(ROOT, 'examples/main-classes/carol.yaml'),
       ]);
       expect(r.code).toBe(1);
       const lines = r.stderr.trimEnd().split('\n');

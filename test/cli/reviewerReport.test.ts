@@ -59,8 +59,8 @@ describe('diff -o markdown --comment-dir', () => {
     fs.mkdirSync(out);
     fs.writeFileSync(path.join(out, 'comment-01.md'), '<!-- cozy-gw diff comment 1/1 -->\nthe previous run');
     fs.writeFileSync(path.join(out, 'notes.md'), 'mine');
-    // Without --values carol's gatewayClass is refused: the run stops with exit 1.
-    const failing = EXAMPLE.filter((a, i) => a !== '--values' && EXAMPLE[i - 1] !== '--values');
+    // The change's Tenant given twice is an input error: the run stops with exit 1.
+    const failing = [...EXAMPLE, '-f', path.join(ROOT, 'examples', 'diff', 'alice-gateway.yaml')];
     const r = await runCli([...failing, '-o', 'markdown', '--comment-dir', 'failing'], { cwd: dir });
     expect(r.code).toBe(1);
     expect(fs.readdirSync(out).sort()).toEqual(['notes.md']);

@@ -138,7 +138,8 @@ if (!GIT || !BASH) {
         '--output-dir',
         'deploy/platform',
       ],
-      { cwd: dir },
+      // As the render workflow runs it: a clean environment, so the default Cozystack version (not the suite's main).
+      { cwd: dir, env: { COZY_GW_COZYSTACK_VERSION: '' } },
     );
     expect(r.code).toBe(0);
   };

@@ -113,7 +113,8 @@ describe('fn carries the whole tenant', () => {
   it('the example kpt package: what `kpt fn render` writes (committed under cozy-gw/) is the whole tenant', () => {
     const pkg = path.join(ROOT, 'examples', 'fn');
     const generated = readTree(path.join(pkg, 'cozy-gw'));
-    const expected = expectedWholeTenant(flagsOfTenants(tenantsIn(pkg)), { oidc: false });
+    // Committed as a user's kpt writes it: the default Cozystack version, a release (docs/versions.md §T5).
+    const expected = expectedWholeTenant(flagsOfTenants(tenantsIn(pkg)), { oidc: false, release: true });
     expect(wholeTenantOf(treeObjects(generated))).toEqual(expected);
     expect(expected.length).toBeGreaterThan(100);
   });

@@ -46,6 +46,8 @@ export interface ClusterFlags {
   oidc: boolean;
   /** `monitoring.rootEnabled` (default true): the ExternalName Services. */
   rootMonitoring?: boolean;
+  /** A Cozystack release rather than main: no `allow-to-grafana-dashboards` policy (docs/versions.md §T5). */
+  release?: boolean;
 }
 
 /** `apiVersion kind namespace/name` of an object (no namespace: `kind /name`). */
@@ -76,7 +78,7 @@ export function tenantObjects(t: TenantFlags, cluster: ClusterFlags): string[] {
     'allow-to-dashboard',
     'allow-to-linstor-gui',
     'allow-to-keycloak',
-    'allow-to-grafana-dashboards',
+    ...(cluster.release ? [] : ['allow-to-grafana-dashboards']),
     'allow-to-cdi-upload-proxy',
     'allow-to-ingress',
   ])

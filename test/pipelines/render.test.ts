@@ -361,50 +361,64 @@ describe('cozy-gw render (CLI)', () => {
     expect(fs.existsSync(path.join(dir, 'deploy'))).toBe(false);
   });
 
-  it('the bundled example renders cleanly', async () => {
-    const r = await runCli(['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'], {
-      cwd: ROOT,
-    });
-    // Nothing but the note on the Helm hooks left out (docs/decisions.md §Q5).
-    expect(r.stderr).toMatch(/^info: Helm hooks left out: the pre-delete cleanup of 7 tenants .*3 Gateway owners/);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.code).toBe(0);
-    const objs = jsyaml.loadAll(r.stdout) as KObject[];
-    const modes = Object.fromEntries(
-      objs
+  /** The certMode of each TenantGateway a render printed, by namespace. */
+  const certModes = (stdout: string) =>
+    Object.fromEntries(
+      (jsyaml.loadAll(stdout) as KObject[])
         .filter((o) => o.kind === 'TenantGateway')
         .map((o) => [o.metadata.namespace, (o.spec as Record<string, unknown>).certMode]),
     );
-    expect(modes).toEqual({ 'tenant-bob': 'http01', 'tenant-carol': 'edge', 'tenant-root': 'http01' });
-    expect(objs.some((o) => o.kind === 'Namespace' && o.metadata.name === 'tenant-alice-dev-ci')).toBe(true);
-  });
-});
 
-describe('treeNotes: what render --output-dir says of the tree', () => {
-  it('the files written, then what it removed and what it left, each at most ten names and how many more', () => {
-    const names = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}${i}`);
-    expect(treeNotes('out', 3, 'yaml', { written: 4, changed: 4, removed: [], left: [] })).toEqual([
-      'wrote 4 files (3 objects and kustomization.yaml) to out',
-    ]);
-    expect(treeNotes('out', 2, 'json', { written: 3, changed: 3, removed: ['a.json'], left: ['x'] })).toEqual([
-      'wrote 3 files (2 objects as JSON and kustomization.yaml) to out',
-      'note: removed 1 file an earlier run wrote: a.json',
-      'note: left 1 entry cozy-gw did not write: x',
-    ]);
-    expect(
-      treeNotes('out', 0, 'yaml', { written: 1, changed: 1, removed: names(12, 'r'), left: names(2, 'l') }).slice(1),
-    ).toEqual([
-      'note: removed 12 files an earlier run wrote: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, ... (2 more)',
-      'note: left 2 entries cozy-gw did not write: l0, l1',
-    ]);
-  });
+  // The example is written for the default version (examples/README.md), and holds nothing only main has.
+  for (const [version, env] of [
+    ['the default version', { COZY_GW_COZYSTACK_VERSION: '' }],
+    ['main', {}],
+  ] as const)
+    it(`the bundled example renders cleanly under ${version}`, async () => {
+      const r = await runCli(
+        ['render', '--values', 'examples/platform/values.yaml', '-f', 'examples/platform/tenants'],
+        {
+          cwd: ROOT,
+          env,
+        },
+      );
+      // Nothing but the note on the Helm hooks left out (docs/decisions.md §Q5).
+      expect(r.stderr).toMatch(/^info: Helm hooks left out: the pre-delete cleanup of 7 tenants .*3 Gateway owners/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.code).toBe(0);
+      expect(certModes(r.stdout)).toEqual({
+        'tenant-bob': 'http01',
+        'tenant-carol': 'http01',
+        'tenant-root': 'http01',
+      });
+      const objs = jsyaml.loadAll(r.stdout) as KObject[];
+      expect(objs.some((o) => o.kind === 'Namespace' && o.metadata.name === 'tenant-alice-dev-ci')).toBe(true);
+    });
 
-  it('says how many files it left unchanged: a run that changed nothing wrote 0 files', () => {
-    expect(treeNotes('deploy', 192, 'yaml', { written: 193, changed: 0, removed: [], left: [] })).toEqual([
-      'wrote 0 files to deploy, 193 unchanged (193 in all: 192 objects and kustomization.yaml)',
-    ]);
-    expect(treeNotes('deploy', 192, 'json', { written: 193, changed: 1, removed: [], left: [] })).toEqual([
-      'wrote 1 file to deploy, 192 unchanged (193 in all: 192 objects as JSON and kustomization.yaml)',
-    ]);
+  it('examples/main-classes under main: carol picks the edge-terminated class (docs/versions.md §X1), cleanly', async () => {
+    const r = await runCli(
+      [
+        'render',
+        '--cozystack-version',
+        'main',
+        '--values',
+        'examples/platform/values.yaml',
+        '--values',
+        'examples/main-classes/values.yaml',
+        '-f',
+        'examples/platform/tenants/root.yaml',
+        '-f',
+        'examples/main-classes/carol.yaml',
+      ],
+      { cwd: ROOT },
+    );
+    expect(r.stderr).toMatch(/^info: Helm hooks left out: /);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.code).toBe(0);
+    expect(certModes(r.stdout)).toEqual({ 'tenant-carol': 'edge', 'tenant-root': 'http01' });
+    const carol = (jsyaml.loadAll(r.stdout) as KObject[]).find(
+      (o) => o.kind === 'TenantGateway' && o.metadata.namespace === 'tenant-carol',
+    );
+    expect((carol?.spec as Record<string, unknown>).gatewayClassName).toBe('cloudflare-tunnel');
   });
 });
