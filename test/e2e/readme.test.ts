@@ -63,8 +63,6 @@ function env(): NodeJS.ProcessEnv {
     LANG: 'C.UTF-8',
     NO_COLOR: '1',
     CI: 'true',
-    // INTERIM (docs/versions.md): the pages still show main's output; they move to the default version next.
-    COZY_GW_COZYSTACK_VERSION: process.env.COZY_GW_COZYSTACK_VERSION,
   };
   return e;
 }
