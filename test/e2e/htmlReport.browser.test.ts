@@ -32,13 +32,16 @@ const EXAMPLE = EXAMPLE_DIFF;
 /** The README tour's change: the repository `cozy-gw init` writes, its tree rendered, alice given her own Gateway. */
 const TOUR = ['diff', '--state', 'deploy/platform', '--values', 'platform/values.yaml', '-f', 'platform/tenants'];
 
+/** As the README's tour runs: no Cozystack version chosen, so the default (not the suite's main). */
+const AS_USER = { COZY_GW_COZYSTACK_VERSION: '' };
+
 /** The tour's repository under `dir`, as its steps 0 to 3 leave it; returns its path. */
 async function tourRepository(dir: string): Promise<string> {
   const repo = path.join(dir, 'my-platform');
-  expect((await runCli(['init', repo])).code).toBe(0);
+  expect((await runCli(['init', repo], { env: AS_USER })).code).toBe(0);
   const tree = await runCli(
     ['render', '--values', 'platform/values.yaml', '-f', 'platform/tenants', '--output-dir', 'deploy/platform'],
-    { cwd: repo },
+    { cwd: repo, env: AS_USER },
   );
   expect(tree.code).toBe(0);
   const alice = path.join(repo, 'platform', 'tenants', 'alice.yaml');
@@ -102,9 +105,9 @@ if (!CHROMIUM) {
 
     it("the tour's change: no console error, no request, every changed hostname and namespace, a working filter, a screenshot", async () => {
       const repo = await tourRepository(dir);
-      const html = await runCli([...TOUR, '-o', 'html'], { cwd: repo });
+      const html = await runCli([...TOUR, '-o', 'html'], { cwd: repo, env: AS_USER });
       expect({ code: html.code, stderr: html.stderr }).toEqual({ code: 3, stderr: expect.any(String) });
-      const json = JSON.parse((await runCli([...TOUR, '-o', 'json'], { cwd: repo })).stdout) as {
+      const json = JSON.parse((await runCli([...TOUR, '-o', 'json'], { cwd: repo, env: AS_USER })).stdout) as {
         created: KObject[];
         changed: { after: KObject }[];
         deleted: KObject[];
