@@ -422,3 +422,32 @@ describe('cozy-gw render (CLI)', () => {
     expect((carol?.spec as Record<string, unknown>).gatewayClassName).toBe('cloudflare-tunnel');
   });
 });
+
+describe('treeNotes: what render --output-dir says of the tree', () => {
+  it('the files written, then what it removed and what it left, each at most ten names and how many more', () => {
+    const names = (n: number, p: string) => Array.from({ length: n }, (_, i) => `${p}${i}`);
+    expect(treeNotes('out', 3, 'yaml', { written: 4, changed: 4, removed: [], left: [] })).toEqual([
+      'wrote 4 files (3 objects and kustomization.yaml) to out',
+    ]);
+    expect(treeNotes('out', 2, 'json', { written: 3, changed: 3, removed: ['a.json'], left: ['x'] })).toEqual([
+      'wrote 3 files (2 objects as JSON and kustomization.yaml) to out',
+      'note: removed 1 file an earlier run wrote: a.json',
+      'note: left 1 entry cozy-gw did not write: x',
+    ]);
+    expect(
+      treeNotes('out', 0, 'yaml', { written: 1, changed: 1, removed: names(12, 'r'), left: names(2, 'l') }).slice(1),
+    ).toEqual([
+      'note: removed 12 files an earlier run wrote: r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, ... (2 more)',
+      'note: left 2 entries cozy-gw did not write: l0, l1',
+    ]);
+  });
+
+  it('says how many files it left unchanged: a run that changed nothing wrote 0 files', () => {
+    expect(treeNotes('deploy', 192, 'yaml', { written: 193, changed: 0, removed: [], left: [] })).toEqual([
+      'wrote 0 files to deploy, 193 unchanged (193 in all: 192 objects and kustomization.yaml)',
+    ]);
+    expect(treeNotes('deploy', 192, 'json', { written: 193, changed: 1, removed: [], left: [] })).toEqual([
+      'wrote 1 file to deploy, 192 unchanged (193 in all: 192 objects as JSON and kustomization.yaml)',
+    ]);
+  });
+});
