@@ -7,15 +7,13 @@
  * This module is the one source of truth for the policies: `render` prints them and `admit`
  * evaluates exactly these objects (src/admission/admit.ts).
  */
-import coerce from 'semver/functions/coerce';
-import compare from 'semver/functions/compare';
-import gte from 'semver/functions/gte';
-import { error, FindingsError, type Finding } from '../k8s/diagnostics';
+import { error, type Finding } from '../k8s/diagnostics';
 import type { KObject } from '../k8s/model';
 import { splitList } from './platformValues';
 import { type ClusterMap } from '../platform/tenancy';
 import { NS_LABEL_HOST as HOST_LABEL } from '../platform/names';
 import { pushAll } from '../k8s/arrays';
+import { DEFAULT_GATEWAY_API_VERSION, servedVersions, type GatewayApiServed } from '../platform/gatewayApiVersions';
 
 /** §7.0: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
@@ -38,80 +36,12 @@ export const TRUSTED_GROUPS = [
   'system:serviceaccounts:kube-system',
 ];
 
-/**
- * Gateway API bundle version → the versions it serves per resource. Layer 7 matches "every
- * version the vendored CRD bundle serves for each" kind; the platform vendors 1.6.1
- * (docs/behaviour.md §7: gateways and httproutes v1, v1beta1; tlsroutes v1, v1alpha2, v1alpha3;
- * grpcroutes v1). Older bundles: TLSRoute was v1alpha2 only until 1.4 added v1alpha3 and 1.5
- * promoted it to v1; GRPCRoute went v1 in 1.1 and dropped v1alpha2 in 1.2.
- */
-export const GATEWAY_API_SERVED: Record<
-  string,
-  Record<'gateways' | 'httproutes' | 'tlsroutes' | 'grpcroutes', string[]>
-> = {
-  '1.0': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1alpha2'],
-    grpcroutes: ['v1alpha2'],
-  },
-  '1.1': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1alpha2'],
-    grpcroutes: ['v1', 'v1alpha2'],
-  },
-  '1.2': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
-  '1.3': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
-  '1.4': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1alpha2', 'v1alpha3'],
-    grpcroutes: ['v1'],
-  },
-  '1.5': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'],
-    grpcroutes: ['v1'],
-  },
-  '1.6': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'],
-    grpcroutes: ['v1'],
-  },
-};
-
-/** The bundle the platform ships ([C] feat/gateway-api-crds-1.6.1). */
-export const DEFAULT_GATEWAY_API_VERSION = '1.6.1';
-
-/**
- * The served versions of a bundle version. A release newer than the table serves what the
- * newest known one does; one older than 1.0 (or not a version) is refused.
- */
-export function servedVersions(version: string = DEFAULT_GATEWAY_API_VERSION): (typeof GATEWAY_API_SERVED)[string] {
-  const v = coerce(version);
-  if (!v) {
-    throw new FindingsError([
-      error(`gatewayApiVersion "${version}" is not a version`, {
-        rule: 'policies.gateway-api-version',
-        hint: `e.g. ${DEFAULT_GATEWAY_API_VERSION}`,
-      }),
-    ]);
-  }
-  const known = Object.keys(GATEWAY_API_SERVED).sort((a, b) => compare(`${a}.0`, `${b}.0`));
-  let pick: string | undefined;
-  for (const k of known) if (gte(v, `${k}.0`)) pick = k;
-  if (!pick) {
-    throw new FindingsError([
-      error(`Gateway API ${version} is older than any bundle the policies know (${known[0]} and later)`, {
-        rule: 'policies.gateway-api-version',
-      }),
-    ]);
-  }
-  return GATEWAY_API_SERVED[pick];
-}
+export {
+  DEFAULT_GATEWAY_API_VERSION,
+  GATEWAY_API_SERVED,
+  servedVersions,
+  type GatewayApiServed,
+} from '../platform/gatewayApiVersions';
 
 // ---------------------------------------------------------------------------------------------
 // CEL building blocks (docs/behaviour.md §7.0).
@@ -199,7 +129,7 @@ function policy(
  * namespace's namespace.cozystack.io/host label, in cozystack-managed (tenant-*) namespaces.
  * Fail-open when the label is absent or empty (§7.2), and a Gateway without listeners passes.
  */
-function gatewayPolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
+function gatewayPolicy(served: GatewayApiServed): KObject[] {
   const bad = `!has(l.hostname) || ${within('l.hostname', 'variables.host')}`;
   return policy(
     POLICY_NAMES.gateway,
@@ -322,7 +252,7 @@ function namespaceLabelPolicy(): KObject[] {
  * denies (an empty label too: no hostname can be within it); spec.hostnames must be present and non-empty (a route without hostnames inherits every
  * hostname of the listeners it attaches to); every hostname must be in(·, L).
  */
-function routePolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
+function routePolicy(served: GatewayApiServed): KObject[] {
   const rules = (
     [
       ['httproutes', served.httproutes],

@@ -32,7 +32,7 @@
  * (all of them with `prune`, as Flux prunes; else those in the given Tenants' namespaces).
  * Pure: objects in, result out; the two passes share the objects they do not change.
  */
-import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { duplicateFindings } from '../k8s/duplicates';
 import { isNamespace, deepEqual, keyOf, refOf, type KObject } from '../k8s/model';
 import { compareChanges, Store, type Change } from '../k8s/store';
@@ -45,7 +45,7 @@ import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
 import { cascade, type Leaving } from './garbageCollection';
 import { compareStates, differenceCount, type ChangedObject } from './comparison';
-import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
+import { inadmissibleAfter, LOOKAHEAD_BUDGET, type InadmissibleObject, type Lookahead } from './admissionLookahead';
 import { platformPolicies } from '../pipelines/admit';
 import { isChannelSecret } from '../pipelines/platformChannel';
 import { isStatusReason, statusChanges } from './statusChange';
@@ -447,6 +447,22 @@ function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffOptions 
   };
 }
 
+/**
+ * The warning of a look-ahead that stopped at its bound (admissionLookahead.ts), on the first
+ * ValidatingAdmissionPolicy the change creates or alters (the one that costs, most likely).
+ */
+function lookaheadStopped(s: NonNullable<Lookahead['stopped']>, touched: KObject[]): Finding {
+  const policy = touched.find((o) => o.kind === 'ValidatingAdmissionPolicy');
+  return warning(
+    `the admission look-ahead judged ${s.judged} of the ${s.of} objects it had to judge: the admission policies' CEL spent ${s.spent} cost units, past its bound of ${LOOKAHEAD_BUDGET} (the other objects are not judged)`,
+    {
+      rule: 'diff.lookahead-bound',
+      ...(policy ? { object: refOf(policy) } : {}),
+      hint: "a policy whose expressions run past the API server's cost limits fails as its failurePolicy says on every write it matches; make its expressions cheaper",
+    },
+  );
+}
+
 export function diff(input: DiffInput, options: DiffOptions): DiffResult {
   const opts = shapedBy(options, input.tree?.shape);
   const given = givenChange(input);
@@ -496,6 +512,15 @@ export function diff(input: DiffInput, options: DiffOptions): DiffResult {
   const after = pass.store.all();
   const { created, changed, deleted, uncomparable = [] } = compareStates(before, after);
   passReasons(why, pass, { created, changed, deleted });
+  const lookahead = inadmissibleAfter(
+    before,
+    after,
+    { created, changed, deleted },
+    () => platformPolicies({ objects: after, valuesFiles: input.valuesFiles }, opts).policies,
+    { gatewayApiVersion: opts.gatewayApiVersion },
+  );
+  if (lookahead.stopped)
+    findings.push(lookaheadStopped(lookahead.stopped, [...created, ...changed.map((x) => x.after)]));
 
   return resultOf(input, {
     findings,
@@ -509,12 +534,7 @@ export function diff(input: DiffInput, options: DiffOptions): DiffResult {
     ),
     reasons: why.map,
     removedNamespaces: overlay.removedNamespaces,
-    inadmissible: inadmissibleAfter(
-      before,
-      after,
-      { created, changed, deleted },
-      () => platformPolicies({ objects: after, valuesFiles: input.valuesFiles }).policies,
-    ),
+    inadmissible: lookahead.objects,
     pass,
     ...common,
   });

@@ -146,3 +146,35 @@ export function secretSides(
 export function masked(o: KObject): KObject {
   return isSecret(o) ? secretSides(o, o).before! : o;
 }
+
+/**
+ * A Secret as admission judges it where the policies are not the platform's own (docs/security.md
+ * "Admission never sees key material"): its keys kept (a redacted one's from its annotation), every
+ * value of `data` and `stringData` `***`, any other shape of them `***` whole, every annotation that
+ * carries key material `***`, and cozy-gw's own redaction marks dropped (the cluster's object has
+ * none). A values channel is configuration every output writes whole: it is judged as it is; any
+ * other kind too. No expression over the result can reach a value it did not hold.
+ */
+export function judgedSecret(o: KObject): KObject {
+  if (!isSecret(o) || isValuesChannel(o)) return o;
+  const copies = keyMaterialAnnotations(o);
+  const listed = o.metadata.annotations?.[REDACTED_ANNOTATION];
+  const out: KObject = { ...o };
+  if (isRedacted(o))
+    out.data = Object.fromEntries(
+      (typeof listed === 'string' && listed !== '(none)' ? listed.split(',') : []).map((k) => [k, '***']),
+    );
+  else if (isObject(o.data)) out.data = Object.fromEntries(Object.keys(o.data).map((k) => [k, '***']));
+  else if (o.data !== undefined && o.data !== null) out.data = '***';
+  if (isObject(o.stringData)) out.stringData = Object.fromEntries(Object.keys(o.stringData).map((k) => [k, '***']));
+  else if (o.stringData !== undefined && o.stringData !== null) out.stringData = '***';
+  const annotations = o.metadata.annotations;
+  if (isObject(annotations)) {
+    const shown: Record<string, unknown> = { ...annotations };
+    delete shown[REDACTED_ANNOTATION];
+    delete shown[DIGEST_ANNOTATION];
+    for (const k of copies) if (k in shown) shown[k] = '***';
+    out.metadata = { ...o.metadata, annotations: shown as Record<string, string> };
+  }
+  return out;
+}

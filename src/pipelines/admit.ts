@@ -85,7 +85,7 @@ export function admitRequest(req: AdmitRequest): AdmitOutcome {
   const input = { objects: req.objects, valuesFiles: req.valuesFiles };
   const platform = platformPolicies(input, { gatewayApiVersion: req.gatewayApiVersion });
   const caller = callerOf(req.as, req.asGroups);
-  const decisions = admit(objects, platform.policies, caller);
+  const decisions = admit(objects, platform.policies, caller, { gatewayApiVersion: req.gatewayApiVersion });
   return {
     caller,
     placed,
