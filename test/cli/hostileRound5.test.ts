@@ -217,6 +217,35 @@ describe('CEL cost as the API server bounds it', () => {
       "expression 'object.data.x.contains(object.data.x)' resulted in error: operation cancelled: actual cost limit exceeded",
     ]);
   });
+  it('the look-ahead stops at its bound, and says how far it judged', async () => {
+    const big = 'x'.repeat(10001);
+    const maps = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: big-${i}, namespace: tenant-root}\ndata: {x: ${big}}\n`,
+    );
+    await stateWith(maps.join('---\n'));
+    const rules = [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['configmaps'] }];
+    s.write('p.yaml', policy('p', { validations: [{ expression: 'object.data.x.contains(object.data.x)' }] }, rules));
+    const r = await s.cli([
+      'diff',
+      ...['--state', 'state.yaml', '--values', 'values.yaml', '-f', 'tenants.yaml', '-f', 'p.yaml'],
+      ...['-o', 'json', ...NOW],
+    ]);
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout);
+    // Each ConfigMap costs just over the per-call limit: fifty of them reach the bound.
+    expect(out.inadmissible.length).toBe(50);
+    const warned = (out.findings as { rule?: string; message: string }[]).filter(
+      (f) => f.rule === 'diff.lookahead-bound',
+    );
+    expect(warned.length).toBe(1);
+    const [, judged, of] =
+      /^the admission look-ahead judged (\d+) of the (\d+) objects it had to judge: the admission policies' CEL spent \d+ cost units, past its bound of 50000000 \(the other objects are not judged\)$/.exec(
+        warned[0].message,
+      ) ?? [warned[0].message];
+    expect(Number(judged)).toBeLessThan(Number(of));
+  });
 });
 
 describe('matchPolicy Equivalent: a policy judges the versions the cluster serves of its resource', () => {
