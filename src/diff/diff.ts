@@ -37,6 +37,8 @@ import { duplicateFindings } from '../k8s/duplicates';
 import { isNamespace, deepEqual, keyOf, refOf, type KObject } from '../k8s/model';
 import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
+import { DIGEST_ANNOTATION, isRedacted } from '../k8s/secretRedaction';
+import { isWeakDigest } from '../k8s/secretDigest';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespaceOf } from '../platform/tenancy';
 import { readByRender, renderKept, renderedKeys, type RenderOptions } from '../pipelines/render';
@@ -85,6 +87,8 @@ export interface DiffResult {
   deleted: KObject[];
   /** Secrets among `changed` whose data cannot be compared (a side left it out without a digest). */
   uncomparable: KObject[];
+  /** Secrets of the state printed with the unsalted digest an earlier version wrote (guessable: src/k8s/secretDigest.ts). */
+  weakDigests: number;
   hostnames: HostnameRow[];
   /** Why each object differs, by keyOf: what the change did to it, then what the pass did. */
   reasons: Map<string, string[]>;
@@ -358,6 +362,9 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     baseline: 'state',
     drift: 0,
     inadmissible: [],
+    weakDigests: input.state.filter(
+      (o) => isRedacted(o) && isWeakDigest(o.metadata.annotations?.[DIGEST_ANNOTATION]),
+    ).length,
     ...partial,
     created: (partial.created ?? []).map(shown),
     changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),

@@ -4,8 +4,10 @@
  * cancelled as the API server cancels it (per call, per policy evaluation) and a breach follows the
  * policy's failurePolicy; matchPolicy Equivalent judges the versions the cluster serves.
  */
+import { createHash } from 'node:crypto';
 import * as jsyaml from 'js-yaml';
-import { MIN_VALUES, ROOT_TENANT, useScratch } from '../helpers/cli';
+import type { KObject } from '../../src/k8s/model';
+import { MIN_VALUES, ROOT_TENANT, stateArgs, useScratch } from '../helpers/cli';
 
 const NOW = ['--now', '2026-01-01T00:00:00Z'];
 const KEY = 'SUPERSECRETKEYMATERIAL';
@@ -286,5 +288,66 @@ spec:
   });
   it('matchPolicy Exact keeps to the version named', async () => {
     expect(await refusedBy({ matchConstraints: { matchPolicy: 'Exact', resourceRules: v1alpha2Only } })).toEqual([]);
+  });
+});
+
+describe('Secret digests cannot be looked up', () => {
+  const PASSWORD = 'hunter2';
+  const basicAuth = (name: string, password: string) =>
+    `apiVersion: v1\nkind: Secret\nmetadata: {name: ${name}, namespace: tenant-root}\ntype: Opaque\nstringData: {password: ${password}}\n`;
+  /** The unsalted digest an earlier version wrote: sha256 over the sorted [key, base64] pairs. */
+  const oldDigest = (data: Record<string, string>) =>
+    `sha256:${createHash('sha256')
+      .update(JSON.stringify(Object.entries(data).map(([k, v]) => [k, Buffer.from(v).toString('base64')])))
+      .digest('hex')}`;
+  const digestsOf = (yamlText: string) =>
+    jsyaml
+      .loadAll(yamlText)
+      .filter((o): o is KObject => (o as KObject)?.kind === 'Secret')
+      .map((o) => [o.metadata.name, o.metadata.annotations?.['cozy-gw.cozystack.io/secret-data-digest']]);
+
+  it('reconcile --all writes a salted scrypt digest per Secret: no dictionary of digests finds the password', async () => {
+    s.write('secrets.yaml', `${basicAuth('a', PASSWORD)}---\n${basicAuth('b', PASSWORD)}`);
+    s.write('rendered.yaml', (await s.cli(['render', '--values', 'values.yaml', '-f', 'tenants.yaml'])).stdout);
+    const r = await s.cli(stateArgs(['rendered.yaml', 'tenants.yaml', 'secrets.yaml']));
+    expect(r.code).toBe(0);
+    const digests = digestsOf(r.stdout).filter(([n]) => n === 'a' || n === 'b');
+    expect(digests.map(([n, d]) => [n, /^scrypt:4096:8:1:[0-9a-f]{32}:[0-9a-f]{64}$/.test(String(d))])).toEqual([
+      ['a', true],
+      ['b', true],
+    ]);
+    // Not the unsalted digest of the password, and one password gives each Secret its own digest.
+    expect(r.stdout).not.toContain(oldDigest({ password: PASSWORD }).slice(7));
+    expect(digests[0][1]).not.toBe(digests[1][1]);
+    // diff still tells unchanged data from changed against that state.
+    s.write('state.yaml', r.stdout);
+    const base = ['diff', '--state', 'state.yaml', '--values', 'values.yaml', '-f', 'tenants.yaml', ...NOW];
+    s.write('same.yaml', basicAuth('a', PASSWORD));
+    expect((await s.cli([...base, '-f', 'same.yaml'])).code).toBe(0);
+    s.write('other.yaml', basicAuth('a', 'hunter3'));
+    const other = await s.cli([...base, '-f', 'other.yaml']);
+    expect([other.code, other.stdout.includes('password: "*** (changed)"')]).toEqual([3, true]);
+  });
+
+  it('a state written with the old digest is still compared, and the note says it is guessable and how to write it again', async () => {
+    s.write('rendered.yaml', (await s.cli(['render', '--values', 'values.yaml', '-f', 'tenants.yaml'])).stdout);
+    const r = await s.cli(stateArgs(['rendered.yaml', 'tenants.yaml']));
+    const old = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: a\n  namespace: tenant-root\n  annotations:\n    cozy-gw.cozystack.io/secret-data-omitted: password\n    cozy-gw.cozystack.io/secret-data-digest: ${oldDigest({ password: PASSWORD })}\ntype: Opaque\ndata: {}\n`;
+    s.write('state.yaml', `${r.stdout}---\n${old}`);
+    s.write('same.yaml', basicAuth('a', PASSWORD));
+    const same = await s.cli([
+      ...['diff', '--state', 'state.yaml', '--values', 'values.yaml', '-f', 'tenants.yaml', '-f', 'same.yaml'],
+      ...NOW,
+    ]);
+    expect(same.code).toBe(0);
+    s.write('other.yaml', basicAuth('a', 'hunter3'));
+    const other = await s.cli([
+      ...['diff', '--state', 'state.yaml', '--values', 'values.yaml', '-f', 'tenants.yaml', '-f', 'other.yaml'],
+      ...NOW,
+    ]);
+    expect([other.code, other.stdout.includes('password: "*** (changed)"')]).toEqual([3, true]);
+    expect(same.stderr).toContain(
+      'note: the state holds the unsalted sha256 digest an earlier cozy-gw wrote of the data of 1 Secret: anyone who has the state can test guesses of that data against it; write the state again with this version (cozy-gw snapshot, or reconcile --all)',
+    );
   });
 });
