@@ -28,7 +28,15 @@ import { newMemo } from '../k8s/yaml';
 import type { DiffResult } from '../diff/diff';
 import { differences } from '../diff/comparison';
 import { unifiedDiff } from './unifiedDiff';
-import { CHANGE_ORDER, describeState, reportChange, reportCounts, type HostnameRow } from '../diff/hostnames';
+import {
+  CHANGE_ORDER,
+  describeState,
+  groupRoutes,
+  hostnameGroups,
+  reportChange,
+  reportCounts,
+  type HostnameRow,
+} from '../diff/hostnames';
 import { tenantTree } from './tenantTree';
 import { compareGroups, countChange, countsPhrase, namespaceGroup } from './namespaceGroups';
 import { htmlText, treeSvg } from './htmlTree';
@@ -131,9 +139,11 @@ function hostnameSection(rows: readonly HostnameRow[]): string {
   if (changed.length) {
     out +=
       '<table><thead><tr><th>change</th><th>hostname</th><th>route</th><th>before</th><th>after</th></tr></thead><tbody>';
-    for (const r of changed) {
+    // A shared hostname's routes once (hostnameGroups): named up to ten, counted past them.
+    for (const g of hostnameGroups(changed)) {
+      const r = g.rows[0];
       const change = reportChange(r);
-      out += `<tr class="${r.change}"><td>${change}</td><td class="mono">${htmlText(r.hostname)}</td><td class="mono">${htmlText(r.route)}</td><td>${htmlText(describeState(r.before))}</td><td>${htmlText(describeState(r.after))}</td></tr>`;
+      out += `<tr class="${r.change}"><td>${change}</td><td class="mono">${htmlText(r.hostname)}</td><td class="mono">${htmlText(groupRoutes(g))}</td><td>${htmlText(describeState(r.before))}</td><td>${htmlText(describeState(r.after))}</td></tr>`;
     }
     out += '</tbody></table>';
   }

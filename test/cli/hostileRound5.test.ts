@@ -5,6 +5,8 @@
  * policy's failurePolicy; matchPolicy Equivalent judges the versions the cluster serves.
  */
 import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import type { KObject } from '../../src/k8s/model';
 import { MIN_VALUES, ROOT_TENANT, stateArgs, useScratch } from '../helpers/cli';
@@ -349,5 +351,58 @@ describe('Secret digests cannot be looked up', () => {
     expect(same.stderr).toContain(
       'note: the state holds the unsalted sha256 digest an earlier cozy-gw wrote of the data of 1 Secret: anyone who has the state can test guesses of that data against it; write the state again with this version (cozy-gw snapshot, or reconcile --all)',
     );
+  });
+});
+
+describe("every output bounded by the change's meaning, not by how many routes repeat a hostname", () => {
+  const routes = (n: number) =>
+    Array.from(
+      { length: n },
+      (_, i) =>
+        `apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: r${i}, namespace: tenant-root}\nspec:\n  parentRefs: [{name: cozystack, namespace: tenant-root}]\n  hostnames: [shop.example.org]\n  rules: [{backendRefs: [{name: shop, port: 80}]}]\n`,
+    ).join('---\n');
+  const diffArgs = [
+    'diff',
+    '--state',
+    'state.yaml',
+    '--values',
+    'values.yaml',
+    '-f',
+    'tenants.yaml',
+    '-f',
+    'routes.yaml',
+  ];
+
+  it('800 routes sharing one hostname: linear JSON and HTML, the routes named once in the plan, the comment and the page', async () => {
+    await stateWith('');
+    s.write('routes.yaml', routes(800));
+    const json = await s.cli([...diffArgs, '-o', 'json', ...NOW]);
+    expect(json.code).toBe(3);
+    // 800 created routes and 800 rows: some 400 KB; a list of the 799 others per row made 22 MB.
+    expect(json.stdout.length).toBeLessThan(2_000_000);
+    const rows = JSON.parse(json.stdout).hostnames as { route: string; after: Record<string, unknown> }[];
+    expect(rows.length).toBe(800);
+    expect(rows[0].after).toMatchObject({ state: 'served', shared: 800 });
+    expect(JSON.stringify(rows[0])).not.toContain('HTTPRoute tenant-root/r1"');
+    const named = '800 routes: HTTPRoute tenant-root/r0, HTTPRoute tenant-root/r1, ';
+    const plan = await s.cli([...diffArgs, '-o', 'plan', ...NOW]);
+    expect(plan.stdout).toContain(`shop.example.org  (${named}`);
+    expect(plan.stdout.split('\n').filter((l) => l.includes('shop.example.org  (')).length).toBe(1);
+    expect(plan.stdout).toContain('and 790 more)');
+    const html = await s.cli([...diffArgs, '-o', 'html', ...NOW]);
+    expect(html.stdout.length).toBeLessThan(2_000_000);
+    expect(html.stdout.split('and 790 more').length - 1).toBe(1);
+    const md = await s.cli([...diffArgs, '-o', 'markdown', '--comment-dir', 'cm', ...NOW]);
+    expect(md.code).toBe(3);
+    expect(fs.readdirSync(path.join(s.dir, 'cm')).length).toBeLessThan(15);
+  });
+
+  it('150 such routes with --comment-limit 4096: every part fits, a row too long for one continues below it', async () => {
+    await stateWith('');
+    s.write('routes.yaml', routes(150));
+    const r = await s.cli([...diffArgs, '-o', 'markdown', '--comment-dir', 'cm', '--comment-limit', '4096', ...NOW]);
+    expect([r.code, r.stderr.includes('cannot hold')]).toEqual([3, false]);
+    for (const f of fs.readdirSync(path.join(s.dir, 'cm')))
+      expect([f, fs.readFileSync(path.join(s.dir, 'cm', f), 'utf8').length <= 4096]).toEqual([f, true]);
   });
 });
