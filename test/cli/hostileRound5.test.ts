@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
 import type { KObject } from '../../src/k8s/model';
-import { MIN_VALUES, ROOT_TENANT, stateArgs, useScratch } from '../helpers/cli';
+import { MIN_VALUES, ROOT_TENANT, runCli, stateArgs, TESTDATA, useScratch } from '../helpers/cli';
+import { inProcessKubectl } from '../helpers/fakeKubectl';
 
 const NOW = ['--now', '2026-01-01T00:00:00Z'];
 const KEY = 'SUPERSECRETKEYMATERIAL';
@@ -404,5 +405,96 @@ describe("every output bounded by the change's meaning, not by how many routes r
     expect([r.code, r.stderr.includes('cannot hold')]).toEqual([3, false]);
     for (const f of fs.readdirSync(path.join(s.dir, 'cm')))
       expect([f, fs.readFileSync(path.join(s.dir, 'cm', f), 'utf8').length <= 4096]).toEqual([f, true]);
+  });
+});
+
+describe('snapshot -o FILE in a shared directory', () => {
+  const FAKE = path.join(TESTDATA, 'fake-kubectl');
+  const snapshot = (args: string[]) =>
+    runCli(['snapshot', ...args], {
+      cwd: s.dir,
+      env: { PATH: `${FAKE}${path.delimiter}${path.dirname(process.execPath)}`, HOME: s.dir },
+      exec: inProcessKubectl,
+    });
+  it('never writes through a temporary file another user planted: not a file at the name it used, nor a link there', async () => {
+    s.write('victim.txt', 'precious\n');
+    // The name the temporary file used to take, planted twice over: a link to a victim, and a file writable by all.
+    const planted = path.join(s.dir, `.cluster.yaml.${process.pid}.tmp`);
+    fs.symlinkSync(path.join(s.dir, 'victim.txt'), planted);
+    const shared = path.join(s.dir, `.cluster.json.${process.pid}.tmp`);
+    fs.writeFileSync(shared, 'theirs\n', { mode: 0o666 });
+    fs.chmodSync(shared, 0o666);
+    const r = await snapshot(['-q', '-o', 'cluster.yaml']);
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(s.dir, 'victim.txt'), 'utf8')).toBe('precious\n');
+    expect(fs.lstatSync(planted).isSymbolicLink()).toBe(true);
+    expect(fs.lstatSync(path.join(s.dir, 'cluster.yaml')).isFile()).toBe(true);
+    expect(fs.readFileSync(path.join(s.dir, 'cluster.yaml'), 'utf8')).toMatch(/^# cozy-gw snapshot/);
+    const j = await snapshot(['-q', '--format', 'json', '--include-secret-data', '-o', 'cluster.json']);
+    expect(j.code).toBe(0);
+    expect(fs.readFileSync(shared, 'utf8')).toBe('theirs\n');
+    // Key material in it: readable by its owner only.
+    expect((fs.statSync(path.join(s.dir, 'cluster.json')).mode & 0o777).toString(8)).toBe('600');
+    // Nothing of the run's own is left.
+    expect(
+      fs
+        .readdirSync(s.dir)
+        .filter((f) => f.endsWith('.tmp'))
+        .sort(),
+    ).toEqual([path.basename(shared), path.basename(planted)].sort());
+  });
+});
+
+describe("GitHub's legacy workflow commands (##[...]) pass through no line", () => {
+  it('neither stderr nor the findings file carries one, however many findings; a leading :: neither', async () => {
+    // Twelve unknown keys that read as legacy commands: past GitHub's ten annotations, plain lines.
+    const keys = Array.from({ length: 12 }, (_, i) => `"##[error]forged ${i}": 1`).join('\n  ');
+    s.write('values.yaml', MIN_VALUES.replace('publishing:\n', `publishing:\n  ${keys}\n`));
+    s.write('::warning::forged.yaml', ROOT_TENANT.replace('gateway: true', 'gateway: true\n  "##[add-mask]x": 1'));
+    const r = await s.cli([
+      ...['render', '--values', 'values.yaml', '-f', '::warning::forged.yaml'],
+      ...['--findings-file', 'findings.txt'],
+    ]);
+    expect(r.stderr).toContain('forged 11');
+    const findings = fs.readFileSync(path.join(s.dir, 'findings.txt'), 'utf8');
+    for (const [where, text] of [
+      ['stderr', r.stderr],
+      ['findings file', findings],
+    ] as const) {
+      expect([where, text.includes('##[')]).toEqual([where, false]);
+      expect([where, text.split('\n').filter((l) => /^\s*::(?!(warning|error|notice) )/.test(l))]).toEqual([where, []]);
+    }
+  });
+});
+
+describe('a JSON List past 32 MiB (a large cluster, or render -o json of 2,000 tenants) reads, still bounded', () => {
+  /** A `kubectl get -o json` List of ConfigMaps, some 34 MB. */
+  const bigList = () => {
+    const items = Array.from({ length: 340 }, (_, i) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `cm-${i}`, namespace: 'tenant-root' },
+      data: { blob: 'x'.repeat(100_000) },
+    }));
+    return JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 4);
+  };
+  it('from a file (item by item) and from standard input', async () => {
+    const text = bigList();
+    expect(text.length).toBeGreaterThan(34_000_000);
+    s.write('big.json', text);
+    const args = ['reconcile', '--all', '--values', 'values.yaml', '-f', 'tenants.yaml', ...NOW];
+    const file = await s.cli([...args, '-f', 'big.json']);
+    expect([file.code, file.stderr.includes('larger than')]).toEqual([0, false]);
+    expect([file.stdout.includes('cm-0'), file.stdout.includes('cm-339')]).toEqual([true, true]);
+    const stdin = await s.cli([...args, '-f', '-'], text);
+    expect([stdin.code, stdin.stderr.includes('larger than')]).toEqual([0, false]);
+  });
+  it('an object past 3 MiB in it is still refused', async () => {
+    const list = JSON.parse(bigList());
+    list.items[5].data.blob = 'y'.repeat(4 * 1024 * 1024);
+    s.write('big.json', JSON.stringify(list));
+    const r = await s.cli(['reconcile', '--values', 'values.yaml', '-f', 'tenants.yaml', '-f', 'big.json', ...NOW]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: big\.json:1: .*(3 MiB|larger than)/m);
   });
 });
