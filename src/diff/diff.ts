@@ -362,9 +362,8 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     baseline: 'state',
     drift: 0,
     inadmissible: [],
-    weakDigests: input.state.filter(
-      (o) => isRedacted(o) && isWeakDigest(o.metadata.annotations?.[DIGEST_ANNOTATION]),
-    ).length,
+    weakDigests: input.state.filter((o) => isRedacted(o) && isWeakDigest(o.metadata.annotations?.[DIGEST_ANNOTATION]))
+      .length,
     ...partial,
     created: (partial.created ?? []).map(shown),
     changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),

@@ -28,14 +28,7 @@ import { LOAD_OPTIONS } from '../k8s/yaml';
 import { loadAllFast, type StringPool } from '../k8s/yamlFastRead';
 import { SourceMap, stampOf, type FileStamp } from './sourceMap';
 import { isTreeBookkeeping } from './treeFiles';
-import {
-  checkParsed,
-  checkText,
-  limitHint,
-  MAX_DEPTH,
-  MAX_SOURCE_BYTES,
-  type LimitProblem,
-} from '../k8s/limits';
+import { checkParsed, checkText, limitHint, MAX_DEPTH, MAX_SOURCE_BYTES, type LimitProblem } from '../k8s/limits';
 import { countJsonKeys, looksLikeJson, parseJsonFast, printableJson, sameAsYaml } from './jsonText';
 import { pushAll } from '../k8s/arrays';
 

@@ -81,8 +81,12 @@ function scryptHex(data: string, salt: string, n: number, r: number, p: number):
   const key = `${n}:${r}:${p}:${salt}:${createHash('sha256').update(data).digest('hex')}`;
   let hash = memo.get(key);
   if (hash === undefined) {
-    hash = scryptSync(data, Buffer.from(salt, 'hex'), HASH_BYTES, { N: n, r, p, maxmem: 256 * n * r + (1 << 20) })
-      .toString('hex');
+    hash = scryptSync(data, Buffer.from(salt, 'hex'), HASH_BYTES, {
+      N: n,
+      r,
+      p,
+      maxmem: 256 * n * r + (1 << 20),
+    }).toString('hex');
     memo.set(key, hash);
   }
   return hash;
@@ -91,7 +95,10 @@ function scryptHex(data: string, salt: string, n: number, r: number, p: number):
 /** The salt of a Secret's digest: from its identity (see above). */
 function saltOf(o: KObject): string {
   const id = ['cozy-gw/secret-data-digest/v2', o.metadata.namespace ?? '', o.metadata.name ?? '', o.metadata.uid ?? ''];
-  return createHash('sha256').update(id.join('\0')).digest('hex').slice(0, SALT_BYTES * 2);
+  return createHash('sha256')
+    .update(id.join('\0'))
+    .digest('hex')
+    .slice(0, SALT_BYTES * 2);
 }
 
 /** The digest cozy-gw writes for a Secret's data, or undefined when its data is not a map of strings. */
