@@ -524,6 +524,19 @@ function valuesAgainstTree(input: DiffInput, behaviour: Behaviour): DiffResult['
   return input.valuesFiles.length || findPlatformPackage(input.objects) ? 'differ' : 'missing';
 }
 
+/** One controller pass over the state with the change laid over it. */
+function passOver(applied: KObject[], input: DiffInput, opts: DiffOptions): ReconcileResult {
+  return reconcile(
+    { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
+    {
+      now: opts.now,
+      ciliumVersion: opts.ciliumVersion,
+      upstreamCilium: opts.upstreamCilium,
+      cozystack: opts.cozystack,
+    },
+  );
+}
+
 export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   // Redaction markers in the change are claims, not facts: dropped, with a warning (redactionClaims.ts).
   const claims = withoutRedactionClaims(asGiven.objects);
@@ -564,15 +577,7 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   live = undefined;
 
   // 4. The pass, and the comparison.
-  const pass = reconcile(
-    { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
-    {
-      now: opts.now,
-      ciliumVersion: opts.ciliumVersion,
-      upstreamCilium: opts.upstreamCilium,
-      cozystack: opts.cozystack,
-    },
-  );
+  const pass = passOver(applied, input, opts);
   pushAll(findings, pass.findings);
   const common = {
     rendered: given.runRender,
