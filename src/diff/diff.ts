@@ -32,11 +32,13 @@
  * (all of them with `prune`, as Flux prunes; else those in the given Tenants' namespaces).
  * Pure: objects in, result out; the two passes share the objects they do not change.
  */
-import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { duplicateFindings } from '../k8s/duplicates';
 import { isNamespace, deepEqual, keyOf, refOf, type KObject } from '../k8s/model';
 import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
+import { DIGEST_ANNOTATION, isRedacted } from '../k8s/secretRedaction';
+import { isWeakDigest } from '../k8s/secretDigest';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespaceOf } from '../platform/tenancy';
 import { readByRender, renderKept, renderedKeys, type RenderOptions } from '../pipelines/render';
@@ -48,7 +50,7 @@ import { applyOver } from './applyEmulation';
 import { withoutRedactionClaims } from './redactionClaims';
 import { cascade, type Leaving } from './garbageCollection';
 import { compareStates, differenceCount, type ChangedObject } from './comparison';
-import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
+import { inadmissibleAfter, LOOKAHEAD_BUDGET, type InadmissibleObject, type Lookahead } from './admissionLookahead';
 import { platformPolicies } from '../pipelines/admit';
 import { isChannelSecret } from '../pipelines/platformChannel';
 import { isStatusReason, statusChanges } from './statusChange';
@@ -91,6 +93,8 @@ export interface DiffResult {
   deleted: KObject[];
   /** Secrets among `changed` whose data cannot be compared (a side left it out without a digest). */
   uncomparable: KObject[];
+  /** Secrets of the state printed with the unsalted digest an earlier version wrote (guessable: src/k8s/secretDigest.ts). */
+  weakDigests: number;
   hostnames: HostnameRow[];
   /** Why each object differs, by keyOf: what the change did to it, then what the pass did. */
   reasons: Map<string, string[]>;
@@ -392,6 +396,8 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     drift: 0,
     inadmissible: [],
     fromTree: (input.treeHeld?.size ?? 0) > 0,
+    weakDigests: input.state.filter((o) => isRedacted(o) && isWeakDigest(o.metadata.annotations?.[DIGEST_ANNOTATION]))
+      .length,
     ...partial,
     created: (partial.created ?? []).map(shown),
     changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),
@@ -482,6 +488,22 @@ function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffOptions 
 }
 
 /**
+ * The warning of a look-ahead that stopped at its bound (admissionLookahead.ts), on the first
+ * ValidatingAdmissionPolicy the change creates or alters (the one that costs, most likely).
+ */
+function lookaheadStopped(s: NonNullable<Lookahead['stopped']>, touched: KObject[]): Finding {
+  const policy = touched.find((o) => o.kind === 'ValidatingAdmissionPolicy');
+  return warning(
+    `the admission look-ahead judged ${s.judged} of the ${s.of} objects it had to judge: the admission policies' CEL spent ${s.spent} cost units, past its bound of ${LOOKAHEAD_BUDGET} (the other objects are not judged)`,
+    {
+      rule: 'diff.lookahead-bound',
+      ...(policy ? { object: refOf(policy) } : {}),
+      hint: "a policy whose expressions run past the API server's cost limits fails as its failurePolicy says on every write it matches; make its expressions cheaper",
+    },
+  );
+}
+
+/**
  * A committed tree holds no Tenants (Flux applies what render wrote); its record keeps those it was
  * rendered from. They join the state as its Tenants, so a given Tenant is compared with the
  * recorded one as against a state that holds Tenants: the author's edit shows
@@ -500,6 +522,19 @@ function valuesAgainstTree(input: DiffInput, behaviour: Behaviour): DiffResult['
   if (recorded === undefined) return undefined;
   if (valuesDigest({ files: input.valuesFiles, objects: input.objects }, behaviour) === recorded) return undefined;
   return input.valuesFiles.length || findPlatformPackage(input.objects) ? 'differ' : 'missing';
+}
+
+/** One controller pass over the state with the change laid over it. */
+function passOver(applied: KObject[], input: DiffInput, opts: DiffOptions): ReconcileResult {
+  return reconcile(
+    { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
+    {
+      now: opts.now,
+      ciliumVersion: opts.ciliumVersion,
+      upstreamCilium: opts.upstreamCilium,
+      cozystack: opts.cozystack,
+    },
+  );
 }
 
 export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
@@ -542,15 +577,7 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   live = undefined;
 
   // 4. The pass, and the comparison.
-  const pass = reconcile(
-    { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
-    {
-      now: opts.now,
-      ciliumVersion: opts.ciliumVersion,
-      upstreamCilium: opts.upstreamCilium,
-      cozystack: opts.cozystack,
-    },
-  );
+  const pass = passOver(applied, input, opts);
   pushAll(findings, pass.findings);
   const common = {
     rendered: given.runRender,
@@ -562,6 +589,15 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   const after = pass.store.all();
   const { created, changed, deleted, uncomparable = [] } = compareStates(before, after);
   passReasons(why, pass, { created, changed, deleted });
+  const lookahead = inadmissibleAfter(
+    before,
+    after,
+    { created, changed, deleted },
+    () => platformPolicies({ objects: after, valuesFiles: input.valuesFiles }, opts).policies,
+    { gatewayApiVersion: opts.gatewayApiVersion },
+  );
+  if (lookahead.stopped)
+    findings.push(lookaheadStopped(lookahead.stopped, [...created, ...changed.map((x) => x.after)]));
 
   return resultOf(input, {
     values,
@@ -576,12 +612,7 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
     ),
     reasons: why.map,
     removedNamespaces: overlay.removedNamespaces,
-    inadmissible: inadmissibleAfter(
-      before,
-      after,
-      { created, changed, deleted },
-      () => platformPolicies({ objects: after, valuesFiles: input.valuesFiles }).policies,
-    ),
+    inadmissible: lookahead.objects,
     pass,
     ...common,
   });

@@ -80,7 +80,13 @@ async function writeTree(
   dir: string,
   opts: RenderCliOptions,
   ctx: CliContext,
-  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[]; cozystackVersion: string; valuesDigest: string },
+  result: {
+    objects: KObject[];
+    findings: Finding[];
+    tenants: KObject[];
+    cozystackVersion: string;
+    valuesDigest: string;
+  },
 ): Promise<void> {
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
   let w;
