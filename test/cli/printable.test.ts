@@ -40,6 +40,8 @@ describe('escapeControl', () => {
 const VALUES = path.join(ROOT, 'examples/platform/values.yaml');
 const TENANTS = path.join(ROOT, 'examples/platform/tenants');
 const STATE = path.join(ROOT, 'examples/diff/state.yaml');
+/** The version the example's state was written for (its header): the default, not the suite's main. */
+const STATE_VERSION = ['--cozystack-version', 'v1.6.2'];
 const NOW = '2026-01-01T00:00:00Z';
 
 /** A route whose name and hostname carry a forged plan line, an escape sequence and an override. */
@@ -90,6 +92,7 @@ describe('a forged name or hostname stays on its line in every reader output', (
   it.each([['plan'], ['diff']])('diff -o %s', async (format) => {
     const r = await s.cli([
       'diff',
+      ...STATE_VERSION,
       '--state',
       STATE,
       '--values',
@@ -110,6 +113,7 @@ describe('a forged name or hostname stays on its line in every reader output', (
   it('diff -o json keeps the values as they are', async () => {
     const r = await s.cli([
       'diff',
+      ...STATE_VERSION,
       '--state',
       STATE,
       '--values',
@@ -145,7 +149,18 @@ spec:
   dnsNames: [gone.customer1.io]
 `,
     );
-    const r = await s.cli(['reconcile', '--values', VALUES, '-f', STATE, '-f', 'cert.yaml', '--now', NOW]);
+    const r = await s.cli([
+      'reconcile',
+      ...STATE_VERSION,
+      '--values',
+      VALUES,
+      '-f',
+      STATE,
+      '-f',
+      'cert.yaml',
+      '--now',
+      NOW,
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`note: the pass deletes 1 object: Certificate tenant-bob/c\\n${FORGED}`);
     expect(forgedLines(r.stderr)).toEqual([]);
