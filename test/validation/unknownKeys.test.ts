@@ -4,8 +4,10 @@ import {
   nearestKey,
   unknownKeys,
   unknownTenantSpecKeys,
+  unknownKeyHint,
   unknownValueKeys,
 } from '../../src/validation/unknownKeys';
+import { resolveCozystackVersion } from '../../src/platform/cozystackVersions';
 
 describe('unknown keys', () => {
   it('edit distance', () => {
@@ -69,5 +71,41 @@ describe('unknown keys', () => {
       expect.objectContaining({ path: 'resources.cpuRatio' }),
     ]);
     expect(unknownKeys({ a: 1 }, { type: 'object', properties: { b: {} }, additionalProperties: false })).toEqual([]);
+  });
+});
+
+describe('a platform value of another Cozystack version (docs/versions.md §P3)', () => {
+  const at = (name: string) => {
+    const r = resolveCozystackVersion(name);
+    if (!r.ok) throw new Error(r.error);
+    return r.version.behaviour;
+  };
+  const values = {
+    publishing: { host: 'example.org', ingressNameAdmin: 'x' },
+    gateway: { className: 'cilium' },
+    monitoring: { rootEnabled: true },
+  };
+  it.each([
+    [
+      'v1.5.4',
+      'publishing.ingressNameAdmin',
+      'only Cozystack v1.6.0 … v1.6.2 and main have the platform value publishing.ingressNameAdmin; the charts of the version rendered ignore it',
+    ],
+    [
+      'v1.5.4',
+      'gateway.className',
+      'only Cozystack main has the platform value gateway.className; the charts of the version rendered ignore it',
+    ],
+    [
+      'v1.6.2',
+      'gateway.className',
+      'only Cozystack main has the platform value gateway.className; the charts of the version rendered ignore it',
+    ],
+  ])('%s: %s names the versions that have it, no did-you-mean', (version, path, hint) => {
+    const u = unknownValueKeys(values, at(version)).find((x) => x.path === path);
+    expect(u && { suggestion: u.suggestion, hint: unknownKeyHint(u) }).toEqual({ suggestion: undefined, hint });
+  });
+  it('main knows them all', () => {
+    expect(unknownValueKeys(values, at('main'))).toEqual([]);
   });
 });
