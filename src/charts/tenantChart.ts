@@ -56,6 +56,24 @@ export interface TreeOptions {
    * Tenant itself and reports what it finds.
    */
   invalidTenants?: ReadonlySet<KObject>;
+  /**
+   * Render the templates of these releases only (a change against a tree's record, docs/performance.md
+   * "Changed-only"): every release is still walked (its values, its own findings), and a release
+   * not rendered claims its cluster-wide names where `claims` says (the tenants whose names could
+   * meet a rendered one's: docs/tenant.md §2.12), so that a name two tenants share is found as a
+   * whole render finds it. Absent: every release is rendered.
+   */
+  only?: { render(namespace: string): boolean; claims(namespace: string): boolean };
+}
+
+/** A release as the walk hands it on: its objects (none when not rendered), and how many findings its templates gave. */
+export interface WalkedRelease {
+  release: TenantRelease;
+  objects: KObject[];
+  /** Whether its templates were rendered (every release, unless TreeOptions.only). */
+  rendered: boolean;
+  /** The findings its templates added (which a walk that does not render it would not give). */
+  templateFindings: number;
 }
 
 export interface TenantTree {
@@ -250,6 +268,23 @@ export class TreeOutput {
 
 // ---------------------------------------------------------------------------------------------
 // One tenant: each template a call
+
+/**
+ * A release the walk does not render (TreeOptions.only): its hook counted, and where asked its
+ * cluster-wide names claimed as rendering it would claim them (the objects made and let go).
+ */
+function walkUnrendered(r: TenantRelease, d: ChartData, out: TreeOutput, claims: boolean): void {
+  if (!d.opts.includeHooks && !d.opts.gatewayOnly) out.hooksOmitted++;
+  if (!claims || d.opts.gatewayOnly) return;
+  for (const p of renderNetworkPolicies(r, d.fixedPolicies)) if (p.kind === CCNP_KIND) out.claimClusterwide(p, r);
+  let groups: KObject[] = [];
+  try {
+    groups = renderKeycloakGroups(r.namespace, r.values._cluster, keycloakServed(d.capabilities, r.values._cluster));
+  } catch (e) {
+    if (!(e instanceof OidcFlagError)) throw e; // the rendered releases report it
+  }
+  for (const g of groups) out.claimKeycloakGroup(g.metadata.name, r);
+}
 
 /** Render every template of the apps/tenant chart for one tenant release. */
 function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
@@ -449,20 +484,31 @@ export function* walkTenantTree(
   objects: KObject[],
   opts: TreeOptions,
   out: TreeOutput,
-): Generator<{ release: TenantRelease; objects: KObject[] }> {
+): Generator<WalkedRelease> {
   const d = chartData(cluster, objects, opts);
   const { tenants, failed } = treeInputs(objects, opts, out);
   const isRoot = (t: KObject) => tenantNamespace(t.metadata.name, t.metadata.namespace ?? '') === TENANT_ROOT;
-
-  // cozystack-basics: tenant-root's Namespace and Secret, and the platform objects tenants depend on.
-  out.push(renderTenantRoot(cluster, d.clusterYaml));
-  if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster));
+  const only = opts.only;
+  const walked = (r: TenantRelease, basics: () => void): WalkedRelease => {
+    const rendered = only ? only.render(r.namespace) : true;
+    if (!rendered) {
+      walkUnrendered(r, d, out, only!.claims(r.namespace));
+      return { release: r, objects: out.take(), rendered, templateFindings: 0 };
+    }
+    basics();
+    const before = out.findings.length;
+    renderTenant(r, d, out);
+    return { release: r, objects: out.take(), rendered, templateFindings: out.findings.length - before };
+  };
 
   const root = rootRelease(tenants.find(isRoot), d, out);
   out.releases.push(root);
   const known = new Map<string, TenantRelease>([[TENANT_ROOT, root]]);
-  renderTenant(root, d, out);
-  yield { release: root, objects: out.take() };
+  // cozystack-basics: tenant-root's Namespace and Secret, and the platform objects tenants depend on.
+  yield walked(root, () => {
+    out.push(renderTenantRoot(cluster, d.clusterYaml));
+    if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster));
+  });
 
   for (const t of tenants) {
     if (isRoot(t)) continue;
@@ -481,8 +527,7 @@ export function* walkTenantTree(
     }
     known.set(T, r);
     out.releases.push(r);
-    renderTenant(r, d, out);
-    yield { release: r, objects: out.take() };
+    yield walked(r, () => undefined);
   }
 }
 

@@ -16,6 +16,9 @@ import { COMMENT_LIMIT, MIN_COMMENT_LIMIT } from '../../reports/commentParts';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readState } from '../../io/stateInput';
+import { SourceMap } from '../../io/sourceMap';
+import { FindingsError } from '../../k8s/diagnostics';
+import type { DiffOptions, DiffResult } from '../../diff/diff';
 import { shellWord } from '../shellWords';
 import { resolveNow } from '../clock';
 import {
@@ -29,6 +32,7 @@ import {
   collectPath,
   loadInputs,
   usageError,
+  type LoadedInputs,
   withValuesHint,
   type InputOptions,
 } from './common';
@@ -54,6 +58,7 @@ interface DiffCliOptions extends InputOptions, FindingsFileOptions {
   validate?: boolean;
   state: string[];
   prune?: boolean;
+  full?: boolean;
   output: 'diff' | 'plan' | 'json' | 'markdown' | 'html';
   commentDir?: string;
   commentLimit: number;
@@ -108,6 +113,10 @@ export function register(program: Command, ctx: CliContext): Command {
       '--prune',
       'the given Tenants are the whole tree: a Tenant the state has and the inputs lack is removed, with its Namespace and everything in it',
     )
+    .option(
+      '--full',
+      'against a committed tree, read every file and render every tenant (by default a tree whose record allows it is diffed changed-only: only what the change touches is rendered and read, with the same output)',
+    )
     .addOption(
       new Option(
         '-o, --output <format>',
@@ -131,6 +140,55 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
   return cmd;
 }
 
+/**
+ * The comparison: against a committed tree, changed-only where its record allows
+ * (src/cli/treeDiff.ts, docs/performance.md "Changed-only"); else, and with --full, the whole state
+ * read and the whole platform rendered. The change is read into the state's source map, so that a
+ * finding about either names its file and line.
+ */
+function compared(
+  cmd: Command,
+  ctx: CliContext,
+  opts: DiffCliOptions,
+  diffOptions: DiffOptions,
+): { result: DiffResult; stateIsTree: boolean } {
+  const { diff } = late.diff();
+  const sources = new SourceMap();
+  let inputs: LoadedInputs | undefined;
+  if (!opts.full && opts.state.length === 1 && opts.state[0] !== '-') {
+    try {
+      inputs = loadInputs(opts, ctx, cmd, sources);
+    } catch (e) {
+      // As a whole diff would: the state's problems first, else the change's.
+      if (e instanceof FindingsError) readState(opts.state, ctx.io, new SourceMap());
+      throw e;
+    }
+    ctx.progress.phase('comparing what the change touches...');
+    const result = late.treeDiff().changedOnlyDiff(
+      {
+        state: opts.state[0],
+        cwd: ctx.io.cwd,
+        sources,
+        objects: inputs.objects,
+        valuesFiles: inputs.values,
+        prune: opts.prune,
+        wholeTree: opts.output === 'markdown' || opts.output === 'html',
+      },
+      diffOptions,
+    );
+    if (result) return { result, stateIsTree: true };
+  }
+  ctx.progress.phase('reading the state...');
+  const { state, treeHeld, tree } = readState(opts.state, ctx.io, sources);
+  ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
+  inputs ??= loadInputs(opts, ctx, cmd, sources);
+  const result = diff(
+    { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+    diffOptions,
+  );
+  return { result, stateIsTree: (treeHeld?.size ?? 0) > 0 };
+}
+
 /** The command's work: the comparison, printed in the format asked for. */
 function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   if (opts.commentDir !== undefined && opts.output !== 'markdown')
@@ -144,23 +202,15 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
       '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
     );
   checkStdin(cmd, opts, { '--state': opts.state });
-  const { diff } = late.diff();
   const { diffReport } = late.diffOutput();
   const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
   ctx.progress = progressLine(ctx.io, opts.quiet);
-  ctx.progress.phase('reading the state...');
-  const { state, sources, treeHeld, tree } = readState(opts.state, ctx.io);
-  ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
-  // One source map for the run: a finding about a state object or a given one names its file and line.
-  const inputs = loadInputs(opts, ctx, cmd, sources);
-  const result = diff(
-    { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
-    {
-      now,
-      ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
-      progress: (n) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
-    },
-  );
+  const diffOptions = {
+    now,
+    ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
+    progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
+  };
+  const { result, stateIsTree } = compared(cmd, ctx, opts, diffOptions);
   // --validate: the objects the change creates or changes, as they would be, against their published schemas.
   result.findings = checkEmitted(
     withValuesHint(result.findings, opts),
@@ -172,7 +222,7 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
     now,
     stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
     rerun: rerunLine(opts),
-    stateIsTree: (treeHeld?.size ?? 0) > 0,
+    stateIsTree,
     // Placed at file and line, so that the comment and the page say where too.
     place: (f) => locate(f, ctx.sources),
     commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,

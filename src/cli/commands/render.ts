@@ -25,6 +25,8 @@ import {
   type InputOptions,
 } from './common';
 import { resolveNow } from '../clock';
+import { buildIdentity } from '../version';
+import type { RenderedTree } from '../../pipelines/render';
 import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
 import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
@@ -77,9 +79,10 @@ async function writeTree(
   dir: string,
   opts: RenderCliOptions,
   ctx: CliContext,
-  result: { objects: KObject[]; findings: Finding[]; tenants: KObject[] },
+  result: RenderPassResult,
 ): Promise<void> {
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
+  const facts = treeFactsOf(result);
   let w;
   try {
     ctx.progress.phase(`writing ${grouped(result.objects.length)} objects to ${dir}...`);
@@ -97,7 +100,9 @@ async function writeTree(
           withController: opts.withController,
         },
         tenants: result.tenants,
+        platform: facts?.lines.platform,
       },
+      releases: facts && { of: facts.of, info: facts.lines.releases },
       home: ctx.io.env.HOME,
       lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
       note: (line) => ctx.note(`note: ${line}`),
@@ -114,15 +119,32 @@ async function writeTree(
   for (const line of late.render().treeNotes(dir, result.objects.length, opts.output, w)) ctx.note(line);
 }
 
+/** What render's pass gives a command: the objects, the findings, the Tenants, and for a tree what its record keeps. */
+interface RenderPassResult {
+  objects: KObject[];
+  findings: Finding[];
+  tenants: KObject[];
+  values: { file: string; values: Record<string, unknown> }[];
+  tree?: RenderedTree;
+}
+
+/**
+ * What a tree's record keeps of the render (docs/performance.md "Changed-only"): each release's
+ * inputs and what one controller pass over the tree makes of it, and which release each file is of.
+ */
+function treeFactsOf(result: RenderPassResult) {
+  if (!result.tree) return undefined;
+  const { summarizePass, treeFacts, factLines, releaseOfObject } = late.treeSummary();
+  const namespaces = new Set(result.tree.releases.map((r) => r.namespace));
+  const summary = summarizePass(result.objects, namespaces, result.values);
+  return { lines: factLines(treeFacts(result.tree, summary)), of: releaseOfObject(result.tree) };
+}
+
 /**
  * The pass: the options checked, the inputs read, the charts rendered (with --with-controller, the
  * controller pass over them), --validate over what is to be emitted, and the output's info findings.
  */
-function renderPass(
-  cmd: Command,
-  opts: RenderCliOptions,
-  ctx: CliContext,
-): { objects: KObject[]; findings: Finding[]; tenants: KObject[] } {
+function renderPass(cmd: Command, opts: RenderCliOptions, ctx: CliContext): RenderPassResult {
   const { render, outputInfoFindings } = late.render();
   checkOptions(cmd, opts);
   const inputs = loadInputs(opts, ctx, cmd);
@@ -135,6 +157,8 @@ function renderPass(
     apiVersions: opts.apiVersions,
     noteOmittedHooks: true,
     progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
+    // A tree's record keeps each release's digest (docs/performance.md "Changed-only").
+    digests: opts.outputDir ? { build: buildIdentity() } : undefined,
   };
   const result = opts.withController
     ? late.preview().preview(input, {
@@ -147,7 +171,7 @@ function renderPass(
   // --validate: the emitted objects against their published schemas, before anything is written.
   result.findings = checkEmitted(withValuesHint(result.findings, opts), result.objects, opts);
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
-  return { ...result, tenants: inputs.objects.filter(isTenant) };
+  return { ...result, tenants: inputs.objects.filter(isTenant), values: inputs.values };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
