@@ -4,7 +4,7 @@
  * and only the files the plan names are read (every file of the releases it renders, the
  * controller's objects of the other namespaces its passes run over, the admission policies; for
  * `-o markdown` and `-o html`, whose tenant tree draws the whole platform, every Namespace and
- * TenantGateway). Undefined, and the whole tree is diffed, wherever the plan says so or DIR holds
+ * TenantGateway). The whole tree is diffed instead (`full`, with why) wherever the plan says so or DIR holds
  * more than the tree (an entry of its own the record does not know), the record is unfinished or
  * changes under the reader, a file cannot be read, or the diff finds an error (whose every
  * instance a whole diff names).
@@ -25,6 +25,7 @@ import { diff, shapedBy, type DiffOptions, type DiffResult } from '../diff/diff'
 import { planChangedOnly, type ChangedOnlyPlan } from '../diff/changedOnly';
 import { isControllerView, readFacts, type TreeFacts } from '../diff/treeSummary';
 import { buildIdentity } from './version';
+import { TENANT_ROOT } from '../platform/tenancy';
 
 export interface TreeDiffRequest {
   /** `--state`, as given (one path: a committed tree). */
@@ -68,6 +69,19 @@ function treeViewPaths(plan: ChangedOnlyPlan, facts: TreeFacts, ext: string): st
   return out;
 }
 
+/**
+ * The Namespaces the releases the plan does not render make: each its own, and tenant-root's
+ * release the platform's too (cozystack-basics), as its block lists them.
+ */
+function unrenderedNamespaces(plan: ChangedOnlyPlan, facts: TreeFacts, rootBlock: TreeFile[]): Set<string> {
+  const out = new Set<string>();
+  for (const ns of facts.releases.keys()) if (!plan.render.has(ns)) out.add(ns);
+  if (!plan.render.has(TENANT_ROOT))
+    for (const f of rootBlock)
+      if (f.object?.kind === 'Namespace' && f.object.apiVersion === 'v1') out.add(f.object.name);
+  return out;
+}
+
 /** Paths in the order a directory is read in (src/io/inputs.ts: each folder's names sorted, folders walked in place). */
 function byFolderOrder(a: string, b: string): number {
   const x = a.split('/');
@@ -90,23 +104,25 @@ function readTreeFiles(req: TreeDiffRequest, rels: string[]): KObject[] | undefi
   }
 }
 
-/** The changed-only diff (see the module comment); undefined where the whole tree is to be diffed. */
-export function changedOnlyDiff(req: TreeDiffRequest, opts: DiffOptions): DiffResult | undefined {
+/** The changed-only diff (see the module comment), or why the whole tree is to be diffed. */
+export function changedOnlyDiff(req: TreeDiffRequest, opts: DiffOptions): { result: DiffResult } | { full: string } {
   const dir = path.resolve(req.cwd, req.state);
   const head = readTreeHead(dir);
-  if (!head || head.unfinished) return undefined;
+  if (!head) return { full: 'no record of format 4' };
+  if (head.unfinished) return { full: 'a run left its work in the tree' };
   const facts = readFacts(head.making.platform, head.releases);
-  if (!facts || !treeAlone(dir, head, facts)) return undefined;
+  if (!facts) return { full: 'a record without the facts of its releases' };
+  if (!treeAlone(dir, head, facts)) return { full: 'the directory holds more than the tree' };
   const planned = planChangedOnly(
     { tenants: head.making.tenants, facts },
     { objects: req.objects, valuesFiles: req.valuesFiles, prune: req.prune },
-    { ...shapedBy(opts, head.making.shape), build: buildIdentity() },
+    { ...shapedBy(opts, head.making.shape), build: buildIdentity(), wholeTree: req.wholeTree },
   );
-  if ('full' in planned) return undefined;
+  if ('full' in planned) return planned;
   const plan = planned.plan;
   const { whole, view } = planFiles(plan, facts);
-  const blocks = readTreeBlocks(dir, head, [...whole, ...view]);
-  if (!blocks) return undefined;
+  const blocks = readTreeBlocks(dir, head, [...whole, ...view, TENANT_ROOT]);
+  if (!blocks) return { full: 'the record changed while it was read' };
   const isView = (f: TreeFile) =>
     f.object !== undefined && isControllerView({ apiVersion: f.object.apiVersion, kind: f.object.kind } as KObject);
   const wholeFiles = whole.flatMap((ns) => blocks.get(ns) ?? []).map((f) => f.path);
@@ -115,7 +131,7 @@ export function changedOnlyDiff(req: TreeDiffRequest, opts: DiffOptions): DiffRe
   const viewObjects = readTreeFiles(req, viewFiles);
   const ext = head.fileFormat === 'json' ? 'json' : 'yaml';
   const outside = req.wholeTree ? readTreeFiles(req, treeViewPaths(plan, facts, ext)) : [];
-  if (!wholeObjects || !viewObjects || !outside) return undefined;
+  if (!wholeObjects || !viewObjects || !outside) return { full: 'a file of the tree cannot be read' };
   const state = [...wholeObjects, ...viewObjects];
   const result = diff(
     {
@@ -125,9 +141,15 @@ export function changedOnlyDiff(req: TreeDiffRequest, opts: DiffOptions): DiffRe
       objects: req.objects,
       valuesFiles: req.valuesFiles,
       prune: req.prune,
-      only: { render: plan.render, held: new Set(wholeObjects.map(keyOf)), outside: plan.outside, view: outside },
+      only: {
+        render: plan.render,
+        held: new Set(wholeObjects.map(keyOf)),
+        outside: plan.outside,
+        namespaces: unrenderedNamespaces(plan, facts, blocks.get(TENANT_ROOT) ?? []),
+        view: outside,
+      },
     },
     opts,
   );
-  return hasErrors(result.findings) ? undefined : result;
+  return hasErrors(result.findings) ? { full: 'the diff finds an error' } : { result };
 }

@@ -153,7 +153,7 @@ function closure(
 export function planChangedOnly(
   index: TreeIndex,
   change: ChangeInput,
-  opts: RenderOptions & { build: string; ciliumVersion?: string; upstreamCilium?: boolean },
+  opts: RenderOptions & { build: string; ciliumVersion?: string; upstreamCilium?: boolean; wholeTree?: boolean },
 ): ChangedOnly {
   const facts = index.facts;
   if (!facts.pass) return { full: "the tree's record holds no summary of the controller's pass" };
@@ -177,7 +177,10 @@ export function planChangedOnly(
     render.add(ns);
   }
   const routeGws = change.objects.flatMap((o) => (isTenant(o) ? [] : routeGateways(o)));
-  const touched = closure([...render], routeGws, sidesOf(facts, after.releases));
+  // A report that draws the whole tenant tree reads every Namespace: one the pass labels anew is
+  // passed over, so that the tree shows its label as the pass leaves it.
+  const relabelled = opts.wholeTree ? [...facts.releases].filter(([, r]) => r.relabel).map(([ns]) => ns) : [];
+  const touched = closure([...render, ...relabelled], routeGws, sidesOf(facts, after.releases));
   let drift = 0;
   let warnings = 0;
   for (const [ns, r] of facts.releases)

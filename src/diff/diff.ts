@@ -84,6 +84,8 @@ export interface ChangedOnlyScope {
   held: ReadonlySet<string>;
   /** What one pass over the rest of the tree adds: objects it changes (drift) and warnings about them. */
   outside: { drift: number; warnings: number };
+  /** The Namespaces the releases not rendered make (as they made them for the tree). */
+  namespaces: ReadonlySet<string>;
   /** The rest of the tree's Namespaces and TenantGateways, for the report's tenant tree (not passed over). */
   view?: KObject[];
 }
@@ -187,7 +189,9 @@ function renderChange(
     { ...opts, unordered: true },
     made.keep,
   );
-  const { keys: rendered, namespaces: renderedNamespaces, unchanged } = made;
+  const { keys: rendered, unchanged } = made;
+  // A changed-only diff's releases not rendered make their Namespaces as before.
+  const renderedNamespaces = input.only ? new Set([...made.namespaces, ...input.only.namespaces]) : made.namespaces;
   if (hasErrors(r.findings))
     return { objects: [], leaving, removedNamespaces: [], rendered: new Set(), findings: r.findings };
 

@@ -12,7 +12,7 @@
  * (the Cilium hazard that reads Gateways together), a tenant Namespace whose gateway label the pass
  * rewrites. Pure.
  */
-import { hasErrors } from '../k8s/diagnostics';
+import { hasErrors, type Finding } from '../k8s/diagnostics';
 import { groupOf, isNamespace, keyOf, type KObject } from '../k8s/model';
 import { GROUPS } from '../k8s/store';
 import { EPOCH } from '../k8s/time';
@@ -33,8 +33,17 @@ export function isControllerView(o: KObject): boolean {
 export interface TreeSummary {
   ciliumVersion: string;
   upstreamCilium: boolean;
-  /** By release namespace: the objects the pass creates, changes or deletes there, and the warnings about them (releases with neither left out). */
-  releases: Map<string, { drift: number; warnings: number }>;
+  /**
+   * By release namespace: the objects the pass creates, changes or deletes there, the warnings
+   * about them, and whether it labels the release's own Namespace as its Gateway's (the namespace
+   * of a TenantGateway is held by it, docs/behaviour.md §5.6); releases with none of these left out.
+   */
+  releases: Map<string, { drift: number; warnings: number; relabel?: boolean }>;
+}
+
+/** A finding's identity: what it says, of what. */
+function findingKey(f: Finding): string {
+  return JSON.stringify([f.severity, f.rule, f.message, f.object, f.field]);
 }
 
 /** The namespace an object counts in: its own, or a Namespace's name. */
@@ -63,14 +72,19 @@ export function summarizePass(
   opts: { ciliumVersion?: string; upstreamCilium?: boolean } = {},
 ): TreeSummary | undefined {
   const view = objects.filter(isControllerView);
-  const pass = reconcile(
-    { objects: view, valuesFiles: valuesFiles.length ? valuesFiles : undefined },
-    { now: EPOCH, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
-  );
+  const passOver = (objs: KObject[]) =>
+    reconcile(
+      { objects: objs, valuesFiles: valuesFiles.length ? valuesFiles : undefined },
+      { now: EPOCH, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
+    );
+  const pass = passOver(view);
+  // What a pass gives over nothing (the values channel's own warnings: its source Secret missing)
+  // every pass over a part of the tree gives too: not a release's.
+  const anyPass = new Set(passOver([]).findings.map(findingKey));
   if (hasErrors(pass.findings)) return undefined;
   const after = pass.store.all();
   const c = compareStates(view, after);
-  const out = new Map<string, { drift: number; warnings: number }>();
+  const out = new Map<string, { drift: number; warnings: number; relabel?: boolean }>();
   const at = (ns: string) => {
     let e = out.get(ns);
     if (!e) out.set(ns, (e = { drift: 0, warnings: 0 }));
@@ -81,14 +95,17 @@ export function summarizePass(
     if (!releases.has(ns)) return undefined;
     at(ns).drift++;
   }
-  for (const x of c.changed)
-    if (
-      isNamespace(x.after) &&
-      x.before.metadata.labels?.[NS_LABEL_GATEWAY] !== x.after.metadata.labels?.[NS_LABEL_GATEWAY]
-    )
-      return undefined;
+  // A Namespace labelled anew as its own Gateway's is that Gateway's as the record says; labelled
+  // as another one's, the record's publishers would not be the pass's.
+  for (const x of c.changed) {
+    if (!isNamespace(x.after)) continue;
+    const label = x.after.metadata.labels?.[NS_LABEL_GATEWAY];
+    if (x.before.metadata.labels?.[NS_LABEL_GATEWAY] === label) continue;
+    if (label !== x.after.metadata.name) return undefined;
+    at(label).relabel = true;
+  }
   for (const f of pass.findings) {
-    if (f.severity !== 'warning' || !f.object) continue;
+    if (f.severity !== 'warning' || !f.object || anyPass.has(findingKey(f))) continue;
     const ns = namespaceOf({ kind: f.object.kind, metadata: f.object });
     if (!releases.has(ns)) return undefined;
     at(ns).warnings++;
@@ -117,6 +134,8 @@ export interface ReleaseFact {
   /** The summary's count of objects the pass changes in its namespace, and of warnings about them. */
   drift: number;
   warnings: number;
+  /** The pass labels its Namespace as its own Gateway's (the file does not). */
+  relabel: boolean;
 }
 
 /** The facts of a render and of its pass over the tree, as the record's lines hold them. */
@@ -131,6 +150,7 @@ export function treeFacts(tree: RenderedTree, summary: TreeSummary | undefined):
       findings: r.findings,
       drift: s?.drift ?? 0,
       warnings: s?.warnings ?? 0,
+      relabel: s?.relabel ?? false,
     });
   }
   return {
@@ -154,6 +174,7 @@ export function factLines(f: TreeFacts): {
       ...(r.findings ? { findings: true } : {}),
       ...(r.drift ? { drift: r.drift } : {}),
       ...(r.warnings ? { warnings: r.warnings } : {}),
+      ...(r.relabel ? { relabel: true } : {}),
     });
   return { platform: { inputs: f.platform, ...(f.pass ? { pass: f.pass } : {}) }, releases };
 }
@@ -183,6 +204,7 @@ export function readFacts(
       findings: info.findings === true,
       drift: count(info.drift),
       warnings: count(info.warnings),
+      relabel: info.relabel === true,
     });
   }
   return out;

@@ -33,7 +33,7 @@
  */
 import { createHash, hash } from 'node:crypto';
 import { compareObjects, isObject, type KObject } from '../k8s/model';
-import { KUSTOMIZATION, RECORD } from './treeFiles';
+import { KUSTOMIZATION, RECORD, RECORD_V4_HEADER } from './treeFiles';
 import type { TreeShape } from '../platform/treeShape';
 
 export { RECORD, KUSTOMIZATION, MARKER } from './treeFiles';
@@ -47,9 +47,6 @@ const RECORD_V2_HEADER =
   '# cozy-gw output tree (record format 2): the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
 const RECORD_V3_HEADER =
   '# cozy-gw output tree (record format 3): how the tree was written, the Tenants it was rendered from, and the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
-
-const RECORD_V4_HEADER =
-  '# cozy-gw output tree (record format 4): how the tree was written, the Tenants it was rendered from, and the files cozy-gw wrote here, release by release, which the next run replaces or removes. Do not edit.';
 
 /** The record format this version writes. */
 export const RECORD_FORMAT = 4;

@@ -122,9 +122,12 @@ export function unknownValueKeys(values: unknown): UnknownKey[] {
   return unknownKeys(values, asset<Schema>('schemas/platform-values.schema.json'), { lenientTop: true });
 }
 
+/** schemas/tenant.schema.json, read once: it is only read (a Tenant's spec is checked against it, Tenant by Tenant). */
+let tenantSchema: Schema | undefined;
+
 /** The unknown keys of a Tenant's spec (schemas/tenant.schema.json), paths starting `spec.`. */
 export function unknownTenantSpecKeys(spec: unknown): UnknownKey[] {
-  const schema = asset<Schema>('schemas/tenant.schema.json');
+  const schema = (tenantSchema ??= asset<Schema>('schemas/tenant.schema.json'));
   const specSchema = (schema.properties as Record<string, Schema>).spec;
   // A reserved key is an error of its own (docs/decisions.md §15), not an unknown key.
   return unknownKeys(spec, specSchema, { base: 'spec', root: schema }).filter(

@@ -146,12 +146,12 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
  * read and the whole platform rendered. The change is read into the state's source map, so that a
  * finding about either names its file and line.
  */
-function compared(
+async function compared(
   cmd: Command,
   ctx: CliContext,
   opts: DiffCliOptions,
   diffOptions: DiffOptions,
-): { result: DiffResult; stateIsTree: boolean } {
+): Promise<{ result: DiffResult; stateIsTree: boolean } | { exitCode: number }> {
   const { diff } = late.diff();
   const sources = new SourceMap();
   let inputs: LoadedInputs | undefined;
@@ -176,7 +176,12 @@ function compared(
       },
       diffOptions,
     );
-    if (result) return { result, stateIsTree: true };
+    if ('result' in result) return { result: result.result, stateIsTree: true };
+    // The whole tree, then: read in a process with the heap it asks for (src/cli/heapLimit.ts),
+    // where standard input was not read already.
+    const stdin = [...opts.filename, ...opts.values].includes('-');
+    const again = stdin ? undefined : await ctx.io.runAgainWith?.(['--full']);
+    if (again !== undefined) return { exitCode: again };
   }
   ctx.progress.phase('reading the state...');
   const { state, treeHeld, tree } = readState(opts.state, ctx.io, sources);
@@ -190,7 +195,7 @@ function compared(
 }
 
 /** The command's work: the comparison, printed in the format asked for. */
-function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
+async function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): Promise<void> {
   if (opts.commentDir !== undefined && opts.output !== 'markdown')
     usageError(cmd, '--comment-dir writes the markdown comment in parts: it needs -o markdown');
   if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
@@ -210,7 +215,13 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
     ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
     progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
   };
-  const { result, stateIsTree } = compared(cmd, ctx, opts, diffOptions);
+  const done = await compared(cmd, ctx, opts, diffOptions);
+  if ('exitCode' in done) {
+    ctx.exitCode = done.exitCode;
+    ctx.ranAgain = true;
+    return;
+  }
+  const { result, stateIsTree } = done;
   // --validate: the objects the change creates or changes, as they would be, against their published schemas.
   result.findings = checkEmitted(
     withValuesHint(result.findings, opts),
