@@ -154,16 +154,30 @@ export function tenantInputFindings(t: KObject): Finding[] {
 }
 
 /**
+ * Each Tenant's own checks (tenantInputFindings), by Tenant: made once by a caller that renders the
+ * same Tenants more than once (a changed-only diff plans from the tree's Tenants, then renders
+ * them: docs/performance.md "Changed-only") and handed to each render (RenderOptions.tenantChecks).
+ */
+export function tenantChecks(tenants: readonly KObject[]): Map<KObject, Finding[]> {
+  const out = new Map<KObject, Finding[]>();
+  for (const t of tenants) if (!out.has(t)) out.set(t, tenantInputFindings(t));
+  return out;
+}
+
+/**
  * Every Tenant's input checks (tenantInputFindings) and then the hierarchical quota over those
  * that pass them (docs/decisions.md §15): the findings, and the Tenants with an error, whose
- * subtrees the tree skips.
+ * subtrees the tree skips. `checks`: each Tenant's own checks where the caller made them (tenantChecks).
  */
-export function tenantsInputCheck(tenants: readonly KObject[]): { findings: Finding[]; invalid: Set<KObject> } {
+export function tenantsInputCheck(
+  tenants: readonly KObject[],
+  checks?: ReadonlyMap<KObject, Finding[]>,
+): { findings: Finding[]; invalid: Set<KObject> } {
   const findings: Finding[] = [];
   const invalid = new Set<KObject>();
   const passed: KObject[] = [];
   for (const t of tenants) {
-    const fs = tenantInputFindings(t);
+    const fs = checks?.get(t) ?? tenantInputFindings(t);
     pushAll(findings, fs);
     if (hasErrors(fs)) invalid.add(t);
     else passed.push(t);

@@ -26,6 +26,8 @@ import { planChangedOnly, type ChangedOnlyPlan } from '../diff/changedOnly';
 import { isControllerView, readFacts, type TreeFacts } from '../diff/treeSummary';
 import { buildIdentity } from './version';
 import { TENANT_ROOT } from '../platform/tenancy';
+import { isTenant } from '../platform/kinds';
+import { tenantChecks } from '../charts/tenantChart';
 
 export interface TreeDiffRequest {
   /** `--state`, as given (one path: a committed tree). */
@@ -113,6 +115,8 @@ export function changedOnlyDiff(req: TreeDiffRequest, opts: DiffOptions): { resu
   const facts = readFacts(head.making.platform, head.releases);
   if (!facts) return { full: 'a record without the facts of its releases' };
   if (!treeAlone(dir, head, facts)) return { full: 'the directory holds more than the tree' };
+  // The plan and the diff render the same Tenants: each one's own checks made once, here.
+  opts = { ...opts, tenantChecks: tenantChecks([...head.making.tenants, ...req.objects.filter(isTenant)]) };
   const planned = planChangedOnly(
     { tenants: head.making.tenants, facts },
     { objects: req.objects, valuesFiles: req.valuesFiles, prune: req.prune },

@@ -197,14 +197,17 @@ function renderChange(
 
   // What render produced for the state's tree: rendered again from its Tenants (a tree's record
   // says the same for what it holds), so what it no longer produces goes, whatever its kind.
-  // Only its keys are kept: its objects would be a second copy of the whole tree's.
-  const previous = renderedKeys(
-    {
-      objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],
-      valuesFiles: input.valuesFiles,
-    },
-    opts,
-  );
+  // Only its keys are kept: its objects would be a second copy of the whole tree's. A changed-only
+  // diff has the files of the releases it renders: what render produced of them.
+  const previous =
+    input.only?.held ??
+    renderedKeys(
+      {
+        objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],
+        valuesFiles: input.valuesFiles,
+      },
+      opts,
+    );
   const gone = goneKeys(input, before, rendered, previous, givenTenants);
   const removedNamespaces: string[] = [];
   for (const o of before) {

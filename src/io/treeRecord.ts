@@ -8,11 +8,11 @@
  * (`{"format":4,"files":"yaml","id":"<sha256>","head":<bytes>}`), then the head: the shape line
  * (`{"shape":{"includeHooks":true}}`: the options that shaped the content, only those set), the
  * platform line (`{"platform":{...}}`: what the render's every release shares, as the core keeps it),
- * one line per Tenant the tree was rendered from (`{"tenant":{...}}`, in the stable order), one line
- * per release (`{"release":{"namespace":"tenant-a","block":[offset,bytes,files],"digest":"<sha256>",...}}`:
- * the tenant whose chart made a block of files, where its block is in the body and the digest of
- * the block's bytes, with what the core keeps of the release: its inputs' digest, what one
- * controller pass makes of it), the kustomization line (`{"kustomization":"<sha256>"}`) and the
+ * the Tenants the tree was rendered from (`{"tenants":[{...},...]}`, in the stable order, at most a
+ * thousand a line), the releases (`{"releases":[{"namespace":"tenant-a","block":[offset,bytes,files],"digest":"<sha256>",...},...]}`,
+ * a thousand a line: the tenant whose chart made a block of files, where its block is in the body
+ * and the digest of the block's bytes, with what the core keeps of the release: its inputs'
+ * digest, what one controller pass makes of it), the kustomization line (`{"kustomization":"<sha256>"}`) and the
  * folders of DIR that are not one release's (`{"folders":["_cluster",...]}`); then
  * the body, the blocks one after the other in the order of the release lines: one JSON array a line
  * per file, in output order, `["tenant-a/secret-s.yaml","<sha256 of its bytes>","v1","Secret","tenant-a","s"]`
@@ -244,16 +244,17 @@ export function recordBytes(input: {
   const head = new LineBlocks();
   head.add(JSON.stringify({ shape: shapeRecord(making.shape) }));
   if (making.platform) head.add(JSON.stringify({ platform: making.platform }));
-  for (const t of [...making.tenants].sort(compareObjects)) head.add(JSON.stringify({ tenant: t }));
+  addBatches(head, 'tenants', [...making.tenants].sort(compareObjects));
   const body: Buffer[] = [];
+  const releases: unknown[] = [];
   let offset = 0;
   for (const r of input.releases) {
     const b = blockOf(r);
-    const release = { namespace: r.namespace, block: [offset, b.length, b.files], digest: b.digest, ...r.info };
-    head.add(JSON.stringify({ release }));
+    releases.push({ namespace: r.namespace, block: [offset, b.length, b.files], digest: b.digest, ...r.info });
     for (const x of b.bytes) body.push(x);
     offset += b.length;
   }
+  addBatches(head, 'releases', releases);
   head.add(JSON.stringify({ kustomization: input.kustomization }));
   if (input.folders?.length) head.add(JSON.stringify({ folders: input.folders }));
   // The id is the digest of the head (which holds every block's digest): the header carrying it goes before.
@@ -261,6 +262,14 @@ export function recordBytes(input: {
   const headBytes = blocks.reduce((n, x) => n + x.length, 0);
   const header = { format: RECORD_FORMAT, files: input.format, id, head: headBytes };
   return Buffer.concat([Buffer.from(`${RECORD_V4_HEADER}\n${JSON.stringify(header)}\n`), ...blocks, ...body]);
+}
+
+/** Entries per head line of Tenants or releases: a few JSON texts to parse, none longer than a few MB. */
+const BATCH = 1000;
+
+/** `{"<name>":[...]}` lines of at most BATCH entries each. */
+function addBatches(lines: LineBlocks, name: string, entries: readonly unknown[]): void {
+  for (let i = 0; i < entries.length; i += BATCH) lines.add(JSON.stringify({ [name]: entries.slice(i, i + BATCH) }));
 }
 
 /** The id a record of format 2 and later carries (its header line), without parsing the files. */
@@ -384,10 +393,13 @@ export function parseRecordHead(bytes: Buffer): RecordHead | undefined {
     if (!isObject(e)) continue;
     if (isObject(e.shape)) out.making.shape = readShape(e.shape);
     else if (isObject(e.platform)) out.making.platform = e.platform;
-    else if (isObject(e.tenant) && isObject(e.tenant.metadata)) out.making.tenants.push(e.tenant as unknown as KObject);
-    else if (isObject(e.release)) {
-      const r = releaseOf(e.release);
-      if (r) out.releases.push(r);
+    else if (Array.isArray(e.tenants)) {
+      for (const t of e.tenants) if (isObject(t) && isObject(t.metadata)) out.making.tenants.push(t as KObject);
+    } else if (Array.isArray(e.releases)) {
+      for (const x of e.releases) {
+        const r = isObject(x) ? releaseOf(x) : undefined;
+        if (r) out.releases.push(r);
+      }
     } else if (typeof e.kustomization === 'string') out.kustomization = e.kustomization;
     else if (Array.isArray(e.folders)) out.folders = e.folders.filter((f): f is string => typeof f === 'string');
   }

@@ -90,6 +90,8 @@ export interface RenderOptions {
   digests?: { build: string };
   /** Render the templates of these releases only (src/charts/tenantChart.ts TreeOptions.only). */
   only?: TreeOptions['only'];
+  /** Each Tenant's own checks, made once by the caller (src/charts/tenantChart.ts tenantChecks). */
+  tenantChecks?: ReadonlyMap<KObject, Finding[]>;
 }
 
 export interface RenderResult {
@@ -171,13 +173,13 @@ export interface InputCheck {
  * every Tenant (the values schema and its names, tenantInputFindings), every TenantGateway
  * against the CRD.
  */
-export function validateInputs(input: RenderInput): InputCheck {
+export function validateInputs(input: RenderInput, checks?: ReadonlyMap<KObject, Finding[]>): InputCheck {
   const findings: Finding[] = [];
   for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
   const pkg = findPlatformPackage(input.objects);
   if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
   const valuesInvalid = hasErrors(findings);
-  const tenants = tenantsInputCheck(input.objects.filter(isTenant));
+  const tenants = tenantsInputCheck(input.objects.filter(isTenant), checks);
   pushAll(findings, tenants.findings);
   const invalidTenants = tenants.invalid;
   for (const o of input.objects) {
@@ -315,7 +317,7 @@ export interface RenderGroup {
  * findings alone and again to write the objects out, never holding them all.
  */
 export function* renderGroups(input: RenderInput, opts: RenderOptions, findings: Finding[]): Generator<RenderGroup> {
-  const checked = validateInputs(input);
+  const checked = validateInputs(input, opts.tenantChecks);
   pushAll(findings, checked.findings);
   // Ill-typed platform values would only make the charts repeat the schema's verdict.
   if (checked.valuesInvalid) return;

@@ -57,10 +57,14 @@ export function platformDigest(p: PlatformInputs): string {
   );
 }
 
-/** A release's digest: its inputs as the chart sees them, with the platform digest. */
+/**
+ * A release's digest: its inputs as the chart sees them, with the platform digest. As JSON writes
+ * them, keys in the order given: the same Tenant, its keys written in another order, renders again,
+ * which costs a render and changes nothing (a digest that differs only ever renders more).
+ */
 export function releaseDigest(platform: string, r: TenantRelease, parentUid: string | undefined): string {
   return sha256(
-    canonicalJson({
+    JSON.stringify({
       platform,
       tenant: (r.tenant as KObject | undefined) ?? null,
       name: r.name,

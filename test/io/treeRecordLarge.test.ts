@@ -46,17 +46,21 @@ describe('the record of a large tree', () => {
     // The format as one string spells it (small trees could be written so).
     let head = '{"shape":{}}\n';
     const blocks: string[] = [];
+    const releaseLines: unknown[] = [];
     let offset = 0;
     for (const [ns, fs] of releases) {
       const block = fs
         .map((f) => `${JSON.stringify([f.path, f.sha256, 'v1', 'ConfigMap', ns, f.object.name])}\n`)
         .join('');
       const length = Buffer.byteLength(block);
-      head += `${JSON.stringify({ release: { namespace: ns, block: [offset, length, fs.length], digest: sha(block) } })}\n`;
+      releaseLines.push({ namespace: ns, block: [offset, length, fs.length], digest: sha(block) });
       blocks.push(block);
       offset += length;
     }
     const body = blocks.join('');
+    // The releases a thousand a line.
+    for (let i = 0; i < releaseLines.length; i += 1000)
+      head += `${JSON.stringify({ releases: releaseLines.slice(i, i + 1000) })}\n`;
     head += `${JSON.stringify({ kustomization: sha('resources: []\n') })}\n`;
     const header = `{"format":4,"files":"yaml","id":"${sha(head)}","head":${Buffer.byteLength(head)}}`;
     const text = bytes.toString('utf8');
