@@ -12,6 +12,7 @@ export default tseslint.config(
       'coverage/',
       '.bench/',
       'src/assets/assets.generated.ts',
+      'src/assets/starter.generated.ts',
       'src/validation/validators.generated.ts',
       'src/validation/upstreamValidators*.generated.ts',
       'testdata/',

@@ -30,6 +30,11 @@ module.exports = {
   maxWorkers: Math.max(2, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length),
   // Generous: CI machines have two cores and the property and kpt tests share them.
   testTimeout: 60000,
+  // A worker that ran a test of a large platform (the L platform of bench/generate.js holds gigabytes)
+  // is started again before its next file: its heap is torn down while the others work, not in
+  // the 500 ms jest gives a worker to exit at the end, which it outlasted ("A worker process has
+  // failed to exit gracefully and has been force exited"; no handle was open).
+  workerIdleMemoryLimit: '1GB',
   // Packages whose `exports` have only an `import` condition, which jest's CommonJS resolver does not read.
   moduleNameMapper: {
     '^unicorn-magic$': '<rootDir>/node_modules/unicorn-magic/node.js',
@@ -38,6 +43,8 @@ module.exports = {
   reporters: ['<rootDir>/test/reporters/progress.js', '<rootDir>/test/reporters/skipped.js'],
   // dist/ is brought up to date once, before any suite runs from it (test/globalSetup.ts).
   globalSetup: '<rootDir>/test/globalSetup.ts',
+  // The suite reproduces Cozystack main unless a test chooses a version (test/setupVersion.ts).
+  setupFiles: ['<rootDir>/test/setupVersion.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {

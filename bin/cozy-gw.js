@@ -4,6 +4,17 @@
 // after it (src/cli/bundleLoader.ts, docs/decisions.md §C13); where that cannot be done (Bun), the
 // bundle as a module.
 const command = process.argv.slice(2).find((a) => !a.startsWith('-')) ?? 'help';
+// In a clone (src/ beside bin/; the package ships none), dist/ is what `npm run build` made of src/:
+// missing or older than a source, say so and stop, instead of Node.js's stack trace or a stale run
+// (scripts/ensure-built.js). The installed package never takes this branch.
+const buildCheck = require('node:path').join(__dirname, '..', 'scripts', 'ensure-built.js');
+if (require('node:fs').existsSync(require('node:path').join(__dirname, '..', 'src', 'cli', 'index.ts'))) {
+  const problem = require(buildCheck).buildProblem();
+  if (problem) {
+    process.stderr.write(`cozy-gw: ${problem}\n`);
+    process.exit(1);
+  }
+}
 const loaded = require('../dist/cli/bundleLoader.js').loadBundle({
   bundle: require('node:path').join(__dirname, '..', 'dist', 'cozy-gw.js'),
   command,

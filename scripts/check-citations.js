@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Citations in code comments point into the repository (docs/README.md "Citing them"):
+ * Citations in code comments point into the repository (ARCHITECTURE.md "Citing the documents"):
  *
  * - `docs/<doc>.md §<id>` (several: `§<id>, §<id>`, a range `§<id>–§<id>`) names a section that
  *   exists in that document; `docs/<page>.md "<heading>"` (pages in folders too:
@@ -23,7 +23,10 @@
  * `--fix` first rewrites the citations whose mapping is mechanical (the specification's section
  * numbers to docs/ sections; see MECHANICAL), then checks.
  *
- * Usage: node scripts/check-citations.js [--fix] [--list] [path...]   (default: src test scripts bench)
+ * The data the package ships or the build embeds (schemas/, charts/, templates/) is read whole: a
+ * schema's description and a chart's comment follow the same rules.
+ *
+ * Usage: node scripts/check-citations.js [--fix] [--list] [path...]   (default: src test scripts bench schemas charts templates)
  */
 'use strict';
 const fs = require('node:fs');
@@ -31,8 +34,17 @@ const path = require('node:path');
 const ts = require('typescript');
 
 const ROOT = path.resolve(__dirname, '..');
-const DEFAULT_DIRS = ['src', 'test', 'scripts', 'bench'];
+/**
+ * The data the package ships or the build embeds (schemas/, charts/, templates/): its text is read
+ * whole, as one comment, since a schema's description or a template's comment reaches the user.
+ */
+const DATA_DIRS = ['schemas', 'charts', 'templates'];
+const DEFAULT_DIRS = ['src', 'test', 'scripts', 'bench', ...DATA_DIRS];
 const SOURCE_EXT = /\.(ts|js|mjs|cjs)$/;
+const DATA_EXT = /\.(json|ya?ml|hbs)$/;
+/** Documents of others vendored as they are: not ours to cite from. */
+const VENDORED_DATA = [/^schemas\/sarif-[\d.]+\.schema\.json$/, /^schemas\/gitlab-codequality-issue\.schema\.json$/];
+const isData = (rel) => DATA_DIRS.some((d) => rel.startsWith(`${d}/`));
 /** Generated or vendored code: its comments are not ours. */
 const SKIP = [/\.generated\.ts$/, /^scripts\/vendor\//, /(^|\/)node_modules\//];
 /** The folders a path in a comment may start with. */
@@ -63,6 +75,7 @@ const FORBIDDEN = [
   },
   { re: /\bRF §/g, what: 'a document the repository does not hold' },
   { re: /\bshared\/spec\b/g, what: 'a document the repository does not hold' },
+  { re: /\.\.\/shared\/\w/g, what: 'a folder beside the repository that a clone does not have' },
   { re: /\bissues? #?\d+/gi, what: 'an issue number (say what the thing is instead)' },
 ];
 
@@ -193,6 +206,23 @@ function commentsAndTitles(file, text) {
   };
 }
 
+/** A data file's text as one comment (DATA_DIRS). */
+function wholeText(text) {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lineOf = (pos) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= pos) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  return { comments: [{ pos: 0, text }], titles: [], lineOf };
+}
+
 function isTestCall(callee) {
   let e = callee;
   while (ts.isPropertyAccessExpression(e) || ts.isCallExpression(e))
@@ -207,7 +237,7 @@ function isTestCall(callee) {
 function checkText(file, text, ctx) {
   const problems = [];
   const citations = [];
-  const { comments, titles, lineOf } = commentsAndTitles(file, text);
+  const { comments, titles, lineOf } = isData(file) ? wholeText(text) : commentsAndTitles(file, text);
   const forbidden = (t, pos, where) => {
     for (const { re, what } of FORBIDDEN)
       for (const m of t.matchAll(re))
@@ -297,7 +327,10 @@ function listFiles(root, dirs) {
     if (!fs.existsSync(abs)) return;
     const st = fs.statSync(abs);
     if (st.isFile()) {
-      if (SOURCE_EXT.test(rel) && !SKIP.some((re) => re.test(rel))) out.push(rel);
+      const wanted = isData(rel)
+        ? DATA_EXT.test(rel) && !VENDORED_DATA.some((re) => re.test(rel))
+        : SOURCE_EXT.test(rel);
+      if (wanted && !SKIP.some((re) => re.test(rel))) out.push(rel);
       return;
     }
     if (SKIP.some((re) => re.test(rel + '/'))) return;
@@ -370,7 +403,7 @@ const MECHANICAL = [
 
 /** Rewrite the mechanical citations in the comments and test titles of one file's text. */
 function fixText(file, text) {
-  const { comments, titles } = commentsAndTitles(file, text);
+  const { comments, titles } = isData(file) ? wholeText(text) : commentsAndTitles(file, text);
   const spans = comments.map((c) => ({ pos: c.pos, text: c.text, quote: null }));
   for (const t of titles) spans.push({ pos: t.pos + 1, text: t.text, quote: text[t.pos] });
   spans.sort((a, b) => b.pos - a.pos);

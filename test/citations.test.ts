@@ -1,10 +1,11 @@
 /**
- * Citations in comments resolve (docs/README.md "Citing them"): every `docs/<doc>.md §<id>`,
+ * Citations in comments resolve (ARCHITECTURE.md "Citing the documents"): every `docs/<doc>.md §<id>`,
  * docs/ page heading and ARCHITECTURE.md heading exists, every path into the repository exists,
  * and nothing cites a document the repository does not hold, an issue number, a README heading
  * (the README is a tour) or, in src/, a benchmark round. scripts/check-citations.js does the
  * work; `npm run check-citations` prints the same report, `-- --list` every citation.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 interface Problem {
@@ -133,6 +134,20 @@ describe('what is refused', () => {
     ]);
   });
 
+  test("the text the package ships or the build embeds is read whole: a schema's description, a chart's comment", () => {
+    expect(
+      problems('{ "description": "A Tenant (cli-contract \'Inputs\', reference-facts §2)" }', 'schemas/x.schema.json'),
+    ).toEqual([
+      '1: comment cites a document the repository does not hold: "reference-facts"',
+      '1: comment cites a document the repository does not hold (cite a README heading): "cli-contract"',
+      '1: §2 names no document (write docs/<doc>.md §2)',
+    ]);
+    expect(problems('# Defaults (docs/behaviour.md §1)\nkey: 1\n', 'charts/x/values.yaml')).toEqual([]);
+    expect(problems('# see ../shared/conformance/run.py', 'charts/x/values.yaml')).toEqual([
+      '1: comment cites a folder beside the repository that a clone does not have: "../shared/c"',
+    ]);
+  });
+
   test('strings, template literals and regular expressions are not comments', () => {
     const text = [
       "const a = 'issue 5 // reference-facts §5.8';",
@@ -167,5 +182,52 @@ describe('--fix', () => {
       '// reference-facts §5.9 cause 4; tenant-chart §2.0.6; decisions §Q3; README "cozy-gw diff"; README "Memory at scale"',
     );
     expect(problems(fixed)).toEqual([]);
+  });
+});
+
+describe('the pages a clone holds', () => {
+  /** README.md, ARCHITECTURE.md, and every page of docs/ and examples/. */
+  const pages = (): string[] => {
+    const out = ['README.md', 'ARCHITECTURE.md'];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+        const rel = `${dir}/${e.name}`;
+        if (e.isDirectory()) walk(rel);
+        else if (e.name.endsWith('.md')) out.push(rel);
+      }
+    };
+    walk('docs');
+    walk('examples');
+    return out;
+  };
+
+  test('point at no folder beside the repository (a clone has no ../shared/)', () => {
+    const found = pages().flatMap((page) =>
+      fs
+        .readFileSync(path.join(ROOT, page), 'utf8')
+        .split('\n')
+        .flatMap((l, i) => (/\.\.\/shared\//.test(l) ? [`${page}:${i + 1}: ${l.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+
+  test("docs/README.md states the decisions' section ranges docs/decisions.md has", () => {
+    const decisions = fs.readFileSync(path.join(ROOT, 'docs', 'decisions.md'), 'utf8');
+    const ids = [...decisions.matchAll(/^#{2,4} §([A-Z]?)(\d+)\b/gm)];
+    const range = (prefix: string) => {
+      const n = ids.filter((m) => m[1] === prefix).map((m) => Number(m[2]));
+      return `§${prefix}${Math.min(...n)}–§${prefix}${Math.max(...n)}`;
+    };
+    const index = fs.readFileSync(path.join(ROOT, 'docs', 'README.md'), 'utf8');
+    const row = index.split('\n').find((l) => l.startsWith('| [decisions.md]'));
+    const stated = [...(row ?? '').matchAll(/§[A-Z]?\d+–§[A-Z]?\d+/g)].map((m) => m[0]);
+    expect(stated).toEqual([range(''), range('Q'), range('C')]);
+  });
+
+  test('docs/README.md is the index for readers: the rules for contributors are in ARCHITECTURE.md', () => {
+    const index = fs.readFileSync(path.join(ROOT, 'docs', 'README.md'), 'utf8');
+    expect(index).not.toMatch(/^## Citing/m);
+    expect(index).not.toMatch(/check-citations|UPDATE_DOCS/);
+    expect(fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8')).toMatch(/^## Citing the documents$/m);
   });
 });

@@ -2,7 +2,7 @@
 # Render the platform into a directory of the repository and commit it when it changed: the
 # script the GitHub Actions example (cozy-gw-render.yml) runs, usable from any CI.
 #
-#   COZY_GW     the command (default: cozy-gw; e.g. "npx --yes cozy-gw@0.1.0" or "node bin/cozy-gw.js")
+#   COZY_GW     the command (default: cozy-gw, an installed package; "node bin/cozy-gw.js" in a clone)
 #   VALUES      platform values files, space-separated, merged left to right (default: platform/values.yaml)
 #   INPUTS      Tenant files or directories, space-separated (default: platform/tenants)
 #   OUTPUT_DIR  the tree Flux or Argo CD applies (default: deploy/platform)

@@ -7,8 +7,11 @@
  *   warns, Audit only records);
  * - matchConstraints: resourceRules (apiGroups, apiVersions, resources, operations; `*` matches
  *   all), excludeResourceRules, namespaceSelector and objectSelector. The resource is the
- *   lowercase plural of the kind. Versions match exactly (no matchPolicy Equivalent conversion:
- *   offline there is no served-version table to convert through);
+ *   lowercase plural of the kind. A rule's versions match exactly, and under matchPolicy
+ *   `Equivalent` (the default) a Gateway API resource's version also matches a rule listing another
+ *   version the CRD bundle (`gatewayApiVersion`) serves of it, as the API server converts between
+ *   them (docs/versions.md §X5: a TLSRoute written as v1 is judged by a rule for v1alpha2); a
+ *   version the bundle does not serve never reaches admission, so it matches nothing else;
  * - matchConditions in order: any false skips the policy; an error applies failurePolicy;
  * - variables, each visible to the later ones as `variables.<name>`;
  * - validations: a false expression denies with messageExpression (falling back to message,
@@ -29,6 +32,8 @@
 import { CelError, evalBool, evalCel, evalString, toCel } from '../cel/cel';
 import { isNamespace, groupOf, isObject, refOf, type KObject } from '../k8s/model';
 import { selectorMatches } from '../k8s/labelSelector';
+import { servedEquivalent } from '../k8s/gatewayApi';
+import { GROUPS } from '../k8s/store';
 import type { Decision, UserInfo } from './decision';
 import { pushAll } from '../k8s/arrays';
 
@@ -51,8 +56,29 @@ function versionOf(apiVersion: string): string {
 
 const has = (list: string[] | undefined, v: string) => (list ?? []).some((x) => x === '*' || x === v);
 
-function ruleMatches(r: Rule, group: string, version: string, resource: string, op: string): boolean {
-  return has(r.apiGroups, group) && has(r.apiVersions, version) && has(r.resources, resource) && has(r.operations, op);
+/** Options of an admission run. */
+export interface AdmitOptions {
+  /** The Gateway API CRD bundle whose served versions are equivalent under matchPolicy Equivalent; default the platform's. */
+  gatewayApiVersion?: string;
+}
+
+/**
+ * Whether a rule matches. `equivalent` (matchPolicy Equivalent): a Gateway API resource in another
+ * version the bundle serves matches too (servedEquivalent).
+ */
+function ruleMatches(
+  r: Rule,
+  req: { group: string; version: string; resource: string; op: string },
+  equivalent: boolean,
+  opts: AdmitOptions,
+): boolean {
+  if (!has(r.apiGroups, req.group) || !has(r.resources, req.resource) || !has(r.operations, req.op)) return false;
+  if (has(r.apiVersions, req.version)) return true;
+  return (
+    equivalent &&
+    req.group === GROUPS.gateway &&
+    servedEquivalent(req.resource, req.version, r.apiVersions ?? [], opts.gatewayApiVersion) === true
+  );
 }
 
 function errText(e: unknown): string {
@@ -101,6 +127,7 @@ interface Prepared {
     excludeResourceRules?: Rule[];
     namespaceSelector?: unknown;
     objectSelector?: unknown;
+    matchPolicy?: string;
   };
   binds: KObject[];
 }
@@ -140,13 +167,13 @@ function namespaceCel(ns: KObject): unknown {
  * Judge every object against every bound policy. One Decision per (object, policy) that
  * matched, in object order then policy order; allowed=false for a denial (Deny action).
  */
-export function admit(objects: KObject[], policies: KObject[], user: UserInfo): Decision[] {
+export function admit(objects: KObject[], policies: KObject[], user: UserInfo, opts: AdmitOptions = {}): Decision[] {
   const namespaces = new Map<string, KObject>();
   for (const o of objects) if (isNamespace(o)) namespaces.set(o.metadata.name, o);
   const out: Decision[] = [];
   for (const o of objects) {
     const ns = o.metadata?.namespace;
-    pushAll(out, admitObject(o, ns ? namespaces.get(ns) : undefined, policies, user));
+    pushAll(out, admitObject(o, ns ? namespaces.get(ns) : undefined, policies, user, opts));
   }
   return out;
 }
@@ -161,19 +188,22 @@ export function admitObject(
   nsObj: KObject | undefined,
   policies: readonly KObject[],
   user: UserInfo,
+  opts: AdmitOptions = {},
 ): Decision[] {
   const out: Decision[] = [];
   const group = groupOf(o.apiVersion);
   const version = versionOf(o.apiVersion);
   const resource = resourceOf(o.kind);
   const operation = 'CREATE';
+  const req = { group, version, resource, op: operation };
   const namespace = o.metadata?.namespace ?? '';
   const labels = o.metadata?.labels ?? {};
   const nsLabels = nsObj?.metadata?.labels ?? {};
   let base: Record<string, unknown> | undefined;
   for (const { vap, spec, mc, binds } of prepare(policies)) {
-    if (!(mc.resourceRules ?? []).some((r) => ruleMatches(r, group, version, resource, operation))) continue;
-    if ((mc.excludeResourceRules ?? []).some((r) => ruleMatches(r, group, version, resource, operation))) continue;
+    const eq = (mc.matchPolicy ?? 'Equivalent') === 'Equivalent';
+    if (!(mc.resourceRules ?? []).some((r) => ruleMatches(r, req, eq, opts))) continue;
+    if ((mc.excludeResourceRules ?? []).some((r) => ruleMatches(r, req, eq, opts))) continue;
     if (!selectorMatches(mc.objectSelector, labels)) continue;
     // namespaceSelector applies to namespaced objects (and to a Namespace itself, by its labels).
     if (o.kind === 'Namespace' && !selectorMatches(mc.namespaceSelector, labels)) continue;

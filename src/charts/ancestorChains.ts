@@ -35,6 +35,15 @@ export function labelChain(T: string): string[] {
   return [TENANT_ROOT, ...prefixes(T)];
 }
 
+/**
+ * C-label of the releases up to v1.5.3 (docs/versions.md §T2): T, then Prefixes(P), the parent's
+ * dash-prefixes. From depth 2 on it lacks `tenant-root` (`tenant-a-b` in `tenant-a`: `tenant-a-b`,
+ * `tenant-a`).
+ */
+export function parentPrefixesLabelChain(T: string, P: string): string[] {
+  return [T, ...prefixes(P)];
+}
+
 /** C-sa: `tenant-root` (only if P ≠ tenant-root), then Prefixes(P), then T. For tenant-root: tenant-root twice (kept, docs/decisions.md §Q12). */
 export function serviceAccountChain(T: string, P: string): string[] {
   return [...(P !== TENANT_ROOT ? [TENANT_ROOT] : []), ...prefixes(P), T];

@@ -11,14 +11,16 @@ import { asset } from '../assets';
 import { error, type Finding } from '../k8s/diagnostics';
 import { isObject, type KObject } from '../k8s/model';
 import { NS_LABEL_GATEWAY, NS_LABEL_HOST } from '../platform/names';
-import { TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
-import { helmToYaml, valuesSecret } from './namespaceTemplate';
+import { clusterString, TENANT_ROOT, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
+import { helmToYaml } from './namespaceTemplate';
+import { renderTemplate } from './templates';
 import { labelValueError } from './tenantNames';
 import { truthy, type NamespaceValues } from './tenantRelease';
 
 /** docs/behaviour.md §2.7: tenant-root's `_namespace`: host, etcd, ingress, gateway (only when enabled), monitoring, seaweedfs. */
 export function rootNamespaceValues(cluster: ClusterMap): NamespaceValues {
-  const out: NamespaceValues = { host: cluster['root-host'] ?? '', etcd: TENANT_ROOT, ingress: TENANT_ROOT };
+  const out: NamespaceValues = { host: clusterString(cluster, 'root-host'), etcd: TENANT_ROOT, ingress: TENANT_ROOT };
   if (cluster['gateway-enabled'] === 'true') out.gateway = TENANT_ROOT;
   out.monitoring = TENANT_ROOT;
   out.seaweedfs = TENANT_ROOT;
@@ -31,7 +33,7 @@ export function rootNamespaceValues(cluster: ClusterMap): NamespaceValues {
  * tenant. A finding on the platform value publishing.host.
  */
 export function rootHostFindings(cluster: ClusterMap): Finding[] {
-  const host = cluster['root-host'] ?? '';
+  const host = clusterString(cluster, 'root-host');
   const bad = host ? labelValueError(host) : undefined;
   if (!bad) return [];
   return [
@@ -46,22 +48,38 @@ export function rootHostFindings(cluster: ClusterMap): Finding[] {
   ];
 }
 
-/** docs/behaviour.md §2.7, docs/tenant.md §2.10.1: tenant-root's Namespace and Secret, as cozystack-basics writes them. */
+/**
+ * docs/behaviour.md §2.7, docs/tenant.md §2.10.1: tenant-root's Namespace and Secret, as cozystack-basics writes them.
+ * The Secret's `_namespace.host` is `root-host` quoted, as the template quotes it: `""` when the
+ * root host is empty, and nothing when it is null (docs/decisions.md §17) or absent, which a YAML
+ * reader takes for null (docs/tenant.md §2.10.6).
+ */
 export function renderTenantRoot(cluster: ClusterMap, clusterYaml = helmToYaml(cluster)): KObject[] {
   const labels: Record<string, string> = {
     'platform.cozystack.io/no-delete': 'true',
-    [NS_LABEL_HOST]: cluster['root-host'] ?? '',
+    [NS_LABEL_HOST]: clusterString(cluster, 'root-host'),
   };
   if (cluster['gateway-enabled'] === 'true') labels[NS_LABEL_GATEWAY] = TENANT_ROOT;
+  const { host, ...namespace } = rootNamespaceValues(cluster);
+  const rootHost = cluster['root-host'];
+  const valuesYaml = renderTemplate('cozystack-basics/cozystack-values.yaml.hbs', {
+    clusterYaml,
+    host: typeof rootHost === 'string' ? JSON.stringify(host) : '',
+    namespace,
+  });
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: TENANT_ROOT, labels } },
-    valuesSecret(
-      TENANT_ROOT,
-      { 'reconcile.fluxcd.io/watch': 'Enabled', 'internal.cozystack.io/managed-by-cozystack': '' },
-      { _cluster: cluster, _namespace: rootNamespaceValues(cluster) },
-      clusterYaml,
-      'cozystack-basics/cozystack-values.yaml.hbs',
-    ),
+    {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: {
+        name: VALUES_SECRET,
+        namespace: TENANT_ROOT,
+        labels: { 'reconcile.fluxcd.io/watch': 'Enabled', 'internal.cozystack.io/managed-by-cozystack': '' },
+      },
+      type: 'Opaque',
+      stringData: { 'values.yaml': valuesYaml },
+    },
   ];
 }
 
@@ -75,9 +93,28 @@ export function monitoringEnabled(cluster: Record<string, unknown> | null | unde
   return String(truthy(v) ? v : 'true') === 'true';
 }
 
-/** docs/tenant.md §2.10.2: the 10 `cozy:tenant*` ClusterRoles (templates/cozystack-basics/clusterroles.yaml). */
-export function clusterRoles(): KObject[] {
-  return asset<KObject[]>('templates/cozystack-basics/clusterroles.yaml');
+/** docs/versions.md §B4: a rule of the SecurityGroup API (`sdn.cozystack.io` `securitygroups`). */
+function isSecurityGroupRule(rule: unknown): boolean {
+  if (!isObject(rule)) return false;
+  const { apiGroups, resources } = rule;
+  return (
+    Array.isArray(apiGroups) &&
+    apiGroups.includes('sdn.cozystack.io') &&
+    Array.isArray(resources) &&
+    resources.includes('securitygroups')
+  );
+}
+
+/**
+ * docs/tenant.md §2.10.2: the 10 `cozy:tenant*` ClusterRoles (templates/cozystack-basics/clusterroles.yaml).
+ * docs/versions.md §B4: a version without the SecurityGroup rules renders each role without them.
+ */
+export function clusterRoles(behaviour: Behaviour = MAIN_VERSION.behaviour): KObject[] {
+  const roles = asset<KObject[]>('templates/cozystack-basics/clusterroles.yaml');
+  if (behaviour.securityGroupRules) return roles;
+  return roles.map((r) =>
+    Array.isArray(r.rules) ? { ...r, rules: r.rules.filter((x) => !isSecurityGroupRule(x)) } : r,
+  );
 }
 
 /** docs/tenant.md §2.10.3-4: Namespace `cozy-public` and Role `cozy-public/cozy:tenant:dashboard`. */
@@ -85,9 +122,15 @@ export function cozyPublic(): KObject[] {
   return asset<KObject[]>('templates/cozystack-basics/cozy-public.yaml');
 }
 
-/** docs/tenant.md §2.10.5: the three ExternalName Services in `cozy-monitoring`, or none. */
-export function monitoringExternalServices(cluster: Record<string, unknown> | null | undefined): KObject[] {
-  return monitoringEnabled(cluster)
+/**
+ * docs/tenant.md §2.10.5: the three ExternalName Services in `cozy-monitoring`, or none.
+ * docs/versions.md §B3: a version whose template has no gate renders them always.
+ */
+export function monitoringExternalServices(
+  cluster: Record<string, unknown> | null | undefined,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): KObject[] {
+  return !behaviour.monitoringServicesFollowRootEnabled || monitoringEnabled(cluster)
     ? asset<KObject[]>('templates/cozystack-basics/monitoring-external-services.yaml')
     : [];
 }
@@ -97,8 +140,8 @@ export function monitoringExternalServices(cluster: Record<string, unknown> | nu
  * tenant-root's Namespace and Secret and the admission policies: ClusterRoles, cozy-public and
  * its Role, the monitoring Services.
  */
-export function renderPlatformObjects(cluster: ClusterMap): KObject[] {
-  return [...clusterRoles(), ...cozyPublic(), ...monitoringExternalServices(cluster)];
+export function renderPlatformObjects(cluster: ClusterMap, behaviour: Behaviour = MAIN_VERSION.behaviour): KObject[] {
+  return [...clusterRoles(behaviour), ...cozyPublic(), ...monitoringExternalServices(cluster, behaviour)];
 }
 
 /** docs/tenant.md §2.10.1: the `tenant-root/tenant-root` HelmRelease. Modelled only: never emitted next to a materialised tenant-root (docs/decisions.md §Q6). */

@@ -1,14 +1,17 @@
 /**
- * The extra/gateway chart (docs/behaviour.md §3; the certificate modes of §5.12): the render-time
- * guards, in the chart's order, and the one `gateway.cozystack.io/v1alpha1` TenantGateway it renders
- * for a tenant that owns a Gateway. Pure: a tenant release in, a TenantGateway or findings out.
+ * The extra/gateway chart: the render-time guards, in the chart's order, and the one
+ * `gateway.cozystack.io/v1alpha1` TenantGateway it renders for a tenant that owns a Gateway. Pure: a
+ * tenant release in, a TenantGateway or findings out. A release's chart (docs/versions.md §X1–§X3)
+ * has no class guards and no edge, and writes the platform's attached namespaces and the chart's
+ * passthrough services on every TenantGateway; main's is docs/behaviour.md §3 (the certificate
+ * modes of §5.12).
  */
 import { asset } from '../assets';
 import { DEFAULT_CLASS, TGW_API_VERSION, TGW_KIND, TGW_NAME } from '../platform/names';
 import { error, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { refOf, type KObject } from '../k8s/model';
 import { splitList } from './platformValues';
-import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
+import { clusterString, publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/tenancy';
 import {
   DEFAULT_DNS01_PROVIDER,
   DEFAULT_ISSUER,
@@ -20,6 +23,7 @@ import {
   type CertMode,
 } from '../platform/certificates';
 import type { TenantRelease } from './tenantRelease';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 interface GatewayChartValues {
   gatewayClassName: string;
@@ -33,7 +37,7 @@ export function gatewayChartDefaults(): GatewayChartValues {
 
 /** §3.2 Resolution, the platform default: trimmed `gateway-class-name`, else cilium. */
 export function defaultClass(cluster: ClusterMap): string {
-  return (cluster['gateway-class-name'] ?? '').trim() || DEFAULT_CLASS;
+  return clusterString(cluster, 'gateway-class-name').trim() || DEFAULT_CLASS;
 }
 
 /** The classes listed in gateway.edgeTerminatedClasses (trimmed). */
@@ -54,22 +58,27 @@ export function resolveClass(cluster: ClusterMap, gatewayClassName: string | und
 
 /**
  * §3.2 Resolution, certMode: edge, else existingSecret, else the solver (missing means http01). An
- * unsupported solver comes back as it is, for guard 6 to refuse.
+ * unsupported solver comes back as it is, for guard 6 to refuse. A release knows no edge
+ * (docs/versions.md §X1).
  */
-export function resolveCertMode(cluster: ClusterMap, cls: string): CertMode | string {
-  if (isEdgeClass(cluster, cls)) return 'edge';
+export function resolveCertMode(
+  cluster: ClusterMap,
+  cls: string,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): CertMode | string {
+  if (behaviour.gatewayClasses && isEdgeClass(cluster, cls)) return 'edge';
   if ((cluster['wildcard-secret-name'] ?? '') !== '') return 'existingSecret';
   return solverOf(cluster);
 }
 
 /** publishing.certificates.solver, http01 when unset. */
 function solverOf(cluster: ClusterMap): string {
-  return cluster.solver || DEFAULT_SOLVER;
+  return clusterString(cluster, 'solver') || DEFAULT_SOLVER;
 }
 
-const or = (v: string | undefined, d: string) => (v === undefined || v === '' ? d : v);
+const or = (v: unknown, d: string) => (typeof v === 'string' && v !== '' ? v : d);
 
-/** §3.3 provider blocks; each falls back to its §1 default. */
+/** docs/behaviour.md §3.3 provider blocks; each falls back to its §1 default. */
 export function dns01Block(cluster: ClusterMap, provider: string): Record<string, unknown> {
   const c = (k: string) => cluster[`dns01-${provider}-${k}`];
   switch (provider) {
@@ -128,21 +137,25 @@ function fail(g: GuardContext, rule: string, message: string, field?: string, hi
   );
 }
 
+/** Guard 1: an empty host (docs/behaviour.md §3.1: the message tells the user to set tenant.spec.host or inherit one). */
+function hostGuard(g: GuardContext): void {
+  fail(
+    g,
+    'gateway.empty-host',
+    'the tenant has no host (_namespace.host is empty): set tenant.spec.host or inherit one',
+    'spec.host',
+    g.T === TENANT_ROOT
+      ? "set publishing.host: tenant-root's host is the platform's"
+      : 'set tenant.spec.host, or inherit one from a parent tenant that has a host',
+  );
+}
+
 /** Guards 1-5: the host, and the class the tenant selects. Returns the resolved class. */
 function classGuards(g: GuardContext, cluster: ClusterMap, host: string, chosen: string): string {
-  const platformClass = cluster['gateway-class-name'] ?? '';
+  const platformClass = clusterString(cluster, 'gateway-class-name');
   const selected = chosen.trim() !== '';
-  // 1. An empty host (docs/behaviour.md §3.1 guard 1: the message tells the user to set tenant.spec.host or inherit one).
-  if (host === '')
-    fail(
-      g,
-      'gateway.empty-host',
-      'the tenant has no host (_namespace.host is empty): set tenant.spec.host or inherit one',
-      'spec.host',
-      g.T === TENANT_ROOT
-        ? "set publishing.host: tenant-root's host is the platform's"
-        : 'set tenant.spec.host, or inherit one from a parent tenant that has a host',
-    );
+  // 1. An empty host.
+  if (host === '') hostGuard(g);
   // 2. A whitespace-only platform class.
   if (platformClass !== '' && platformClass.trim() === '')
     fail(
@@ -191,8 +204,8 @@ function classGuards(g: GuardContext, cluster: ClusterMap, host: string, chosen:
 function acmeOf(cluster: ClusterMap): { solver: string; provider: string; issuer: string } {
   return {
     solver: solverOf(cluster),
-    provider: cluster['dns01-provider'] || DEFAULT_DNS01_PROVIDER,
-    issuer: cluster['issuer-name'] || DEFAULT_ISSUER,
+    provider: clusterString(cluster, 'dns01-provider') || DEFAULT_DNS01_PROVIDER,
+    issuer: clusterString(cluster, 'issuer-name') || DEFAULT_ISSUER,
   };
 }
 
@@ -285,6 +298,7 @@ function tenantGatewaySpec(
   cls: string,
   certMode: string,
   chart: GatewayChartValues,
+  behaviour: Behaviour,
 ): Record<string, unknown> {
   const { provider, issuer } = acmeOf(cluster);
   const spec: Record<string, unknown> = { apex: host, gatewayClassName: cls, certMode };
@@ -294,33 +308,65 @@ function tenantGatewaySpec(
     if (certMode === 'dns01') spec.dns01 = { provider, [provider]: dns01Block(cluster, provider) };
   }
   const publishing = T === publishingNamespace(cluster);
-  // docs/decisions.md §3: attachedNamespaces go onto the publishing tenant's TenantGateway only.
-  const attached = publishing ? splitList(cluster['gateway-attached-namespaces']) : [];
+  // docs/decisions.md §3: attachedNamespaces go onto the publishing tenant's TenantGateway only;
+  // a release writes them on every one (docs/versions.md §X3).
+  const attachesHere = publishing || !behaviour.attachedNamespacesPublishingOnly;
+  const attached = attachesHere ? splitList(cluster['gateway-attached-namespaces']) : [];
   if (attached.length) spec.attachedNamespaces = attached;
-  // docs/behaviour.md §3.4: only on the publishing tenant while gateway.enabled, filtered
-  // to publishing.exposedServices in the chart's order, and never under edge.
-  if (publishing && cluster['gateway-enabled'] === 'true' && certMode !== 'edge') {
-    const exposed = splitList(cluster['expose-services']);
-    const services = (chart.tlsPassthroughServices ?? []).filter((s) => exposed.includes(s));
-    if (services.length) spec.tlsPassthroughServices = services;
-  }
+  const services = passthroughServices(cluster, publishing, certMode, chart, behaviour);
+  if (services.length) spec.tlsPassthroughServices = services;
   return spec;
+}
+
+/**
+ * docs/behaviour.md §3.4: only on the publishing tenant while gateway.enabled, filtered to
+ * publishing.exposedServices in the chart's order, and never under edge. A release writes the
+ * chart's list on every TenantGateway, whatever the platform values say (docs/versions.md §X2).
+ */
+function passthroughServices(
+  cluster: ClusterMap,
+  publishing: boolean,
+  certMode: string,
+  chart: GatewayChartValues,
+  behaviour: Behaviour,
+): string[] {
+  const all = chart.tlsPassthroughServices ?? [];
+  if (!behaviour.passthroughServicesPublishingOnly) return [...all];
+  if (!publishing || cluster['gateway-enabled'] !== 'true' || certMode === 'edge') return [];
+  const exposed = splitList(cluster['expose-services']);
+  return all.filter((s) => exposed.includes(s));
+}
+
+/**
+ * A release's class (docs/versions.md §X1): the chart's `gatewayClassName`, whose default there is
+ * cilium (main's chart leaves it empty for the platform default), as it is: the tenant chart passes
+ * the gateway release no values. Of the guards of docs/behaviour.md §3.1 only guard 1, the host, exists.
+ */
+function releaseClass(g: GuardContext, host: string, chart: GatewayChartValues): string {
+  if (host === '') hostGuard(g);
+  return chart.gatewayClassName || DEFAULT_CLASS;
 }
 
 /**
  * Render the gateway chart for one tenant release that owns a Gateway. Every guard that fails
  * is reported (in the chart's order), each naming the tenant and the rule.
  */
-export function renderGateway(r: TenantRelease, chart: GatewayChartValues = gatewayChartDefaults()): GatewayRender {
+export function renderGateway(
+  r: TenantRelease,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+  chart: GatewayChartValues = gatewayChartDefaults(),
+): GatewayRender {
   const cluster = r.values._cluster;
   const host = r.values._namespace.host ?? '';
   const g: GuardContext = { T: r.namespace, tenant: r.tenant, findings: [] };
-  const cls = classGuards(g, cluster, host, r.gatewayClassName ?? chart.gatewayClassName ?? '');
-  const certMode = resolveCertMode(cluster, cls);
+  const cls = behaviour.gatewayClasses
+    ? classGuards(g, cluster, host, r.gatewayClassName ?? chart.gatewayClassName ?? '')
+    : releaseClass(g, host, chart);
+  const certMode = resolveCertMode(cluster, cls, behaviour);
   acmeGuards(g, cluster, certMode);
   dns01KeyWarnings(g, cluster, certMode);
   if (hasErrors(g.findings)) return { findings: g.findings };
-  const spec = tenantGatewaySpec(cluster, r.namespace, host, cls, certMode, chart);
+  const spec = tenantGatewaySpec(cluster, r.namespace, host, cls, certMode, chart, behaviour);
   return {
     object: { apiVersion: TGW_API_VERSION, kind: TGW_KIND, metadata: { name: TGW_NAME, namespace: r.namespace }, spec },
     findings: g.findings,

@@ -3,7 +3,8 @@
  * cleanup (`cleanup-job.yaml`: ServiceAccount and Job `cozy-system/T-cleanup`, Role and
  * RoleBinding `T/T-cleanup`) and the gateway chart's post-delete ACME cleanup
  * (`hooks/cleanup-acme.yaml`: Job, ServiceAccount, Role, RoleBinding `T/gateway-cleanup`). They are
- * templates (templates/tenant/cleanup-job.yaml.hbs, templates/gateway/cleanup-acme.yaml.hbs),
+ * templates (templates/tenant/cleanup-job.yaml.hbs and its releases' shapes, docs/versions.md §T3,
+ * §T4; templates/gateway/cleanup-acme.yaml.hbs, which the v1.5 releases lack, §G1),
  * emitted only on request (`--include-hooks`, for Argo CD) with their annotations and with
  * `metadata.namespace` filled in; by default they are left out and one note says which and why.
  * Pure.
@@ -11,6 +12,7 @@
 import * as jsyaml from 'js-yaml';
 import type { Finding } from '../k8s/diagnostics';
 import type { KObject } from '../k8s/model';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { renderTemplate } from './templates';
 
 /** The gateway chart's release name (docs/decisions.md §Q1): the hook objects are `<release>-cleanup`. */
@@ -20,9 +22,19 @@ function documents(text: string): KObject[] {
   return jsyaml.loadAll(text).filter((d): d is KObject => d !== null && d !== undefined);
 }
 
-/** docs/tenant.md §2.7: the tenant's 4 pre-delete hook objects, in template order (T is a validated namespace name). */
-export function tenantCleanupHook(T: string): KObject[] {
-  return documents(renderTemplate('tenant/cleanup-job.yaml.hbs', { T }));
+/** The template of each shape of the tenant's cleanup hook (docs/versions.md §T3, §T4). */
+const TENANT_CLEANUP_TEMPLATES: Record<Behaviour['tenantCleanupHook'], string> = {
+  'v1.5': 'tenant/cleanup-job-v1.5.yaml.hbs',
+  'v1.6': 'tenant/cleanup-job-v1.6.yaml.hbs',
+  bounded: 'tenant/cleanup-job.yaml.hbs',
+};
+
+/**
+ * docs/tenant.md §2.7: the tenant's 4 pre-delete hook objects, in template order (T is a validated
+ * namespace name), in the version's shape (docs/versions.md §T3, §T4).
+ */
+export function tenantCleanupHook(T: string, behaviour: Behaviour = MAIN_VERSION.behaviour): KObject[] {
+  return documents(renderTemplate(TENANT_CLEANUP_TEMPLATES[behaviour.tenantCleanupHook], { T }));
 }
 
 /** docs/tenant.md §2.8: the gateway release's 4 post-delete hook objects in T, in template order. */

@@ -5,10 +5,12 @@
  * in T. They are emitted as objects, not materialised (§1.2 item 2): `info` always, the others
  * when the tenant's own flag is truthy. The `gateway` release is modelled (gatewayRelease) but not
  * emitted: its TenantGateway is materialised instead (§1.2 item 3). The table is data
- * (templates/tenant/modules.yaml). Pure.
+ * (templates/tenant/modules.yaml), cut to what the Cozystack version's chart has (moduleTable:
+ * docs/versions.md §T1, §T6, §T7). Pure.
  */
 import { asset } from '../assets';
 import type { KObject } from '../k8s/model';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { COMPUTEPLANE_PACKAGE, cozystackServed, type Capabilities } from './capabilities';
 import { truthy, type TenantRelease } from './tenantRelease';
 
@@ -22,10 +24,23 @@ export interface ModuleDef {
   vmo: boolean;
   timeout: string;
   retryOnFailure: boolean;
+  /** The property of the version the module's template needs (computeplane: docs/versions.md §T6); none: every version has it. */
+  requires?: 'computeplaneModule';
 }
 
-export function moduleTable(): ModuleDef[] {
-  return asset<ModuleDef[]>('templates/tenant/modules.yaml');
+/**
+ * The module templates of the version's chart (templates/tenant/modules.yaml): a row whose
+ * `requires` the version lacks is left out (docs/versions.md §T6); the VictoriaMetrics operator
+ * gate (§T1) and RetryOnFailure (§T7) only where the version has them.
+ */
+export function moduleTable(behaviour: Behaviour = MAIN_VERSION.behaviour): ModuleDef[] {
+  return asset<ModuleDef[]>('templates/tenant/modules.yaml')
+    .filter((m) => m.requires === undefined || behaviour[m.requires])
+    .map((m) => ({
+      ...m,
+      vmo: m.vmo && behaviour.moduleReleasesWaitForVmo,
+      retryOnFailure: m.retryOnFailure && behaviour.dataModulesRetryOnFailure,
+    }));
 }
 
 /** dependsOn (VMO): the VictoriaMetrics operator, whose webhook (failurePolicy Fail) guards what these releases create. */
@@ -37,8 +52,11 @@ function action(retryOnFailure: boolean): Record<string, unknown> {
     : { remediation: { retries: -1 } };
 }
 
-/** §1.3: one module's HelmRelease for release `r`, labels and spec fields in the template's order. */
-export function moduleRelease(m: ModuleDef, r: Pick<TenantRelease, 'namespace' | 'releaseName' | 'spec'>): KObject {
+/** docs/tenant.md §1.3: one module's HelmRelease for release `r`, labels and spec fields in the template's order. */
+export function moduleRelease(
+  m: ModuleDef,
+  r: Pick<TenantRelease, 'namespace' | 'releaseName' | 'spec' | 'gatewayClassName'>,
+): KObject {
   const spec: Record<string, unknown> = {};
   if (m.vmo) spec.dependsOn = [{ ...VMO }];
   spec.chartRef = { kind: 'ExternalArtifact', name: m.chart, namespace: 'cozy-system' };
@@ -46,9 +64,9 @@ export function moduleRelease(m: ModuleDef, r: Pick<TenantRelease, 'namespace' |
   spec.timeout = m.timeout;
   spec.install = action(m.retryOnFailure);
   spec.upgrade = action(m.retryOnFailure);
-  // [E] the gateway release alone gets inline values: the tenant's non-empty gatewayClass (docs/behaviour.md §2.6).
-  if (m.name === 'gateway' && typeof r.spec.gatewayClass === 'string' && r.spec.gatewayClass !== '')
-    spec.values = { gatewayClassName: r.spec.gatewayClass };
+  // [E] the gateway release alone gets inline values: the tenant's non-empty gatewayClass (docs/behaviour.md §2.6),
+  // which the release carries only in a version with gateway classes (docs/versions.md §X1).
+  if (m.name === 'gateway' && r.gatewayClassName !== undefined) spec.values = { gatewayClassName: r.gatewayClassName };
   spec.valuesFrom = [{ kind: 'Secret', name: 'cozystack-values' }];
   return {
     apiVersion: 'helm.toolkit.fluxcd.io/v2',
@@ -85,7 +103,7 @@ export function moduleRenders(m: ModuleDef, spec: TenantRelease['spec']): boolea
 
 /** The module HelmReleases the tree emits, in template order: every rendered module but `gateway`. */
 export function renderModuleReleases(
-  r: Pick<TenantRelease, 'namespace' | 'releaseName' | 'spec'>,
+  r: Pick<TenantRelease, 'namespace' | 'releaseName' | 'spec' | 'gatewayClassName'>,
   modules: readonly ModuleDef[],
 ): KObject[] {
   const out: KObject[] = [];
@@ -95,7 +113,7 @@ export function renderModuleReleases(
 
 /** The `gateway` HelmRelease `gateway.yaml` renders (never emitted: docs/tenant.md §1.2 item 3), or undefined. */
 export function gatewayRelease(
-  r: Pick<TenantRelease, 'namespace' | 'releaseName' | 'spec'>,
+  r: Pick<TenantRelease, 'namespace' | 'releaseName' | 'spec' | 'gatewayClassName'>,
   modules: readonly ModuleDef[] = moduleTable(),
 ): KObject | undefined {
   const m = modules.find((x) => x.name === 'gateway');

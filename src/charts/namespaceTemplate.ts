@@ -7,7 +7,8 @@
 import * as jsyaml from 'js-yaml';
 import type { KObject } from '../k8s/model';
 import { VALUES_SECRET } from '../platform/tenancy';
-import { labelChain } from './ancestorChains';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
+import { labelChain, parentPrefixesLabelChain } from './ancestorChains';
 import { renderTemplate } from './templates';
 import type { NamespaceValues, TenantSpec, TenantValues } from './tenantRelease';
 
@@ -38,10 +39,20 @@ export function inheritNamespace(T: string, name: string, spec: TenantSpec, pare
   return out;
 }
 
-/** docs/tenant.md §2.4: Namespace T's labels, in order: C-label (docs/tenant.md §2.0.4), the module namespaces, the host, ... */
-export function namespaceLabels(T: string, ns: NamespaceValues): Record<string, string> {
+/**
+ * docs/tenant.md §2.4: Namespace T's labels, in order: C-label (docs/tenant.md §2.0.4; the
+ * version's, docs/versions.md §T2: up to v1.5.3 T and the dash-prefixes of its parent P), the
+ * module namespaces, the host, ...
+ */
+export function namespaceLabels(
+  T: string,
+  ns: NamespaceValues,
+  P = '',
+  ancestors: Behaviour['namespaceAncestorLabels'] = 'to-root',
+): Record<string, string> {
   const labels: Record<string, string> = {};
-  for (const a of labelChain(T)) labels[`tenant.cozystack.io/${a}`] = '';
+  const chain = ancestors === 'to-root' ? labelChain(T) : parentPrefixesLabelChain(T, P);
+  for (const a of chain) labels[`tenant.cozystack.io/${a}`] = '';
   for (const k of ['etcd', 'ingress', 'gateway', 'monitoring', 'seaweedfs', 'host'])
     labels[`namespace.cozystack.io/${k}`] = ns[k] ?? '';
   if (ns.schedulingClass) labels['scheduler.cozystack.io/scheduling-class'] = ns.schedulingClass;
@@ -50,15 +61,17 @@ export function namespaceLabels(T: string, ns: NamespaceValues): Record<string, 
 }
 
 /**
- * Helm's `toYaml` of a flat string map: keys sorted, scalars a YAML reader would take for
- * something else (`"true"`, `"10"`, `""`) double-quoted, everything else plain.
+ * Helm's `toYaml` of a map: keys sorted at every depth, scalars a YAML reader would take for
+ * something else (`"true"`, `"10"`, `""`) double-quoted, everything else plain, null as `null`,
+ * and a list under a key not indented (as Go's YAML writes it: the maps `_cluster` copies,
+ * docs/behaviour.md §1, may hold lists).
  */
-export function helmToYaml(map: Record<string, string>): string {
-  return jsyaml.dump(map, { sortKeys: true, quotingType: '"', lineWidth: -1, noRefs: true });
+export function helmToYaml(map: unknown): string {
+  return jsyaml.dump(map, { sortKeys: true, quotingType: '"', lineWidth: -1, noRefs: true, noArrayIndent: true });
 }
 
 /**
- * §2.5: the `values.yaml` of a `cozystack-values` Secret (templates/tenant/cozystack-values.yaml.hbs).
+ * docs/behaviour.md §2.5: the `values.yaml` of a `cozystack-values` Secret (templates/tenant/cozystack-values.yaml.hbs).
  * `clusterYaml` is Helm's toYaml of `v._cluster`: every tenant of a render shares one map, so the
  * tree dumps it once and passes the text (dumping it once per tenant was a fifth of `render`).
  */
@@ -92,8 +105,8 @@ export function valuesSecret(
 
 /**
  * §2.4/§2.5: a tenant's Namespace and Secret. The ownerReference to the parent Namespace is
- * emitted only when the parent Namespace in the inputs has a uid (docs/decisions.md §4); it sits in
- * metadata after the labels (docs/tenant.md §2.6).
+ * emitted only when the parent Namespace in the inputs has a uid (docs/decisions.md §4, in every
+ * version: docs/versions.md §T2); it sits in metadata after the labels (docs/tenant.md §2.6).
  */
 export function renderTenantObjects(
   T: string,
@@ -101,8 +114,10 @@ export function renderTenantObjects(
   v: TenantValues,
   parentUid?: string,
   clusterYaml?: string,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
 ): KObject[] {
-  const metadata: KObject['metadata'] = { name: T, labels: namespaceLabels(T, v._namespace) };
+  const labels = namespaceLabels(T, v._namespace, parent, behaviour.namespaceAncestorLabels);
+  const metadata: KObject['metadata'] = { name: T, labels };
   if (parentUid)
     metadata.ownerReferences = [
       { apiVersion: 'v1', kind: 'Namespace', name: parent, uid: parentUid, controller: true, blockOwnerDeletion: true },

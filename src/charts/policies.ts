@@ -2,22 +2,25 @@
  * The cozystack-basics admission policies (docs/behaviour.md §7, layers 2-8): one
  * `admissionregistration.k8s.io/v1` ValidatingAdmissionPolicy per layer with its CEL, each followed by
  * a same-named ValidatingAdmissionPolicyBinding, plus the layer-6 render-time guard over
- * `_cluster.gateway-attached-namespaces`.
+ * `_cluster.gateway-attached-namespaces`. A release renders its own policies instead, as its
+ * cozystack-basics templates have them (templates/cozystack-basics/policies/, docs/versions.md §X5).
  *
  * This module is the one source of truth for the policies: `render` prints them and `admit`
  * evaluates exactly these objects (src/admission/admit.ts).
  */
-import coerce from 'semver/functions/coerce';
-import compare from 'semver/functions/compare';
-import gte from 'semver/functions/gte';
-import { error, FindingsError, type Finding } from '../k8s/diagnostics';
+import * as jsyaml from 'js-yaml';
+import { asset } from '../assets';
+import { error, type Finding } from '../k8s/diagnostics';
+import { DEFAULT_GATEWAY_API_VERSION, servedVersions, type GATEWAY_API_SERVED } from '../k8s/gatewayApi';
 import type { KObject } from '../k8s/model';
 import { splitList } from './platformValues';
+import { renderTemplate } from './templates';
 import { type ClusterMap } from '../platform/tenancy';
 import { NS_LABEL_HOST as HOST_LABEL } from '../platform/names';
 import { pushAll } from '../k8s/arrays';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
-/** §7.0: every VAP and binding carries this label. */
+/** docs/behaviour.md §7.0: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
 
 export const POLICY_NAMES = {
@@ -26,6 +29,8 @@ export const POLICY_NAMES = {
   tenantHost: 'cozystack-tenant-host-policy',
   namespaceLabel: 'cozystack-namespace-host-label-policy',
   route: 'cozystack-route-hostname-policy',
+  /** The releases' second route policy, for TLSRoute (docs/versions.md §X5). */
+  routeTls: 'cozystack-route-hostname-policy-tls',
   ingress: 'cozystack-ingress-hostname-policy',
 } as const;
 
@@ -38,80 +43,7 @@ export const TRUSTED_GROUPS = [
   'system:serviceaccounts:kube-system',
 ];
 
-/**
- * Gateway API bundle version → the versions it serves per resource. Layer 7 matches "every
- * version the vendored CRD bundle serves for each" kind; the platform vendors 1.6.1
- * (docs/behaviour.md §7: gateways and httproutes v1, v1beta1; tlsroutes v1, v1alpha2, v1alpha3;
- * grpcroutes v1). Older bundles: TLSRoute was v1alpha2 only until 1.4 added v1alpha3 and 1.5
- * promoted it to v1; GRPCRoute went v1 in 1.1 and dropped v1alpha2 in 1.2.
- */
-export const GATEWAY_API_SERVED: Record<
-  string,
-  Record<'gateways' | 'httproutes' | 'tlsroutes' | 'grpcroutes', string[]>
-> = {
-  '1.0': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1alpha2'],
-    grpcroutes: ['v1alpha2'],
-  },
-  '1.1': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1alpha2'],
-    grpcroutes: ['v1', 'v1alpha2'],
-  },
-  '1.2': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
-  '1.3': { gateways: ['v1', 'v1beta1'], httproutes: ['v1', 'v1beta1'], tlsroutes: ['v1alpha2'], grpcroutes: ['v1'] },
-  '1.4': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1alpha2', 'v1alpha3'],
-    grpcroutes: ['v1'],
-  },
-  '1.5': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'],
-    grpcroutes: ['v1'],
-  },
-  '1.6': {
-    gateways: ['v1', 'v1beta1'],
-    httproutes: ['v1', 'v1beta1'],
-    tlsroutes: ['v1', 'v1alpha2', 'v1alpha3'],
-    grpcroutes: ['v1'],
-  },
-};
-
-/** The bundle the platform ships ([C] feat/gateway-api-crds-1.6.1). */
-export const DEFAULT_GATEWAY_API_VERSION = '1.6.1';
-
-/**
- * The served versions of a bundle version. A release newer than the table serves what the
- * newest known one does; one older than 1.0 (or not a version) is refused.
- */
-export function servedVersions(version: string = DEFAULT_GATEWAY_API_VERSION): (typeof GATEWAY_API_SERVED)[string] {
-  const v = coerce(version);
-  if (!v) {
-    throw new FindingsError([
-      error(`gatewayApiVersion "${version}" is not a version`, {
-        rule: 'policies.gateway-api-version',
-        hint: `e.g. ${DEFAULT_GATEWAY_API_VERSION}`,
-      }),
-    ]);
-  }
-  const known = Object.keys(GATEWAY_API_SERVED).sort((a, b) => compare(`${a}.0`, `${b}.0`));
-  let pick: string | undefined;
-  for (const k of known) if (gte(v, `${k}.0`)) pick = k;
-  if (!pick) {
-    throw new FindingsError([
-      error(`Gateway API ${version} is older than any bundle the policies know (${known[0]} and later)`, {
-        rule: 'policies.gateway-api-version',
-      }),
-    ]);
-  }
-  return GATEWAY_API_SERVED[pick];
-}
+export { DEFAULT_GATEWAY_API_VERSION, GATEWAY_API_SERVED, servedVersions } from '../k8s/gatewayApi';
 
 // ---------------------------------------------------------------------------------------------
 // CEL building blocks (docs/behaviour.md §7.0).
@@ -401,24 +333,53 @@ function ingressPolicy(rootHost: string): KObject[] {
 export interface PolicyOptions {
   /** The Gateway API CRD bundle version (semver); default the bundle the platform ships. */
   gatewayApiVersion?: string;
+  /** What the version renders (docs/versions.md §5, §10); default main's. */
+  behaviour?: Behaviour;
+}
+
+/**
+ * The policies a release's cozystack-basics renders (docs/versions.md §X5, §B2, §B5, §X4): its own
+ * templates at the tag, as data (templates/cozystack-basics/policies/), in template order: gateway,
+ * tenant-host, namespace-host-label, route, route-tls, then the Ingress policy where the version
+ * has it and `_cluster.root-host` is non-empty as written (the template tests it untrimmed).
+ * `hostComparisonsIgnoreCase` picks the variant whose comparisons lowercase both sides.
+ */
+function releasePolicies(cluster: ClusterMap, behaviour: Behaviour): KObject[] {
+  const variant = behaviour.hostComparisonsIgnoreCase ? '-ignore-case' : '';
+  const dir = 'cozystack-basics/policies';
+  const out = [
+    ...asset<KObject[]>(`templates/${dir}/gateway-hostname${variant}.yaml`),
+    ...asset<KObject[]>(`templates/${dir}/tenant-host-and-label.yaml`),
+    ...asset<KObject[]>(`templates/${dir}/route-hostname${variant}.yaml`),
+  ];
+  const root = cluster['root-host'];
+  if (behaviour.ingressHostnamePolicy && typeof root === 'string' && root !== '') {
+    const text = renderTemplate(`${dir}/ingress-hostname${variant}.yaml.hbs`, {
+      rootHost: root,
+      dotRootHost: `.${root}`,
+    });
+    pushAll(out, jsyaml.load(text) as KObject[]);
+  }
+  return out;
 }
 
 /**
  * The admission policies cozystack-basics renders, in the order of docs/behaviour.md §7:
- * gateway, attached-namespaces, tenant-host, namespace-label, route, ingress; each VAP followed
- * by its binding. The ingress policy renders only when `_cluster.root-host` is set.
+ * gateway, attached-namespaces (docs/versions.md §X4: only where the version has layer 3),
+ * tenant-host, namespace-label, route, ingress; each VAP followed by its binding. The ingress
+ * policy renders only when `_cluster.root-host` is set (docs/versions.md §B2: and the version has
+ * it). A release renders its own templates' policies (releasePolicies).
  */
 export function renderPolicies(cluster: ClusterMap, opts: PolicyOptions = {}): KObject[] {
+  const behaviour = opts.behaviour ?? MAIN_VERSION.behaviour;
+  // Checked under every version: a bundle version that is none is refused whichever policies render.
   const served = servedVersions(opts.gatewayApiVersion ?? DEFAULT_GATEWAY_API_VERSION);
-  const out: KObject[] = [
-    ...gatewayPolicy(served),
-    ...attachedNamespacesPolicy(),
-    ...tenantHostPolicy(),
-    ...namespaceLabelPolicy(),
-    ...routePolicy(served),
-  ];
-  const root = (cluster['root-host'] ?? '').trim();
-  if (root !== '') pushAll(out, ingressPolicy(root));
+  if (behaviour.routeHostnamePolicy === 'releases') return releasePolicies(cluster, behaviour);
+  const out: KObject[] = [...gatewayPolicy(served)];
+  if (behaviour.attachedNamespacesGuard) pushAll(out, attachedNamespacesPolicy());
+  pushAll(out, [...tenantHostPolicy(), ...namespaceLabelPolicy(), ...routePolicy(served)]);
+  const root = typeof cluster['root-host'] === 'string' ? cluster['root-host'].trim() : '';
+  if (root !== '' && behaviour.ingressHostnamePolicy) pushAll(out, ingressPolicy(root));
   return out;
 }
 
@@ -426,7 +387,8 @@ export function renderPolicies(cluster: ClusterMap, opts: PolicyOptions = {}): K
  * Layer 6: the cozystack-basics render fails when `_cluster.gateway-attached-namespaces`
  * (split and trimmed) holds a tenant-* entry. One finding per offending entry.
  */
-export function attachedNamespacesGuard(cluster: ClusterMap): Finding[] {
+export function attachedNamespacesGuard(cluster: ClusterMap, behaviour: Behaviour = MAIN_VERSION.behaviour): Finding[] {
+  if (!behaviour.attachedNamespacesGuard) return [];
   return splitList(cluster['gateway-attached-namespaces'])
     .filter((ns) => ns.startsWith('tenant-'))
     .map((ns) =>

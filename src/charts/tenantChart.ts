@@ -32,6 +32,7 @@ import {
   quotaHierarchyFindings,
   reservedKeyFindings,
   TENANTS_API_RULES,
+  uncheckedQuantityFindings,
 } from './tenantsApi';
 import {
   releaseName,
@@ -42,6 +43,7 @@ import {
   type TenantValues,
 } from './tenantRelease';
 import { duplicateFindings } from '../k8s/duplicates';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 export interface TreeOptions {
   /** `--gateway-only`: the gateway slice alone (each tenant's Namespace and Secret), for platforms whose tenant HelmReleases still render the rest. */
@@ -64,6 +66,8 @@ export interface TreeOptions {
    * whole render finds it. Absent: every release is rendered.
    */
   only?: { render(namespace: string): boolean; claims(namespace: string): boolean };
+  /** What the Cozystack version renders (docs/versions.md); default main's. */
+  behaviour?: Behaviour;
 }
 
 /** A release as the walk hands it on: its objects (none when not rendered), and how many findings its templates gave. */
@@ -100,13 +104,14 @@ function nameSuggestion(name: string): string {
 
 /**
  * A Tenant's own input checks, all of them (docs/decisions.md §C5: every failure at once): the
- * values schema (docs/tenant.md §3, docs/decisions.md §Q15, src/validation/), the chart's
- * `tenant.name` (docs/tenant.md §2.0.2), and the Tenants API's rules that a Tenant alone decides
- * (docs/decisions.md §15, src/charts/tenantsApi.ts: the name, its length, the tenant namespace,
- * the reserved keys, the quantities).
+ * values schema (docs/tenant.md §3, docs/decisions.md §Q15, src/validation/; the keys the
+ * version's schema knows), the chart's `tenant.name` (docs/tenant.md §2.0.2), and the Tenants
+ * API's rules that a Tenant alone decides (docs/decisions.md §15, src/charts/tenantsApi.ts: the
+ * name, its length, the tenant namespace, the reserved keys, and the quantities where the version
+ * checks quotas, docs/versions.md §A1).
  */
-export function tenantInputFindings(t: KObject): Finding[] {
-  const out = validateTenant(t);
+export function tenantInputFindings(t: KObject, behaviour: Behaviour = MAIN_VERSION.behaviour): Finding[] {
+  const out = validateTenant(t, behaviour);
   const X = t.metadata?.name;
   const P = t.metadata?.namespace;
   let namesOk = typeof X === 'string' && typeof P === 'string' && P !== '';
@@ -149,7 +154,11 @@ export function tenantInputFindings(t: KObject): Finding[] {
   const schemaRefused = new Set<string>();
   for (const f of out)
     if (f.field?.startsWith('spec.resourceQuotas.')) schemaRefused.add(f.field.slice('spec.resourceQuotas.'.length));
-  pushAll(out, quantityFindings(t, schemaRefused));
+  // docs/versions.md §A1: a version without the quota checks lets any value the schema admits through.
+  pushAll(
+    out,
+    behaviour.tenantQuotaChecks ? quantityFindings(t, schemaRefused) : uncheckedQuantityFindings(t, schemaRefused),
+  );
   return out;
 }
 
@@ -158,30 +167,36 @@ export function tenantInputFindings(t: KObject): Finding[] {
  * same Tenants more than once (a changed-only diff plans from the tree's Tenants, then renders
  * them: docs/performance.md "Changed-only") and handed to each render (RenderOptions.tenantChecks).
  */
-export function tenantChecks(tenants: readonly KObject[]): Map<KObject, Finding[]> {
+export function tenantChecks(
+  tenants: readonly KObject[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): Map<KObject, Finding[]> {
   const out = new Map<KObject, Finding[]>();
-  for (const t of tenants) if (!out.has(t)) out.set(t, tenantInputFindings(t));
+  for (const t of tenants) if (!out.has(t)) out.set(t, tenantInputFindings(t, behaviour));
   return out;
 }
 
 /**
  * Every Tenant's input checks (tenantInputFindings) and then the hierarchical quota over those
- * that pass them (docs/decisions.md §15): the findings, and the Tenants with an error, whose
- * subtrees the tree skips. `checks`: each Tenant's own checks where the caller made them (tenantChecks).
+ * that pass them (docs/decisions.md §15; only where the version checks quotas, docs/versions.md
+ * §A1): the findings, and the Tenants with an error, whose subtrees the tree skips. `checks`: each
+ * Tenant's own checks where the caller made them (tenantChecks).
  */
 export function tenantsInputCheck(
   tenants: readonly KObject[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
   checks?: ReadonlyMap<KObject, Finding[]>,
 ): { findings: Finding[]; invalid: Set<KObject> } {
   const findings: Finding[] = [];
   const invalid = new Set<KObject>();
   const passed: KObject[] = [];
   for (const t of tenants) {
-    const fs = checks?.get(t) ?? tenantInputFindings(t);
+    const fs = checks?.get(t) ?? tenantInputFindings(t, behaviour);
     pushAll(findings, fs);
     if (hasErrors(fs)) invalid.add(t);
     else passed.push(t);
   }
+  if (!behaviour.tenantQuotaChecks) return { findings, invalid };
   for (const { tenant, finding } of quotaHierarchyFindings(passed)) {
     findings.push(finding);
     invalid.add(tenant);
@@ -205,21 +220,34 @@ interface ChartData {
   /** The uids of the input Namespaces (docs/decisions.md §4). */
   namespaceUids: Map<string, string>;
   opts: TreeOptions;
+  /** What the Cozystack version renders (docs/versions.md). */
+  behaviour: Behaviour;
+}
+
+/** The egress policy to the grafana-dashboards plugin server, which only some versions render (docs/versions.md §T5). */
+const GRAFANA_DASHBOARDS_POLICY = 'allow-to-grafana-dashboards';
+
+/** The fixed CiliumNetworkPolicies of the version's chart (docs/tenant.md §2.2; docs/versions.md T5). */
+function fixedPoliciesOf(behaviour: Behaviour): KObject[] {
+  const all = asset<KObject[]>('templates/tenant/networkpolicy-fixed.yaml');
+  return behaviour.grafanaDashboardsEgress ? all : all.filter((p) => p.metadata.name !== GRAFANA_DASHBOARDS_POLICY);
 }
 
 function chartData(cluster: ClusterMap, objects: readonly KObject[], opts: TreeOptions): ChartData {
+  const behaviour = opts.behaviour ?? MAIN_VERSION.behaviour;
   const namespaceUids = new Map<string, string>();
   for (const o of objects) if (isNamespace(o) && o.metadata.uid) namespaceUids.set(o.metadata.name, o.metadata.uid);
   return {
     cluster,
     clusterYaml: helmToYaml(cluster),
     defaults: tenantChartDefaults(),
-    fixedPolicies: asset<KObject[]>('templates/tenant/networkpolicy-fixed.yaml'),
+    fixedPolicies: fixedPoliciesOf(behaviour),
     limitRange: asset<KObject>('templates/tenant/limitrange.yaml'),
-    modules: moduleTable(),
+    modules: moduleTable(behaviour),
     capabilities: capabilitiesOf(objects, opts.apiVersions),
     namespaceUids,
     opts,
+    behaviour,
   };
 }
 
@@ -307,7 +335,7 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
   if (T !== TENANT_ROOT) {
     const uid = d.namespaceUids.get(r.parentNamespace);
     const clusterYaml = r.values._cluster === d.cluster ? d.clusterYaml : undefined;
-    out.push(renderTenantObjects(T, r.parentNamespace, r.values, uid, clusterYaml));
+    out.push(renderTenantObjects(T, r.parentNamespace, r.values, uid, clusterYaml, d.behaviour));
   }
   if (d.opts.gatewayOnly) return;
   // tenant.yaml
@@ -318,7 +346,7 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
   out.push(policies);
   // quota.yaml
   try {
-    out.push(renderQuota(T, r.spec.resourceQuotas, r.values._cluster, d.limitRange));
+    out.push(renderQuota(T, r.spec.resourceQuotas, r.values._cluster, d.limitRange, d.behaviour));
   } catch (e) {
     if (!(e instanceof QuotaError)) throw e;
     const ratio = Object.values(RATIOS).find((x) => x.key === e.clusterKey);
@@ -346,6 +374,16 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
     );
   }
   // etcd.yaml, ingress.yaml, monitoring.yaml, seaweedfs.yaml, computeplane.yaml, info.yaml
+  if (d.behaviour.computeplaneModule) checkComputeplane(r, d, out);
+  out.push(renderModuleReleases(r, d.modules));
+  // cleanup-job.yaml: a Helm hook (docs/decisions.md §Q5), the version's (docs/versions.md §T3, §T4).
+  if (d.opts.includeHooks) out.push(tenantCleanupHook(T, d.behaviour));
+  else out.hooksOmitted++;
+}
+
+/** computeplane.yaml's Package guard (docs/tenant.md §2.5.3): a version without the module has none (docs/versions.md §T6). */
+function checkComputeplane(r: TenantRelease, d: ChartData, out: TreeOutput): void {
+  const T = r.namespace;
   const guard = computeplaneGuard(r.spec, d.capabilities);
   if (!guard.ok)
     out.findings.push(
@@ -363,18 +401,20 @@ function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
         hint: 'give the platform Package (or --api-versions cozystack.io/v1alpha1 and the Packages) among the inputs to check it',
       }),
     );
-  out.push(renderModuleReleases(r, d.modules));
-  // cleanup-job.yaml: a Helm hook (docs/decisions.md §Q5).
-  if (d.opts.includeHooks) out.push(tenantCleanupHook(T));
-  else out.hooksOmitted++;
 }
 
 // ---------------------------------------------------------------------------------------------
 // The releases: tenant-root, and each Tenant from its parent's
 
-function gatewaySettings(t: KObject | undefined, spec: TenantSpec, out: TreeOutput) {
+/**
+ * Whether the tenant owns a Gateway, and the class it chose. A version without gateway classes
+ * has no `gatewayClass` value (docs/versions.md §X1): its unknown-key warning is the whole verdict.
+ */
+function gatewaySettings(t: KObject | undefined, spec: TenantSpec, d: ChartData, out: TreeOutput) {
   const gatewayClassName =
-    typeof spec.gatewayClass === 'string' && spec.gatewayClass !== '' ? spec.gatewayClass : undefined;
+    d.behaviour.gatewayClasses && typeof spec.gatewayClass === 'string' && spec.gatewayClass !== ''
+      ? spec.gatewayClass
+      : undefined;
   const ownsGateway = spec.gateway === true;
   if (gatewayClassName !== undefined && !ownsGateway)
     out.findings.push(
@@ -404,7 +444,7 @@ function rootRelease(root: KObject | undefined, d: ChartData, out: TreeOutput): 
     releaseName: releaseName('root'),
     values: { _cluster: d.cluster, _namespace: rootNamespaceValues(d.cluster) },
     spec,
-    ...gatewaySettings(root, spec, out),
+    ...gatewaySettings(root, spec, d, out),
   };
 }
 
@@ -451,7 +491,7 @@ function childRelease(t: KObject, parent: TenantRelease, d: ChartData, out: Tree
     releaseName: releaseName(X),
     values,
     spec,
-    ...gatewaySettings(t, spec, out),
+    ...gatewaySettings(t, spec, d, out),
   };
 }
 
@@ -521,7 +561,7 @@ export function* walkTenantTree(
   // cozystack-basics: tenant-root's Namespace and Secret, and the platform objects tenants depend on.
   yield walked(root, () => {
     out.push(renderTenantRoot(cluster, d.clusterYaml));
-    if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster));
+    if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster, d.behaviour));
   });
 
   for (const t of tenants) {
@@ -556,7 +596,7 @@ function treeInputs(
 ): { tenants: KObject[]; failed: Set<string> } {
   let invalid = opts.invalidTenants;
   if (!invalid) {
-    const checked = tenantsInputCheck(objects.filter(isTenant));
+    const checked = tenantsInputCheck(objects.filter(isTenant), opts.behaviour);
     pushAll(out.findings, checked.findings);
     invalid = checked.invalid;
   }

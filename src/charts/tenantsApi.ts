@@ -16,9 +16,13 @@
  *   children without a quota are not checked; only the direct parent counts; where siblings
  *   over-commit together each of them is refused, naming the others.
  *
+ * The last two exist only from v1.6 on (docs/versions.md §A1): under a v1.5 release the caller
+ * (tenantChart.ts tenantsInputCheck) skips them, and a value the schema's pattern admits but no
+ * quantity parses (`1e1.5`) reaches the chart, whose quota helper reads it as 0.
+ *
  * Each refusal is an error at the Tenant's field naming the rule and the numbers. Pure.
  */
-import { error, type Finding } from '../k8s/diagnostics';
+import { error, warning, type Finding } from '../k8s/diagnostics';
 import { isObject, refOf, type KObject } from '../k8s/model';
 import { decimalAdd, decimalCmp, decimalSub, quantityOf, showQuantity, ZERO, type Decimal } from '../k8s/quantity';
 import { isReservedSpecKey, TENANT_ROOT, tenantNamespace } from '../platform/tenancy';
@@ -27,13 +31,14 @@ import { namespaceNameError, tenantNameError } from './tenantNames';
 /** Helm's release-name limit (53) less the `tenant-` prefix of a tenant's release. */
 export const NAME_LIMIT = 53 - 'tenant-'.length;
 
-/** The rule names of §15's checks, as findings carry them. */
+/** The rule names of docs/decisions.md §15's checks, as findings carry them. */
 export const TENANTS_API_RULES = {
   name: 'tenant.name',
   nameLength: 'tenant.name-length',
   namespace: 'tenant.namespace-name',
   reservedKey: 'tenant.reserved-key',
   quantity: 'tenant.quantity',
+  quantityUnchecked: 'tenant.quantity-unchecked',
   quota: 'tenant.quota-hierarchy',
 } as const;
 
@@ -120,6 +125,27 @@ export function quantityFindings(t: KObject, skip: ReadonlySet<string> = new Set
     );
   }
   return out;
+}
+
+/**
+ * Under a version whose Tenants API checks no quota (docs/versions.md §A1): each value that is no
+ * quantity passes, and the chart renders it as the ResourceQuota's limit (its request reads as 0),
+ * which the API server refuses when the tenant's release applies it. A warning, not a refusal.
+ */
+export function uncheckedQuantityFindings(t: KObject, skip: ReadonlySet<string> = new Set()): Finding[] {
+  // Only these are converted to compute a request (docs/tenant.md §2.0.6); the rest are copied.
+  const converted = ['cpu', 'memory', 'ephemeral-storage'].map((k) => `spec.resourceQuotas.${k}`);
+  return quantityFindings(t, skip).map((f) =>
+    warning(
+      `${f.message}; the Tenants API of the Cozystack version rendered does not check quotas, so the chart writes it into the ResourceQuota${converted.includes(f.field ?? '') ? ' (its request reads as 0)' : ''}, which the API server refuses`,
+      {
+        object: f.object,
+        field: f.field,
+        rule: TENANTS_API_RULES.quantityUnchecked,
+        hint: f.hint,
+      },
+    ),
+  );
 }
 
 /** A Tenant's declared quotas as exact values (those that parse). */

@@ -13,7 +13,7 @@
  */
 import { Command, CommanderError, Help } from 'commander';
 import { FindingsError } from '../k8s/diagnostics';
-import { VERSION } from './version';
+import { versionText } from './version';
 import { readAllStdin } from '../io/stdin';
 import { writeAllSync } from '../io/stdout';
 import { makeContext, type CliContext, type CliIO } from './context';
@@ -38,6 +38,12 @@ export interface CommandEntry {
 
 /** Every command, in the order the help lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'init',
+    term: 'init [options] [dir]',
+    summary: 'Write a starting platform repository: values, Tenants, cluster state, a kpt package, CI workflows',
+    load: () => require('./commands/init'),
+  },
   {
     name: 'render',
     term: 'render [options]',
@@ -108,7 +114,7 @@ export function buildProgram(ctx: CliContext, argv?: string[]): Command {
   program
     .name('cozy-gw')
     .description('Render and preview a Cozystack multi-tenant Gateway API platform offline.')
-    .version(VERSION, '-V, --version')
+    .version(versionText(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => ctx.io.stdout(s), writeErr: (s) => ctx.io.stderr(s) });

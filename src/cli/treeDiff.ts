@@ -107,7 +107,10 @@ function readTreeFiles(req: TreeDiffRequest, rels: string[]): KObject[] | undefi
 }
 
 /** The changed-only diff (see the module comment), or why the whole tree is to be diffed. */
-export function changedOnlyDiff(req: TreeDiffRequest, opts: DiffOptions): { result: DiffResult } | { full: string } {
+export function changedOnlyDiff(
+  req: TreeDiffRequest,
+  optionsFor: (recordedVersion: string | undefined) => DiffOptions,
+): { result: DiffResult } | { full: string } {
   const dir = path.resolve(req.cwd, req.state);
   const head = readTreeHead(dir);
   if (!head) return { full: 'no record of format 4' };
@@ -115,8 +118,10 @@ export function changedOnlyDiff(req: TreeDiffRequest, opts: DiffOptions): { resu
   const facts = readFacts(head.making.platform, head.releases);
   if (!facts) return { full: 'a record without the facts of its releases' };
   if (!treeAlone(dir, head, facts)) return { full: 'the directory holds more than the tree' };
+  const chosen = optionsFor(head.making.shape.cozystackVersion);
   // The plan and the diff render the same Tenants: each one's own checks made once, here.
-  opts = { ...opts, tenantChecks: tenantChecks([...head.making.tenants, ...req.objects.filter(isTenant)]) };
+  const checks = tenantChecks([...head.making.tenants, ...req.objects.filter(isTenant)], chosen.cozystack?.behaviour);
+  const opts = { ...chosen, tenantChecks: checks };
   const planned = planChangedOnly(
     { tenants: head.making.tenants, facts },
     { objects: req.objects, valuesFiles: req.valuesFiles, prune: req.prune },
@@ -141,7 +146,11 @@ export function changedOnlyDiff(req: TreeDiffRequest, opts: DiffOptions): { resu
     {
       state,
       treeHeld: new Set(state.map(keyOf)),
-      tree: { shape: head.making.shape, tenants: head.making.tenants },
+      tree: {
+        shape: head.making.shape,
+        tenants: head.making.tenants,
+        ...(head.making.values !== undefined ? { values: head.making.values } : {}),
+      },
       objects: req.objects,
       valuesFiles: req.valuesFiles,
       prune: req.prune,

@@ -1,7 +1,9 @@
 /**
  * The Gateway a TenantGateway renders (docs/behaviour.md §5.2, §5.3, §5.12, §5.14, §7.1): its
  * listeners in order, the 64-listener budget counted before the Gateway is written, the checks the
- * apiserver would make on the write, and the write itself with the takeover guard.
+ * apiserver would make on the write, and the write itself with the takeover guard. A release's
+ * controller gives the HTTPS and the passthrough listeners their own route kinds (docs/versions.md
+ * §C1) and counts nothing itself: the Gateway CRD refuses what it must (§X8, gatewayCrd.ts).
  */
 import type { KObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
@@ -21,6 +23,8 @@ import {
 } from '../platform/names';
 import { applyOwned, ownedMetadata } from './ownedObjects';
 import type { TenantGatewayView } from './tenantGatewaySpec';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
+import { gatewayWriteRefusal } from './gatewayCrd';
 
 /** Gateway API caps Gateway.spec.listeners at 64. */
 export const LISTENER_CAP = 64;
@@ -38,22 +42,26 @@ function nameSelector(values: string[]): Record<string, unknown> {
   return { from: 'Selector', selector: { matchExpressions: [{ key: NS_LABEL_NAME, operator: 'In', values: vs }] } };
 }
 
-/** K443: every port-443 listener names the same kinds, HTTPRoute and TLSRoute (cilium#45559). */
-function kinds443(): Record<string, unknown>[] {
-  return [
-    { group: GROUPS.gateway, kind: 'HTTPRoute' },
-    { group: GROUPS.gateway, kind: 'TLSRoute' },
-  ];
+/**
+ * The route kinds a port-443 listener admits. K443: every one names the same kinds, HTTPRoute and
+ * TLSRoute (cilium#45559). A v1.5 controller (docs/versions.md §C1) gives an HTTPS listener
+ * [HTTPRoute] and a passthrough listener [TLSRoute].
+ */
+function kinds443(behaviour: Behaviour, protocol: 'HTTPS' | 'TLS'): Record<string, unknown>[] {
+  const http = { group: GROUPS.gateway, kind: 'HTTPRoute' };
+  const tls = { group: GROUPS.gateway, kind: 'TLSRoute' };
+  if (behaviour.port443RouteKinds === 'by-listener') return protocol === 'HTTPS' ? [http] : [tls];
+  return [http, tls];
 }
 
-function terminate(name: string, hostname: string, certName: string, ns: string): Listener {
+function terminate(name: string, hostname: string, certName: string, ns: string, behaviour: Behaviour): Listener {
   return {
     name,
     hostname,
     port: 443,
     protocol: 'HTTPS',
     tls: { mode: 'Terminate', certificateRefs: [{ name: certName }] },
-    allowedRoutes: { namespaces: labelSelector(ns), kinds: kinds443() },
+    allowedRoutes: { namespaces: labelSelector(ns), kinds: kinds443(behaviour, 'HTTPS') },
   };
 }
 
@@ -76,6 +84,7 @@ export function renderListeners(
   served: readonly string[],
   children: readonly string[],
   passthrough: readonly PassthroughListener[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
 ): Listener[] {
   const ns = v.namespace;
   const out: Listener[] = [];
@@ -98,7 +107,8 @@ export function renderListeners(
     allowedRoutes: { namespaces: nameSelector(plainHttpNamespaces(v)) },
   });
   if (v.certMode === 'http01') {
-    for (const h of served) out.push(terminate(perAppListenerName(h), h, perAppCertificateName(v.name, h), ns));
+    for (const h of served)
+      out.push(terminate(perAppListenerName(h), h, perAppCertificateName(v.name, h), ns, behaviour));
   } else {
     let cert: string;
     if (v.certMode === 'dns01') cert = wildcardCertificateName(v.name);
@@ -106,8 +116,11 @@ export function renderListeners(
       cert = v.wildcardSecretName;
       if (!cert) throw new ReconcileError('certMode existingSecret needs spec.wildcardSecretRef.name, and it is empty');
     }
-    out.push(terminate('https', `*.${v.apex}`, cert, ns), terminate('https-apex', v.apex, cert, ns));
-    for (const c of children) out.push(terminate(childListenerName('https', c), `*.${c}`, cert, ns));
+    out.push(
+      terminate('https', `*.${v.apex}`, cert, ns, behaviour),
+      terminate('https-apex', v.apex, cert, ns, behaviour),
+    );
+    for (const c of children) out.push(terminate(childListenerName('https', c), `*.${c}`, cert, ns, behaviour));
   }
   for (const p of passthrough) {
     if (!p.native) {
@@ -117,7 +130,7 @@ export function renderListeners(
         port: 443,
         protocol: 'TLS',
         tls: { mode: 'Passthrough' },
-        allowedRoutes: { namespaces: labelSelector(ns), kinds: kinds443() },
+        allowedRoutes: { namespaces: labelSelector(ns), kinds: kinds443(behaviour, 'TLS') },
       });
     }
   }
@@ -141,9 +154,21 @@ export function renderListeners(
  * submitting the Gateway and reports it as Ready=False naming the budget"), then what the
  * apiserver would refuse in the write — a listener name that is not a SectionName, a hostname
  * that is not a lowercase DNS name or runs past 253 characters (a mixed-case apex composes such
- * hostnames: "admitted it is Ready=False on the one Gateway").
+ * hostnames: "admitted it is Ready=False on the one Gateway"). A release's controller (no
+ * controller validation) checks none of it: the Gateway CRD's refusal is what stops the pass.
  */
-export function checkListeners(v: TenantGatewayView, listeners: readonly Listener[]): void {
+export function checkListeners(
+  v: TenantGatewayView,
+  listeners: readonly Listener[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+  gatewayExists = false,
+): void {
+  if (!behaviour.controllerValidation) {
+    // docs/versions.md §X8: no check of the controller's own; the Gateway CRD refuses the write.
+    const refusal = gatewayWriteRefusal(v.name, listeners, gatewayExists);
+    if (refusal !== undefined) throw new ReconcileError(refusal);
+    return;
+  }
   if (listeners.length > LISTENER_CAP) {
     const hint =
       v.certMode === 'http01'

@@ -9,6 +9,7 @@ import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
 import { passthroughListenerName, passthroughServiceListenerName, redirectRouteName } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { isValidHostname, isWildcardHostname } from '../k8s/dnsNames';
 import {
   hostnamesOverlap,
@@ -166,8 +167,16 @@ export function wantsTermination(c: Claimant): boolean {
  * HTTPRoute claimant that wants termination, valid, not a wildcard (HTTP-01 issues no wildcard
  * certificate) and not SNI-overlapping any passthrough hostname (the reservation is read off the
  * spec alone). "The race does not matter here." A TLSRoute-only hostname earns nothing.
+ * A release's controller (docs/versions.md §X7) gives every claimed hostname one, whoever claims
+ * it and however: a TLSRoute's, a passthrough listener's, a wildcard, one claimed through the
+ * plain-HTTP listener, an invalid one (the Gateway write then fails on it).
  */
-export function servedHostnames(claimants: readonly Claimant[], passthrough: readonly PassthroughListener[]): string[] {
+export function servedHostnames(
+  claimants: readonly Claimant[],
+  passthrough: readonly PassthroughListener[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): string[] {
+  if (behaviour.listenerClaims === 'releases') return [...new Set(claimants.flatMap((c) => c.hostnames))].sort();
   const served = new Set<string>();
   const seen = new Set<string>();
   for (const c of claimants) {

@@ -25,6 +25,7 @@ import { hostnamesOverlap } from '../k8s/gatewayApi';
 import { reservingHostname, selectsPlainHttp, type Claimant, type PassthroughListener } from './hostnameClaims';
 import { perAppListenerName } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 export type RouteReason =
   'Accepted' | 'HostnameConflict' | 'NoMatchingListenerHostname' | 'NotAllowedByListeners' | 'NoMatchingParent';
@@ -371,11 +372,25 @@ function judgeTlsHostnames(ctx: RaceContext, j: Judged): void {
 
 // ----- phases 2 and 3 -------------------------------------------------------------------------------
 
+/** A hostname's outcome with no claim placed yet; `passthrough` names the listener answering it, if any. */
+function newOutcome(h: string, listener: boolean, passthrough: readonly PassthroughListener[]): HostnameOutcome {
+  const o: HostnameOutcome = { hostname: h, listener, holders: [], lost: [], withdrawn: [], claimsNone: [] };
+  const r = reservingHostname(h, passthrough);
+  if (r !== undefined) o.passthrough = passthrough.find((x) => x.hostname === r)!.listenerName;
+  return o;
+}
+
 /**
  * Decide the race of one TenantGateway's pass over its claims (phase 1 to 3 above). Every claim
- * gets one verdict; every claimed hostname one outcome.
+ * gets one verdict; every claimed hostname one outcome. A release's controller runs its own race
+ * ({@link decideReleaseHostnames}).
  */
-export function decideHostnames(context: RaceContext, claimants: readonly Claimant[]): HostnameRace {
+export function decideHostnames(
+  context: RaceContext,
+  claimants: readonly Claimant[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): HostnameRace {
+  if (behaviour.listenerClaims === 'releases') return decideReleaseHostnames(context, claimants);
   const ctx: Indexed = { ...context, ptByName: new Map(context.passthrough.map((x) => [x.listenerName, x])) };
   const judged = claimants.map((c) => judgeClaim(ctx, c));
 
@@ -430,12 +445,7 @@ export function decideHostnames(context: RaceContext, claimants: readonly Claima
   for (const j of judged) {
     for (const [h, s] of standings.get(j.claimant)!) {
       let o = outcomes.get(h);
-      if (!o) {
-        o = { hostname: h, listener: ctx.served.has(h), holders: [], lost: [], withdrawn: [], claimsNone: [] };
-        const r = reservingHostname(h, ctx.passthrough);
-        if (r !== undefined) o.passthrough = ctx.passthrough.find((x) => x.hostname === r)!.listenerName;
-        outcomes.set(h, o);
-      }
+      if (!o) outcomes.set(h, (o = newOutcome(h, ctx.served.has(h), ctx.passthrough)));
       const c = j.claimant;
       if (s.status === 'holds') o.holders.push(c);
       else if (s.status === 'lost') o.lost.push({ claimant: c, heldBy: s.heldBy });
@@ -451,4 +461,62 @@ export function decideHostnames(context: RaceContext, claimants: readonly Claima
     o.claimsNone.sort((a, b) => compareClaims(a.claimant, b.claimant));
   }
   return { tenantGateway: ctx.v.id, hostnames, verdicts };
+}
+
+// ----- a release's race (docs/versions.md §X7) ------------------------------------------------------
+
+/**
+ * The releases' message for a claim that lost hostnames: every lost name (as often as the route
+ * lists it) sorted, where upstream iterates a map (docs/versions.md §X7).
+ */
+export function releaseConflictMessage(v: TenantGatewayView, lost: readonly string[]): string {
+  return `Hostname(s) ${[...lost].sort().join(', ')} already claimed by another route on TenantGateway ${v.id}`;
+}
+
+/** The hostnames as the route lists them, repeats included (the release collects claims per entry). */
+function listedHostnames(c: Claimant): string[] {
+  const spec = c.route.spec as { hostnames?: unknown } | undefined;
+  return Array.isArray(spec?.hostnames) ? spec.hostnames.filter((h): h is string => typeof h === 'string') : [];
+}
+
+/**
+ * The race of a release's controller (docs/versions.md §X7): no claim is judged before it races
+ * (sectionName and port are not read, and nothing is withdrawn), every claimed hostname earns a
+ * listener, and per hostname the first claim by rank wins while the claims in its namespace hold
+ * it with it. A claim that lost any hostname reads `Accepted=False`, HostnameConflict, naming the
+ * names it lost; every other `Accepted=True`. No other reason exists there.
+ */
+export function decideReleaseHostnames(context: RaceContext, claimants: readonly Claimant[]): HostnameRace {
+  const { v, passthrough } = context;
+  const byHost = new Map<string, Claimant[]>();
+  for (const c of claimants)
+    for (const h of c.hostnames) {
+      const l = byHost.get(h);
+      if (l) l.push(c);
+      else byHost.set(h, [c]);
+    }
+  const hostnames: HostnameOutcome[] = [];
+  const lostBy = new Map<Claimant, Set<string>>();
+  for (const h of [...byHost.keys()].sort(cmp)) {
+    const cs = [...byHost.get(h)!].sort(compareClaims);
+    const o = newOutcome(h, true, passthrough);
+    for (const c of cs) {
+      if (c.namespace === cs[0].namespace) o.holders.push(c);
+      else {
+        o.lost.push({ claimant: c, heldBy: cs[0] });
+        lostBy.set(c, (lostBy.get(c) ?? new Set()).add(h));
+      }
+    }
+    hostnames.push(o);
+  }
+  const verdicts = claimants.map((c): Verdict => {
+    const lost = lostBy.get(c);
+    if (!lost) return accepted(v, c);
+    const message = releaseConflictMessage(
+      v,
+      listedHostnames(c).filter((h) => lost.has(h)),
+    );
+    return { claimant: c, accepted: false, reason: 'HostnameConflict', message, detail: message };
+  });
+  return { tenantGateway: v.id, hostnames, verdicts };
 }

@@ -15,6 +15,7 @@ import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
 import { ANNOTATION_ATTACHED_BY, NS_LABEL_GATEWAY, NS_LABEL_HOST } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 export interface AttachmentLoss {
   namespace: string;
@@ -192,10 +193,17 @@ export function applyNamespaceLabels(store: Store, plan: AttachmentPlan, v: Tena
 /**
  * The attach set (docs/behaviour.md §5.8): the TenantGateway namespace, the attachedNamespaces it
  * holds (whether or not the Namespace is labelled yet, or exists), and every namespace labelled
- * `gateway=<tgw ns>`, sorted.
+ * `gateway=<tgw ns>`, sorted. A release's controller reads every attachedNamespaces entry of the
+ * spec, held or not (docs/versions.md §X3): it settles no contest, so an entry another
+ * TenantGateway labels still counts for it.
  */
-export function attachSet(plan: AttachmentPlan, v: TenantGatewayView): string[] {
-  const s = new Set<string>([v.namespace, ...plan.held(v.namespace), ...plan.labelledFor(v.namespace)]);
+export function attachSet(
+  plan: AttachmentPlan,
+  v: TenantGatewayView,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): string[] {
+  const listed = behaviour.attachedNamespacesPublishingOnly ? plan.held(v.namespace) : v.attachedNamespaces;
+  const s = new Set<string>([v.namespace, ...listed, ...plan.labelledFor(v.namespace)]);
   return [...s].sort();
 }
 

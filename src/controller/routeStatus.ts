@@ -2,13 +2,14 @@
  * Route status (docs/behaviour.md §5.9, and the edge mode of §5.12): the RouteParentStatus entries under controllerName
  * gateway.cozystack.io/tenantgateway-controller, written from the verdicts of the hostname race
  * (hostnameRace.ts) under HTTP-01, and removed or refused under the apex-wide modes. Other
- * controllers' entries are never touched. GRPCRoute is never judged.
+ * controllers' entries are never touched. GRPCRoute is never judged. A release's controller
+ * (docs/versions.md §X7) writes its verdicts under HTTP-01 only and never removes an entry.
  */
 import type { KObject } from '../k8s/model';
 import { deepEqual, isObject } from '../k8s/model';
 import type { Store } from '../k8s/store';
 import { GROUPS } from '../k8s/store';
-import { mergeCondition, type Condition } from './conditions';
+import { mergeCondition, type Condition, type TransitionOn } from './conditions';
 import { RACING_ROUTE_KINDS } from './hostnameClaims';
 import type { Verdict } from './hostnameRace';
 import {
@@ -20,6 +21,7 @@ import {
 } from '../k8s/gatewayApi';
 import { CONTROLLER_NAME } from '../platform/names';
 import type { TenantGatewayView } from './tenantGatewaySpec';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 function condition(v: Verdict): Condition {
   return { type: 'Accepted', status: v.accepted ? 'True' : 'False', reason: v.reason, message: v.message };
@@ -41,21 +43,28 @@ function isOurs(entry: unknown, route: KObject, v: TenantGatewayView): boolean {
 /**
  * Merge `cond` into this controller's entry for exactly `ref` (in place), or append a new entry.
  * `parents` is the caller's own array; the entries themselves are shared with the stored route
- * and never mutated.
+ * and never mutated. `on`: what moves lastTransitionTime (a release's controller merges as
+ * metav1's SetStatusCondition does, on the status alone).
  */
-function upsertOurEntry(parents: Record<string, unknown>[], ref: ParentRef, cond: Condition, now: string): void {
+function upsertOurEntry(
+  parents: Record<string, unknown>[],
+  ref: ParentRef,
+  cond: Condition,
+  now: string,
+  on: TransitionOn = 'status-reason-message',
+): void {
   const i = parents.findIndex((e) => e.controllerName === CONTROLLER_NAME && deepEqual(e.parentRef, ref));
   if (i >= 0)
     parents[i] = {
       ...parents[i],
-      conditions: mergeCondition(parents[i].conditions, cond, now, 'status-reason-message'),
+      conditions: mergeCondition(parents[i].conditions, cond, now, on),
     };
   else
     parents.push({
       // A copy of the route's own entry, one level deep: a parentRef's fields are scalars, and nothing mutates a shared value.
       parentRef: { ...ref },
       controllerName: CONTROLLER_NAME,
-      conditions: mergeCondition([], cond, now, 'status-reason-message'),
+      conditions: mergeCondition([], cond, now, on),
     });
 }
 
@@ -79,7 +88,9 @@ export function writeRouteStatuses(
   routes: readonly KObject[],
   verdicts: readonly Verdict[],
   now: string,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
 ): void {
+  if (behaviour.listenerClaims === 'releases') return writeReleaseRouteStatuses(store, v, routes, verdicts, now);
   const byRoute = new Map<KObject, Verdict[]>();
   for (const vd of verdicts) {
     const l = byRoute.get(vd.claimant.route) ?? [];
@@ -107,6 +118,40 @@ export function writeRouteStatuses(
       parents,
       why.length ? `route status: ${why.join(', ')}` : `route status: stale entry of TenantGateway ${v.id} removed`,
     );
+  }
+}
+
+/**
+ * A release's route status (docs/versions.md §X7): one entry per claim, keyed by controllerName and
+ * the exact parentRef, its Accepted condition merged as metav1's SetStatusCondition merges it
+ * (lastTransitionTime moves with the status alone). Nothing is removed: an entry for a parentRef
+ * that no longer claims, or on a route that left the Gateway, stays as it was written.
+ */
+export function writeReleaseRouteStatuses(
+  store: Store,
+  v: TenantGatewayView,
+  routes: readonly KObject[],
+  verdicts: readonly Verdict[],
+  now: string,
+): void {
+  const byRoute = new Map<KObject, Verdict[]>();
+  for (const vd of verdicts) {
+    const l = byRoute.get(vd.claimant.route);
+    if (l) l.push(vd);
+    else byRoute.set(vd.claimant.route, [vd]);
+  }
+  for (const route of routes) {
+    const vs = byRoute.get(route);
+    if (!vs) continue;
+    const cur = parentsOf(route);
+    const parents = [...cur];
+    const why: string[] = [];
+    for (const vd of vs) {
+      upsertOurEntry(parents, vd.claimant.parentRef, condition(vd), now, 'status');
+      const w = `Accepted=${vd.accepted ? 'True' : `False (${vd.reason})`} on TenantGateway ${v.id}`;
+      if (!why.includes(w)) why.push(w);
+    }
+    if (!deepEqual(parents, cur)) writeParents(store, route, parents, `route status: ${why.join(', ')}`);
   }
 }
 
@@ -151,8 +196,10 @@ export function dropDetachedEntries(
   v: TenantGatewayView,
   candidates: readonly KObject[],
   attached: readonly KObject[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
 ): void {
-  if (candidates.length === 0) return;
+  // docs/versions.md §X7: a release's controller removes no entry.
+  if (candidates.length === 0 || behaviour.listenerClaims === 'releases') return;
   const judged = new Set(attached.map((r) => `${r.kind}/${r.metadata.namespace ?? ''}/${r.metadata.name}`));
   for (const c of candidates) {
     if (judged.has(`${c.kind}/${c.metadata.namespace ?? ''}/${c.metadata.name}`)) continue;
@@ -186,7 +233,11 @@ export function writeApexWideRouteStatuses(
   v: TenantGatewayView,
   routes: readonly KObject[],
   now: string,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
 ): void {
+  // docs/versions.md §X7: under DNS-01 and existingSecret a release's controller writes no route
+  // status at all; the entries it wrote under HTTP-01 stay.
+  if (behaviour.listenerClaims === 'releases') return;
   for (const route of routes) {
     const cur = parentsOf(route);
     const ns = route.metadata.namespace ?? '';

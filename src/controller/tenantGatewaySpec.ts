@@ -3,12 +3,15 @@
  * certMode http01, gatewayClassName cilium, metadata.generation 1 when missing (docs/decisions.md §8).
  * Reading never throws: malformed values are kept as they are and judged by
  * tenantGatewayValidation.ts, so the pass reports them as Ready=False instead of crashing.
+ * Read for a release (docs/versions.md §X1, §X9), `edge` is no certMode the controller knows and
+ * `tlsPassthroughListeners` is no field (the API server pruned it).
  */
 import type { KObject } from '../k8s/model';
 import { isObject, stringField } from '../k8s/model';
 import { DEFAULT_CLASS } from '../platform/names';
 
 import { CERT_MODES, DEFAULT_CERT_MODE, type CertMode } from '../platform/certificates';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 /** One tlsPassthroughListeners entry, as written (validation checks the types). */
 export interface NativeListenerSpec {
@@ -26,7 +29,10 @@ export interface TenantGatewayView {
   apex: string;
   /** The raw certMode ('' when unset means http01). */
   certModeRaw: string;
+  /** The mode the pass renders: the raw one, or http01 for one the version does not know. */
   certMode: CertMode;
+  /** Whether the version's controller knows the raw mode (a release knows no edge). */
+  certModeKnown: boolean;
   gatewayClassName: string;
   wildcardSecretName: string;
   /** Non-empty attachedNamespaces entries, de-duplicated, in spec order. */
@@ -37,11 +43,12 @@ export interface TenantGatewayView {
   generation: number;
 }
 
-export function viewOf(tgw: KObject): TenantGatewayView {
+export function viewOf(tgw: KObject, behaviour: Behaviour = MAIN_VERSION.behaviour): TenantGatewayView {
   const spec = isObject(tgw.spec) ? tgw.spec : {};
   const namespace = tgw.metadata.namespace ?? '';
   const certModeRaw = stringField(spec.certMode);
   const mode = certModeRaw || 'http01';
+  const known = (CERT_MODES as readonly string[]).includes(mode) && (behaviour.gatewayClasses || mode !== 'edge');
   const attached: string[] = [];
   for (const n of Array.isArray(spec.attachedNamespaces) ? spec.attachedNamespaces : []) {
     const s = stringField(n).trim();
@@ -50,7 +57,8 @@ export function viewOf(tgw: KObject): TenantGatewayView {
   const services = (Array.isArray(spec.tlsPassthroughServices) ? spec.tlsPassthroughServices : []).map((s) =>
     typeof s === 'string' ? s : String(s),
   );
-  const listeners = (Array.isArray(spec.tlsPassthroughListeners) ? spec.tlsPassthroughListeners : []).map((l) =>
+  const written = behaviour.nativePassthroughListeners ? spec.tlsPassthroughListeners : undefined;
+  const listeners = (Array.isArray(written) ? written : []).map((l) =>
     isObject(l)
       ? { name: l.name, port: l.port, hostname: l.hostname }
       : { name: undefined, port: undefined, hostname: undefined },
@@ -64,7 +72,8 @@ export function viewOf(tgw: KObject): TenantGatewayView {
     id: `${namespace}/${tgw.metadata.name}`,
     apex: stringField(spec.apex),
     certModeRaw,
-    certMode: ((CERT_MODES as readonly string[]).includes(mode) ? mode : DEFAULT_CERT_MODE) as CertMode,
+    certMode: (known ? mode : DEFAULT_CERT_MODE) as CertMode,
+    certModeKnown: known,
     gatewayClassName: stringField(spec.gatewayClassName).trim() || DEFAULT_CLASS,
     wildcardSecretName: stringField(wsr.name),
     attachedNamespaces: attached,
@@ -76,5 +85,5 @@ export function viewOf(tgw: KObject): TenantGatewayView {
 
 /** Whether the raw certMode is one the controller knows. */
 export function certModeKnown(v: TenantGatewayView): boolean {
-  return (CERT_MODES as readonly string[]).includes(v.certModeRaw || DEFAULT_CERT_MODE);
+  return v.certModeKnown;
 }

@@ -3,19 +3,22 @@
  * controller checks rather than admission, each of which makes the pass stop with Ready=False /
  * ReconcileError. The listener budget (64) is counted later, on the assembled listeners
  * (gatewayRendering.ts). Returns every problem found, in spec order; an empty list means the spec is
- * acceptable.
+ * acceptable. A release's controller validates nothing (docs/versions.md §X8): what it cannot write,
+ * the API server refuses at the write.
  */
 import { hostnamesOverlap } from '../k8s/gatewayApi';
 import { MAX_NAME_LENGTH, isDns1123Label, isDns1123Subdomain, isValidHostname } from '../k8s/dnsNames';
 import { passthroughListenerName, passthroughServiceListenerName } from '../platform/names';
 import { certModeKnown, type TenantGatewayView } from './tenantGatewaySpec';
 import { CERT_MODES } from '../platform/certificates';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 function q(x: unknown): string {
   return JSON.stringify(x);
 }
 
-export function tenantGatewayProblems(v: TenantGatewayView): string[] {
+export function tenantGatewayProblems(v: TenantGatewayView, behaviour: Behaviour = MAIN_VERSION.behaviour): string[] {
+  if (!behaviour.controllerValidation) return [];
   // certMode is an enum on the CRD; a value the controller does not know cannot be rendered.
   if (!certModeKnown(v)) return [`unsupported certMode ${q(v.certModeRaw)} (supported: ${CERT_MODES.join(', ')})`];
   const problems: string[] = [];

@@ -17,6 +17,7 @@ import { isRedacted, REDACTED_ANNOTATION } from '../k8s/secretRedaction';
 import { GROUPS, type Store } from '../k8s/store';
 import { NS_LABEL_GATEWAY, NS_LABEL_INGRESS, TGW_KIND } from '../platform/names';
 import { publishingNamespace, VALUES_SECRET, type ClusterMap } from '../platform/tenancy';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 
 export const LABEL_WILDCARD_COPY = 'cozystack.io/wildcard-secret-copy';
 export const ANNOTATION_WILDCARD_SOURCE = 'cozystack.io/wildcard-secret-source';
@@ -45,9 +46,14 @@ function isReplica(s: KObject): boolean {
  *    which terminates locally — the edge exception does not reach it), or
  *  - labelled `namespace.cozystack.io/gateway` with its own name, unless every TenantGateway in it
  *    is `certMode: edge` (a namespace moved onto an edge class stops counting as a termination
- *    point and loses its replica on the next reconcile, docs/behaviour.md §5.12).
+ *    point and loses its replica on the next reconcile, docs/behaviour.md §5.12). A release's
+ *    controller has no such exception (docs/versions.md §X10).
  */
-export function replicationTargets(store: Store, sourceNamespace: string): string[] {
+export function replicationTargets(
+  store: Store,
+  sourceNamespace: string,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): string[] {
   const out: string[] = [];
   for (const ns of store.list(GROUPS.core, 'Namespace')) {
     const name = ns.metadata.name;
@@ -58,6 +64,10 @@ export function replicationTargets(store: Store, sourceNamespace: string): strin
       continue;
     }
     if (labels[NS_LABEL_GATEWAY] === name) {
+      if (!behaviour.replicationSkipsEdge) {
+        out.push(name);
+        continue;
+      }
       const tgws = store.list(GROUPS.cozyGateway, TGW_KIND, name);
       const allEdge = tgws.length > 0 && tgws.every((t) => isObject(t.spec) && t.spec.certMode === 'edge');
       if (!allEdge) out.push(name);
@@ -93,9 +103,14 @@ function secretRef(namespace: string, name: string): ObjRef {
  * A transient absence of the source Secret or of the platform values channel never prunes an
  * existing replica.
  */
-export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | undefined): Finding[] {
+export function reconcileWildcardSecrets(
+  store: Store,
+  channel: ClusterMap | undefined,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): Finding[] {
   if (channel === undefined || !('wildcard-secret-name' in channel)) return [];
   const name = channel['wildcard-secret-name'];
+  if (typeof name !== 'string') return [];
   const replicas = store.list(GROUPS.core, 'Secret').filter(isReplica);
   // Key present and "": wildcard mode explicitly disabled; every replica goes, the one at the
   // old source location included (upstream TestReconcile_DisableDeletesCopyAtSourceLocation).
@@ -110,7 +125,7 @@ export function reconcileWildcardSecrets(store: Store, channel: ClusterMap | und
   const src = readSource(store, publishingNamespace(channel), name);
   if ('findings' in src) return src.findings;
   const findings: Finding[] = [];
-  const targets = replicationTargets(store, src.namespace);
+  const targets = replicationTargets(store, src.namespace, behaviour);
   for (const ns of targets) pushAll(findings, mirrorInto(store, ns, src));
   pruneStale(store, replicas, src, new Set(targets));
   return findings;

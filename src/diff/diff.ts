@@ -40,6 +40,7 @@ import { masked } from '../k8s/secretMasking';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespaceOf } from '../platform/tenancy';
 import { readByRender, renderKept, renderedKeys, type RenderOptions } from '../pipelines/render';
+import { valuesDigest } from '../charts/platformValues';
 import { reconcile, type ReconcileResult } from '../pipelines/reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
@@ -61,8 +62,11 @@ export interface DiffInput {
   state: KObject[];
   /** Keys (keyOf) of the state objects a committed render tree holds as render's own (its record). */
   treeHeld?: ReadonlySet<string>;
-  /** How a committed tree was written and the Tenants it was rendered from (its record). */
-  tree?: { shape: TreeShape; tenants: KObject[] };
+  /**
+   * How a committed tree was written, the Tenants it was rendered from and the digest of its
+   * platform values (its record).
+   */
+  tree?: { shape: TreeShape; tenants: KObject[]; values?: string };
   /** The given objects (`-f`): Tenants, and anything else the user means to apply. */
   objects: KObject[];
   /** Platform values files (`--values`), in order. */
@@ -128,6 +132,14 @@ export interface DiffResult {
   pass?: ReconcileResult;
   /** Warnings about objects of the tree a changed-only diff did not pass over (counted, never repeated). */
   outsideWarnings?: number;
+  /** The state is a committed render tree (its record names what render wrote there). */
+  fromTree: boolean;
+  /**
+   * The platform values against those the tree was rendered with (its record's digest): `differ`
+   * when the change's are others, `missing` when none are given and the tree's are not the
+   * charts' defaults; undefined when they are the same or the record keeps no digest.
+   */
+  values?: 'differ' | 'missing';
 }
 
 /** Reasons by key, each once, in the order given. */
@@ -314,7 +326,12 @@ function baselineOf(base: KObject[], input: DiffInput, opts: DiffOptions): Recon
   const ownChannel = findPlatformPackage(base) !== undefined || base.some(isChannelSecret);
   return reconcile(
     { objects: base, valuesFiles: ownChannel || !input.valuesFiles.length ? undefined : input.valuesFiles },
-    { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
+    {
+      now: opts.now,
+      ciliumVersion: opts.ciliumVersion,
+      upstreamCilium: opts.upstreamCilium,
+      cozystack: opts.cozystack,
+    },
   );
 }
 
@@ -384,6 +401,8 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     baseline: 'state',
     drift: 0,
     inadmissible: [],
+    fromTree: (input.treeHeld?.size ?? 0) > 0,
+    values: valuesAgainstTree(input),
     ...partial,
     created: (partial.created ?? []).map(shown),
     changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),
@@ -486,7 +505,29 @@ export function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffO
   };
 }
 
-export function diff(input: DiffInput, options: DiffOptions): DiffResult {
+/**
+ * A committed tree holds no Tenants (Flux applies what render wrote); its record keeps those it was
+ * rendered from. They join the state as its Tenants, so a given Tenant is compared with the
+ * recorded one as against a state that holds Tenants: the author's edit shows
+ * (`~ change Tenant tenant-root/alice`, `+ spec.gateway: true`), and with `prune` a Tenant left out
+ * leaves as one.
+ */
+function withRecordedTenants(input: DiffInput): DiffInput {
+  const recorded = input.tree?.tenants ?? [];
+  if (!recorded.length || !input.treeHeld?.size || input.state.some(isTenant)) return input;
+  return { ...input, state: [...input.state, ...recorded] };
+}
+
+/** The change's platform values against the tree's record (DiffResult.values). */
+function valuesAgainstTree(input: DiffInput): DiffResult['values'] {
+  const recorded = input.tree?.values;
+  if (recorded === undefined) return undefined;
+  if (valuesDigest({ files: input.valuesFiles, objects: input.objects }) === recorded) return undefined;
+  return input.valuesFiles.length || findPlatformPackage(input.objects) ? 'differ' : 'missing';
+}
+
+export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
+  const input = withRecordedTenants(asGiven);
   const opts = scopedBy(shapedBy(options, input.tree?.shape), input.only);
   const given = givenChange(input);
   // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
@@ -522,7 +563,12 @@ export function diff(input: DiffInput, options: DiffOptions): DiffResult {
   // 4. The pass, and the comparison.
   const pass = reconcile(
     { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
-    { now: opts.now, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
+    {
+      now: opts.now,
+      ciliumVersion: opts.ciliumVersion,
+      upstreamCilium: opts.upstreamCilium,
+      cozystack: opts.cozystack,
+    },
   );
   pushAll(findings, pass.findings);
   const common = {

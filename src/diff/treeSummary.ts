@@ -12,6 +12,7 @@
  * (the Cilium hazard that reads Gateways together), a tenant Namespace whose gateway label the pass
  * rewrites. Pure.
  */
+import type { CozystackVersion } from '../platform/cozystackVersions';
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import { groupOf, isNamespace, keyOf, type KObject } from '../k8s/model';
 import { GROUPS } from '../k8s/store';
@@ -69,13 +70,13 @@ export function summarizePass(
   objects: readonly KObject[],
   releases: ReadonlySet<string>,
   valuesFiles: { file: string; values: Record<string, unknown> }[],
-  opts: { ciliumVersion?: string; upstreamCilium?: boolean } = {},
+  opts: { ciliumVersion?: string; upstreamCilium?: boolean; cozystack?: CozystackVersion } = {},
 ): TreeSummary | undefined {
   const view = objects.filter(isControllerView);
   const passOver = (objs: KObject[]) =>
     reconcile(
       { objects: objs, valuesFiles: valuesFiles.length ? valuesFiles : undefined },
-      { now: EPOCH, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium },
+      { now: EPOCH, ciliumVersion: opts.ciliumVersion, upstreamCilium: opts.upstreamCilium, cozystack: opts.cozystack },
     );
   const pass = passOver(view);
   // What a pass gives over nothing (the values channel's own warnings: its source Secret missing)

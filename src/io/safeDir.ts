@@ -254,14 +254,14 @@ export class SafeDir {
   }
 
   /**
-   * Create the file `rel` (it must not exist; never through a link) holding `content`; `sync`
-   * flushes it to disk. A string is encoded by the write itself, not into a Buffer first: a tree of
+   * Create the file `rel` (it must not exist; never through a link) holding `content`, with `mode`
+   * before the umask; `sync` flushes it to disk. A string is encoded by the write itself, not into a Buffer first: a tree of
    * millions of files made a Buffer each, memory outside the heap that V8 answers with full
    * collections (src/io/stdin.ts, ReadBuffer).
    */
-  create(rel: string, content: string | Buffer, sync = false): void {
+  create(rel: string, content: string | Buffer, sync = false, mode = 0o666): void {
     const p = this.must(rel);
-    const fd = this.retried(p, () => fs.openSync(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666));
+    const fd = this.retried(p, () => fs.openSync(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode));
     try {
       if (typeof content === 'string') writeString(fd, content);
       else fs.writeFileSync(fd, content);

@@ -58,8 +58,12 @@ function recordedFiles(paths: string[], cwd: string): { recorded: Set<string>; t
       continue;
     }
     tree = tree
-      ? { shape: tree.shape, tenants: [...tree.tenants, ...record.making.tenants] }
-      : { shape: record.making.shape, tenants: [...record.making.tenants] };
+      ? { shape: tree.shape, tenants: [...tree.tenants, ...record.making.tenants], values: tree.values }
+      : {
+          shape: record.making.shape,
+          tenants: [...record.making.tenants],
+          ...(record.making.values !== undefined ? { values: record.making.values } : {}),
+        };
   }
   if (findings.length) throw new FindingsError(findings);
   return { recorded, tree };

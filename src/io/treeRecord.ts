@@ -7,7 +7,8 @@
  * docs/performance.md "Changed-only"): a comment line, a JSON header line
  * (`{"format":4,"files":"yaml","id":"<sha256>","head":<bytes>}`), then the head: the shape line
  * (`{"shape":{"includeHooks":true}}`: the options that shaped the content, only those set), the
- * platform line (`{"platform":{...}}`: what the render's every release shares, as the core keeps it),
+ * digest of the platform values (`{"values":"<sha256>"}`, what `diff` says of values other than
+ * the tree's), the platform line (`{"platform":{...}}`: what the render's every release shares, as the core keeps it),
  * the Tenants the tree was rendered from (`{"tenants":[{...},...]}`, in the stable order, at most a
  * thousand a line), the releases (`{"releases":[{"namespace":"tenant-a","block":[offset,bytes,files],"digest":"<sha256>",...},...]}`,
  * a thousand a line: the tenant whose chart made a block of files, where its block is in the body
@@ -62,6 +63,11 @@ export interface TreeMaking {
   shape: TreeShape;
   tenants: KObject[];
   platform?: Record<string, unknown>;
+  /**
+   * The digest of the platform values it was rendered with (valuesDigest, src/charts/platformValues.ts;
+   * its line `{"values":"<sha256>"}` follows the shape line); absent in a record written before it.
+   */
+  values?: string;
 }
 
 /** How each object's file is written: YAML (`.yaml`), or JSON (`.json`) for `-o json --output-dir`. */
@@ -191,6 +197,7 @@ function shapeRecord(s: TreeShape): TreeShape {
   if (s.apiVersions?.length) out.apiVersions = [...s.apiVersions];
   if (s.gatewayApiVersion) out.gatewayApiVersion = s.gatewayApiVersion;
   if (s.withController) out.withController = true;
+  if (s.cozystackVersion) out.cozystackVersion = s.cozystackVersion;
   return out;
 }
 
@@ -243,6 +250,7 @@ export function recordBytes(input: {
   const making = input.making ?? { shape: {}, tenants: [] };
   const head = new LineBlocks();
   head.add(JSON.stringify({ shape: shapeRecord(making.shape) }));
+  if (making.values !== undefined) head.add(JSON.stringify({ values: making.values }));
   if (making.platform) head.add(JSON.stringify({ platform: making.platform }));
   addBatches(head, 'tenants', [...making.tenants].sort(compareObjects));
   const body: Buffer[] = [];
@@ -316,6 +324,7 @@ export function parseRecord(record: Buffer): Omit<TreeRecord, 'unfinished'> | un
     }
     if (making && isObject(e)) {
       if (isObject(e.shape)) making.shape = readShape(e.shape);
+      else if (typeof e.values === 'string' && /^[0-9a-f]{64}$/.test(e.values)) making.values = e.values;
       else if (isObject(e.tenant) && isObject(e.tenant.metadata)) making.tenants.push(e.tenant as unknown as KObject);
       continue;
     }
@@ -392,6 +401,7 @@ export function parseRecordHead(bytes: Buffer): RecordHead | undefined {
     }
     if (!isObject(e)) continue;
     if (isObject(e.shape)) out.making.shape = readShape(e.shape);
+    else if (typeof e.values === 'string' && /^[0-9a-f]{64}$/.test(e.values)) out.making.values = e.values;
     else if (isObject(e.platform)) out.making.platform = e.platform;
     else if (Array.isArray(e.tenants)) {
       for (const t of e.tenants) if (isObject(t) && isObject(t.metadata)) out.making.tenants.push(t as KObject);
@@ -466,6 +476,7 @@ function readShape(s: Record<string, unknown>): TreeShape {
     out.apiVersions = s.apiVersions;
   if (typeof s.gatewayApiVersion === 'string') out.gatewayApiVersion = s.gatewayApiVersion;
   if (s.withController === true) out.withController = true;
+  if (typeof s.cozystackVersion === 'string') out.cozystackVersion = s.cozystackVersion;
   return out;
 }
 

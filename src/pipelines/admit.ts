@@ -14,6 +14,7 @@ import { POLICY_NAMES, renderPolicies } from '../charts/policies';
 import { admit } from '../admission/admit';
 import { denialMessage, denials, unjudged, warnings, type Decision, type UserInfo } from '../admission/decision';
 import { unknownKeyFindings } from '../validation/inputValidation';
+import { MAIN_VERSION, type CozystackVersion } from '../platform/cozystackVersions';
 
 export const ANONYMOUS = 'system:anonymous';
 
@@ -36,12 +37,13 @@ export interface AdmitInput {
  */
 export function platformPolicies(
   input: AdmitInput,
-  opts: { gatewayApiVersion?: string } = {},
+  opts: { gatewayApiVersion?: string; cozystack?: CozystackVersion } = {},
 ): { policies: KObject[]; findings: Finding[] } {
-  const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects });
-  const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
+  const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
+  const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects }, behaviour);
+  const { cluster, findings } = clusterValues(resolved.values, resolved.pkg, behaviour);
   if (hasErrors(findings)) return { policies: [], findings };
-  return { policies: renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion }), findings };
+  return { policies: renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion, behaviour }), findings };
 }
 
 export { placeInNamespace, type Placement } from '../k8s/scope';
@@ -53,6 +55,8 @@ export interface AdmitRequest extends AdmitInput {
   as?: string;
   asGroups: string[];
   gatewayApiVersion?: string;
+  /** The Cozystack version whose policies judge (docs/versions.md §5, §10); absent: main. */
+  cozystack?: CozystackVersion;
 }
 
 export interface AdmitOutcome {
@@ -83,15 +87,15 @@ export interface AdmitOutcome {
 export function admitRequest(req: AdmitRequest): AdmitOutcome {
   const { objects, placed } = placeInNamespace(req.objects, req.namespace);
   const input = { objects: req.objects, valuesFiles: req.valuesFiles };
-  const platform = platformPolicies(input, { gatewayApiVersion: req.gatewayApiVersion });
+  const platform = platformPolicies(input, { gatewayApiVersion: req.gatewayApiVersion, cozystack: req.cozystack });
   const caller = callerOf(req.as, req.asGroups);
-  const decisions = admit(objects, platform.policies, caller);
+  const decisions = admit(objects, platform.policies, caller, { gatewayApiVersion: req.gatewayApiVersion });
   return {
     caller,
     placed,
     duplicates: duplicateFindings(objects),
     valueFindings: platform.findings,
-    inputWarnings: unknownKeyFindings(input),
+    inputWarnings: unknownKeyFindings(input, (req.cozystack ?? MAIN_VERSION).behaviour),
     decisions,
     unjudged: unjudgedFindings(decisions),
     denied: denials(decisions),
@@ -169,6 +173,10 @@ export function formatDenial(d: Decision, message?: string): string {
  */
 export const DENIAL_HINTS: Readonly<Record<string, { field?: string; hint: string }>> = Object.freeze({
   [POLICY_NAMES.route]: {
+    field: 'spec.hostnames',
+    hint: "name hostnames equal to the namespace's namespace.cozystack.io/host label or under it; a route in a cozy-* namespace may publish any hostname",
+  },
+  [POLICY_NAMES.routeTls]: {
     field: 'spec.hostnames',
     hint: "name hostnames equal to the namespace's namespace.cozystack.io/host label or under it; a route in a cozy-* namespace may publish any hostname",
   },

@@ -17,6 +17,7 @@ import { renderGroups, type RenderInput } from './render';
 import { applySecretRule } from './appliedSecrets';
 import { metadataFindingsOf } from '../k8s/metadataShape';
 import { pushAll } from '../k8s/arrays';
+import type { CozystackVersion } from '../platform/cozystackVersions';
 
 export interface GenerateOptions {
   /** Platform values layers, merged left to right over the chart defaults (as `--values`). */
@@ -28,6 +29,8 @@ export interface GenerateOptions {
   /** Run the controller pass once over the inputs (and the rendered objects). */
   reconcile: boolean;
   now: string;
+  /** The Cozystack version rendered and reconciled (docs/versions.md); absent: main. */
+  cozystack?: CozystackVersion;
   gatewayApiVersion?: string;
   ciliumVersion?: string;
   /** The note naming the Helm hook objects the render left out (render.ts RenderOptions). */

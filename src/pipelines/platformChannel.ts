@@ -13,6 +13,7 @@ import { isRedacted } from '../k8s/secretRedaction';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { placeValueFinding, valueSources, valuesOf, type ValuesWhere } from '../validation/valueSources';
 import type { ClusterMap } from '../platform/tenancy';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { CHANNEL_SECRET } from '../controller/wildcardSecrets';
 import { pushAll } from '../k8s/arrays';
 
@@ -79,9 +80,10 @@ export function channelValuesYaml(s: KObject): string | undefined {
 export function wildcardChannel(
   objects: KObject[],
   files: { file: string; values: Record<string, unknown> }[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
 ): ChannelResult {
   const findings: Finding[] = [];
-  const resolved = resolvePlatformValues({ files, objects });
+  const resolved = resolvePlatformValues({ files, objects }, behaviour);
   const secret = objects.find(isChannelSecret);
   let fromSecret: ChannelResult | undefined;
   if (secret) fromSecret = channelFromSecret(secret);
@@ -91,7 +93,7 @@ export function wildcardChannel(
     return { channel: undefined, origin: 'no platform values given', findings };
   }
   const sources = valueSources(files, resolved.pkg);
-  const { cluster, findings: valueFindings } = clusterValues(resolved.values, resolved.pkg);
+  const { cluster, findings: valueFindings } = clusterValues(resolved.values, resolved.pkg, behaviour);
   // The values the channel carries must be readable; the platform chart's other verdicts are render's.
   const read = Object.values(CHANNEL_VALUES);
   pushAll(
@@ -172,6 +174,7 @@ function channelFromSecret(secret: KObject): ChannelResult {
     channel[k] = c[k] as string;
   }
   const ns = channel['expose-ingress'];
-  if (ns && !isDns1123Label(ns)) return bad(`_cluster.expose-ingress ${notANamespaceName(ns)}`);
+  if (typeof ns === 'string' && ns && !isDns1123Label(ns))
+    return bad(`_cluster.expose-ingress ${notANamespaceName(ns)}`);
   return { channel, origin, findings: [] };
 }

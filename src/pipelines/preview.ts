@@ -58,6 +58,7 @@ export interface ControllerPass {
 /** The render options among a pipeline's options (render.ts RenderOptions): what the charts read. */
 export function chartOptions(o: RenderOptions): RenderOptions {
   return {
+    cozystack: o.cozystack,
     gatewayApiVersion: o.gatewayApiVersion,
     gatewayOnly: o.gatewayOnly,
     includeHooks: o.includeHooks,
@@ -95,7 +96,7 @@ export function renderThenReconcile(
   const state = [...input.objects.filter((x) => !renderedKeys.has(keyOf(x))), ...rendered];
   const reconciled = reconcile(
     { objects: state, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
-    { now: o.now, ciliumVersion: o.ciliumVersion },
+    { now: o.now, ciliumVersion: o.ciliumVersion, cozystack: o.cozystack },
   );
   pushAll(findings, reconciled.findings);
   return { failed: hasErrors(findings), findings, rendered, renderedKeys, reconciled, tree };

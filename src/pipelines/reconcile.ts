@@ -23,6 +23,7 @@ import { runTenantGatewayController } from '../controller/tenantGatewayControlle
 import type { HostnameRace } from '../controller/hostnameRace';
 import { pushAll } from '../k8s/arrays';
 import { unknownKeyFindings } from '../validation/inputValidation';
+import { MAIN_VERSION, type CozystackVersion } from '../platform/cozystackVersions';
 
 export interface ReconcileInput {
   objects: KObject[];
@@ -36,6 +37,8 @@ export interface ReconcileOptions {
   ciliumVersion?: string;
   /** The operator image is upstream Cilium, without the platform's patches (default false). */
   upstreamCilium?: boolean;
+  /** The Cozystack version whose controllers and policies run (docs/versions.md §7); absent: main. */
+  cozystack?: CozystackVersion;
 }
 
 export interface ReconcileResult {
@@ -61,9 +64,12 @@ export interface ReconcileResult {
  */
 export function reconcileRequest(input: ReconcileInput, opts: ReconcileOptions): ReconcileResult {
   const result = reconcile(input, opts);
-  result.findings = unknownKeyFindings({ objects: input.objects, valuesFiles: input.valuesFiles ?? [] }).concat(
-    result.findings,
-  );
+  // The keys the version knows (docs/versions.md §T6, §X1).
+  const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
+  result.findings = unknownKeyFindings(
+    { objects: input.objects, valuesFiles: input.valuesFiles ?? [] },
+    behaviour,
+  ).concat(result.findings);
   return result;
 }
 
@@ -78,16 +84,19 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   // The platform's own policies judge the controller's writes, as the apiserver would. Built
   // first: it keys every object by its identity, so duplicates are looked for only when it holds
   // fewer identities than objects.
-  const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({})) });
+  const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
+  const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({}, { behaviour })) });
   if (store.originalIdentities < input.objects.length) pushAll(findings, duplicateFindings(input.objects));
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):
   // it is reconciled as it stands (the controller reports what it cannot render as Ready=False),
-  // and the user is told that its next write would be refused.
+  // and the user is told that its next write would be refused. The version's CRD judges it
+  // (docs/versions.md §9); a field that CRD does not know is pruned, which the warning says.
   for (const o of input.objects) {
     if (!isTenantGateway(o)) continue;
-    for (const f of validateTenantGateway(o)) {
-      if (f.severity === 'error')
+    for (const f of validateTenantGateway(o, behaviour)) {
+      if (f.severity !== 'error') findings.push(f);
+      else
         findings.push({
           ...f,
           severity: 'warning',
@@ -99,17 +108,19 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
 
   // The platform values channel: it names the publishing tenant (publishing.ingressName), whose
   // TenantGateway wins a namespace two of them attach (docs/decisions.md §3), and the wildcard Secret.
-  const ch = wildcardChannel(input.objects, input.valuesFiles ?? []);
+  const ch = wildcardChannel(input.objects, input.valuesFiles ?? [], behaviour);
   const publishing = publishingNamespace(ch.channel ?? {});
 
   // 1. The TenantGateway controller (docs/behaviour.md §5).
-  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace: publishing });
+  const run = runTenantGatewayController(store, { now: opts.now, publishingNamespace: publishing, behaviour });
   pushAll(findings, run.findings);
 
   // 2. Wildcard-Secret replication (docs/behaviour.md §6), after the TenantGateway pass: its
-  //    targets read each TenantGateway's certMode (the edge exception).
+  //    targets read each TenantGateway's certMode (the edge exception). A version without the
+  //    replication controller (docs/versions.md §C2) replicates nothing.
   pushAll(findings, ch.findings);
-  if (!ch.findings.some((f) => f.severity === 'error')) pushAll(findings, reconcileWildcardSecrets(store, ch.channel));
+  if (behaviour.wildcardSecretReplication && !ch.findings.some((f) => f.severity === 'error'))
+    pushAll(findings, reconcileWildcardSecrets(store, ch.channel, behaviour));
 
   // 3. What the chosen Cilium does with the Gateways the pass leaves.
   const version = opts.ciliumVersion ?? SHIPPED_CILIUM_VERSION;

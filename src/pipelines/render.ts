@@ -30,7 +30,7 @@
  */
 import { FindingsError, hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { renderGateway } from '../charts/gatewayChart';
-import { validatePlatformValues } from '../validation/inputValidation';
+import { unsetByTypoFindings, validatePlatformValues } from '../validation/inputValidation';
 import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../validation/valueSources';
 import { isNamespace, compareObjects, keyOf, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
@@ -48,6 +48,7 @@ import { publishingNamespace, TENANT_ROOT, type ClusterMap } from '../platform/t
 import { validateTenantGateway } from '../validation/tenantGatewayCrd';
 import { pushAll } from '../k8s/arrays';
 import { isRedacted, redactionNotice } from '../k8s/secretRedaction';
+import { MAIN_VERSION, type Behaviour, type CozystackVersion } from '../platform/cozystackVersions';
 
 export interface RenderInput {
   objects: KObject[];
@@ -55,6 +56,12 @@ export interface RenderInput {
 }
 
 export interface RenderOptions {
+  /**
+   * The Cozystack version whose charts, policies and Tenants API render (docs/versions.md); absent:
+   * `main`, the specification pack docs/behaviour.md and docs/tenant.md describe. The commands
+   * always pass the version the user chose (default the newest release).
+   */
+  cozystack?: CozystackVersion;
   /** The Gateway API CRD bundle version the route policy covers (default: the bundle the platform ships). */
   gatewayApiVersion?: string;
   /**
@@ -173,31 +180,40 @@ export interface InputCheck {
  * every Tenant (the values schema and its names, tenantInputFindings), every TenantGateway
  * against the CRD.
  */
-export function validateInputs(input: RenderInput, checks?: ReadonlyMap<KObject, Finding[]>): InputCheck {
+export function validateInputs(
+  input: RenderInput,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+  checks?: ReadonlyMap<KObject, Finding[]>,
+): InputCheck {
   const findings: Finding[] = [];
-  for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f));
+  for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f, behaviour));
   const pkg = findPlatformPackage(input.objects);
-  if (pkg) pushAll(findings, validatePlatformValues({ pkg }));
+  if (pkg) pushAll(findings, validatePlatformValues({ pkg }, behaviour));
+  pushAll(findings, unsetByTypoFindings(pkg ? [...input.valuesFiles, { pkg }] : input.valuesFiles, behaviour));
   const valuesInvalid = hasErrors(findings);
-  const tenants = tenantsInputCheck(input.objects.filter(isTenant), checks);
+  // The version's tenant schema and Tenants API (docs/versions.md §T6, §X1, §A1).
+  const tenants = tenantsInputCheck(input.objects.filter(isTenant), behaviour, checks);
   pushAll(findings, tenants.findings);
   const invalidTenants = tenants.invalid;
   for (const o of input.objects) {
     if (isTenantGateway(o))
       pushAll(
         findings,
-        validateTenantGateway(o).map((f) => aboutObject(f, o)),
+        validateTenantGateway(o, behaviour).map((f) => aboutObject(f, o)),
       );
   }
   return { findings, invalidTenants, valuesInvalid };
 }
 
 /** Step 2: the merged platform values and `_cluster`, with the platform chart's, tenant-root's host label and layer 6's failures. */
-export function resolveCluster(input: RenderInput): { cluster: ClusterMap; findings: Finding[] } {
-  const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects });
+export function resolveCluster(
+  input: RenderInput,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): { cluster: ClusterMap; findings: Finding[] } {
+  const resolved = resolvePlatformValues({ files: input.valuesFiles, objects: input.objects }, behaviour);
   const sources = valueSources(input.valuesFiles, resolved.pkg);
-  const { cluster, findings } = clusterValues(resolved.values, resolved.pkg);
-  const all = [...findings, ...rootHostFindings(cluster), ...attachedNamespacesGuard(cluster)].map((f) =>
+  const { cluster, findings } = clusterValues(resolved.values, resolved.pkg, behaviour);
+  const all = [...findings, ...rootHostFindings(cluster), ...attachedNamespacesGuard(cluster, behaviour)].map((f) =>
     placeValueFinding(f, sources),
   );
   return { cluster, findings: all };
@@ -237,16 +253,18 @@ function renderGatewayOf(
   sources: ValuesWhere[],
   includeHooks: boolean,
   out: GatewayOutput,
+  behaviour: Behaviour,
 ): KObject[] {
   if (!r.ownsGateway) return [];
-  const g = renderGateway(r);
+  const g = renderGateway(r, behaviour);
   pushAll(
     out.findings,
     g.findings.map((f) => pointAtValue(f, sources)),
   );
   if (!g.object) return [];
-  // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies.
-  const check = validateTenantGateway(g.object);
+  // Self-check: the TenantGateway must pass the CRD schema and CEL rules the apiserver applies (the
+  // version's CRD, docs/versions.md §9).
+  const check = validateTenantGateway(g.object, behaviour);
   for (const f of check) {
     out.findings.push({
       ...f,
@@ -258,6 +276,8 @@ function renderGatewayOf(
   if (check.length) return [];
   // The gateway chart's post-delete hook (docs/tenant.md §2.8, docs/decisions.md §Q5): part of the
   // gateway chart, so of the gateway slice too.
+  // docs/versions.md §G1: a chart without the hook (v1.5) has nothing to include or leave out.
+  if (!behaviour.gatewayCleanupHook) return [g.object];
   if (includeHooks) return [g.object, ...gatewayCleanupHook(r.namespace)];
   out.hooksOmitted++;
   return [g.object];
@@ -317,12 +337,13 @@ export interface RenderGroup {
  * findings alone and again to write the objects out, never holding them all.
  */
 export function* renderGroups(input: RenderInput, opts: RenderOptions, findings: Finding[]): Generator<RenderGroup> {
-  const checked = validateInputs(input, opts.tenantChecks);
+  const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
+  const checked = validateInputs(input, behaviour, opts.tenantChecks);
   pushAll(findings, checked.findings);
   // Ill-typed platform values would only make the charts repeat the schema's verdict.
   if (checked.valuesInvalid) return;
 
-  const { cluster, findings: valueFindings } = resolveCluster(input);
+  const { cluster, findings: valueFindings } = resolveCluster(input, behaviour);
   pushAll(findings, valueFindings);
 
   const sources = valueSources(input.valuesFiles, findPlatformPackage(input.objects));
@@ -333,6 +354,7 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
     apiVersions: opts.apiVersions,
     invalidTenants: checked.invalidTenants,
     only: opts.only,
+    behaviour,
   };
   const digests = opts.digests ? renderDigests(input, opts, cluster) : undefined;
   const gateways: GatewayOutput = { findings: [], hooksOmitted: 0 };
@@ -340,8 +362,8 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
   for (const g of walkTenantTree(cluster, input.objects, treeOpts, tree)) {
     const before = gateways.findings.length;
     let gateway: KObject[] = [];
-    if (g.rendered) gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways);
-    else if (g.release.ownsGateway && !opts.includeHooks) gateways.hooksOmitted++;
+    if (g.rendered) gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways, behaviour);
+    else if (g.release.ownsGateway && !opts.includeHooks && behaviour.gatewayCleanupHook) gateways.hooksOmitted++;
     opts.progress?.(++rendered);
     yield {
       release: g.release,
@@ -362,7 +384,7 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
 
   let policies: KObject[] = [];
   try {
-    policies = renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion });
+    policies = renderPolicies(cluster, { gatewayApiVersion: opts.gatewayApiVersion, behaviour });
   } catch (e) {
     if (e instanceof FindingsError) pushAll(findings, e.findings);
     else throw e;
@@ -384,6 +406,7 @@ export function renderDigests(
     build: opts.digests?.build ?? '',
     // As the charts read them: unset is the default.
     options: {
+      cozystack: (opts.cozystack ?? MAIN_VERSION).name,
       gatewayApiVersion: opts.gatewayApiVersion ?? DEFAULT_GATEWAY_API_VERSION,
       gatewayOnly: Boolean(opts.gatewayOnly),
       includeHooks: Boolean(opts.includeHooks),

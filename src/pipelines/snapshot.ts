@@ -8,10 +8,13 @@
  * Package), so `cozy-gw reconcile -f snapshot.yaml` replays the controller against a live cluster;
  * and every kind render writes, the platform's own objects of them (platformObject), so that
  * `diff --state snapshot.yaml` compares a change with everything it would apply over
- * (docs/decisions.md §C8), managedFields kept as field trees.
+ * (docs/decisions.md §C8), managedFields kept as field trees; and what tells the cluster's
+ * Cozystack version, with a record of it (docs/versions.md §11), so that `diff` and `reconcile`
+ * over the snapshot reproduce that version.
  */
 import * as jsyaml from 'js-yaml';
 import { LOAD_OPTIONS } from '../k8s/yaml';
+import { pushAll } from '../k8s/arrays';
 import { managedTrees } from '../k8s/managedFields';
 import { exceedsLimits } from '../k8s/limits';
 import { compareObjects, getPath, isObject, type KObject } from '../k8s/model';
@@ -21,6 +24,12 @@ import { VALUES_SECRET } from '../platform/tenancy';
 import { LABEL_WILDCARD_COPY } from '../controller/wildcardSecrets';
 import { channelValuesYaml, isChannelSecret } from './platformChannel';
 import { isPackage, packageValues } from '../platform/kinds';
+import {
+  clusterVersionOf,
+  versionEvidenceObject,
+  versionRecord,
+  type ClusterVersion,
+} from '../platform/clusterVersion';
 
 export interface SnapshotResource {
   /** The fully qualified resource kubectl is asked for (`<plural>.<group>`, bare for the core group). */
@@ -38,6 +47,14 @@ export interface SnapshotResource {
    * it wrote an empty state that said every kind's CRD was absent.
    */
   alwaysServed?: boolean;
+  /** Listed in this namespace only (`-n`), not in every namespace. */
+  namespace?: string;
+  /**
+   * Read for the cluster's Cozystack version (docs/versions.md §11): only the objects that tell it
+   * are kept, trimmed to what tells it (versionEvidenceObject); a listing the user may not make
+   * leaves the version to the other sources (a note), where another kind's stops the snapshot.
+   */
+  versionEvidence?: boolean;
 }
 
 const RENDER_WRITES = 'diff (render writes it: the state a change is laid over)';
@@ -168,6 +185,23 @@ export const SNAPSHOT_RESOURCES: readonly SnapshotResource[] = [
     platformOnly: true,
     ...(alwaysServed ? { alwaysServed } : {}),
   })),
+  // What tells the cluster's Cozystack version (docs/versions.md §11), in cozy-system only.
+  ...// [resource, kind, served by every API server]
+  (
+    [
+      ['deployments.apps', 'Deployment', true],
+      ['ocirepositories.source.toolkit.fluxcd.io', 'OCIRepository', false],
+      ['configmaps', 'ConfigMap', true],
+    ] as const
+  ).map(([resource, kind, alwaysServed]) => ({
+    resource,
+    kind,
+    namespaced: true,
+    namespace: 'cozy-system',
+    readBy: "the cluster's Cozystack version (diff and reconcile reproduce it)",
+    versionEvidence: true,
+    ...(alwaysServed ? { alwaysServed } : {}),
+  })),
 ];
 
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -257,6 +291,8 @@ export interface SnapshotResult {
   counts: { resource: string; listed: number; kept: number }[];
   /** How many Secrets were printed without their data. */
   redacted: number;
+  /** What the cluster shows of its Cozystack version (when the snapshot read it: a record among the objects says the same). */
+  version?: ClusterVersion;
 }
 
 /**
@@ -264,7 +300,9 @@ export interface SnapshotResult {
  * `includeSecretData`, printed without key material (docs/decisions.md §9, src/k8s/secretRedaction.ts)
  * — except `cozystack-values`, which is the values channel the controller reads and carries no key
  * material (the certificate and key never travel on the values channel, docs/behaviour.md §6);
- * bookkeeping dropped (tidy); objects in the stable order (compareObjects).
+ * bookkeeping dropped (tidy); the objects that tell the Cozystack version trimmed to what tells it,
+ * with a record of the version they tell (src/platform/clusterVersion.ts, docs/versions.md §11);
+ * objects in the stable order (compareObjects).
  */
 export function assembleSnapshot(listings: Listing[], opts: { includeSecretData: boolean }): SnapshotResult {
   const all = listings.flatMap((l) => l.items.filter(isObject).map((o) => withKind(o as KObject, l.resource)));
@@ -276,6 +314,12 @@ export function assembleSnapshot(listings: Listing[], opts: { includeSecretData:
   let redacted = 0;
   for (const l of listings) {
     const items = l.items.filter(isObject).map((o) => withKind(o as KObject, l.resource));
+    if (l.resource.versionEvidence) {
+      const evidence = items.map(versionEvidenceObject).filter((o): o is KObject => o !== undefined);
+      counts.push({ resource: l.resource.resource, listed: items.length, kept: evidence.length });
+      pushAll(objects, evidence);
+      continue;
+    }
     const kept =
       l.resource.kind === 'Secret'
         ? items.filter((s) => selectSecret(s, names))
@@ -293,7 +337,10 @@ export function assembleSnapshot(listings: Listing[], opts: { includeSecretData:
       objects.push(out);
     }
   }
-  return { objects: objects.sort(compareObjects), counts, redacted };
+  // The version the evidence tells, recorded beside it when the snapshot read it (docs/versions.md §11).
+  const version = listings.some((l) => l.resource.versionEvidence) ? clusterVersionOf(objects) : undefined;
+  if (version) objects.push(versionRecord(version));
+  return { objects: objects.sort(compareObjects), counts, redacted, ...(version ? { version } : {}) };
 }
 
 /** `kubectl get -o json` lists carry apiVersion and kind on every item; fill them in where a list omitted them. */

@@ -8,8 +8,22 @@ export const TENANT_ROOT = 'tenant-root';
 /** The values channel Secret, in cozy-system and in each tenant namespace: values, never key material. */
 export const VALUES_SECRET = 'cozystack-values';
 
-/** The `_cluster` map: the platform values as the tenant charts and the controller read them (string values). */
-export type ClusterMap = Record<string, string>;
+/**
+ * One `_cluster` value (docs/behaviour.md §1): a string, as the platform chart quotes every value;
+ * null where a platform value was null and the template writes it as it stands
+ * (docs/decisions.md §17); or what the platform copies whole (`branding`, `scheduling`: a map,
+ * or whatever YAML value was given there).
+ */
+export type ClusterValue = string | null | Record<string, unknown> | unknown[] | number | boolean;
+
+/** The `_cluster` map: the platform values as the tenant charts and the controller read them. */
+export type ClusterMap = Record<string, ClusterValue>;
+
+/** A `_cluster` key read as a string, as the charts read one: "" when it is absent, null or a map. */
+export function clusterString(cluster: ClusterMap, key: string): string {
+  const v = cluster[key];
+  return typeof v === 'string' ? v : '';
+}
 
 /**
  * The publishing tenant's namespace, as the `_cluster` map names it (`expose-ingress`, the platform
@@ -18,7 +32,7 @@ export type ClusterMap = Record<string, string>;
  * read (clusterValues, the values channel), never trimmed here.
  */
 export function publishingNamespace(cluster: ClusterMap): string {
-  return cluster['expose-ingress'] || TENANT_ROOT;
+  return clusterString(cluster, 'expose-ingress') || TENANT_ROOT;
 }
 
 /** The tenant namespace T: `tenant-X` under tenant-root, `P-X` deeper down. */

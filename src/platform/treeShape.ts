@@ -10,4 +10,6 @@ export interface TreeShape {
   apiVersions?: string[];
   gatewayApiVersion?: string;
   withController?: boolean;
+  /** The Cozystack version the tree was rendered for (docs/versions.md "Choosing a version"). */
+  cozystackVersion?: string;
 }

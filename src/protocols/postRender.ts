@@ -28,6 +28,7 @@ import { generate } from '../pipelines/generate';
 import { GENERATED_ANNOTATION, generatedPath } from './krm/items';
 import { LOAD_OPTIONS, toYamlStream } from '../k8s/yaml';
 import { pushAll } from '../k8s/arrays';
+import type { CozystackVersion } from '../platform/cozystackVersions';
 
 export const HELM_FILENAME_ANNOTATION = 'postrenderer.helm.sh/postrender-filename';
 
@@ -36,6 +37,8 @@ export interface PostRenderOptions {
   values: { file: string; values: Record<string, unknown> }[];
   now: string;
   ciliumVersion?: string;
+  /** The Cozystack version whose controller runs (docs/versions.md §7); absent: main. */
+  cozystack?: CozystackVersion;
   includeSecretData: boolean;
   /** Helm's release namespace: where a namespaced object without `metadata.namespace` lives. */
   namespace?: string;
@@ -127,6 +130,7 @@ export function postRender(text: string, opts: PostRenderOptions): PostRenderRes
     reconcile: true,
     now: opts.now,
     ciliumVersion: opts.ciliumVersion,
+    cozystack: opts.cozystack,
     includeSecretData: opts.includeSecretData,
   });
   pushAll(findings, res.findings);

@@ -14,6 +14,8 @@ import { differences } from '../diff/comparison';
 import { unifiedDiffs } from './unifiedDiff';
 import { markdownComment, markdownParts } from './markdownComment';
 import { htmlReport } from './htmlReport';
+import { versionJson, type VersionHeader } from './versionHeader';
+import { GIVEN_KINDS, givenChangeLines, givenEdits } from './givenChange';
 
 export type DiffFormat = 'diff' | 'plan' | 'json' | 'markdown' | 'html';
 
@@ -30,6 +32,8 @@ export interface DiffPrintOptions {
   place?: (f: Finding) => Finding;
   /** `-o markdown --comment-dir`: the comment in parts of at most this many characters (DiffReport.parts). */
   commentParts?: { limit: number };
+  /** The Cozystack version reproduced, and the state's: every report's header names them. */
+  cozystack?: VersionHeader;
 }
 
 export interface DiffReport {
@@ -89,8 +93,13 @@ const JSON_PIECE = 1 << 20;
  * string of the whole document is ever made (70,000 Tenants' objects are longer than the longest
  * string V8 makes). Linear in the document's size.
  */
-export function* diffJsonChunks(d: DiffResult, relevant: Finding[] = relevantFindings(d).relevant): Generator<string> {
+export function* diffJsonChunks(
+  d: DiffResult,
+  relevant: Finding[] = relevantFindings(d).relevant,
+  cozystack?: VersionHeader,
+): Generator<string> {
   const members: [string, unknown][] = [
+    ...(cozystack ? [['cozystack', versionJson(cozystack)] as [string, unknown]] : []),
     ['created', d.created],
     ['changed', d.changed],
     ['deleted', d.deleted],
@@ -134,7 +143,13 @@ export function removedNamespaceNotes(d: DiffResult): string[] {
 }
 
 /** The `-o plan` text; its first line names the clock only when one was set (not the reproducible epoch). */
-export function diffPlan(d: DiffResult, now: string, relevant: Finding[]): string {
+export function diffPlan(
+  d: DiffResult,
+  now: string,
+  relevant: Finding[],
+  stateArgs = '--state',
+  cozystack?: VersionHeader,
+): string {
   const pass = d.pass!;
   return renderPlan(
     { ...pass, findings: relevant, store: planStore(d), changes: diffChanges(d) },
@@ -147,10 +162,13 @@ export function diffPlan(d: DiffResult, now: string, relevant: Finding[]): strin
       ciliumVersion: pass.ciliumVersion,
       hostnames: d.hostnames,
       notes: removedNamespaceNotes(d),
+      // The author's edit first, as given; its Tenants are left out of the namespace groups.
+      leading: { lines: givenChangeLines(givenEdits(d), valuesLine(d, stateArgs)), kinds: GIVEN_KINDS },
       inadmissible: d.inadmissible,
       showRefusedUnchanged: false,
       statusAsFields: true,
       nothingLine: 'No differences: the change leaves the state as it is.',
+      cozystack,
     },
   );
 }
@@ -166,6 +184,25 @@ export function driftNote(d: DiffResult, stateArgs: string, stateIsTree = false)
   if (stateIsTree)
     return `note: the state is a tree render wrote; one controller pass over it alone changes ${n} (the controller's objects and status for what the tree holds), as expected of a tree: not the change's, left out (cozy-gw diff ${stateArgs} shows it)`;
   return `note: one controller pass over the state alone would change ${n} (drift, or a state written without the controller's objects); that is not the change's and is left out (cozy-gw diff ${stateArgs} shows it)`;
+}
+
+/**
+ * What the change's platform values are against those the tree was rendered with (its record's
+ * digest): the line the plan, the comment and the page open with. Undefined when they are the same
+ * (or the state keeps no digest).
+ */
+export function valuesLine(d: DiffResult, stateArgs: string): string | undefined {
+  if (d.values === 'missing')
+    return `No --values given, but ${stateArgs} was rendered with platform values (its record keeps their digest): the change is rendered on the charts' defaults, so what differs includes the values left out; give --values as the tree was rendered.`;
+  if (d.values === 'differ')
+    return `The platform values differ from those ${stateArgs} was rendered with (its record keeps their digest): what differs includes the values change.`;
+  return undefined;
+}
+
+/** valuesLine as a note on standard error. */
+export function valuesNote(d: DiffResult, stateArgs: string): string | undefined {
+  const line = valuesLine(d, stateArgs);
+  return line && `note: ${line[0].toLowerCase()}${line.slice(1, -1)}`;
 }
 
 /**
@@ -197,12 +234,16 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
   if (!different) notes.push('note: no differences');
   let stdout: Iterable<string> = [];
   let parts: string[] | undefined;
-  if (o.format === 'json') stdout = diffJsonChunks(d, relevant);
-  else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant)];
+  const cozystack = o.cozystack;
+  const values = valuesLine(d, o.stateArgs);
+  if (o.format === 'json') stdout = diffJsonChunks(d, relevant, cozystack);
+  else if (o.format === 'plan') stdout = [diffPlan(d, o.now, relevant, o.stateArgs, cozystack)];
   else if (o.format === 'markdown' && o.commentParts)
-    parts = markdownParts(d, { rerun: o.rerun, findings: relevant, limit: o.commentParts.limit });
-  else if (o.format === 'markdown') stdout = [markdownComment(d, { rerun: o.rerun, findings: relevant })];
-  else if (o.format === 'html') stdout = [htmlReport(d, { findings: relevant, rerun: o.rerun })];
+    parts = markdownParts(d, { rerun: o.rerun, findings: relevant, limit: o.commentParts.limit, values, cozystack });
+  else if (o.format === 'markdown')
+    stdout = [markdownComment(d, { rerun: o.rerun, findings: relevant, values, cozystack })];
+  else if (o.format === 'html')
+    stdout = [htmlReport(d, { findings: relevant, rerun: o.rerun, values, now: o.now, cozystack })];
   else stdout = unifiedDiffs(differences(d));
   return {
     warnings: relevant.filter((f) => f.severity === 'warning'),

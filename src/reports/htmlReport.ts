@@ -29,15 +29,24 @@ import type { DiffResult } from '../diff/diff';
 import { differences } from '../diff/comparison';
 import { unifiedDiff } from './unifiedDiff';
 import { CHANGE_ORDER, describeState, reportChange, reportCounts, type HostnameRow } from '../diff/hostnames';
-import { tenantTree } from './tenantTree';
+import { tenantTree, type TenantTree } from './tenantTree';
+import { editTitle, givenEdits, MAX_LISTED, moreEdits } from './givenChange';
+import { EPOCH } from '../k8s/time';
 import { compareGroups, countChange, countsPhrase, namespaceGroup } from './namespaceGroups';
 import { htmlText, treeSvg } from './htmlTree';
+import { versionHtml, type VersionHeader } from './versionHeader';
 
 export interface HtmlOptions {
   /** The findings worth repeating (diffOutput.ts relevantFindings), placed at file and line. */
   findings: readonly Finding[];
   /** The command line without `-o` (the page names it). */
   rerun: string;
+  /** The Cozystack version reproduced, and the state's (under the counts). */
+  cozystack?: VersionHeader;
+  /** The platform values against the tree's (diffOutput.ts valuesLine), shown with the change as given. */
+  values?: string;
+  /** The clock the conditions were written with (`--now`, SOURCE_DATE_EPOCH or the epoch): the page says which. */
+  now?: string;
 }
 
 /** The group value of cluster-scoped objects (no namespace holds parentheses). */
@@ -54,15 +63,15 @@ code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;
 table{border-collapse:collapse;width:100%}th,td{border:1px solid var(--line);padding:3px 6px;text-align:left;vertical-align:top}
 td{overflow-wrap:anywhere}tr.stops td:first-child{color:var(--del)}tr.starts td:first-child{color:var(--add)}tr.moves td:first-child{color:var(--chg)}
 .figure{overflow:auto;border:1px solid var(--line);max-height:80vh}
-svg.tree{font:12px system-ui,sans-serif;display:block}
+svg.tree{font:12px system-ui,sans-serif;display:block}svg.tree.narrow{display:none;max-width:100%;height:auto}
 svg .edge{fill:none;stroke:var(--line);stroke-width:1.2}
-svg .pub{fill:none;stroke:var(--muted);stroke-dasharray:3 3;opacity:.6}svg .pub.moved{stroke:#0969da;stroke-width:2;opacity:1}
+svg .pub{fill:none;stroke:var(--muted);stroke-width:1.3;stroke-dasharray:4 3}svg .pub.moved{stroke:#0969da;stroke-width:2}svg .pub.head{fill:var(--muted);stroke:none}svg .pub.moved.head{fill:#0969da}
 svg .n{stroke-width:1.5;fill:var(--bg);stroke:var(--muted)}
 svg .n.added{fill:var(--add);stroke:var(--add)}svg .n.removed{fill:var(--del);stroke:var(--del)}svg .n.changed{fill:#d4a72c;stroke:var(--chg)}svg .n.touched{fill:#54aeff;stroke:var(--tch)}
 svg text{fill:var(--fg)}svg text.removed .ns{text-decoration:line-through}svg .side{fill:var(--muted)}
 svg text.added .side,svg text.changed .side,svg text.removed .side{font-weight:600}svg text.added .side{fill:var(--add)}svg text.removed .side{fill:var(--del)}svg text.changed .side{fill:var(--chg)}
 svg text.folded{fill:var(--muted);font-style:italic}
-.legend span{margin-right:14px}.sw{display:inline-block;width:10px;height:10px;border:1.5px solid var(--muted);border-radius:50%;margin-right:4px;vertical-align:-1px}
+.legend span{margin-right:14px;display:inline-block;white-space:nowrap}.sw{display:inline-block;width:10px;height:10px;border:1.5px solid var(--muted);border-radius:50%;margin-right:4px;vertical-align:-1px}
 .sw.added{background:var(--add)}.sw.removed{background:var(--del)}.sw.changed{background:#d4a72c}.sw.touched{background:#54aeff}.sw.gw{border-radius:0}
 form#filter{position:sticky;top:0;background:var(--bg);padding:8px 0;border-bottom:1px solid var(--line);z-index:1}form#filter label{margin-right:12px}
 details.obj{margin:6px 0 10px;border:1px solid var(--line);border-radius:4px}details.obj>summary{padding:4px 8px;cursor:pointer;font-family:ui-monospace,monospace;font-size:12px}
@@ -70,6 +79,13 @@ details.obj{margin:6px 0 10px;border:1px solid var(--line);border-radius:4px}det
 pre.diff{margin:0;padding:6px 8px;overflow:auto;border-top:1px solid var(--line)}pre.diff span{display:block;white-space:pre}
 pre.diff .a{background:var(--addbg)}pre.diff .d{background:var(--delbg)}pre.diff .h{background:var(--hunk);color:var(--muted)}
 ul.findings li.error{color:var(--del)}
+ul.given code{font-size:13px}p.clock{font-size:12px}
+@media (max-width:640px){body{padding:0 8px 32px}nav a{display:inline-block;margin:0 10px 4px 0}
+svg.tree.wide{display:none}svg.tree.narrow{display:block}.figure{max-height:none}
+#hostnames table,#hostnames tbody,#hostnames tr,#hostnames td{display:block;width:auto}#hostnames thead{display:none}
+#hostnames tr{border:1px solid var(--line);margin:0 0 8px}#hostnames td{border:0;border-top:1px solid var(--line)}#hostnames td:first-child{border-top:0}
+#hostnames td::before{content:attr(data-label) ": ";color:var(--muted);font-family:system-ui,sans-serif}
+form#filter label{display:inline-block;margin-bottom:4px}.legend span{white-space:normal}}
 `;
 
 const SCRIPT = `
@@ -133,7 +149,7 @@ function hostnameSection(rows: readonly HostnameRow[]): string {
       '<table><thead><tr><th>change</th><th>hostname</th><th>route</th><th>before</th><th>after</th></tr></thead><tbody>';
     for (const r of changed) {
       const change = reportChange(r);
-      out += `<tr class="${r.change}"><td>${change}</td><td class="mono">${htmlText(r.hostname)}</td><td class="mono">${htmlText(r.route)}</td><td>${htmlText(describeState(r.before))}</td><td>${htmlText(describeState(r.after))}</td></tr>`;
+      out += `<tr class="${r.change}"><td data-label="change">${change}</td><td class="mono" data-label="hostname">${htmlText(r.hostname)}</td><td class="mono" data-label="route">${htmlText(r.route)}</td><td data-label="before">${htmlText(describeState(r.before))}</td><td data-label="after">${htmlText(describeState(r.after))}</td></tr>`;
     }
     out += '</tbody></table>';
   }
@@ -264,6 +280,72 @@ function objectSections(d: DiffResult): { groups: Map<string, NsSection>; kinds:
   return { groups, kinds, order };
 }
 
+/**
+ * The clock the page's conditions were written with. The reproducible default (the epoch) is said
+ * to be one, or a reviewer reads `lastTransitionTime: "1970-01-01T00:00:00Z"` as a bug.
+ */
+function clockLine(now: string | undefined): string {
+  if (now === undefined) return '';
+  if (now === EPOCH)
+    return `<p class="clock muted">Clock: ${EPOCH}, the reproducible default (neither --now nor SOURCE_DATE_EPOCH was given): every <code>lastTransitionTime</code> below is this clock, not the time the change is applied; give --now for another.</p>`;
+  return `<p class="clock muted">Clock: ${htmlText(now)} (--now or SOURCE_DATE_EPOCH): the time every <code>lastTransitionTime</code> below is written with.</p>`;
+}
+
+/** The notes under the counts: Namespaces that leave whole, and drift over a cluster's state (over a tree it is expected: no alarm). */
+function notesSection(d: DiffResult): string[] {
+  const notes: string[] = [];
+  for (const ns of d.removedNamespaces) {
+    const k = d.deleted.filter((x) => x.metadata.namespace === ns).length;
+    notes.push(
+      `Namespace <code>${htmlText(ns)}</code> is deleted with everything in it (${plural(k, 'object')} besides the Namespace): its tenant left the tree.`,
+    );
+  }
+  if (d.drift && !d.fromTree)
+    notes.push(
+      `One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a state written without the controller's objects): not the change's, not shown.`,
+    );
+  return notes.length ? [`<ul class="notes">${notes.map((x) => `<li>${x}</li>`).join('')}</ul>`] : [];
+}
+
+/** The change as given (givenChange.ts): each Tenant's edit with its fields, and the values line. */
+function givenSection(d: DiffResult, values: string | undefined): string[] {
+  const edits = givenEdits(d);
+  if (!edits.length && !values) return [];
+  const items = edits
+    .slice(0, MAX_LISTED)
+    .map(
+      (e) =>
+        `<li><code>${htmlText(editTitle(e))}</code>${e.fields.length ? `: ${e.fields.map((f) => `<code>${htmlText(f)}</code>`).join(', ')}` : ''}</li>`,
+    );
+  const more = moreEdits(edits);
+  if (more) items.push(`<li class="muted">${htmlText(more)}</li>`);
+  if (values) items.push(`<li>${htmlText(values)}</li>`);
+  return [`<section id="given"><h2>The change as given</h2><ul class="given">${items.join('')}</ul></section>`];
+}
+
+const LEGEND =
+  '<p class="legend"><span><i class="sw added"></i>tenant added</span><span><i class="sw removed"></i>tenant removed</span>' +
+  '<span><i class="sw changed"></i>the tenant itself changes (its Gateway, host or publisher)</span>' +
+  '<span><i class="sw touched"></i>only objects in its namespace change</span><span><i class="sw"></i>untouched</span>' +
+  '<span><i class="sw gw"></i>owns a Gateway</span><span>dashed arc, arrow at the publisher: publishes through (blue: moved by the change)</span></p>';
+
+/** The tenant tree: the legend, and the picture in its wide and its narrow layout (the stylesheet shows one). */
+function treeSection(tree: TenantTree): string[] {
+  const wide = treeSvg(tree);
+  const narrow = treeSvg(tree, true);
+  return [
+    '<section id="tree"><h2>Tenant tree</h2>',
+    LEGEND,
+    wide.folded
+      ? `<p class="muted">${plural(wide.folded, 'untouched tenant')} folded: the tree shows the tenants the change touches, their ancestors, and one row per folded run of untouched subtrees.</p>`
+      : '',
+    tree.nodes.size
+      ? `<div class="figure">${wide.svg}${narrow.svg}</div>`
+      : '<p class="muted">No tenant in the state or the change.</p>',
+    '</section>',
+  ];
+}
+
 /** The page for a diff result. */
 export function htmlReport(d: DiffResult, o: HtmlOptions): string {
   const { groups, kinds, order } = objectSections(d);
@@ -272,7 +354,7 @@ export function htmlReport(d: DiffResult, o: HtmlOptions): string {
     ? `${plural(d.created.length, 'object')} to create, ${d.changed.length.toLocaleString('en-US')} to change, ${d.deleted.length.toLocaleString('en-US')} to delete`
     : 'no differences';
   const tree = tenantTree(d);
-  const { svg, folded } = treeSvg(tree);
+  const given = givenSection(d, o.values);
   const parts: string[] = [];
   parts.push(
     '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
@@ -280,30 +362,14 @@ export function htmlReport(d: DiffResult, o: HtmlOptions): string {
     '<meta name="referrer" content="no-referrer"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>cozy-gw diff: ${htmlText(title)}</title><style>${STYLE}</style></head><body>`,
     `<header><h1>cozy-gw diff</h1><p id="counts"><strong>${htmlText(title)}</strong>; ${plural(tree.touched, 'tenant')} of ${tree.nodes.size.toLocaleString('en-US')} touched.</p>`,
+    o.cozystack ? versionHtml(o.cozystack) : '',
     `<p class="muted mono">${htmlText(o.rerun)}</p>`,
-    '<nav><a href="#tree">Tenant tree</a><a href="#hostnames">Hostnames</a><a href="#findings">Findings</a><a href="#changes">Changes</a></nav></header>',
+    clockLine(o.now),
+    `<nav>${given.length ? '<a href="#given">The change</a>' : ''}<a href="#tree">Tenant tree</a><a href="#hostnames">Hostnames</a><a href="#findings">Findings</a><a href="#changes">Changes</a></nav></header>`,
   );
-  const notes: string[] = [];
-  for (const ns of d.removedNamespaces) {
-    const k = d.deleted.filter((x) => x.metadata.namespace === ns).length;
-    notes.push(
-      `Namespace <code>${htmlText(ns)}</code> is deleted with everything in it (${plural(k, 'object')} besides the Namespace): its tenant left the tree.`,
-    );
-  }
-  if (d.drift)
-    notes.push(
-      `One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects): not the change's, not shown.`,
-    );
-  if (notes.length) parts.push(`<ul class="notes">${notes.map((x) => `<li>${x}</li>`).join('')}</ul>`);
-  parts.push(
-    '<section id="tree"><h2>Tenant tree</h2>',
-    '<p class="legend"><span><i class="sw added"></i>added</span><span><i class="sw removed"></i>removed</span><span><i class="sw changed"></i>changed</span><span><i class="sw touched"></i>objects change</span><span><i class="sw"></i>untouched</span><span><i class="sw gw"></i>owns a Gateway</span><span>dashed arc: publishes through (blue: moved by the change)</span></p>',
-    folded
-      ? `<p class="muted">${plural(folded, 'untouched tenant')} folded: the tree shows the tenants the change touches, their ancestors, and one row per folded run of untouched subtrees.</p>`
-      : '',
-    tree.nodes.size ? `<div class="figure">${svg}</div>` : '<p class="muted">No tenant in the state or the change.</p>',
-    '</section>',
-  );
+  pushAll(parts, notesSection(d));
+  pushAll(parts, given);
+  pushAll(parts, treeSection(tree));
   parts.push(hostnameSection(d.hostnames));
   pushAll(parts, findingsSection(d, o.findings));
   pushAll(parts, changesSection(groups, kinds, order));

@@ -30,6 +30,8 @@ import { code, fenceFor } from './markdownText';
 import { pushAll } from '../k8s/arrays';
 import { tenantTree } from './tenantTree';
 import { mermaidTree } from './mermaidTree';
+import { versionMarkdown, type VersionHeader } from './versionHeader';
+import { editTitle, givenEdits, MAX_LISTED, moreEdits, type GivenEdit } from './givenChange';
 
 export { code, html } from './markdownText';
 
@@ -45,6 +47,10 @@ export interface MarkdownOptions {
   limit?: number;
   /** The findings worth repeating (diffOutput.ts relevantFindings), placed at file and line. */
   findings?: readonly Finding[];
+  /** The Cozystack version reproduced, and the state's (the line under the heading). */
+  cozystack?: VersionHeader;
+  /** The platform values against the tree's (diffOutput.ts valuesLine), shown with the change as given. */
+  values?: string;
 }
 
 /**
@@ -152,7 +158,20 @@ function whole(b: Block): string {
   return b.open(false) + b.items.join('') + b.close(false);
 }
 
-/** The comment's head: counts, notes, findings, hostnames, inadmissible objects, the tenant tree. */
+/** The change as given (givenChange.ts): each Tenant's edit with its fields, and the values line. */
+function givenBlocks(edits: readonly GivenEdit[], values: string | undefined): Block[] {
+  if (!edits.length && !values) return [];
+  const out = [text('**The change as given:**\n\n')];
+  for (const e of edits.slice(0, MAX_LISTED))
+    out.push(text(`- ${code(editTitle(e))}${e.fields.length ? `: ${e.fields.map(code).join(', ')}` : ''}\n`));
+  const more = moreEdits(edits);
+  if (more) out.push(text(`- ${more}\n`));
+  if (values) out.push(text(`- ${code(values)}\n`));
+  out.push(text('\n'));
+  return out;
+}
+
+/** The comment's head: counts, notes, the change as given, findings, hostnames, inadmissible objects, the tenant tree. */
 function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
   const out: Block[] = [];
   const n = d.created.length + d.changed.length + d.deleted.length;
@@ -163,6 +182,7 @@ function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
         : '### cozy-gw diff: no differences\n\n',
     ),
   );
+  if (o.cozystack) out.push(text(versionMarkdown(o.cozystack)));
   const notes: string[] = [];
   for (const ns of d.removedNamespaces) {
     const k = d.deleted.filter((x) => x.metadata.namespace === ns).length;
@@ -170,14 +190,16 @@ function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
       `- Namespace ${code(ns)} is deleted with everything in it (${plural(k, 'object')} besides the Namespace): its tenant left the tree.\n`,
     );
   }
-  if (d.drift)
+  // Over a tree that is no alarm: a tree never holds the controller's objects (stderr still counts them).
+  if (d.drift && !d.fromTree)
     notes.push(
-      `- One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a tree written without the controller's objects): not the change's, not shown.\n`,
+      `- One controller pass over the state alone would change ${plural(d.drift, 'object')} (drift, or a state written without the controller's objects): not the change's, not shown.\n`,
     );
   if (notes.length) {
     pushAll(out, notes.map(text));
     out.push(text('\n'));
   }
+  pushAll(out, givenBlocks(givenEdits(d), o.values));
   // The tree before the long lists, so that the first part always holds it (bounded: mermaidTree.ts).
   const graph = mermaidTree(tenantTree(d));
   if (graph.length)

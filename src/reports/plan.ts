@@ -22,6 +22,7 @@ import { formatHostnameTable, type HostnameRow } from '../diff/hostnames';
 import { parentRefNamespace } from '../k8s/gatewayApi';
 import type { InadmissibleObject } from '../diff/admissionLookahead';
 import { pushAll } from '../k8s/arrays';
+import { versionLine, type VersionHeader } from './versionHeader';
 
 export interface PlanOptions {
   /** The objects the pass started from. */
@@ -57,6 +58,13 @@ export interface PlanOptions {
   statusAsFields?: boolean;
   /** Objects the change makes inadmissible on their next write (admissionLookahead.ts). */
   inadmissible?: InadmissibleObject[];
+  /** The Cozystack version reproduced, and the state's where it tells one (the line after the title). */
+  cozystack?: VersionHeader;
+  /**
+   * Lines printed before the hostname table (diff: the change as given), and the kinds whose
+   * changes they show, left out of the namespace groups below.
+   */
+  leading?: { lines: string[]; kinds: ReadonlySet<string> };
 }
 
 const SECRET_PATHS = /^(data|stringData)(\.|\[|$)/;
@@ -142,7 +150,7 @@ function keyMaterialPaths(...sides: (KObject | undefined)[]): Set<string> {
   return out;
 }
 
-function formatDiff(d: FieldDiff, secret: boolean, hidden: Set<string>): string {
+export function formatDiff(d: FieldDiff, secret = false, hidden: ReadonlySet<string> = new Set()): string {
   const p = d.path.replace(/^\./, '');
   const hide = secret && (SECRET_PATHS.test(p) || hidden.has(p));
   if (d.op === 'added') return `+ ${p}${hide ? ' (value hidden)' : `: ${short(d.after)}`}`;
@@ -262,11 +270,16 @@ function planHeader(result: ReconcileResult, opts: PlanOptions, warnings: number
   lines.push(
     `${opts.title ?? 'Reconcile plan'}${opts.untimed ? '' : ` at ${opts.now}`}${opts.ciliumVersion ? ` for Cilium ${opts.ciliumVersion}${opts.upstreamCilium ? ' (upstream operator image)' : ''}` : ''}`,
   );
+  if (opts.cozystack) lines.push(versionLine(opts.cozystack));
   if (opts.channelOrigin) lines.push(`Wildcard-Secret channel: ${opts.channelOrigin}`);
   lines.push(
     `${plural(counts.create, 'object')} to create, ${counts.update} to change, ${counts.delete} to delete; ${plural(warnings, 'warning')}, ${plural(cilium, 'Cilium note')}.`,
   );
   for (const n of opts.notes ?? []) lines.push(n);
+  if (opts.leading?.lines.length) {
+    lines.push('');
+    pushAll(lines, opts.leading.lines);
+  }
   if (opts.hostnames?.length) {
     lines.push('');
     pushAll(lines, formatHostnameTable(opts.hostnames));
@@ -291,6 +304,7 @@ function planGroups(
 ): { groups: Map<string, Change[]>; refusedIn: Map<string, KObject[]>; refusedUnchanged: KObject[] } {
   const groups = new Map<string, Change[]>();
   for (const c of result.changes) {
+    if (opts.leading?.kinds.has(c.ref.kind)) continue;
     const g = groupOf(c.ref);
     const inG = groups.get(g);
     if (inG) inG.push(c);

@@ -11,6 +11,7 @@ import { describe, type KObject, type ObjRef } from '../k8s/model';
 import type { Finding } from '../k8s/diagnostics';
 import { redactSecrets, redactionNotice } from '../k8s/secretRedaction';
 import { toJson, yamlStreamChunks } from '../k8s/yaml';
+import type { VersionHeader } from './versionHeader';
 
 export interface ReconcileOutput {
   /**
@@ -30,6 +31,8 @@ export interface ReconcileFormat {
   all?: boolean;
   includeSecretData?: boolean;
   now: string;
+  /** The Cozystack version reproduced (the plan's header names it). */
+  cozystack?: VersionHeader;
 }
 
 /**
@@ -44,7 +47,7 @@ export function emittedObjects(result: ReconcileResult, all: boolean): KObject[]
 export function formatReconcile(result: ReconcileResult, before: KObject[], opts: ReconcileFormat): ReconcileOutput {
   if (opts.output === 'plan')
     return {
-      stdout: [planOf(result, before, opts.now)],
+      stdout: [planOf(result, before, opts.now, opts.cozystack)],
       notes: [],
       findings: result.findings.filter((f) => f.severity === 'warning'),
     };
@@ -70,7 +73,7 @@ export function formatReconcile(result: ReconcileResult, before: KObject[], opts
 }
 
 /** -o plan: the account of the pass, with the hostnames each object claims before and after. */
-function planOf(result: ReconcileResult, before: KObject[], now: string): string {
+function planOf(result: ReconcileResult, before: KObject[], now: string, cozystack?: VersionHeader): string {
   const hostnames = hostnameTable(
     { objects: before, judgedBy: result.races },
     { objects: result.store.all(), races: result.races },
@@ -82,6 +85,7 @@ function planOf(result: ReconcileResult, before: KObject[], now: string): string
     channelOrigin: result.channelOrigin,
     ciliumVersion: result.ciliumVersion,
     upstreamCilium: result.upstreamCilium,
+    cozystack,
   });
 }
 

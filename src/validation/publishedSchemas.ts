@@ -23,6 +23,7 @@ import { FAMILIES, KINDS, type Family } from './upstreamValidators.generated';
 import { applyDefaults, crdRuleFindings, type CrdVoice } from './crdRules';
 import { pushAll } from '../k8s/arrays';
 import { apiServerFindings } from './apiServerChecks';
+import type { Behaviour } from '../platform/cozystackVersions';
 
 /**
  * The API groups whose published schemas are vendored (`''` the core group): an object of one of
@@ -132,18 +133,19 @@ function check(o: KObject, { validate, rules }: Checker): Finding[] {
 }
 
 /**
- * Check every object of a vendored group (and every TenantGateway) against its published schema.
+ * Check every object of a vendored group (and every TenantGateway, against the CRD of the Cozystack
+ * version given: docs/versions.md §9; default main's) against its published schema.
  * An error names the object and the field; a kind or version with no vendored schema is a warning
  * that it was not checked. Objects of other groups are not checked.
  */
-export function validatePublished(objects: KObject[]): Finding[] {
+export function validatePublished(objects: KObject[], behaviour?: Behaviour): Finding[] {
   // What the API server refuses beyond the schemas: limited names, negative or overflowing quantities.
   const findings: Finding[] = apiServerFindings(objects);
   const unknown = new Set<string>();
   for (const o of objects) {
     const group = groupOf(o.apiVersion);
     if (isTenantGateway(o)) {
-      for (const f of validateTenantGateway(o))
+      for (const f of validateTenantGateway(o, behaviour))
         findings.push({ ...f, rule: f.rule ?? 'validate.schema', object: f.object ?? refOf(o) });
       continue;
     }

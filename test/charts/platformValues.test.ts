@@ -89,7 +89,9 @@ describe('_cluster keys (docs/behaviour.md §1)', () => {
     expect(c['cpu-allocation-ratio']).toBe('10');
     expect(c['memory-allocation-ratio']).toBe('1');
     expect(c['ephemeral-storage-allocation-ratio']).toBe('40');
-    for (const v of Object.values(c)) expect(typeof v).toBe('string');
+    // Every value a string but the scheduling map the chart copies whole (its default is not empty).
+    expect(c.scheduling).toEqual({ globalAppTopologySpreadConstraints: '' });
+    for (const [k, v] of Object.entries(c)) if (k !== 'scheduling') expect([k, typeof v]).toEqual([k, 'string']);
   });
 
   it("numbers are printed as quote prints them: Go's %v of a float64 (docs/decisions.md §16)", () => {

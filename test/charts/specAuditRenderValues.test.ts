@@ -9,7 +9,7 @@ const cluster = (v: Record<string, unknown> = {}) =>
 
 describe('_cluster keys and defaults (docs/behaviour.md §1)', () => {
   // "DNS-01 keys: always written, whatever the solver" — the default solver is http01.
-  it('the whole map under the platform defaults, every value a string', () => {
+  it('the whole map under the platform defaults, every value a string but the scheduling map', () => {
     expect(clusterValues(platformDefaults()).cluster).toEqual({
       'root-host': 'example.org',
       'bundle-name': 'isp-full',
@@ -48,12 +48,13 @@ describe('_cluster keys and defaults (docs/behaviour.md §1)', () => {
       'oidc-insecure-skip-verify': 'false',
       'extra-keycloak-redirect-uri-for-dashboard': '',
       'api-server-endpoint': '',
-      'keycloak-internal-url': 'http://keycloak-http.cozy-keycloak.svc:8080',
+      'keycloak-internal-url': 'http://keycloak-http.cozy-keycloak.svc:8080/realms/cozy',
       'monitoring-enabled': 'true',
       'cluster-domain': 'cozy.local',
       'cpu-allocation-ratio': '10',
       'memory-allocation-ratio': '1',
       'ephemeral-storage-allocation-ratio': '40',
+      scheduling: { globalAppTopologySpreadConstraints: '' },
     });
   });
 

@@ -48,6 +48,8 @@ function release(R: string, P: string, values: TenantSpec = {}, cluster: Record<
     values: { _cluster: cluster, _namespace: inheritNamespace(T, X, spec, rootNamespaceValues(cluster)) },
     spec,
     ownsGateway: spec.gateway === true,
+    // As the tree sets it (main has gateway classes): a non-empty gatewayClass.
+    gatewayClassName: typeof spec.gatewayClass === 'string' && spec.gatewayClass !== '' ? spec.gatewayClass : undefined,
   };
 }
 

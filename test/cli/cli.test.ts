@@ -19,9 +19,16 @@ describe('--version', () => {
   test("src/version.ts is package.json's version", () => {
     expect(VERSION).toBe(pkg.version);
   });
-  test.each(['--version', '-V'])('%s prints it and exits 0', async (flag) => {
-    expect(await runCli([flag])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
-  });
+  test.each(['--version', '-V'])(
+    '%s prints it, then the Cozystack versions it reproduces, and exits 0',
+    async (flag) => {
+      expect(await runCli([flag])).toEqual({
+        code: 0,
+        stdout: `${pkg.version}\nreproduces Cozystack v1.5.0, v1.5.1, v1.5.2, v1.5.3, v1.5.4, v1.6.0, v1.6.1, v1.6.2 and main (default v1.6.2; choose with --cozystack-version)\n`,
+        stderr: '',
+      });
+    },
+  );
 });
 
 describe('colour: on a terminal only, never with NO_COLOR or TERM=dumb', () => {

@@ -2,7 +2,8 @@
  * What a newcomer meets in the first hour with the example platform, each wording pinned: the
  * top-level help's line for render, the diff plan's opening without a clock set, the note a diff
  * against a committed tree prints, the hint when --values is forgotten, and a values-file typo's
- * warning printed before the error it causes.
+ * warnings (the unknown key, and the value it left unset with the default it gets) printed before
+ * the error it causes.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -96,6 +97,47 @@ describe('the first hour', () => {
     expect(ok.stderr).not.toContain('no --values given');
   });
 
+  describe('a typo at the top of the values file (publising: for publishing:)', () => {
+    let dir = '';
+    beforeAll(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-first-hour-'));
+      const values = fs
+        .readFileSync(path.join(ROOT, 'examples/platform/values.yaml'), 'utf8')
+        .replace(/^publishing:/m, 'publising:')
+        .replace('host: example.org', 'host: acme.io');
+      fs.writeFileSync(path.join(dir, 'values.yaml'), values);
+    });
+    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const render = (...more: string[]) =>
+      cli(
+        ['render', '--values', 'values.yaml', ...more, '-f', path.join(ROOT, 'examples/platform/tenants/root.yaml')],
+        dir,
+      );
+
+    it('renders on the default apex, exit 0, but names the unset publishing.host and the default it gets, beside the did-you-mean', async () => {
+      const r = await render();
+      expect(r.code).toBe(0);
+      const warnings = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+      expect(warnings).toEqual([
+        'warning: values.yaml:5: publising: unknown key; did you mean publishing?',
+        `warning: values.yaml:5: publising: not read, so publishing.host is unset and gets the charts' default "example.org" (not "acme.io") (write publishing instead of publising)`,
+      ]);
+      expect(r.stdout).toContain('namespace.cozystack.io/host: example.org');
+    });
+
+    it('a value set by another source is not unset: no such warning', async () => {
+      const r = await render('--set', 'publishing.host=acme.io');
+      expect(r.stderr).toContain('did you mean publishing?');
+      expect(r.stderr).not.toContain('is unset');
+    });
+
+    it('--strict makes it an error: exit 1, nothing on stdout', async () => {
+      const r = await render('--strict');
+      expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 1, stdout: '' });
+      expect(r.stderr).toMatch(/^error: values\.yaml:5: publising: not read, so publishing\.host is unset/m);
+    });
+  });
+
   it("a values-file typo's warning comes before the error it causes", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-first-hour-'));
     try {
@@ -115,7 +157,11 @@ describe('the first hour', () => {
       expect(lines[0]).toMatch(
         /^warning: .*values\.yaml:\d+: gateway\.tenantSelectableClass: unknown key; did you mean gateway\.tenantSelectableClasses\?$/,
       );
-      expect(lines[1]).toMatch(/^error: .*carol\.yaml:\d+: .*spec\.gatewayClass: /);
+      // The key the typo left unset, and the default it got: the cause of the error below.
+      expect(lines[1]).toMatch(
+        /^warning: .*values\.yaml:\d+: gateway\.tenantSelectableClass: not read, so gateway\.tenantSelectableClasses is unset and gets the charts' default \[\] \(not \["cloudflare-tunnel"\]\)/,
+      );
+      expect(lines[2]).toMatch(/^error: .*carol\.yaml:\d+: .*spec\.gatewayClass: /);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -54,6 +54,18 @@ describe('diff -o markdown --comment-dir', () => {
     expect(r.stderr).toContain(`note: the comment is in ${parts.length} parts: comments/comment-01.md`);
   });
 
+  it("a run that fails (exit 1) leaves no earlier run's part behind to be posted, and nothing else goes", async () => {
+    const out = path.join(dir, 'failing');
+    fs.mkdirSync(out);
+    fs.writeFileSync(path.join(out, 'comment-01.md'), '<!-- cozy-gw diff comment 1/1 -->\nthe previous run');
+    fs.writeFileSync(path.join(out, 'notes.md'), 'mine');
+    // Without --values carol's gatewayClass is refused: the run stops with exit 1.
+    const failing = EXAMPLE.filter((a, i) => a !== '--values' && EXAMPLE[i - 1] !== '--values');
+    const r = await runCli([...failing, '-o', 'markdown', '--comment-dir', 'failing'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(fs.readdirSync(out).sort()).toEqual(['notes.md']);
+  });
+
   it('usage errors: --comment-dir without -o markdown, an empty one, a limit too small, a limit without --comment-dir', async () => {
     for (const args of [
       ['--comment-dir', 'x'],
@@ -84,5 +96,36 @@ describe('diff -o html', () => {
     expect(page).not.toMatch(/@import|url\(/);
     // The example's Secrets: the values channel is configuration and shown; no key material at all.
     expect(page).not.toMatch(/tls\.key|BEGIN [A-Z ]*PRIVATE KEY/);
+  });
+});
+
+describe('diff -o html: the "publishes through" arcs', () => {
+  /** Each arc of one layout's SVG: where it starts and ends, how far it bulges, and whether an arrowhead ends it. */
+  function arcs(page: string, layout: 'wide' | 'narrow') {
+    const svg = new RegExp(`<svg class="tree ${layout}"[^>]*>(.*?)</svg>`).exec(page)?.[1] ?? '';
+    const heads = [...svg.matchAll(/<path d="M(\d+) (\d+)l-6 -3\.5v7z" class="pub[^"]*head"\/>/g)].map((m) =>
+      Number(m[2]),
+    );
+    return [...svg.matchAll(/<path d="M(\d+) (\d+)C(\d+) \d+ \d+ (\d+) \d+ \d+" class="pub[^"]*"\/>/g)].map((m) => ({
+      y1: Number(m[2]),
+      y2: Number(m[4]),
+      bulge: Number(m[1]) - Number(m[3]),
+      head: heads.includes(Number(m[4])),
+    }));
+  }
+
+  it('stand out of the margin, nest without drawing one line, end in an arrowhead at the publisher; in the narrow layout each is more than a row high', async () => {
+    const page = (await runCli([...EXAMPLE, '-o', 'html'])).stdout;
+    const wide = arcs(page, 'wide');
+    // tenant-alice-dev and tenant-alice-dev-ci publish through tenant-alice, tenant-bob-shop through tenant-bob.
+    expect(wide).toHaveLength(3);
+    expect(wide.filter((a) => a.bulge < 14 || !a.head)).toEqual([]);
+    const toAlice = wide.filter((a) => a.y2 === Math.min(...wide.map((x) => x.y2)));
+    expect(toAlice).toHaveLength(2);
+    const [near, far] = [...toAlice].sort((a, b) => a.y1 - b.y1);
+    expect(far.bulge).toBeGreaterThan(near.bulge);
+    const narrow = arcs(page, 'narrow');
+    expect(narrow).toHaveLength(3);
+    expect(narrow.filter((a) => Math.abs(a.y1 - a.y2) <= 22)).toEqual([]);
   });
 });

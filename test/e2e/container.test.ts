@@ -58,7 +58,13 @@ describe('container entrypoint (Dockerfile ENTRYPOINT)', () => {
         apiVersion: 'v1',
         kind: 'ConfigMap',
         metadata: { name: 'function-input' },
-        data: { 'publishing.host': 'example.org', 'gateway.enabled': 'true', reconcile: 'true' },
+        // main's behaviour, which the suite pins (test/setupVersion.ts); the image's empty environment names none.
+        data: {
+          'publishing.host': 'example.org',
+          'gateway.enabled': 'true',
+          reconcile: 'true',
+          cozystackVersion: 'main',
+        },
       },
     };
     const r = runImage(jsyaml.dump(rl));
@@ -82,7 +88,11 @@ describe('container entrypoint (Dockerfile ENTRYPOINT)', () => {
         apiVersion: 'fn.cozystack.io/v1alpha1',
         kind: 'CozyGateway',
         metadata: { name: 'platform' },
-        spec: { values: { publishing: { host: 'example.org' }, gateway: { enabled: true } } },
+        // A tenant's gatewayClass is main's (docs/versions.md §X1): the image's default version ignores it.
+        spec: {
+          values: { publishing: { host: 'example.org' }, gateway: { enabled: true } },
+          cozystackVersion: 'main',
+        },
       },
     };
     const r = runImage(jsyaml.dump(rl));

@@ -225,7 +225,9 @@ describe('the pipe case: diff | head under pipefail keeps the verdict', () => {
 
   function runCase(c: PipeCase): Promise<void> {
     return new Promise((resolve, reject) => {
-      const p = spawn('bash', ['-o', 'pipefail', '-c', script(c)], { cwd: scratch.dir });
+      // The suite's version (test/setupVersion.ts): a child gets the worker's own environment unless
+      // given this test's, and the states were built as main.
+      const p = spawn('bash', ['-o', 'pipefail', '-c', script(c)], { cwd: scratch.dir, env: { ...process.env } });
       let out = '';
       p.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
       p.on('error', reject);

@@ -31,7 +31,7 @@ describe('a tree remembers how it was written', () => {
   it('the record holds the shaping options and the input Tenants', () => {
     const lines = fs.readFileSync(path.join(scratch.dir, 'deploy', '.cozy-gw-files'), 'utf8').split('\n');
     expect(JSON.parse(lines[1])).toMatchObject({ format: 3, files: 'yaml' });
-    expect(JSON.parse(lines[2])).toEqual({ shape: { includeHooks: true } });
+    expect(JSON.parse(lines[2])).toEqual({ shape: { includeHooks: true, cozystackVersion: 'main' } });
     const tenants = lines
       .filter((l) => l.startsWith('{"tenant"'))
       .map((l) => (JSON.parse(l) as { tenant: { metadata: { namespace: string; name: string } } }).tenant.metadata)

@@ -21,9 +21,11 @@ import * as path from 'node:path';
 import { EXAMPLE_DIFF, EXAMPLE_INPUTS, MIN_VALUES, ROOT, ROOT_TENANT, STACK_FRAME } from '../helpers/cli';
 import { ensureBuilt, tmpDir } from '../helpers/kpt';
 import { testUnless } from '../helpers/skip';
+import { versionText } from '../../src/cli/version';
 
 const BIN = path.join(ROOT, 'bin', 'cozy-gw.js');
-const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+/** What `--version` prints: cozy-gw's version, then the Cozystack versions it reproduces (src/cli/version.ts). */
+const VERSION_TEXT = versionText();
 
 beforeAll(() => ensureBuilt());
 
@@ -68,7 +70,7 @@ describe('a directory that cannot be made under a parent that exists', () => {
   it('TMPDIR=/proc: --version prints the version and the run ends', () => {
     for (const env of [{ TMPDIR: '/proc' }, { COZY_GW_CODE_CACHE_DIR: '/proc/cozy-gw/cache' }]) {
       const r = cozy(['--version'], { env });
-      expect({ env, r }).toEqual({ env, r: { code: 0, stdout: `${VERSION}\n`, stderr: '' } });
+      expect({ env, r }).toEqual({ env, r: { code: 0, stdout: `${VERSION_TEXT}\n`, stderr: '' } });
     }
   });
 
@@ -84,7 +86,7 @@ describe('a directory that cannot be made under a parent that exists', () => {
 test('TMPDIR naming a directory that is not there: the version printed, and that directory never made', () => {
   const base = tmpDir('missing-tmpdir');
   const r = cozy(['--version'], { env: { TMPDIR: path.join(base, 'missing', 'tmp') } });
-  expect(r).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+  expect(r).toEqual({ code: 0, stdout: `${VERSION_TEXT}\n`, stderr: '' });
   expect(fs.readdirSync(base)).toEqual([]);
 });
 
@@ -143,7 +145,7 @@ describe('a working directory removed under the run', () => {
   };
 
   test('--version needs none: the version, exit 0', () => {
-    expect(inRemoved(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    expect(inRemoved(['--version'])).toEqual({ code: 0, stdout: `${VERSION_TEXT}\n`, stderr: '' });
   });
 
   test('a command with paths to resolve: an error that says why, exit 1, nothing on standard output', () => {

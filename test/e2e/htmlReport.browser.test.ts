@@ -4,8 +4,12 @@
  * docs/commands/diff.md): the example change's
  * page loads with no console error and no request besides itself, shows every changed hostname and
  * namespace, its filter hides and shows sections, it reads the same with scripts off, and a
- * screenshot is kept (out/test-artifacts/, ignored by git). A page of hostile names runs nothing.
- * Skipped, visibly, where Chromium is not installed.
+ * screenshot is kept (out/test-artifacts/, ignored by git). The picture the README and
+ * docs/commands/diff.md show (docs/report.png) is that screenshot: it records the counts of the
+ * page it was taken of, and this test fails when the page says other counts
+ * (`UPDATE_DOCS=1 npx jest test/e2e/htmlReport.browser` takes it again). At 420 pixels the page
+ * still reads: no sideways scrolling, the tree in its narrow layout, the hostname rows stacked. A
+ * page of hostile names runs nothing. Skipped, visibly, where Chromium is not installed.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,12 +18,33 @@ import { EXAMPLE_DIFF, runCli, ROOT } from '../helpers/cli';
 import { tmpDir } from '../helpers/kpt';
 import { skippedTitle } from '../helpers/skip';
 import { chromiumPath, launchChromium } from '../helpers/chromium';
+import { pngText, withPngText } from '../helpers/png';
 import { diff } from '../../src/diff/diff';
 import { htmlReport } from '../../src/reports/htmlReport';
 import type { KObject } from '../../src/k8s/model';
 
 const ARTIFACTS = path.join(ROOT, 'out', 'test-artifacts');
+/** The picture of the example's page the README and docs/commands/diff.md show. */
+const PICTURE = path.join(ROOT, 'docs', 'report.png');
+/** The text chunk of the picture that records the counts of the page it shows. */
+const PICTURE_KEY = 'cozy-gw-report';
 const EXAMPLE = EXAMPLE_DIFF;
+/** The README tour's change: the repository `cozy-gw init` writes, its tree rendered, alice given her own Gateway. */
+const TOUR = ['diff', '--state', 'deploy/platform', '--values', 'platform/values.yaml', '-f', 'platform/tenants'];
+
+/** The tour's repository under `dir`, as its steps 0 to 3 leave it; returns its path. */
+async function tourRepository(dir: string): Promise<string> {
+  const repo = path.join(dir, 'my-platform');
+  expect((await runCli(['init', repo])).code).toBe(0);
+  const tree = await runCli(
+    ['render', '--values', 'platform/values.yaml', '-f', 'platform/tenants', '--output-dir', 'deploy/platform'],
+    { cwd: repo },
+  );
+  expect(tree.code).toBe(0);
+  const alice = path.join(repo, 'platform', 'tenants', 'alice.yaml');
+  fs.writeFileSync(alice, fs.readFileSync(alice, 'utf8').replace('gateway: false', 'gateway: true'));
+  return repo;
+}
 
 interface Watched {
   page: Page;
@@ -75,10 +100,11 @@ if (!CHROMIUM) {
       fs.rmSync(dir, { recursive: true, force: true });
     });
 
-    it('the example change: no console error, no request, every changed hostname and namespace, a working filter, a screenshot', async () => {
-      const html = await runCli([...EXAMPLE, '-o', 'html'], { cwd: ROOT });
+    it("the tour's change: no console error, no request, every changed hostname and namespace, a working filter, a screenshot", async () => {
+      const repo = await tourRepository(dir);
+      const html = await runCli([...TOUR, '-o', 'html'], { cwd: repo });
       expect({ code: html.code, stderr: html.stderr }).toEqual({ code: 3, stderr: expect.any(String) });
-      const json = JSON.parse((await runCli([...EXAMPLE, '-o', 'json'], { cwd: ROOT })).stdout) as {
+      const json = JSON.parse((await runCli([...TOUR, '-o', 'json'], { cwd: repo })).stdout) as {
         created: KObject[];
         changed: { after: KObject }[];
         deleted: KObject[];
@@ -151,6 +177,18 @@ if (!CHROMIUM) {
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(ARTIFACTS, 'report-example.png') as `${string}.png`, fullPage: false });
       expect(fs.statSync(path.join(ARTIFACTS, 'report-example.png')).size).toBeGreaterThan(10_000);
+      // The docs' picture is this screenshot: it shows what the page says, or it is taken again.
+      const counts = await page.$eval('#counts', (c) => (c as HTMLElement).innerText.trim());
+      if (process.env.UPDATE_DOCS)
+        fs.writeFileSync(
+          PICTURE,
+          withPngText(fs.readFileSync(path.join(ARTIFACTS, 'report-example.png')), PICTURE_KEY, counts),
+        );
+      const shown = pngText(fs.readFileSync(PICTURE))[PICTURE_KEY];
+      if (shown !== counts)
+        throw new Error(
+          `docs/report.png shows a page that says "${shown ?? '(nothing recorded)'}", the page now says "${counts}": take it again with UPDATE_DOCS=1 npx jest test/e2e/htmlReport.browser`,
+        );
       await page.close();
 
       // Scripts off: every section shown, the filter (the script's only work) hidden, nothing breaks.
@@ -159,6 +197,75 @@ if (!CHROMIUM) {
       expect((await visible(off.page, 'section.ns')).sort()).toEqual(namespaces);
       expect(await off.page.$eval('#filter', (f) => (f as HTMLElement).hidden)).toBe(true);
       await off.page.close();
+    }, 120_000);
+
+    it('reads at 420 pixels: no sideways scrolling, the narrow tree within its figure with every tenant, the hostname rows stacked, the legend within the page', async () => {
+      const html = await runCli([...EXAMPLE, '-o', 'html'], { cwd: ROOT });
+      const file = path.join(dir, 'narrow.html');
+      fs.writeFileSync(file, html.stdout);
+      const { page, problems } = await open(browser, file);
+      await page.setViewport({ width: 420, height: 900 });
+      const m = await page.evaluate(() => {
+        const svgs = Array.from(document.querySelectorAll('svg.tree')).filter(
+          (e) => e.getBoundingClientRect().width > 0,
+        );
+        return {
+          scrollWidth: document.documentElement.scrollWidth,
+          trees: svgs.map((e) => ({
+            layout: e.getAttribute('class'),
+            width: e.getBoundingClientRect().width,
+            room: (e.parentElement as HTMLElement).clientWidth,
+            text: e.textContent ?? '',
+          })),
+          cells: Array.from(document.querySelectorAll('#hostnames td')).map((e) =>
+            Math.round(e.getBoundingClientRect().width),
+          ),
+          legend: Array.from(document.querySelectorAll('.legend span')).map((e) =>
+            Math.round(e.getBoundingClientRect().right),
+          ),
+        };
+      });
+      expect(m.scrollWidth).toBeLessThanOrEqual(420);
+      expect(m.trees.map((t) => [t.layout, t.width <= t.room])).toEqual([['tree narrow', true]]);
+      for (const t of ['tenant-root', 'tenant-alice', 'tenant-alice-dev-ci', 'tenant-bob-shop', 'tenant-carol'])
+        expect({ tenant: t, drawn: m.trees[0].text.includes(t) }).toEqual({ tenant: t, drawn: true });
+      // Every text of the narrow tree within its width (the layout wraps what a tenant is under its name).
+      expect(m.cells.length).toBeGreaterThan(0);
+      expect(m.cells.filter((w) => w < 300)).toEqual([]);
+      expect(m.legend.filter((r) => r > 420)).toEqual([]);
+      // At a desktop's width the wide layout is the one shown.
+      await page.setViewport({ width: 1280, height: 900 });
+      expect(
+        await page.$$eval('svg.tree', (s) =>
+          s.filter((e) => e.getBoundingClientRect().width > 0).map((e) => e.getAttribute('class')),
+        ),
+      ).toEqual(['tree wide']);
+      expect(problems).toEqual([]);
+      await page.close();
+    }, 120_000);
+
+    it('the legend tells a tenant that changes from one whose objects change, in words and colour; the page says which clock its times are', async () => {
+      const html = await runCli([...EXAMPLE, '-o', 'html'], { cwd: ROOT });
+      const file = path.join(dir, 'legend.html');
+      fs.writeFileSync(file, html.stdout);
+      const { page } = await open(browser, file);
+      const legend = await page.$$eval('.legend span', (ls) =>
+        ls.map((l) => {
+          const sw = l.querySelector('i');
+          return { text: (l as HTMLElement).innerText.trim(), colour: sw ? getComputedStyle(sw).backgroundColor : '' };
+        }),
+      );
+      const changed = legend.find((l) => /itself changes/.test(l.text))!;
+      const objects = legend.find((l) => /only objects/.test(l.text))!;
+      expect(changed.text).not.toMatch(/objects/);
+      expect(objects.text).not.toMatch(/itself/);
+      expect(changed.colour).not.toBe(objects.colour);
+      expect(await page.$eval('p.clock', (p) => (p as HTMLElement).innerText)).toMatch(
+        /^Clock: 1970-01-01T00:00:00Z, the reproducible default \(neither --now nor SOURCE_DATE_EPOCH was given\)/,
+      );
+      await page.close();
+      const timed = await runCli([...EXAMPLE, '-o', 'html', '--now', '2026-01-01T00:00:00Z'], { cwd: ROOT });
+      expect(timed.stdout).toContain('Clock: 2026-01-01T00:00:00Z (--now or SOURCE_DATE_EPOCH)');
     }, 120_000);
 
     it('a page of hostile names runs nothing, loads nothing and shows the names as text', async () => {

@@ -26,7 +26,8 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Cli
     stdout: (s) => void (stdout += s),
     stderr: (s) => void (stderr += s),
     readStdin: () => opts.stdin ?? '',
-    env: opts.env ?? {},
+    // The suite's version (test/setupVersion.ts) unless the test's own environment sets or clears it.
+    env: { COZY_GW_COZYSTACK_VERSION: process.env.COZY_GW_COZYSTACK_VERSION, ...opts.env },
     isTTY: opts.isTTY ?? false,
     cwd: opts.cwd ?? process.cwd(),
     exec: opts.exec,

@@ -11,6 +11,7 @@ import type { Command, Option } from 'commander';
 
 /** The docs page of each command: snapshot and completion share one. */
 export const COMMAND_PAGE: Record<string, string> = {
+  init: 'docs/commands/init.md',
   render: 'docs/commands/render.md',
   reconcile: 'docs/commands/reconcile.md',
   diff: 'docs/commands/diff.md',

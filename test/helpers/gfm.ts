@@ -20,7 +20,7 @@ export interface GfmReading {
 
 /** Our own strong text (the comment's labels); anything else in bold came from input. */
 const OWN_STRONG =
-  /^(Hostnames:|Findings|The tenant tree|error|warning|info|Inadmissible on their next write|Cut to fit .*)$/;
+  /^(Hostnames:|Findings|The tenant tree|The change as given:|error|warning|info|Inadmissible on their next write|Cut to fit .*)$/;
 
 /** Our own emphasis (the parts' continuation lines). */
 const OWN_EM = /^(The hostname table(, continued:| continues in the next part\.)|Continued in part \d+ of \d+\.)$/;

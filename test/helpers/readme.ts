@@ -182,3 +182,10 @@ function mismatch(seg: string[], act: string[], from: number): string {
   }
   return `the README shows these lines together, the command prints them apart or in another order:\n  ${seg.join('\n  ')}`;
 }
+
+/** The commands of a page's `sh` blocks that are not skipped, in order, comments after `#` left out. */
+export function readmeShCommands(text: string): string[] {
+  return parseReadme(text)
+    .filter((b) => b.kind === 'sh' && !b.skip)
+    .flatMap((b) => b.commands.map((c) => c.command.replace(/\s+#[^'"\n]*$/, '')));
+}

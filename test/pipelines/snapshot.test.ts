@@ -68,13 +68,19 @@ describe('snapshot of a cluster (context kind-cozy)', () => {
     expect(out.code).toBe(0);
     expect(ids(objs)).toEqual([
       'Tenant tenant-root/alpha',
+      'Deployment cozy-system/cozystack-api',
+      'Deployment cozy-system/cozystack-controller',
+      'Deployment cozy-system/cozystack-operator',
       'Certificate tenant-alpha/gateway-gateway-tls',
       'Issuer tenant-alpha/gateway-gateway',
+      'CozystackVersion cozy-system/cluster',
       'Package cozystack.cozystack-platform',
       'TenantGateway tenant-root/gateway',
       'Gateway tenant-root/gateway',
       'GatewayClass cilium',
       'HTTPRoute tenant-alpha/app',
+      'OCIRepository cozy-system/cozystack-platform',
+      'ConfigMap cozy-system/cozystack-version',
       'Namespace cozy-system',
       'Namespace kube-system',
       'Namespace tenant-alpha',
@@ -160,15 +166,15 @@ describe('snapshot options', () => {
     const r = await snapshot(['--format', 'json', '-q']);
     const list = JSON.parse(r.stdout);
     expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
-    expect(list.items).toHaveLength(19);
+    expect(list.items).toHaveLength(25);
   });
 
   test('-o FILE writes the file and nothing on stdout', async () => {
     const r = await snapshot(['-o', 'cluster.yaml']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('snapshot: wrote 19 objects to cluster.yaml');
-    expect(docs(fs.readFileSync(path.join(tmp, 'cluster.yaml'), 'utf8'))).toHaveLength(19);
+    expect(r.stderr).toContain('snapshot: wrote 25 objects to cluster.yaml');
+    expect(docs(fs.readFileSync(path.join(tmp, 'cluster.yaml'), 'utf8'))).toHaveLength(25);
     expect(fs.readdirSync(tmp).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
@@ -188,7 +194,13 @@ describe('snapshot options', () => {
       expect(c.slice(0, 4)).toEqual(['--kubeconfig', path.join(FAKE, 'kubeconfig.yaml'), '--context', 'kind-cozy']);
     expect(calls.map((c) => c[5]).sort()).toEqual(SNAPSHOT_RESOURCES.map((x) => x.resource).sort());
     expect(calls.find((c) => c[5] === 'secrets')).toEqual(expect.arrayContaining(['--all-namespaces', '-o', 'json']));
-    expect(r.stdout.startsWith('# cozy-gw snapshot of context kind-cozy: 19 objects.')).toBe(true);
+    expect(r.stdout.startsWith('# cozy-gw snapshot of context kind-cozy: 25 objects.')).toBe(true);
+    // The version's evidence is read in cozy-system only.
+    for (const resource of ['deployments.apps', 'ocirepositories.source.toolkit.fluxcd.io', 'configmaps'])
+      expect({ resource, call: calls.find((c) => c[5] === resource)?.slice(6) }).toEqual({
+        resource,
+        call: ['-n', 'cozy-system', '-o', 'json'],
+      });
   });
 
   test('--help carries examples', async () => {

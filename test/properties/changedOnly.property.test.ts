@@ -166,7 +166,7 @@ function ranChangedOnly(
       prune,
       wholeTree: false,
     },
-    { now, ciliumVersion: parseCiliumVersion(SHIPPED_CILIUM_VERSION)! },
+    () => ({ now, ciliumVersion: parseCiliumVersion(SHIPPED_CILIUM_VERSION)! }),
   );
   return 'result' in r ? true : r.full;
 }

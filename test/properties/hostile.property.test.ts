@@ -769,7 +769,8 @@ function runClosed(args: string[], cwd: string): Promise<{ code: number; stdout:
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
-      env: { PATH: process.env.PATH ?? '' },
+      // The suite's Cozystack version (test/setupVersion.ts), as runCli passes it: the trees compared are one version's.
+      env: { PATH: process.env.PATH ?? '', COZY_GW_COZYSTACK_VERSION: process.env.COZY_GW_COZYSTACK_VERSION ?? 'main' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout.destroy();

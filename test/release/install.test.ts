@@ -7,28 +7,21 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureBuilt, ROOT, tmpDir } from '../helpers/kpt';
+import { ROOT, tmpDir } from '../helpers/kpt';
 import { EXAMPLE_INPUTS } from '../helpers/cli';
+import { installPacked } from '../helpers/installed';
 
 let prefix = '';
 let npmOutput = '';
 let pkgDir = '';
+let dir = '';
 
 beforeAll(() => {
-  ensureBuilt();
-  const dir = tmpDir('install');
-  // Without scripts: the build is the one ensureBuilt made (prepack would rebuild dist/ under other tests).
-  const tarball = (require('../../scripts/pack-image.js') as { packInto: (d: string) => string }).packInto(dir);
-  prefix = path.join(dir, 'global');
-  const r = spawnSync(
-    'npm',
-    ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--foreground-scripts', tarball],
-    { encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'notice' } },
-  );
-  npmOutput = `${r.stdout}${r.stderr}`;
-  if (r.status !== 0) throw new Error(`npm install -g failed:\n${npmOutput}`);
+  dir = tmpDir('install');
+  ({ prefix, npmOutput } = installPacked(dir));
   pkgDir = path.join(prefix, 'lib', 'node_modules', 'cozy-gw');
 }, 120_000);
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** Every file under dir with its size and modification time. */
 function listing(dir: string): string[] {
@@ -89,6 +82,6 @@ describe('npm install -g of the packed package', () => {
   test('the executables npm links run it', () => {
     const r = spawnSync(path.join(prefix, 'bin', 'cozy-gw'), ['--version'], { encoding: 'utf8' });
     expect({ code: r.status, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-    expect(r.stdout.trim()).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+    expect(r.stdout.split('\n')[0]).toBe(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
   });
 });

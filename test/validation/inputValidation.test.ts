@@ -2,6 +2,7 @@ import { fieldOf as fieldOfPointer } from '../../src/validation/ajvErrors';
 import {
   validatePlatformValues as validatePlatformValuesCore,
   validateTenant as validateTenantCore,
+  unsetByTypoFindings,
 } from '../../src/validation/inputValidation';
 import { objectsOf, parseDocuments, SourceMap } from '../../src/io/inputs';
 import { locate } from '../../src/cli/context';
@@ -173,5 +174,49 @@ describe('inputs are read with the YAML core schema, as Kubernetes reads them', 
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('creationTimestamp: "2024-05-01T10:00:00Z"');
     expect(r.stdout).toContain('when: "2024-05-01"');
+  });
+});
+
+describe('values a typo left unset (unsetByTypoFindings)', () => {
+  const pkg = (values: unknown): KObject =>
+    ({
+      apiVersion: 'cozystack.io/v1alpha1',
+      kind: 'Package',
+      metadata: { name: 'cozystack.cozystack-platform' },
+      spec: { components: { platform: { values } } },
+    }) as unknown as KObject;
+
+  it('names each defaulted key below the typo that no source sets, with its default and the value written', () => {
+    const f = unsetByTypoFindings([
+      {
+        file: 'v.yaml',
+        values: { publishing: { certificate: { solver: 'dns01', issuerName: 'letsencrypt-prod' } } },
+      },
+    ]);
+    expect(f.map((x) => [x.field, x.message])).toEqual([
+      [
+        'publishing.certificate',
+        'not read, so publishing.certificates.solver is unset and gets the charts\' default "http01" (not "dns01")',
+      ],
+    ]);
+  });
+
+  it('no warning where another source sets the key, where the value written is the default, or for a key with no near miss', () => {
+    expect(
+      unsetByTypoFindings([
+        { file: 'a.yaml', values: { publising: { host: 'acme.io' } } },
+        { file: 'b.yaml', values: { publishing: { host: 'acme.io' } } },
+      ]),
+    ).toEqual([]);
+    expect(unsetByTypoFindings([{ file: 'a.yaml', values: { publising: { host: 'example.org' } } }])).toEqual([]);
+    expect(unsetByTypoFindings([{ file: 'a.yaml', values: { networking: { host: 'acme.io' } } }])).toEqual([]);
+  });
+
+  it("a Package's values are a source too: the finding names the Package and its field", () => {
+    const f = unsetByTypoFindings([{ pkg: pkg({ gateway: { enabeld: true } }) }]);
+    expect(f.map((x) => [x.object?.name, x.field])).toEqual([
+      ['cozystack.cozystack-platform', 'spec.components.platform.values.gateway.enabeld'],
+    ]);
+    expect(f[0].message).toBe("not read, so gateway.enabled is unset and gets the charts' default false (not true)");
   });
 });

@@ -8,9 +8,11 @@ import fc from 'fast-check';
 import { asset } from '../../src/assets';
 import { DATE_TIME } from '../../src/validation/crdJsonSchema';
 import { tenantGatewaySchema, toJsonSchema } from '../../src/validation/tenantGatewayCrd';
+import { COZYSTACK_VERSIONS } from '../../src/platform/cozystackVersions';
 import {
   cozyGatewayValidator,
   platformValuesValidator,
+  tenantGatewayReleasesValidator,
   tenantGatewayValidator,
   tenantValidator,
   type Validate,
@@ -80,6 +82,33 @@ describe('precompiled validators = runtime-compiled ones', () => {
       'text',
     ])
       same(tenantGatewayValidator(), tgRt, o);
+  });
+
+  it("the releases' TenantGateway CRD (docs/versions.md §9): the same cases and arbitrary JSON", () => {
+    const releases = COZYSTACK_VERSIONS.find((v) => v.name === 'v1.6.2')!.behaviour;
+    const rt = runtime({ allErrors: true, strict: false }, toJsonSchema(tenantGatewaySchema(releases)), (a) =>
+      a.addFormat('date-time', DATE_TIME),
+    );
+    for (const o of [
+      tg({ apex: 'example.org' }),
+      tg({ apex: 'example.org', certMode: 'edge', tlsPassthroughListeners: [] }),
+      tg({
+        apex: 'example.org',
+        dns01: { provider: 'cloudflare', cloudflare: { apiTokenSecretRef: { key: 'k', optional: 1 } } },
+      }),
+      tg(
+        { apex: 'example.org' },
+        { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 'x', reason: '1', message: '' }] },
+      ),
+      null,
+    ])
+      same(tenantGatewayReleasesValidator(), rt, o);
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        same(tenantGatewayReleasesValidator(), rt, tg({ apex: a, certMode: b, tlsPassthroughServices: a }));
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('platform values, Tenants and CozyGateway configs', () => {

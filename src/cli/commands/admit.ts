@@ -13,7 +13,9 @@ import { describe } from '../../k8s/model';
 import type { SourceMap } from '../../io/sourceMap';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import {
+  addCozystackVersionOption,
   addInputOptions,
+  chooseCozystackVersion,
   collect,
   failOn,
   gatewayApiVersionArg,
@@ -30,6 +32,7 @@ interface AdmitOptions extends InputOptions, FindingsFileOptions {
   output: string;
   gatewayApiVersion: string;
   namespace: string;
+  cozystackVersion?: string;
 }
 
 /** `hint: file:line: Kind ns/name: what to do` for one denied object. */
@@ -67,7 +70,7 @@ export function register(program: Command, ctx: CliContext): Command {
       gatewayApiVersionArg,
       DEFAULT_GATEWAY_API_VERSION,
     );
-  addFindingsFileOptions(addInputOptions(cmd));
+  addCozystackVersionOption(addFindingsFileOptions(addInputOptions(cmd)));
   withExamples(cmd, [
     'cozy-gw admit --values platform.yaml -f routes/ --as alice --as-group tenant-alice-admin',
     'cozy-gw admit -f cluster.yaml --as kubernetes-admin --as-group system:masters -o json',
@@ -79,8 +82,10 @@ export function register(program: Command, ctx: CliContext): Command {
 function admitAction(cmd: Command, ctx: CliContext, opts: AdmitOptions): Finding[] {
   const { admitRequest, admitRefusals, admitFails, admitJson, formatAdmissionWarning, formatDenial, placementNote } =
     late.admit();
+  const chosen = chooseCozystackVersion(cmd, opts, ctx);
   const inputs = loadInputs(opts, ctx, cmd);
   const outcome = admitRequest({
+    cozystack: chosen.version,
     objects: inputs.objects,
     valuesFiles: inputs.values,
     namespace: opts.namespace,
@@ -100,9 +105,9 @@ function admitAction(cmd: Command, ctx: CliContext, opts: AdmitOptions): Finding
     const where = file ? `${file}${line ? `:${line}` : ''}: ` : '';
     ctx.note(`note: ${where}${placementNote(p, opts.namespace)}`);
   }
-  failOn(inputFindings, opts);
+  failOn([...chosen.findings, ...inputFindings], opts);
   if (unjudged.length) throw new FindingsError(unjudged);
-  ctx.report(outcome.inputWarnings);
+  ctx.report([...chosen.findings, ...outcome.inputWarnings]);
   if (opts.output === 'json') {
     ctx.io.stdout(JSON.stringify(admitJson(outcome), null, 2) + '\n');
   } else {

@@ -8,7 +8,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readInputs, readValuesFiles } from '../../io/inputs';
-import { refusalOrder, FindingsError, hasErrors, type Finding } from '../../k8s/diagnostics';
+import { refusalOrder, FindingsError, hasErrors, warning, type Finding } from '../../k8s/diagnostics';
 import { isObject, mergeValues, type KObject } from '../../k8s/model';
 import { SourceMap } from '../../io/sourceMap';
 import { parseNow, type ClockMode } from '../clock';
@@ -21,6 +21,14 @@ import { metadataFindingsOf } from '../../k8s/metadataShape';
 import { pushAll } from '../../k8s/arrays';
 import { isDns1123Label, notANamespaceName } from '../../k8s/dnsNames';
 import { NOT_A_CILIUM_VERSION, parseCiliumVersion, SHIPPED_CILIUM_VERSION } from '../../controller/ciliumVersion';
+import { clusterVersionOf } from '../../platform/clusterVersion';
+import type { VersionHeader } from '../../reports/versionHeader';
+import {
+  DEFAULT_COZYSTACK_VERSION,
+  resolveCozystackVersion,
+  type Behaviour,
+  type CozystackVersion,
+} from '../../platform/cozystackVersions';
 
 export function collect(v: string, prev: string[]): string[] {
   return [...prev, v];
@@ -221,9 +229,10 @@ export function checkEmitted(
   findings: Finding[],
   emitted: KObject[],
   opts: { strict?: boolean; validate?: boolean },
+  behaviour?: Behaviour,
 ): Finding[] {
   failOn(findings, opts);
-  const invalid = validateEmitted(emitted, opts);
+  const invalid = validateEmitted(emitted, opts, behaviour);
   failOn(invalid, opts);
   return [...findings, ...invalid];
 }
@@ -320,14 +329,137 @@ export function addValidateOption(cmd: Command): Command {
   );
 }
 
-/** The findings of `--validate` over the objects a command is about to emit (none without the flag). */
-export function validateEmitted(objects: KObject[], opts: { validate?: boolean }): Finding[] {
+/**
+ * The findings of `--validate` over the objects a command is about to emit (none without the flag);
+ * TenantGateways against the CRD of the Cozystack version reproduced (docs/versions.md §9).
+ */
+export function validateEmitted(objects: KObject[], opts: { validate?: boolean }, behaviour?: Behaviour): Finding[] {
   if (!opts.validate) return [];
-  return late.publishedSchemas().validatePublished(objects);
+  return late.publishedSchemas().validatePublished(objects, behaviour);
 }
 
 /** `-n` names a namespace: a DNS label (a usage error otherwise). */
 export function namespaceArg(v: string): string {
   if (!isDns1123Label(v)) throw new InvalidArgumentError(notANamespaceName(v));
   return v;
+}
+
+/** The environment variable that is `--cozystack-version`'s default (docs/versions.md "Choosing a version"). */
+export const COZYSTACK_VERSION_ENV = 'COZY_GW_COZYSTACK_VERSION';
+
+/** `--cozystack-version`: a version cozy-gw reproduces, else a usage error (exit 2) listing them. */
+export function cozystackVersionArg(v: string): string {
+  const r = resolveCozystackVersion(v);
+  if (!r.ok) throw new InvalidArgumentError(r.error);
+  return v;
+}
+
+/** `--cozystack-version` on every command that renders, reconciles, admits or diffs. */
+export function addCozystackVersionOption(cmd: Command, fromState = false): Command {
+  const state = fromState ? ', else the version the state records' : '';
+  return cmd.option(
+    '--cozystack-version <version>',
+    `the Cozystack release to reproduce: a tag (v1.6.2), a line (v1.6: its newest patch) or main (default: $${COZYSTACK_VERSION_ENV}${state}, else ${DEFAULT_COZYSTACK_VERSION.name})`,
+    cozystackVersionArg,
+  );
+}
+
+/** What a state says of the Cozystack that wrote it: the version and where that was read. */
+export interface RecordedVersion {
+  version: string;
+  /** Where it was read, for messages (`the tree's record`, `Deployment cozy-system/cozystack-operator`). */
+  from: string;
+  /**
+   * The versions the state allows, when it tells no more than a set (a cluster's migration level
+   * names a line: docs/versions.md §11); reproducing one of them is no mismatch. Default: `version`.
+   */
+  versions?: string[];
+}
+
+/**
+ * The version a cluster state tells (docs/versions.md §11, src/platform/clusterVersion.ts): a
+ * snapshot's record or the objects that tell it, for chooseCozystackVersion; and a warning when
+ * its sources disagree.
+ */
+export function stateVersion(objects: readonly KObject[]): { recorded?: RecordedVersion; findings: Finding[] } {
+  const v = clusterVersionOf(objects);
+  if (!v.version) return { findings: [] };
+  const recorded = { version: v.version, from: v.from ?? 'the state', versions: v.versions };
+  const findings = v.disagreements.length
+    ? [
+        warning(
+          `the state's version sources disagree: it is taken to be of Cozystack ${v.version} (${recorded.from}), but ${v.disagreements.join('; ')}`,
+          {
+            rule: 'version.state-disagrees',
+            hint: 'pass --cozystack-version to choose the version reproduced',
+          },
+        ),
+      ]
+    : [];
+  return { recorded, findings };
+}
+
+/** The version a command reproduces, how it was chosen, and what to say about it. */
+export interface ChosenVersion {
+  version: CozystackVersion;
+  /** The unknown patch that stood in for the line's newest, or the state's other version: warnings. */
+  findings: Finding[];
+  /** The version the state records, when it names one. */
+  recorded?: RecordedVersion;
+  /** The state records another version than the one rendered (said on stderr and in every report's header). */
+  mismatch?: string;
+}
+
+/**
+ * The Cozystack version of a run (docs/versions.md "Choosing a version"): `--cozystack-version`,
+ * else $COZY_GW_COZYSTACK_VERSION, else the version the state records (diff, reconcile), else the
+ * newest release. A bad value in the variable is a usage error, as the flag's is.
+ */
+export function chooseCozystackVersion(
+  cmd: Command,
+  opts: { cozystackVersion?: string },
+  ctx: CliContext,
+  recorded?: RecordedVersion,
+): ChosenVersion {
+  const findings: Finding[] = [];
+  const pick = (given: string, what: string) => {
+    const r = resolveCozystackVersion(given);
+    if (!r.ok) return usageError(cmd, `${what}: ${r.error}`);
+    if (r.warning) findings.push(warning(r.warning, { rule: 'version.unknown-patch' }));
+    return r.version;
+  };
+  const env = ctx.io.env[COZYSTACK_VERSION_ENV];
+  let version: CozystackVersion;
+  if (opts.cozystackVersion !== undefined) version = pick(opts.cozystackVersion, '--cozystack-version');
+  else if (env !== undefined && env !== '') version = pick(env, COZYSTACK_VERSION_ENV);
+  else if (recorded) {
+    const r = resolveCozystackVersion(recorded.version);
+    version = r.ok ? r.version : DEFAULT_COZYSTACK_VERSION;
+    if (!r.ok || r.warning)
+      findings.push(
+        warning(
+          `${recorded.from} says Cozystack ${recorded.version}, which cozy-gw does not reproduce: using ${version.name}`,
+          { rule: 'version.state-unknown', hint: 'pass --cozystack-version to choose the version reproduced' },
+        ),
+      );
+  } else version = DEFAULT_COZYSTACK_VERSION;
+  const named = (v: string) => (/^\d/.test(v) ? `v${v}` : v);
+  const allowed = recorded && (recorded.versions?.length ? recorded.versions : [named(recorded.version)]);
+  const mismatch =
+    recorded && allowed && !allowed.includes(version.name)
+      ? `the state is of Cozystack ${allowed.length > 1 ? `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1)}` : recorded.version} (${recorded.from}) and cozy-gw reproduces ${version.name}`
+      : undefined;
+  if (mismatch) findings.push(warning(mismatch, { rule: 'version.mismatch' }));
+  return { version, findings, recorded, mismatch };
+}
+
+/** What every report's header says of the version (src/reports/versionHeader.ts): the version reproduced, and the state's. */
+export function versionHeader(chosen: ChosenVersion): VersionHeader {
+  const r = chosen.recorded;
+  if (!r) return { version: chosen.version.name };
+  const versions = r.versions?.length ? r.versions : [/^\d/.test(r.version) ? `v${r.version}` : r.version];
+  return {
+    version: chosen.version.name,
+    state: { version: r.version, versions, from: r.from, differs: chosen.mismatch !== undefined },
+  };
 }

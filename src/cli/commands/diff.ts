@@ -17,12 +17,14 @@ import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readState } from '../../io/stateInput';
 import { SourceMap } from '../../io/sourceMap';
-import { FindingsError } from '../../k8s/diagnostics';
+import { FindingsError, type Finding } from '../../k8s/diagnostics';
 import type { DiffOptions, DiffResult } from '../../diff/diff';
 import { shellWord } from '../shellWords';
 import { resolveNow } from '../clock';
 import {
+  addCozystackVersionOption,
   addInputOptions,
+  chooseCozystackVersion,
   addValidateOption,
   addCiliumVersionOption,
   addNowOption,
@@ -31,8 +33,12 @@ import {
   checkStdin,
   collectPath,
   loadInputs,
+  stateVersion,
   usageError,
+  versionHeader,
+  type ChosenVersion,
   type LoadedInputs,
+  type RecordedVersion,
   withValuesHint,
   type InputOptions,
 } from './common';
@@ -41,7 +47,7 @@ import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
 import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
 import { locate } from '../context';
-import { writeCommentParts } from '../commentDir';
+import { removeEarlierParts, writeCommentParts } from '../commentDir';
 
 /** `--comment-limit`: a whole number of characters, MIN_COMMENT_LIMIT at least. */
 function commentLimitArg(v: string): number {
@@ -56,7 +62,8 @@ export const EXIT_DIFFERENCES = 3;
 
 interface DiffCliOptions extends InputOptions, FindingsFileOptions {
   validate?: boolean;
-  state: string[];
+  /** Required; undefined when not given (the help shows no empty default for it). */
+  state?: string[];
   prune?: boolean;
   full?: boolean;
   output: 'diff' | 'plan' | 'json' | 'markdown' | 'html';
@@ -65,10 +72,11 @@ interface DiffCliOptions extends InputOptions, FindingsFileOptions {
   now?: string;
   ciliumVersion: string;
   quiet?: boolean;
+  cozystackVersion?: string;
 }
 
 /** The diff's command line without `-o` (the markdown comment names it for what it left out). */
-function rerunLine(opts: DiffCliOptions): string {
+function rerunLine(opts: DiffCliOptions & { state: string[] }): string {
   const words = ['cozy-gw', 'diff'];
   for (const s of opts.state) words.push('--state', shellWord(s));
   for (const v of opts.values) words.push('--values', shellWord(v));
@@ -87,7 +95,7 @@ function addReportOptions(cmd: Command): Command {
     )
     .option(
       '--comment-limit <chars>',
-      `with --comment-dir: the most characters of one part (default ${COMMENT_LIMIT}, GitHub's limit)`,
+      "with --comment-dir: the most characters of one part, GitHub's limit by default",
       commentLimitArg,
       COMMENT_LIMIT,
     );
@@ -99,14 +107,13 @@ export function register(program: Command, ctx: CliContext): Command {
     .command('diff')
     .description(
       'Render the change (-f, --values) over the cluster state (--state), run the controllers once, and print what would differ: ' +
-        'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), or JSON (-o json). ' +
-        `Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error, 2 a usage error.`,
+        'a unified diff per object (default), a plan opening with what happens to every hostname (-o plan), JSON (-o json), ' +
+        'a pull-request comment (-o markdown) or a self-contained report page (-o html).',
     )
     .option(
       '--state <path>',
-      'the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable',
-      collectPath,
-      [],
+      'required: the cluster state now: a snapshot, a reconcile --all output or a committed render --output-dir tree (file, directory or -); repeatable',
+      (v: string, prev: string[] = []) => collectPath(v, prev),
     );
   addValidateOption(addInputOptions(cmd))
     .option(
@@ -126,7 +133,10 @@ export function register(program: Command, ctx: CliContext): Command {
         .default('diff'),
     );
   addReportOptions(cmd);
-  addQuietOption(addCiliumVersionOption(addNowOption(cmd, 'reproducible'))).addHelpText(
+  addCozystackVersionOption(
+    addQuietOption(addCiliumVersionOption(addNowOption(cmd, 'reproducible'))),
+    true,
+  ).addHelpText(
     'after',
     `
 Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (render failure, invalid input), 2 a usage error.`,
@@ -140,17 +150,29 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
   return cmd;
 }
 
+/** What the state says of its Cozystack version (common.ts stateVersion; a tree's record), and the warnings it gives. */
+interface Told {
+  recorded?: RecordedVersion;
+  findings: Finding[];
+}
+
+/** A tree's recorded version: a record written before versions were recorded was rendered as main, the only version then (docs/versions.md §11). */
+function toldByTree(recorded: string | undefined): Told {
+  return { recorded: { version: recorded ?? 'main', from: "the tree's record" }, findings: [] };
+}
+
 /**
  * The comparison: against a committed tree, changed-only where its record allows
  * (src/cli/treeDiff.ts, docs/performance.md "Changed-only"); else, and with --full, the whole state
  * read and the whole platform rendered. The change is read into the state's source map, so that a
- * finding about either names its file and line.
+ * finding about either names its file and line. `optionsFor`: the core's options, once the state
+ * has told its version.
  */
 async function compared(
   cmd: Command,
   ctx: CliContext,
-  opts: DiffCliOptions,
-  diffOptions: DiffOptions,
+  opts: DiffCliOptions & { state: string[] },
+  optionsFor: (told: Told) => DiffOptions,
 ): Promise<{ result: DiffResult; stateIsTree: boolean } | { exitCode: number }> {
   const { diff } = late.diff();
   const sources = new SourceMap();
@@ -174,7 +196,7 @@ async function compared(
         prune: opts.prune,
         wholeTree: opts.output === 'markdown' || opts.output === 'html',
       },
-      diffOptions,
+      (version) => optionsFor(toldByTree(version)),
     );
     if ('result' in result) return { result: result.result, stateIsTree: true };
     // The whole tree, then: read in a process with the heap it asks for (src/cli/heapLimit.ts),
@@ -186,6 +208,8 @@ async function compared(
   ctx.progress.phase('reading the state...');
   const { state, treeHeld, tree } = readState(opts.state, ctx.io, sources);
   ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
+  // A cluster's state tells its own version (docs/versions.md §11).
+  const diffOptions = optionsFor(tree ? toldByTree(tree.shape.cozystackVersion) : stateVersion(state));
   inputs ??= loadInputs(opts, ctx, cmd, sources);
   const result = diff(
     { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
@@ -201,42 +225,58 @@ async function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): 
   if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
   if (opts.commentDir === undefined && cmd.getOptionValueSource('commentLimit') === 'cli')
     usageError(cmd, '--comment-limit bounds the parts --comment-dir writes: it needs --comment-dir');
-  if (!opts.state.length)
+  if (!opts.state?.length)
     usageError(
       cmd,
       '--state is required (the cluster state to compare with: a snapshot, a reconcile --all output or a render --output-dir tree)',
     );
-  checkStdin(cmd, opts, { '--state': opts.state });
+  const withState = opts as DiffCliOptions & { state: string[] };
+  checkStdin(cmd, opts, { '--state': withState.state });
+  // An earlier run's parts go before anything can fail: a failed run leaves none to post.
+  if (opts.commentDir !== undefined) removeEarlierParts(ctx.io.cwd, opts.commentDir);
   const { diffReport } = late.diffOutput();
   const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
   ctx.progress = progressLine(ctx.io, opts.quiet);
-  const diffOptions = {
-    now,
-    ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
-    progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
-  };
-  const done = await compared(cmd, ctx, opts, diffOptions);
+  let told: Told = { findings: [] };
+  let chosen: ChosenVersion | undefined;
+  const done = await compared(cmd, ctx, withState, (t) => {
+    told = t;
+    chosen = chooseCozystackVersion(cmd, opts, ctx, t.recorded);
+    return {
+      now,
+      cozystack: chosen.version,
+      ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
+      progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
+    };
+  });
   if ('exitCode' in done) {
     ctx.exitCode = done.exitCode;
     ctx.ranAgain = true;
     return;
   }
   const { result, stateIsTree } = done;
+  const version = chosen!;
+  // Values other than the tree's, or none where it had some: said first, before any error it may cause.
+  const stateArgs = withState.state.map((s) => `--state ${shellWord(s)}`).join(' ');
+  const values = late.diffOutput().valuesNote(result, stateArgs);
+  if (values) ctx.note(values);
   // --validate: the objects the change creates or changes, as they would be, against their published schemas.
   result.findings = checkEmitted(
-    withValuesHint(result.findings, opts),
+    withValuesHint([...told.findings, ...version.findings, ...result.findings], opts),
     [...result.created, ...result.changed.map((c) => c.after)],
     opts,
+    version.version.behaviour,
   );
   const report = diffReport(result, {
     format: opts.output,
     now,
-    stateArgs: opts.state.map((s) => `--state ${shellWord(s)}`).join(' '),
-    rerun: rerunLine(opts),
+    stateArgs,
+    rerun: rerunLine(withState),
     stateIsTree,
     // Placed at file and line, so that the comment and the page say where too.
     place: (f) => locate(f, ctx.sources),
     commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,
+    cozystack: versionHeader(version),
   });
   ctx.report(report.warnings);
   for (const n of report.notes) ctx.note(n);

@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import type { Command } from 'commander';
 import { rebindConsole, type CliContext } from '../context';
 import { defaultNow } from '../clock';
-import { usageError } from './common';
+import { COZYSTACK_VERSION_ENV, usageError } from './common';
 import { error, FindingsError } from '../../k8s/diagnostics';
 import { processKustomizeStream, processResourceListText, type TextRun } from '../../protocols/krm';
 import { readFileBounded, SourceRefused, tooLargeError } from '../../io/stdin';
@@ -73,9 +73,16 @@ export function register(program: Command, ctx: CliContext): Command {
             ]);
           }
         } else configText = ctx.io.env.KUSTOMIZE_PLUGIN_CONFIG_STRING ?? '';
-        run = processKustomizeStream(ctx.io.readStdin(), configText, { defaultNow: now, configFile: pluginConfig });
+        run = processKustomizeStream(ctx.io.readStdin(), configText, {
+          defaultNow: now,
+          configFile: pluginConfig,
+          defaultCozystackVersion: ctx.io.env[COZYSTACK_VERSION_ENV],
+        });
       } else {
-        run = processResourceListText(ctx.io.readStdin(), { defaultNow: now });
+        run = processResourceListText(ctx.io.readStdin(), {
+          defaultNow: now,
+          defaultCozystackVersion: ctx.io.env[COZYSTACK_VERSION_ENV],
+        });
       }
       for (const chunk of run.chunks ? run.chunks() : [run.stdout]) if (chunk) ctx.io.stdout(chunk);
       ctx.report(run.findings);

@@ -17,6 +17,8 @@ import {
   namespaceArg,
   usageError,
   type ValuesOptions,
+  addCozystackVersionOption,
+  chooseCozystackVersion,
 } from './common';
 import { isDns1123Label, notANamespaceName } from '../../k8s/dnsNames';
 import { unknownKeyFindings } from '../../validation/inputValidation';
@@ -28,6 +30,7 @@ interface PostRenderOpts extends ValuesOptions {
   ciliumVersion?: string;
   includeSecretData?: boolean;
   namespace?: string;
+  cozystackVersion?: string;
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -38,7 +41,7 @@ export function register(program: Command, ctx: CliContext): Command {
         'followed by the objects the cozystack-controller creates for every TenantGateway among them ' +
         '(Gateway, Issuer, Certificates, redirect HTTPRoute, wildcard Secret replicas).',
     );
-  addCiliumVersionOption(addNowOption(cmd, 'reproducible'))
+  addCozystackVersionOption(addCiliumVersionOption(addNowOption(cmd, 'reproducible')))
     .option('--include-secret-data', 'keep data of Secrets the pass creates (wildcard replicas)')
     .option(
       '-n, --namespace <namespace>',
@@ -61,15 +64,21 @@ export function register(program: Command, ctx: CliContext): Command {
       if (opts.namespace === undefined && helmNs !== undefined && helmNs !== '' && !isDns1123Label(helmNs))
         usageError(cmd, `HELM_NAMESPACE ${notANamespaceName(helmNs)}`);
       const namespace = opts.namespace ?? (helmNs || undefined);
+      const chosen = chooseCozystackVersion(cmd, opts, ctx);
       const values = loadValues(opts, ctx);
       const res = postRender(ctx.io.readStdin(), {
         values,
         now,
+        cozystack: chosen.version,
         ciliumVersion: opts.ciliumVersion,
         includeSecretData: Boolean(opts.includeSecretData),
         namespace,
       });
-      const findings = [...unknownKeyFindings({ objects: [], valuesFiles: values }), ...res.findings];
+      const findings = [
+        ...chosen.findings,
+        ...unknownKeyFindings({ objects: [], valuesFiles: values }, chosen.version.behaviour),
+        ...res.findings,
+      ];
       if (res.exitCode === 0) failOn(findings, opts);
       if (res.exitCode === 0) ctx.io.stdout(res.stdout);
       ctx.report(findings);

@@ -3,6 +3,7 @@
  * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
+import type { CozystackVersion } from '../../platform/cozystackVersions';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import type { Finding } from '../../k8s/diagnostics';
@@ -11,8 +12,10 @@ import { late } from '../lateModules';
 import { DEFAULT_GATEWAY_API_VERSION } from '../../charts/policies';
 import { isTenant } from '../../platform/kinds';
 import {
+  addCozystackVersionOption,
   addInputOptions,
   addNowOption,
+  chooseCozystackVersion,
   addQuietOption,
   apiVersionsArg,
   addValidateOption,
@@ -52,6 +55,7 @@ interface RenderCliOptions extends InputOptions {
   includeHooks?: boolean;
   apiVersions?: string[];
   quiet?: boolean;
+  cozystackVersion?: string;
 }
 
 /** Options that cannot be honoured are usage errors, not silent fallbacks. */
@@ -98,9 +102,11 @@ async function writeTree(
           gatewayApiVersion:
             opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
           withController: opts.withController,
+          cozystackVersion: result.cozystack.name,
         },
         tenants: result.tenants,
         platform: facts?.lines.platform,
+        values: result.valuesDigest,
       },
       releases: facts && { of: facts.of, info: facts.lines.releases },
       home: ctx.io.env.HOME,
@@ -126,6 +132,9 @@ interface RenderPassResult {
   tenants: KObject[];
   values: { file: string; values: Record<string, unknown> }[];
   tree?: RenderedTree;
+  /** The Cozystack version rendered (its name in the record), and the digest of the platform values. */
+  cozystack: CozystackVersion;
+  valuesDigest: string;
 }
 
 /**
@@ -136,7 +145,7 @@ function treeFactsOf(result: RenderPassResult) {
   if (!result.tree) return undefined;
   const { summarizePass, treeFacts, factLines, releaseOfObject } = late.treeSummary();
   const namespaces = new Set(result.tree.releases.map((r) => r.namespace));
-  const summary = summarizePass(result.objects, namespaces, result.values);
+  const summary = summarizePass(result.objects, namespaces, result.values, { cozystack: result.cozystack });
   return { lines: factLines(treeFacts(result.tree, summary)), of: releaseOfObject(result.tree) };
 }
 
@@ -147,10 +156,12 @@ function treeFactsOf(result: RenderPassResult) {
 function renderPass(cmd: Command, opts: RenderCliOptions, ctx: CliContext): RenderPassResult {
   const { render, outputInfoFindings } = late.render();
   checkOptions(cmd, opts);
+  const chosen = chooseCozystackVersion(cmd, opts, ctx);
   const inputs = loadInputs(opts, ctx, cmd);
   const given = opts.filename.length + opts.values.length + (opts.set?.length ?? 0) + (opts.setString?.length ?? 0);
   const input = { objects: inputs.objects, valuesFiles: inputs.values };
   const chartOptions = {
+    cozystack: chosen.version,
     gatewayApiVersion: opts.gatewayApiVersion,
     gatewayOnly: opts.gatewayOnly,
     includeHooks: opts.includeHooks,
@@ -169,9 +180,22 @@ function renderPass(cmd: Command, opts: RenderCliOptions, ctx: CliContext): Rend
       })
     : render(input, chartOptions);
   // --validate: the emitted objects against their published schemas, before anything is written.
-  result.findings = checkEmitted(withValuesHint(result.findings, opts), result.objects, opts);
+  result.findings = checkEmitted(
+    withValuesHint([...chosen.findings, ...result.findings], opts),
+    result.objects,
+    opts,
+    chosen.version.behaviour,
+  );
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
-  return { ...result, tenants: inputs.objects.filter(isTenant), values: inputs.values };
+  return {
+    ...result,
+    tenants: inputs.objects.filter(isTenant),
+    values: inputs.values,
+    cozystack: chosen.version,
+    valuesDigest: late
+      .platformValues()
+      .valuesDigest({ files: inputs.values, objects: inputs.objects }, chosen.version.behaviour),
+  };
 }
 
 export function register(program: Command, ctx: CliContext): Command {
@@ -225,6 +249,7 @@ export function register(program: Command, ctx: CliContext): Command {
       '--with-controller',
       'also run the controller once over the rendered state and the cluster state in the inputs (routes, ...): Gateways, Issuers, Certificates, redirect routes, route and TenantGateway status',
     );
+  addCozystackVersionOption(cmd);
   addFindingsFileOptions(addNowOption(cmd, 'reproducible', 'with --with-controller: '))
     .option('--include-secret-data', 'with --with-controller: print the key material of Secrets the controller writes')
     .action((opts: RenderCliOptions & FindingsFileOptions) =>

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
-import { error, FindingsError, type Finding } from '../../k8s/diagnostics';
+import { error, FindingsError, warning, type Finding } from '../../k8s/diagnostics';
 import type { KObject } from '../../k8s/model';
 import { dumpYaml, toJsonList, toYamlStream } from '../../k8s/yaml';
 import { redactionNotice } from '../../k8s/secretRedaction';
@@ -19,8 +19,11 @@ import {
   type SnapshotResource,
 } from '../../pipelines/snapshot';
 import { withExamples } from './help';
-import { pathArg } from './common';
+import { COZYSTACK_VERSION_ENV, pathArg } from './common';
+import type { ClusterVersion } from '../../platform/clusterVersion';
+import { DEFAULT_COZYSTACK_VERSION } from '../../platform/cozystackVersions';
 import { execProcess } from '../../io/exec';
+import { pushAll } from '../../k8s/arrays';
 
 export interface SnapshotOptions {
   context?: string;
@@ -42,11 +45,13 @@ function globalArgs(opts: SnapshotOptions): string[] {
   return a;
 }
 
-type Outcome = { ok: true; listing: Listing } | { ok: false; absent?: true; fatal?: boolean; finding?: Finding };
+type Outcome =
+  { ok: true; listing: Listing } | { ok: false; absent?: true; fatal?: boolean; finding?: Finding; note?: string };
 
 async function list(r: SnapshotResource, opts: SnapshotOptions, ctx: CliContext): Promise<Outcome> {
   const bin = opts.kubectl ?? ctx.io.env.KUBECTL ?? 'kubectl';
-  const args = [...globalArgs(opts), 'get', r.resource, ...(r.namespaced ? ['--all-namespaces'] : []), '-o', 'json'];
+  const where = r.namespace ? ['-n', r.namespace] : r.namespaced ? ['--all-namespaces'] : [];
+  const args = [...globalArgs(opts), 'get', r.resource, ...where, '-o', 'json'];
   const run = await (ctx.io.exec ?? execProcess)(bin, args, { env: ctx.io.env, cwd: ctx.io.cwd });
   if (run.missing) {
     return {
@@ -74,6 +79,11 @@ async function list(r: SnapshotResource, opts: SnapshotOptions, ctx: CliContext)
         ),
       };
     }
+    if (f.kind === 'forbidden' && r.versionEvidence)
+      return {
+        ok: false,
+        note: `note: listing ${r.resource} in ${r.namespace} is forbidden (${f.message}): the Cozystack version is read from the other sources`,
+      };
     if (f.kind === 'forbidden') {
       return {
         ok: false,
@@ -121,7 +131,7 @@ async function list(r: SnapshotResource, opts: SnapshotOptions, ctx: CliContext)
 export async function takeSnapshot(
   opts: SnapshotOptions,
   ctx: CliContext,
-): Promise<{ text: string; count: number; notes: string[] }> {
+): Promise<{ text: string; count: number; notes: string[]; warnings: Finding[] }> {
   const progress = (s: string) => {
     if (!opts.quiet) ctx.note(`snapshot: ${s}`);
   };
@@ -167,8 +177,12 @@ export async function takeSnapshot(
       (r) =>
         `note: ${r.resource} is not served by this cluster (its CRD is absent): no ${r.kind} objects in the snapshot`,
     );
+  for (const o of outcomes) if (!o.ok && o.note) notes.push(o.note);
   const listings = outcomes.filter((o): o is { ok: true; listing: Listing } => o.ok).map((o) => o.listing);
   const snap = assembleSnapshot(listings, { includeSecretData: Boolean(opts.includeSecretData) });
+  const version = versionNotes(snap.version);
+  if (version.found) progress(version.found);
+  pushAll(notes, version.notes);
   const secrets = snap.counts.find((c) => c.resource === 'secrets');
   if (secrets && secrets.listed !== secrets.kept)
     notes.push(
@@ -178,7 +192,33 @@ export async function takeSnapshot(
   progress(
     `${snap.objects.length} objects from ${resources.length - notes.filter((n) => n.includes('not served')).length} kinds in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
-  return { text: render(snap.objects, opts), count: snap.objects.length, notes };
+  return { text: render(snap.objects, opts), count: snap.objects.length, notes, warnings: version.warnings };
+}
+
+/**
+ * What the snapshot says of the cluster's Cozystack version (docs/versions.md §11): the version and
+ * what tells it (a progress line), the sources that disagree (a warning), or that nothing tells it.
+ */
+function versionNotes(v: ClusterVersion | undefined): { found?: string; notes: string[]; warnings: Finding[] } {
+  if (!v?.version)
+    return {
+      warnings: [],
+      notes: [
+        `note: the cluster shows no Cozystack version (no cozystack-operator, cozystack-controller or cozystack-api Deployment, platform OCIRepository or cozystack-version ConfigMap in cozy-system that names one): diff and reconcile over this snapshot reproduce --cozystack-version, else $${COZYSTACK_VERSION_ENV}, else ${DEFAULT_COZYSTACK_VERSION.name}`,
+      ],
+    };
+  const warnings = v.disagreements.length
+    ? [
+        warning(
+          `the cluster's version sources disagree: it is taken to run Cozystack ${v.version} (${v.from}), but ${v.disagreements.join('; ')}`,
+          {
+            rule: 'snapshot.version-disagrees',
+            hint: 'an upgrade under way? diff and reconcile over this snapshot take --cozystack-version to choose',
+          },
+        ),
+      ]
+    : [];
+  return { found: `Cozystack ${v.version} (${v.from})`, notes: [], warnings };
 }
 
 function render(objects: KObject[], opts: SnapshotOptions): string {
@@ -209,7 +249,10 @@ export function register(program: Command, ctx: CliContext): Command {
         'GatewayClasses, Gateways, HTTPRoutes, TLSRoutes, GRPCRoutes, Ingresses, cert-manager Certificates and Issuers, the ' +
         'Secrets cozy-gw reads (cozystack-values, TLS Secrets, wildcard replicas), and every kind render writes (ServiceAccounts, ' +
         'Roles, RoleBindings, ClusterRoles, Cilium policies, ResourceQuotas, LimitRanges, HelmReleases, Keycloak groups, Services, ' +
-        "Jobs, admission policies and bindings: the platform's own, in tenant-* and cozy* namespaces or applied by Flux). " +
+        "Jobs, admission policies and bindings: the platform's own, in tenant-* and cozy* namespaces or applied by Flux), " +
+        "and what tells the cluster's Cozystack version (the cozystack-operator, cozystack-controller and cozystack-api " +
+        'Deployments, the platform OCIRepository and the cozystack-version ConfigMap in cozy-system, trimmed to it) with a ' +
+        'CozystackVersion record of the version they tell, which diff and reconcile over the snapshot reproduce. ' +
         'managedFields are kept without their timestamps (diff reads who applied which field). Kinds whose CRD is absent are ' +
         'skipped with a note. Secret data is left out, with a digest of it, (except cozystack-values, which holds no key ' +
         'material) unless --include-secret-data.',
@@ -234,6 +277,7 @@ export function register(program: Command, ctx: CliContext): Command {
       } else {
         ctx.io.stdout(snap.text);
       }
+      ctx.report(snap.warnings);
       for (const n of snap.notes) ctx.note(n);
     });
   return withExamples(cmd, [

@@ -33,6 +33,8 @@ export interface FnConfig {
   now?: string;
   gatewayApiVersion?: string;
   ciliumVersion?: string;
+  /** The Cozystack version to reproduce (docs/versions.md "Choosing a version"), as given. */
+  cozystackVersion?: string;
   includeSecretData: boolean;
 }
 
@@ -49,7 +51,15 @@ function validateCozyGateway(o: unknown) {
 }
 
 /** The keys of a CozyGateway spec (schemas/cozygateway.schema.json), which are also the ConfigMap's option names. */
-const SPEC_KEYS = ['values', 'reconcile', 'now', 'gatewayApiVersion', 'ciliumVersion', 'includeSecretData'];
+const SPEC_KEYS = [
+  'values',
+  'reconcile',
+  'now',
+  'gatewayApiVersion',
+  'ciliumVersion',
+  'cozystackVersion',
+  'includeSecretData',
+];
 
 /** Parse a ConfigMap data value as YAML, as `--set`-style users expect: `true`, `8443`, `[a, b]`. */
 function yamlValue(s: string): { value?: unknown; problem?: string; limit?: string } {
@@ -96,7 +106,7 @@ function asBool(v: unknown): boolean | undefined {
  * - a dotted key (`publishing.host`, `gateway.enabled`, `publishing.certificates.solver`): one
  *   platform value; the text is read as YAML (`true`, `8443`, `[a, b]`; quote to keep a string);
  *   dotted keys are merged over `values`;
- * - `reconcile`, `now`, `gatewayApiVersion`, `ciliumVersion`, `includeSecretData`: the options
+ * - `reconcile`, `now`, `gatewayApiVersion`, `ciliumVersion`, `cozystackVersion`, `includeSecretData`: the options
  *   of the CozyGateway spec.
  * Any other key is an error (a typo would otherwise be ignored silently).
  */
@@ -155,7 +165,7 @@ export function configFromConfigMap(cm: Record<string, unknown>): { config: FnCo
           }),
         );
       else config[key] = b;
-    } else if (key === 'now' || key === 'gatewayApiVersion' || key === 'ciliumVersion') {
+    } else if (key === 'now' || key === 'gatewayApiVersion' || key === 'ciliumVersion' || key === 'cozystackVersion') {
       config[key] = text.trim();
     } else if (key.includes('.') && !key.startsWith('.') && !key.endsWith('.') && !key.includes('..')) {
       const { value, problem, limit } = yamlValue(text);
@@ -221,7 +231,7 @@ export function configFromCozyGateway(cg: Record<string, unknown>): { config: Fn
   if (isObject(spec.values)) config.values.push(spec.values);
   if (typeof spec.reconcile === 'boolean') config.reconcile = spec.reconcile;
   if (typeof spec.includeSecretData === 'boolean') config.includeSecretData = spec.includeSecretData;
-  for (const k of ['now', 'gatewayApiVersion', 'ciliumVersion'] as const)
+  for (const k of ['now', 'gatewayApiVersion', 'ciliumVersion', 'cozystackVersion'] as const)
     if (typeof spec[k] === 'string') config[k] = spec[k] as string;
   checkNow(config, ref, 'spec.now', findings);
   return { config, findings };

@@ -22,7 +22,7 @@
  *   makes exit code 1 (kpt shows [PASS] for error results with exit 0), and the output list
  *   is still written: on failure it holds the items exactly as they came in.
  */
-import { error, hasErrors, type Finding } from '../../k8s/diagnostics';
+import { error, hasErrors, warning, type Finding } from '../../k8s/diagnostics';
 import { isObject, keyOf, type KObject } from '../../k8s/model';
 import { isList, flattenList } from '../../k8s/lists';
 import { generateGroups, type GenerateOptions } from '../../pipelines/generate';
@@ -39,6 +39,7 @@ import {
 } from './items';
 import { toResult, type KrmResult } from './results';
 import { pushAll } from '../../k8s/arrays';
+import { DEFAULT_COZYSTACK_VERSION, resolveCozystackVersion } from '../../platform/cozystackVersions';
 
 export const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1beta1'];
 
@@ -56,6 +57,8 @@ export interface FnOptions {
   defaultNow: string;
   /** Add path annotations to new items (ResourceList mode: yes; kustomize plugin mode: no). */
   pathAnnotations?: boolean;
+  /** The Cozystack version when the config names none (the edge reads COZY_GW_COZYSTACK_VERSION). */
+  defaultCozystackVersion?: string;
 }
 
 /** The clock of a pipeline that names none and has no SOURCE_DATE_EPOCH. */
@@ -143,6 +146,7 @@ export function runFunctionStream(items: unknown[], functionConfig: unknown, opt
   // Every failure at once: the engine runs even when the config or an item was refused.
 
   const eo: GenerateOptions = {
+    cozystack: fnCozystackVersion(config.cozystackVersion, opts.defaultCozystackVersion, findings),
     values: config.values,
     valuesFile: configFileOf(functionConfig, items)?.path ?? 'functionConfig',
     render: true,
@@ -282,4 +286,22 @@ function checkResourceList(rl: unknown): Finding | undefined {
   if (rl.items !== undefined && rl.items !== null && !Array.isArray(rl.items))
     return error('ResourceList items must be a list', { rule: 'fn.input', field: 'items' });
   return undefined;
+}
+
+/**
+ * The Cozystack version of a run (docs/versions.md "Choosing a version"): the config's
+ * `cozystackVersion`, else COZY_GW_COZYSTACK_VERSION (the edge's default), else the newest release.
+ * A value cozy-gw cannot resolve is a config error listing the versions; an unknown patch warns.
+ */
+function fnCozystackVersion(given: string | undefined, fallback: string | undefined, findings: Finding[]) {
+  const text = given ?? (fallback || undefined);
+  if (text === undefined) return DEFAULT_COZYSTACK_VERSION;
+  const what = given !== undefined ? 'cozystackVersion' : 'COZY_GW_COZYSTACK_VERSION';
+  const r = resolveCozystackVersion(text);
+  if (!r.ok) {
+    findings.push(error(`${what}: ${r.error}`, { field: given !== undefined ? what : undefined, rule: 'fn.config' }));
+    return DEFAULT_COZYSTACK_VERSION;
+  }
+  if (r.warning) findings.push(warning(r.warning, { rule: 'version.unknown-patch' }));
+  return r.version;
 }
