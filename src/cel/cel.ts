@@ -14,11 +14,14 @@
  * Pure: compiled programs are cached per expression text, nothing else is kept.
  */
 import { Environment } from './engine';
+import { COST_LIMIT_EXCEEDED, nodeCost, PER_CALL_LIMIT } from './cost';
 
 export class CelError extends Error {
   constructor(
     message: string,
     readonly expression: string,
+    /** The evaluation was cancelled for spending more than the per-call limit (cost.ts). */
+    readonly costExceeded = false,
   ) {
     super(message);
     this.name = 'CelError';
@@ -164,6 +167,69 @@ const EXTRA_FUNCTIONS: [string, Handler][] = [
   ],
 ];
 
+/**
+ * The engine's evaluator, found once: every node of an expression is evaluated through its `run`
+ * (macros' iterations and short-circuits included), which is where the cost is counted (cost.ts).
+ * A registered function is called with the evaluator as `this`; one is called once to find it.
+ */
+interface AstNode {
+  op: string;
+  args: unknown;
+  readonly meta: { alternate?: unknown; macro?: unknown };
+  evaluate(ev: unknown, ast: AstNode, ctx: unknown): unknown;
+}
+interface Evaluator {
+  run(ast: AstNode, ctx: unknown): unknown;
+}
+
+/** One evaluation's spending so far and its limit. */
+interface Tracker {
+  cost: number;
+  limit: number;
+}
+let tracker: Tracker | undefined;
+/**
+ * The values the nodes under evaluation have produced, innermost last: when a node is done, the
+ * ones above the mark it took are its operands' (its descendants' were taken off by its operands).
+ */
+const operands: unknown[] = [];
+let top = 0;
+
+/** Thrown inside the engine to unwind an evaluation that spent its limit (reported as CelError by evalCel). */
+class Cancelled extends Error {}
+
+/** The function a call node names; undefined for a macro (its parts are charged as they run). */
+function calledName(ast: AstNode): string | undefined {
+  if (ast.op !== 'call' && ast.op !== 'rcall') return undefined;
+  const meta = ast.meta;
+  return meta.alternate !== undefined || meta.macro !== undefined ? undefined : ((ast.args as unknown[])[0] as string);
+}
+
+/** The evaluator's `run`, counting: each node's cost charged when it is done, the limit checked before and after. */
+function countingRun(this: Evaluator, ast: AstNode, ctx: unknown): unknown {
+  const t = tracker;
+  if (t === undefined) return ast.evaluate(this, ast, ctx);
+  if (t.cost > t.limit) throw new Cancelled(COST_LIMIT_EXCEEDED);
+  const mark = top;
+  const v = ast.evaluate(this, ast, ctx);
+  t.cost += nodeCost(ast.op, calledName(ast), operands, mark, top, v);
+  top = mark;
+  operands[top++] = v;
+  if (t.cost > t.limit) throw new Cancelled(COST_LIMIT_EXCEEDED);
+  return v;
+}
+
+function instrument(e: Environment): void {
+  let found: Evaluator | undefined;
+  e.registerFunction('cozyGwEvaluator(): bool', function (this: Evaluator) {
+    found = this; // eslint-disable-line @typescript-eslint/no-this-alias -- the evaluator is what is looked for
+    return true;
+  } as never);
+  e.parse('cozyGwEvaluator()')({});
+  if (!found || typeof found.run !== 'function') throw new Error('the CEL engine has no evaluator to count cost on');
+  found.run = countingRun;
+}
+
 function buildEnv(): Environment {
   const env = new Environment({
     unlistedVariablesAreDyn: true,
@@ -177,6 +243,7 @@ function buildEnv(): Environment {
       // The engine already provides this overload (newer releases): keep its own.
     }
   }
+  instrument(env);
   return env;
 }
 
@@ -186,7 +253,8 @@ function env(): Environment {
   return ENV;
 }
 
-type Program = (ctx: Record<string, unknown>) => unknown;
+/** A parsed expression: the engine's evaluation of it, and its syntax tree. */
+type Program = ((ctx: Record<string, unknown>) => unknown) & { ast?: AstNode };
 const cache = new Map<string, Program>();
 
 function firstLine(e: unknown): string {
@@ -208,16 +276,41 @@ export function compile(expression: string): Program {
   return p;
 }
 
+/** What evaluations spent, in the API server's cost units (cost.ts): each adds its own. */
+export interface CostMeter {
+  cost: number;
+}
+
 /**
  * Evaluate an expression over an activation whose values are already CEL values (see toCel).
- * Throws CelError for a compile or an evaluation error (no such key, no such overload, ...).
+ * Throws CelError for a compile or an evaluation error (no such key, no such overload, ...), and
+ * for an evaluation that spends more than the per-call limit (cost.ts: `operation cancelled:
+ * actual cost limit exceeded`, `costExceeded` set). What it spent is added to `meter`. Re-entrant:
+ * an activation's value may evaluate another expression (a policy's variables), which is counted
+ * on its own.
  */
-export function evalCel(expression: string, activation: Record<string, unknown>): unknown {
+export function evalCel(expression: string, activation: Record<string, unknown>, meter?: CostMeter): unknown {
   const p = compile(expression);
+  const outer = tracker;
+  const mark = top;
+  const t: Tracker = { cost: 0, limit: PER_CALL_LIMIT };
+  tracker = t;
   try {
-    return p(activation);
+    const v = p(activation);
+    // The root is evaluated by the engine itself, not through `run`: its own cost is charged here.
+    const root = p.ast;
+    if (root) t.cost += nodeCost(root.op, calledName(root), operands, mark, top, v);
+    if (t.cost > t.limit) throw new Cancelled(COST_LIMIT_EXCEEDED);
+    return v;
   } catch (e) {
-    throw new CelError(firstLine(e), expression);
+    if (t.cost > t.limit) throw new CelError(COST_LIMIT_EXCEEDED, expression, true);
+    throw e instanceof CelError ? e : new CelError(firstLine(e), expression);
+  } finally {
+    tracker = outer;
+    top = mark;
+    // Nothing an evaluation made is kept past it.
+    if (outer === undefined) operands.length = 0;
+    if (meter) meter.cost += t.cost;
   }
 }
 
@@ -244,11 +337,11 @@ function expectType<T extends 'boolean' | 'string'>(
 }
 
 /** Evaluate a boolean expression; a non-bool result is an error, as in Kubernetes. */
-export function evalBool(expression: string, activation: Record<string, unknown>): boolean {
-  return expectType(evalCel(expression, activation), 'boolean', 'expression', expression);
+export function evalBool(expression: string, activation: Record<string, unknown>, meter?: CostMeter): boolean {
+  return expectType(evalCel(expression, activation, meter), 'boolean', 'expression', expression);
 }
 
 /** Evaluate a string expression (messageExpression); a non-string result is an error. */
-export function evalString(expression: string, activation: Record<string, unknown>): string {
-  return expectType(evalCel(expression, activation), 'string', 'messageExpression', expression);
+export function evalString(expression: string, activation: Record<string, unknown>, meter?: CostMeter): string {
+  return expectType(evalCel(expression, activation, meter), 'string', 'messageExpression', expression);
 }

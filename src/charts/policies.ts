@@ -11,7 +11,6 @@
 import * as jsyaml from 'js-yaml';
 import { asset } from '../assets';
 import { error, type Finding } from '../k8s/diagnostics';
-import { DEFAULT_GATEWAY_API_VERSION, servedVersions, type GATEWAY_API_SERVED } from '../k8s/gatewayApi';
 import type { KObject } from '../k8s/model';
 import { splitList } from './platformValues';
 import { renderTemplate } from './templates';
@@ -19,6 +18,7 @@ import { type ClusterMap } from '../platform/tenancy';
 import { NS_LABEL_HOST as HOST_LABEL } from '../platform/names';
 import { pushAll } from '../k8s/arrays';
 import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
+import { DEFAULT_GATEWAY_API_VERSION, servedVersions, type GatewayApiServed } from '../platform/gatewayApiVersions';
 
 /** docs/behaviour.md §7.0: every VAP and binding carries this label. */
 export const MANAGED_LABEL = 'internal.cozystack.io/managed-by-cozystack';
@@ -43,7 +43,12 @@ export const TRUSTED_GROUPS = [
   'system:serviceaccounts:kube-system',
 ];
 
-export { DEFAULT_GATEWAY_API_VERSION, GATEWAY_API_SERVED, servedVersions } from '../k8s/gatewayApi';
+export {
+  DEFAULT_GATEWAY_API_VERSION,
+  GATEWAY_API_SERVED,
+  servedVersions,
+  type GatewayApiServed,
+} from '../platform/gatewayApiVersions';
 
 // ---------------------------------------------------------------------------------------------
 // CEL building blocks (docs/behaviour.md §7.0).
@@ -131,7 +136,7 @@ function policy(
  * namespace's namespace.cozystack.io/host label, in cozystack-managed (tenant-*) namespaces.
  * Fail-open when the label is absent or empty (§7.2), and a Gateway without listeners passes.
  */
-function gatewayPolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
+function gatewayPolicy(served: GatewayApiServed): KObject[] {
   const bad = `!has(l.hostname) || ${within('l.hostname', 'variables.host')}`;
   return policy(
     POLICY_NAMES.gateway,
@@ -254,7 +259,7 @@ function namespaceLabelPolicy(): KObject[] {
  * denies (an empty label too: no hostname can be within it); spec.hostnames must be present and non-empty (a route without hostnames inherits every
  * hostname of the listeners it attaches to); every hostname must be in(·, L).
  */
-function routePolicy(served: (typeof GATEWAY_API_SERVED)[string]): KObject[] {
+function routePolicy(served: GatewayApiServed): KObject[] {
   const rules = (
     [
       ['httproutes', served.httproutes],

@@ -32,21 +32,25 @@
  * (all of them with `prune`, as Flux prunes; else those in the given Tenants' namespaces).
  * Pure: objects in, result out; the two passes share the objects they do not change.
  */
-import { hasErrors, type Finding } from '../k8s/diagnostics';
+import { hasErrors, warning, type Finding } from '../k8s/diagnostics';
 import { duplicateFindings } from '../k8s/duplicates';
 import { isNamespace, deepEqual, keyOf, refOf, type KObject } from '../k8s/model';
 import { compareChanges, Store, type Change } from '../k8s/store';
 import { masked } from '../k8s/secretMasking';
+import { DIGEST_ANNOTATION, isRedacted } from '../k8s/secretRedaction';
+import { isWeakDigest } from '../k8s/secretDigest';
 import { isControllerOwned, findPlatformPackage, isTenant, isTenantGateway } from '../platform/kinds';
 import { TENANT_ROOT, tenantNamespaceOf } from '../platform/tenancy';
 import { readByRender, renderKept, renderedKeys, type RenderOptions } from '../pipelines/render';
 import { valuesDigest } from '../charts/platformValues';
+import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { reconcile, type ReconcileResult } from '../pipelines/reconcile';
 import { hostnameTable, type HostnameRow } from './hostnames';
 import { applyOver } from './applyEmulation';
+import { withoutRedactionClaims } from './redactionClaims';
 import { cascade, type Leaving } from './garbageCollection';
 import { compareStates, differenceCount, type ChangedObject } from './comparison';
-import { inadmissibleAfter, type InadmissibleObject } from './admissionLookahead';
+import { inadmissibleAfter, LOOKAHEAD_BUDGET, type InadmissibleObject, type Lookahead } from './admissionLookahead';
 import { platformPolicies } from '../pipelines/admit';
 import { isChannelSecret } from '../pipelines/platformChannel';
 import { isStatusReason, statusChanges } from './statusChange';
@@ -108,6 +112,8 @@ export interface DiffResult {
   deleted: KObject[];
   /** Secrets among `changed` whose data cannot be compared (a side left it out without a digest). */
   uncomparable: KObject[];
+  /** Secrets of the state printed with the unsalted digest an earlier version wrote (guessable: src/k8s/secretDigest.ts). */
+  weakDigests: number;
   hostnames: HostnameRow[];
   /** Why each object differs, by keyOf: what the change did to it, then what the pass did. */
   reasons: Map<string, string[]>;
@@ -192,8 +198,9 @@ function renderChange(
       if (!treeKeys.has(keyOf(t)) && beforeKeys.has(keyOf(t)))
         leaving.set(keyOf(t), 'the Tenant left the tree (--prune: not among the given Tenants)');
 
-  // Render sees the tree, the platform Package and the Namespaces (their uids) of baseline and change.
-  const others = before.filter((o) => !isTenant(o) && readByRender(o));
+  // Render sees the tree, the platform Package and the Namespaces of baseline and change, as the
+  // pipeline that applies the change renders it: offline, the state's uids no lookups of its own.
+  const others = before.filter((o) => !isTenant(o) && readByRender(o)).map(withoutUid);
   // Unordered: what diff prints it orders itself (compareStates), and the overlay is laid by identity.
   const made = new RenderedAsMade(live);
   const r = renderKept(
@@ -303,6 +310,19 @@ function appliedOver(o: KObject, was: KObject | undefined): KObject {
   return was && (next === was || deepEqual(next, was)) ? was : next;
 }
 
+/**
+ * A state object as render reads it for the change: without the uid the API server gave it. The
+ * live objects are the state compared against, not lookups for the change's templates: a tree CI
+ * renders offline gives a tenant Namespace no ownerReference to its parent (docs/decisions.md §4),
+ * and neither does the change (docs/decisions.md §C8).
+ */
+function withoutUid(o: KObject): KObject {
+  if (o.metadata.uid === undefined) return o;
+  const metadata = { ...o.metadata };
+  delete metadata.uid;
+  return { ...o, metadata };
+}
+
 /** An object Flux's kustomize-controller applied: it carries Flux's labels. */
 function appliedByFlux(o: KObject): boolean {
   const labels = o.metadata.labels;
@@ -402,7 +422,8 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     drift: 0,
     inadmissible: [],
     fromTree: (input.treeHeld?.size ?? 0) > 0,
-    values: valuesAgainstTree(input),
+    weakDigests: input.state.filter((o) => isRedacted(o) && isWeakDigest(o.metadata.annotations?.[DIGEST_ANNOTATION]))
+      .length,
     ...partial,
     created: (partial.created ?? []).map(shown),
     changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),
@@ -506,6 +527,22 @@ export function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffO
 }
 
 /**
+ * The warning of a look-ahead that stopped at its bound (admissionLookahead.ts), on the first
+ * ValidatingAdmissionPolicy the change creates or alters (the one that costs, most likely).
+ */
+function lookaheadStopped(s: NonNullable<Lookahead['stopped']>, touched: KObject[]): Finding {
+  const policy = touched.find((o) => o.kind === 'ValidatingAdmissionPolicy');
+  return warning(
+    `the admission look-ahead judged ${s.judged} of the ${s.of} objects it had to judge: the admission policies' CEL spent ${s.spent} cost units, past its bound of ${LOOKAHEAD_BUDGET} (the other objects are not judged)`,
+    {
+      rule: 'diff.lookahead-bound',
+      ...(policy ? { object: refOf(policy) } : {}),
+      hint: "a policy whose expressions run past the API server's cost limits fails as its failurePolicy says on every write it matches; make its expressions cheaper",
+    },
+  );
+}
+
+/**
  * A committed tree holds no Tenants (Flux applies what render wrote); its record keeps those it was
  * rendered from. They join the state as its Tenants, so a given Tenant is compared with the
  * recorded one as against a state that holds Tenants: the author's edit shows
@@ -519,22 +556,39 @@ function withRecordedTenants(input: DiffInput): DiffInput {
 }
 
 /** The change's platform values against the tree's record (DiffResult.values). */
-function valuesAgainstTree(input: DiffInput): DiffResult['values'] {
+function valuesAgainstTree(input: DiffInput, behaviour: Behaviour): DiffResult['values'] {
   const recorded = input.tree?.values;
   if (recorded === undefined) return undefined;
-  if (valuesDigest({ files: input.valuesFiles, objects: input.objects }) === recorded) return undefined;
+  if (valuesDigest({ files: input.valuesFiles, objects: input.objects }, behaviour) === recorded) return undefined;
   return input.valuesFiles.length || findPlatformPackage(input.objects) ? 'differ' : 'missing';
 }
 
+/** One controller pass over the state with the change laid over it. */
+function passOver(applied: KObject[], input: DiffInput, opts: DiffOptions): ReconcileResult {
+  return reconcile(
+    { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
+    {
+      now: opts.now,
+      ciliumVersion: opts.ciliumVersion,
+      upstreamCilium: opts.upstreamCilium,
+      cozystack: opts.cozystack,
+    },
+  );
+}
+
 export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
-  const input = withRecordedTenants(asGiven);
+  // Redaction markers in the change are claims, not facts: dropped, with a warning (redactionClaims.ts).
+  const claims = withoutRedactionClaims(asGiven.objects);
+  const input = withRecordedTenants(claims.findings.length ? { ...asGiven, objects: claims.objects } : asGiven);
   const opts = scopedBy(shapedBy(options, input.tree?.shape), input.only);
+  const values = valuesAgainstTree(input, (opts.cozystack ?? MAIN_VERSION).behaviour);
   const given = givenChange(input);
   // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
-  const findings: Finding[] = duplicateFindings(input.state, 'state (--state)', '--state').concat(
+  const findings: Finding[] = claims.findings.concat(
+    duplicateFindings(input.state, 'state (--state)', '--state'),
     duplicateFindings(given.all, 'change (-f)'),
   );
-  if (hasErrors(findings)) return resultOf(input, { findings });
+  if (hasErrors(findings)) return resultOf(input, { values, findings });
 
   // 1. The baseline.
   const base = given.context.length ? [...input.state, ...given.context] : input.state;
@@ -543,7 +597,8 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   let drift = 0;
   if (given.changeGiven) {
     baselinePass = baselineOf(base, input, opts);
-    if (hasErrors(baselinePass.findings)) return resultOf(input, { findings: [...findings, ...baselinePass.findings] });
+    if (hasErrors(baselinePass.findings))
+      return resultOf(input, { values, findings: [...findings, ...baselinePass.findings] });
     before = baselinePass.store.all();
     drift = differenceCount(compareStates(base, before)) + (input.only?.outside.drift ?? 0);
   }
@@ -554,22 +609,14 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   const overlay = overlayOf(input, opts, before, live, given);
   pushAll(findings, overlay.findings);
   if (hasErrors(overlay.findings))
-    return resultOf(input, { findings, rendered: true, baseline: 'pass', drift, before });
+    return resultOf(input, { values, findings, rendered: true, baseline: 'pass', drift, before });
   const applied = layOver(before, live, overlay, why);
   // What was laid is in `applied` now: the rendered copies and the index are let go before the pass.
   overlay.objects = [];
   live = undefined;
 
   // 4. The pass, and the comparison.
-  const pass = reconcile(
-    { objects: applied, valuesFiles: input.valuesFiles.length ? input.valuesFiles : undefined },
-    {
-      now: opts.now,
-      ciliumVersion: opts.ciliumVersion,
-      upstreamCilium: opts.upstreamCilium,
-      cozystack: opts.cozystack,
-    },
-  );
+  const pass = passOver(applied, input, opts);
   pushAll(findings, pass.findings);
   const common = {
     rendered: given.runRender,
@@ -577,12 +624,22 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
     drift,
     before,
   };
-  if (hasErrors(pass.findings)) return resultOf(input, { findings, ...common });
+  if (hasErrors(pass.findings)) return resultOf(input, { values, findings, ...common });
   const after = pass.store.all();
   const { created, changed, deleted, uncomparable = [] } = compareStates(before, after);
   passReasons(why, pass, { created, changed, deleted });
+  const lookahead = inadmissibleAfter(
+    before,
+    after,
+    { created, changed, deleted },
+    () => platformPolicies({ objects: after, valuesFiles: input.valuesFiles }, opts).policies,
+    { gatewayApiVersion: opts.gatewayApiVersion },
+  );
+  if (lookahead.stopped)
+    findings.push(lookaheadStopped(lookahead.stopped, [...created, ...changed.map((x) => x.after)]));
 
   return resultOf(input, {
+    values,
     findings,
     created,
     changed,
@@ -594,12 +651,7 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
     ),
     reasons: why.map,
     removedNamespaces: overlay.removedNamespaces,
-    inadmissible: inadmissibleAfter(
-      before,
-      after,
-      { created, changed, deleted },
-      () => platformPolicies({ objects: after, valuesFiles: input.valuesFiles }).policies,
-    ),
+    inadmissible: lookahead.objects,
     pass,
     ...common,
   });

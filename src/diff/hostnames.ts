@@ -14,8 +14,9 @@
  * listener answers is served; Accepted=False: refused, with the recorded reason and message).
  * Gateways whose TenantGateway judges no claims (DNS-01, an existing wildcard Secret, edge) attach
  * routes as Gateway API does (the listeners' allowedRoutes) and serve a hostname to every route
- * they admit: the row says so (`sharedWith`, `rule`). The controller's own routes (the http→https
- * redirect) claim nothing. Pure.
+ * they admit: the row says so (`shared`: how many routes, `rule`), and the reports name a shared
+ * hostname's routes once (hostnameGroups). The controller's own routes (the http→https redirect)
+ * claim nothing. Pure.
  */
 import { isNamespace, deepEqual, isObject, keyOf, nonEmptyString, stringField, type KObject } from '../k8s/model';
 import {
@@ -48,8 +49,11 @@ export type HostnameState =
       gateway: string;
       listener: string;
       certificate?: string;
-      /** Other routes the same Gateway serves this hostname to, and the rule that lets it. */
-      sharedWith?: string[];
+      /**
+       * How many routes the same Gateway serves this hostname to, this one included (each named
+       * by its own row), and the rule that lets it.
+       */
+      shared?: number;
       rule?: string;
     }
   | { state: 'refused'; reason: string; message: string; gateway?: string }
@@ -464,16 +468,11 @@ function noteSharing(ix: Index, rows: Map<string, SideRow>): void {
   }
   for (const group of byName.values()) {
     if (group.length < 2) continue;
+    // The count, not the other routes' names: each route is named once, by its own row (a
+    // hostname shared by 3,000 routes is 3,000 rows, not 3,000 lists of 2,999 names).
     for (const r of group) {
       const s = r.state as Extract<HostnameState, { state: 'served' }>;
-      r.state = {
-        ...s,
-        sharedWith: group
-          .filter((x) => x !== r)
-          .map((x) => x.row.route)
-          .sort(),
-        rule: sharingRule(ix, s.gateway),
-      };
+      r.state = { ...s, shared: group.length, rule: sharingRule(ix, s.gateway) };
     }
   }
 }
@@ -526,8 +525,17 @@ function flatJsonEqual(a: object, b: object): boolean | undefined {
   return true;
 }
 
+/** A state without the routes it is shared with: who else a Gateway serves a hostname to is their rows' news, not this one's. */
+function ownState(s: HostnameState): HostnameState {
+  if (s.state !== 'served' || (s.shared === undefined && s.rule === undefined)) return s;
+  const own = { ...s };
+  delete own.shared;
+  delete own.rule;
+  return own;
+}
+
 export function classify(before: HostnameState, after: HostnameState): HostnameChange {
-  if (sameState(before, after)) return 'none';
+  if (sameState(ownState(before), ownState(after))) return 'none';
   if (isServed(before) && !isServed(after)) return 'stops';
   if (!isServed(before) && isServed(after)) return 'starts';
   if (isServed(before) && isServed(after)) return 'moves';
@@ -583,7 +591,7 @@ export function hostnameTable(before: HostnameSide, after: HostnameSide): Hostna
 export function describeState(s: HostnameState): string {
   switch (s.state) {
     case 'served':
-      return `served by Gateway ${s.gateway} listener ${s.listener}${s.certificate ? ` with ${s.certificate}` : ' (plain HTTP)'}${s.sharedWith ? `; also to ${s.sharedWith.join(', ')}: ${s.rule}` : ''}`;
+      return `served by Gateway ${s.gateway} listener ${s.listener}${s.certificate ? ` with ${s.certificate}` : ' (plain HTTP)'}${s.shared ? `; shared by ${s.shared.toLocaleString('en-US')} routes: ${s.rule}` : ''}`;
     case 'refused':
       return `refused: ${s.reason}${s.message ? ` (${s.message})` : ''}`;
     case 'unattached':
@@ -628,7 +636,50 @@ export function reportChange(r: HostnameRow): string {
   return r.tls === 'lost' ? `${REPORT_WORD[r.change]}, loses TLS` : REPORT_WORD[r.change];
 }
 
-/** The table as the plans print it: the changed rows under a heading per change; unchanged ones counted. */
+/** The most routes a report names for one shared hostname; the rest are counted. */
+export const GROUP_NAMES = 10;
+
+/** Rows of one hostname that read alike but for their route: the reports print them once. */
+export interface HostnameGroup {
+  rows: HostnameRow[];
+  /** The first rows' routes (at most GROUP_NAMES), and how many more there are. */
+  routes: string[];
+  more: number;
+}
+
+/**
+ * The rows as the reports print them (docs/commands/diff.md "What it does": a shared hostname's
+ * routes named once): consecutive rows of one hostname and one change that read alike (the same
+ * before, after and TLS, in words) are one group, its routes named up to GROUP_NAMES and counted
+ * past them; so a hostname shared by 3,000 routes is one entry of ten names and a count, in every
+ * report, whatever the number of routes.
+ */
+export function hostnameGroups(rows: readonly HostnameRow[]): HostnameGroup[] {
+  const out: HostnameGroup[] = [];
+  let key = '';
+  for (const r of rows) {
+    const k = JSON.stringify([r.change, r.hostname, r.tls ?? '', describeState(r.before), describeState(r.after)]);
+    const last = out[out.length - 1];
+    if (last && k === key) {
+      last.rows.push(r);
+      if (last.routes.length < GROUP_NAMES) last.routes.push(r.route);
+      else last.more++;
+      continue;
+    }
+    key = k;
+    out.push({ rows: [r], routes: [r.route], more: 0 });
+  }
+  return out;
+}
+
+/** A group's routes in words: `HTTPRoute a/x` alone, or `3,000 routes: HTTPRoute a/x, ... and 2,990 more`. */
+export function groupRoutes(g: HostnameGroup): string {
+  if (g.rows.length === 1) return g.routes[0];
+  const more = g.more ? ` and ${g.more.toLocaleString('en-US')} more` : '';
+  return `${g.rows.length.toLocaleString('en-US')} routes: ${g.routes.join(', ')}${more}`;
+}
+
+/** The table as the plans print it: the changed rows under a heading per change, a shared hostname's once; unchanged ones counted. */
 export function formatHostnameTable(rows: readonly HostnameRow[]): string[] {
   // One walk over the rows (a table has a row per hostname of the platform): each change's rows, in order.
   const byChange = new Map<HostnameChange, HostnameRow[]>(CHANGE_ORDER.map((c) => [c, []]));
@@ -639,9 +690,10 @@ export function formatHostnameTable(rows: readonly HostnameRow[]): string[] {
     const group = byChange.get(c)!;
     if (!group.length) continue;
     lines.push(`  ${HEADING[c]}:`);
-    for (const r of group) {
+    for (const g of hostnameGroups(group)) {
+      const r = g.rows[0];
       lines.push(
-        `    ${r.hostname}  (${r.route})${r.tls === 'lost' ? ' — loses TLS: only a plain-HTTP listener answers it now' : ''}`,
+        `    ${r.hostname}  (${groupRoutes(g)})${r.tls === 'lost' ? ' — loses TLS: only a plain-HTTP listener answers it now' : ''}`,
       );
       lines.push(`      before: ${describeState(r.before)}`);
       lines.push(`      after:  ${describeState(r.after)}`);

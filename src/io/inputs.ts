@@ -28,15 +28,7 @@ import { LOAD_OPTIONS } from '../k8s/yaml';
 import { loadAllFast, type StringPool } from '../k8s/yamlFastRead';
 import { SourceMap, stampOf, type FileStamp } from './sourceMap';
 import { isTreeBookkeeping } from './treeFiles';
-import {
-  checkParsed,
-  checkText,
-  limitHint,
-  MAX_DEPTH,
-  MAX_DOCUMENT_BYTES,
-  MAX_SOURCE_BYTES,
-  type LimitProblem,
-} from '../k8s/limits';
+import { checkParsed, checkText, limitHint, MAX_DEPTH, MAX_SOURCE_BYTES, type LimitProblem } from '../k8s/limits';
 import { countJsonKeys, looksLikeJson, parseJsonFast, printableJson, sameAsYaml } from './jsonText';
 import { pushAll } from '../k8s/arrays';
 
@@ -56,13 +48,16 @@ export function parseDocuments(
   stamp?: FileStamp,
 ): unknown[] {
   sources.addText(file, text, stamp);
-  const tooBig = checkText(text);
-  if (tooBig) throw limitError(tooBig, file);
+  // JSON first: `JSON.parse` reads any size linearly, and the value is measured object by object
+  // (countedAsYaml), so a JSON List past the YAML document bound (a 40 MB `kubectl get -o json`)
+  // reads; what JSON does not take is bounded as YAML is, before js-yaml sees it.
   const json = readJson(text);
   if (json !== NOT_JSON) {
     sources.markJson(file);
     return [json];
   }
+  const tooBig = checkText(text);
+  if (tooBig) throw limitError(tooBig, file);
   // The layout Kubernetes tools write is read by the fast reader, with js-yaml's values; anything
   // else, and every error with its line, by js-yaml (src/k8s/yamlFastRead.ts).
   const docs = loadAllFast(text, pool) ?? loadWithJsYaml(text, file);
@@ -307,10 +302,11 @@ function readSource(file: string, cwd: string, into?: ReadBuffer): { text: strin
 }
 
 /**
- * A file read as readFileText reads it (src/io/stdin.ts), except that a regular file of at most
- * MAX_DOCUMENT_BYTES (so that its text, were it read whole, is no document past that bound) is read
+ * A file read as readFileText reads it (src/io/stdin.ts), except that a regular file is read
  * through a JsonListReader: a JSON List comes back item by item, parsed, its whole text never made
- * (src/io/jsonList.ts); anything else as its text, read once. `again`: read it again whole.
+ * (src/io/jsonList.ts), whatever its size up to the source bound (each item at most
+ * MAX_OBJECT_BYTES); anything else as its text, read once (a YAML document then bounded by
+ * MAX_DOCUMENT_BYTES). `again`: read it again whole.
  */
 export function readFileSource(
   file: string,
@@ -319,7 +315,7 @@ export function readFileSource(
   seen?: (st: fs.Stats) => void,
 ): JsonListResult {
   return readOpened(file, max, seen, (fd, size) => {
-    if (size === 0 || size > MAX_DOCUMENT_BYTES) return { text: readFdText(fd, max, size, scratch) };
+    if (size === 0) return { text: readFdText(fd, max, size, scratch) };
     const reader = new JsonListReader((n, keep) => scratch.hold(n, keep), scratch.decoder());
     try {
       readChunks(

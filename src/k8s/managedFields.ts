@@ -1,14 +1,14 @@
 /**
- * Server-side apply's field ownership (docs/decisions.md §C8: "A field the
- * manifests stop setting shows as removed where the state says the applier owned it (its
- * managedFields), as server-side apply removes it"). A live object's `metadata.managedFields` lists,
+ * Server-side apply's field ownership (docs/decisions.md §C8; docs/commands/diff.md "A live
+ * snapshot is compared as it will be applied"). A live object's `metadata.managedFields` lists,
  * per field manager, the fields it set, as a FieldsV1 tree: `f:<name>` for a map key, `k:<json>`
  * for a list element known by its key fields, `v:<json>` for a set element known by its value,
- * `i:<n>` for an element known by its position, `.` for the element itself. This module answers
- * one question over it: does a manager own a field path. `snapshot` keeps the trees and drops the
- * timestamps (managedTrees). Pure.
+ * `i:<n>` for an element known by its position, `.` for the element itself; a node with nothing
+ * under it is the whole field. This module reads who owns what: the applier (Flux's
+ * kustomize-controller, with the kubectl managers whose fields Flux takes over on every apply) and
+ * everyone else. `snapshot` keeps the trees and drops the timestamps (managedTrees). Pure.
  */
-import { deepEqual, isObject, type KObject } from './model';
+import { isObject, type KObject } from './model';
 
 /** Flux's kustomize-controller, the applier of a committed tree (its server-side apply field manager). */
 export const FLUX_MANAGER = 'kustomize-controller';
@@ -23,15 +23,35 @@ export function hasManagedFields(o: KObject): boolean {
 }
 
 /**
- * The field sets `manager` owns on the object itself (not a subresource such as `status`): none
- * when it never applied it.
+ * Whether Flux counts a manager's fields as its own when it applies: its own (applied, or written
+ * by its client-side apply of old), `before-first-apply`, and every `kubectl` manager
+ * (`kubectl`, `kubectl-edit`, `kubectl-patch`, `kubectl-label`, `kubectl-annotate`,
+ * `kubectl-client-side-apply`, ...): what they wrote is drift the apply takes back.
  */
-export function ownedBy(o: KObject, manager: string): FieldSet[] {
+export function takenOverByFlux(manager: unknown): boolean {
+  return (
+    typeof manager === 'string' &&
+    (manager === FLUX_MANAGER || manager === 'before-first-apply' || manager.startsWith('kubectl'))
+  );
+}
+
+/** Who owns the fields of a live object, as Flux's apply sees it. */
+export interface Ownership {
+  /** The applier's field sets: Flux's own and those it takes over, on the object itself (not a subresource). */
+  applier: FieldSet[];
+  /** Every other manager's field sets (controllers, other appliers, `flux-client-side-apply`, status writers). */
+  others: FieldSet[];
+}
+
+export function ownershipOf(o: KObject): Ownership {
   const mf = o.metadata.managedFields;
-  if (!Array.isArray(mf)) return [];
-  const out: FieldSet[] = [];
-  for (const e of mf)
-    if (isObject(e) && e.manager === manager && !e.subresource && isObject(e.fieldsV1)) out.push(e.fieldsV1);
+  const out: Ownership = { applier: [], others: [] };
+  if (!Array.isArray(mf)) return out;
+  for (const e of mf) {
+    if (!isObject(e) || !isObject(e.fieldsV1)) continue;
+    if (takenOverByFlux(e.manager) && !e.subresource) out.applier.push(e.fieldsV1);
+    else out.others.push(e.fieldsV1);
+  }
   return out;
 }
 
@@ -45,33 +65,62 @@ export function memberSets(sets: readonly FieldSet[], key: string): FieldSet[] {
   return out;
 }
 
-/** Whether a list element matches a `k:{...}` key: every key field equal. */
-function keyMatches(json: string, element: unknown): boolean {
-  let k: unknown;
-  try {
-    k = JSON.parse(json);
-  } catch {
-    return false;
+/** Whether one of the sets owns the node itself, whole: a leaf, or an element's `.`. */
+export function ownsWhole(sets: readonly FieldSet[]): boolean {
+  for (const s of sets) {
+    let leaf = true;
+    for (const k in s) {
+      if (k === '.') return true;
+      leaf = false;
+    }
+    if (leaf) return true;
   }
-  return isObject(k) && isObject(element) && Object.entries(k).every(([f, v]) => deepEqual(element[f], v));
+  return false;
 }
 
-/** The sets of list element `element` (at `index`) under `sets`. */
-export function elementSets(sets: readonly FieldSet[], element: unknown, index: number): FieldSet[] {
-  const out: FieldSet[] = [];
-  for (const s of sets)
+/** Each set's elements by their canonical identity (keyIdentity, valueIdentity), read once per set. */
+const elementIndex = new WeakMap<FieldSet, Map<string, FieldSet>>();
+
+function indexOf(s: FieldSet): Map<string, FieldSet> {
+  let m = elementIndex.get(s);
+  if (!m) {
+    m = new Map();
     for (const [k, c] of Object.entries(s)) {
-      if (!isObject(c)) continue;
-      if (k === `i:${index}`) out.push(c);
-      else if (k.startsWith('k:') && keyMatches(k.slice(2), element)) out.push(c);
-      else if (k.startsWith('v:')) {
-        try {
-          if (deepEqual(JSON.parse(k.slice(2)), element)) out.push(c);
-        } catch {
-          // a malformed entry names no element
-        }
+      if (!isObject(c) || (!k.startsWith('k:') && !k.startsWith('v:'))) continue;
+      try {
+        const v: unknown = JSON.parse(k.slice(2));
+        m.set(k.startsWith('k:') ? `k:${keyIdentity(v)}` : `v:${valueIdentity(v)}`, c);
+      } catch {
+        // a malformed entry names no element
       }
     }
+    elementIndex.set(s, m);
+  }
+  return m;
+}
+
+/** A `map` list element's identity: its key fields, by name. */
+export function keyIdentity(keys: unknown): string {
+  if (!isObject(keys)) return '';
+  return JSON.stringify(
+    Object.keys(keys)
+      .sort()
+      .map((k) => [k, keys[k]]),
+  );
+}
+
+/** A `set` element's identity: its value. */
+export function valueIdentity(v: unknown): string {
+  return JSON.stringify(v) ?? '';
+}
+
+/** The sets of the list element of identity `id` (`k:...` of keyIdentity, or `v:...` of valueIdentity). */
+export function elementSets(sets: readonly FieldSet[], id: string): FieldSet[] {
+  const out: FieldSet[] = [];
+  for (const s of sets) {
+    const c = indexOf(s).get(id);
+    if (c) out.push(c);
+  }
   return out;
 }
 

@@ -21,9 +21,22 @@ const UNPRINTABLE =
   /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ufff9-\ufffb]/g;
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t', '\u001b': '\\e' };
 
-/** The text with every character UNPRINTABLE holds escaped (`\n`, `\r`, `\t`, `\e`, else `\uXXXX`). Idempotent. */
+/**
+ * CI workflow commands a log line could carry (docs/security.md "Printed text never forges a
+ * line"): GitHub's legacy `##[command]`, which its runner reads anywhere in a line, and `::command`
+ * at the start of one (after blanks).
+ */
+const LEGACY_COMMAND = /##\[/g;
+
+/**
+ * The text with every character UNPRINTABLE holds escaped (`\n`, `\r`, `\t`, `\e`, else
+ * `\uXXXX`), and no workflow command left in it: `##[` written `#\u0023[` wherever it is, a
+ * leading `::` written `\u003a:`. Idempotent.
+ */
 export function escapeControl(s: string): string {
-  return s.replace(UNPRINTABLE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const out = s.replace(UNPRINTABLE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (out.indexOf('##[') < 0 && out.indexOf('::') < 0) return out;
+  return out.replace(LEGACY_COMMAND, '#\\u0023[').replace(/^(\s*)::/, '$1\\u003a:');
 }
 
 const LONG_RUN = new RegExp(`[^\\s]{${ECHO_LIMIT + 1},}`, 'g');

@@ -8,6 +8,7 @@
  * redacted forms are compared. Pure.
  */
 import { deepEqual, isObject, type KObject } from './model';
+import { compareDigests, digestLike, parseDigest } from './secretDigest';
 import {
   DIGEST_ANNOTATION,
   REDACTED_ANNOTATION,
@@ -61,6 +62,24 @@ function maskData(o: KObject, other: KObject | undefined, side: 'before' | 'afte
 export type HiddenData = 'same' | 'changed' | 'unknown';
 
 /**
+ * Two Secret sides, one or both printed without their data, compared by digest
+ * (src/k8s/secretDigest.ts): the side that holds its data digested as the other's digest was
+ * made; two digests compared where they were made alike; `unknown` where a side has no digest
+ * cozy-gw reads, or the two were not made alike.
+ */
+function hiddenData(b: KObject, a: KObject): HiddenData {
+  const digestOf = (o: KObject) => parseDigest(dataDigest(o));
+  if (isRedacted(b) && isRedacted(a)) {
+    const [db, da] = [digestOf(b), digestOf(a)];
+    return db && da ? compareDigests(db, da) : 'unknown';
+  }
+  const [hidden, shown] = isRedacted(b) ? [b, a] : [a, b];
+  const d = digestOf(hidden);
+  const mine = d && digestLike(shown, d);
+  return mine === undefined ? 'unknown' : mine === d!.hash ? 'same' : 'changed';
+}
+
+/**
  * A side whose data, or the other side's, was left out, as shown: each key it holds (a redaction
  * annotation names them) as `***`; on the after side `*** (changed)` where the digests differ, or
  * `*** (unknown)` where there is nothing to compare by, so the unified diff shows the line; the
@@ -85,6 +104,15 @@ function maskHidden(o: KObject, hidden: HiddenData, copies: string[], side: 'bef
   out.metadata = { ...o.metadata, annotations };
   if (!Object.keys(annotations).length) delete out.metadata.annotations;
   return out;
+}
+
+/** A Secret printed without its data, without its digest annotation. */
+function withoutDigest(o: KObject): KObject {
+  const annotations = o.metadata.annotations;
+  if (!annotations || !(DIGEST_ANNOTATION in annotations)) return o;
+  const rest = { ...annotations };
+  delete rest[DIGEST_ANNOTATION];
+  return { ...o, metadata: { ...o.metadata, annotations: rest } };
 }
 
 /** A values channel Secret as shown: whole, its values as text (stringData), as every output writes it. */
@@ -115,19 +143,13 @@ export function secretSides(
       return { before: b && readable(b), after: a && readable(a), same };
   }
   if ((b && isRedacted(b)) || (a && isRedacted(a))) {
-    const db = b && dataDigest(b);
-    const da = a && dataDigest(a);
-    b = b && redactSecret(b);
-    a = a && redactSecret(a);
+    const hidden: HiddenData | undefined =
+      b === undefined || a === undefined ? undefined : before === after ? 'same' : hiddenData(b, a);
+    // Printed without data and without digest: the digests were compared above.
+    b = b && redactSecret(b, false);
+    a = a && redactSecret(a, false);
     const both = b !== undefined && a !== undefined;
-    const hidden: HiddenData | undefined = !both
-      ? undefined
-      : db === undefined || da === undefined
-        ? 'unknown'
-        : db === da || before === after
-          ? 'same'
-          : 'changed';
-    const same = both && hidden === 'same' && deepEqual(b, a);
+    const same = both && hidden === 'same' && deepEqual(withoutDigest(b!), withoutDigest(a!));
     const copies = [...new Set([...(b ? keyMaterialAnnotations(b) : []), ...(a ? keyMaterialAnnotations(a) : [])])];
     return {
       before: b && maskHidden(b, hidden ?? 'same', copies, 'before'),
@@ -145,4 +167,36 @@ export function secretSides(
 /** One object as shown: a Secret masked whole (a values channel whole), anything else as it is. */
 export function masked(o: KObject): KObject {
   return isSecret(o) ? secretSides(o, o).before! : o;
+}
+
+/**
+ * A Secret as admission judges it where the policies are not the platform's own (docs/security.md
+ * "Admission never sees key material"): its keys kept (a redacted one's from its annotation), every
+ * value of `data` and `stringData` `***`, any other shape of them `***` whole, every annotation that
+ * carries key material `***`, and cozy-gw's own redaction marks dropped (the cluster's object has
+ * none). A values channel is configuration every output writes whole: it is judged as it is; any
+ * other kind too. No expression over the result can reach a value it did not hold.
+ */
+export function judgedSecret(o: KObject): KObject {
+  if (!isSecret(o) || isValuesChannel(o)) return o;
+  const copies = keyMaterialAnnotations(o);
+  const listed = o.metadata.annotations?.[REDACTED_ANNOTATION];
+  const out: KObject = { ...o };
+  if (isRedacted(o))
+    out.data = Object.fromEntries(
+      (typeof listed === 'string' && listed !== '(none)' ? listed.split(',') : []).map((k) => [k, '***']),
+    );
+  else if (isObject(o.data)) out.data = Object.fromEntries(Object.keys(o.data).map((k) => [k, '***']));
+  else if (o.data !== undefined && o.data !== null) out.data = '***';
+  if (isObject(o.stringData)) out.stringData = Object.fromEntries(Object.keys(o.stringData).map((k) => [k, '***']));
+  else if (o.stringData !== undefined && o.stringData !== null) out.stringData = '***';
+  const annotations = o.metadata.annotations;
+  if (isObject(annotations)) {
+    const shown: Record<string, unknown> = { ...annotations };
+    delete shown[REDACTED_ANNOTATION];
+    delete shown[DIGEST_ANNOTATION];
+    for (const k of copies) if (k in shown) shown[k] = '***';
+    out.metadata = { ...o.metadata, annotations: shown as Record<string, string> };
+  }
+  return out;
 }

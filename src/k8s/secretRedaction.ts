@@ -11,14 +11,15 @@
  * not have (src/controller/wildcardSecrets.ts).
  * Pure: objects in, objects out.
  */
-import { createHash } from 'node:crypto';
 import { clone, isObject, type KObject } from './model';
+import { writeDigest } from './secretDigest';
 
 export const REDACTED_ANNOTATION = 'cozy-gw.cozystack.io/secret-data-omitted';
 /**
- * The digest of the data left out (docs/decisions.md §C8: "Hidden data is
- * compared, never trusted blind"): `sha256:<hex>` over the data as the API server stores it, so that
- * `diff` can tell changed data from unchanged without holding it.
+ * The digest of the data left out (docs/decisions.md §C8: "Hidden data is compared, never trusted
+ * blind"): a salted scrypt over the data as the API server stores it (src/k8s/secretDigest.ts), so
+ * that `diff` can tell changed data from unchanged without holding it, and nobody can find the
+ * data from it.
  */
 export const DIGEST_ANNOTATION = 'cozy-gw.cozystack.io/secret-data-digest';
 
@@ -32,20 +33,7 @@ export function dataDigest(o: KObject): string | undefined {
     const d = o.metadata.annotations?.[DIGEST_ANNOTATION];
     return typeof d === 'string' && d ? d : undefined;
   }
-  const bytes = new Map<string, string>();
-  if (o.data !== undefined && o.data !== null) {
-    if (!isObject(o.data)) return undefined;
-    for (const [k, v] of Object.entries(o.data)) {
-      if (typeof v !== 'string') return undefined;
-      bytes.set(k, Buffer.from(v, 'base64').toString('base64'));
-    }
-  }
-  if (o.stringData !== undefined && o.stringData !== null) {
-    if (!isObject(o.stringData)) return undefined;
-    for (const [k, v] of Object.entries(o.stringData)) bytes.set(k, Buffer.from(String(v), 'utf8').toString('base64'));
-  }
-  const entries = [...bytes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `sha256:${createHash('sha256').update(JSON.stringify(entries)).digest('hex')}`;
+  return writeDigest(o);
 }
 
 export function isSecret(o: KObject): boolean {
@@ -167,13 +155,14 @@ export function withoutKeyMaterialAnnotations(o: KObject): KObject {
  * annotations that carry key material (keyMaterialAnnotations). Other kinds are returned as they
  * are. The annotation is the tool's word, never the input's: a Secret that arrives carrying it
  * with data (a forged or hand-edited one) is redacted like any other, and only a Secret that
- * already holds nothing, in its data or its annotations, is returned as it is.
+ * already holds nothing, in its data or its annotations, is returned as it is. `withDigest`
+ * false: without the digest (a form compared and shown without it: src/k8s/secretMasking.ts).
  */
-export function redactSecret(o: KObject): KObject {
+export function redactSecret(o: KObject, withDigest = true): KObject {
   if (!isSecret(o) || isValuesChannel(o)) return o;
   if (holdsNothing(o) && (isRedacted(o) || o.data === undefined) && !keyMaterialAnnotations(o).length) return o;
   const keys = secretKeys(o);
-  const digest = dataDigest(o);
+  const digest = withDigest ? dataDigest(o) : undefined;
   const out = clone(withoutKeyMaterialAnnotations(o));
   delete out.stringData;
   out.data = {};

@@ -28,6 +28,12 @@ export interface StoreStats {
 /** Judges one object write against the store it would land in; throws to refuse it. */
 export type WriteAdmission = (obj: KObject, store: Store) => void;
 
+/**
+ * The object a write over `current` leaves stored, where the store emulates an API server that
+ * changes what it is given (its defaulting of a live object's rewrite).
+ */
+export type StoredForm = (obj: KObject, current: KObject) => KObject;
+
 export class Store {
   /**
    * This store's work counters: every get(), every list() and every object a list() hands back.
@@ -70,6 +76,9 @@ export class Store {
    */
   private readonly admission: WriteAdmission | undefined;
 
+  /** What a write over an object leaves stored (the written object itself without one). */
+  private readonly storedForm: StoredForm | undefined;
+
   /**
    * Where index() filed the last object: its apiVersion and kind, their maps, its namespace's (a
    * private field, out of JSON.stringify's sight, like #allMemo).
@@ -85,8 +94,9 @@ export class Store {
       }
     | undefined;
 
-  constructor(objects: KObject[] = [], opts: { admission?: WriteAdmission } = {}) {
+  constructor(objects: KObject[] = [], opts: { admission?: WriteAdmission; stored?: StoredForm } = {}) {
     this.admission = opts.admission;
+    this.storedForm = opts.stored;
     for (const o of objects) {
       const k = keyOf(o);
       this.original.set(k, o);
@@ -206,6 +216,7 @@ export class Store {
   put(o: KObject, reason: string): boolean {
     const k = keyOf(o);
     const cur = this.objects.get(k);
+    if (cur && this.storedForm) o = this.storedForm(o, cur);
     if (cur && deepEqual(cur, o)) return false;
     this.changesMemo = undefined;
     this.#allMemo = undefined;

@@ -24,6 +24,9 @@ import type { HostnameRace } from '../controller/hostnameRace';
 import { pushAll } from '../k8s/arrays';
 import { unknownKeyFindings } from '../validation/inputValidation';
 import { MAIN_VERSION, type CozystackVersion } from '../platform/cozystackVersions';
+import { hasManagedFields } from '../k8s/managedFields';
+import { applySchemaOf } from '../validation/applySchema';
+import { withServerDefaults } from '../validation/serverDefaults';
 
 export interface ReconcileInput {
   objects: KObject[];
@@ -59,6 +62,16 @@ export interface ReconcileResult {
 }
 
 /**
+ * A controller's rewrite of a live object (one read back from the API server: it carries
+ * managedFields) as the API server stores it: with the server's defaults (docs/commands/diff.md "A
+ * live snapshot is compared as it will be applied"), so that a rewrite equal to the live object
+ * but for what the server adds is no change.
+ */
+function liveRewrite(o: KObject, current: KObject): KObject {
+  return hasManagedFields(current) ? withServerDefaults(o, applySchemaOf(o.apiVersion, o.kind)) : o;
+}
+
+/**
  * `cozy-gw reconcile`'s pass (docs/commands/reconcile.md): the unknown keys of the values and the
  * Tenants first, then the pass's own findings.
  */
@@ -85,7 +98,10 @@ export function reconcile(input: ReconcileInput, opts: ReconcileOptions): Reconc
   // first: it keys every object by its identity, so duplicates are looked for only when it holds
   // fewer identities than objects.
   const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
-  const store = new Store(input.objects, { admission: controllerWriteAdmission(renderPolicies({}, { behaviour })) });
+  const store = new Store(input.objects, {
+    admission: controllerWriteAdmission(renderPolicies({}, { behaviour })),
+    stored: liveRewrite,
+  });
   if (store.originalIdentities < input.objects.length) pushAll(findings, duplicateFindings(input.objects));
   // A stored TenantGateway may break the current CRD (ratcheting admits a value stored before a
   // rule, and "the controller's own check ... is reached only where the CRD lags the controller"):

@@ -213,7 +213,16 @@ export function valuesNote(d: DiffResult, stateArgs: string): string | undefined
 export function uncomparableNote(d: DiffResult): string | undefined {
   if (!d.uncomparable.length) return undefined;
   const names = d.uncomparable.map((o) => describe(o)).join(', ');
-  return `note: cannot tell whether the data of ${plural(d.uncomparable.length, 'Secret')} changes (${names}): the state left it out without a digest; shown as changed (write the state again: cozy-gw snapshot and reconcile keep a digest, --include-secret-data the data)`;
+  return `note: cannot tell whether the data of ${plural(d.uncomparable.length, 'Secret')} changes (${names}): the state left it out without a digest it can be compared by; shown as changed (write the state again: cozy-gw snapshot and reconcile keep a digest, --include-secret-data the data)`;
+}
+
+/**
+ * The note on a state whose Secrets carry the unsalted digest an earlier version wrote
+ * (docs/security.md "Secret digests"): read and compared, but guessable from the state.
+ */
+export function weakDigestNote(d: DiffResult): string | undefined {
+  if (!d.weakDigests) return undefined;
+  return `note: the state holds the unsalted sha256 digest an earlier cozy-gw wrote of the data of ${plural(d.weakDigests, 'Secret')}: anyone who has the state can test guesses of that data against it; write the state again with this version (cozy-gw snapshot, or reconcile --all), whose digests are salted scrypt, and replace the old one wherever it is kept`;
 }
 
 export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
@@ -231,6 +240,8 @@ export function diffReport(d: DiffResult, o: DiffPrintOptions): DiffReport {
   if (drift) notes.push(drift);
   const unknown = uncomparableNote(d);
   if (unknown) notes.push(unknown);
+  const weak = weakDigestNote(d);
+  if (weak) notes.push(weak);
   if (!different) notes.push('note: no differences');
   let stdout: Iterable<string> = [];
   let parts: string[] | undefined;

@@ -28,7 +28,15 @@ import { newMemo } from '../k8s/yaml';
 import type { DiffResult } from '../diff/diff';
 import { differences } from '../diff/comparison';
 import { unifiedDiff } from './unifiedDiff';
-import { CHANGE_ORDER, describeState, reportChange, reportCounts, type HostnameRow } from '../diff/hostnames';
+import {
+  CHANGE_ORDER,
+  describeState,
+  groupRoutes,
+  hostnameGroups,
+  reportChange,
+  reportCounts,
+  type HostnameRow,
+} from '../diff/hostnames';
 import { tenantTree, type TenantTree } from './tenantTree';
 import { editTitle, givenEdits, MAX_LISTED, moreEdits } from './givenChange';
 import { EPOCH } from '../k8s/time';
@@ -147,9 +155,11 @@ function hostnameSection(rows: readonly HostnameRow[]): string {
   if (changed.length) {
     out +=
       '<table><thead><tr><th>change</th><th>hostname</th><th>route</th><th>before</th><th>after</th></tr></thead><tbody>';
-    for (const r of changed) {
+    // A shared hostname's routes once (hostnameGroups): named up to ten, counted past them.
+    for (const g of hostnameGroups(changed)) {
+      const r = g.rows[0];
       const change = reportChange(r);
-      out += `<tr class="${r.change}"><td data-label="change">${change}</td><td class="mono" data-label="hostname">${htmlText(r.hostname)}</td><td class="mono" data-label="route">${htmlText(r.route)}</td><td data-label="before">${htmlText(describeState(r.before))}</td><td data-label="after">${htmlText(describeState(r.after))}</td></tr>`;
+      out += `<tr class="${r.change}"><td data-label="change">${change}</td><td class="mono" data-label="hostname">${htmlText(r.hostname)}</td><td class="mono" data-label="route">${htmlText(groupRoutes(g))}</td><td data-label="before">${htmlText(describeState(r.before))}</td><td data-label="after">${htmlText(describeState(r.after))}</td></tr>`;
     }
     out += '</tbody></table>';
   }

@@ -23,10 +23,17 @@ import { describe } from '../k8s/model';
 import { unifiedDiff } from './unifiedDiff';
 import { compareGroups, countChange, countsPhrase, namespaceGroup } from './namespaceGroups';
 import { newMemo } from '../k8s/yaml';
-import { describeState, reportChange, reportCounts, type HostnameRow } from '../diff/hostnames';
+import {
+  describeState,
+  groupRoutes,
+  hostnameGroups,
+  reportChange,
+  reportCounts,
+  type HostnameRow,
+} from '../diff/hostnames';
 import type { DiffResult } from '../diff/diff';
 import { differences } from '../diff/comparison';
-import { code, fenceFor } from './markdownText';
+import { code, entities, fenceFor } from './markdownText';
 import { pushAll } from '../k8s/arrays';
 import { tenantTree } from './tenantTree';
 import { mermaidTree } from './mermaidTree';
@@ -75,7 +82,50 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function hostnameBlocks(rows: readonly HostnameRow[]): Block[] {
+/**
+ * A table row: `first` (the change, cozy-gw's own word) and `cells` (text from input, escaped
+ * here), as rows of at most `max` characters: a cell too long for one row continues in the rows
+ * below it, whose first cell is LINE_CONTINUES (a row is never cut across, so a part holds one).
+ */
+function tableRows(first: string, cells: string[], max: number): string[] {
+  const row = (head: string, xs: string[]) => `| ${head} | ${xs.join(' | ')} |\n`;
+  const whole = row(first, cells.map(code));
+  if (whole.length <= max) return [whole];
+  // Each cell's share of the row, past its own markup and the row's.
+  const share = Math.floor((max - first.length - 6 - 3 * cells.length) / cells.length) - '<code></code>'.length;
+  const pieces = cells.map((c) => codePieces(c, Math.max(16, share)));
+  const n = pieces.reduce((m, p) => Math.max(m, p.length), 0);
+  return Array.from({ length: n }, (_, i) =>
+    row(
+      i ? LINE_CONTINUES : first,
+      pieces.map((p) => (i < p.length ? code(p[i]) : '')),
+    ),
+  );
+}
+
+/** Text as pieces whose escaped form (markdownText.ts) is at most `max` characters each, whole code points. */
+function codePieces(s: string, max: number): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let size = 0;
+  for (const ch of s) {
+    const w = entities(ch).length;
+    if (size + w > max && cur) {
+      out.push(cur);
+      cur = '';
+      size = 0;
+    }
+    cur += ch;
+    size += w;
+  }
+  return out.length && !cur ? out : [...out, cur];
+}
+
+/**
+ * The hostname table: counts, then the changed rows, a shared hostname's rows once (hostnameGroups:
+ * its routes named up to ten, counted past them), each row at most `maxRow` characters.
+ */
+function hostnameBlocks(rows: readonly HostnameRow[], maxRow: number): Block[] {
   if (!rows.length) return [];
   const changed = rows.filter((r) => r.change !== 'none');
   const counts = reportCounts(rows);
@@ -84,9 +134,13 @@ function hostnameBlocks(rows: readonly HostnameRow[]): Block[] {
   const header = '| change | hostname | route | before | after |\n| --- | --- | --- | --- | --- |\n';
   out.push({
     open: (continued) => `${continued ? '*The hostname table, continued:*\n\n' : ''}${header}`,
-    items: changed.map((r) => {
-      const change = reportChange(r);
-      return `| ${change} | ${code(r.hostname)} | ${code(r.route)} | ${code(describeState(r.before))} | ${code(describeState(r.after))} |\n`;
+    items: hostnameGroups(changed).flatMap((g) => {
+      const r = g.rows[0];
+      return tableRows(
+        reportChange(r),
+        [r.hostname, groupRoutes(g), describeState(r.before), describeState(r.after)],
+        maxRow,
+      );
     }),
     close: (more) => (more ? '\n*The hostname table continues in the next part.*\n\n' : '\n'),
   });
@@ -171,8 +225,11 @@ function givenBlocks(edits: readonly GivenEdit[], values: string | undefined): B
   return out;
 }
 
-/** The comment's head: counts, notes, the change as given, findings, hostnames, inadmissible objects, the tenant tree. */
-function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
+/**
+ * The comment's head: counts, notes, the change as given, findings, hostnames, inadmissible
+ * objects, the tenant tree; a table row at most `maxRow` characters.
+ */
+function headBlocks(d: DiffResult, o: MarkdownOptions, maxRow = Infinity): Block[] {
   const out: Block[] = [];
   const n = d.created.length + d.changed.length + d.deleted.length;
   out.push(
@@ -219,7 +276,7 @@ function headBlocks(d: DiffResult, o: MarkdownOptions): Block[] {
     for (const f of findings) out.push(text(findingItem(f)));
     out.push(text('\n'));
   }
-  pushAll(out, hostnameBlocks(d.hostnames));
+  pushAll(out, hostnameBlocks(d.hostnames, maxRow));
   if (d.inadmissible.length) {
     out.push(
       text(
@@ -271,6 +328,37 @@ export function markdownComment(d: DiffResult, o: MarkdownOptions): string {
   return `${out.trimEnd()}\n`;
 }
 
+/**
+ * An item of Markdown as pieces of at most `max` characters, each a line: cut between lines, and a
+ * line too long cut where no character reference or tag is (a `<code>` span closed before the cut
+ * and opened again after it), each further piece of a line opened by LINE_CONTINUES. Nothing is
+ * dropped.
+ */
+function splitItem(item: string, max: number): string[] {
+  const out: string[] = [];
+  const room = Math.max(32, max) - 1;
+  for (const line of item.split(/(?<=\n)/)) {
+    const body = line.endsWith('\n') ? line.slice(0, -1) : line;
+    if (body.length <= room) {
+      out.push(`${body}\n`);
+      continue;
+    }
+    let cur = '';
+    let inCode = false;
+    for (const tok of body.match(/<\/?code>|&#\d+;|[\ud800-\udbff][\udc00-\udfff]|[^]/g) ?? []) {
+      if (cur.length + tok.length + (inCode ? 7 : 0) > room) {
+        out.push(`${cur}${inCode ? '</code>' : ''}\n`);
+        cur = `${LINE_CONTINUES}${inCode ? '<code>' : ''}`;
+      }
+      cur += tok;
+      if (tok === '<code>') inCode = true;
+      else if (tok === '</code>') inCode = false;
+    }
+    out.push(`${cur}\n`);
+  }
+  return out;
+}
+
 /** What a part's own lines (its marker, heading and "continued" line) may take. */
 const PART_RESERVE = 240;
 
@@ -296,7 +384,7 @@ function pack(blocks: Block[], room: number): string[] {
       cur = all;
       continue;
     }
-    const n = b.items.length;
+    let n = b.items.length;
     let i = 0;
     let continued = false;
     while (i < n) {
@@ -310,9 +398,15 @@ function pack(blocks: Block[], room: number): string[] {
         j++;
       }
       if (j === i) {
-        // Not one more item fits here: a new part (an item never outgrows an empty part: splitLong).
-        if (!cur) throw new Error(`a comment part cannot hold one line of ${b.items[i].length} characters`);
-        flush();
+        // Not one more item fits here: a new part; an item that outgrows an empty part is cut into
+        // pieces that fit (a table row or a diff line never does: tableRows, splitLong).
+        if (cur) flush();
+        else {
+          const pieces = splitItem(b.items[i], room - open.length - b.close(true).length);
+          if (pieces.length === 1) throw new Error(`a comment part of ${room} characters cannot hold a line`);
+          b.items = [...b.items.slice(0, i), ...pieces, ...b.items.slice(i + 1)];
+          n = b.items.length;
+        }
         continue;
       }
       cur += open + b.items.slice(i, j).join('') + b.close(j < n);
@@ -334,7 +428,7 @@ function pack(blocks: Block[], room: number): string[] {
 export function markdownParts(d: DiffResult, o: MarkdownOptions): string[] {
   const limit = o.limit ?? COMMENT_LIMIT;
   const room = limit - PART_RESERVE;
-  const blocks = [...headBlocks(d, o), ...sectionBlocks(d, Math.floor(room / 2))];
+  const blocks = [...headBlocks(d, o, Math.floor(room / 2)), ...sectionBlocks(d, Math.floor(room / 2))];
   const bodies = pack(blocks, room);
   const n = bodies.length;
   return bodies.map((body, i) => {

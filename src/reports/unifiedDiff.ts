@@ -6,7 +6,7 @@
  * The objects come from the diff with Secret data already masked. The line diff is lineDiff.ts
  * (jsdiff, bounded). Every line is escaped (k8s/printable.ts). Pure: objects in, text out.
  */
-import { describe, type KObject } from '../k8s/model';
+import { describe, isObject, type KObject } from '../k8s/model';
 import { dumpYaml, newMemo, type Memo } from '../k8s/yaml';
 import { textOf } from '../k8s/printable';
 import { lineDiff, type Op } from './lineDiff';
@@ -59,6 +59,37 @@ function hunks(script: [Op, string][], context: number): string[] {
   return out;
 }
 
+/**
+ * `after` with its maps' members in `before`'s order, those `before` lacks after them in their own
+ * (list elements paired by position): the order of a map's members says nothing, and the API
+ * server prints both sides in one order, as `kubectl diff` shows them. So a member the change
+ * leaves alone is never a line removed and added again (a live object's uid, resourceVersion and
+ * creationTimestamp, kept by the apply, come after the labels the change gave).
+ */
+export function inOrderOf(after: unknown, before: unknown): unknown {
+  if (Array.isArray(after) && Array.isArray(before)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < after.length && i < before.length; i++) {
+      const x = inOrderOf(after[i], before[i]);
+      if (x !== after[i]) (out ??= after.slice())[i] = x;
+    }
+    return out ?? after;
+  }
+  if (!isObject(after) || !isObject(before) || after === before) return after;
+  const keys = Object.keys(after);
+  const order = [...Object.keys(before).filter((k) => has(after, k)), ...keys.filter((k) => !has(before, k))];
+  let changed = order.some((k, i) => k !== keys[i]);
+  const out: Record<string, unknown> = {};
+  for (const k of order) {
+    const v = inOrderOf(after[k], before[k]);
+    if (v !== after[k]) changed = true;
+    Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return changed ? out : after;
+}
+
+const has = (o: Record<string, unknown>, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
 /** The unified diff of one object (before undefined: created; after undefined: deleted). */
 export function unifiedDiff(
   before: KObject | undefined,
@@ -68,7 +99,8 @@ export function unifiedDiff(
 ): string {
   const o = (after ?? before)!;
   const head = describe(o);
-  const body = hunks(lineDiff(lines(before, memo), lines(after, memo)), context);
+  const shown = before && after ? (inOrderOf(after, before) as KObject) : after;
+  const body = hunks(lineDiff(lines(before, memo), lines(shown, memo)), context);
   // As git and diff -N write a side that does not exist: /dev/null. Every line escaped
   // (printable.ts): a name cannot forge a header, a value cannot hide text in the body.
   const header = [

@@ -44,13 +44,20 @@ export function toJsonSchema(s: Schema): Schema {
 
 /**
  * The parts of a CRD version's openAPIV3Schema that src/validation/crdRules.ts reads besides the
- * structural schema (defaults, CEL rules, list types), with every branch that holds none of them
+ * structural schema (defaults, CEL rules, list types), and the map types server-side apply reads
+ * with them (src/validation/applySchema.ts), with every branch that holds none of them
  * dropped: what a vendored CRD carries beside its compiled validator
  * (scripts/vendor-upstream-validators.js). Undefined when nothing is left.
  */
 export function ruleTree(s: Schema): Schema | undefined {
   const out: Schema = {};
-  for (const k of ['default', 'x-kubernetes-validations', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys'])
+  for (const k of [
+    'default',
+    'x-kubernetes-validations',
+    'x-kubernetes-list-type',
+    'x-kubernetes-list-map-keys',
+    'x-kubernetes-map-type',
+  ])
     if (s[k] !== undefined) out[k] = s[k];
   if (isPlainObject(s.properties)) {
     const props: Schema = {};

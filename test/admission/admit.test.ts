@@ -378,7 +378,7 @@ describe('admission semantics', () => {
           ALICE,
         ),
       )[0].messages[0],
-    ).toMatch(/matchCondition 'c'/);
+    ).toBe("expression 'object.spec.x' resulted in error: No such key: spec");
   });
   it('a false matchCondition skips the policy', () => {
     expect(admit([obj], mk({ matchConditions: [{ name: 'c', expression: 'false' }], ...no }), ALICE)).toEqual([]);
@@ -410,7 +410,9 @@ describe('admission semantics', () => {
           ALICE,
         ),
       )[0].messages[0],
-    ).toMatch(/variable 'a'/);
+    ).toBe(
+      'expression \'variables.a == 1\' resulted in error: composited variable "a" fails to evaluate: No such key: nope',
+    );
   });
   it('exposes request, userInfo, oldObject (null) and params (null)', () => {
     const e =

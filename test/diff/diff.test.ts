@@ -42,7 +42,7 @@ describe('diff: Secrets', () => {
   it('a Secret printed without its data is compared by its digest: unchanged, changed (*** (changed)), or unknown (never no difference)', () => {
     const full = secret({ 'tls.crt': 'QQ==', 'tls.key': 'Qg==' });
     const printed = redactSecret(full);
-    expect(printed.metadata.annotations?.[DIGEST_ANNOTATION]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(printed.metadata.annotations?.[DIGEST_ANNOTATION]).toMatch(/^scrypt:4096:8:1:[0-9a-f]{32}:[0-9a-f]{64}$/);
     const same = diff({ state: [printed], objects: [full], valuesFiles: [] }, { now: NOW });
     expect({ changed: same.changed, uncomparable: same.uncomparable }).toEqual({ changed: [], uncomparable: [] });
     const other = diff(

@@ -1,9 +1,8 @@
 /**
  * Runs without exec permission in kpt: the Argo CD Config Management Plugin
  * (examples/argocd) run the way Argo CD's cmp-server runs `generate` (working directory the
- * Application's path, ARGOCD_APP_* and the Application's plugin env as ARGOCD_ENV_*), and the CI
- * example (examples/ci: a GitHub Actions workflow and the script it calls) run in a git
- * repository.
+ * Application's path, ARGOCD_APP_* and the Application's plugin env as ARGOCD_ENV_*). The CI
+ * examples (examples/ci) run as GitHub Actions runs them in test/e2e/ciWorkflows.test.ts.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,7 +11,6 @@ import { BIN, ensureBuilt, readFiles, ROOT, runProcess, tmpDir, which, writeFile
 import { needs, skippedTitle } from '../helpers/skip';
 
 const SH = which('sh');
-const GIT = which('git');
 const ARGO = path.join(ROOT, 'examples', 'argocd');
 const PLATFORM = path.join(ROOT, 'examples', 'platform');
 
@@ -135,171 +133,4 @@ describe('Argo CD Config Management Plugin (examples/argocd)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/nope\.yaml/);
   });
-});
-
-describe('CI example (examples/ci: GitHub Actions workflow and render-and-commit.sh)', () => {
-  const workflow = jsyaml.load(fs.readFileSync(path.join(ROOT, 'examples', 'ci', 'cozy-gw-render.yml'), 'utf8')) as {
-    env: Record<string, string>;
-    jobs: Record<string, { steps: { name?: string; run?: string; env?: Record<string, string> }[] }>;
-  };
-  const step = Object.values(workflow.jobs)
-    .flatMap((j) => j.steps)
-    .find((s) => s.run?.includes('render-and-commit.sh'))!;
-  const SCRIPT = path.join(ROOT, 'examples', 'ci', 'render-and-commit.sh');
-
-  it('the workflow calls the script with the settings it documents, and pushes', () => {
-    expect(step.run).toBe('sh ci/render-and-commit.sh');
-    expect(Object.keys(step.env!).sort()).toEqual([
-      'COZY_GW',
-      'GIT_USER_EMAIL',
-      'GIT_USER_NAME',
-      'INPUTS',
-      'OUTPUT_DIR',
-      'VALUES',
-    ]);
-    // The installed package's cozy-gw, from the package file committed beside the workflow (0.1.0 is
-    // not on the npm registry: docs/install.md).
-    expect(step.env!.COZY_GW).toBe('cozy-gw');
-    expect(workflow.env.COZY_GW_PACKAGE).toBe(`./tools/cozy-gw-${pkg.version}.tgz`);
-    expect(
-      Object.values(workflow.jobs)
-        .flatMap((j) => j.steps)
-        .find((s) => s.name === 'Install cozy-gw')?.run,
-    ).toBe('npm install -g --no-audit --no-fund "$COZY_GW_PACKAGE"');
-    expect(
-      Object.values(workflow.jobs)
-        .flatMap((j) => j.steps)
-        .some((s) => s.run === 'git push'),
-    ).toBe(true);
-  });
-
-  if (!SH || !GIT) {
-    it.skip(skippedTitle('render-and-commit.sh runs', needs('sh', 'git')!), () => undefined);
-    return;
-  }
-
-  it('renders and commits, commits nothing when nothing changed, and commits a change', () => {
-    ensureBuilt();
-    const repo = path.join(tmpDir('ci'), 'repo');
-    writeFiles(path.join(repo, 'platform'), {
-      'values.yaml': fs.readFileSync(path.join(PLATFORM, 'values.yaml'), 'utf8'),
-    });
-    for (const f of ['root', 'alice', 'bob', 'carol'])
-      writeFiles(path.join(repo, 'platform', 'tenants'), {
-        [`${f}.yaml`]: fs.readFileSync(path.join(PLATFORM, 'tenants', `${f}.yaml`), 'utf8'),
-      });
-    writeFiles(path.join(repo, 'ci'), { 'render-and-commit.sh': fs.readFileSync(SCRIPT, 'utf8') });
-    const git = (...args: string[]) =>
-      runProcess(GIT!, ['-c', 'user.email=t@example.org', '-c', 'user.name=t', ...args], { cwd: repo });
-    git('init', '-q');
-    git('add', '-A');
-    git('commit', '-qm', 'platform');
-    const env = { ...step.env!, COZY_GW: `${process.execPath} ${BIN}` };
-    const run = () => runProcess(SH!, (step.run as string).split(' ').slice(1), { cwd: repo, env });
-    const count = () => Number(git('rev-list', '--count', 'HEAD').stdout.trim());
-
-    const first = run();
-    expect(first.code).toBe(0);
-    expect(first.stdout).toContain('cozy-gw: committed deploy/platform');
-    expect(count()).toBe(2);
-    expect(git('log', '-1', '--format=%an %s').stdout.trim()).toBe(
-      'github-actions[bot] cozy-gw: render deploy/platform',
-    );
-    expect(fs.existsSync(path.join(repo, 'deploy', 'platform', 'tenant-root', 'tenantgateway-cozystack.yaml'))).toBe(
-      true,
-    );
-    expect(git('status', '--porcelain').stdout).toBe('');
-
-    const second = run();
-    expect(second.code).toBe(0);
-    expect(second.stdout).toContain('cozy-gw: deploy/platform is up to date');
-    expect(count()).toBe(2);
-
-    fs.writeFileSync(
-      path.join(repo, 'platform', 'tenants', 'dave.yaml'),
-      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: dave\n  namespace: tenant-root\n',
-    );
-    const third = run();
-    expect(third.code).toBe(0);
-    expect(count()).toBe(3);
-    expect(git('show', '--name-only', '--format=', 'HEAD').stdout).toMatch(
-      /deploy\/platform\/_cluster\/namespace-tenant-dave\.yaml/,
-    );
-  }, 120_000);
-});
-
-describe('CI example (examples/ci/cozy-gw-diff.yml: the pull-request comment and the gate)', () => {
-  const workflow = jsyaml.load(fs.readFileSync(path.join(ROOT, 'examples', 'ci', 'cozy-gw-diff.yml'), 'utf8')) as {
-    jobs: Record<string, { steps: { name?: string; run?: string; if?: string }[] }>;
-  };
-  const steps = Object.values(workflow.jobs).flatMap((j) => j.steps);
-  const preview = steps.find((s) => s.name === 'Preview the change')!;
-
-  it("posts every part of the markdown comment on 0 and 3, replacing the earlier run's, annotates the findings, and fails the job on any other status", () => {
-    expect(preview.run).toContain('-o markdown --comment-dir comments');
-    expect(preview.run).toContain('--findings-file findings.txt --findings-format github');
-    const post = steps.find((s) => s.name === 'Post the comment') as { with?: { script?: string } };
-    expect(post.with?.script).toContain("readdirSync('comments')");
-    expect(post.with?.script).toContain('<!-- cozy-gw diff comment ');
-    expect(post.with?.script).toContain('deleteComment');
-    expect(steps.find((s) => s.name === 'Annotate the findings')!.run).toContain('cat findings.txt');
-    expect(steps.find((s) => s.name === 'Post the comment')!.if).toBe(
-      "steps.diff.outputs.status == '0' || steps.diff.outputs.status == '3'",
-    );
-    expect(steps.find((s) => s.name === 'Gate')!.run).toMatch(/\*\) .*exit 1 ;;/);
-  });
-
-  if (!SH) {
-    it.skip('sh not on PATH: the preview step is not run', () => undefined);
-    return;
-  }
-
-  it('the preview step, run in a repository the render workflow filled: 0 with nothing changed, 3 with a change, and the comment', () => {
-    ensureBuilt();
-    const repo = path.join(tmpDir('ci-diff'), 'repo');
-    writeFiles(path.join(repo, 'platform'), readFiles(PLATFORM));
-    const cozy = `node ${BIN}`;
-    const rendered = runProcess(
-      'sh',
-      ['-c', `${cozy} render --values platform/values.yaml -f platform/tenants --output-dir deploy/platform`],
-      { cwd: repo },
-    );
-    expect(rendered.code).toBe(0);
-    // The step's script, with the installed package's cozy-gw replaced by this build; GITHUB_OUTPUT a file.
-    const script = preview.run!.replace(/^( *)cozy-gw /gm, `$1${cozy} `);
-    expect(script).not.toMatch(/^\s*cozy-gw /m);
-    const run = () => {
-      const out = path.join(repo, 'github-output');
-      fs.writeFileSync(out, '');
-      const r = runProcess('sh', ['-c', script], { cwd: repo, env: { GITHUB_OUTPUT: out } });
-      expect(r.code).toBe(0);
-      const dir = path.join(repo, 'comments');
-      const parts = fs
-        .readdirSync(dir)
-        .filter((f) => /^comment-\d+\.md$/.test(f))
-        .sort();
-      expect(parts[0]).toBe('comment-01.md');
-      expect(fs.readFileSync(path.join(repo, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
-      expect(fs.existsSync(path.join(repo, 'findings.txt'))).toBe(true);
-      return {
-        status: fs.readFileSync(out, 'utf8').trim(),
-        comment: parts.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join(''),
-      };
-    };
-    const same = run();
-    expect(same.status).toBe('status=0');
-    expect(same.comment).toMatch(/^<!-- cozy-gw diff comment 1\/1 -->\n### cozy-gw diff: no differences\n/);
-    fs.writeFileSync(
-      path.join(repo, 'platform', 'tenants', 'dave.yaml'),
-      'apiVersion: apps.cozystack.io/v1alpha1\nkind: Tenant\nmetadata:\n  name: dave\n  namespace: tenant-root\n',
-    );
-    const changed = run();
-    expect(changed.status).toBe('status=3');
-    // The whole tenant is created in its namespace (its count is the tenant chart's, docs/tenant.md §1.1-§1.3).
-    expect(changed.comment).toMatch(
-      /<details><summary>Namespace <code>tenant-dave<\/code>: \d+ to create(<\/summary>| \(continued)/,
-    );
-    expect(changed.comment).toContain('+++ Namespace tenant-dave (after)');
-    expect(changed.comment).toContain('+++ Secret tenant-dave/cozystack-values (after)');
-  }, 120_000);
 });

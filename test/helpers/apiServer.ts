@@ -7,17 +7,20 @@
  *
  * What the dressing adds, as a real cluster does: uid, resourceVersion, generation,
  * creationTimestamp; managedFields (the applied fields under `kustomize-controller`, with Flux's
- * `kustomize.toolkit.fluxcd.io/*` labels, which Flux adds to what it applies; the rest under the
- * manager that wrote it, and status under a status writer); the Namespace's
+ * `kustomize.toolkit.fluxcd.io/*` labels, which Flux adds to what it applies; what was applied by
+ * hand under `kubectl-client-side-apply`, what a controller created under `cozystack-controller`,
+ * each as FieldsV1 by the kind's list types (test/helpers/ssaModel.ts), and status under a status
+ * writer); the Namespace's
  * `kubernetes.io/metadata.name` label, spec.finalizers and status.phase; a Secret's stringData
- * folded into data and its type defaulted; defaulted Service, RoleBinding and admission-policy
- * fields; a ResourceQuota's status; a HelmRelease's finalizer and status; Gateway and Certificate
+ * folded into data and its type defaulted; defaulted Service, RoleBinding, admission-policy,
+ * Gateway API and TenantGateway fields (ssaModel.ts serverDefaults); a ResourceQuota's status; a HelmRelease's finalizer and status; Gateway and Certificate
  * status written by their controllers.
  */
 import { createHash } from 'node:crypto';
 import type { Exec } from '../../src/io/exec';
 import { SNAPSHOT_RESOURCES } from '../../src/pipelines/snapshot';
 import { groupOf, isObject, keyOf, type KObject } from '../../src/k8s/model';
+import { fieldsV1, manifestBody, schemaOf, serverDefaults } from './ssaModel';
 
 type Obj = Record<string, unknown>;
 
@@ -26,18 +29,25 @@ export const FLUX_LABELS = {
   'kustomize.toolkit.fluxcd.io/namespace': 'flux-system',
 };
 
-/** FieldsV1 of an applied manifest: maps member by member, lists atomic. */
-function fieldsOf(v: unknown): Obj {
-  const out: Obj = {};
-  if (!isObject(v)) return out;
-  for (const [k, x] of Object.entries(v)) out[`f:${k}`] = isObject(x) ? fieldsOf(x) : {};
-  return out;
+/** A Secret's stringData folded into data, as the API server stores it (and as Flux applies it). */
+function folded(o: KObject): KObject {
+  if (o.kind !== 'Secret' || !isObject(o.stringData)) return o;
+  const data: Obj = { ...(isObject(o.data) ? o.data : {}) };
+  for (const [k, v] of Object.entries(o.stringData)) data[k] = Buffer.from(String(v)).toString('base64');
+  const { stringData: _s, ...rest } = o;
+  return { ...rest, data } as KObject;
 }
 
-function appliedFields(o: KObject): Obj {
-  const { apiVersion: _a, kind: _k, metadata, status: _s, ...rest } = o;
-  const { name: _n, namespace: _ns, ...meta } = metadata;
-  return { ...fieldsOf(rest), 'f:metadata': fieldsOf(meta) };
+/** The managedFields entry of a manager that wrote `manifest`. */
+function entry(manager: string, operation: string, manifest: KObject): Obj {
+  return {
+    manager,
+    operation,
+    apiVersion: manifest.apiVersion,
+    time: '2026-01-01T00:00:00Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: fieldsV1(manifestBody(folded(manifest)), schemaOf(manifest)),
+  };
 }
 
 function uid(o: KObject): string {
@@ -45,55 +55,17 @@ function uid(o: KObject): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20, 32)}`;
 }
 
-const clone = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
-
-/** The API server's defaults for the kinds the platform writes. */
+/** The API server's defaults for the kinds the platform writes, with what their controllers write (status, finalizers). */
 function defaulted(o: KObject): KObject {
-  const x = clone(o) as KObject & Obj;
+  const x = serverDefaults(folded(o)) as KObject & Obj;
   const spec = (isObject(x.spec) ? x.spec : undefined) as Obj | undefined;
   switch (x.kind) {
     case 'Namespace':
-      x.metadata.labels = { ...(x.metadata.labels ?? {}), 'kubernetes.io/metadata.name': x.metadata.name };
       x.spec = { finalizers: ['kubernetes'], ...(spec ?? {}) };
       x.status = { phase: 'Active' };
       break;
-    case 'Secret':
-      x.type ??= 'Opaque';
-      if (isObject(x.stringData)) {
-        const data: Obj = { ...(isObject(x.data) ? x.data : {}) };
-        for (const [k, v] of Object.entries(x.stringData)) data[k] = Buffer.from(String(v)).toString('base64');
-        x.data = data;
-        delete x.stringData;
-      }
-      break;
-    case 'Service':
-      if (spec) {
-        spec.sessionAffinity ??= 'None';
-        spec.type ??= 'ClusterIP';
-      }
-      break;
-    case 'RoleBinding':
-    case 'ClusterRoleBinding':
-      for (const s of (x.subjects as Obj[] | undefined) ?? [])
-        if (s.kind === 'User' || s.kind === 'Group') s.apiGroup ??= 'rbac.authorization.k8s.io';
-      break;
     case 'ValidatingAdmissionPolicy':
-      if (spec) {
-        spec.failurePolicy ??= 'Fail';
-        const mc = (spec.matchConstraints ??= {}) as Obj;
-        mc.matchPolicy ??= 'Equivalent';
-        mc.namespaceSelector ??= {};
-        mc.objectSelector ??= {};
-        for (const r of (mc.resourceRules as Obj[] | undefined) ?? []) r.scope ??= '*';
-      }
       x.status = { observedGeneration: 1, typeChecking: {} };
-      break;
-    case 'ValidatingAdmissionPolicyBinding':
-      if (spec && isObject(spec.matchResources)) {
-        spec.matchResources.matchPolicy ??= 'Equivalent';
-        spec.matchResources.namespaceSelector ??= {};
-        spec.matchResources.objectSelector ??= {};
-      }
       break;
     case 'ResourceQuota':
       if (spec && isObject(spec.hard))
@@ -123,10 +95,12 @@ function defaulted(o: KObject): KObject {
  * The live cluster: `objects` (the state after the controller ran: `reconcile --all` over what Flux
  * applied and what else the cluster holds, Secrets with their data) as the API server returns
  * them; `applied` are the manifests Flux applied (render's output), by which each object's applier
- * and Flux labels are known.
+ * and Flux labels are known; `byHand` the manifests someone applied with kubectl
+ * (`kubectl-client-side-apply`). What neither holds a controller wrote (`cozystack-controller`).
  */
-export function liveCluster(objects: KObject[], applied: KObject[]): KObject[] {
+export function liveCluster(objects: KObject[], applied: KObject[], byHand: KObject[] = []): KObject[] {
   const byKey = new Map(applied.map((o) => [keyOf(o), o]));
+  const handKey = new Map(byHand.map((o) => [keyOf(o), o]));
   const byRef = new Map(objects.map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, o]));
   // An owner reference names its owner's uid, which the API server gave it.
   const owned = (o: KObject): KObject => {
@@ -148,23 +122,10 @@ export function liveCluster(objects: KObject[], applied: KObject[]): KObject[] {
         metadata: { ...manifest.metadata, labels: { ...(manifest.metadata.labels ?? {}), ...FLUX_LABELS } },
       };
       x.metadata.labels = { ...(x.metadata.labels ?? {}), ...FLUX_LABELS };
-      managedFields.push({
-        manager: 'kustomize-controller',
-        operation: 'Apply',
-        apiVersion: o.apiVersion,
-        time: '2026-01-01T00:00:00Z',
-        fieldsType: 'FieldsV1',
-        fieldsV1: appliedFields(withLabels),
-      });
-    } else
-      managedFields.push({
-        manager: 'kubectl-client-side-apply',
-        operation: 'Update',
-        apiVersion: o.apiVersion,
-        time: '2026-01-01T00:00:00Z',
-        fieldsType: 'FieldsV1',
-        fieldsV1: appliedFields(o),
-      });
+      managedFields.push(entry('kustomize-controller', 'Apply', withLabels));
+    } else if (handKey.has(keyOf(o)))
+      managedFields.push(entry('kubectl-client-side-apply', 'Update', handKey.get(keyOf(o))!));
+    else managedFields.push(entry('cozystack-controller', 'Update', o));
     if (x.status !== undefined)
       managedFields.push({
         manager: 'status-writer',

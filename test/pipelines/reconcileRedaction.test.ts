@@ -29,7 +29,9 @@ describe('secret redaction (docs/decisions.md §9)', () => {
           keep: 'me',
           [REDACTED_ANNOTATION]: 'extra,tls.crt,tls.key',
           // the digest of the data as the API server stores it (stringData folded in)
-          'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+          'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(
+            /^scrypt:4096:8:1:[0-9a-f]{32}:[0-9a-f]{64}$/,
+          ),
         },
       },
       type: 'kubernetes.io/tls',

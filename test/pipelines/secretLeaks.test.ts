@@ -61,7 +61,7 @@ describe('keyMaterialAnnotations: the one rule', () => {
     expect(r.metadata.annotations).toEqual({
       other: 'fine',
       [REDACTED_ANNOTATION]: 'password',
-      'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^scrypt:4096:8:1:[0-9a-f]{32}:[0-9a-f]{64}$/),
     });
   });
   it('a Secret already without data still loses a last-applied copy', () => {

@@ -114,7 +114,7 @@ describe('snapshot of a cluster (context kind-cozy)', () => {
       team: 'platform',
       [REDACTED_ANNOTATION]: 'tls.crt,tls.key',
       // the digest of the data left out, so diff can tell changed data from unchanged
-      'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      'cozy-gw.cozystack.io/secret-data-digest': expect.stringMatching(/^scrypt:4096:8:1:[0-9a-f]{32}:[0-9a-f]{64}$/),
     });
     const channel = objs.find((o) => o.kind === 'Secret' && o.metadata.namespace === 'cozy-system')!;
     expect(Buffer.from((channel.data as Record<string, string>)['values.yaml'], 'base64').toString()).toContain(

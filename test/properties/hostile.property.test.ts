@@ -7,12 +7,19 @@
  * and control characters in values. Each case is written to temp
  * files once and run in-process through render (plain, --with-controller --output-dir), reconcile
  * (-o yaml/json/plan, --all), admit, fn (a ResourceList on stdin, and the kustomize exec plugin form:
- * a config file and a stream on stdin), post-render and diff (--state).
+ * a config file and a stream on stdin), post-render and diff (--state). A third of the cases
+ * are a platform that renders with the shapes of the change a pull request could bring against
+ * the reviewer: ValidatingAdmissionPolicies of expensive CEL or reaching for Secret data (in the
+ * change and the state, over a state Secret holding the marker), Secrets forging cozy-gw's
+ * redaction marks, many routes sharing one hostname (diff -o json and the comment in parts of 4,096
+ * characters too), and a temporary file planted where `snapshot -o` writes.
  *
  * Asserted: exit 0, 1 or 2 (diff also 3), no stack trace or JavaScript error name on stderr, bounded
  * time per command, no input key reaching a built-in prototype (their own property names unchanged), nothing written outside the output directory, and the secret marker put in
  * every generated Secret's data/stringData never printed (fn and post-render pass their input items
- * through byte for byte, so there it may appear no more often than in the input).
+ * through byte for byte, so there it may appear no more often than in the input); every standard
+ * output linear in the input, every comment part within its limit, nothing planted written
+ * through.
  *
  * FC_RUNS sets the number of runs of every property here (HOSTILE_RUNS, HOSTILE_TREE_RUNS each one's;
  * defaults 200 and 40, for `npm test`); FC_SEED replays a failure (the seed is printed).
@@ -25,6 +32,7 @@ import fc from 'fast-check';
 import { spawn } from 'node:child_process';
 import { readTree } from '../../src/io/outputDir';
 import { ROOT, runCli } from '../helpers/cli';
+import { inProcessKubectl } from '../helpers/fakeKubectl';
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? process.env.FC_RUNS ?? 200);
 const SEED =
@@ -151,6 +159,31 @@ const anyValue: fc.Arbitrary<Y> = fc.letrec<{ v: Y }>((tie) => ({
       .map(([v, anchor]): Y => ({ t: 'map', v, anchor })),
   ),
 })).v;
+
+/** cozy-gw's redaction annotations as an input could forge them: with a digest of the marker, of nothing, or junk. */
+const forgedMarks: fc.Arbitrary<Y | undefined> = fc.option(
+  fc
+    .tuple(
+      fc.constantFrom('tls.key', 'tls.crt,tls.key', '(none)', 'values.yaml'),
+      fc.constantFrom(
+        `sha256:${createHash('sha256')
+          .update(JSON.stringify([['tls.key', MARKER_B64]]))
+          .digest('hex')}`,
+        `scrypt:4096:8:1:${'0'.repeat(32)}:${'f'.repeat(64)}`,
+        `scrypt:1073741824:8:1:${'0'.repeat(32)}:${'f'.repeat(64)}`,
+        'sha256:',
+        'junk',
+      ),
+    )
+    .map(([omitted, digest]) =>
+      map({
+        'cozy-gw.cozystack.io/secret-data-omitted': s(omitted),
+        'cozy-gw.cozystack.io/secret-data-digest': s(digest),
+        'kubectl.kubernetes.io/last-applied-configuration': s(`{"data":{"tls.key":"${MARKER_B64}"}}`),
+      }),
+    ),
+  { nil: undefined, freq: 3 },
+);
 
 /**
  * The kinds' arbitraries at one hostility: `bad` 1 puts a wrong value in about one field of four,
@@ -301,8 +334,15 @@ function arbitraries(bad: number) {
       fc.constantFrom('Opaque', 'kubernetes.io/tls', 'x'),
       fc.constantFrom(0, 1, 2, 3),
       oddString,
+      forgedMarks,
     )
-    .map(([meta, type, shape, key]): Y => {
+    .map(([plainMeta, type, shape, key, forged]): Y => {
+      // cozy-gw's own redaction marks, forged on a Secret that holds its data (they are cozy-gw's
+      // output, never taken at their word).
+      const meta: Y =
+        forged && plainMeta.t === 'map'
+          ? { ...plainMeta, v: [...plainMeta.v.filter(([k]) => k !== 'annotations'), ['annotations', forged]] }
+          : plainMeta;
       const data: Y =
         shape === 0
           ? map({ 'tls.key': s(MARKER_B64), 'tls.crt': s(MARKER_B64), [key]: s(MARKER_B64) })
@@ -418,6 +458,97 @@ interface Case {
   fnConfig: Y | undefined;
   /** `--set` assignments given to every command that reads platform values. */
   set?: string[];
+  /** Many routes sharing one hostname in the change: every output stays linear in them, every comment part fits. */
+  shared?: number;
+  /** A temporary file planted where `snapshot -o` once wrote its own: a link to a file outside, or a file of another's. */
+  planted?: 'link' | 'file';
+}
+
+// ---------------------------------------------------------------------------------------------
+// ValidatingAdmissionPolicies as a pull request could bring them: expensive CEL (cancelled past the
+// API server's cost limits) and expressions that reach for Secret data (judged masked).
+
+const list = (n: number) => `[${Array.from({ length: n }, (_, i) => i).join(',')}]`;
+const NESTED = (() => {
+  let e = 'true';
+  for (const v of 'abcdef') e = `${list(12)}.all(${v}, ${e})`;
+  return e;
+})();
+const BIG = 'x'.repeat(10_010);
+/** Expensive expressions: a nested `.all()`, a quadratic `contains` of a few nodes, a long product of lists. */
+const expensive = fc.constantFrom(
+  NESTED,
+  `'${BIG}'.contains('${BIG}')`,
+  `${list(1000)}.all(a, ${list(400)}.all(b, true))`,
+);
+/** Expressions and messages over Secret data, each a way key material could reach a message. */
+const leaky = fc.constantFrom(
+  "'k=' + string(object.data)",
+  "object.data['tls.key']",
+  'string(object.stringData).substring(0, 20)',
+  "object.metadata.annotations['kubectl.kubernetes.io/last-applied-configuration']",
+  "'v=' + variables.v",
+  "string(int(object.data['tls.key']))",
+);
+const resourceRule = fc.constantFrom(
+  { apiGroups: [''], apiVersions: ['v1'], resources: ['secrets'] },
+  { apiGroups: ['*'], apiVersions: ['*'], resources: ['*'] },
+  { apiGroups: ['gateway.networking.k8s.io'], apiVersions: ['v1alpha2'], resources: ['tlsroutes', 'httproutes'] },
+);
+const policyPair = fc
+  .record({
+    name: fc.constantFrom('hostile-a', 'hostile-b'),
+    rule: resourceRule,
+    failurePolicy: fc.constantFrom('Fail', 'Ignore', undefined),
+    matchPolicy: fc.constantFrom('Exact', 'Equivalent', undefined),
+    validation: fc.oneof(expensive, leaky, fc.constant('false')),
+    message: fc.oneof(leaky, expensive),
+    condition: fc.option(
+      fc.oneof(
+        leaky.map((l) => `${l} != ''`),
+        expensive,
+      ),
+      { nil: undefined },
+    ),
+  })
+  .map(({ name, rule, failurePolicy, matchPolicy, validation, message, condition }) => {
+    // A nested `.all()` over every object of a state costs the look-ahead a few hundredths of a second each: Secrets only.
+    const r =
+      validation === NESTED || message === NESTED || condition === NESTED
+        ? { ...rule, resources: ['secrets'], apiGroups: [''], apiVersions: ['v1'] }
+        : rule;
+    const spec: Record<string, unknown> = {
+      ...(failurePolicy ? { failurePolicy } : {}),
+      matchConstraints: {
+        ...(matchPolicy ? { matchPolicy } : {}),
+        resourceRules: [{ ...r, operations: ['CREATE', 'UPDATE'] }],
+      },
+      variables: [{ name: 'v', expression: "has(object.data) ? string(object.data) : ''" }],
+      validations: [{ expression: validation, messageExpression: message, message: 'refused' }],
+      ...(condition ? { matchConditions: [{ name: 'c', expression: condition }] } : {}),
+    };
+    const vap = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name },
+      spec,
+    };
+    const binding = {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name },
+      spec: { policyName: name, validationActions: ['Deny'] },
+    };
+    return `---\n${JSON.stringify(vap)}\n---\n${JSON.stringify(binding)}\n`;
+  });
+
+/** `n` HTTPRoutes of tenant-root that share one hostname. */
+function sharedRoutes(n: number): string {
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      `---\n{"apiVersion": "gateway.networking.k8s.io/v1", "kind": "HTTPRoute", "metadata": {"name": "shared-${i}", "namespace": "tenant-root"}, "spec": {"parentRefs": [{"name": "cozystack", "namespace": "tenant-root"}], "hostnames": ["shop.example.org"]}}\n`,
+  ).join('');
 }
 
 /** A dotted path whose parts may name a prototype: `__proto__.x`, `a.constructor.prototype.b`. */
@@ -466,7 +597,7 @@ const configMapConfig: fc.Arbitrary<Y> = fc
 
 const docsText = (docs: Y[]) => docs.map((d) => `---\n${emit(d)}\n`).join('');
 
-const caseArb: fc.Arbitrary<Case> = fc
+const hostileCase: fc.Arbitrary<Case> = fc
   .record({
     values: fc.oneof(
       { weight: 3, arbitrary: clean.platformValues },
@@ -503,14 +634,63 @@ const caseArb: fc.Arbitrary<Case> = fc
       { nil: undefined },
     ),
     set: fc.oneof({ weight: 2, arbitrary: fc.constant<string[]>([]) }, { weight: 1, arbitrary: setArb }),
+    policies: fc.array(policyPair, { maxLength: 2 }),
+    statePolicies: fc.array(policyPair, { maxLength: 1 }),
+    shared: fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined, freq: 4 }),
+    planted: fc.option(fc.constantFrom<'link' | 'file'>('link', 'file'), { nil: undefined, freq: 4 }),
   })
-  .map(({ values, docs, state, fnConfig, set }) => ({
+  .map(({ values, docs, state, fnConfig, set, policies, statePolicies, shared, planted }) => ({
     values: emit(values) + '\n',
-    docs: docsText(docs),
-    state: docsText([...docs, ...state]),
+    docs: docsText(docs) + policies.join('') + (shared ? sharedRoutes(shared) : ''),
+    state: docsText([...docs, ...state]) + statePolicies.join(''),
     fnConfig,
     set,
+    shared,
+    planted,
   }));
+
+/** A Secret of the state holding the marker as a TLS key, which a policy in the change reaches for. */
+const WILD = `---\n${JSON.stringify({
+  apiVersion: 'v1',
+  kind: 'Secret',
+  metadata: { name: 'wild', namespace: 'tenant-root' },
+  type: 'kubernetes.io/tls',
+  data: { 'tls.crt': MARKER_B64, 'tls.key': MARKER_B64 },
+})}\n`;
+
+/**
+ * A platform that renders, and the new shapes on it (so that they reach the pipelines, not only
+ * the input checks): policies with expensive CEL or reaching for Secret data, in the change and in
+ * the state, a state Secret holding the marker, Secrets forging cozy-gw's redaction marks, many
+ * routes sharing one hostname, a planted temporary file.
+ */
+const focusedCase: fc.Arbitrary<Case> = fc
+  .record({
+    docs: fc.array(clean.documentArb, { maxLength: 3 }),
+    policies: fc.array(policyPair, { minLength: 1, maxLength: 2 }),
+    statePolicies: fc.array(policyPair, { maxLength: 1 }),
+    shared: fc.option(fc.integer({ min: 20, max: 400 }), { nil: undefined, freq: 2 }),
+    planted: fc.option(fc.constantFrom<'link' | 'file'>('link', 'file'), { nil: undefined, freq: 3 }),
+  })
+  .map(({ docs, policies, statePolicies, shared, planted }) => {
+    // One policy of a name (two of one name would be a duplicate, refused before anything runs).
+    const unique = (ps: string[]) =>
+      ps.filter((p, i) => ps.findIndex((q) => q.slice(0, 120) === p.slice(0, 120)) === i);
+    const given = docsText([ROOT_TENANT, ...docs]);
+    return {
+      values: 'publishing: {host: example.org}\ngateway: {enabled: true}\n',
+      docs: given + unique(policies).join('') + (shared ? sharedRoutes(shared) : ''),
+      state: given + WILD + statePolicies.join(''),
+      fnConfig: undefined,
+      shared,
+      planted,
+    };
+  });
+
+const caseArb: fc.Arbitrary<Case> = fc.oneof(
+  { weight: 2, arbitrary: hostileCase },
+  { weight: 1, arbitrary: focusedCase },
+);
 
 /** The own property names of the built-in prototypes: an input key that reached one would add a name. */
 function prototypeNames(): string {
@@ -544,6 +724,49 @@ const stats = new Map<string, number>();
 const count = (hay: string, needle: string) => hay.split(needle).length - 1;
 const JS_ERROR =
   /\n\s+at .+|\b(TypeError|RangeError|ReferenceError|SyntaxError|EvalError|URIError|InternalError)\b|Maximum call stack/;
+
+/** Where the comment parts go (a folder of the work directory), and the snapshot of the planted case. */
+const COMMENTS = 'comments';
+const SNAPSHOT = 'snap.yaml';
+
+/** Every comment part within the limit it was written for. */
+function checkCommentParts(dir: string): void {
+  if (!fs.existsSync(dir)) return;
+  for (const f of fs.readdirSync(dir)) {
+    const n = fs.readFileSync(path.join(dir, f), 'utf8').length;
+    if (n > 4096) throw new Error(`comment part ${f} holds ${n} characters, past --comment-limit 4096`);
+  }
+}
+
+/**
+ * `snapshot -o` in a directory where another user planted a file at the name the temporary file
+ * once took (`.snap.yaml.<pid>.tmp`): a link to a file outside, or a file of theirs. Neither is
+ * written through, followed or removed; the snapshot is written; nothing of the run's own is left.
+ */
+async function checkPlanted(work: string, how: 'link' | 'file'): Promise<void> {
+  const outside = path.join(path.dirname(work), 'victim.txt');
+  fs.writeFileSync(outside, 'precious\n');
+  const planted = path.join(work, `.${SNAPSHOT}.${process.pid}.tmp`);
+  if (how === 'link') fs.symlinkSync(outside, planted);
+  else fs.writeFileSync(planted, 'theirs\n', { mode: 0o666 });
+  const fake = path.join(ROOT, 'testdata', 'fake-kubectl');
+  const r = await runCli(['snapshot', '-q', '-o', SNAPSHOT], {
+    cwd: work,
+    env: { PATH: `${fake}${path.delimiter}${path.dirname(process.execPath)}`, HOME: path.dirname(work) },
+    exec: inProcessKubectl,
+  });
+  const problems = [
+    r.code !== 0 && `snapshot exit ${r.code}: ${r.stderr.slice(0, 500)}`,
+    fs.readFileSync(outside, 'utf8') !== 'precious\n' && 'the file a planted link points at was written',
+    how === 'link' && !fs.lstatSync(planted).isSymbolicLink() && 'the planted link was replaced',
+    how === 'file' && fs.readFileSync(planted, 'utf8') !== 'theirs\n' && 'the planted file was written',
+    !fs.lstatSync(path.join(work, SNAPSHOT)).isFile() && 'the snapshot is no regular file',
+    fs.readdirSync(work).filter((f) => f.endsWith('.tmp')).length !== 1 && 'a temporary file of the run was left',
+  ].filter(Boolean);
+  fs.rmSync(planted);
+  fs.rmSync(outside);
+  if (problems.length) throw new Error(`snapshot -o with a planted ${how}: ${problems.join('; ')}`);
+}
 
 async function check(c: Case): Promise<void> {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-hprop-'));
@@ -583,7 +806,24 @@ async function check(c: Case): Promise<void> {
       { args: ['fn', 'plugin.yaml'], stdin: c.docs, passThrough: c.docs },
       { args: ['post-render', '--now', NOW], stdin: c.docs, passThrough: c.docs },
       { args: ['diff', '--state', 'state.yaml', ...common, '--now', NOW], codes: [0, 1, 2, 3] },
+      ...(c.shared
+        ? [
+            { args: ['diff', '--state', 'state.yaml', ...common, '--now', NOW, '-o', 'json'], codes: [0, 1, 2, 3] },
+            {
+              args: ['diff', '--state', 'state.yaml', ...common, '--now', NOW, '-o', 'markdown'],
+              codes: [0, 1, 2, 3],
+            },
+            {
+              args: [
+                ...['diff', '--state', 'state.yaml', ...common, '--now', NOW, '-o', 'markdown'],
+                ...['--comment-dir', COMMENTS, '--comment-limit', '4096'],
+              ],
+              codes: [0, 1, 2, 3],
+            },
+          ]
+        : []),
     ];
+    const inputBytes = c.values.length + c.docs.length + c.state.length;
     for (const cmd of commands) {
       const label = `cozy-gw ${cmd.args.join(' ')}`;
       const t0 = Date.now();
@@ -611,12 +851,18 @@ async function check(c: Case): Promise<void> {
         if (count(r.stdout, m) > allowed)
           throw new Error(`secret marker ${m} on stdout: ${label}\nstdout: ${r.stdout.slice(0, 3000)}`);
       }
+      // Bounded by the input's meaning: linear in it, never the square of a shared hostname's routes.
+      if (r.stdout.length > 40 * inputBytes + 300_000)
+        throw new Error(`${r.stdout.length} characters on stdout from ${inputBytes} of input: ${label}`);
     }
+    if (c.shared) checkCommentParts(path.join(work, COMMENTS));
+    if (c.planted) await checkPlanted(work, c.planted);
     // Only the output directory may have changed.
     const after = snapshotTree(parent);
     const inside = (p: string) => p === path.join('work', outRel) || p.startsWith(path.join('work', outRel) + path.sep);
     const changed = [...after].filter(([p, st]) => before.get(p) !== st && !inside(p)).map(([p]) => p);
-    const ancestors = new Set(['work/out']);
+    const ancestors = new Set(['work/out', path.join('work', COMMENTS), path.join('work', SNAPSHOT)]);
+    for (const [p] of after) if (p.startsWith(`${path.join('work', COMMENTS)}${path.sep}`)) ancestors.add(p);
     const outside = changed.filter((p) => !ancestors.has(p));
     if (outside.length) throw new Error(`written outside the output directory: ${outside.join(', ')}`);
     // Nothing the render wrote in the output directory leaks the marker.
@@ -652,7 +898,8 @@ describe('hostile input through every command', () => {
         );
       }
     },
-    30 * 60 * 1000,
+    // Half an hour at least; a long HOSTILE_RUNS run gets its time (some seconds a run).
+    Math.max(30 * 60 * 1000, RUNS * 5000),
   );
 });
 

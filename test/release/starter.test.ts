@@ -25,6 +25,7 @@ interface Step {
   uses?: string;
   id?: string;
   if?: string;
+  'working-directory'?: string;
   env?: Record<string, string>;
   with?: { script?: string };
 }
@@ -121,22 +122,29 @@ if (!SH || !GIT) {
     it('the diff workflow, on a pull request: the preview (status 3, the comment, the page, the findings), the comment posted, the gate passed', async () => {
       const alice = path.join(repo, 'platform', 'tenants', 'alice.yaml');
       fs.writeFileSync(alice, fs.readFileSync(alice, 'utf8').replace('gateway: false', 'gateway: true'));
+      const base = git('rev-parse', 'HEAD').stdout.trim();
+      git('checkout', '-q', '-b', 'pr');
+      git('commit', '-qam', 'alice gets a Gateway');
       const diff = workflow('cozy-gw-diff.yml');
+      const runner = path.join(dir, 'runner-pr');
       const outputs = runSteps(
         diff,
         steps(diff).filter((s) => s.run),
-        path.join(dir, 'runner-pr'),
+        runner,
+        { 'github.event.pull_request.base.sha': base },
       );
       expect(outputs.status).toBe('3');
-      const parts = fs.readdirSync(path.join(repo, 'comments')).sort();
+      // What the run writes is under RUNNER_TEMP, not in the checkout (examples/ci/cozy-gw-diff.yml).
+      const out = path.join(runner, 'temp', 'cozy-gw-out');
+      const parts = fs.readdirSync(path.join(out, 'comments')).sort();
       expect(parts).toEqual(['comment-01.md']);
-      const comment = fs.readFileSync(path.join(repo, 'comments', 'comment-01.md'), 'utf8');
+      const comment = fs.readFileSync(path.join(out, 'comments', 'comment-01.md'), 'utf8');
       expect(comment).toContain('**The change as given:**');
       expect(comment).toContain(
         '<code>&#126; change Tenant tenant-root/alice</code>: <code>&#126; spec&#46;gateway&#58; false -&#62; true</code>',
       );
-      expect(fs.readFileSync(path.join(repo, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
-      expect(fs.existsSync(path.join(repo, 'findings.txt'))).toBe(true);
+      expect(fs.readFileSync(path.join(out, 'report.html'), 'utf8')).toMatch(/^<!DOCTYPE html>/);
+      expect(fs.existsSync(path.join(out, 'findings.txt'))).toBe(true);
 
       // The comment step, its actions/github-script, against a client that records what it is asked.
       const post = steps(diff).find((s) => s.uses?.startsWith('actions/github-script'))!;
@@ -156,40 +164,59 @@ if (!SH || !GIT) {
       };
       const context = { repo: { owner: 'o', repo: 'r' }, payload: { pull_request: { number: 7 } } };
       const cwd = process.cwd();
+      const temp = process.env.RUNNER_TEMP;
       process.chdir(repo);
+      process.env.RUNNER_TEMP = path.join(runner, 'temp');
       try {
         const script = new Function('require', 'github', 'context', `return (async () => {${post.with!.script!}})();`);
         await script(require, github, context);
       } finally {
         process.chdir(cwd);
+        if (temp === undefined) delete process.env.RUNNER_TEMP;
+        else process.env.RUNNER_TEMP = temp;
       }
       expect(calls).toEqual(['delete 1', 'create <!-- cozy-gw diff comment 1/1 -->']);
     }, 180_000);
 
     /**
      * The `run` steps of a workflow as GitHub Actions runs them, in order, on a runner whose npm
-     * prefix is its own (`runner`): the workflow's and the step's env, GITHUB_OUTPUT a file, the
-     * `${{ steps.<id>.outputs.<name> }}` expressions read from it. Each must exit 0; returns the outputs.
+     * prefix is its own (`runner`, RUNNER_TEMP its `temp/`): the workflow's and the step's env,
+     * GITHUB_OUTPUT a file, the `${{ steps.<id>.outputs.<name> }}` expressions read from it,
+     * `${{ runner.temp }}` and the event's `${{ github... }}` values given, a step's
+     * working-directory. Each must exit 0; returns the outputs.
      */
-    function runSteps(w: Workflow, run: Step[], runner: string): Record<string, string> {
-      fs.mkdirSync(runner, { recursive: true });
+    function runSteps(
+      w: Workflow,
+      run: Step[],
+      runner: string,
+      github: Record<string, string> = {},
+    ): Record<string, string> {
+      const temp = path.join(runner, 'temp');
+      fs.mkdirSync(temp, { recursive: true });
       const output = path.join(runner, 'github-output');
       fs.writeFileSync(output, '');
       const outputs: Record<string, string> = {};
+      const expand = (text: string) =>
+        text.replace(/\$\{\{\s*([\w.]+)\s*\}\}/g, (all, e: string) => {
+          const m = /^steps\.\w+\.outputs\.(\w+)$/.exec(e);
+          if (m) return outputs[m[1]] ?? '';
+          if (e === 'runner.temp') return temp;
+          if (e in github) return github[e];
+          throw new Error(`the test does not know the expression ${all}`);
+        });
       for (const s of run) {
-        const script = s.run!.replace(
-          /\$\{\{\s*steps\.\w+\.outputs\.(\w+)\s*\}\}/g,
-          (_, k: string) => outputs[k] ?? '',
-        );
+        const script = expand(s.run!);
+        const stepEnv = Object.fromEntries(Object.entries(s.env ?? {}).map(([k, v]) => [k, expand(v)]));
         const env = {
           ...w.env,
-          ...s.env,
+          ...stepEnv,
+          RUNNER_TEMP: temp,
           GITHUB_OUTPUT: output,
           npm_config_prefix: runner,
           npm_config_cache: path.join(runner, 'npm-cache'),
         };
         const r = runProcess(SH!, ['-e', '-c', script], {
-          cwd: repo,
+          cwd: s['working-directory'] ? expand(s['working-directory']) : repo,
           env: {
             PATH: [path.join(runner, 'bin'), ...userPath.split(path.delimiter).slice(1)].join(path.delimiter),
             HOME: dir,

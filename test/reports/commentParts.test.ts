@@ -102,6 +102,44 @@ describe('markdownParts', () => {
     expect(runs.length).toBeGreaterThan(4);
   });
 
+  it('a hostname row, a finding and a refusal longer than a part fit: the row continues in rows below it, the rest in lines', () => {
+    const d = diff(
+      { state: [configMap('a', 'cfg', { k: 'old' })], objects: [configMap('a', 'cfg', { k: 'new' })], valuesFiles: [] },
+      { now: NOW },
+    );
+    const long = `${'a|b`c<d>&e*'.repeat(900)}end`;
+    const withRows: DiffResult = {
+      ...d,
+      hostnames: [
+        {
+          hostname: 'x.example.org',
+          route: 'HTTPRoute a/r',
+          namespace: 'a',
+          before: { state: 'refused', reason: 'HostnameConflict', message: long },
+          after: { state: 'absent' },
+          change: 'reason',
+        },
+      ],
+      inadmissible: [
+        {
+          object: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cfg', namespace: 'a' },
+          policy: 'p',
+          binding: 'b',
+          message: long,
+          because: 'x',
+        },
+      ],
+    };
+    const finding = { severity: 'warning' as const, message: long };
+    const parts = markdownParts(withRows, { rerun: 'cozy-gw diff', limit: 4096, findings: [finding] });
+    checkParts(withRows, parts, 4096);
+    const all = parts.join('');
+    expect(all).toContain('| ↪ |');
+    // Nothing dropped: every piece of the message is there (its escaped form, in order).
+    // (A finding cuts a long run itself, saying so: k8s/printable.ts.)
+    expect(all.split('end').length - 1).toBe(2);
+  });
+
   it('hostile names and hostnames (pipes, backslash-pipes, backticks, HTML, links, bidi controls) break no table, fence or span, in any part', () => {
     const nasty = fc.constantFrom(
       '|',

@@ -3,7 +3,6 @@
  * reconcile and admit can run against a live cluster's state offline. What is read and how the
  * listing becomes a snapshot is in src/pipelines/snapshot.ts; this module runs kubectl and writes the file.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import type { CliContext } from '../context';
@@ -24,6 +23,7 @@ import type { ClusterVersion } from '../../platform/clusterVersion';
 import { DEFAULT_COZYSTACK_VERSION } from '../../platform/cozystackVersions';
 import { execProcess } from '../../io/exec';
 import { pushAll } from '../../k8s/arrays';
+import { writeFileAtomically } from '../../io/atomicFile';
 
 export interface SnapshotOptions {
   context?: string;
@@ -229,14 +229,15 @@ function render(objects: KObject[], opts: SnapshotOptions): string {
     : `${head}${dumpYaml({ apiVersion: 'v1', kind: 'List', items: [] })}`;
 }
 
-/** Write all or nothing: a temporary file beside the target, renamed over it. */
-function writeAtomically(file: string, text: string): void {
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+/**
+ * Write all or nothing: a temporary file of this run's own beside the target (src/io/atomicFile.ts:
+ * a random name, created exclusively, never a planted one), renamed over it; with Secret data in
+ * it, readable by its owner only.
+ */
+function writeAtomically(file: string, text: string, secretData: boolean): void {
   try {
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
+    writeFileAtomically(file, text, secretData ? 0o600 : 0o666);
   } catch (e) {
-    fs.rmSync(tmp, { force: true });
     throw new FindingsError([error(`cannot write ${file}: ${(e as Error).message}`, { rule: 'snapshot.write', file })]);
   }
 }
@@ -272,7 +273,7 @@ export function register(program: Command, ctx: CliContext): Command {
       const snap = await takeSnapshot(opts, ctx);
       if (opts.output) {
         const file = path.resolve(ctx.io.cwd, opts.output);
-        writeAtomically(file, snap.text);
+        writeAtomically(file, snap.text, Boolean(opts.includeSecretData));
         if (!opts.quiet) ctx.note(`snapshot: wrote ${snap.count} objects to ${opts.output}`);
       } else {
         ctx.io.stdout(snap.text);
