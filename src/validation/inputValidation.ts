@@ -187,12 +187,14 @@ export function unsetByTypoFindings(
       const v = valuesOf(w);
       return isObject(v) && getPath(v, key) !== undefined;
     });
+  const otherVersions = valueKeysUnknownIn(behaviour);
   const out: Finding[] = [];
   for (const where of sources) {
     const values = valuesOf(where);
     if (!isObject(values)) continue;
     for (const u of unknownValueKeys(values, behaviour)) {
-      if (u.suggestion === undefined) continue;
+      // A key another Cozystack version has is that version's, not a misspelling (docs/versions.md §P3).
+      if (u.suggestion === undefined || otherVersions.includes(u.path)) continue;
       const unset: string[] = [];
       for (const [rel, written] of leaves(getPath(values, u.path))) {
         const key = rel ? `${u.suggestion}.${rel}` : u.suggestion;
