@@ -23,6 +23,8 @@ export const late = {
   treeSummary: () => require('../diff/treeSummary') as typeof import('../diff/treeSummary'),
   /** A diff against a committed tree, changed-only. */
   treeDiff: () => require('./treeDiff') as typeof import('./treeDiff'),
+  /** A render into a committed tree, changed-only. */
+  treeRender: () => require('./treeRender') as typeof import('./treeRender'),
   diffOutput: () => require('../reports/diffOutput') as typeof import('../reports/diffOutput'),
   unifiedDiff: () => require('../reports/unifiedDiff') as typeof import('../reports/unifiedDiff'),
   /** The admit request, the evaluator and its CEL engine included. */

@@ -42,7 +42,7 @@ export interface TreeDiffRequest {
 }
 
 /** Whether DIR holds the tree alone: every entry of its own a release's folder, a folder the record names, or bookkeeping. */
-function treeAlone(dir: string, head: TreeHead, facts: TreeFacts): boolean {
+export function treeAlone(dir: string, head: TreeHead, facts: TreeFacts): boolean {
   const folders = new Set(head.folders);
   for (const ns of facts.releases.keys()) folders.add(segment(ns));
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

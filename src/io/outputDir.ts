@@ -24,7 +24,14 @@ import { hash } from 'node:crypto';
 import type { KObject } from '../k8s/model';
 import { dumpYaml, newMemo, toJson } from '../k8s/yaml';
 import { SafeDir } from './safeDir';
-import { commitTree, WORK, type TreeCommitOptions, type TreeCommitResult, type TreeEntry } from './treeCommit';
+import {
+  commitTree,
+  WORK,
+  type TreeCommitOptions,
+  type TreeCommitResult,
+  type TreeEntry,
+  type TreeSource,
+} from './treeCommit';
 import {
   KUSTOMIZATION,
   MARKER,
@@ -45,9 +52,9 @@ import {
   type TreeRecord,
 } from './treeRecord';
 
-export { MARKER, RECORD, recordBytes, parseRecord } from './treeRecord';
+export { MARKER, RECORD, recordBytes, parseRecord, blockFiles, sameShape, KUSTOMIZATION } from './treeRecord';
 export type { RecordHead, TreeFile, TreeFormat, TreeMaking, TreeObjectRef, TreeRecord, TreeShape } from './treeRecord';
-export { LOCK_WAIT_MS, TreeInterrupted, WORK, type SignalSource } from './treeCommit';
+export { LOCK_WAIT_MS, TreeChanged, TreeInterrupted, WORK, type SignalSource, type TreeSource } from './treeCommit';
 export { LOCK } from './treeLock';
 
 /** The kustomization file of every tree. */
@@ -264,6 +271,38 @@ export function readTreeBlocks(
   } finally {
     d.close();
   }
+}
+
+/** The bytes of the given releases' blocks of the tree's record, by release; undefined when the record changed under the reader. */
+export function readTreeBlockBytes(
+  dir: string,
+  head: RecordHead,
+  namespaces: Iterable<string>,
+): Map<string, Buffer> | undefined {
+  const d = new SafeDir(fs.realpathSync(dir));
+  try {
+    const byNs = new Map(head.releases.map((r) => [r.namespace, r]));
+    const out = new Map<string, Buffer>();
+    for (const ns of namespaces) {
+      const r = byNs.get(ns);
+      if (!r) continue;
+      const bytes = d.readRange(RECORD, head.bodyOffset + r.block.offset, r.block.bytes);
+      if (bytes.length !== r.block.bytes || sha256(bytes) !== r.digest) return undefined;
+      out.set(ns, bytes);
+    }
+    return out;
+  } finally {
+    d.close();
+  }
+}
+
+/**
+ * Write part of the tree in DIR (render changed-only into a tree, src/cli/treeRender.ts): the files
+ * `source` makes, the earlier files it names replaced or removed, the others kept; TreeChanged
+ * when the record in place is not the one the source was planned against.
+ */
+export function writePartialTree(dirArg: string, cwd: string, source: TreeSource, opts: TreeCommitOptions = {}) {
+  return commitTree(dirArg, cwd, source, opts);
 }
 
 /**

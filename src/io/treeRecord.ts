@@ -189,6 +189,11 @@ export function* linesOf(bytes: Buffer): Generator<string> {
   }
 }
 
+/** Whether two shapes write the same tree (the options a record keeps, as it keeps them). */
+export function sameShape(a: TreeShape, b: TreeShape): boolean {
+  return JSON.stringify(shapeRecord(a)) === JSON.stringify(shapeRecord(b));
+}
+
 /** The shaping options as recorded: only those set, in a fixed order (the same tree, the same record). */
 function shapeRecord(s: TreeShape): TreeShape {
   const out: TreeShape = {};

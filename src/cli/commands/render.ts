@@ -30,6 +30,7 @@ import {
 import { resolveNow } from '../clock';
 import { buildIdentity } from '../version';
 import type { RenderedTree } from '../../pipelines/render';
+import type { TreeShape } from '../../io/treeRecord';
 import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
 import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
@@ -74,6 +75,70 @@ function checkOptions(cmd: Command, opts: RenderCliOptions): void {
     usageError(cmd, '--lock-timeout applies only with --output-dir (only a tree is locked)');
 }
 
+/** How the tree is written, as its record keeps it (`diff --state DIR` renders the same way). */
+function shapeOf(opts: RenderCliOptions, cozystack: CozystackVersion): TreeShape {
+  return {
+    includeHooks: opts.includeHooks,
+    gatewayOnly: opts.gatewayOnly,
+    apiVersions: opts.apiVersions,
+    gatewayApiVersion: opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
+    withController: opts.withController,
+    cozystackVersion: cozystack.name,
+  };
+}
+
+/**
+ * `render --output-dir` into a tree whose record allows it, changed-only (src/cli/treeRender.ts,
+ * docs/performance.md "Changed-only"): true when it wrote the tree; false when the whole tree is
+ * to be rendered (the reason is not the user's concern: the output is the same).
+ */
+async function changedOnlyTree(
+  dir: string,
+  opts: RenderCliOptions,
+  ctx: CliContext,
+  pre: ReturnType<typeof prepared>,
+): Promise<boolean> {
+  // --validate and --strict judge every object emitted; --with-controller runs a pass over them all.
+  if (opts.withController || opts.validate || opts.strict) return false;
+  const { TreeInterrupted } = late.outputDir();
+  let done;
+  try {
+    done = await late.treeRender().changedOnlyRender({
+      dir,
+      cwd: ctx.io.cwd,
+      input: pre.input,
+      options: pre.chartOptions,
+      format: opts.output,
+      making: {
+        shape: shapeOf(opts, pre.chosen.version),
+        tenants: pre.inputs.objects.filter(isTenant),
+        values: pre.valuesDigest,
+      },
+      commit: commitOptions(opts, ctx),
+    });
+  } catch (e) {
+    if (!(e instanceof TreeInterrupted)) throw e;
+    ctx.report(e.findings);
+    ctx.exitCode = e.exitCode;
+    return true;
+  }
+  if ('full' in done) return false;
+  const findings = checkEmitted(withValuesHint([...pre.chosen.findings, ...done.findings], opts), [], opts);
+  ctx.report([...findings, ...late.render().outputInfoFindings([], pre.given > 0), ...done.written.warnings]);
+  for (const line of late.render().treeNotes(dir, done.objects, opts.output, done.written)) ctx.note(line);
+  return true;
+}
+
+/** The tree writer's options of a run: progress, the home directory, the lock's wait, notes. */
+function commitOptions(opts: RenderCliOptions, ctx: CliContext) {
+  return {
+    progress: (n: number, of: number) => ctx.progress.count('wrote', n, of, 'files'),
+    home: ctx.io.env.HOME,
+    lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
+    note: (line: string) => ctx.note(`note: ${line}`),
+  };
+}
+
 /**
  * `--output-dir`: the tree as a transaction (src/io/treeCommit.ts: a lock, a journal, recovery
  * notes, signals), then what it wrote, removed and left. -o json writes JSON files
@@ -91,27 +156,16 @@ async function writeTree(
   try {
     ctx.progress.phase(`writing ${grouped(result.objects.length)} objects to ${dir}...`);
     w = await writeOutputDir(dir, ctx.io.cwd, result.objects, {
-      progress: (n, of) => ctx.progress.count('wrote', n, of, 'files'),
       format: opts.output,
       // The record remembers how the tree was written and from which Tenants (`diff --state DIR` renders the same way).
       making: {
-        shape: {
-          includeHooks: opts.includeHooks,
-          gatewayOnly: opts.gatewayOnly,
-          apiVersions: opts.apiVersions,
-          gatewayApiVersion:
-            opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
-          withController: opts.withController,
-          cozystackVersion: result.cozystack.name,
-        },
+        shape: shapeOf(opts, result.cozystack),
         tenants: result.tenants,
         platform: facts?.lines.platform,
         values: result.valuesDigest,
       },
       releases: facts && { of: facts.of, info: facts.lines.releases },
-      home: ctx.io.env.HOME,
-      lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
-      note: (line) => ctx.note(`note: ${line}`),
+      ...commitOptions(opts, ctx),
     });
   } catch (e) {
     if (!(e instanceof TreeInterrupted)) throw e;
@@ -153,8 +207,8 @@ function treeFactsOf(result: RenderPassResult) {
  * The pass: the options checked, the inputs read, the charts rendered (with --with-controller, the
  * controller pass over them), --validate over what is to be emitted, and the output's info findings.
  */
-function renderPass(cmd: Command, opts: RenderCliOptions, ctx: CliContext): RenderPassResult {
-  const { render, outputInfoFindings } = late.render();
+/** What a render pass starts from: the options checked, the version chosen, the inputs read, the chart options. */
+function prepared(cmd: Command, opts: RenderCliOptions, ctx: CliContext) {
   checkOptions(cmd, opts);
   const chosen = chooseCozystackVersion(cmd, opts, ctx);
   const inputs = loadInputs(opts, ctx, cmd);
@@ -171,6 +225,20 @@ function renderPass(cmd: Command, opts: RenderCliOptions, ctx: CliContext): Rend
     // A tree's record keeps each release's digest (docs/performance.md "Changed-only").
     digests: opts.outputDir ? { build: buildIdentity() } : undefined,
   };
+  const valuesDigest = late
+    .platformValues()
+    .valuesDigest({ files: inputs.values, objects: inputs.objects }, chosen.version.behaviour);
+  return { chosen, inputs, given, input, chartOptions, valuesDigest };
+}
+
+function renderPass(
+  cmd: Command,
+  opts: RenderCliOptions,
+  ctx: CliContext,
+  pre = prepared(cmd, opts, ctx),
+): RenderPassResult {
+  const { render, outputInfoFindings } = late.render();
+  const { chosen, inputs, given, input, chartOptions } = pre;
   const result = opts.withController
     ? late.preview().preview(input, {
         ...chartOptions,
@@ -192,9 +260,7 @@ function renderPass(cmd: Command, opts: RenderCliOptions, ctx: CliContext): Rend
     tenants: inputs.objects.filter(isTenant),
     values: inputs.values,
     cozystack: chosen.version,
-    valuesDigest: late
-      .platformValues()
-      .valuesDigest({ files: inputs.values, objects: inputs.objects }, chosen.version.behaviour),
+    valuesDigest: pre.valuesDigest,
   };
 }
 
@@ -258,7 +324,9 @@ export function register(program: Command, ctx: CliContext): Command {
   async function renderAction(opts: RenderCliOptions): Promise<void> {
     ctx.progress = progressLine(ctx.io, opts.quiet);
     const { toJsonList, yamlStreamChunks } = late.yaml();
-    const result = renderPass(cmd, opts, ctx);
+    const pre = prepared(cmd, opts, ctx);
+    if (opts.outputDir && (await changedOnlyTree(opts.outputDir, opts, ctx, pre))) return;
+    const result = renderPass(cmd, opts, ctx, pre);
     if (opts.outputDir) {
       await writeTree(opts.outputDir, opts, ctx, result);
       return;
