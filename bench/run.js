@@ -668,7 +668,7 @@ function treeRows(base, o) {
   return { size: o.tree, rows };
 }
 
-/** The tree row's bars (issue 51): measured, not asserted. */
+/** The tree row's bars (docs/performance.md "Changed-only"): measured, not asserted. */
 function treeChecks(tree) {
   if (!tree) return [];
   const r = tree.rows;
@@ -814,8 +814,8 @@ function checks(results, baseline) {
     if (x?.ratioToFloor === undefined) return;
     const value = { wall: x.ratioToFloor, cpu: x.cpuRatioToFloor, 'peak RSS': x.rssRatioToFloor };
     for (const k of kinds) {
-      // The small run's peak memory and every CPU-time row are figures to report, not bars (issue 51:
-      // start-up's fixed cost and V8's background compiling are not what a user waits for).
+      // The small run's peak memory and every CPU-time row are figures to report, not bars
+      // (docs/performance.md "Current figures": start-up's fixed cost and V8's background compiling are not what a user waits for).
       const figure = k === 'cpu' || (k === 'peak RSS' && size === 'TS');
       out.push({ target: `${what} (${k})`, value: value[k], ...(figure ? { figure: true } : { ok: value[k] <= max }) });
     }
