@@ -47,7 +47,7 @@
  * --json FILE  --seed N  --keep (keep the generated folders)  --dir DIR (generate under DIR
  * instead of a temporary folder)  --only floor,reconcile,reconcile-json,render-floor,render,diff-floor,diff,fn
  * --no-scale (skip the scale row)  --scale-repeat N (default 1)  --scale-objects N --scale-routes N
- * (the full sizes)
+ * (the full sizes)  --tree SIZE (default XL: the tree row, treeRows)  --no-tree (skip it)
  */
 const fs = require('node:fs');
 const os = require('node:os');

@@ -317,7 +317,7 @@ function partialSource(
     for (const f of p.files.get(ns) ?? []) prev.set(f.path, f.sha256);
   return {
     files: entries,
-    partial: { prev, total: p.ordered.length + 1, recordId: head.id ?? '' },
+    partial: { prev, total: p.ordered.length + 1, recordId: head.id ?? '', held: new Set(p.paths) },
     record: (digestOf) => partialRecord(req, head, s, p, digestOf),
   };
 }

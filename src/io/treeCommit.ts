@@ -239,7 +239,13 @@ export interface TreeSource {
    * A partial run: the earlier files it may replace or remove (path → recorded digest), how many
    * files the tree holds once it is done, and the id of the record the caller read them from.
    */
-  partial?: { prev: ReadonlyMap<string, string | undefined>; total: number; recordId: string };
+  partial?: {
+    prev: ReadonlyMap<string, string | undefined>;
+    total: number;
+    recordId: string;
+    /** Every file of the tree once the run is done (those kept as they are among them): none is an entry left. */
+    held: ReadonlySet<string>;
+  };
 }
 
 /** A partial run found another record in place than the one it was planned against: write the tree whole. */
@@ -1019,6 +1025,7 @@ class TreeRun {
         const rel = queue[i] ? `${queue[i]}/${e.name}` : e.name;
         // What this run wrote is its own; an earlier file still here was not removed (not a regular file now): left.
         if ((queue[i] === '' && isOwnName(e.name)) || made.has(rel) || wholly.has(rel)) continue;
+        if (source.partial?.held.has(rel)) continue;
         if (e.isDirectory() && inner.has(rel)) queue.push(rel);
         else if (!(e.isDirectory() && source.partial)) left.push(e.isDirectory() ? `${rel}/` : rel);
       }

@@ -122,6 +122,8 @@ describe('render into a committed tree, changed-only', () => {
     expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
     for (const [rel, bytes] of want) expect([rel, got.get(rel)]).toEqual([rel, bytes]);
     expect(again.stderr.split('\n')[0]).toBe(whole.stderr.split('\n')[0]);
+    // Every file of the tree is the tree's: none is named as an entry cozy-gw did not write.
+    expect(again.stderr).not.toMatch(/left \d+ entr/);
     // Changed-only: the kept release's line as the record had it.
     const record = fs.readFileSync(path.join(cwd, 'marked', RECORD), 'utf8');
     expect([c.name, record.includes('"kept":true')]).toEqual([c.name, c.kept]);
