@@ -166,13 +166,23 @@ export function tenantInputFindings(t: KObject, behaviour: Behaviour = MAIN_VERS
  * Each Tenant's own checks (tenantInputFindings), by Tenant: made once by a caller that renders the
  * same Tenants more than once (a changed-only diff plans from the tree's Tenants, then renders
  * them: docs/performance.md "Changed-only") and handed to each render (RenderOptions.tenantChecks).
+ * A Tenant's checks read only the Tenant (its findings name it by kind, namespace and name), so
+ * Tenants of the same JSON text share them.
  */
 export function tenantChecks(
   tenants: readonly KObject[],
   behaviour: Behaviour = MAIN_VERSION.behaviour,
 ): Map<KObject, Finding[]> {
   const out = new Map<KObject, Finding[]>();
-  for (const t of tenants) if (!out.has(t)) out.set(t, tenantInputFindings(t, behaviour));
+  // Two Tenants of the same text (the tree's and the change's, unchanged) have the same checks.
+  const byText = new Map<string, Finding[]>();
+  for (const t of tenants) {
+    if (out.has(t)) continue;
+    const text = JSON.stringify(t);
+    let fs = byText.get(text);
+    if (!fs) byText.set(text, (fs = tenantInputFindings(t, behaviour)));
+    out.set(t, fs);
+  }
   return out;
 }
 

@@ -277,15 +277,29 @@ async function writePart(
   s: PartState,
 ): Promise<TreeRenderDone | { full: string }> {
   const files = new Map<string, TreeFile[]>();
-  for (const [ns, b] of s.blocks) files.set(ns, blockFiles(b));
+  // The blocks the run reads file by file: those of the releases it renders or the pass reaches.
+  for (const ns of new Set([...s.plan.render, ...s.plan.touched, ...s.part.byRelease.keys()])) {
+    const b = s.blocks.get(ns);
+    if (b) files.set(ns, blockFiles(b));
+  }
   const lines = releaseLines(req, s, files, head);
   if (!lines) return { full: "the controller's pass over the namespaces the change reaches is not theirs alone" };
-  const placed = placedFiles(req, s, files);
-  if (!placed) return { full: 'a file name of a release rendered meets another one' };
-  const source = partialSource(req, head, s, { ...placed, lines, files });
+  const same = samePaths(req, s, files, head);
+  let source: TreeSource;
+  let objects: number;
+  if (same) {
+    source = keptPathsSource(req, head, s, { ...same, lines, files });
+    objects = head.releases.reduce((n, r) => n + r.block.files, 0);
+  } else {
+    for (const [ns, b] of s.blocks) if (!files.has(ns)) files.set(ns, blockFiles(b));
+    const placed = placedFiles(req, s, files);
+    if (!placed) return { full: 'a file name of a release rendered meets another one' };
+    source = partialSource(req, head, s, { ...placed, lines, files });
+    objects = placed.ordered.length;
+  }
   try {
     const written = await writePartialTree(req.dir, req.cwd, source, req.commit);
-    return { findings: s.part.findings, objects: placed.ordered.length, written };
+    return { findings: s.part.findings, objects, written };
   } catch (e) {
     if (e instanceof TreeChanged) return { full: 'the record changed while the tree was written' };
     throw e;
@@ -371,4 +385,105 @@ function partialRecord(
     kustomization: digestOf(KUSTOMIZATION),
     folders: [...shared].sort(),
   });
+}
+
+/** The identity of an object's file as a record line holds it. */
+function lineKey(path: string, o: { apiVersion: string; kind: string; namespace?: string; name: string }): string {
+  return JSON.stringify([path, o.apiVersion, o.kind, o.namespace ?? '', o.name]);
+}
+
+/**
+ * The rendered releases' files when they are the files the record has for them, object for object
+ * (the same releases in the same order, each writing the same objects at the same paths): then the
+ * tree's order, kustomization.yaml and folders are the record's, and only these blocks change.
+ */
+function samePaths(
+  req: TreeRenderRequest,
+  s: PartState,
+  files: Map<string, TreeFile[]>,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+): { placed: Placed[]; paths: string[] } | undefined {
+  const was = head.releases.map((r) => r.namespace).filter((ns) => ns !== '');
+  if (was.length !== s.part.order.length || was.some((ns, i) => s.part.order[i] !== ns)) return undefined;
+  const placed: Placed[] = [];
+  const paths: string[] = [];
+  for (const [ns, objs] of s.part.byRelease) {
+    const ordered = orderOutput(objs);
+    const old = files.get(ns) ?? [];
+    if (old.length !== ordered.length) return undefined;
+    for (let i = 0; i < ordered.length; i++) {
+      const o = ordered[i];
+      const rel = outputFileOf(o, req.format);
+      const f = old[i];
+      const ref = { apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name };
+      if (!f.object || lineKey(f.path, f.object) !== lineKey(rel, ref)) return undefined;
+      placed.push({ object: o, release: ns, rendered: true });
+      paths.push(rel);
+    }
+  }
+  return { placed, paths };
+}
+
+/** The paths a block's lines name, read without parsing the rest of each line. */
+function blockPaths(bytes: Buffer, into: Set<string>): void {
+  const text = bytes.toString('utf8');
+  for (let at = 0; at < text.length;) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const end = text.indexOf('",', at);
+    if (end > at && end < nl) into.add(JSON.parse(text.slice(at + 1, end + 1)) as string);
+    at = nl + 1;
+  }
+}
+
+/** The tree's source when the rendered releases keep their paths (samePaths): their files and blocks; kustomization.yaml and the rest as they are. */
+function keptPathsSource(
+  req: TreeRenderRequest,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  s: PartState,
+  p: { placed: Placed[]; paths: string[]; lines: Map<string, Record<string, unknown>>; files: Map<string, TreeFile[]> },
+): TreeSource {
+  const memo = newMemo();
+  const entries = p.placed.map((o, i) => ({
+    path: p.paths[i],
+    content: () => (req.format === 'json' ? toJson(o.object) : dumpYaml(o.object, memo)),
+  }));
+  const prev = new Map<string, string | undefined>();
+  for (const ns of s.part.byRelease.keys()) for (const f of p.files.get(ns) ?? []) prev.set(f.path, f.sha256);
+  const held = new Set<string>([KUSTOMIZATION]);
+  for (const b of s.blocks.values()) blockPaths(b, held);
+  const total = head.releases.reduce((n, r) => n + r.block.files, 0) + 1;
+  const record = (digestOf: (path: string) => string) => {
+    const digests = new Map(head.releases.map((r) => [r.namespace, r]));
+    const releases: RecordBlockInput[] = [...s.part.order, ''].map((ns) => {
+      const info = ns ? p.lines.get(ns) : undefined;
+      const mine = p.placed.filter((x) => x.release === ns);
+      if (s.part.byRelease.has(ns))
+        return {
+          namespace: ns,
+          info,
+          files: mine.map((x) => {
+            const rel = p.paths[p.placed.indexOf(x)];
+            const o = x.object;
+            const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
+            return {
+              path: rel,
+              sha256: digestOf(rel),
+              object: o.metadata.namespace ? { ...ref, namespace: o.metadata.namespace } : ref,
+            };
+          }),
+        };
+      const r = digests.get(ns)!;
+      return { namespace: ns, info, copy: { bytes: s.blocks.get(ns)!, files: r.block.files, digest: r.digest } };
+    });
+    const platform = factLines({ platform: s.part.platform, pass: s.facts.pass, releases: new Map() }).platform;
+    return recordBytes({
+      format: req.format,
+      making: { ...req.making, platform },
+      releases,
+      kustomization: head.kustomization ?? '',
+      folders: head.folders,
+    });
+  };
+  return { files: entries, partial: { prev, total, recordId: head.id ?? '', held }, record };
 }
