@@ -431,7 +431,11 @@ function blockPaths(bytes: Buffer, into: Set<string>): void {
     let nl = text.indexOf('\n', at);
     if (nl < 0) nl = text.length;
     const end = text.indexOf('",', at);
-    if (end > at && end < nl) into.add(JSON.parse(text.slice(at + 1, end + 1)) as string);
+    if (end > at && end < nl) {
+      const quoted = text.slice(at + 1, end + 1);
+      // A path without an escape is its JSON text unquoted.
+      into.add(quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1));
+    }
     at = nl + 1;
   }
 }

@@ -282,13 +282,21 @@ export function readTreeBlockBytes(
   const d = new SafeDir(fs.realpathSync(dir));
   try {
     const byNs = new Map(head.releases.map((r) => [r.namespace, r]));
+    const wanted = [...namespaces].map((ns) => byNs.get(ns)).filter((r) => r !== undefined);
+    // One read from the first block asked for to the end of the last (the blocks are in the body's
+    // order), each block a view of it: a read per block costs an open of the record each.
+    let from = Infinity;
+    let to = 0;
+    for (const r of wanted) {
+      from = Math.min(from, r.block.offset);
+      to = Math.max(to, r.block.offset + r.block.bytes);
+    }
+    const body = wanted.length ? d.readRange(RECORD, head.bodyOffset + from, to - from) : Buffer.alloc(0);
     const out = new Map<string, Buffer>();
-    for (const ns of namespaces) {
-      const r = byNs.get(ns);
-      if (!r) continue;
-      const bytes = d.readRange(RECORD, head.bodyOffset + r.block.offset, r.block.bytes);
+    for (const r of wanted) {
+      const bytes = body.subarray(r.block.offset - from, r.block.offset - from + r.block.bytes);
       if (bytes.length !== r.block.bytes || sha256(bytes) !== r.digest) return undefined;
-      out.set(ns, bytes);
+      out.set(r.namespace, bytes);
     }
     return out;
   } finally {

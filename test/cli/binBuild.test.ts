@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureBuilt, ROOT, tmpDir } from '../helpers/kpt';
 import { STACK_FRAME } from '../helpers/cli';
+import { versionText } from '../../src/cli/version';
 
-const VERSION = (JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 let dir = '';
 
 beforeAll(() => {
@@ -62,7 +62,7 @@ describe('bin/ and a build that is not there', () => {
 
   it('a clone whose dist/ is older than a source: it names the source and refuses; once built again, it runs', () => {
     const at = layout('stale', { src: true, dist: true });
-    expect(run(at)).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    expect(run(at)).toEqual({ code: 0, stdout: `${versionText()}\n`, stderr: '' });
     const future = new Date(Date.now() + 3_600_000);
     fs.utimesSync(path.join(at, 'src', 'cli', 'index.ts'), future, future);
     for (const bin of ['cozy-gw.js', 'cozy-gw-fn'])
@@ -78,7 +78,7 @@ describe('bin/ and a build that is not there', () => {
     const at = layout('package', { src: false, dist: true });
     const past = new Date(0);
     fs.utimesSync(path.join(at, 'dist', 'cli', 'index.js'), past, past);
-    expect(run(at)).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
+    expect(run(at)).toEqual({ code: 0, stdout: `${versionText()}\n`, stderr: '' });
     const fn = run(at, 'cozy-gw-fn', []);
     expect({ code: fn.code, resourceList: fn.stdout.includes('kind: ResourceList') }).toEqual({
       code: 0,
