@@ -43,6 +43,8 @@ module.exports = {
   reporters: ['<rootDir>/test/reporters/progress.js', '<rootDir>/test/reporters/skipped.js'],
   // dist/ is brought up to date once, before any suite runs from it (test/globalSetup.ts).
   globalSetup: '<rootDir>/test/globalSetup.ts',
+  // The run's scratch folder (TMPDIR) is removed at its end (test/scratch.ts).
+  globalTeardown: '<rootDir>/test/globalTeardown.ts',
   // The suite reproduces Cozystack main unless a test chooses a version (test/setupVersion.ts).
   setupFiles: ['<rootDir>/test/setupVersion.ts'],
   roots: ['<rootDir>/test'],

@@ -7,12 +7,15 @@
  * And the suite's Cozystack version (test/setupVersion.ts says why): set here, in the process that
  * starts the test workers, so that it is in the real environment every worker and every child
  * process inherits (a test file's `process.env` is jest's copy, which a child spawned without an
- * explicit environment does not see).
+ * explicit environment does not see). So is the run's scratch folder (TMPDIR: test/scratch.ts).
  */
 import { ensureBuilt } from './helpers/kpt';
 import { setSuiteVersion } from './setupVersion';
+import { openScratch } from './scratch';
 
 export default function globalSetup(): void {
   setSuiteVersion();
+  // Every temporary directory of the run in one folder, which globalTeardown removes (test/scratch.ts).
+  openScratch();
   ensureBuilt();
 }

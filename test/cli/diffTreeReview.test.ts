@@ -29,15 +29,16 @@ const TENANTS = path.join(ROOT, 'examples/platform/tenants');
 
 describe("the author's edit against a committed tree", () => {
   beforeAll(async () => {
-    const w = await cli(['render', '--values', VALUES, '-f', TENANTS, '--output-dir', 'deploy']);
-    expect(w.code).toBe(0);
+    // The tree is rendered from an alice who does not set gateway (the example's says false), then she sets it.
     fs.cpSync(TENANTS, path.join(dir, 'tenants'), { recursive: true });
     const alice = path.join(dir, 'tenants', 'alice.yaml');
-    fs.writeFileSync(
-      alice,
-      // The example says `gateway: false` (alice inherits tenant-root's Gateway): she gets her own.
-      fs.readFileSync(alice, 'utf8').replace(/^ {2}gateway: false\b/m, '  gateway: true'),
-    );
+    const unset = fs.readFileSync(alice, 'utf8').replace(/^ {2}gateway: false.*\n/m, '');
+    expect(unset).not.toMatch(/^ {2}gateway:/m);
+    fs.writeFileSync(alice, unset);
+    const w = await cli(['render', '--values', VALUES, '-f', 'tenants', '--output-dir', 'deploy']);
+    expect(w.code).toBe(0);
+    fs.cpSync(path.join(dir, 'tenants'), path.join(dir, 'tenants-as-rendered'), { recursive: true });
+    fs.writeFileSync(alice, unset.replace(/^ {2}etcd: true$/m, '  gateway: true\n  etcd: true'));
   });
   const change = ['diff', '--state', 'deploy', '--values', VALUES, '-f', 'tenants'];
 
@@ -49,14 +50,14 @@ describe("the author's edit against a committed tree", () => {
     expect(lines.slice(at, at + 3)).toEqual([
       'The change as given:',
       '  ~ change Tenant tenant-root/alice',
-      '      ~ spec.gateway: false -> true',
+      '      + spec.gateway: true',
     ]);
     expect(at).toBeLessThan(lines.findIndex((l) => l.startsWith('Hostnames:')));
     // The same change against the example's reconcile state counts the same objects.
     const state = await cli([...EXAMPLE_DIFF, '-o', 'plan'], ROOT);
-    const counts = (ls: string[]) => ls.find((l) => / objects to create, /.test(l));
-    expect(counts(lines)).toBe(counts(state.stdout.split('\n')));
-    expect(counts(lines)).toBe('4 objects to create, 11 to change, 1 to delete; 0 warnings, 0 Cilium notes.');
+    const counts = (text: string) => text.split('\n').find((l) => / objects to create, /.test(l));
+    expect(counts(tree.stdout)).toBe(counts(state.stdout));
+    expect(counts(tree.stdout)).toBe('4 objects to create, 11 to change, 1 to delete; 0 warnings, 0 Cilium notes.');
     // The Tenant is listed once: first, not again in its namespace's group.
     expect(lines.filter((l) => l.includes('Tenant tenant-root/alice'))).toHaveLength(1);
   });
@@ -76,7 +77,7 @@ describe("the author's edit against a committed tree", () => {
     const head = md.stdout.split('**The tenant tree**')[0];
     expect(head).toContain('**The change as given:**');
     expect(head).toContain(
-      '<code>&#126; change Tenant tenant-root/alice</code>: <code>&#126; spec&#46;gateway&#58; false -&#62; true</code>',
+      '<code>&#126; change Tenant tenant-root/alice</code>: <code>+ spec&#46;gateway&#58; true</code>',
     );
     expect(md.stdout).not.toMatch(/controller pass/);
     // stderr still counts it, as expected of a tree.
@@ -90,7 +91,7 @@ describe("the author's edit against a committed tree", () => {
   });
 
   it('the tree re-rendered from the same Tenants is still no difference', async () => {
-    const same = await cli(['diff', '--state', 'deploy', '--values', VALUES, '-f', TENANTS]);
+    const same = await cli(['diff', '--state', 'deploy', '--values', VALUES, '-f', 'tenants-as-rendered']);
     expect({ code: same.code, stdout: same.stdout }).toEqual({ code: 0, stdout: '' });
   });
 });
