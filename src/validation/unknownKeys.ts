@@ -11,7 +11,7 @@
  * (`publshing`), never for `networking` or `authentication`.
  */
 import { isReservedSpecKey } from '../platform/tenancy';
-import { MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
+import { COZYSTACK_VERSIONS, MAIN_VERSION, type Behaviour } from '../platform/cozystackVersions';
 import { asset } from '../assets';
 import { isObject } from '../k8s/model';
 
@@ -100,6 +100,21 @@ function knownIn(s: Schema, behaviour: Behaviour): boolean {
   return typeof property !== 'string' || (behaviour as unknown as Record<string, unknown>)[property] === true;
 }
 
+/**
+ * The versions that know a key the version rendered does not (`v1.6.0 … v1.6.2 and main`: each
+ * line's run of patches shortened), or undefined for a key no version's schema node describes.
+ */
+function otherVersionsKnowing(s: Schema | undefined): { text: string; one: boolean } | undefined {
+  if (!isObject(s) || typeof s[KNOWN_WHEN] !== 'string') return undefined;
+  const byLine = new Map<string, string[]>();
+  for (const v of COZYSTACK_VERSIONS)
+    if (knownIn(s, v.behaviour)) byLine.set(v.line, [...(byLine.get(v.line) ?? []), v.name]);
+  const parts = [...byLine.values()].map((r) => (r.length > 1 ? `${r[0]} … ${r.at(-1)}` : r[0]));
+  if (!parts.length) return undefined;
+  const text = parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0];
+  return { text, one: parts.length === 1 && !parts[0].includes('…') };
+}
+
 /** The properties of a schema node the version knows. */
 function knownProperties(s: Schema, behaviour: Behaviour): Record<string, Schema> {
   const props = s.properties as Record<string, Schema>;
@@ -130,6 +145,17 @@ export function unknownKeys(
       if (x === null) continue;
       if (Object.prototype.hasOwnProperty.call(props, k)) {
         walk(x, props[k], join(base, k), false);
+        continue;
+      }
+      const elsewhere = otherVersionsKnowing((s.properties as Record<string, Schema>)[k]);
+      if (elsewhere) {
+        // Another version's key, not a misspelling (docs/versions.md §P3).
+        const path = join(base, k);
+        out.push({
+          path,
+          known,
+          otherVersion: `only Cozystack ${elsewhere.text} ${elsewhere.one ? 'has' : 'have'} the platform value ${path}; the charts of the version rendered ignore it`,
+        });
         continue;
       }
       const near = nearestKey(k, known);
