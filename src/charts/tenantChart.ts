@@ -58,8 +58,26 @@ export interface TreeOptions {
    * Tenant itself and reports what it finds.
    */
   invalidTenants?: ReadonlySet<KObject>;
+  /**
+   * Render the templates of these releases only (a change against a tree's record, docs/performance.md
+   * "Changed-only"): every release is still walked (its values, its own findings), and a release
+   * not rendered claims its cluster-wide names where `claims` says (the tenants whose names could
+   * meet a rendered one's: docs/tenant.md §2.12), so that a name two tenants share is found as a
+   * whole render finds it. Absent: every release is rendered.
+   */
+  only?: { render(namespace: string): boolean; claims(namespace: string): boolean };
   /** What the Cozystack version renders (docs/versions.md); default main's. */
   behaviour?: Behaviour;
+}
+
+/** A release as the walk hands it on: its objects (none when not rendered), and how many findings its templates gave. */
+export interface WalkedRelease {
+  release: TenantRelease;
+  objects: KObject[];
+  /** Whether its templates were rendered (every release, unless TreeOptions.only). */
+  rendered: boolean;
+  /** The findings its templates added (which a walk that does not render it would not give). */
+  templateFindings: number;
 }
 
 export interface TenantTree {
@@ -145,19 +163,45 @@ export function tenantInputFindings(t: KObject, behaviour: Behaviour = MAIN_VERS
 }
 
 /**
+ * Each Tenant's own checks (tenantInputFindings), by Tenant: made once by a caller that renders the
+ * same Tenants more than once (a changed-only diff plans from the tree's Tenants, then renders
+ * them: docs/performance.md "Changed-only") and handed to each render (RenderOptions.tenantChecks).
+ * A Tenant's checks read only the Tenant (its findings name it by kind, namespace and name), so
+ * Tenants of the same JSON text share them.
+ */
+export function tenantChecks(
+  tenants: readonly KObject[],
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+): Map<KObject, Finding[]> {
+  const out = new Map<KObject, Finding[]>();
+  // Two Tenants of the same text (the tree's and the change's, unchanged) have the same checks.
+  const byText = new Map<string, Finding[]>();
+  for (const t of tenants) {
+    if (out.has(t)) continue;
+    const text = JSON.stringify(t);
+    let fs = byText.get(text);
+    if (!fs) byText.set(text, (fs = tenantInputFindings(t, behaviour)));
+    out.set(t, fs);
+  }
+  return out;
+}
+
+/**
  * Every Tenant's input checks (tenantInputFindings) and then the hierarchical quota over those
  * that pass them (docs/decisions.md §15; only where the version checks quotas, docs/versions.md
- * §A1): the findings, and the Tenants with an error, whose subtrees the tree skips.
+ * §A1): the findings, and the Tenants with an error, whose subtrees the tree skips. `checks`: each
+ * Tenant's own checks where the caller made them (tenantChecks).
  */
 export function tenantsInputCheck(
   tenants: readonly KObject[],
   behaviour: Behaviour = MAIN_VERSION.behaviour,
+  checks?: ReadonlyMap<KObject, Finding[]>,
 ): { findings: Finding[]; invalid: Set<KObject> } {
   const findings: Finding[] = [];
   const invalid = new Set<KObject>();
   const passed: KObject[] = [];
   for (const t of tenants) {
-    const fs = tenantInputFindings(t, behaviour);
+    const fs = checks?.get(t) ?? tenantInputFindings(t, behaviour);
     pushAll(findings, fs);
     if (hasErrors(fs)) invalid.add(t);
     else passed.push(t);
@@ -276,6 +320,23 @@ export class TreeOutput {
 
 // ---------------------------------------------------------------------------------------------
 // One tenant: each template a call
+
+/**
+ * A release the walk does not render (TreeOptions.only): its hook counted, and where asked its
+ * cluster-wide names claimed as rendering it would claim them (the objects made and let go).
+ */
+function walkUnrendered(r: TenantRelease, d: ChartData, out: TreeOutput, claims: boolean): void {
+  if (!d.opts.includeHooks && !d.opts.gatewayOnly) out.hooksOmitted++;
+  if (!claims || d.opts.gatewayOnly) return;
+  for (const p of renderNetworkPolicies(r, d.fixedPolicies)) if (p.kind === CCNP_KIND) out.claimClusterwide(p, r);
+  let groups: KObject[] = [];
+  try {
+    groups = renderKeycloakGroups(r.namespace, r.values._cluster, keycloakServed(d.capabilities, r.values._cluster));
+  } catch (e) {
+    if (!(e instanceof OidcFlagError)) throw e; // the rendered releases report it
+  }
+  for (const g of groups) out.claimKeycloakGroup(g.metadata.name, r);
+}
 
 /** Render every template of the apps/tenant chart for one tenant release. */
 function renderTenant(r: TenantRelease, d: ChartData, out: TreeOutput): void {
@@ -487,20 +548,31 @@ export function* walkTenantTree(
   objects: KObject[],
   opts: TreeOptions,
   out: TreeOutput,
-): Generator<{ release: TenantRelease; objects: KObject[] }> {
+): Generator<WalkedRelease> {
   const d = chartData(cluster, objects, opts);
   const { tenants, failed } = treeInputs(objects, opts, out);
   const isRoot = (t: KObject) => tenantNamespace(t.metadata.name, t.metadata.namespace ?? '') === TENANT_ROOT;
-
-  // cozystack-basics: tenant-root's Namespace and Secret, and the platform objects tenants depend on.
-  out.push(renderTenantRoot(cluster, d.clusterYaml));
-  if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster, d.behaviour));
+  const only = opts.only;
+  const walked = (r: TenantRelease, basics: () => void): WalkedRelease => {
+    const rendered = only ? only.render(r.namespace) : true;
+    if (!rendered) {
+      walkUnrendered(r, d, out, only!.claims(r.namespace));
+      return { release: r, objects: out.take(), rendered, templateFindings: 0 };
+    }
+    basics();
+    const before = out.findings.length;
+    renderTenant(r, d, out);
+    return { release: r, objects: out.take(), rendered, templateFindings: out.findings.length - before };
+  };
 
   const root = rootRelease(tenants.find(isRoot), d, out);
   out.releases.push(root);
   const known = new Map<string, TenantRelease>([[TENANT_ROOT, root]]);
-  renderTenant(root, d, out);
-  yield { release: root, objects: out.take() };
+  // cozystack-basics: tenant-root's Namespace and Secret, and the platform objects tenants depend on.
+  yield walked(root, () => {
+    out.push(renderTenantRoot(cluster, d.clusterYaml));
+    if (!opts.gatewayOnly) out.push(renderPlatformObjects(cluster, d.behaviour));
+  });
 
   for (const t of tenants) {
     if (isRoot(t)) continue;
@@ -519,8 +591,7 @@ export function* walkTenantTree(
     }
     known.set(T, r);
     out.releases.push(r);
-    renderTenant(r, d, out);
-    yield { release: r, objects: out.take() };
+    yield walked(r, () => undefined);
   }
 }
 

@@ -21,6 +21,12 @@ export interface CliIO {
   cwd: string;
   /** Runs another program (kubectl); the real runner when absent (src/io/exec.ts). */
   exec?: Exec;
+  /**
+   * Runs this command again with `extra` arguments added, in a process with the larger heap its
+   * inputs then ask for (src/cli/heapLimit.ts): its exit status; undefined where it is to run here
+   * (the inputs ask for no more, or this run is one started so). The process's own IO only.
+   */
+  runAgainWith?: (extra: string[]) => Promise<number | undefined>;
 }
 
 export interface CliContext {
@@ -35,6 +41,8 @@ export interface CliContext {
   sources?: SourceMap;
   /** The progress line of a long run (src/cli/progress.ts; none unless a command sets it): cleared before every other line. */
   progress: Progress;
+  /** The command ran again in another process (CliIO.runAgainWith), which wrote everything it writes. */
+  ranAgain?: boolean;
 }
 
 /**

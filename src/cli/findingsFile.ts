@@ -68,13 +68,18 @@ export async function withFindingsFile(
     throw e;
   } finally {
     ctx.report = report;
-    const target = path.resolve(ctx.io.cwd, file);
-    try {
-      fs.writeFileSync(target, findingsReport(collected, opts.findingsFormat, { version: VERSION }));
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      ctx.io.stderr(`error: --findings-file ${file}: cannot write it: ${err.code ?? err.message}\n`);
-      ctx.exitCode = 1;
-    }
+    // A run started again wrote the file itself.
+    if (!ctx.ranAgain) writeFindingsFile(ctx, file, collected, opts);
+  }
+}
+
+function writeFindingsFile(ctx: CliContext, file: string, collected: Finding[], opts: FindingsFileOptions): void {
+  const target = path.resolve(ctx.io.cwd, file);
+  try {
+    fs.writeFileSync(target, findingsReport(collected, opts.findingsFormat, { version: VERSION }));
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    ctx.io.stderr(`error: --findings-file ${file}: cannot write it: ${err.code ?? err.message}\n`);
+    ctx.exitCode = 1;
   }
 }

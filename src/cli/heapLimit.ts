@@ -18,7 +18,7 @@
 import type { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { RECORD } from '../io/treeFiles';
+import { RECORD, RECORD_V4_HEADER } from '../io/treeFiles';
 import { INTERRUPTING, signalStatus } from '../io/signals';
 
 /** How large the named inputs are: bytes and files, counted up to the bounds asked for. */
@@ -55,8 +55,11 @@ export interface HeapContext {
   memory: number;
   /** Under Bun: no V8 heap limit. */
   bun: boolean;
-  /** The sizes of the given paths, counting up to `bound` (reached: the count may stop there). */
-  sizes: (paths: string[], bound: InputSizes) => InputSizes;
+  /**
+   * The sizes of the given paths, counting up to `bound` (reached: the count may stop there);
+   * `indexed: false`: a tree whose record indexes its files counts nothing (a diff reads a part of it).
+   */
+  sizes: (paths: string[], bound: InputSizes, opts?: { indexed?: boolean }) => InputSizes;
 }
 
 const HEAP_OPTION = /^--max[-_]old[-_]space[-_]size(=|$)/;
@@ -101,8 +104,12 @@ export function heapFlag(ctx: HeapContext): string | undefined {
   const { command, paths, filenames } = inputPaths(ctx.argv);
   const bound = command === undefined ? undefined : THRESHOLDS[command];
   if (!bound || paths.length === 0) return undefined;
+  // A diff against a tree whose record indexes it reads the part the change touches (changed-only,
+  // docs/performance.md): the tree counts only where it is read whole (--full; src/cli/commands/diff.ts
+  // runs again with --full where the whole tree is to be diffed, and the decision is made then).
+  const indexed = command !== 'diff' || ctx.argv.includes('--full');
   const over = (ps: string[], b: InputSizes) => {
-    const s = ctx.sizes(ps, b);
+    const s = ctx.sizes(ps, b, { indexed });
     return s.bytes >= b.bytes || s.files >= b.files;
   };
   // diff renders its -f inputs as render does: Tenants there weigh as they do in render (70,000
@@ -124,7 +131,12 @@ export function heapFlag(ctx: HeapContext): string | undefined {
  * as a tree of many small files counts by its files. A path that cannot be read counts nothing:
  * reading it names the problem.
  */
-export function inputSizes(paths: string[], bound: InputSizes, at?: string): InputSizes {
+export function inputSizes(
+  paths: string[],
+  bound: InputSizes,
+  at?: string,
+  opts: { indexed?: boolean } = {},
+): InputSizes {
   const out = { bytes: 0, files: 0 };
   let cwd: string;
   try {
@@ -146,7 +158,7 @@ export function inputSizes(paths: string[], bound: InputSizes, at?: string): Inp
   while (dirs.length && out.bytes < bound.bytes && out.files < bound.files) {
     const d = dirs.pop()!;
     // A committed tree lists its files in its record, a line each: estimated from it, not walked.
-    const recorded = recordedFiles(path.join(d, RECORD));
+    const recorded = recordedFiles(path.join(d, RECORD), opts.indexed ?? true);
     if (recorded !== undefined) {
       out.files += recorded;
       continue;
@@ -177,12 +189,36 @@ export function inputSizes(paths: string[], bound: InputSizes, at?: string): Inp
 /** A record line's bytes, about (a path, a digest and the object's identity, in JSON). */
 const RECORD_LINE_BYTES = 210;
 
-/** The files a committed tree's record lists, estimated from its size; undefined without one. */
-function recordedFiles(file: string): number | undefined {
+/**
+ * The files a committed tree's record lists, estimated from its size; none for a record that indexes
+ * them (format 4) unless `indexed`; undefined without a record.
+ */
+function recordedFiles(file: string, indexed: boolean): number | undefined {
+  let size: number;
   try {
-    return Math.floor(fs.statSync(file).size / RECORD_LINE_BYTES);
+    size = fs.statSync(file).size;
   } catch {
     return undefined;
+  }
+  if (!indexed && firstLine(file) === RECORD_V4_HEADER) return 0;
+  return Math.floor(size / RECORD_LINE_BYTES);
+}
+
+/** A file's first line (of its first 512 bytes); '' when it cannot be read. */
+function firstLine(file: string): string {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(512);
+      const n = fs.readSync(fd, buf, 0, 512, 0);
+      const text = buf.toString('utf8', 0, n);
+      const nl = text.indexOf('\n');
+      return nl < 0 ? text : text.slice(0, nl);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return '';
   }
 }
 
@@ -230,7 +266,7 @@ export function processHeapFlag(argv: readonly string[]): string[] | undefined {
       return availableMemory();
     },
     bun: typeof (process.versions as Record<string, string | undefined>).bun === 'string',
-    sizes: (paths, bound) => inputSizes(paths, bound),
+    sizes: (paths, bound, o) => inputSizes(paths, bound, undefined, o),
   });
 }
 

@@ -216,8 +216,13 @@ function stdoutFailed(e: NodeJS.ErrnoException): void {
   process.exit(1);
 }
 
-export function processIO(): CliIO {
+export function processIO(o: { relaunched?: boolean } = {}): CliIO {
   return {
+    runAgainWith: async (extra) => {
+      const flags =
+        o.relaunched || !process.argv[1] ? undefined : processHeapFlag([...process.argv.slice(2), ...extra]);
+      return flags && relaunch(flags, [...process.argv.slice(1), ...extra]);
+    },
     stdout: (s) => {
       if (stdoutClosed) return;
       try {
@@ -268,7 +273,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   process.stdout.on('error', stdoutFailed);
   // A closed stderr must not crash a run whose output went through.
   process.stderr.on('error', () => undefined);
-  const code = await run(argv, processIO());
+  const code = await run(argv, processIO({ relaunched }));
   process.exitCode = code;
   exitWhenWritten(code);
 }

@@ -20,6 +20,11 @@ export const late = {
   plan: () => require('../reports/plan') as typeof import('../reports/plan'),
   hostnames: () => require('../diff/hostnames') as typeof import('../diff/hostnames'),
   diff: () => require('../diff/diff') as typeof import('../diff/diff'),
+  treeSummary: () => require('../diff/treeSummary') as typeof import('../diff/treeSummary'),
+  /** A diff against a committed tree, changed-only. */
+  treeDiff: () => require('./treeDiff') as typeof import('./treeDiff'),
+  /** A render into a committed tree, changed-only. */
+  treeRender: () => require('./treeRender') as typeof import('./treeRender'),
   diffOutput: () => require('../reports/diffOutput') as typeof import('../reports/diffOutput'),
   unifiedDiff: () => require('../reports/unifiedDiff') as typeof import('../reports/unifiedDiff'),
   /** The admit request, the evaluator and its CEL engine included. */

@@ -77,6 +77,25 @@ export interface DiffInput {
   valuesFiles: { file: string; values: Record<string, unknown> }[];
   /** The given Tenants are the whole tree. */
   prune?: boolean;
+  /**
+   * A changed-only diff against a tree (changedOnly.ts, docs/performance.md "Changed-only"): the
+   * state is the part of the tree the change touches; only these releases are rendered.
+   */
+  only?: ChangedOnlyScope;
+}
+
+/** What a changed-only diff is given beside its part of the tree. */
+export interface ChangedOnlyScope {
+  /** The releases (tenant namespaces) rendered. */
+  render: ReadonlySet<string>;
+  /** Keys of the state's objects of the releases rendered (their files were read whole): what render owned of them. */
+  held: ReadonlySet<string>;
+  /** What one pass over the rest of the tree adds: objects it changes (drift) and warnings about them. */
+  outside: { drift: number; warnings: number };
+  /** The Namespaces the releases not rendered make (as they made them for the tree). */
+  namespaces: ReadonlySet<string>;
+  /** The rest of the tree's Namespaces and TenantGateways, for the report's tenant tree (not passed over). */
+  view?: KObject[];
 }
 
 export interface DiffOptions extends RenderOptions {
@@ -117,6 +136,8 @@ export interface DiffResult {
   before: KObject[];
   /** The pass after the change (for the plan's header: channel, Cilium version, findings). */
   pass?: ReconcileResult;
+  /** Warnings about objects of the tree a changed-only diff did not pass over (counted, never repeated). */
+  outsideWarnings?: number;
   /** The state is a committed render tree (its record names what render wrote there). */
   fromTree: boolean;
   /**
@@ -187,20 +208,25 @@ function renderChange(
     { ...opts, unordered: true },
     made.keep,
   );
-  const { keys: rendered, namespaces: renderedNamespaces, unchanged } = made;
+  const { keys: rendered, unchanged } = made;
+  // A changed-only diff's releases not rendered make their Namespaces as before.
+  const renderedNamespaces = input.only ? new Set([...made.namespaces, ...input.only.namespaces]) : made.namespaces;
   if (hasErrors(r.findings))
     return { objects: [], leaving, removedNamespaces: [], rendered: new Set(), findings: r.findings };
 
   // What render produced for the state's tree: rendered again from its Tenants (a tree's record
   // says the same for what it holds), so what it no longer produces goes, whatever its kind.
-  // Only its keys are kept: its objects would be a second copy of the whole tree's.
-  const previous = renderedKeys(
-    {
-      objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],
-      valuesFiles: input.valuesFiles,
-    },
-    opts,
-  );
+  // Only its keys are kept: its objects would be a second copy of the whole tree's. A changed-only
+  // diff has the files of the releases it renders: what render produced of them.
+  const previous =
+    input.only?.held ??
+    renderedKeys(
+      {
+        objects: [...others, ...givenOthers.filter((o) => !isTenant(o)), ...stateTenants],
+        valuesFiles: input.valuesFiles,
+      },
+      opts,
+    );
   const gone = goneKeys(input, before, rendered, previous, givenTenants);
   const removedNamespaces: string[] = [];
   for (const o of before) {
@@ -243,7 +269,7 @@ function goneKeys(
 ): Set<string> {
   const gone = new Set<string>();
   for (const k of previous) if (!rendered.has(k)) gone.add(k);
-  for (const k of input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
+  for (const k of input.only?.held ?? input.treeHeld ?? []) if (!rendered.has(k)) gone.add(k);
   if (input.treeHeld?.size) return gone;
   const givenNamespaces = new Set(givenTenants.map(tenantNamespaceOf));
   for (const o of before) {
@@ -402,7 +428,8 @@ function resultOf(input: DiffInput, partial: Partial<DiffResult> & { findings: F
     created: (partial.created ?? []).map(shown),
     changed: (partial.changed ?? []).map((c) => ({ before: shown(c.before), after: shown(c.after) })),
     deleted: (partial.deleted ?? []).map(shown),
-    before: (partial.before ?? input.state).map(masked),
+    before: [...(partial.before ?? input.state), ...(input.only?.view ?? [])].map(masked),
+    ...(input.only ? { outsideWarnings: input.only.outside.warnings } : {}),
   };
 }
 
@@ -475,8 +502,20 @@ function overlayOf(
   return renderChange(input, opts, before, live, stateTenants, given.tenants, given.others, tenantsAreObjects);
 }
 
+/**
+ * A changed-only diff renders its releases only; a release it does not render claims its
+ * cluster-wide names where they could meet a rendered one's (a name is its namespace and a suffix,
+ * docs/tenant.md §2.12: only a release's ancestors and descendants can share one).
+ */
+function scopedBy(opts: DiffOptions, only: ChangedOnlyScope | undefined): DiffOptions {
+  if (!only) return opts;
+  const rendered = [...only.render];
+  const related = (ns: string) => rendered.some((r) => r.startsWith(`${ns}-`) || ns.startsWith(`${r}-`));
+  return { ...opts, only: { render: (ns) => only.render.has(ns), claims: related } };
+}
+
 /** The render options a tree was written with, over those given: the change is rendered the same way. */
-function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffOptions {
+export function shapedBy(opts: DiffOptions, shape: TreeShape | undefined): DiffOptions {
   if (!shape) return opts;
   return {
     ...opts,
@@ -541,7 +580,7 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
   // Redaction markers in the change are claims, not facts: dropped, with a warning (redactionClaims.ts).
   const claims = withoutRedactionClaims(asGiven.objects);
   const input = withRecordedTenants(claims.findings.length ? { ...asGiven, objects: claims.objects } : asGiven);
-  const opts = shapedBy(options, input.tree?.shape);
+  const opts = scopedBy(shapedBy(options, input.tree?.shape), input.only);
   const values = valuesAgainstTree(input, (opts.cozystack ?? MAIN_VERSION).behaviour);
   const given = givenChange(input);
   // The one duplicate rule (k8s/duplicates.ts): a finding at each copy, in the state and in the change.
@@ -561,7 +600,7 @@ export function diff(asGiven: DiffInput, options: DiffOptions): DiffResult {
     if (hasErrors(baselinePass.findings))
       return resultOf(input, { values, findings: [...findings, ...baselinePass.findings] });
     before = baselinePass.store.all();
-    drift = differenceCount(compareStates(base, before));
+    drift = differenceCount(compareStates(base, before)) + (input.only?.outside.drift ?? 0);
   }
 
   // 2 and 3. The change laid over the baseline, and what leaves.

@@ -70,11 +70,12 @@ function recordedFiles(paths: string[], cwd: string): { recorded: Set<string>; t
 }
 
 /** Read `--state`. Throws FindingsError with every problem of every source at once. */
-export function readState(paths: string[], io: { readStdin: () => string; cwd: string }): StateInput {
+export function readState(paths: string[], io: { readStdin: () => string; cwd: string }, into?: SourceMap): StateInput {
   const { objects, sources } = readInputs(paths, {
     readStdin: io.readStdin,
     cwd: io.cwd,
     flag: '--state',
+    sources: into,
   });
   const { recorded, tree } = recordedFiles(paths, io.cwd);
   const state = objects.filter((o) => !isKustomization(o));

@@ -11,19 +11,23 @@
  *    ours whose bytes differ), unchanged (left untouched) and removed (ours, no longer rendered);
  *    every refusal (a user's file in the way, a link or a file where a folder should be) at once,
  *    before anything changes.
- * 4. **Stage** in the work area `DIR/.cozy-gw-txn/`: the new files under `new/`, the next record as
- *    `record`. DIR itself is not touched yet; an interruption here leaves only the work area.
- * 5. **Journal** `DIR/.cozy-gw-txn/journal` (flushed to disk): the folders to create, the files to
- *    move in (with their digests) and the files to move aside. From here on DIR changes, and the
- *    journal says how to undo it.
- * 6. **Commit**: folders created, each old file moved aside to `old/` and the new one moved in, the
- *    removed files moved aside, emptied folders removed, then the record renamed into place: that
- *    rename is the commit point.
+ * 4. **Stage** in the work area `DIR/.cozy-gw-txn/`: the new files under `new/`, at their paths in
+ *    the tree, the next record as `record`. Planning and staging are one walk over the files in
+ *    output order: each file's content is made, its digest taken, and it is written to `new/` only
+ *    when it changes, then let go (the tree's text is never held whole). DIR itself is not touched
+ *    yet; an interruption here, or a refusal found on the way, leaves only the work area, which goes.
+ * 5. **Journal** `DIR/.cozy-gw-txn/journal` (flushed to disk): the folders to move in whole, the
+ *    files to move in (with their digests) and the files to move aside. From here on DIR changes,
+ *    and the journal says how to undo it.
+ * 6. **Commit**: each folder the tree lacks moved in whole from `new/` (one rename for all its
+ *    files: a first write moves its folders, not its 200,000 files), each old file moved aside to
+ *    `old/` and the new one moved in, the removed files moved aside, emptied folders removed, then
+ *    the record renamed into place: that rename is the commit point.
  * 7. **Clean up**: the journal removed first, then the work area (the old files in it go with it).
  *
- * A failure at any step before the commit point rolls back at once, in reverse: the files moved in
- * go back to `new/` (only a file whose bytes are the ones this run wrote), the files moved aside
- * come back, the created folders go. A run killed at any step (SIGKILL, a crash, a power cut after
+ * A failure at any step before the commit point rolls back at once, in reverse: the folders and
+ * files moved in go back to `new/` (only a file whose bytes are the ones this run wrote, and a
+ * folder only when it holds nothing else), the files moved aside come back, the created folders go. A run killed at any step (SIGKILL, a crash, a power cut after
  * the journal reached the disk) is recovered by the next run the same way, from the journal: its
  * record not in place means roll back, in place means finish. Recovery steps are idempotent, so a
  * recovery interrupted in turn is recovered again. SIGINT, SIGTERM and SIGHUP are caught while the
@@ -33,6 +37,17 @@
  * Every operation goes through `SafeDir` (src/io/safeDir.ts), which walks each path one component
  * at a time without following links, so a folder of the tree replaced by a link to elsewhere is
  * never written through or deleted through. Renames stay inside DIR: one file system, atomic.
+ *
+ * Durability: the journal and the record are flushed to disk before they count; the object files are
+ * not flushed one by one (docs/performance.md "Writing a tree": a flush per file is most of the
+ * cost of a large tree, and the commit's protection is against interruption, which the journal
+ * covers; after a power cut a file may hold less than was written, and the next run, reading the
+ * recorded digests, writes it again).
+ *
+ * A partial run (render into a tree whose record says which files a change touches, docs/performance.md
+ * "Changed-only"): the source names the earlier files it may replace or remove and the number of
+ * files of the tree; the others are kept as they are, unread, and the record the caller read must
+ * still be the one in place once the lock is held (else TreeChanged, and the caller writes whole).
  *
  * Steps are enumerable for the fault-injection tests: every file-system operation that changes DIR
  * is announced to `TreeCommitOptions.step` first (tests only: a throw there is that step failing,
@@ -51,6 +66,7 @@ import {
   linesOf,
   readRecordWith,
   RECORD,
+  RECORD_COMMENT,
   recordId,
   safeRelative,
   sha256,
@@ -85,10 +101,10 @@ export interface TreeCommitOptions {
   /** The signals that interrupt the run (default: the process's). */
   signals?: SignalSource;
   /**
-   * Told how many of the files that change are written so far, and how many change (the CLI's
-   * progress line on a terminal); called as each one is staged.
+   * Told how many of the files this run makes are done so far (staged, or found unchanged), and how
+   * many it makes (the CLI's progress line on a terminal); called as each one is done.
    */
-  progress?: (written: number, changing: number) => void;
+  progress?: (done: number, files: number) => void;
   /**
    * Tests only: told of every step that changes DIR before it is taken (its ordinal from 0 and a
    * label such as `move tenant-a/secret-s.yaml`); a throw is that step failing.
@@ -128,23 +144,39 @@ interface Journal {
   id: string;
   pid: number;
   started: string;
+  /**
+   * Where the work area holds the staged and the set-aside files: 2, at their paths in the tree
+   * (`new/<path>`, `old/<path>`); 1 (journals of earlier versions), by number (`new/<n>`, `old/<n>`).
+   */
+  layout: 1 | 2;
   /** Folders of DIR this run creates, parents first. */
   mkdirs: string[];
-  /** Files moved into DIR, with the digest of the bytes this run wrote; the n-th is staged as `new/<n>`. */
+  /** Folders this run moves into DIR whole from `new/` (layout 2). */
+  movedirs: string[];
+  /** Files moved into DIR (those in a folder moved whole too), with the digest of the bytes this run wrote. */
   moves: [string, string][];
-  /** Files of the earlier tree moved aside (replaced or removed); the n-th goes to `old/<n>`. */
+  /** Files of the earlier tree moved aside (replaced or removed). */
   aside: string[];
+}
+
+/** Where a journal's run staged the n-th file it moves in, and set aside the n-th file it moves aside. */
+function stagedAt(j: Journal, rel: string, n: number): string {
+  return j.layout === 2 ? `${NEW}/${rel}` : `${NEW}/${n}`;
+}
+function asideAt(j: Journal, rel: string, n: number): string {
+  return j.layout === 2 ? `${OLD}/${rel}` : `${OLD}/${n}`;
 }
 
 /**
  * The journal as bytes, a line each (treeRecord.ts: a tree of millions of files has a journal longer
- * than the longest string): a header `{"id","pid","started"}`, then `["mkdir",folder]`,
- * `["move",path,digest]` and `["aside",path]`, in the journal's order.
+ * than the longest string): a header `{"id","pid","started","layout"}`, then `["mkdir",folder]`,
+ * `["movedir",folder]`, `["move",path,digest]` and `["aside",path]`, in the journal's order.
  */
 function journalBytes(j: Journal): Buffer {
   const lines = new LineBlocks();
-  lines.add(JSON.stringify({ id: j.id, pid: j.pid, started: j.started }));
+  lines.add(JSON.stringify({ id: j.id, pid: j.pid, started: j.started, layout: j.layout }));
   for (const f of j.mkdirs) lines.add(JSON.stringify(['mkdir', f]));
+  for (const f of j.movedirs) lines.add(JSON.stringify(['movedir', f]));
   for (const [rel, digest] of j.moves) lines.add(JSON.stringify(['move', rel, digest]));
   for (const rel of j.aside) lines.add(JSON.stringify(['aside', rel]));
   return Buffer.concat(lines.done().blocks);
@@ -154,13 +186,15 @@ function journalBytes(j: Journal): Buffer {
 function journalOf(bytes: Buffer): Journal | undefined {
   const lines = linesOf(bytes);
   const head = JSON.parse(lines.next().value ?? '');
-  if (!head || typeof head !== 'object' || 'moves' in head) return head;
-  const j: Journal = { ...head, mkdirs: [], moves: [], aside: [] };
+  if (!head || typeof head !== 'object') return undefined;
+  if ('moves' in head) return { movedirs: [], ...head, layout: 1 };
+  const j: Journal = { ...head, layout: head.layout === 2 ? 2 : 1, mkdirs: [], movedirs: [], moves: [], aside: [] };
   for (const line of lines) {
     if (!line) continue;
     const e: unknown = JSON.parse(line);
     if (!Array.isArray(e)) return undefined;
     if (e[0] === 'mkdir' && e.length === 2) j.mkdirs.push(e[1]);
+    else if (e[0] === 'movedir' && e.length === 2) j.movedirs.push(e[1]);
     else if (e[0] === 'move' && e.length === 3) j.moves.push([e[1], e[2]]);
     else if (e[0] === 'aside' && e.length === 2) j.aside.push(e[1]);
     else return undefined;
@@ -180,6 +214,7 @@ function parseJournal(bytes: Buffer): Journal | undefined {
     !j ||
     typeof j.id !== 'string' ||
     !paths(j.mkdirs) ||
+    !paths(j.movedirs) ||
     !paths(j.aside) ||
     !Array.isArray(j.moves) ||
     !j.moves.every((m) => Array.isArray(m) && safeRelative(m[0]) && typeof m[1] === 'string')
@@ -188,22 +223,51 @@ function parseJournal(bytes: Buffer): Journal | undefined {
   return j;
 }
 
+/** One file of the tree a run writes: its path, and its content, made when the writer reaches it. */
+export interface TreeEntry {
+  path: string;
+  content(): string;
+}
+
+/** What a run writes: the files in output order, and the record once their digests are known. */
+export interface TreeSource {
+  /** The files this run makes, in output order, kustomization.yaml last: every file of the tree, or (partial) those a change touches. */
+  files: readonly TreeEntry[];
+  /** The record of the tree, given each file's digest (of the files this run makes). */
+  record(digestOf: (path: string) => string): Buffer;
+  /**
+   * A partial run: the earlier files it may replace or remove (path → recorded digest), how many
+   * files the tree holds once it is done, and the id of the record the caller read them from.
+   */
+  partial?: {
+    prev: ReadonlyMap<string, string | undefined>;
+    total: number;
+    recordId: string;
+    /** Every file of the tree once the run is done (those kept as they are among them): none is an entry left. */
+    held: ReadonlySet<string>;
+  };
+}
+
+/** A partial run found another record in place than the one it was planned against: write the tree whole. */
+export class TreeChanged extends Error {}
+
 interface Plan {
-  /** New files to move in, in output order. */
+  /** New files to move in, in output order (those in a folder moved whole included). */
   moves: string[];
   /** Of those, the ones an earlier file of ours stands at (moved aside first). */
   replace: Set<string>;
   /** Earlier files of ours no longer rendered. */
   remove: string[];
-  /** Folders of DIR to create, parents first. */
-  mkdirs: string[];
+  /** Folders of DIR the tree lacks, moved in whole from the work area (none inside another). */
+  movedirs: string[];
   /** Folders the removal may empty, deepest first. */
   rmdirs: string[];
-  /** Where each new file is staged, and where each old one is moved aside (in the work area, by number). */
-  staged: Map<string, string>;
-  asideAt: Map<string, string>;
   /** Whether the record changes (else, with nothing to move or remove, there is nothing to commit). */
   recordChanges: boolean;
+  /** The record to commit. */
+  record: Buffer;
+  /** Folders of the work area made so far (`new/...`, `old/...`). */
+  staged: Set<string>;
 }
 
 class Stop extends Error {}
@@ -269,6 +333,7 @@ class TreeRun {
   /** Folders outside the tree this run created for DIR (DIR itself included), parents first. */
   private readonly createdOutside: string[] = [];
   private readonly warnings: Finding[] = [];
+  /** The digest of each file this run makes. */
   private readonly digests = new Map<string, string>();
   /** The lock's token while this run holds it. */
   private token: string | undefined;
@@ -299,13 +364,6 @@ class TreeRun {
     this.sinceYield = 0;
     await tick();
     if (this.signal && this.stoppable) throw new Stop();
-  }
-
-  /** The sha256 of a new file's content, computed once. */
-  private digest(rel: string, content: string): string {
-    let d = this.digests.get(rel);
-    if (d === undefined) this.digests.set(rel, (d = sha256(content)));
-    return d;
   }
 
   /**
@@ -342,7 +400,7 @@ class TreeRun {
     return readRecordWith((rel) => this.readBytes(rel));
   }
 
-  async run(files: Map<string, string>, record: Buffer): Promise<TreeCommitResult> {
+  async run(source: TreeSource): Promise<TreeCommitResult> {
     this.makeDir();
     const onSignal = (sig: NodeJS.Signals) => () => {
       this.signal ??= sig;
@@ -352,11 +410,11 @@ class TreeRun {
     for (const [s, l] of listeners) signals.on(s, l);
     let result: TreeCommitResult;
     try {
-      result = await this.transact(files, record);
+      result = await this.transact(source);
     } catch (e) {
-      if (e instanceof Stop || (this.signal && !(e instanceof FindingsError)))
+      if (e instanceof Stop || (this.signal && !(e instanceof FindingsError) && !(e instanceof TreeChanged)))
         throw this.interrupted(`nothing in it was changed`);
-      if (e instanceof FindingsError) throw e;
+      if (e instanceof FindingsError || e instanceof TreeChanged) throw e;
       this.fail(`: cannot write the tree: ${reason(e)}`, 'check the directory is writable and has room');
     } finally {
       if (this.token) this.quietly(() => releaseLock(this.d, this.token!));
@@ -380,8 +438,8 @@ class TreeRun {
     );
   }
 
-  /** Lock, recover, plan, stage, journal, commit, clean up (the module comment). */
-  private async transact(files: Map<string, string>, record: Buffer): Promise<TreeCommitResult> {
+  /** DIR opened and locked, with what an interrupted run left recovered. */
+  private async lockAndRecover(): Promise<void> {
     try {
       this.d = new SafeDir(this.dir);
     } catch (e) {
@@ -411,23 +469,34 @@ class TreeRun {
         `--output-dir ${this.label}: removed the lock of a cozy-gw run that is no longer running (${describeHolder(lock.broke)})`,
       );
     this.recover();
-    const prev = this.refuseForeign(false);
-    const plan = this.plan(files, prev, record);
-    if (!plan.moves.length && !plan.remove.length && !plan.recordChanges) return this.result(files, prev, plan, 0);
+  }
+
+  /** Lock, recover, plan and stage, journal, commit, clean up (the module comment). */
+  private async transact(source: TreeSource): Promise<TreeCommitResult> {
+    await this.lockAndRecover();
+    const prev = source.partial ? this.partialPrev(source.partial) : this.refuseForeign(false);
     this.stoppable = true;
+    let plan: Plan;
     try {
-      await this.stage(files, plan, record);
+      plan = await this.planAndStage(source, prev);
     } catch (e) {
       this.stoppable = false;
       this.quietly(() => this.d.removeAll(WORK));
       throw e;
     }
+    if (!plan.moves.length && !plan.remove.length && !plan.recordChanges) {
+      this.stoppable = false;
+      if (plan.staged.size) this.d.removeAll(WORK, (l) => this.step(`cleanup ${l}`));
+      return this.result(source, prev, plan, 0);
+    }
     const journal: Journal = {
-      id: recordId(record) ?? '',
+      id: recordId(plan.record) ?? '',
       pid: process.pid,
       started: new Date().toISOString(),
-      mkdirs: plan.mkdirs,
-      moves: plan.moves.map((rel) => [rel, this.digest(rel, files.get(rel)!)]),
+      layout: 2,
+      mkdirs: [],
+      movedirs: plan.movedirs,
+      moves: plan.moves.map((rel) => [rel, this.digests.get(rel)!]),
       aside: [...plan.replace, ...plan.remove],
     };
     try {
@@ -443,7 +512,14 @@ class TreeRun {
       this.fail(`: cannot write the tree: ${reason(e)}; ${outcome}`, 'check the directory is writable and has room');
     }
     this.cleanUp();
-    return this.result(files, prev, plan, plan.moves.length);
+    return this.result(source, prev, plan, plan.moves.length);
+  }
+
+  /** A partial run's earlier files, once the record it was planned against is found in place. */
+  private partialPrev(p: NonNullable<TreeSource['partial']>): ReadonlyMap<string, string | undefined> {
+    const start = this.recordStart();
+    if (start === undefined || recordId(Buffer.from(start)) !== p.recordId) throw new TreeChanged();
+    return p.prev;
   }
 
   private quietly(f: () => void): void {
@@ -503,6 +579,8 @@ class TreeRun {
    * interrupted first run); after recovery, only the record does. Returns the earlier tree's files.
    */
   private refuseForeign(early: boolean): Map<string, string | undefined> {
+    // Before the lock only whether DIR is cozy-gw's is asked: its record's first line says so.
+    if (early ? this.recordStart()?.startsWith(RECORD_COMMENT) : false) return new Map();
     const rec = this.readRecord();
     if (rec) return new Map(rec.files.map((f) => [f.path, f.sha256]));
     if (early && this.d.lstat(WORK)?.isDirectory()) return new Map();
@@ -527,6 +605,11 @@ class TreeRun {
     return new Map();
   }
 
+  /** The record's first bytes (its header lines), when a regular file stands there. */
+  private recordStart(): string | undefined {
+    return this.isFileAt(RECORD) ? this.d.readRange(RECORD, 0, 4096).toString('utf8') : undefined;
+  }
+
   /** The state of each folder of the tree, looked up once: present, missing, or the component that is in the way. */
   private folderLookup(): (rel: string) => 'dir' | 'missing' | NotADirectory {
     const folders = new Map<string, 'dir' | 'missing'>();
@@ -546,15 +629,15 @@ class TreeRun {
 
   /** What an earlier run wrote and this one does not: the files to remove, and the folders they leave empty. */
   private removals(
-    files: Map<string, string>,
-    prev: Map<string, string | undefined>,
+    made: ReadonlySet<string>,
+    prev: ReadonlyMap<string, string | undefined>,
   ): { remove: string[]; rmdirs: Set<string> } {
     const remove: string[] = [];
     const keep = new Set<string>();
-    for (const rel of files.keys()) for (const a of ancestors(rel)) keep.add(a);
+    for (const rel of made) for (const a of ancestors(rel)) keep.add(a);
     const rmdirs = new Set<string>();
     for (const rel of [...prev.keys()].sort()) {
-      if (files.has(rel) || rel === RECORD) continue;
+      if (made.has(rel) || rel === RECORD) continue;
       // Not a file, or its folder is a link or a file now: not what cozy-gw wrote; left alone (and named in the note).
       if (!this.isFileAt(rel)) continue;
       remove.push(rel);
@@ -563,114 +646,168 @@ class TreeRun {
     return { remove, rmdirs };
   }
 
-  /** Every decision, and every refusal at once, before anything changes. */
-  private plan(files: Map<string, string>, prev: Map<string, string | undefined>, record: Buffer): Plan {
+  /**
+   * What one file of the new tree needs, decided against DIR and the earlier record: a refusal (a
+   * folder on its way that is not one, something else in its place, a user's file), nothing (it
+   * already holds these bytes), or a move in (replacing an earlier file of ours, or not).
+   */
+  private decide(
+    rel: string,
+    digest: () => string,
+    content: () => string,
+    prev: ReadonlyMap<string, string | undefined>,
+    folder: (rel: string) => 'dir' | 'missing' | NotADirectory,
+  ): 'new' | 'replace' | 'same' | { problem: string; hint: string; folder?: string } {
+    const slash = rel.lastIndexOf('/');
+    const f = folder(slash < 0 ? '' : rel.slice(0, slash));
+    if (f instanceof NotADirectory)
+      return {
+        problem: `${f.rel} is not a directory${f.link ? ' (a symbolic link)' : ''}; refusing to write through it`,
+        hint: 'move it away, or name another directory',
+        folder: f.rel,
+      };
+    if (f === 'missing') return 'new';
+    const st = this.d.lstat(rel);
+    if (!st) return 'new';
+    if (!st.isFile())
+      return {
+        problem: `${rel} is in the way (${st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}); refusing to replace it`,
+        hint: 'move it away, or name another directory',
+      };
+    if (!prev.has(rel))
+      return {
+        problem: `${rel} exists and cozy-gw did not write it; refusing to replace it`,
+        hint: 'move the file away, or name another directory',
+      };
+    // A file whose recorded digest differs is replaced unread; one recorded as these bytes is read,
+    // in case someone edited it since.
+    const recorded = prev.get(rel);
+    return (recorded !== undefined && recorded !== digest()) || !this.sameBytes(rel, content()) ? 'replace' : 'same';
+  }
+
+  /**
+   * Every decision and every refusal, file by file in output order, each changed file staged as it
+   * is decided (the work area only: DIR is not touched); the refusals all at once at the end, the
+   * work area then removed by the caller.
+   */
+  private async planAndStage(source: TreeSource, prev: ReadonlyMap<string, string | undefined>): Promise<Plan> {
     const problems: Finding[] = [];
-    const problem = (message: string, hint?: string) =>
-      problems.push(error(`--output-dir ${this.label}: ${message}`, { rule: 'output.dir', hint }));
-    const moves: string[] = [];
-    const replace = new Set<string>();
-    const mkdirs = new Set<string>();
     const broken = new Set<string>();
     const folder = this.folderLookup();
-    for (const [rel, content] of files) {
-      const slash = rel.lastIndexOf('/');
-      const parent = slash < 0 ? '' : rel.slice(0, slash);
-      const f = folder(parent);
-      if (f instanceof NotADirectory) {
-        if (!broken.has(f.rel))
-          problem(
-            `${f.rel} is not a directory${f.link ? ' (a symbolic link)' : ''}; refusing to write through it`,
-            'move it away, or name another directory',
-          );
-        broken.add(f.rel);
+    const plan: Plan = {
+      moves: [],
+      replace: new Set(),
+      remove: [],
+      movedirs: [],
+      rmdirs: [],
+      recordChanges: false,
+      record: Buffer.alloc(0),
+      staged: new Set(),
+    };
+    const made = new Set<string>();
+    const missing = new Set<string>();
+    let done = 0;
+    for (const f of source.files) {
+      const rel = f.path;
+      made.add(rel);
+      let text: string | undefined;
+      const content = () => (text ??= f.content());
+      const digest = () => {
+        let d = this.digests.get(rel);
+        if (d === undefined) this.digests.set(rel, (d = sha256(content())));
+        return d;
+      };
+      const what = this.decide(rel, digest, content, prev, folder);
+      if (typeof what === 'object') {
+        if (!what.folder || !broken.has(what.folder))
+          problems.push(error(`--output-dir ${this.label}: ${what.problem}`, { rule: 'output.dir', hint: what.hint }));
+        if (what.folder) broken.add(what.folder);
         continue;
       }
-      if (f === 'missing') {
-        for (const a of ancestors(rel)) if (folder(a) === 'missing') mkdirs.add(a);
-        moves.push(rel);
-        continue;
+      digest();
+      if (what !== 'same' && !problems.length) {
+        if (what === 'new') for (const a of ancestors(rel)) if (folder(a) === 'missing') missing.add(a);
+        if (what === 'replace') plan.replace.add(rel);
+        plan.moves.push(rel);
+        this.stageFile(plan, rel, content());
       }
-      const st = this.d.lstat(rel);
-      if (!st) moves.push(rel);
-      else if (!st.isFile())
-        problem(
-          `${rel} is in the way (${st.isDirectory() ? 'a directory' : st.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}); refusing to replace it`,
-          'move it away, or name another directory',
-        );
-      else if (!prev.has(rel))
-        problem(
-          `${rel} exists and cozy-gw did not write it; refusing to replace it`,
-          'move the file away, or name another directory',
-        );
-      else {
-        // A file whose recorded digest differs is replaced unread; one recorded as these bytes is
-        // read, in case someone edited it since.
-        const recorded = prev.get(rel);
-        if ((recorded !== undefined && recorded !== this.digest(rel, content)) || !this.sameBytes(rel, content)) {
-          moves.push(rel);
-          replace.add(rel);
-        }
-      }
+      this.opts.progress?.(++done, source.files.length);
+      await this.breathe();
     }
     const recSt = this.d.lstat(RECORD);
     if (recSt && !recSt.isFile() && !recSt.isSymbolicLink())
-      problem(`${RECORD} is in the way (not a regular file); refusing to replace it`);
+      problems.push(
+        error(`--output-dir ${this.label}: ${RECORD} is in the way (not a regular file); refusing to replace it`, {
+          rule: 'output.dir',
+        }),
+      );
     if (problems.length) throw new FindingsError(problems);
-    const { remove, rmdirs } = this.removals(files, prev);
-    const current = this.readBytes(RECORD);
-    return {
-      moves,
-      replace,
-      remove,
-      mkdirs: [...mkdirs].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1)),
-      rmdirs: [...rmdirs].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1)),
-      recordChanges: !current?.equals(record),
-      staged: new Map(),
-      asideAt: new Map(),
-    };
+    return this.finishPlan(source, prev, plan, made, missing);
   }
 
-  /** The work area: the new files, the folders for what moves aside, the next record. DIR is not touched. */
-  private async stage(files: Map<string, string>, plan: Plan, record: Buffer): Promise<void> {
-    this.step(`mkdir ${WORK}`);
-    this.d.mkdir(WORK);
-    for (const f of [NEW, OLD]) {
-      this.step(`mkdir ${f}`);
-      this.d.mkdir(f);
+  /** The plan's last parts: the record, what goes, and which folders move in whole. */
+  private finishPlan(
+    source: TreeSource,
+    prev: ReadonlyMap<string, string | undefined>,
+    plan: Plan,
+    made: ReadonlySet<string>,
+    missing: ReadonlySet<string>,
+  ): Plan {
+    plan.record = source.record((rel) => this.digests.get(rel)!);
+    const { remove, rmdirs } = this.removals(made, prev);
+    plan.remove = remove;
+    plan.rmdirs = [...rmdirs].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1));
+    // A missing folder whose parent is not missing moves in whole (the folders inside it with it).
+    plan.movedirs = [...missing].filter((f) => !ancestors(f).some((a) => missing.has(a))).sort();
+    plan.recordChanges = !this.readBytes(RECORD)?.equals(plan.record);
+    if (plan.moves.length || plan.remove.length || plan.recordChanges) {
+      if (plan.replace.size || plan.remove.length) this.workFolder(plan, OLD);
+      for (const rel of [...plan.replace, ...plan.remove]) this.workFolder(plan, parentOf(`${OLD}/${rel}`));
+      this.workFolder(plan, WORK);
+      this.step('stage record');
+      this.d.create(NEXT_RECORD, plan.record, true);
     }
-    // Flat, by number (the journal's order): no folders to make and remove per namespace.
-    plan.moves.forEach((rel, i) => plan.staged.set(rel, `${NEW}/${i}`));
-    [...plan.replace, ...plan.remove].forEach((rel, i) => plan.asideAt.set(rel, `${OLD}/${i}`));
-    let staged = 0;
-    for (const rel of plan.moves) {
-      this.step(`stage ${rel}`);
-      this.d.create(plan.staged.get(rel)!, files.get(rel)!);
-      this.opts.progress?.(++staged, plan.moves.length);
-      await this.breathe();
-    }
-    this.step('stage record');
-    this.d.create(NEXT_RECORD, record, true);
+    return plan;
   }
 
-  /** DIR changes: folders, files in (old ones aside), removed files aside, emptied folders, then the record. */
+  /** A folder of the work area, made (with the ones above it) the first time it is needed. */
+  private workFolder(plan: Plan, rel: string): void {
+    if (plan.staged.has(rel)) return;
+    const slash = rel.lastIndexOf('/');
+    if (slash > 0) this.workFolder(plan, rel.slice(0, slash));
+    plan.staged.add(rel);
+    this.step(`mkdir ${rel}`);
+    this.d.mkdir(rel);
+  }
+
+  /** A changed file, staged at its path under `new/`. */
+  private stageFile(plan: Plan, rel: string, content: string): void {
+    const at = `${NEW}/${rel}`;
+    this.workFolder(plan, parentOf(at));
+    this.step(`stage ${rel}`);
+    this.d.create(at, content);
+  }
+
+  /** DIR changes: folders in whole, files in (old ones aside), removed files aside, emptied folders, then the record. */
   private async commit(plan: Plan): Promise<void> {
-    for (const f of plan.mkdirs) {
-      this.step(`mkdir ${f}`);
-      this.d.mkdir(f);
+    const moved = new Set(plan.movedirs);
+    for (const f of plan.movedirs) {
+      this.step(`movedir ${f}`);
+      this.d.rename(`${NEW}/${f}`, f);
     }
     for (const rel of plan.moves) {
+      if (ancestors(rel).some((a) => moved.has(a))) continue;
       if (plan.replace.has(rel)) {
         this.step(`aside ${rel}`);
-        this.d.rename(rel, plan.asideAt.get(rel)!);
+        this.d.rename(rel, `${OLD}/${rel}`);
       }
       this.step(`move ${rel}`);
-      this.d.rename(plan.staged.get(rel)!, rel);
+      this.d.rename(`${NEW}/${rel}`, rel);
       await this.breathe();
     }
     for (const rel of plan.remove) {
       this.step(`aside ${rel}`);
-      this.d.rename(rel, plan.asideAt.get(rel)!);
+      this.d.rename(rel, `${OLD}/${rel}`);
       await this.breathe();
     }
     for (const f of plan.rmdirs) {
@@ -713,25 +850,25 @@ class TreeRun {
 
   /**
    * Undo a commit from its journal (idempotent: a rollback interrupted in turn is rolled back
-   * again): files moved in go back to the work area (only one holding the bytes the run wrote),
-   * files moved aside come back, created folders go, then the journal and the work area.
+   * again): folders and files moved in go back to the work area (a file only when it holds the
+   * bytes the run wrote, a folder only when it holds nothing else), files moved aside come back,
+   * created folders go, then the journal and the work area.
    */
   private rollBack(j: Journal): number {
-    if (!this.d.lstat(NEW)) {
-      this.step(`mkdir ${NEW}`);
-      this.d.mkdir(NEW);
-    }
+    this.unmoveFolders(j);
     for (const [i, [rel, digest]] of j.moves.entries()) {
-      const staged = `${NEW}/${i}`;
-      if (this.d.lstat(staged)) continue;
+      const staged = stagedAt(j, rel, i);
+      if (this.lstatQuiet(staged)) continue;
       if (!this.isFileAt(rel) || sha256(this.d.read(rel)) !== digest) continue;
+      this.ensureFolders(NEW, j.layout === 2 ? rel : String(i));
       this.step(`unmove ${rel}`);
       this.d.rename(rel, staged);
     }
+    for (const f of [...j.movedirs].sort((a, b) => depth(b) - depth(a))) this.removeEmptyFolders(f);
     let restored = 0;
     for (const [i, rel] of j.aside.entries()) {
-      const aside = `${OLD}/${i}`;
-      if (!this.d.lstat(aside)?.isFile()) continue;
+      const aside = asideAt(j, rel, i);
+      if (!this.lstatQuiet(aside)?.isFile()) continue;
       try {
         this.ensureFolders('', rel);
         if (this.d.lstat(rel)) continue;
@@ -755,8 +892,67 @@ class TreeRun {
     return restored;
   }
 
+  /** lstat that reads a path whose folders may be missing or not folders as absent. */
+  private lstatQuiet(rel: string): fs.Stats | undefined {
+    try {
+      return this.d.lstat(rel);
+    } catch (e) {
+      if (e instanceof NotADirectory) return undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * The folders a journal's run moved in whole, moved back to `new/` when each holds only the files
+   * the run moved into it, with the bytes it wrote (else its files go back one by one, below).
+   */
+  private unmoveFolders(j: Journal): void {
+    if (!j.movedirs.length) return;
+    const ours = new Map(j.moves);
+    for (const f of j.movedirs) {
+      const staged = `${NEW}/${f}`;
+      if (this.lstatQuiet(staged) || !this.lstatQuiet(f)?.isDirectory()) continue;
+      if (!this.holdsOnly(f, ours)) continue;
+      this.ensureFolders(NEW, f);
+      this.step(`unmovedir ${f}`);
+      this.d.rename(f, staged);
+    }
+  }
+
+  /** Whether folder `f` (and every folder in it) holds only files of `ours`, with the digests recorded there. */
+  private holdsOnly(f: string, ours: ReadonlyMap<string, string>): boolean {
+    for (const e of this.d.list(f)) {
+      const rel = `${f}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!this.holdsOnly(rel, ours)) return false;
+      } else if (!e.isFile() || ours.get(rel) === undefined || sha256(this.d.read(rel)) !== ours.get(rel)) return false;
+    }
+    return true;
+  }
+
+  /** A folder a run moved in whole and whose files went back one by one: removed, deepest first, where empty. */
+  private removeEmptyFolders(f: string): void {
+    let entries: fs.Dirent[];
+    try {
+      if (!this.lstatQuiet(f)?.isDirectory()) return;
+      entries = this.d.list(f);
+    } catch {
+      return;
+    }
+    for (const e of entries) if (e.isDirectory()) this.removeEmptyFolders(`${f}/${e.name}`);
+    if (this.d.list(f).length) return;
+    this.step(`rmdir ${f}`);
+    this.d.rmdir(f);
+  }
+
   /** The missing folders of `rel` below `under` ('' for DIR), made. */
   private ensureFolders(under: string, rel: string): void {
+    for (const a of [...(under ? ancestors(under) : []), ...(under ? [under] : [])]) {
+      if (this.d.dir(a) === undefined) {
+        this.step(`mkdir ${a}`);
+        this.d.mkdir(a);
+      }
+    }
     for (const a of ancestors(rel)) {
       const f = under ? `${under}/${a}` : a;
       if (this.d.dir(f) === undefined) {
@@ -787,7 +983,7 @@ class TreeRun {
       return;
     }
     const who = `pid ${j.pid}, started ${j.started}`;
-    if (!this.d.lstat(NEXT_RECORD) && this.readRecord()?.id === j.id) {
+    if (!this.d.lstat(NEXT_RECORD) && recordId(Buffer.from(this.recordStart() ?? '')) === j.id) {
       this.step('cleanup journal');
       this.d.unlink(JOURNAL);
       this.d.removeAll(WORK, (l) => this.step(`cleanup ${l}`));
@@ -800,16 +996,22 @@ class TreeRun {
     );
   }
 
-  /** The result, with the entries cozy-gw did not write (a folder with a trailing `/`), from the tree as it now is. */
+  /**
+   * The result, with the entries cozy-gw did not write (a folder with a trailing `/`), from the tree
+   * as it now is: DIR's own entries, and those of the folders an earlier run wrote into (a folder
+   * this run moved in whole holds only its files). A partial run looks into the folders it changed
+   * only, and takes DIR's other folders for the tree's.
+   */
   private result(
-    files: Map<string, string>,
-    prev: Map<string, string | undefined>,
+    source: TreeSource,
+    prev: ReadonlyMap<string, string | undefined>,
     plan: Plan,
     changed: number,
   ): TreeCommitResult {
-    const ours = new Set([...files.keys(), ...prev.keys()]);
+    const made = new Set(source.files.map((f) => f.path));
+    const wholly = new Set(plan.movedirs);
     const inner = new Set<string>();
-    for (const rel of ours) for (const a of ancestors(rel)) inner.add(a);
+    for (const rel of [...made, ...prev.keys()]) for (const a of ancestors(rel)) if (!wholly.has(a)) inner.add(a);
     const left: string[] = [];
     const queue = [''];
     for (let i = 0; i < queue.length; i++) {
@@ -821,25 +1023,32 @@ class TreeRun {
       }
       for (const e of entries) {
         const rel = queue[i] ? `${queue[i]}/${e.name}` : e.name;
-        if (queue[i] === '' && isOwnName(e.name)) continue;
         // What this run wrote is its own; an earlier file still here was not removed (not a regular file now): left.
-        if (files.has(rel)) continue;
+        if ((queue[i] === '' && isOwnName(e.name)) || made.has(rel) || wholly.has(rel)) continue;
+        if (source.partial?.held.has(rel)) continue;
         if (e.isDirectory() && inner.has(rel)) queue.push(rel);
-        else left.push(e.isDirectory() ? `${rel}/` : rel);
+        else if (!(e.isDirectory() && source.partial)) left.push(e.isDirectory() ? `${rel}/` : rel);
       }
     }
-    return { written: files.size, changed, removed: plan.remove, left: left.sort(), warnings: this.warnings };
+    const written = source.partial ? source.partial.total : made.size;
+    return { written, changed, removed: plan.remove, left: left.sort(), warnings: this.warnings };
   }
 }
 
-/** Write the tree `files` (path → content, kustomization.yaml last) with its record into DIR as one transaction. */
+/** The folder a path is in ('' for DIR). */
+function parentOf(rel: string): string {
+  const slash = rel.lastIndexOf('/');
+  return slash < 0 ? '' : rel.slice(0, slash);
+}
+
+/** Write the tree `source` gives (its files in output order, kustomization.yaml last) with its record into DIR as one transaction. */
 export function commitTree(
   label: string,
   cwd: string,
-  files: Map<string, string>,
-  record: Buffer,
+  source: TreeSource,
   opts: TreeCommitOptions = {},
 ): Promise<TreeCommitResult> {
-  if (!files.has(KUSTOMIZATION)) throw new Error('a tree has a kustomization.yaml');
-  return new TreeRun(label, cwd, opts).run(files, record);
+  const last = source.files[source.files.length - 1];
+  if (!source.partial && last?.path !== KUSTOMIZATION) throw new Error('a tree has a kustomization.yaml');
+  return new TreeRun(label, cwd, opts).run(source);
 }

@@ -9,7 +9,7 @@
  */
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import { keyOf, type KObject } from '../k8s/model';
-import { orderOutput, render, type RenderInput, type RenderOptions } from './render';
+import { orderOutput, render, type RenderedTree, type RenderInput, type RenderOptions } from './render';
 import { reconcile, type ReconcileResult } from './reconcile';
 import { redactSecret } from '../k8s/secretRedaction';
 import { applySecretRule } from './appliedSecrets';
@@ -35,6 +35,8 @@ export interface PreviewResult {
   findings: Finding[];
   /** What the controller pass did to the rendered state (deletions included). */
   changes: Change[];
+  /** With RenderOptions.digests: what a tree's record keeps of the render. */
+  tree?: RenderedTree;
 }
 
 /** What the pipeline of render and one controller pass gives. */
@@ -49,6 +51,8 @@ export interface ControllerPass {
   renderedKeys?: Set<string>;
   /** The controller pass (absent when it is skipped, or when the render failed). */
   reconciled?: ReconcileResult;
+  /** With RenderOptions.digests: what a tree's record keeps of the render. */
+  tree?: RenderedTree;
 }
 
 /** The render options among a pipeline's options (render.ts RenderOptions): what the charts read. */
@@ -61,6 +65,8 @@ export function chartOptions(o: RenderOptions): RenderOptions {
     apiVersions: o.apiVersions,
     noteOmittedHooks: o.noteOmittedHooks,
     progress: o.progress,
+    digests: o.digests,
+    only: o.only,
   };
 }
 
@@ -75,14 +81,16 @@ export function renderThenReconcile(
 ): ControllerPass {
   const findings: Finding[] = [];
   let rendered: KObject[] = [];
+  let tree: RenderedTree | undefined;
   if (o.render !== false) {
     // Every caller orders its output: the pass's store, then sortObjects or orderOutput.
     const r = render(input, { ...chartOptions(o), unordered: true });
     pushAll(findings, r.findings);
     if (hasErrors(findings)) return { failed: true, findings, rendered: [] };
     rendered = r.objects;
+    tree = r.tree;
   }
-  if (o.reconcile === false) return { failed: false, findings, rendered };
+  if (o.reconcile === false) return { failed: false, findings, rendered, tree };
   const renderedKeys = new Set(rendered.map(keyOf));
   // The cluster state: the inputs, with what the charts render applied over them.
   const state = [...input.objects.filter((x) => !renderedKeys.has(keyOf(x))), ...rendered];
@@ -91,7 +99,7 @@ export function renderThenReconcile(
     { now: o.now, ciliumVersion: o.ciliumVersion, cozystack: o.cozystack },
   );
   pushAll(findings, reconciled.findings);
-  return { failed: hasErrors(findings), findings, rendered, renderedKeys, reconciled };
+  return { failed: hasErrors(findings), findings, rendered, renderedKeys, reconciled, tree };
 }
 
 /** An object the controller writes as its own: its managed-by label, or a wildcard-Secret replica. */
@@ -139,8 +147,9 @@ export function preview(input: RenderInput, opts: PreviewOptions): PreviewResult
       objects: orderOutput(applied.objects),
       findings: [...findings, ...notes, ...applied.findings],
       changes: rec.changes,
+      tree: pass.tree,
     };
   }
   const objects = written.map((o) => (renderedKeys.has(keyOf(o)) || opts.includeSecretData ? o : redactSecret(o)));
-  return { objects: orderOutput(objects), findings, changes: rec.changes };
+  return { objects: orderOutput(objects), findings, changes: rec.changes, tree: pass.tree };
 }

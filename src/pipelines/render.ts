@@ -34,8 +34,11 @@ import { unsetByTypoFindings, validatePlatformValues } from '../validation/input
 import { placeValueFinding, valueSources, whereSet, type ValuesWhere } from '../validation/valueSources';
 import { isNamespace, compareObjects, keyOf, refOf, type KObject } from '../k8s/model';
 import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
-import { attachedNamespacesGuard, renderPolicies } from '../charts/policies';
-import { TreeOutput, tenantsInputCheck, walkTenantTree } from '../charts/tenantChart';
+import { attachedNamespacesGuard, DEFAULT_GATEWAY_API_VERSION, renderPolicies } from '../charts/policies';
+import { TreeOutput, tenantsInputCheck, walkTenantTree, type TreeOptions } from '../charts/tenantChart';
+import { capabilitiesOf } from '../charts/capabilities';
+import { platformDigest, releaseDigest } from './treeInputs';
+import { wildcardChannel } from './platformChannel';
 import type { TenantRelease } from '../charts/tenantRelease';
 import { rootHostFindings } from '../charts/cozystackBasics';
 import { gatewayCleanupHook, omittedHooksNote } from '../charts/hooks';
@@ -87,12 +90,44 @@ export interface RenderOptions {
    * terminal, src/cli/progress.ts): an event sink from the edge; render itself prints nothing.
    */
   progress?: (tenantsRendered: number) => void;
+  /**
+   * The digests a tree's record keeps (treeInputs.ts, docs/performance.md "Changed-only"): each
+   * release's group gets the digest of its inputs, made with the build of cozy-gw named here.
+   */
+  digests?: { build: string };
+  /** Render the templates of these releases only (src/charts/tenantChart.ts TreeOptions.only). */
+  only?: TreeOptions['only'];
+  /** Each Tenant's own checks, made once by the caller (src/charts/tenantChart.ts tenantChecks). */
+  tenantChecks?: ReadonlyMap<KObject, Finding[]>;
 }
 
 export interface RenderResult {
   /** The rendered objects; empty when any finding is an error. */
   objects: KObject[];
   findings: Finding[];
+  /** With RenderOptions.digests: what a tree's record keeps of the render. */
+  tree?: RenderedTree;
+}
+
+/** What a tree's record keeps of each release (docs/performance.md "Changed-only"). */
+export interface ReleaseFacts {
+  namespace: string;
+  /** The digest of its inputs (treeInputs.ts). */
+  inputs: string;
+  /** Whether its templates or its gateway chart gave findings (a run that does not render it would not give them). */
+  findings: boolean;
+  /** The tenant namespace whose Gateway it publishes through ('' for none). */
+  gateway: string;
+  /** Whether it owns a Gateway. */
+  owns: boolean;
+}
+
+/** The render a tree's record is made of: the platform digest, every release in walk order, and which release made each object. */
+export interface RenderedTree {
+  platform: string;
+  releases: ReleaseFacts[];
+  /** The release namespace of each object the charts rendered, by its key (keyOf); the admission policies have none. */
+  releaseOf: Map<string, string>;
 }
 
 /** The platform value each gateway-chart guard reads (docs/behaviour.md §3). */
@@ -145,7 +180,11 @@ export interface InputCheck {
  * every Tenant (the values schema and its names, tenantInputFindings), every TenantGateway
  * against the CRD.
  */
-export function validateInputs(input: RenderInput, behaviour: Behaviour = MAIN_VERSION.behaviour): InputCheck {
+export function validateInputs(
+  input: RenderInput,
+  behaviour: Behaviour = MAIN_VERSION.behaviour,
+  checks?: ReadonlyMap<KObject, Finding[]>,
+): InputCheck {
   const findings: Finding[] = [];
   for (const f of input.valuesFiles) pushAll(findings, validatePlatformValues(f, behaviour));
   const pkg = findPlatformPackage(input.objects);
@@ -153,7 +192,7 @@ export function validateInputs(input: RenderInput, behaviour: Behaviour = MAIN_V
   pushAll(findings, unsetByTypoFindings(pkg ? [...input.valuesFiles, { pkg }] : input.valuesFiles, behaviour));
   const valuesInvalid = hasErrors(findings);
   // The version's tenant schema and Tenants API (docs/versions.md §T6, §X1, §A1).
-  const tenants = tenantsInputCheck(input.objects.filter(isTenant), behaviour);
+  const tenants = tenantsInputCheck(input.objects.filter(isTenant), behaviour, checks);
   pushAll(findings, tenants.findings);
   const invalidTenants = tenants.invalid;
   for (const o of input.objects) {
@@ -280,6 +319,14 @@ export interface RenderGroup {
   objects: KObject[];
   /** The release's TenantGateway (and its hook), when it owns a Gateway. */
   gateway: KObject[];
+  /** Whether the release was rendered (RenderOptions.only; else every one is). */
+  rendered?: boolean;
+  /** The digest of the release's inputs (RenderOptions.digests). */
+  inputs?: string;
+  /** How many findings its templates and its gateway chart gave. */
+  findings?: number;
+  /** The platform digest (RenderOptions.digests), on the last group (the policies). */
+  platform?: string;
 }
 
 /**
@@ -291,7 +338,7 @@ export interface RenderGroup {
  */
 export function* renderGroups(input: RenderInput, opts: RenderOptions, findings: Finding[]): Generator<RenderGroup> {
   const behaviour = (opts.cozystack ?? MAIN_VERSION).behaviour;
-  const checked = validateInputs(input, behaviour);
+  const checked = validateInputs(input, behaviour, opts.tenantChecks);
   pushAll(findings, checked.findings);
   // Ill-typed platform values would only make the charts repeat the schema's verdict.
   if (checked.valuesInvalid) return;
@@ -306,14 +353,26 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
     includeHooks: opts.includeHooks,
     apiVersions: opts.apiVersions,
     invalidTenants: checked.invalidTenants,
+    only: opts.only,
     behaviour,
   };
+  const digests = opts.digests ? renderDigests(input, opts, cluster) : undefined;
   const gateways: GatewayOutput = { findings: [], hooksOmitted: 0 };
   let rendered = 0;
   for (const g of walkTenantTree(cluster, input.objects, treeOpts, tree)) {
-    const gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways, behaviour);
+    const before = gateways.findings.length;
+    let gateway: KObject[] = [];
+    if (g.rendered) gateway = renderGatewayOf(g.release, sources, Boolean(opts.includeHooks), gateways, behaviour);
+    else if (g.release.ownsGateway && !opts.includeHooks && behaviour.gatewayCleanupHook) gateways.hooksOmitted++;
     opts.progress?.(++rendered);
-    yield { release: g.release, objects: g.objects, gateway };
+    yield {
+      release: g.release,
+      objects: g.objects,
+      gateway,
+      rendered: g.rendered,
+      inputs: digests?.release(g.release),
+      findings: g.templateFindings + gateways.findings.length - before,
+    };
   }
   pushAll(
     findings,
@@ -334,12 +393,37 @@ export function* renderGroups(input: RenderInput, opts: RenderOptions, findings:
     const note = omittedHooksNote(tree.hooksOmitted, gateways.hooksOmitted);
     if (note) findings.push(note);
   }
-  yield { objects: policies, gateway: [] };
+  yield { objects: policies, gateway: [], platform: digests?.platform };
+}
+
+/** The platform digest of a render, and each release's digest with it (treeInputs.ts). */
+export function renderDigests(
+  input: RenderInput,
+  opts: RenderOptions,
+  cluster: ClusterMap,
+): { platform: string; release: (r: TenantRelease) => string } {
+  const platform = platformDigest({
+    build: opts.digests?.build ?? '',
+    // As the charts read them: unset is the default.
+    options: {
+      cozystack: (opts.cozystack ?? MAIN_VERSION).name,
+      gatewayApiVersion: opts.gatewayApiVersion ?? DEFAULT_GATEWAY_API_VERSION,
+      gatewayOnly: Boolean(opts.gatewayOnly),
+      includeHooks: Boolean(opts.includeHooks),
+      apiVersions: opts.apiVersions?.length ? opts.apiVersions : null,
+    },
+    cluster,
+    capabilities: capabilitiesOf(input.objects, opts.apiVersions),
+    channel: wildcardChannel(input.objects, input.valuesFiles).channel,
+  });
+  const uids = new Map<string, string>();
+  for (const o of input.objects) if (isNamespace(o) && o.metadata.uid) uids.set(o.metadata.name, o.metadata.uid);
+  return { platform, release: (r) => releaseDigest(platform, r, uids.get(r.parentNamespace)) };
 }
 
 export function render(input: RenderInput, opts: RenderOptions = {}): RenderResult {
   const r = renderKept(input, opts, (o) => o);
-  return opts.unordered ? r : { objects: orderOutput(r.objects), findings: r.findings };
+  return opts.unordered ? r : { ...r, objects: orderOutput(r.objects) };
 }
 
 /**
@@ -354,17 +438,37 @@ export function renderKept(input: RenderInput, opts: RenderOptions, keep: (o: KO
   const rendered: KObject[] = [];
   const gateways: KObject[] = [];
   let policies: KObject[] = [];
+  const tree: RenderedTree | undefined = opts.digests
+    ? { platform: '', releases: [], releaseOf: new Map() }
+    : undefined;
   for (const g of renderGroups(input, opts, findings)) {
-    if (!g.release) policies = g.objects;
-    else {
-      for (const o of g.objects) rendered.push(keep(o));
-      pushAll(gateways, g.gateway);
+    if (!g.release) {
+      policies = g.objects;
+      if (tree) tree.platform = g.platform ?? '';
+      continue;
     }
+    if (tree) noteRelease(tree, g);
+    for (const o of g.objects) rendered.push(keep(o));
+    pushAll(gateways, g.gateway);
   }
   if (hasErrors(findings)) return { objects: [], findings };
   for (const o of gateways) rendered.push(keep(o));
   for (const o of policies) rendered.push(keep(o));
-  return { objects: rendered, findings };
+  return { objects: rendered, findings, ...(tree ? { tree } : {}) };
+}
+
+/** A release's facts and its objects' release, as a tree's record keeps them. */
+function noteRelease(tree: RenderedTree, g: RenderGroup): void {
+  const r = g.release!;
+  tree.releases.push({
+    namespace: r.namespace,
+    inputs: g.inputs ?? '',
+    findings: (g.findings ?? 0) > 0,
+    gateway: r.values._namespace.gateway ?? '',
+    owns: g.gateway.some(isTenantGateway),
+  });
+  for (const o of g.objects) tree.releaseOf.set(keyOf(o), r.namespace);
+  for (const o of g.gateway) tree.releaseOf.set(keyOf(o), r.namespace);
 }
 
 /**

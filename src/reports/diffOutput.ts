@@ -65,7 +65,9 @@ export function relevantFindings(d: DiffResult): { relevant: Finding[]; unrelate
     (f) => f.severity === 'error' || !f.object || differing.has(keyOf(f.object)) || d.given.has(keyOf(f.object)),
   );
   const unrelatedWarnings =
-    d.findings.filter((f) => f.severity === 'warning').length - relevant.filter((f) => f.severity === 'warning').length;
+    d.findings.filter((f) => f.severity === 'warning').length -
+    relevant.filter((f) => f.severity === 'warning').length +
+    (d.outsideWarnings ?? 0);
   return { relevant, unrelatedWarnings };
 }
 

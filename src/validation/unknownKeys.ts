@@ -206,9 +206,12 @@ const MAIN_ONLY_TENANT_KEYS: Record<string, { property: 'computeplaneModule' | '
   gatewayClass: { property: 'gatewayClasses', what: "which chooses the class of the tenant's Gateway" },
 };
 
+/** schemas/tenant.schema.json, read once (a memo, ARCHITECTURE.md "Rules of the house"): it is only read, Tenant by Tenant. */
+let tenantSchema: Schema | undefined;
+
 /** The unknown keys of a Tenant's spec (schemas/tenant.schema.json, the version's keys), paths starting `spec.`. */
 export function unknownTenantSpecKeys(spec: unknown, behaviour: Behaviour = MAIN_VERSION.behaviour): UnknownKey[] {
-  const schema = asset<Schema>('schemas/tenant.schema.json');
+  const schema = (tenantSchema ??= asset<Schema>('schemas/tenant.schema.json'));
   let specSchema = (schema.properties as Record<string, Schema>).spec;
   const lacking = tenantKeysUnknownTo(behaviour);
   if (lacking.length) {

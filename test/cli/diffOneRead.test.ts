@@ -119,9 +119,9 @@ describe('diff reads the state once', () => {
     expect({ file: 'state-50.yaml', opens: opens('state-50.yaml') }).toEqual({ file: 'state-50.yaml', opens: 1 });
   });
 
-  it('a committed tree: every object file opened once', async () => {
+  it('a committed tree, --full: every object file opened once', async () => {
     const opens = countOpens();
-    const r = await runCli(diffArgs('tree'), { cwd: dir });
+    const r = await runCli([...diffArgs('tree'), '--full'], { cwd: dir });
     expect(r.code).toBe(3);
     const files = (fs.readdirSync(path.join(dir, 'tree'), { recursive: true }) as string[])
       .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
@@ -130,6 +130,17 @@ describe('diff reads the state once', () => {
     // Named, each object file not read exactly once.
     const notOnce = files.map((f) => ({ file: f, opens: opens(f) })).filter((o) => o.opens !== 1);
     expect(notOnce).toEqual([]);
+  });
+
+  it('a committed tree, changed-only (docs/performance.md "Changed-only"): no object file opened twice', async () => {
+    const opens = countOpens();
+    const r = await runCli(diffArgs('tree'), { cwd: dir });
+    expect(r.code).toBe(3);
+    const files = (fs.readdirSync(path.join(dir, 'tree'), { recursive: true }) as string[])
+      .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
+      .map((f) => path.join('tree', f));
+    const twice = files.map((f) => ({ file: f, opens: opens(f) })).filter((o) => o.opens > 1);
+    expect(twice).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EXAMPLE_DIFF, MIN_VALUES, ROOT, ROOT_TENANT, runCli, STACK_FRAME } from '../helpers/cli';
 import { tmpDir } from '../helpers/kpt';
-import { parseRecord, recordBytes } from '../../src/io/treeRecord';
+import { parseRecord, recordBytes, type TreeMaking } from '../../src/io/treeRecord';
 
 let dir = '';
 beforeAll(() => {
@@ -143,11 +143,12 @@ describe("the tree's platform values", () => {
   });
 
   it('the digest line is additive: a record without it is read, and says nothing of values', () => {
-    const files = new Map([['kustomization.yaml', 'resources: []\n']]);
-    const withValues = parseRecord(recordBytes(files, [], 'yaml', { shape: {}, tenants: [], values: 'a'.repeat(64) }))!;
+    const record = (making: TreeMaking) =>
+      parseRecord(recordBytes({ format: 'yaml', making, releases: [], kustomization: 'k'.repeat(64) }))!;
+    const withValues = record({ shape: {}, tenants: [], values: 'a'.repeat(64) });
     expect(withValues.making).toEqual({ shape: {}, tenants: [], values: 'a'.repeat(64) });
-    const without = parseRecord(recordBytes(files, [], 'yaml', { shape: {}, tenants: [] }))!;
+    const without = record({ shape: {}, tenants: [] });
     expect(without.making).toEqual({ shape: {}, tenants: [] });
-    expect(without.format).toBe(3);
+    expect(without.format).toBe(4);
   });
 });

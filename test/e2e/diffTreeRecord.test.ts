@@ -30,12 +30,13 @@ beforeAll(async () => {
 describe('a tree remembers how it was written', () => {
   it('the record holds the shaping options and the input Tenants', () => {
     const lines = fs.readFileSync(path.join(scratch.dir, 'deploy', '.cozy-gw-files'), 'utf8').split('\n');
-    expect(JSON.parse(lines[1])).toMatchObject({ format: 3, files: 'yaml' });
+    expect(JSON.parse(lines[1])).toMatchObject({ format: 4, files: 'yaml' });
     expect(JSON.parse(lines[2])).toEqual({ shape: { includeHooks: true, cozystackVersion: 'main' } });
+    // The Tenants a thousand a line (src/io/treeRecord.ts).
     const tenants = lines
-      .filter((l) => l.startsWith('{"tenant"'))
-      .map((l) => (JSON.parse(l) as { tenant: { metadata: { namespace: string; name: string } } }).tenant.metadata)
-      .map((m) => `${m.namespace}/${m.name}`);
+      .filter((l) => l.startsWith('{"tenants"'))
+      .flatMap((l) => (JSON.parse(l) as { tenants: { metadata: { namespace: string; name: string } }[] }).tenants)
+      .map((t) => `${t.metadata.namespace}/${t.metadata.name}`);
     expect(tenants.sort()).toEqual([
       'tenant-alice-dev/ci',
       'tenant-alice/dev',

@@ -12,6 +12,7 @@ import { FindingsError } from '../../src/k8s/diagnostics';
 import type { KObject } from '../../src/k8s/model';
 import { outputFileOf, readTree, RECORD, segment, treePaths, WORK, writeOutputDir } from '../../src/io/outputDir';
 import { isTreeBookkeeping } from '../../src/io/treeFiles';
+import { blockFiles, headLength, parseRecordHead } from '../../src/io/treeRecord';
 import { runCli, ROOT } from '../helpers/cli';
 import { skippedTitle } from '../helpers/skip';
 
@@ -310,10 +311,10 @@ describe('readTree: the record, in every format', () => {
   const V1_HEADER =
     '# cozy-gw output tree: the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.';
 
-  it('format 3: every file, the object it holds and its digest, kustomization.yaml last', async () => {
+  it('format 4: every file, the object it holds and its digest, kustomization.yaml last', async () => {
     await writeOutputDir('d', tmp, objs);
     const t = readTree(path.join(tmp, 'd'))!;
-    expect(t.format).toBe(3);
+    expect(t.format).toBe(4);
     // Written without a record of how: no shaping option, no Tenant.
     expect(t.making).toEqual({ shape: {}, tenants: [] });
     expect(t.fileFormat).toBe('yaml');
@@ -335,7 +336,7 @@ describe('readTree: the record, in every format', () => {
     expect(readTree(path.join(tmp, 'j'))!.fileFormat).toBe('json');
   });
 
-  it('format 3 holds how the tree was written and the Tenants, in the stable order; they count in the id', async () => {
+  it('format 4 holds how the tree was written and the Tenants, in the stable order; they count in the id', async () => {
     const tenant = (name: string, namespace: string) => ({
       apiVersion: 'apps.cozystack.io/v1alpha1',
       kind: 'Tenant',
@@ -356,7 +357,7 @@ describe('readTree: the record, in every format', () => {
     expect(readTree(path.join(tmp, 'n'))!.id).not.toBe(t.id);
   });
 
-  it('format 1 (the record of earlier versions): its paths; the next run reads it and writes format 3', async () => {
+  it('format 1 (the record of earlier versions): its paths; the next run reads it and writes format 4', async () => {
     await writeOutputDir('d', tmp, objs);
     fs.writeFileSync(
       path.join(tmp, 'd', RECORD),
@@ -371,7 +372,73 @@ describe('readTree: the record, in every format', () => {
     ]);
     const r = await writeOutputDir('d', tmp, [objs[0]]);
     expect(r.removed).toEqual(['tenant-a/secret-s.yaml']);
-    expect(readTree(path.join(tmp, 'd'))!.format).toBe(3);
+    expect(readTree(path.join(tmp, 'd'))!.format).toBe(4);
+  });
+
+  it('format 4 indexes the files release by release: each block where the head says, its digest there, the head alone enough to find one', async () => {
+    const three = [...objs, obj('Namespace', 'tenant-b'), obj('Secret', 's', 'tenant-b'), obj('Policy', 'p')];
+    const releaseOf = (o: KObject) => (o.kind === 'Policy' ? '' : (o.metadata.namespace ?? o.metadata.name));
+    const info = new Map([
+      ['tenant-b', { inputs: 'b' }],
+      ['tenant-a', { inputs: 'a' }],
+    ]);
+    await writeOutputDir('d', tmp, three, { releases: { of: releaseOf, info } });
+    const bytes = fs.readFileSync(path.join(tmp, 'd', RECORD));
+    const t = readTree(path.join(tmp, 'd'))!;
+    // The blocks in the order given, '' (no release) last; each block in output order.
+    expect(t.releases!.map((r) => [r.namespace, r.info, r.block.files])).toEqual([
+      ['tenant-b', { inputs: 'b' }, 2],
+      ['tenant-a', { inputs: 'a' }, 2],
+      ['', {}, 1],
+    ]);
+    expect(t.files.map((f) => f.path)).toEqual([
+      '_cluster/namespace-tenant-b.yaml',
+      'tenant-b/secret-s.yaml',
+      '_cluster/namespace-tenant-a.yaml',
+      'tenant-a/secret-s.yaml',
+      '_cluster/policy-p.yaml',
+      'kustomization.yaml',
+    ]);
+    const len = headLength(bytes)!;
+    const head = parseRecordHead(bytes.subarray(0, len.prefix + len.head))!;
+    expect(head.releases).toEqual(t.releases);
+    expect(head.id).toBe(t.id);
+    for (const r of head.releases) {
+      const at = head.bodyOffset + r.block.offset;
+      const block = bytes.subarray(at, at + r.block.bytes);
+      expect([r.namespace, createHash('sha256').update(block).digest('hex')]).toEqual([r.namespace, r.digest]);
+      expect([r.namespace, blockFiles(block).length]).toEqual([r.namespace, r.block.files]);
+    }
+    // The id is the head's digest (the blocks' digests in it).
+    expect(
+      createHash('sha256')
+        .update(bytes.subarray(len.prefix, len.prefix + len.head))
+        .digest('hex'),
+    ).toBe(t.id);
+  });
+
+  it('format 3 (the record of the version before): its files, shape and Tenants are read; the next run writes format 4', async () => {
+    await writeOutputDir('d', tmp, objs);
+    const lines = [
+      '{"shape":{"includeHooks":true}}',
+      '{"tenant":{"apiVersion":"apps.cozystack.io/v1alpha1","kind":"Tenant","metadata":{"name":"a","namespace":"tenant-root"},"spec":{}}}',
+      '["_cluster/namespace-tenant-a.yaml","x","v1","Namespace","","tenant-a"]',
+      '["tenant-a/secret-s.yaml","y","v1","Secret","tenant-a","s"]',
+      '["kustomization.yaml","z"]',
+    ].join('\n');
+    fs.writeFileSync(
+      path.join(tmp, 'd', RECORD),
+      `# cozy-gw output tree (record format 3): how the tree was written, the Tenants it was rendered from, and the files cozy-gw wrote here, which the next run replaces or removes. Do not edit.\n{"format":3,"files":"yaml","id":"i"}\n${lines}\n`,
+    );
+    const t = readTree(path.join(tmp, 'd'))!;
+    expect([t.format, t.making?.shape, t.making?.tenants.length, t.files.map((f) => f.path)]).toEqual([
+      3,
+      { includeHooks: true },
+      1,
+      ['_cluster/namespace-tenant-a.yaml', 'tenant-a/secret-s.yaml', 'kustomization.yaml'],
+    ]);
+    await writeOutputDir('d', tmp, objs);
+    expect(readTree(path.join(tmp, 'd'))!.format).toBe(4);
   });
 
   it('format 0 (no record, the marker in kustomization.yaml): its resources and kustomization.yaml', async () => {

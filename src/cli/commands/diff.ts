@@ -16,6 +16,9 @@ import { COMMENT_LIMIT, MIN_COMMENT_LIMIT } from '../../reports/commentParts';
 import type { CliContext } from '../context';
 import { late } from '../lateModules';
 import { readState } from '../../io/stateInput';
+import { SourceMap } from '../../io/sourceMap';
+import { FindingsError, type Finding } from '../../k8s/diagnostics';
+import type { DiffOptions, DiffResult } from '../../diff/diff';
 import { shellWord } from '../shellWords';
 import { resolveNow } from '../clock';
 import {
@@ -33,6 +36,9 @@ import {
   stateVersion,
   usageError,
   versionHeader,
+  type ChosenVersion,
+  type LoadedInputs,
+  type RecordedVersion,
   withValuesHint,
   type InputOptions,
 } from './common';
@@ -59,6 +65,7 @@ interface DiffCliOptions extends InputOptions, FindingsFileOptions {
   /** Required; undefined when not given (the help shows no empty default for it). */
   state?: string[];
   prune?: boolean;
+  full?: boolean;
   output: 'diff' | 'plan' | 'json' | 'markdown' | 'html';
   commentDir?: string;
   commentLimit: number;
@@ -113,6 +120,10 @@ export function register(program: Command, ctx: CliContext): Command {
       '--prune',
       'the given Tenants are the whole tree: a Tenant the state has and the inputs lack is removed, with its Namespace and everything in it',
     )
+    .option(
+      '--full',
+      'against a committed tree, read every file and render every tenant (by default a tree whose record allows it is diffed changed-only: only what the change touches is rendered and read, with the same output)',
+    )
     .addOption(
       new Option(
         '-o, --output <format>',
@@ -139,8 +150,76 @@ Exit status: 0 no differences, ${EXIT_DIFFERENCES} differences, 1 an error (rend
   return cmd;
 }
 
+/** What the state says of its Cozystack version (common.ts stateVersion; a tree's record), and the warnings it gives. */
+interface Told {
+  recorded?: RecordedVersion;
+  findings: Finding[];
+}
+
+/** A tree's recorded version: a record written before versions were recorded was rendered as main, the only version then (docs/versions.md §11). */
+function toldByTree(recorded: string | undefined): Told {
+  return { recorded: { version: recorded ?? 'main', from: "the tree's record" }, findings: [] };
+}
+
+/**
+ * The comparison: against a committed tree, changed-only where its record allows
+ * (src/cli/treeDiff.ts, docs/performance.md "Changed-only"); else, and with --full, the whole state
+ * read and the whole platform rendered. The change is read into the state's source map, so that a
+ * finding about either names its file and line. `optionsFor`: the core's options, once the state
+ * has told its version.
+ */
+async function compared(
+  cmd: Command,
+  ctx: CliContext,
+  opts: DiffCliOptions & { state: string[] },
+  optionsFor: (told: Told) => DiffOptions,
+): Promise<{ result: DiffResult; stateIsTree: boolean } | { exitCode: number }> {
+  const { diff } = late.diff();
+  const sources = new SourceMap();
+  let inputs: LoadedInputs | undefined;
+  if (!opts.full && opts.state.length === 1 && opts.state[0] !== '-') {
+    try {
+      inputs = loadInputs(opts, ctx, cmd, sources);
+    } catch (e) {
+      // As a whole diff would: the state's problems first, else the change's.
+      if (e instanceof FindingsError) readState(opts.state, ctx.io, new SourceMap());
+      throw e;
+    }
+    ctx.progress.phase('comparing what the change touches...');
+    const result = late.treeDiff().changedOnlyDiff(
+      {
+        state: opts.state[0],
+        cwd: ctx.io.cwd,
+        sources,
+        objects: inputs.objects,
+        valuesFiles: inputs.values,
+        prune: opts.prune,
+        wholeTree: opts.output === 'markdown' || opts.output === 'html',
+      },
+      (version) => optionsFor(toldByTree(version)),
+    );
+    if ('result' in result) return { result: result.result, stateIsTree: true };
+    // The whole tree, then: read in a process with the heap it asks for (src/cli/heapLimit.ts),
+    // where standard input was not read already.
+    const stdin = [...opts.filename, ...opts.values].includes('-');
+    const again = stdin ? undefined : await ctx.io.runAgainWith?.(['--full']);
+    if (again !== undefined) return { exitCode: again };
+  }
+  ctx.progress.phase('reading the state...');
+  const { state, treeHeld, tree } = readState(opts.state, ctx.io, sources);
+  ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
+  // A cluster's state tells its own version (docs/versions.md §11).
+  const diffOptions = optionsFor(tree ? toldByTree(tree.shape.cozystackVersion) : stateVersion(state));
+  inputs ??= loadInputs(opts, ctx, cmd, sources);
+  const result = diff(
+    { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
+    diffOptions,
+  );
+  return { result, stateIsTree: (treeHeld?.size ?? 0) > 0 };
+}
+
 /** The command's work: the comparison, printed in the format asked for. */
-function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
+async function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): Promise<void> {
   if (opts.commentDir !== undefined && opts.output !== 'markdown')
     usageError(cmd, '--comment-dir writes the markdown comment in parts: it needs -o markdown');
   if (opts.commentDir === '') usageError(cmd, '--comment-dir is empty (a directory is required)');
@@ -155,51 +234,49 @@ function diffAction(cmd: Command, ctx: CliContext, opts: DiffCliOptions): void {
   checkStdin(cmd, opts, { '--state': withState.state });
   // An earlier run's parts go before anything can fail: a failed run leaves none to post.
   if (opts.commentDir !== undefined) removeEarlierParts(ctx.io.cwd, opts.commentDir);
-  const { diff } = late.diff();
   const { diffReport } = late.diffOutput();
   const now = resolveNow({ now: opts.now, env: ctx.io.env, mode: 'reproducible' });
   ctx.progress = progressLine(ctx.io, opts.quiet);
-  ctx.progress.phase('reading the state...');
-  const { state, sources, treeHeld, tree } = readState(withState.state, ctx.io);
-  ctx.progress.phase(`read the state: ${grouped(state.length)} objects`);
-  // One source map for the run: a finding about a state object or a given one names its file and line.
-  // A record written before versions were recorded was rendered as main, the only version then; a
-  // cluster's state tells its own (docs/versions.md §11).
-  const told = tree
-    ? { recorded: { version: tree.shape.cozystackVersion ?? 'main', from: "the tree's record" }, findings: [] }
-    : stateVersion(state);
-  const chosen = chooseCozystackVersion(cmd, opts, ctx, told.recorded);
-  const inputs = loadInputs(opts, ctx, cmd, sources);
-  const result = diff(
-    { state, treeHeld, tree, objects: inputs.objects, valuesFiles: inputs.values, prune: opts.prune },
-    {
+  let told: Told = { findings: [] };
+  let chosen: ChosenVersion | undefined;
+  const done = await compared(cmd, ctx, withState, (t) => {
+    told = t;
+    chosen = chooseCozystackVersion(cmd, opts, ctx, t.recorded);
+    return {
       now,
       cozystack: chosen.version,
       ciliumVersion: parseCiliumVersion(opts.ciliumVersion)!,
-      progress: (n) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
-    },
-  );
+      progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
+    };
+  });
+  if ('exitCode' in done) {
+    ctx.exitCode = done.exitCode;
+    ctx.ranAgain = true;
+    return;
+  }
+  const { result, stateIsTree } = done;
+  const version = chosen!;
   // Values other than the tree's, or none where it had some: said first, before any error it may cause.
   const stateArgs = withState.state.map((s) => `--state ${shellWord(s)}`).join(' ');
   const values = late.diffOutput().valuesNote(result, stateArgs);
   if (values) ctx.note(values);
   // --validate: the objects the change creates or changes, as they would be, against their published schemas.
   result.findings = checkEmitted(
-    withValuesHint([...told.findings, ...chosen.findings, ...result.findings], opts),
+    withValuesHint([...told.findings, ...version.findings, ...result.findings], opts),
     [...result.created, ...result.changed.map((c) => c.after)],
     opts,
-    chosen.version.behaviour,
+    version.version.behaviour,
   );
   const report = diffReport(result, {
     format: opts.output,
     now,
     stateArgs,
     rerun: rerunLine(withState),
-    stateIsTree: (treeHeld?.size ?? 0) > 0,
+    stateIsTree,
     // Placed at file and line, so that the comment and the page say where too.
     place: (f) => locate(f, ctx.sources),
     commentParts: opts.commentDir !== undefined ? { limit: opts.commentLimit } : undefined,
-    cozystack: versionHeader(chosen),
+    cozystack: versionHeader(version),
   });
   ctx.report(report.warnings);
   for (const n of report.notes) ctx.note(n);

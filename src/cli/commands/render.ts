@@ -3,6 +3,7 @@
  * (src/pipelines/render.ts), print the manifests (YAML stream or `-o json`) or write `--output-dir`.
  * A failure prints nothing on stdout, writes nothing, and lists every finding on stderr.
  */
+import type { CozystackVersion } from '../../platform/cozystackVersions';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { CliContext } from '../context';
 import type { Finding } from '../../k8s/diagnostics';
@@ -27,6 +28,9 @@ import {
   type InputOptions,
 } from './common';
 import { resolveNow } from '../clock';
+import { buildIdentity } from '../version';
+import type { RenderedTree } from '../../pipelines/render';
+import type { TreeShape } from '../../io/treeRecord';
 import { withExamples } from './help';
 import { grouped, progressLine } from '../progress';
 import { addFindingsFileOptions, withFindingsFile, type FindingsFileOptions } from '../findingsFile';
@@ -71,6 +75,70 @@ function checkOptions(cmd: Command, opts: RenderCliOptions): void {
     usageError(cmd, '--lock-timeout applies only with --output-dir (only a tree is locked)');
 }
 
+/** How the tree is written, as its record keeps it (`diff --state DIR` renders the same way). */
+function shapeOf(opts: RenderCliOptions, cozystack: CozystackVersion): TreeShape {
+  return {
+    includeHooks: opts.includeHooks,
+    gatewayOnly: opts.gatewayOnly,
+    apiVersions: opts.apiVersions,
+    gatewayApiVersion: opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
+    withController: opts.withController,
+    cozystackVersion: cozystack.name,
+  };
+}
+
+/**
+ * `render --output-dir` into a tree whose record allows it, changed-only (src/cli/treeRender.ts,
+ * docs/performance.md "Changed-only"): true when it wrote the tree; false when the whole tree is
+ * to be rendered (the reason is not the user's concern: the output is the same).
+ */
+async function changedOnlyTree(
+  dir: string,
+  opts: RenderCliOptions,
+  ctx: CliContext,
+  pre: ReturnType<typeof prepared>,
+): Promise<boolean> {
+  // --validate and --strict judge every object emitted; --with-controller runs a pass over them all.
+  if (opts.withController || opts.validate || opts.strict) return false;
+  const { TreeInterrupted } = late.outputDir();
+  let done;
+  try {
+    done = await late.treeRender().changedOnlyRender({
+      dir,
+      cwd: ctx.io.cwd,
+      input: pre.input,
+      options: pre.chartOptions,
+      format: opts.output,
+      making: {
+        shape: shapeOf(opts, pre.chosen.version),
+        tenants: pre.inputs.objects.filter(isTenant),
+        values: pre.valuesDigest,
+      },
+      commit: commitOptions(opts, ctx),
+    });
+  } catch (e) {
+    if (!(e instanceof TreeInterrupted)) throw e;
+    ctx.report(e.findings);
+    ctx.exitCode = e.exitCode;
+    return true;
+  }
+  if ('full' in done) return false;
+  const findings = checkEmitted(withValuesHint([...pre.chosen.findings, ...done.findings], opts), [], opts);
+  ctx.report([...findings, ...late.render().outputInfoFindings([], pre.given > 0), ...done.written.warnings]);
+  for (const line of late.render().treeNotes(dir, done.objects, opts.output, done.written)) ctx.note(line);
+  return true;
+}
+
+/** The tree writer's options of a run: progress, the home directory, the lock's wait, notes. */
+function commitOptions(opts: RenderCliOptions, ctx: CliContext) {
+  return {
+    progress: (n: number, of: number) => ctx.progress.count('wrote', n, of, 'files'),
+    home: ctx.io.env.HOME,
+    lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
+    note: (line: string) => ctx.note(`note: ${line}`),
+  };
+}
+
 /**
  * `--output-dir`: the tree as a transaction (src/io/treeCommit.ts: a lock, a journal, recovery
  * notes, signals), then what it wrote, removed and left. -o json writes JSON files
@@ -80,38 +148,24 @@ async function writeTree(
   dir: string,
   opts: RenderCliOptions,
   ctx: CliContext,
-  result: {
-    objects: KObject[];
-    findings: Finding[];
-    tenants: KObject[];
-    cozystackVersion: string;
-    valuesDigest: string;
-  },
+  result: RenderPassResult,
 ): Promise<void> {
   const { writeOutputDir, TreeInterrupted } = late.outputDir();
+  const facts = treeFactsOf(result);
   let w;
   try {
     ctx.progress.phase(`writing ${grouped(result.objects.length)} objects to ${dir}...`);
     w = await writeOutputDir(dir, ctx.io.cwd, result.objects, {
-      progress: (n, of) => ctx.progress.count('wrote', n, of, 'files'),
       format: opts.output,
       // The record remembers how the tree was written and from which Tenants (`diff --state DIR` renders the same way).
       making: {
-        shape: {
-          includeHooks: opts.includeHooks,
-          gatewayOnly: opts.gatewayOnly,
-          apiVersions: opts.apiVersions,
-          gatewayApiVersion:
-            opts.gatewayApiVersion === DEFAULT_GATEWAY_API_VERSION ? undefined : opts.gatewayApiVersion,
-          withController: opts.withController,
-          cozystackVersion: result.cozystackVersion,
-        },
+        shape: shapeOf(opts, result.cozystack),
         tenants: result.tenants,
+        platform: facts?.lines.platform,
         values: result.valuesDigest,
       },
-      home: ctx.io.env.HOME,
-      lockWaitMs: opts.lockTimeout === undefined ? undefined : opts.lockTimeout * 1000,
-      note: (line) => ctx.note(`note: ${line}`),
+      releases: facts && { of: facts.of, info: facts.lines.releases },
+      ...commitOptions(opts, ctx),
     });
   } catch (e) {
     if (!(e instanceof TreeInterrupted)) throw e;
@@ -125,16 +179,36 @@ async function writeTree(
   for (const line of late.render().treeNotes(dir, result.objects.length, opts.output, w)) ctx.note(line);
 }
 
+/** What render's pass gives a command: the objects, the findings, the Tenants, and for a tree what its record keeps. */
+interface RenderPassResult {
+  objects: KObject[];
+  findings: Finding[];
+  tenants: KObject[];
+  values: { file: string; values: Record<string, unknown> }[];
+  tree?: RenderedTree;
+  /** The Cozystack version rendered (its name in the record), and the digest of the platform values. */
+  cozystack: CozystackVersion;
+  valuesDigest: string;
+}
+
+/**
+ * What a tree's record keeps of the render (docs/performance.md "Changed-only"): each release's
+ * inputs and what one controller pass over the tree makes of it, and which release each file is of.
+ */
+function treeFactsOf(result: RenderPassResult) {
+  if (!result.tree) return undefined;
+  const { summarizePass, treeFacts, factLines, releaseOfObject } = late.treeSummary();
+  const namespaces = new Set(result.tree.releases.map((r) => r.namespace));
+  const summary = summarizePass(result.objects, namespaces, result.values, { cozystack: result.cozystack });
+  return { lines: factLines(treeFacts(result.tree, summary)), of: releaseOfObject(result.tree) };
+}
+
 /**
  * The pass: the options checked, the inputs read, the charts rendered (with --with-controller, the
  * controller pass over them), --validate over what is to be emitted, and the output's info findings.
  */
-function renderPass(
-  cmd: Command,
-  opts: RenderCliOptions,
-  ctx: CliContext,
-): { objects: KObject[]; findings: Finding[]; tenants: KObject[]; cozystackVersion: string; valuesDigest: string } {
-  const { render, outputInfoFindings } = late.render();
+/** What a render pass starts from: the options checked, the version chosen, the inputs read, the chart options. */
+function prepared(cmd: Command, opts: RenderCliOptions, ctx: CliContext) {
   checkOptions(cmd, opts);
   const chosen = chooseCozystackVersion(cmd, opts, ctx);
   const inputs = loadInputs(opts, ctx, cmd);
@@ -148,7 +222,23 @@ function renderPass(
     apiVersions: opts.apiVersions,
     noteOmittedHooks: true,
     progress: (n: number) => ctx.progress.count('rendered', n, undefined, n === 1 ? 'tenant' : 'tenants'),
+    // A tree's record keeps each release's digest (docs/performance.md "Changed-only").
+    digests: opts.outputDir ? { build: buildIdentity() } : undefined,
   };
+  const valuesDigest = late
+    .platformValues()
+    .valuesDigest({ files: inputs.values, objects: inputs.objects }, chosen.version.behaviour);
+  return { chosen, inputs, given, input, chartOptions, valuesDigest };
+}
+
+function renderPass(
+  cmd: Command,
+  opts: RenderCliOptions,
+  ctx: CliContext,
+  pre = prepared(cmd, opts, ctx),
+): RenderPassResult {
+  const { render, outputInfoFindings } = late.render();
+  const { chosen, inputs, given, input, chartOptions } = pre;
   const result = opts.withController
     ? late.preview().preview(input, {
         ...chartOptions,
@@ -168,10 +258,9 @@ function renderPass(
   return {
     ...result,
     tenants: inputs.objects.filter(isTenant),
-    cozystackVersion: chosen.version.name,
-    valuesDigest: late
-      .platformValues()
-      .valuesDigest({ files: inputs.values, objects: inputs.objects }, chosen.version.behaviour),
+    values: inputs.values,
+    cozystack: chosen.version,
+    valuesDigest: pre.valuesDigest,
   };
 }
 
@@ -235,7 +324,9 @@ export function register(program: Command, ctx: CliContext): Command {
   async function renderAction(opts: RenderCliOptions): Promise<void> {
     ctx.progress = progressLine(ctx.io, opts.quiet);
     const { toJsonList, yamlStreamChunks } = late.yaml();
-    const result = renderPass(cmd, opts, ctx);
+    const pre = prepared(cmd, opts, ctx);
+    if (opts.outputDir && (await changedOnlyTree(opts.outputDir, opts, ctx, pre))) return;
+    const result = renderPass(cmd, opts, ctx, pre);
     if (opts.outputDir) {
       await writeTree(opts.outputDir, opts, ctx, result);
       return;

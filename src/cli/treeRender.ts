@@ -1,0 +1,520 @@
+/**
+ * `render --output-dir DIR` into a tree whose record allows it, changed-only (docs/performance.md
+ * "Changed-only"): the record's head is read and the inputs planned against it as a changed-only
+ * diff plans a change (src/diff/changedOnly.ts, with the given Tenants as the whole tree); only the
+ * releases whose inputs changed are rendered, the controller's pass summarized over the namespaces
+ * they reach, and only their files written; the other releases' blocks of the record are kept as
+ * they are, their files unread. The tree and its record are those a whole render writes, byte for
+ * byte (test/cli/renderChangedOnly.test.ts).
+ *
+ * The whole tree is rendered instead (`full`, with why) wherever the plan says so, DIR holds more
+ * than the tree, the record is of another format, shape or file format, is unfinished or changes
+ * under the run, a file of the tree cannot be read, the render finds an error, the pass over the
+ * namespaces reached is not theirs alone, or a file name of a release rendered meets another
+ * release's (its name would take a digest).
+ */
+import * as nodeFs from 'node:fs';
+import * as path from 'node:path';
+import { hasErrors, type Finding } from '../k8s/diagnostics';
+import type { KObject } from '../k8s/model';
+import { pushAll } from '../k8s/arrays';
+import { readInputs } from '../io/inputs';
+import { FindingsError } from '../k8s/diagnostics';
+import {
+  blockFiles,
+  KUSTOMIZATION,
+  kustomizationText,
+  outputFileOf,
+  readTreeBlockBytes,
+  readTreeHead,
+  recordBytes,
+  sameShape,
+  segment,
+  treePaths,
+  TreeChanged,
+  writePartialTree,
+  type TreeFile,
+  type TreeFormat,
+  type TreeMaking,
+  type TreeSource,
+  type WriteResult,
+} from '../io/outputDir';
+import type { TreeCommitOptions } from '../io/treeCommit';
+import type { RecordBlockInput, RecordFile } from '../io/treeRecord';
+import { SourceMap } from '../io/sourceMap';
+import { dumpYaml, newMemo, toJson } from '../k8s/yaml';
+import { orderOutput, renderGroups, type RenderInput, type RenderOptions } from '../pipelines/render';
+import { planChangedOnly, type ChangedOnlyPlan } from '../diff/changedOnly';
+import { factLines, isControllerView, readFacts, summarizePass, type TreeFacts } from '../diff/treeSummary';
+import { tenantChecks } from '../charts/tenantChart';
+import { isTenant, isTenantGateway } from '../platform/kinds';
+import { treeAlone } from './treeDiff';
+import { buildIdentity } from './version';
+
+export interface TreeRenderRequest {
+  /** `--output-dir`, as given, and the directory it is relative to. */
+  dir: string;
+  cwd: string;
+  input: RenderInput;
+  /** The chart options (with `digests`: the record keeps them). */
+  options: RenderOptions;
+  format: TreeFormat;
+  /** What the record keeps of how the tree is written (its platform line is made here). */
+  making: TreeMaking;
+  commit: TreeCommitOptions;
+}
+
+export interface TreeRenderDone {
+  findings: Finding[];
+  /** The objects of the whole tree. */
+  objects: number;
+  written: WriteResult;
+}
+
+/** One object file of the tree after the run: its object (a rendered one, or a stub from the record) and its release. */
+interface Placed {
+  object: KObject;
+  release: string;
+  /** The rendered object (undefined: a file of a release kept as it is). */
+  rendered: boolean;
+}
+
+/** A stub object of a record's file line: what output order and file names read. */
+function stubOf(f: TreeFile): KObject {
+  const o = f.object!;
+  return {
+    apiVersion: o.apiVersion,
+    kind: o.kind,
+    metadata: { name: o.name, ...(o.namespace ? { namespace: o.namespace } : {}) },
+  } as KObject;
+}
+
+/** The releases the plan renders, and the claims of the others (diff.ts scopedBy: ancestors and descendants). */
+function onlyOf(plan: ChangedOnlyPlan): NonNullable<RenderOptions['only']> {
+  const rendered = [...plan.render];
+  const related = (ns: string) => rendered.some((r) => r.startsWith(`${ns}-`) || ns.startsWith(`${r}-`));
+  return { render: (ns) => plan.render.has(ns), claims: related };
+}
+
+/** What the partial render makes: the rendered objects by release, each release's new record line, the platform digest. */
+interface Rendered {
+  findings: Finding[];
+  byRelease: Map<string, KObject[]>;
+  /** Every release in walk order, with its line (the rendered ones' made anew, without the pass summary). */
+  order: string[];
+  lines: Map<string, Record<string, unknown>>;
+  platform: string;
+}
+
+function renderPart(req: TreeRenderRequest, plan: ChangedOnlyPlan): Rendered {
+  const findings: Finding[] = [];
+  const byRelease = new Map<string, KObject[]>();
+  const lines = new Map<string, Record<string, unknown>>();
+  const order: string[] = [];
+  let platform = '';
+  const opts = { ...req.options, only: onlyOf(plan), unordered: true };
+  for (const g of renderGroups(req.input, opts, findings)) {
+    if (!g.release) {
+      byRelease.set('', g.objects);
+      platform = g.platform ?? '';
+      continue;
+    }
+    const ns = g.release.namespace;
+    order.push(ns);
+    if (!g.rendered) continue;
+    byRelease.set(ns, [...g.objects, ...g.gateway]);
+    lines.set(ns, {
+      inputs: g.inputs ?? '',
+      gateway: g.release.values._namespace.gateway ?? '',
+      owns: g.gateway.some(isTenantGateway),
+      findings: (g.findings ?? 0) > 0,
+    });
+  }
+  return { findings, byRelease, order, lines, platform };
+}
+
+/** The view objects of the namespaces the pass reaches but the run does not render, read from the tree's files. */
+function viewOf(req: TreeRenderRequest, files: TreeFile[]): KObject[] | undefined {
+  const rels = files.filter((f) => f.object && isControllerView(stubOf(f))).map((f) => f.path);
+  if (!rels.length) return [];
+  try {
+    return readInputs(
+      rels.map((r) => path.join(req.dir, r)),
+      { cwd: req.cwd, flag: '--output-dir', sources: new SourceMap() },
+    ).objects;
+  } catch (e) {
+    if (e instanceof FindingsError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The render changed-only (see the module comment): what it wrote, or why the whole tree is to be
+ * rendered.
+ */
+export async function changedOnlyRender(req: TreeRenderRequest): Promise<TreeRenderDone | { full: string }> {
+  const dir = path.resolve(req.cwd, req.dir);
+  const head = readTreeHead(dir);
+  if (!head) return { full: 'no record of format 4' };
+  if (head.unfinished) return { full: 'a run left its work in the tree' };
+  if ((head.fileFormat ?? 'yaml') !== req.format) return { full: 'another file format' };
+  if (!sameShape(head.making.shape, req.making.shape)) return { full: 'other options' };
+  const facts = readFacts(head.making.platform, head.releases);
+  if (!facts) return { full: 'a record without the facts of its releases' };
+  if (!treeAlone(dir, head, facts)) return { full: 'the directory holds more than the tree' };
+  const tenants = req.input.objects.filter(isTenant);
+  const options = {
+    ...req.options,
+    tenantChecks: tenantChecks([...head.making.tenants, ...tenants], req.options.cozystack?.behaviour),
+  };
+  const planned = planChangedOnly(
+    { tenants: head.making.tenants, facts },
+    { objects: req.input.objects, valuesFiles: req.input.valuesFiles, prune: true },
+    { ...options, build: buildIdentity() },
+  );
+  if ('full' in planned) return planned;
+  const plan = planned.plan;
+  const blocks = readTreeBlockBytes(dir, head, [...head.releases.map((r) => r.namespace)]);
+  if (!blocks) return { full: 'the record changed while it was read' };
+  const part = renderPart({ ...req, options }, plan);
+  if (hasErrors(part.findings)) return { full: 'the render finds an error' };
+  return writePart(req, dir, head, { plan, facts, blocks, part });
+}
+
+interface PartState {
+  plan: ChangedOnlyPlan;
+  facts: TreeFacts;
+  blocks: Map<string, Buffer>;
+  part: Rendered;
+}
+
+/** The pass summary over the namespaces the plan reaches, as the record's release lines hold it; undefined where it is not theirs alone. */
+function touchedSummary(req: TreeRenderRequest, s: PartState, files: Map<string, TreeFile[]>) {
+  const objects: KObject[] = [];
+  for (const ns of s.plan.touched) {
+    const rendered = s.part.byRelease.get(ns);
+    if (rendered) pushAll(objects, rendered);
+    else {
+      const view = viewOf(req, files.get(ns) ?? []);
+      if (!view) return undefined;
+      pushAll(objects, view);
+    }
+  }
+  const summary = summarizePass(objects, s.plan.touched, req.input.valuesFiles, { cozystack: req.options.cozystack });
+  if (!summary) return undefined;
+  const pass = s.facts.pass;
+  if (!pass || summary.ciliumVersion !== pass.cilium || summary.upstreamCilium !== pass.upstream) return undefined;
+  return summary;
+}
+
+/** Each release's record line after the run: the rendered and reached ones made anew, the others as the record has them. */
+function releaseLines(
+  req: TreeRenderRequest,
+  s: PartState,
+  files: Map<string, TreeFile[]>,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+): Map<string, Record<string, unknown>> | undefined {
+  const summary = touchedSummary(req, s, files);
+  if (!summary) return undefined;
+  const old = new Map(head.releases.map((r) => [r.namespace, r.info]));
+  const facts: TreeFacts = { platform: s.part.platform, pass: s.facts.pass, releases: new Map() };
+  const out = new Map<string, Record<string, unknown>>();
+  for (const ns of s.part.order) {
+    const made = s.part.lines.get(ns);
+    const was = s.facts.releases.get(ns);
+    if (!s.plan.touched.has(ns)) {
+      out.set(ns, old.get(ns) ?? {});
+      continue;
+    }
+    const base = made ?? was;
+    if (!base) return undefined;
+    const sum = summary.releases.get(ns);
+    facts.releases.set(ns, {
+      inputs: String(base.inputs),
+      gateway: String(base.gateway ?? ''),
+      owns: base.owns === true,
+      findings: base.findings === true,
+      drift: sum?.drift ?? 0,
+      warnings: sum?.warnings ?? 0,
+      relabel: sum?.relabel ?? false,
+    });
+  }
+  for (const [ns, line] of factLines(facts).releases) out.set(ns, line);
+  return out;
+}
+
+/** Every file of the tree after the run, in output order, with its path; undefined where a rendered file's name meets another release's. */
+function placedFiles(req: TreeRenderRequest, s: PartState, files: Map<string, TreeFile[]>) {
+  const all: Placed[] = [];
+  const kept = new Set<string>();
+  for (const ns of [...s.part.order, '']) {
+    const rendered = s.part.byRelease.get(ns);
+    if (rendered) {
+      for (const o of rendered) all.push({ object: o, release: ns, rendered: true });
+      // A file of the release before whose name took a digest (two objects met): the whole tree decides it.
+      for (const f of files.get(ns) ?? [])
+        if (f.object && outputFileOf(stubOf(f), req.format) !== f.path) return undefined;
+      continue;
+    }
+    for (const f of files.get(ns) ?? []) {
+      all.push({ object: stubOf(f), release: ns, rendered: false });
+      kept.add(f.path);
+    }
+  }
+  const byObject = new Map(all.map((p) => [p.object, p]));
+  const ordered = orderOutput(all.map((p) => p.object)).map((o) => byObject.get(o)!);
+  const paths = treePaths(
+    ordered.map((p) => p.object),
+    req.format,
+  );
+  for (let i = 0; i < ordered.length; i++) if (ordered[i].rendered && kept.has(paths[i])) return undefined;
+  return { ordered, paths };
+}
+
+async function writePart(
+  req: TreeRenderRequest,
+  dir: string,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  s: PartState,
+): Promise<TreeRenderDone | { full: string }> {
+  const files = new Map<string, TreeFile[]>();
+  // The blocks the run reads file by file: those of the releases it renders or the pass reaches.
+  for (const ns of new Set([...s.plan.render, ...s.plan.touched, ...s.part.byRelease.keys()])) {
+    const b = s.blocks.get(ns);
+    if (b) files.set(ns, blockFiles(b));
+  }
+  const lines = releaseLines(req, s, files, head);
+  if (!lines) return { full: "the controller's pass over the namespaces the change reaches is not theirs alone" };
+  const same = samePaths(req, s, files, head);
+  let source: TreeSource;
+  let objects: number;
+  if (same) {
+    source = keptPathsSource(req, head, s, { ...same, lines, files });
+    objects = head.releases.reduce((n, r) => n + r.block.files, 0);
+  } else {
+    for (const [ns, b] of s.blocks) if (!files.has(ns)) files.set(ns, blockFiles(b));
+    const placed = placedFiles(req, s, files);
+    if (!placed) return { full: 'a file name of a release rendered meets another one' };
+    source = partialSource(req, head, s, { ...placed, lines, files });
+    objects = placed.ordered.length;
+  }
+  // A file of the tree replaced by a link, or a folder by one (docs/decisions.md §12): the whole
+  // render's writer meets it and refuses or mends it; a run that keeps the file unread would not.
+  const before = new Set<string>([KUSTOMIZATION]);
+  if (same) for (const b of s.blocks.values()) blockPaths(b, before);
+  else for (const fs of files.values()) for (const f of fs) before.add(f.path);
+  if (!inPlace(dir, before)) return { full: 'a file of the tree is not a regular file in a real folder' };
+  try {
+    const written = await writePartialTree(req.dir, req.cwd, source, req.commit);
+    return { findings: s.part.findings, objects, written };
+  } catch (e) {
+    if (e instanceof TreeChanged) return { full: 'the record changed while the tree was written' };
+    throw e;
+  }
+}
+
+/** The tree's source for the commit: the rendered files and kustomization.yaml, the earlier files of the releases rendered, the record. */
+function partialSource(
+  req: TreeRenderRequest,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  s: PartState,
+  p: PlacedTree,
+): TreeSource {
+  const memo = newMemo();
+  const entries = [];
+  for (let i = 0; i < p.ordered.length; i++) {
+    const o = p.ordered[i];
+    if (!o.rendered) continue;
+    entries.push({
+      path: p.paths[i],
+      content: () => (req.format === 'json' ? toJson(o.object) : dumpYaml(o.object, memo)),
+    });
+  }
+  const kustomization = kustomizationText(p.paths);
+  entries.push({ path: KUSTOMIZATION, content: () => kustomization });
+  const prev = new Map<string, string | undefined>([[KUSTOMIZATION, head.kustomization]]);
+  // The earlier files of the releases rendered or gone, and of the policies': replaced or removed.
+  for (const ns of new Set([...s.plan.render, ...s.part.byRelease.keys()]))
+    for (const f of p.files.get(ns) ?? []) prev.set(f.path, f.sha256);
+  return {
+    files: entries,
+    partial: { prev, total: p.ordered.length + 1, recordId: head.id ?? '', held: new Set(p.paths) },
+    record: (digestOf) => partialRecord(req, head, s, p, digestOf),
+  };
+}
+
+/** The tree after the run as the record is made of it. */
+interface PlacedTree {
+  ordered: Placed[];
+  paths: string[];
+  lines: Map<string, Record<string, unknown>>;
+  /** The record's files, by release. */
+  files: Map<string, TreeFile[]>;
+}
+
+/** The record of the tree after the run (treeRecord.ts recordBytes: what a whole render's record holds, byte for byte). */
+function partialRecord(
+  req: TreeRenderRequest,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  s: PartState,
+  p: PlacedTree,
+  digestOf: (path: string) => string,
+): Buffer {
+  const byRelease = new Map<string, RecordFile[]>();
+  const shared = new Set<string>();
+  for (let i = 0; i < p.ordered.length; i++) {
+    const { object: o, release, rendered } = p.ordered[i];
+    const rel = p.paths[i];
+    const folder = rel.slice(0, rel.indexOf('/'));
+    if (!release || segment(release) !== folder) shared.add(folder);
+    if (!rendered) continue;
+    let l = byRelease.get(release);
+    if (!l) byRelease.set(release, (l = []));
+    const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
+    l.push({
+      path: rel,
+      sha256: digestOf(rel),
+      object: o.metadata.namespace ? { ...ref, namespace: o.metadata.namespace } : ref,
+    });
+  }
+  const digests = new Map(head.releases.map((r) => [r.namespace, r]));
+  const releases: RecordBlockInput[] = [...s.part.order, ''].map((ns) => {
+    const info = ns ? p.lines.get(ns) : undefined;
+    if (s.part.byRelease.has(ns)) return { namespace: ns, info, files: byRelease.get(ns) ?? [] };
+    const r = digests.get(ns)!;
+    return { namespace: ns, info, copy: { bytes: s.blocks.get(ns)!, files: r.block.files, digest: r.digest } };
+  });
+  const platform = factLines({ platform: s.part.platform, pass: s.facts.pass, releases: new Map() }).platform;
+  return recordBytes({
+    format: req.format,
+    making: { ...req.making, platform },
+    releases,
+    kustomization: digestOf(KUSTOMIZATION),
+    folders: [...shared].sort(),
+  });
+}
+
+/** The identity of an object's file as a record line holds it. */
+function lineKey(path: string, o: { apiVersion: string; kind: string; namespace?: string; name: string }): string {
+  return JSON.stringify([path, o.apiVersion, o.kind, o.namespace ?? '', o.name]);
+}
+
+/**
+ * The rendered releases' files when they are the files the record has for them, object for object
+ * (the same releases in the same order, each writing the same objects at the same paths): then the
+ * tree's order, kustomization.yaml and folders are the record's, and only these blocks change.
+ */
+function samePaths(
+  req: TreeRenderRequest,
+  s: PartState,
+  files: Map<string, TreeFile[]>,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+): { placed: Placed[]; paths: string[] } | undefined {
+  const was = head.releases.map((r) => r.namespace).filter((ns) => ns !== '');
+  if (was.length !== s.part.order.length || was.some((ns, i) => s.part.order[i] !== ns)) return undefined;
+  const placed: Placed[] = [];
+  const paths: string[] = [];
+  for (const [ns, objs] of s.part.byRelease) {
+    const ordered = orderOutput(objs);
+    const old = files.get(ns) ?? [];
+    if (old.length !== ordered.length) return undefined;
+    for (let i = 0; i < ordered.length; i++) {
+      const o = ordered[i];
+      const rel = outputFileOf(o, req.format);
+      const f = old[i];
+      const ref = { apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata.namespace, name: o.metadata.name };
+      if (!f.object || lineKey(f.path, f.object) !== lineKey(rel, ref)) return undefined;
+      placed.push({ object: o, release: ns, rendered: true });
+      paths.push(rel);
+    }
+  }
+  return { placed, paths };
+}
+
+/** The paths a block's lines name, read without parsing the rest of each line. */
+function blockPaths(bytes: Buffer, into: Set<string>): void {
+  const text = bytes.toString('utf8');
+  for (let at = 0; at < text.length;) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const end = text.indexOf('",', at);
+    if (end > at && end < nl) {
+      const quoted = text.slice(at + 1, end + 1);
+      // A path without an escape is its JSON text unquoted.
+      into.add(quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1));
+    }
+    at = nl + 1;
+  }
+}
+
+/** The tree's source when the rendered releases keep their paths (samePaths): their files and blocks; kustomization.yaml and the rest as they are. */
+function keptPathsSource(
+  req: TreeRenderRequest,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  s: PartState,
+  p: { placed: Placed[]; paths: string[]; lines: Map<string, Record<string, unknown>>; files: Map<string, TreeFile[]> },
+): TreeSource {
+  const memo = newMemo();
+  const entries = p.placed.map((o, i) => ({
+    path: p.paths[i],
+    content: () => (req.format === 'json' ? toJson(o.object) : dumpYaml(o.object, memo)),
+  }));
+  const prev = new Map<string, string | undefined>();
+  for (const ns of s.part.byRelease.keys()) for (const f of p.files.get(ns) ?? []) prev.set(f.path, f.sha256);
+  const held = new Set<string>([KUSTOMIZATION]);
+  for (const b of s.blocks.values()) blockPaths(b, held);
+  const total = head.releases.reduce((n, r) => n + r.block.files, 0) + 1;
+  const record = (digestOf: (path: string) => string) => {
+    const digests = new Map(head.releases.map((r) => [r.namespace, r]));
+    const releases: RecordBlockInput[] = [...s.part.order, ''].map((ns) => {
+      const info = ns ? p.lines.get(ns) : undefined;
+      const mine = p.placed.filter((x) => x.release === ns);
+      if (s.part.byRelease.has(ns))
+        return {
+          namespace: ns,
+          info,
+          files: mine.map((x) => {
+            const rel = p.paths[p.placed.indexOf(x)];
+            const o = x.object;
+            const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
+            return {
+              path: rel,
+              sha256: digestOf(rel),
+              object: o.metadata.namespace ? { ...ref, namespace: o.metadata.namespace } : ref,
+            };
+          }),
+        };
+      const r = digests.get(ns)!;
+      return { namespace: ns, info, copy: { bytes: s.blocks.get(ns)!, files: r.block.files, digest: r.digest } };
+    });
+    const platform = factLines({ platform: s.part.platform, pass: s.facts.pass, releases: new Map() }).platform;
+    return recordBytes({
+      format: req.format,
+      making: { ...req.making, platform },
+      releases,
+      kustomization: head.kustomization ?? '',
+      folders: head.folders,
+    });
+  };
+  return { files: entries, partial: { prev, total, recordId: head.id ?? '', held }, record };
+}
+
+/** Whether every path is a regular file whose folders are real folders (none a link), under `dir`. */
+function inPlace(dir: string, paths: Iterable<string>): boolean {
+  const folders = new Map<string, boolean>();
+  const isFolder = (rel: string): boolean => {
+    let ok = folders.get(rel);
+    if (ok === undefined) {
+      const up = rel.includes('/') ? isFolder(rel.slice(0, rel.lastIndexOf('/'))) : true;
+      ok = up && nodeFs.lstatSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true;
+      folders.set(rel, ok);
+    }
+    return ok;
+  };
+  for (const rel of paths) {
+    const slash = rel.lastIndexOf('/');
+    if (slash > 0 && !isFolder(rel.slice(0, slash))) return false;
+    if (nodeFs.lstatSync(path.join(dir, rel), { throwIfNoEntry: false })?.isFile() !== true) return false;
+  }
+  return true;
+}
