@@ -108,9 +108,60 @@ function readAgain(stamp: FileStamp): string | undefined {
   }
 }
 
+/**
+ * A source's documents parsed for their lines: all at once (`docs`), or, where the text splits
+ * plainly at `---` lines (documentSegments), one document at a time as a line in it is asked for
+ * (a finding about one object of a 20,000-line state parses that object's document, not the file).
+ */
 interface Parsed {
-  docs: Document.Parsed[];
+  /** The text, lone \r made \n (offsets unchanged). */
+  text: string;
+  /** Each document's place: [start offset, end offset, first line]; undefined when parsed whole. */
+  segments?: [number, number, number][];
+  docs: (DocAt | undefined)[];
+}
+
+/** One parsed document, its line counter, and the line its text starts on. */
+interface DocAt {
+  doc: Document.Parsed;
   lc: LineCounter;
+  firstLine: number;
+}
+
+/**
+ * Where each document of a YAML stream is, when the stream is one the split is sure of: documents
+ * separated by lines that are `---` alone (spaces or a comment after it), no directive (`%`), no
+ * `...` and no content on a `---` line. The text before the first `---` is a document only when it
+ * holds content; every `---` begins one (an empty one included), as the yaml library counts them.
+ * undefined for any other stream: it is parsed whole.
+ */
+export function documentSegments(text: string): [number, number, number][] | undefined {
+  if (/^(%|\.\.\.)/m.test(text) || /^---(?![ \t]*(#.*)?$)/m.test(text)) return undefined;
+  const out: [number, number, number][] = [];
+  const marker = /^---[ \t]*(#.*)?$/gm;
+  // The document being read: its start offset and first line; `counted` lines end before `at`.
+  let start = 0;
+  let line = 1;
+  let at = 0;
+  let counted = 0;
+  let first = true;
+  const push = (end: number) => {
+    if (!first || /^[ \t]*[^\s#]/m.test(text.slice(start, end))) out.push([start, end, line]);
+  };
+  for (let m = marker.exec(text); m; m = marker.exec(text)) {
+    push(m.index);
+    first = false;
+    // The next document starts on the line after the marker.
+    const eol = text.indexOf('\n', m.index);
+    const next = eol < 0 ? text.length : eol + 1;
+    for (let i = text.indexOf('\n', at); i >= 0 && i < next; i = text.indexOf('\n', i + 1)) counted++;
+    at = next;
+    start = next;
+    line = counted + 1;
+    marker.lastIndex = next;
+  }
+  push(text.length);
+  return out;
 }
 
 export class SourceMap {
@@ -207,9 +258,9 @@ export class SourceMap {
   /** The line of a field below a place in a source (the object itself when the field is not there). */
   lineAt(origin: Origin, field?: string): number | undefined {
     if (this.json.has(origin.file)) return this.jsonLineAt(origin, field);
-    const parsed = this.parse(origin.file);
-    const doc = parsed?.docs[origin.doc];
-    if (!parsed || !doc) return undefined;
+    const at = this.documentAt(origin.file, origin.doc);
+    if (!at) return undefined;
+    const { doc } = at;
     const { isMap, isSeq, isScalar } = yaml();
     const parts: (string | number)[] = [...origin.path, ...(field ? splitField(field) : [])];
     let node: Node | null | undefined = doc.contents as Node | null;
@@ -237,7 +288,7 @@ export class SourceMap {
         node = item;
       } else break;
     }
-    return best === undefined ? undefined : parsed.lc.linePos(best).line;
+    return best === undefined ? undefined : at.firstLine - 1 + at.lc.linePos(best).line;
   }
 
   /** lineAt in a source read as JSON: the same walk (keys with dots included) over its text. */
@@ -273,18 +324,39 @@ export class SourceMap {
     return at.line(best);
   }
 
-  private parse(file: string): Parsed | undefined {
+  /** One document of a source, parsed on the first line asked for in it (Parsed). */
+  private documentAt(file: string, index: number): DocAt | undefined {
     let parsed = this.parsed.get(file);
-    if (parsed) return parsed;
-    const text = this.texts.get(file);
-    if (text === undefined) return undefined;
-    const { LineCounter, parseAllDocuments } = yaml();
-    const lc = new LineCounter();
-    // Lines end at \r\n, \r or \n: a lone \r is made a \n so the line counter (which counts \n) sees it; offsets stay the same.
-    const docs = parseAllDocuments(text.replace(/\r(?!\n)/g, '\n'), { lineCounter: lc });
-    parsed = { docs: Array.isArray(docs) ? docs : [docs as unknown as Document.Parsed], lc };
-    this.parsed.set(file, parsed);
-    return parsed;
+    if (!parsed) {
+      const read = this.texts.get(file);
+      if (read === undefined) return undefined;
+      // Lines end at \r\n, \r or \n: a lone \r is made a \n so the line counter (which counts \n) sees it; offsets stay the same.
+      const text = read.replace(/\r(?!\n)/g, '\n');
+      parsed = { text, segments: documentSegments(text), docs: [] };
+      this.parsed.set(file, parsed);
+    }
+    const { LineCounter, parseAllDocuments, parseDocument } = yaml();
+    if (!parsed.segments) {
+      if (!parsed.docs.length) {
+        const lc = new LineCounter();
+        const docs = parseAllDocuments(parsed.text, { lineCounter: lc });
+        parsed.docs = (Array.isArray(docs) ? docs : [docs as unknown as Document.Parsed]).map((doc) => ({
+          doc,
+          lc,
+          firstLine: 1,
+        }));
+      }
+      return parsed.docs[index];
+    }
+    const segment = parsed.segments[index];
+    if (!segment) return undefined;
+    let at = parsed.docs[index];
+    if (!at) {
+      const lc = new LineCounter();
+      const doc = parseDocument(parsed.text.slice(segment[0], segment[1]), { lineCounter: lc });
+      at = parsed.docs[index] = { doc, lc, firstLine: segment[2] };
+    }
+    return at;
   }
 }
 
