@@ -377,21 +377,34 @@ function partialRecord(
       object: o.metadata.namespace ? { ...ref, namespace: o.metadata.namespace } : ref,
     });
   }
+  return partRecord(req, head, s, p.lines, (ns) => byRelease.get(ns) ?? [], {
+    kustomization: digestOf(KUSTOMIZATION),
+    folders: [...shared].sort(),
+  });
+}
+
+/**
+ * The record of a tree written in part (partialRecord, keptPathsSource): each release the run
+ * rendered with its files, every other release's block copied as the tree holds it, and the
+ * platform line made again from the part's facts.
+ */
+function partRecord(
+  req: TreeRenderRequest,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  s: PartState,
+  lines: Map<string, Record<string, unknown>>,
+  filesOf: (release: string) => readonly RecordFile[],
+  tail: { kustomization: string; folders: string[] },
+): Buffer {
   const digests = new Map(head.releases.map((r) => [r.namespace, r]));
   const releases: RecordBlockInput[] = [...s.part.order, ''].map((ns) => {
-    const info = ns ? p.lines.get(ns) : undefined;
-    if (s.part.byRelease.has(ns)) return { namespace: ns, info, files: byRelease.get(ns) ?? [] };
+    const info = ns ? lines.get(ns) : undefined;
+    if (s.part.byRelease.has(ns)) return { namespace: ns, info, files: filesOf(ns) };
     const r = digests.get(ns)!;
     return { namespace: ns, info, copy: { bytes: s.blocks.get(ns)!, files: r.block.files, digest: r.digest } };
   });
   const platform = factLines({ platform: s.part.platform, pass: s.facts.pass, releases: new Map() }).platform;
-  return recordBytes({
-    format: req.format,
-    making: { ...req.making, platform },
-    releases,
-    kustomization: digestOf(KUSTOMIZATION),
-    folders: [...shared].sort(),
-  });
+  return recordBytes({ format: req.format, making: { ...req.making, platform }, releases, ...tail });
 }
 
 /** The identity of an object's file as a record line holds it. */
@@ -464,38 +477,28 @@ function keptPathsSource(
   const held = new Set<string>([KUSTOMIZATION]);
   for (const b of s.blocks.values()) blockPaths(b, held);
   const total = head.releases.reduce((n, r) => n + r.block.files, 0) + 1;
-  const record = (digestOf: (path: string) => string) => {
-    const digests = new Map(head.releases.map((r) => [r.namespace, r]));
-    const releases: RecordBlockInput[] = [...s.part.order, ''].map((ns) => {
-      const info = ns ? p.lines.get(ns) : undefined;
-      const mine = p.placed.filter((x) => x.release === ns);
-      if (s.part.byRelease.has(ns))
-        return {
-          namespace: ns,
-          info,
-          files: mine.map((x) => {
-            const rel = p.paths[p.placed.indexOf(x)];
-            const o = x.object;
-            const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
-            return {
+  const record = (digestOf: (path: string) => string) =>
+    partRecord(
+      req,
+      head,
+      s,
+      p.lines,
+      (ns) =>
+        p.paths.flatMap((rel, i) => {
+          const x = p.placed[i];
+          if (x.release !== ns) return [];
+          const o = x.object;
+          const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
+          return [
+            {
               path: rel,
               sha256: digestOf(rel),
               object: o.metadata.namespace ? { ...ref, namespace: o.metadata.namespace } : ref,
-            };
-          }),
-        };
-      const r = digests.get(ns)!;
-      return { namespace: ns, info, copy: { bytes: s.blocks.get(ns)!, files: r.block.files, digest: r.digest } };
-    });
-    const platform = factLines({ platform: s.part.platform, pass: s.facts.pass, releases: new Map() }).platform;
-    return recordBytes({
-      format: req.format,
-      making: { ...req.making, platform },
-      releases,
-      kustomization: head.kustomization ?? '',
-      folders: head.folders,
-    });
-  };
+            },
+          ];
+        }),
+      { kustomization: head.kustomization ?? '', folders: head.folders },
+    );
   return { files: entries, partial: { prev, total, recordId: head.id ?? '', held }, record };
 }
 
