@@ -34,7 +34,7 @@
  * The cache state is the bench's own (docs/performance.md "Running the benchmark"): cozy-gw's code
  * cache lives in a directory of this run (COZY_GW_CODE_CACHE_DIR), primed by the unmeasured first
  * run of each command, so that no other process on the machine warms it or evicts it (the default
- * directory keeps four files per command, shared by every build and node that runs there); the
+ * directory keeps eight files per command, shared by every build and node that runs there); the
  * inherited variables that would turn a cache on or off (NODE_COMPILE_CACHE,
  * NODE_DISABLE_COMPILE_CACHE, COZY_GW_CODE_CACHE) are removed for every child, the floor's too.
  *

@@ -22,8 +22,10 @@
  * nor read when another user owns it or may write to it. `COZY_GW_CODE_CACHE=off` or Node.js's
  * `NODE_DISABLE_COMPILE_CACHE` turns it off. A cache is written only by a run that succeeded
  * (exit 0, or diff's 3), by an exclusive temporary file renamed into place; each write leaves at
- * most {@link KEEP_PER_COMMAND} files of its command, the newest, so that builds and Node.js
- * versions gone by do not pile up. Any failure to read or write is silent and changes nothing
+ * most {@link KEEP_PER_COMMAND} files of its command, the ones used last (a cache taken is marked
+ * used: {@link markUsed}), so that builds and Node.js versions gone by do not pile up while those in
+ * use stay (kept by when they were written, five keys of one command in turn evicted each other
+ * and every call compiled anew: bench/RESULTS.md round 45). Any failure to read or write is silent and changes nothing
  * else. Where `vm.Script` cannot take a cache (Bun, the release binaries), {@link loadBundle}
  * returns undefined and bin/ requires the bundle itself.
  *
@@ -42,7 +44,7 @@ import { makeDirectories } from '../io/makeDirectories';
 const MAGIC = 'cozy-gw code cache v2';
 
 /** The most cache files of one command a write leaves in the directory. */
-export const KEEP_PER_COMMAND = 4;
+export const KEEP_PER_COMMAND = 8;
 
 /**
  * The bundle's first and last text (scripts/bundle.js writes them): one function expression,
@@ -200,6 +202,19 @@ export function writeCache(file: string, key: string, data: Buffer): void {
   pruneCaches(path.dirname(file), path.basename(file));
 }
 
+/**
+ * Mark a cache file used now (its modification time, which {@link pruneCaches} keeps by). Any
+ * failure is silent: the file is then only older than it is.
+ */
+export function markUsed(file: string): void {
+  try {
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+  } catch {
+    // a cache not marked is kept by when it was written
+  }
+}
+
 /** Remove the files of kept's command beyond the newest {@link KEEP_PER_COMMAND}, kept never among them. */
 export function pruneCaches(dir: string, kept: string): void {
   const stem = kept.slice(0, kept.lastIndexOf('-') + 1);
@@ -258,6 +273,7 @@ export function loadBundle(o: BundleLoad): Record<string, unknown> | undefined {
   const mod = { exports: {} as Record<string, unknown>, filename: o.bundle, id: o.bundle };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper.call(mod.exports, mod.exports, nodeModule.createRequire(o.bundle), mod, o.bundle, path.dirname(o.bundle));
+  if (cachedData !== undefined && !script.cachedDataRejected) markUsed(file);
   if (useCache && (cachedData === undefined || script.cachedDataRejected)) {
     process.on('exit', (code) => {
       if (SUCCESS.has(code)) writeCache(file, key, script.createCachedData());

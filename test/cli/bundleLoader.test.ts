@@ -14,6 +14,7 @@ import {
   cacheKey,
   checksum,
   KEEP_PER_COMMAND,
+  markUsed,
   ownDirectory,
   pruneCaches,
   readCache,
@@ -92,7 +93,7 @@ describe('old cache files', () => {
   test(`a write leaves the ${KEEP_PER_COMMAND} newest files of its command, itself among them, and no other command's loses one`, () => {
     const dir = tmpDir('bundle-loader-prune');
     const made: string[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < KEEP_PER_COMMAND + 3; i++) {
       const f = fileOf(dir, cacheKey({ ...bundle, ino: i }, 'render'), 'render');
       fs.writeFileSync(f, 'x');
       fs.utimesSync(f, 1000 + i, 1000 + i);
@@ -100,10 +101,31 @@ describe('old cache files', () => {
     }
     const others = [`diff-${'0'.repeat(32)}.bin`, `post-render-${'0'.repeat(32)}.bin`, 'notes.txt'];
     for (const f of others) fs.writeFileSync(path.join(dir, f), 'x');
-    // The oldest is the one written now: it stays, with the three newest beside it.
+    // The oldest is the one written now: it stays, with the newest beside it.
     const kept = fileOf(dir, cacheKey({ ...bundle, ino: 0 }, 'render'), 'render');
     writeCache(kept, cacheKey({ ...bundle, ino: 0 }, 'render'), Buffer.from('data'));
     expect(fs.readdirSync(dir).sort()).toEqual([...others, made[0], ...made.slice(4)].sort());
+  });
+
+  test('a cache in use is kept however many other keys of its command write after it', () => {
+    const dir = tmpDir('bundle-loader-in-use');
+    const key = (i: number) => cacheKey({ ...bundle, ino: 100 + i }, 'reconcile');
+    const inUse = fileOf(dir, key(0), 'reconcile');
+    writeCache(inUse, key(0), Buffer.from('data'));
+    fs.utimesSync(inUse, 1000, 1000);
+    // Twice as many other keys write in turn; the one in use is taken (and marked) between each.
+    for (let i = 1; i <= 2 * KEEP_PER_COMMAND; i++) {
+      const f = fileOf(dir, key(i), 'reconcile');
+      writeCache(f, key(i), Buffer.from('other'));
+      fs.utimesSync(f, 1000 + i, 1000 + i);
+      expect({ after: i, read: readCache(inUse, key(0))?.toString() }).toEqual({ after: i, read: 'data' });
+      markUsed(inUse);
+    }
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('reconcile-')).length).toBe(KEEP_PER_COMMAND);
+  });
+
+  test('marking a file that is gone throws nothing', () => {
+    expect(() => markUsed(path.join(tmpDir('bundle-loader-mark'), 'missing.bin'))).not.toThrow();
   });
 
   test('pruning a directory that is gone changes nothing and throws nothing', () => {
