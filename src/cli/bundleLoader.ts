@@ -25,7 +25,7 @@
  * most {@link KEEP_PER_COMMAND} files of its command, the ones used last (a cache taken is marked
  * used: {@link markUsed}), so that builds and Node.js versions gone by do not pile up while those in
  * use stay (kept by when they were written, five keys of one command in turn evicted each other
- * and every call compiled anew: bench/RESULTS.md round 45). Any failure to read or write is silent and changes nothing
+ * and every call compiled anew: docs/performance.md "Running the benchmark"). Any failure to read or write is silent and changes nothing
  * else. Where `vm.Script` cannot take a cache (Bun, the release binaries), {@link loadBundle}
  * returns undefined and bin/ requires the bundle itself.
  *

@@ -13,7 +13,6 @@
  * namespaces reached is not theirs alone, or a file name of a release rendered meets another
  * release's (its name would take a digest).
  */
-import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import type { KObject } from '../k8s/model';
@@ -298,12 +297,9 @@ async function writePart(
     source = partialSource(req, head, s, { ...placed, lines, files });
     objects = placed.ordered.length;
   }
-  // A file of the tree replaced by a link, or a folder by one (docs/decisions.md §12): the whole
-  // render's writer meets it and refuses or mends it; a run that keeps the file unread would not.
-  const before = new Set<string>([KUSTOMIZATION]);
-  if (same) for (const b of s.blocks.values()) blockPaths(b, before);
-  else for (const fs of files.values()) for (const f of fs) before.add(f.path);
-  if (!inPlace(dir, before)) return { full: 'a file of the tree is not a regular file in a real folder' };
+  // The files kept are neither read nor looked at (docs/performance.md "Changed-only": what it
+  // trusts); the ones written, replaced or removed meet the writer, which never goes through a link
+  // (docs/decisions.md §12) whether the tree is written whole or in part.
   try {
     const written = await writePartialTree(req.dir, req.cwd, source, req.commit);
     return { findings: s.part.findings, objects, written };
@@ -500,24 +496,4 @@ function keptPathsSource(
       { kustomization: head.kustomization ?? '', folders: head.folders },
     );
   return { files: entries, partial: { prev, total, recordId: head.id ?? '', held }, record };
-}
-
-/** Whether every path is a regular file whose folders are real folders (none a link), under `dir`. */
-function inPlace(dir: string, paths: Iterable<string>): boolean {
-  const folders = new Map<string, boolean>();
-  const isFolder = (rel: string): boolean => {
-    let ok = folders.get(rel);
-    if (ok === undefined) {
-      const up = rel.includes('/') ? isFolder(rel.slice(0, rel.lastIndexOf('/'))) : true;
-      ok = up && nodeFs.lstatSync(path.join(dir, rel), { throwIfNoEntry: false })?.isDirectory() === true;
-      folders.set(rel, ok);
-    }
-    return ok;
-  };
-  for (const rel of paths) {
-    const slash = rel.lastIndexOf('/');
-    if (slash > 0 && !isFolder(rel.slice(0, slash))) return false;
-    if (nodeFs.lstatSync(path.join(dir, rel), { throwIfNoEntry: false })?.isFile() !== true) return false;
-  }
-  return true;
 }

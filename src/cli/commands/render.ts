@@ -47,6 +47,7 @@ interface RenderCliOptions extends InputOptions {
   validate?: boolean;
   output: 'yaml' | 'json';
   outputDir?: string;
+  full?: boolean;
   lockTimeout?: number;
   gatewayApiVersion: string;
   withController?: boolean;
@@ -99,7 +100,7 @@ async function changedOnlyTree(
   pre: ReturnType<typeof prepared>,
 ): Promise<boolean> {
   // --validate and --strict judge every object emitted; --with-controller runs a pass over them all.
-  if (opts.withController || opts.validate || opts.strict) return false;
+  if (opts.full || opts.withController || opts.validate || opts.strict) return false;
   const { TreeInterrupted } = late.outputDir();
   let done;
   try {
@@ -286,6 +287,10 @@ export function register(program: Command, ctx: CliContext): Command {
       '--output-dir <dir>',
       'write one file per object (<namespace>/<kind>-<name>.yaml, .json with -o json) and a kustomization.yaml into DIR instead of stdout (it replaces and removes only the files it wrote, locked and all or nothing)',
       pathArg,
+    )
+    .option(
+      '--full',
+      'with --output-dir: render every tenant and read every file of the tree, rewriting any edited by hand (by default a tree whose record allows it is written changed-only: only the tenants whose inputs changed are rendered and their files written, the others kept unread)',
     )
     .option(
       '--lock-timeout <seconds>',
