@@ -14,7 +14,7 @@
  * 4. **Stage** in the work area `DIR/.cozy-gw-txn/`: the new files under `new/`, at their paths in
  *    the tree, the next record as `record`. Planning and staging are one walk over the files in
  *    output order: each file's content is made, its digest taken, and it is staged under `new/` only
- *    when it changes (held until 16 MB are, then written a folder at a time: stageFile), then let go
+ *    when it changes (held until 4 MB are, then written a folder at a time: stageFile), then let go
  *    (the tree's text is never held whole). DIR itself is not touched
  *    yet; an interruption here, or a refusal found on the way, leaves only the work area, which goes.
  * 5. **Journal** `DIR/.cozy-gw-txn/journal` (flushed to disk): the folders to move in whole, the
@@ -86,7 +86,7 @@ export const LOCK_WAIT_MS = 60_000;
 /** How often a long run lets signals in (every so many steps). */
 const YIELD_EVERY = 256;
 /** How many characters of changed files staging holds before writing them a folder at a time (stageFile). */
-const PENDING_CHARS = 16 * 1024 * 1024;
+const PENDING_CHARS = 4 * 1024 * 1024;
 
 /** Where signals come from (the process, or a test's emitter). */
 export interface SignalSource {
