@@ -13,6 +13,7 @@
  * namespaces reached is not theirs alone, or a file name of a release rendered meets another
  * release's (its name would take a digest).
  */
+import * as nodeFs from 'node:fs';
 import * as path from 'node:path';
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import type { KObject } from '../k8s/model';
@@ -297,9 +298,12 @@ async function writePart(
     source = partialSource(req, head, s, { ...placed, lines, files });
     objects = placed.ordered.length;
   }
-  // The files kept are neither read nor looked at (docs/performance.md "Changed-only": what it
-  // trusts); the ones written, replaced or removed meet the writer, which never goes through a link
-  // (docs/decisions.md §12) whether the tree is written whole or in part.
+  // A file of the tree replaced by a link, or a folder by one (docs/decisions.md §12): the whole
+  // render's writer meets it and refuses or mends it; a run that keeps the file unread would not.
+  const before = new Set<string>([KUSTOMIZATION]);
+  if (same) for (const b of s.blocks.values()) blockPaths(b, before);
+  else for (const fs of files.values()) for (const f of fs) before.add(f.path);
+  if (!inPlace(dir, before)) return { full: 'a file of the tree is not a regular file in a real folder' };
   try {
     const written = await writePartialTree(req.dir, req.cwd, source, req.commit);
     return { findings: s.part.findings, objects, written };
@@ -496,4 +500,57 @@ function keptPathsSource(
       { kustomization: head.kustomization ?? '', folders: head.folders },
     );
   return { files: entries, partial: { prev, total, recordId: head.id ?? '', held }, record };
+}
+
+/**
+ * Whether every path is a regular file whose folders are real folders (none a link), under `dir`:
+ * read a folder at a time (each folder listed once with its entries' types, not a call per file:
+ * 170,000 files' lstat took 1.6 s of a re-render at XL); an entry whose type the listing does not
+ * give is looked at on its own.
+ */
+function inPlace(dir: string, paths: Iterable<string>): boolean {
+  const byFolder = new Map<string, string[]>();
+  for (const rel of paths) {
+    const slash = rel.lastIndexOf('/');
+    const folder = slash < 0 ? '' : rel.slice(0, slash);
+    let names = byFolder.get(folder);
+    if (!names) byFolder.set(folder, (names = []));
+    names.push(rel.slice(slash + 1));
+  }
+  const listed = new Map<string, Map<string, nodeFs.Dirent> | undefined>();
+  const list = (folder: string) => {
+    if (!listed.has(folder)) {
+      let entries: Map<string, nodeFs.Dirent> | undefined;
+      try {
+        entries = new Map(nodeFs.readdirSync(path.join(dir, folder), { withFileTypes: true }).map((e) => [e.name, e]));
+      } catch {
+        entries = undefined;
+      }
+      listed.set(folder, entries);
+    }
+    return listed.get(folder);
+  };
+  const is = (folder: string, name: string, kind: 'file' | 'folder'): boolean => {
+    const e = list(folder)?.get(name);
+    if (!e) return false;
+    if (e.isFile() || e.isDirectory() || e.isSymbolicLink()) return kind === 'file' ? e.isFile() : e.isDirectory();
+    const st = nodeFs.lstatSync(path.join(dir, folder, name), { throwIfNoEntry: false });
+    return kind === 'file' ? st?.isFile() === true : st?.isDirectory() === true;
+  };
+  const real = new Map<string, boolean>([['', true]]);
+  const realFolder = (folder: string): boolean => {
+    let ok = real.get(folder);
+    if (ok === undefined) {
+      const slash = folder.lastIndexOf('/');
+      const parent = slash < 0 ? '' : folder.slice(0, slash);
+      ok = realFolder(parent) && is(parent, folder.slice(slash + 1), 'folder');
+      real.set(folder, ok);
+    }
+    return ok;
+  };
+  for (const [folder, names] of byFolder) {
+    if (!realFolder(folder)) return false;
+    for (const name of names) if (!is(folder, name, 'file')) return false;
+  }
+  return true;
 }

@@ -131,7 +131,7 @@ describe('render into a committed tree, changed-only', () => {
 });
 
 describe('the files a changed-only render keeps, and --full', () => {
-  it('a kept file edited or replaced by a link is left unread and never followed; --full reads every file and writes it again', async () => {
+  it('a kept file edited by hand is left unread, --full writes it again; one replaced by a link makes the run a whole one, which refuses it', async () => {
     const cwd = path.join(dir, 'kept-files');
     fs.mkdirSync(path.join(cwd, 'tenants'), { recursive: true });
     for (const t of TENANTS)
@@ -142,29 +142,26 @@ describe('the files a changed-only render keeps, and --full', () => {
     const [edited, linked] = [path.join(tree, KEPT, kept[0]), path.join(tree, KEPT, kept[1])];
     const [editedBytes, linkedBytes] = [fs.readFileSync(edited, 'utf8'), fs.readFileSync(linked, 'utf8')];
     fs.appendFileSync(edited, '# edited by hand\n');
+    edit(cwd, 'alice.yaml', /cert-manager\.io: "10"/, 'cert-manager.io: "20"');
+    // Changed-only: the other tenant's files are not read (the edit stays).
+    const r = await render(cwd, 'tree');
+    expect(r.stderr).toMatch(/^wrote \d+ files? to tree, \d+ unchanged/m);
+    expect(fs.readFileSync(edited, 'utf8')).toBe(`${editedBytes}# edited by hand\n`);
+    // --full reads every file: the edit is written again.
+    await render(cwd, 'tree', ['--full']);
+    expect(fs.readFileSync(edited, 'utf8')).toBe(editedBytes);
+    // A link in place of a kept file: the whole render's writer meets it and refuses, naming it; never followed.
     const outside = path.join(cwd, 'outside.txt');
     fs.writeFileSync(outside, 'not the tree\n');
     fs.rmSync(linked);
     fs.symlinkSync(outside, linked);
-    edit(cwd, 'alice.yaml', /cert-manager\.io: "10"/, 'cert-manager.io: "20"');
-    // Changed-only: the other tenant's files are neither read nor written.
-    const r = await render(cwd, 'tree');
-    expect(r.stderr).toMatch(/^wrote \d+ files? to tree, \d+ unchanged/m);
-    expect(fs.readFileSync(edited, 'utf8')).toBe(`${editedBytes}# edited by hand\n`);
-    expect(fs.lstatSync(linked).isSymbolicLink()).toBe(true);
+    edit(cwd, 'alice.yaml', /cert-manager\.io: "20"/, 'cert-manager.io: "30"');
+    const refused = await runCli(['render', '--values', VALUES, '-f', 'tenants', '--output-dir', 'tree'], { cwd });
+    expect(refused.stderr).not.toMatch(STACK_FRAME);
+    expect([refused.code, refused.stderr.includes(`${KEPT}/${kept[1]}`)]).toEqual([1, true]);
     expect(fs.readFileSync(outside, 'utf8')).toBe('not the tree\n');
-    // --full reads every file: the link is refused as the whole render refuses it (naming it), nothing written.
-    const full = await runCli(['render', '--values', VALUES, '-f', 'tenants', '--output-dir', 'tree', '--full'], {
-      cwd,
-    });
-    expect(full.stderr).not.toMatch(STACK_FRAME);
-    expect([full.code, full.stderr.includes(`${KEPT}/${kept[1]}`)]).toEqual([1, true]);
-    expect(fs.readFileSync(outside, 'utf8')).toBe('not the tree\n');
-    expect(fs.readFileSync(edited, 'utf8')).toBe(`${editedBytes}# edited by hand\n`);
-    // The link gone, --full writes the edited file again and the missing one.
     fs.rmSync(linked);
-    await render(cwd, 'tree', ['--full']);
-    expect(fs.readFileSync(edited, 'utf8')).toBe(editedBytes);
+    await render(cwd, 'tree');
     expect(fs.readFileSync(linked, 'utf8')).toBe(linkedBytes);
   });
 });
