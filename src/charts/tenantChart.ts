@@ -167,15 +167,23 @@ export function tenantInputFindings(t: KObject, behaviour: Behaviour = MAIN_VERS
  * same Tenants more than once (a changed-only diff plans from the tree's Tenants, then renders
  * them: docs/performance.md "Changed-only") and handed to each render (RenderOptions.tenantChecks).
  * A Tenant's checks read only the Tenant (its findings name it by kind, namespace and name), so
- * Tenants of the same JSON text share them.
+ * Tenants of the same JSON text share them. `clean`: Tenants known to pass their checks with
+ * nothing to say (a tree's, whose record says so: src/io/treeRecord.ts `checked`), not checked again,
+ * nor any Tenant of the same text.
  */
 export function tenantChecks(
   tenants: readonly KObject[],
   behaviour: Behaviour = MAIN_VERSION.behaviour,
+  clean: readonly KObject[] = [],
 ): Map<KObject, Finding[]> {
   const out = new Map<KObject, Finding[]>();
   // Two Tenants of the same text (the tree's and the change's, unchanged) have the same checks.
   const byText = new Map<string, Finding[]>();
+  for (const t of clean) {
+    const none: Finding[] = [];
+    out.set(t, none);
+    byText.set(JSON.stringify(t), none);
+  }
   for (const t of tenants) {
     if (out.has(t)) continue;
     const text = JSON.stringify(t);

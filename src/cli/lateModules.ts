@@ -13,6 +13,7 @@ export const late = {
   redaction: () => require('../k8s/secretRedaction') as typeof import('../k8s/secretRedaction'),
   outputDir: () => require('../io/outputDir') as typeof import('../io/outputDir'),
   render: () => require('../pipelines/render') as typeof import('../pipelines/render'),
+  tenantChart: () => require('../charts/tenantChart') as typeof import('../charts/tenantChart'),
   platformValues: () => require('../charts/platformValues') as typeof import('../charts/platformValues'),
   preview: () => require('../pipelines/preview') as typeof import('../pipelines/preview'),
   reconcile: () => require('../pipelines/reconcile') as typeof import('../pipelines/reconcile'),

@@ -120,7 +120,11 @@ export function changedOnlyDiff(
   if (!treeAlone(dir, head, facts)) return { full: 'the directory holds more than the tree' };
   const chosen = optionsFor(head.making.shape.cozystackVersion);
   // The plan and the diff render the same Tenants: each one's own checks made once, here.
-  const checks = tenantChecks([...head.making.tenants, ...req.objects.filter(isTenant)], chosen.cozystack?.behaviour);
+  const checks = tenantChecks(
+    [...head.making.tenants, ...req.objects.filter(isTenant)],
+    chosen.cozystack?.behaviour,
+    head.making.checked ? head.making.tenants : [],
+  );
   const opts = { ...chosen, tenantChecks: checks };
   const planned = planChangedOnly(
     { tenants: head.making.tenants, facts },

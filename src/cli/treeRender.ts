@@ -163,10 +163,15 @@ export async function changedOnlyRender(req: TreeRenderRequest): Promise<TreeRen
   if (!facts) return { full: 'a record without the facts of its releases' };
   if (!treeAlone(dir, head, facts)) return { full: 'the directory holds more than the tree' };
   const tenants = req.input.objects.filter(isTenant);
-  const options = {
-    ...req.options,
-    tenantChecks: tenantChecks([...head.making.tenants, ...tenants], req.options.cozystack?.behaviour),
-  };
+  const checks = tenantChecks(
+    [...head.making.tenants, ...tenants],
+    req.options.cozystack?.behaviour,
+    head.making.checked ? head.making.tenants : [],
+  );
+  const options = { ...req.options, tenantChecks: checks };
+  // The record says whether the given Tenants' own checks found nothing, as a whole render's does.
+  const checked = tenants.every((t) => !checks.get(t)?.length);
+  req = { ...req, making: { ...req.making, ...(checked ? { checked } : {}) } };
   const planned = planChangedOnly(
     { tenants: head.making.tenants, facts },
     { objects: req.input.objects, valuesFiles: req.input.valuesFiles, prune: true },

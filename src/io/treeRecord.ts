@@ -8,7 +8,8 @@
  * (`{"format":4,"files":"yaml","id":"<sha256>","head":<bytes>}`), then the head: the shape line
  * (`{"shape":{"includeHooks":true}}`: the options that shaped the content, only those set), the
  * digest of the platform values (`{"values":"<sha256>"}`, what `diff` says of values other than
- * the tree's), the platform line (`{"platform":{...}}`: what the render's every release shares, as the core keeps it),
+ * the tree's), `{"checked":true}` when every Tenant's own checks found nothing (src/charts/tenantChart.ts
+ * tenantChecks: a changed-only run checks only the Tenants whose text differs), the platform line (`{"platform":{...}}`: what the render's every release shares, as the core keeps it),
  * the Tenants the tree was rendered from (`{"tenants":[{...},...]}`, in the stable order, at most a
  * thousand a line), the releases (`{"releases":[{"namespace":"tenant-a","block":[offset,bytes,files],"digest":"<sha256>",...},...]}`,
  * a thousand a line: the tenant whose chart made a block of files, where its block is in the body
@@ -68,6 +69,8 @@ export interface TreeMaking {
    * its line `{"values":"<sha256>"}` follows the shape line); absent in a record written before it.
    */
   values?: string;
+  /** Every Tenant's own checks found nothing (tenantChecks; its line `{"checked":true}` follows the values line). */
+  checked?: boolean;
 }
 
 /** How each object's file is written: YAML (`.yaml`), or JSON (`.json`) for `-o json --output-dir`. */
@@ -256,6 +259,7 @@ export function recordBytes(input: {
   const head = new LineBlocks();
   head.add(JSON.stringify({ shape: shapeRecord(making.shape) }));
   if (making.values !== undefined) head.add(JSON.stringify({ values: making.values }));
+  if (making.checked) head.add(JSON.stringify({ checked: true }));
   if (making.platform) head.add(JSON.stringify({ platform: making.platform }));
   addBatches(head, 'tenants', [...making.tenants].sort(compareObjects));
   const body: Buffer[] = [];
@@ -407,6 +411,7 @@ export function parseRecordHead(bytes: Buffer): RecordHead | undefined {
     if (!isObject(e)) continue;
     if (isObject(e.shape)) out.making.shape = readShape(e.shape);
     else if (typeof e.values === 'string' && /^[0-9a-f]{64}$/.test(e.values)) out.making.values = e.values;
+    else if (e.checked === true) out.making.checked = true;
     else if (isObject(e.platform)) out.making.platform = e.platform;
     else if (Array.isArray(e.tenants)) {
       for (const t of e.tenants) if (isObject(t) && isObject(t.metadata)) out.making.tenants.push(t as KObject);

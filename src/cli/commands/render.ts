@@ -164,6 +164,7 @@ async function writeTree(
         tenants: result.tenants,
         platform: facts?.lines.platform,
         values: result.valuesDigest,
+        ...(result.checked ? { checked: true } : {}),
       },
       releases: facts && { of: facts.of, info: facts.lines.releases },
       ...commitOptions(opts, ctx),
@@ -185,6 +186,8 @@ interface RenderPassResult {
   objects: KObject[];
   findings: Finding[];
   tenants: KObject[];
+  /** Every Tenant's own checks found nothing (the tree's record says so). */
+  checked: boolean;
   values: { file: string; values: Record<string, unknown> }[];
   tree?: RenderedTree;
   /** The Cozystack version rendered (its name in the record), and the digest of the platform values. */
@@ -239,7 +242,11 @@ function renderPass(
   pre = prepared(cmd, opts, ctx),
 ): RenderPassResult {
   const { render, outputInfoFindings } = late.render();
-  const { chosen, inputs, given, input, chartOptions } = pre;
+  const { chosen, inputs, given, input } = pre;
+  // A tree's record says whether every Tenant's own checks found nothing (src/io/treeRecord.ts `checked`).
+  const tenants = inputs.objects.filter(isTenant);
+  const checks = opts.outputDir ? late.tenantChart().tenantChecks(tenants, chosen.version.behaviour) : undefined;
+  const chartOptions = checks ? { ...pre.chartOptions, tenantChecks: checks } : pre.chartOptions;
   const result = opts.withController
     ? late.preview().preview(input, {
         ...chartOptions,
@@ -258,7 +265,8 @@ function renderPass(
   result.findings = result.findings.concat(outputInfoFindings(result.objects, given > 0));
   return {
     ...result,
-    tenants: inputs.objects.filter(isTenant),
+    tenants,
+    checked: checks !== undefined && tenants.every((t) => !checks.get(t)?.length),
     values: inputs.values,
     cozystack: chosen.version,
     valuesDigest: pre.valuesDigest,
