@@ -40,7 +40,7 @@ import {
   type WriteResult,
 } from '../io/outputDir';
 import type { TreeCommitOptions } from '../io/treeCommit';
-import type { RecordBlockInput, RecordFile } from '../io/treeRecord';
+import { sha256, type RecordBlockInput, type RecordFile } from '../io/treeRecord';
 import { SourceMap } from '../io/sourceMap';
 import { dumpYaml, newMemo, toJson } from '../k8s/yaml';
 import { orderOutput, renderGroups, type RenderInput, type RenderOptions } from '../pipelines/render';
@@ -291,11 +291,15 @@ async function writePart(
   const lines = releaseLines(req, s, files, head);
   if (!lines) return { full: "the controller's pass over the namespaces the change reaches is not theirs alone" };
   const same = samePaths(req, s, files, head);
+  const local = same ? undefined : localPaths(req, s, files, head, dir);
   let source: TreeSource;
   let objects: number;
   if (same) {
     source = keptPathsSource(req, head, s, { ...same, lines, files });
     objects = head.releases.reduce((n, r) => n + r.block.files, 0);
+  } else if (local) {
+    source = localSource(req, head, s, { ...local, lines, files });
+    objects = local.total - 1;
   } else {
     for (const [ns, b] of s.blocks) if (!files.has(ns)) files.set(ns, blockFiles(b));
     const placed = placedFiles(req, s, files);
@@ -306,7 +310,7 @@ async function writePart(
   // A file of the tree replaced by a link, or a folder by one (docs/decisions.md §12): the whole
   // render's writer meets it and refuses or mends it; a run that keeps the file unread would not.
   const before = new Set<string>([KUSTOMIZATION]);
-  if (same) for (const b of s.blocks.values()) blockPaths(b, before);
+  if (same || local) for (const b of s.blocks.values()) blockPaths(b, before);
   else for (const fs of files.values()) for (const f of fs) before.add(f.path);
   if (!inPlace(dir, before)) return { full: 'a file of the tree is not a regular file in a real folder' };
   try {
@@ -465,6 +469,153 @@ function blockPaths(bytes: Buffer, into: Set<string>): void {
   }
 }
 
+/** A path kustomization.yaml lists as it is (outputFileOf's names: escaped segments, never quoted). */
+const PLAIN_PATH = /^[a-z0-9_][a-z0-9_.~-]*\/[a-z0-9_.~-]+$/;
+
+/** The rendered releases' files when only their own folders change (localPaths): each release's, and its folder's run before and after. */
+interface LocalPaths {
+  placed: Placed[];
+  paths: string[];
+  /** kustomization.yaml after the run. */
+  kustomization: string;
+  /** The files of the tree after the run, kustomization.yaml included. */
+  total: number;
+  /** The paths the rendered releases had and have. */
+  gone: Set<string>;
+}
+
+/** One rendered release's files, when those outside its own folder are the record's and its own folder holds no other release's. */
+function releaseRun(req: TreeRenderRequest, ns: string, objs: KObject[], old: TreeFile[], shared: ReadonlySet<string>) {
+  // The admission policies ('') have no folder of their own: their files must all be the record's.
+  const folder = ns ? segment(ns) : undefined;
+  if (folder !== undefined && shared.has(folder)) return undefined;
+  const ordered = orderOutput(objs);
+  const paths = ordered.map((o) => outputFileOf(o, req.format));
+  if (new Set(paths).size !== paths.length) return undefined;
+  const mine = (rel: string) => rel.slice(0, rel.indexOf('/')) === folder;
+  const oldElsewhere: string[] = [];
+  const oldOwn: string[] = [];
+  for (const f of old) {
+    if (!f.object || outputFileOf(stubOf(f), req.format) !== f.path) return undefined;
+    if (mine(f.path)) oldOwn.push(f.path);
+    else oldElsewhere.push(lineKey(f.path, f.object));
+  }
+  const elsewhere: string[] = [];
+  const own: string[] = [];
+  ordered.forEach((o, i) => {
+    const m = o.metadata;
+    if (mine(paths[i])) own.push(paths[i]);
+    else
+      elsewhere.push(
+        lineKey(paths[i], { apiVersion: o.apiVersion, kind: o.kind, namespace: m.namespace, name: m.name }),
+      );
+  });
+  const plain = (rel: string) => PLAIN_PATH.test(rel);
+  if (
+    elsewhere.join('\n') !== oldElsewhere.join('\n') ||
+    (own.length && !oldOwn.length) ||
+    ![...own, ...oldOwn].every(plain)
+  )
+    return undefined;
+  return { ordered, paths, own, oldOwn };
+}
+
+/** The paths kustomization.yaml lists, when it is the file the record names (its digest) and lists them plainly. */
+function kustomizationList(dir: string, digest: string | undefined): { head: string; paths: string[] } | undefined {
+  let bytes: Buffer;
+  try {
+    const fd = nodeFs.openSync(path.join(dir, KUSTOMIZATION), nodeFs.constants.O_RDONLY | nodeFs.constants.O_NOFOLLOW);
+    try {
+      bytes = nodeFs.readFileSync(fd);
+    } finally {
+      nodeFs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  if (!digest || sha256(bytes) !== digest) return undefined;
+  const text = bytes.toString('utf8');
+  const at = text.indexOf('\nresources:\n');
+  if (at < 0 || !text.endsWith('\n')) return undefined;
+  const paths = text.slice(at + 12, -1).split('\n');
+  for (let i = 0; i < paths.length; i++) {
+    const l = paths[i];
+    if (!l.startsWith('  - ') || !PLAIN_PATH.test((paths[i] = l.slice(4)))) return undefined;
+  }
+  return { head: text.slice(0, at + 12), paths };
+}
+
+/**
+ * The rendered releases' files when each changes only the files of its own folder (a quota added: a
+ * ResourceQuota and a LimitRange more): its files elsewhere (`_cluster`, a platform namespace's) the
+ * record's, its own folder one no other release writes into. The tree's order is then kustomization.yaml's with each such
+ * folder's run replaced (output order sorts a namespace's objects together), not made again from
+ * every file of the tree (docs/performance.md "Changed-only").
+ */
+function localPaths(
+  req: TreeRenderRequest,
+  s: PartState,
+  files: Map<string, TreeFile[]>,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  dir: string,
+): LocalPaths | undefined {
+  const was = head.releases.map((r) => r.namespace).filter((ns) => ns !== '');
+  if (was.length !== s.part.order.length || was.some((ns, i) => s.part.order[i] !== ns)) return undefined;
+  const shared = new Set(head.folders);
+  const placed: Placed[] = [];
+  const paths: string[] = [];
+  const gone = new Set<string>();
+  const runs: { old: string[]; own: string[] }[] = [];
+  let total = head.releases.reduce((n, r) => n + r.block.files, 0) + 1;
+  for (const [ns, objs] of s.part.byRelease) {
+    const old = files.get(ns) ?? [];
+    const r = releaseRun(req, ns, objs, old, shared);
+    if (!r) return undefined;
+    r.ordered.forEach((o, i) => {
+      placed.push({ object: o, release: ns, rendered: true });
+      paths.push(r.paths[i]);
+    });
+    for (const f of old) gone.add(f.path);
+    total += r.paths.length - old.length;
+    if (r.oldOwn.length) runs.push({ old: r.oldOwn, own: r.own });
+  }
+  const k = kustomizationList(dir, head.kustomization);
+  if (!k) return undefined;
+  const old = k.paths;
+  const list: string[] = [];
+  let from = 0;
+  for (const r of runs.map((x) => ({ ...x, i: old.indexOf(x.old[0]) })).sort((a, b) => a.i - b.i)) {
+    if (r.i < from || r.old.some((p, j) => old[r.i + j] !== p)) return undefined;
+    pushAll(list, old.slice(from, r.i));
+    pushAll(list, r.own);
+    from = r.i + r.old.length;
+  }
+  pushAll(list, old.slice(from));
+  if (list.length !== total - 1) return undefined;
+  return { placed, paths, kustomization: `${k.head}${list.map((p) => `  - ${p}\n`).join('')}`, total, gone };
+}
+
+/** The tree's source when the rendered releases change only their own folders' files (localPaths). */
+function localSource(
+  req: TreeRenderRequest,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  s: PartState,
+  p: LocalPaths & { lines: Map<string, Record<string, unknown>>; files: Map<string, TreeFile[]> },
+): TreeSource {
+  const kept = keptPathsSource(req, head, s, p);
+  const prev = new Map(kept.partial!.prev);
+  prev.set(KUSTOMIZATION, head.kustomization);
+  const held = new Set<string>();
+  for (const rel of kept.partial!.held) if (!p.gone.has(rel)) held.add(rel);
+  for (const rel of p.paths) held.add(rel);
+  return {
+    files: [...kept.files, { path: KUSTOMIZATION, content: () => p.kustomization }],
+    partial: { prev, total: p.total, recordId: head.id ?? '', held },
+    record: (digestOf) =>
+      keptRecord(req, head, s, p, { kustomization: digestOf(KUSTOMIZATION), folders: head.folders }, digestOf),
+  };
+}
+
 /** The tree's source when the rendered releases keep their paths (samePaths): their files and blocks; kustomization.yaml and the rest as they are. */
 function keptPathsSource(
   req: TreeRenderRequest,
@@ -483,28 +634,32 @@ function keptPathsSource(
   for (const b of s.blocks.values()) blockPaths(b, held);
   const total = head.releases.reduce((n, r) => n + r.block.files, 0) + 1;
   const record = (digestOf: (path: string) => string) =>
-    partRecord(
-      req,
-      head,
-      s,
-      p.lines,
-      (ns) =>
-        p.paths.flatMap((rel, i) => {
-          const x = p.placed[i];
-          if (x.release !== ns) return [];
-          const o = x.object;
-          const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
-          return [
-            {
-              path: rel,
-              sha256: digestOf(rel),
-              object: o.metadata.namespace ? { ...ref, namespace: o.metadata.namespace } : ref,
-            },
-          ];
-        }),
-      { kustomization: head.kustomization ?? '', folders: head.folders },
-    );
+    keptRecord(req, head, s, p, { kustomization: head.kustomization ?? '', folders: head.folders }, digestOf);
   return { files: entries, partial: { prev, total, recordId: head.id ?? '', held }, record };
+}
+
+/** The record of a tree whose rendered releases' files are `p`'s (keptPathsSource, localSource). */
+function keptRecord(
+  req: TreeRenderRequest,
+  head: NonNullable<ReturnType<typeof readTreeHead>>,
+  s: PartState,
+  p: { placed: Placed[]; paths: string[]; lines: Map<string, Record<string, unknown>> },
+  tail: { kustomization: string; folders: string[] },
+  digestOf: (path: string) => string,
+): Buffer {
+  const byRelease = new Map<string, RecordFile[]>();
+  p.paths.forEach((rel, i) => {
+    const { object: o, release } = p.placed[i];
+    const ref = { apiVersion: o.apiVersion, kind: o.kind, name: o.metadata.name };
+    let l = byRelease.get(release);
+    if (!l) byRelease.set(release, (l = []));
+    l.push({
+      path: rel,
+      sha256: digestOf(rel),
+      object: o.metadata.namespace ? { ...ref, namespace: o.metadata.namespace } : ref,
+    });
+  });
+  return partRecord(req, head, s, p.lines, (ns) => byRelease.get(ns) ?? [], tail);
 }
 
 /**

@@ -71,6 +71,14 @@ const CASES: { name: string; change: (cwd: string) => void; extra?: string[]; ke
     kept: true,
   },
   {
+    // New files in carol's own folder only (a ResourceQuota and a LimitRange): the tree's order and
+    // kustomization.yaml are the record's with carol's run of her folder replaced.
+    name: 'a quota added to carol',
+    change: (cwd) =>
+      edit(cwd, 'carol.yaml', /^ {2}gateway: true$/m, '  gateway: true\n  resourceQuotas:\n    cpu: "4"'),
+    kept: true,
+  },
+  {
     name: 'alice gets her own Gateway',
     change: (cwd) => edit(cwd, 'alice.yaml', /^ {2}gateway: false.*$/m, '  gateway: true'),
     kept: true,
