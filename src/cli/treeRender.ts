@@ -292,13 +292,16 @@ async function writePart(
   if (!lines) return { full: "the controller's pass over the namespaces the change reaches is not theirs alone" };
   const same = samePaths(req, s, files, head);
   const local = same ? undefined : localPaths(req, s, files, head, dir);
+  // The files of the tree before the run, where the blocks are not parsed: their paths alone.
+  const held = new Set<string>([KUSTOMIZATION]);
+  if (same || local) for (const b of s.blocks.values()) blockPaths(b, held);
   let source: TreeSource;
   let objects: number;
   if (same) {
-    source = keptPathsSource(req, head, s, { ...same, lines, files });
+    source = keptPathsSource(req, head, s, { ...same, lines, files }, held);
     objects = head.releases.reduce((n, r) => n + r.block.files, 0);
   } else if (local) {
-    source = localSource(req, head, s, { ...local, lines, files });
+    source = localSource(req, head, s, { ...local, lines, files }, held);
     objects = local.total - 1;
   } else {
     for (const [ns, b] of s.blocks) if (!files.has(ns)) files.set(ns, blockFiles(b));
@@ -309,9 +312,8 @@ async function writePart(
   }
   // A file of the tree replaced by a link, or a folder by one (docs/decisions.md §12): the whole
   // render's writer meets it and refuses or mends it; a run that keeps the file unread would not.
-  const before = new Set<string>([KUSTOMIZATION]);
-  if (same || local) for (const b of s.blocks.values()) blockPaths(b, before);
-  else for (const fs of files.values()) for (const f of fs) before.add(f.path);
+  const before = same || local ? held : new Set<string>([KUSTOMIZATION]);
+  if (!same && !local) for (const fs of files.values()) for (const f of fs) before.add(f.path);
   if (!inPlace(dir, before)) return { full: 'a file of the tree is not a regular file in a real folder' };
   try {
     const written = await writePartialTree(req.dir, req.cwd, source, req.commit);
@@ -601,8 +603,9 @@ function localSource(
   head: NonNullable<ReturnType<typeof readTreeHead>>,
   s: PartState,
   p: LocalPaths & { lines: Map<string, Record<string, unknown>>; files: Map<string, TreeFile[]> },
+  before: ReadonlySet<string>,
 ): TreeSource {
-  const kept = keptPathsSource(req, head, s, p);
+  const kept = keptPathsSource(req, head, s, p, before);
   const prev = new Map(kept.partial!.prev);
   prev.set(KUSTOMIZATION, head.kustomization);
   const held = new Set<string>();
@@ -622,6 +625,7 @@ function keptPathsSource(
   head: NonNullable<ReturnType<typeof readTreeHead>>,
   s: PartState,
   p: { placed: Placed[]; paths: string[]; lines: Map<string, Record<string, unknown>>; files: Map<string, TreeFile[]> },
+  held: ReadonlySet<string>,
 ): TreeSource {
   const memo = newMemo();
   const entries = p.placed.map((o, i) => ({
@@ -630,8 +634,6 @@ function keptPathsSource(
   }));
   const prev = new Map<string, string | undefined>();
   for (const ns of s.part.byRelease.keys()) for (const f of p.files.get(ns) ?? []) prev.set(f.path, f.sha256);
-  const held = new Set<string>([KUSTOMIZATION]);
-  for (const b of s.blocks.values()) blockPaths(b, held);
   const total = head.releases.reduce((n, r) => n + r.block.files, 0) + 1;
   const record = (digestOf: (path: string) => string) =>
     keptRecord(req, head, s, p, { kustomization: head.kustomization ?? '', folders: head.folders }, digestOf);
