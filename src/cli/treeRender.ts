@@ -482,7 +482,7 @@ interface LocalPaths {
   kustomization: string;
   /** The files of the tree after the run, kustomization.yaml included. */
   total: number;
-  /** The paths the rendered releases had and have. */
+  /** The paths the rendered releases had before the run (replaced or removed by it). */
   gone: Set<string>;
 }
 
