@@ -27,7 +27,7 @@ import {
   outputFileOf,
   readTreeBlockBytes,
   readTreeHead,
-  recordBytes,
+  recordParts,
   sameShape,
   segment,
   treePaths,
@@ -370,7 +370,7 @@ function partialRecord(
   s: PartState,
   p: PlacedTree,
   digestOf: (path: string) => string,
-): Buffer {
+): Buffer[] {
   const byRelease = new Map<string, RecordFile[]>();
   const shared = new Set<string>();
   for (let i = 0; i < p.ordered.length; i++) {
@@ -406,7 +406,7 @@ function partRecord(
   lines: Map<string, Record<string, unknown>>,
   filesOf: (release: string) => readonly RecordFile[],
   tail: { kustomization: string; folders: string[] },
-): Buffer {
+): Buffer[] {
   const digests = new Map(head.releases.map((r) => [r.namespace, r]));
   const releases: RecordBlockInput[] = [...s.part.order, ''].map((ns) => {
     const info = ns ? lines.get(ns) : undefined;
@@ -415,7 +415,7 @@ function partRecord(
     return { namespace: ns, info, copy: { bytes: s.blocks.get(ns)!, files: r.block.files, digest: r.digest } };
   });
   const platform = factLines({ platform: s.part.platform, pass: s.facts.pass, releases: new Map() }).platform;
-  return recordBytes({ format: req.format, making: { ...req.making, platform }, releases, ...tail });
+  return recordParts({ format: req.format, making: { ...req.making, platform }, releases, ...tail });
 }
 
 /** The identity of an object's file as a record line holds it. */
@@ -648,7 +648,7 @@ function keptRecord(
   p: { placed: Placed[]; paths: string[]; lines: Map<string, Record<string, unknown>> },
   tail: { kustomization: string; folders: string[] },
   digestOf: (path: string) => string,
-): Buffer {
+): Buffer[] {
   const byRelease = new Map<string, RecordFile[]>();
   p.paths.forEach((rel, i) => {
     const { object: o, release } = p.placed[i];

@@ -40,7 +40,7 @@ import {
   parseRecordHead,
   RECORD,
   readRecordWith,
-  recordBytes,
+  recordParts,
   sha256,
   type RecordHead,
   type TreeFile,
@@ -52,7 +52,16 @@ import {
   type TreeRecord,
 } from './treeRecord';
 
-export { MARKER, RECORD, recordBytes, parseRecord, blockFiles, sameShape, KUSTOMIZATION } from './treeRecord';
+export {
+  MARKER,
+  RECORD,
+  recordBytes,
+  recordParts,
+  parseRecord,
+  blockFiles,
+  sameShape,
+  KUSTOMIZATION,
+} from './treeRecord';
 export type { RecordHead, TreeFile, TreeFormat, TreeMaking, TreeObjectRef, TreeRecord, TreeShape } from './treeRecord';
 export { LOCK_WAIT_MS, TreeChanged, TreeInterrupted, WORK, type SignalSource, type TreeSource } from './treeCommit';
 export { LOCK } from './treeLock';
@@ -334,7 +343,7 @@ export function writeOutputDir(
   const kustomization = kustomizationText(paths);
   files.push({ path: KUSTOMIZATION, content: () => kustomization });
   const record = (digestOf: (path: string) => string) =>
-    recordBytes({
+    recordParts({
       format,
       making: opts.making,
       releases: recordBlocks(objs, paths, digestOf, opts.releases),

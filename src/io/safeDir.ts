@@ -259,12 +259,13 @@ export class SafeDir {
    * millions of files made a Buffer each, memory outside the heap that V8 answers with full
    * collections (src/io/stdin.ts, ReadBuffer).
    */
-  create(rel: string, content: string | Buffer, sync = false, mode = 0o666): void {
+  create(rel: string, content: string | Buffer | readonly Buffer[], sync = false, mode = 0o666): void {
     const p = this.must(rel);
     const fd = this.retried(p, () => fs.openSync(p, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode));
     try {
       if (typeof content === 'string') writeString(fd, content);
-      else fs.writeFileSync(fd, content);
+      else if (Buffer.isBuffer(content)) fs.writeFileSync(fd, content);
+      else writeParts(fd, content);
       if (sync) flush(fd);
     } finally {
       fs.closeSync(fd);
@@ -369,6 +370,23 @@ function isLink(p: string): boolean {
 }
 
 /** All of `s`, UTF-8, written at the descriptor's offset: encoded by the write (a short write, rare, finishes from its bytes). */
+/** Buffers written in turn, IOV_MAX at a time (writev), each written whole however the writes fall short. */
+function writeParts(fd: number, parts: readonly Buffer[]): void {
+  for (let i = 0; i < parts.length; i += WRITEV_MAX) {
+    const batch = parts.slice(i, i + WRITEV_MAX);
+    let n = fs.writevSync(fd, batch);
+    for (const b of batch) {
+      if (n >= b.length) n -= b.length;
+      else {
+        fs.writeFileSync(fd, b.subarray(n));
+        n = 0;
+      }
+    }
+  }
+}
+/** The most buffers one writev takes (Linux's IOV_MAX). */
+const WRITEV_MAX = 1024;
+
 function writeString(fd: number, s: string): void {
   const n = fs.writeSync(fd, s);
   const total = Buffer.byteLength(s, 'utf8');

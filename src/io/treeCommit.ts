@@ -236,8 +236,8 @@ export interface TreeEntry {
 export interface TreeSource {
   /** The files this run makes, in output order, kustomization.yaml last: every file of the tree, or (partial) those a change touches. */
   files: readonly TreeEntry[];
-  /** The record of the tree, given each file's digest (of the files this run makes). */
-  record(digestOf: (path: string) => string): Buffer;
+  /** The record of the tree, given each file's digest (of the files this run makes): its bytes, or its bytes in parts (treeRecord.ts recordParts). */
+  record(digestOf: (path: string) => string): Buffer | readonly Buffer[];
   /**
    * A partial run: the earlier files it may replace or remove (path → recorded digest), how many
    * files the tree holds once it is done, and the id of the record the caller read them from.
@@ -268,7 +268,8 @@ interface Plan {
   /** Whether the record changes (else, with nothing to move or remove, there is nothing to commit). */
   recordChanges: boolean;
   /** The record to commit. */
-  record: Buffer;
+  /** The record's bytes, in parts (written in turn, never assembled). */
+  record: readonly Buffer[];
   /** Folders of the work area made so far (`new/...`, `old/...`). */
   staged: Set<string>;
   /** Changed files not staged yet, by their folder (stageFile: written a folder at a time). */
@@ -497,7 +498,7 @@ class TreeRun {
       return this.result(source, prev, plan, 0);
     }
     const journal: Journal = {
-      id: recordId(plan.record) ?? '',
+      id: (plan.record.length ? recordId(plan.record[0]) : undefined) ?? '',
       pid: process.pid,
       started: new Date().toISOString(),
       layout: 2,
@@ -708,7 +709,7 @@ class TreeRun {
       movedirs: [],
       rmdirs: [],
       recordChanges: false,
-      record: Buffer.alloc(0),
+      record: [],
       staged: new Set(),
       pending: new Map(),
       pendingChars: 0,
@@ -763,13 +764,17 @@ class TreeRun {
     made: ReadonlySet<string>,
     missing: ReadonlySet<string>,
   ): Plan {
-    plan.record = source.record((rel) => this.digests.get(rel)!);
+    const record = source.record((rel) => this.digests.get(rel)!);
+    plan.record = Buffer.isBuffer(record) ? [record] : record;
     const { remove, rmdirs } = this.removals(made, prev);
     plan.remove = remove;
     plan.rmdirs = [...rmdirs].sort((a, b) => depth(b) - depth(a) || (a < b ? -1 : 1));
     // A missing folder whose parent is not missing moves in whole (the folders inside it with it).
     plan.movedirs = [...missing].filter((f) => !ancestors(f).some((a) => missing.has(a))).sort();
-    plan.recordChanges = !this.readBytes(RECORD)?.equals(plan.record);
+    // A record of another size differs, unread (a re-render's record is the whole tree's: 39 MB at XL).
+    const was = this.d.lstat(RECORD);
+    const size = plan.record.reduce((n, b) => n + b.length, 0);
+    plan.recordChanges = !was?.isFile() || was.size !== size || !sameBytes(this.readBytes(RECORD), plan.record);
     if (plan.moves.length || plan.remove.length || plan.recordChanges) {
       if (plan.replace.size || plan.remove.length) this.workFolder(plan, OLD);
       for (const rel of [...plan.replace, ...plan.remove]) this.workFolder(plan, parentOf(`${OLD}/${rel}`));
@@ -1067,6 +1072,17 @@ class TreeRun {
 }
 
 /** The folder a path is in ('' for DIR). */
+/** Whether `bytes` are the parts, in order. */
+function sameBytes(bytes: Buffer | undefined, parts: readonly Buffer[]): boolean {
+  if (!bytes) return false;
+  let at = 0;
+  for (const p of parts) {
+    if (at + p.length > bytes.length || !p.equals(bytes.subarray(at, at + p.length))) return false;
+    at += p.length;
+  }
+  return at === bytes.length;
+}
+
 function parentOf(rel: string): string {
   const slash = rel.lastIndexOf('/');
   return slash < 0 ? '' : rel.slice(0, slash);

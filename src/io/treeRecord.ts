@@ -243,18 +243,30 @@ function blockOf(r: RecordBlockInput): { bytes: Buffer[]; length: number; files:
   return { bytes: blocks, length: blocks.reduce((n, b) => n + b.length, 0), files: r.files?.length ?? 0, digest };
 }
 
-/**
- * The record (format 4, see the module comment) of a tree written from `making`, whose files are
- * the releases' blocks in the order given and kustomization.yaml (its digest).
- */
-export function recordBytes(input: {
+/** What a record is made from (recordParts). */
+export interface RecordInput {
   format: TreeFormat;
   making?: TreeMaking;
   releases: readonly RecordBlockInput[];
   kustomization: string;
   /** DIR's folders that hold files of more than one release or of none (`_cluster`, platform namespaces'). */
   folders?: readonly string[];
-}): Buffer {
+}
+
+/**
+ * The record (format 4, see the module comment) of a tree written from `making`, whose files are
+ * the releases' blocks in the order given and kustomization.yaml (its digest).
+ */
+export function recordBytes(input: RecordInput): Buffer {
+  return Buffer.concat(recordParts(input));
+}
+
+/**
+ * recordBytes's bytes in parts, in order: the header and head first, then each release's block (a
+ * block copied from the tree's record is its slice of that record, not a copy of it), so that a
+ * record of tens of MB is written without being assembled in one buffer first.
+ */
+export function recordParts(input: RecordInput): Buffer[] {
   const making = input.making ?? { shape: {}, tenants: [] };
   const head = new LineBlocks();
   head.add(JSON.stringify({ shape: shapeRecord(making.shape) }));
@@ -278,7 +290,7 @@ export function recordBytes(input: {
   const { blocks, sha256: id } = head.done();
   const headBytes = blocks.reduce((n, x) => n + x.length, 0);
   const header = { format: RECORD_FORMAT, files: input.format, id, head: headBytes };
-  return Buffer.concat([Buffer.from(`${RECORD_V4_HEADER}\n${JSON.stringify(header)}\n`), ...blocks, ...body]);
+  return [Buffer.concat([Buffer.from(`${RECORD_V4_HEADER}\n${JSON.stringify(header)}\n`), ...blocks]), ...body];
 }
 
 /** Entries per head line of Tenants or releases: a few JSON texts to parse, none longer than a few MB. */

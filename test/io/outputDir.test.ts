@@ -12,6 +12,7 @@ import { FindingsError } from '../../src/k8s/diagnostics';
 import type { KObject } from '../../src/k8s/model';
 import { outputFileOf, readTree, RECORD, segment, treePaths, WORK, writeOutputDir } from '../../src/io/outputDir';
 import { isTreeBookkeeping } from '../../src/io/treeFiles';
+import { SafeDir } from '../../src/io/safeDir';
 import { blockFiles, headLength, parseRecordHead } from '../../src/io/treeRecord';
 import { runCli, ROOT } from '../helpers/cli';
 import { skippedTitle } from '../helpers/skip';
@@ -159,6 +160,29 @@ describe('writing the tree', () => {
       'out/deploy/tenant-a/secret-s.yaml',
     ]);
     expect(fs.readFileSync(path.join(tmp, 'out/deploy/kustomization.yaml'), 'utf8')).not.toContain('..');
+  });
+
+  it('the earlier record is read back for comparison only where the new one has its size', async () => {
+    const reads = jest.spyOn(SafeDir.prototype, 'read');
+    const recordReads = () => reads.mock.calls.filter(([rel]) => rel === RECORD).length;
+    try {
+      await writeOutputDir('d', tmp, objs);
+      const written = fs.readFileSync(path.join(tmp, 'd', RECORD));
+      // Another tree, whose record is longer: read once (the earlier tree's files), not again to compare.
+      reads.mockClear();
+      const grown = [...objs, obj('ConfigMap', 'c', 'tenant-a')];
+      expect((await writeOutputDir('d', tmp, grown)).changed).toBe(2);
+      expect(recordReads()).toBe(1);
+      expect(fs.readFileSync(path.join(tmp, 'd', RECORD)).length).toBeGreaterThan(written.length);
+      // The same tree again: the record of the same size is compared, found the same, and left.
+      reads.mockClear();
+      const before = fs.statSync(path.join(tmp, 'd', RECORD)).ino;
+      expect((await writeOutputDir('d', tmp, grown)).changed).toBe(0);
+      expect(recordReads()).toBe(2);
+      expect(fs.statSync(path.join(tmp, 'd', RECORD)).ino).toBe(before);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('a later run replaces and removes only its own files, and names what it left', async () => {

@@ -139,4 +139,15 @@ describe('SafeDir', () => {
     d.close();
     expect(openFds()).toBe(fds);
   });
+
+  it('creates a file from its bytes in parts, more than one writev takes and empty ones among them, as their concatenation', () => {
+    const parts = Array.from({ length: 2500 }, (_, i) => Buffer.from(i % 7 === 0 ? '' : `part ${i}\n`));
+    const d = new SafeDir(root);
+    try {
+      d.create('a/parts.txt', parts, true);
+    } finally {
+      d.close();
+    }
+    expect(fs.readFileSync(path.join(root, 'a/parts.txt')).equals(Buffer.concat(parts))).toBe(true);
+  });
 });
