@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import type { KObject } from '../../src/k8s/model';
 import { writeOutputDir } from '../../src/io/outputDir';
 import { snapshot } from '../helpers/tree';
+import { SafeDir } from '../../src/io/safeDir';
 
 const obj = (apiVersion: string, kind: string, name: string, namespace?: string): KObject =>
   ({ apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}) }, data: { n: name } }) as KObject;
@@ -53,6 +54,22 @@ test('files are staged a folder at a time, whatever the output order, and the tr
     for (const f of folders)
       expect({ folder: f, visits: visits.filter((v) => v === f).length }).toEqual({ folder: f, visits: 1 });
   } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+test('a first write knows the folders DIR lacks from one listing of DIR, with no open that fails per folder', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cozy-gw-staging-'));
+  const dir = jest.spyOn(SafeDir.prototype, 'dir');
+  try {
+    await writeOutputDir('deploy', tmp, OBJECTS);
+    const folders = new Set(fs.readdirSync(path.join(tmp, 'deploy')));
+    const looked = dir.mock.calls.map(([rel]) => rel).filter((rel) => folders.has(rel.split('/')[0]));
+    // The folders moved in whole are reached only by the commit's renames, never looked up one by one.
+    expect(looked).toEqual([]);
+    expect(snapshot(path.join(tmp, 'deploy'))['tenant-3/configmap-values-3.yaml']).toContain('values-3');
+  } finally {
+    dir.mockRestore();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
