@@ -41,6 +41,7 @@ import {
 } from '../io/outputDir';
 import type { TreeCommitOptions } from '../io/treeCommit';
 import { sha256, type RecordBlockInput, type RecordFile } from '../io/treeRecord';
+import { uidsGiven } from '../pipelines/treeInputs';
 import { SourceMap } from '../io/sourceMap';
 import { dumpYaml, newMemo, toJson } from '../k8s/yaml';
 import { orderOutput, renderGroups, type RenderInput, type RenderOptions } from '../pipelines/render';
@@ -414,7 +415,12 @@ function partRecord(
     const r = digests.get(ns)!;
     return { namespace: ns, info, copy: { bytes: s.blocks.get(ns)!, files: r.block.files, digest: r.digest } };
   });
-  const platform = factLines({ platform: s.part.platform, pass: s.facts.pass, releases: new Map() }).platform;
+  const platform = factLines({
+    platform: s.part.platform,
+    uids: uidsGiven(req.input.objects),
+    pass: s.facts.pass,
+    releases: new Map(),
+  }).platform;
   return recordParts({ format: req.format, making: { ...req.making, platform }, releases, ...tail });
 }
 

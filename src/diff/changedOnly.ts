@@ -10,7 +10,8 @@
  *   tree, removed), with the releases below them whose inherited values the change reaches (their
  *   digests differ too), the releases whose templates gave findings (rendered again, so that they
  *   give them as a whole render does), and the releases whose namespaces hold a given object
- *   (render's objects win over given ones);
+ *   (render's objects win over given ones); the digests made only along the part of the tenant
+ *   tree the change reaches (walkedTenants), the others' taken from the record;
  * - the namespaces the controller passes run over: those releases', the Gateways they publish
  *   through before and after the change, every namespace publishing through those Gateways, and
  *   the Gateways the given routes name (the controller's view of a Gateway is its namespaces and
@@ -27,7 +28,8 @@
  * object, a platform namespace's). Pure.
  */
 import type { KObject } from '../k8s/model';
-import { keyOf, isNamespace } from '../k8s/model';
+import { deepEqual, keyOf, isNamespace } from '../k8s/model';
+import { TENANT_ROOT, tenantNamespaceOf } from '../platform/tenancy';
 import { hasErrors, type Finding } from '../k8s/diagnostics';
 import { isTenant } from '../platform/kinds';
 import { renderGroups, type RenderOptions } from '../pipelines/render';
@@ -59,16 +61,62 @@ export interface ChangedOnlyPlan {
 
 export type ChangedOnly = { plan: ChangedOnlyPlan } | { full: string };
 
+/**
+ * The Tenants whose releases the plan walks: those whose object differs from the tree's (changed or
+ * added), every Tenant below one of them, below a Tenant gone from the tree or below a namespace
+ * the change names otherwise (a Namespace given carries the uid its children's owner references
+ * take), and every Tenant above those (whose values they inherit). Every other Tenant's release is
+ * the record's: the same object under the same parents and platform has the same digest
+ * (pipelines/treeInputs.ts releaseDigest), Gateway and ownership. Undefined where every Tenant is
+ * walked (tenant-root's own Tenant changed). The walk itself finds any error the whole tree would
+ * (a name two Tenants share, a quota over its parent's): the diff and the render that follow walk
+ * the whole tree and fall back to the whole platform on an error.
+ */
+export function walkedTenants(
+  after: readonly KObject[],
+  recorded: readonly KObject[],
+  named: ReadonlySet<string>,
+): { walk: KObject[]; kept: KObject[] } | undefined {
+  const nsOf = (t: KObject) => tenantNamespaceOf(t);
+  const was = new Map(recorded.map((t) => [nsOf(t), t]));
+  const changed = new Set(named);
+  const present = new Set<string>();
+  for (const t of after) {
+    const ns = nsOf(t);
+    present.add(ns);
+    const twin = was.get(ns);
+    if (!twin || !deepEqual(twin, t)) changed.add(ns);
+  }
+  for (const ns of was.keys()) if (!present.has(ns)) changed.add(ns);
+  if (changed.has(TENANT_ROOT)) return undefined;
+  // A tenant's namespace is its parent's and its name (tenantNamespace): below `c` is `c-...`.
+  const below = (ns: string) => {
+    for (let at = ns.indexOf('-'); at >= 0; at = ns.indexOf('-', at + 1)) if (changed.has(ns.slice(0, at))) return true;
+    return changed.has(ns);
+  };
+  const byNs = new Map(after.map((t) => [nsOf(t), t]));
+  const walk = new Set<KObject>();
+  for (const t of after) {
+    if (!below(nsOf(t))) continue;
+    // It and the Tenants above it, up to tenant-root.
+    for (let u: KObject | undefined = t; u && !walk.has(u); u = byNs.get(u.metadata.namespace ?? '')) walk.add(u);
+  }
+  for (const t of after) if (nsOf(t) === TENANT_ROOT) walk.add(t);
+  return { walk: [...walk], kept: after.filter((t) => !walk.has(t)) };
+}
+
 /** The releases of a tree of Tenants: each one's digest, Gateway and whether it owns one; and the platform digest. */
 function releasesOf(
   tenants: KObject[],
   change: ChangeInput,
   opts: RenderOptions & { build: string },
+  tree?: { recorded: readonly KObject[]; facts: TreeFacts; named: ReadonlySet<string> },
 ): { platform: string; releases: Map<string, { inputs: string; gateway: string; owns: boolean }> } | undefined {
   const findings: Finding[] = [];
   const releases = new Map<string, { inputs: string; gateway: string; owns: boolean }>();
   let platform = '';
-  const objects = [...change.objects.filter((o) => !isTenant(o)), ...tenants];
+  const part = tree && walkedTenants(tenants, tree.recorded, tree.named);
+  const objects = [...change.objects.filter((o) => !isTenant(o)), ...(part?.walk ?? tenants)];
   const none = { render: () => false, claims: () => false };
   for (const g of renderGroups(
     { objects, valuesFiles: change.valuesFiles },
@@ -83,7 +131,13 @@ function releasesOf(
         owns: g.release.ownsGateway,
       });
   }
-  return hasErrors(findings) ? undefined : { platform, releases };
+  if (hasErrors(findings)) return undefined;
+  // The Tenants not walked: their releases as the record has them (none for one that failed there).
+  for (const t of part?.kept ?? []) {
+    const r = tree!.facts.releases.get(tenantNamespaceOf(t));
+    if (r) releases.set(tenantNamespaceOf(t), { inputs: r.inputs, gateway: r.gateway, owns: r.owns });
+  }
+  return { platform, releases };
 }
 
 /** The Tenants of the tree the change leaves (diff.ts renderChange: the state's, each replaced by a given one; with prune, the given ones). */
@@ -163,7 +217,13 @@ export function planChangedOnly(
   const nss = givenNamespaces(change.objects);
   if (!nss) return { full: 'a given cluster-scoped object' };
   const given = change.objects.filter(isTenant);
-  const after = releasesOf(changedTenants(index.tenants, given, change.prune), change, opts);
+  // A tree rendered with Namespace uids: every Tenant walked (walkedTenants).
+  const after = releasesOf(
+    changedTenants(index.tenants, given, change.prune),
+    change,
+    opts,
+    facts.uids ? undefined : { recorded: index.tenants, facts, named: nss },
+  );
   if (!after) return { full: 'the change does not render' };
   if (after.platform !== facts.platform) return { full: 'the platform digest differs' };
   const render = new Set<string>();

@@ -120,6 +120,8 @@ export function summarizePass(
 export interface TreeFacts {
   /** The platform digest (treeInputs.ts). */
   platform: string;
+  /** A Namespace among the render's inputs carried a uid (treeInputs.ts uidsGiven): the releases' digests hold what the Tenants do not show. */
+  uids?: boolean;
   /** The summary's Cilium version and image, when the record holds a summary. */
   pass?: { cilium: string; upstream: boolean };
   releases: Map<string, ReleaseFact>;
@@ -156,6 +158,7 @@ export function treeFacts(tree: RenderedTree, summary: TreeSummary | undefined):
   }
   return {
     platform: tree.platform,
+    ...(tree.uids ? { uids: true } : {}),
     ...(summary ? { pass: { cilium: summary.ciliumVersion, upstream: summary.upstreamCilium } } : {}),
     releases,
   };
@@ -177,7 +180,10 @@ export function factLines(f: TreeFacts): {
       ...(r.warnings ? { warnings: r.warnings } : {}),
       ...(r.relabel ? { relabel: true } : {}),
     });
-  return { platform: { inputs: f.platform, ...(f.pass ? { pass: f.pass } : {}) }, releases };
+  return {
+    platform: { inputs: f.platform, ...(f.uids ? { uids: true } : {}), ...(f.pass ? { pass: f.pass } : {}) },
+    releases,
+  };
 }
 
 /** The facts a format-4 record's lines hold; undefined when they are not whole (a record of another writer). */
@@ -189,6 +195,7 @@ export function readFacts(
   const pass = platform.pass as { cilium?: unknown; upstream?: unknown } | undefined;
   const out: TreeFacts = {
     platform: platform.inputs,
+    ...(platform.uids === true ? { uids: true } : {}),
     ...(pass && typeof pass.cilium === 'string'
       ? { pass: { cilium: pass.cilium, upstream: pass.upstream === true } }
       : {}),

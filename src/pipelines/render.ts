@@ -37,7 +37,7 @@ import { clusterValues, resolvePlatformValues } from '../charts/platformValues';
 import { attachedNamespacesGuard, DEFAULT_GATEWAY_API_VERSION, renderPolicies } from '../charts/policies';
 import { TreeOutput, tenantsInputCheck, walkTenantTree, type TreeOptions } from '../charts/tenantChart';
 import { capabilitiesOf } from '../charts/capabilities';
-import { platformDigest, releaseDigest } from './treeInputs';
+import { platformDigest, releaseDigest, uidsGiven } from './treeInputs';
 import { wildcardChannel } from './platformChannel';
 import type { TenantRelease } from '../charts/tenantRelease';
 import { rootHostFindings } from '../charts/cozystackBasics';
@@ -125,6 +125,8 @@ export interface ReleaseFacts {
 /** The render a tree's record is made of: the platform digest, every release in walk order, and which release made each object. */
 export interface RenderedTree {
   platform: string;
+  /** A Namespace among the inputs carried a uid (treeInputs.ts uidsGiven). */
+  uids: boolean;
   releases: ReleaseFacts[];
   /** The release namespace of each object the charts rendered, by its key (keyOf); the admission policies have none. */
   releaseOf: Map<string, string>;
@@ -439,7 +441,7 @@ export function renderKept(input: RenderInput, opts: RenderOptions, keep: (o: KO
   const gateways: KObject[] = [];
   let policies: KObject[] = [];
   const tree: RenderedTree | undefined = opts.digests
-    ? { platform: '', releases: [], releaseOf: new Map() }
+    ? { platform: '', releases: [], releaseOf: new Map(), uids: uidsGiven(input.objects) }
     : undefined;
   for (const g of renderGroups(input, opts, findings)) {
     if (!g.release) {

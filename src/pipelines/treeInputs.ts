@@ -12,7 +12,7 @@
  * too); a platform digest that differs is a change of the whole platform. Pure.
  */
 import { hash } from 'node:crypto';
-import type { KObject } from '../k8s/model';
+import { isNamespace, type KObject } from '../k8s/model';
 import type { TenantRelease } from '../charts/tenantRelease';
 import type { Capabilities } from '../charts/capabilities';
 import type { ClusterMap } from '../platform/tenancy';
@@ -62,6 +62,16 @@ export function platformDigest(p: PlatformInputs): string {
  * them, keys in the order given: the same Tenant, its keys written in another order, renders again,
  * which costs a render and changes nothing (a digest that differs only ever renders more).
  */
+/**
+ * Whether a Namespace among a render's inputs carries a uid: then the digests of the releases below
+ * it hold it (releaseDigest's parentUid), which the Tenants alone do not show. A tree's record says
+ * so (src/diff/treeSummary.ts TreeFacts.uids), and a changed-only plan then walks every Tenant
+ * (src/diff/changedOnly.ts walkedTenants).
+ */
+export function uidsGiven(objects: readonly KObject[]): boolean {
+  return objects.some((o) => isNamespace(o) && Boolean(o.metadata.uid));
+}
+
 export function releaseDigest(platform: string, r: TenantRelease, parentUid: string | undefined): string {
   return sha256(
     JSON.stringify({
