@@ -100,6 +100,24 @@ describe('kptLayout', () => {
     );
   });
 
+  test('a key or a value that could read as a document marker is left to the round trip, at any depth (FC_SEED=1612202508)', () => {
+    const memo = newLayoutMemo();
+    for (const marker of ['...', '---', '...x', '--- a', '%YAML']) {
+      const items: unknown[] = [
+        { [marker]: 0, yes: {} },
+        { a: { [marker]: 'v' } },
+        { a: [{ [marker]: 1 }] },
+        { a: marker },
+        { a: { b: marker } },
+        { a: [marker] },
+      ];
+      for (const v of items) {
+        expect({ v, text: kptEntry(v, '', memo) }).toEqual({ v, text: undefined });
+        expect({ v, text: seqEntries([v], '')[0] }).toEqual({ v, text: expect.any(String) });
+      }
+    }
+  });
+
   test('one memo over many items gives each its own text', () => {
     fc.assert(
       fc.property(fc.array(item, { minLength: 1, maxLength: 6 }), (vs) => {

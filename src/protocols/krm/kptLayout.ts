@@ -11,7 +11,8 @@
  * begins, made of letters, digits and `._/-,()=;+@'"`, inner spaces and colons not followed by
  * one, are plain in both and skip the question; a multi-line string both write as the same literal
  * block (safeLiteralBlock) is written directly. Anything the layout below does not cover (any other
- * multi-line string, a key written over several lines, a sequence directly inside a sequence, a value that is not
+ * multi-line string, a key written over several lines, a string that could read as a document marker
+ * (DOCUMENT_MARKER), a sequence directly inside a sequence, a value that is not
  * JSON-like data) makes `kptEntry` answer undefined, and the caller writes that item by the round
  * trip itself. test/protocols/kptLayout.property.test.ts checks the two agree byte for byte.
  * Pure.
@@ -40,6 +41,14 @@ function plain(s: string): boolean {
   return SIMPLE.test(s) && !isAmbiguousWord(s) && s.indexOf(': ') < 0;
 }
 
+/**
+ * A string with what could read as a document marker at a line's start (`%`, `---`, `...`): the
+ * `yaml` library writes it by where it stands (at no indentation a block scalar, as a key one step
+ * in quoted, deeper plain), so how it is written at the top level says nothing of elsewhere. Left to
+ * the round trip.
+ */
+const DOCUMENT_MARKER = /^(%|---|\.\.\.)/m;
+
 class Unsupported extends Error {}
 const UNSUPPORTED = new Unsupported();
 
@@ -64,6 +73,7 @@ function remember<K, V>(m: Map<K, V>, k: K, v: V): V {
 function scalarText(v: unknown, memo: LayoutMemo): string {
   if (typeof v === 'string') {
     if (plain(v)) return v;
+    if (DOCUMENT_MARKER.test(v)) throw UNSUPPORTED;
     // Multi-line strings are mostly one of a kind (each tenant's values.yaml): not worth a memo entry.
     // Any other multi-line string is left to the round trip, item by item: how the `yaml` library
     // writes a block scalar with trailing white space depends on what follows it (a blank line kept
@@ -127,6 +137,7 @@ function key(k: string, memo: LayoutMemo): string {
   let text = memo.key.get(k);
   if (text === undefined) {
     if (plain(k)) text = k;
+    else if (DOCUMENT_MARKER.test(k)) text = null;
     else {
       const line = rewrite(jsyaml.dump({ [k]: 'x' }, DUMP_OPTIONS));
       text = line !== null && line.endsWith(': x') && !line.startsWith('? ') ? line.slice(0, -3) : null;
