@@ -369,7 +369,6 @@ function isLink(p: string): boolean {
   }
 }
 
-/** All of `s`, UTF-8, written at the descriptor's offset: encoded by the write (a short write, rare, finishes from its bytes). */
 /** Buffers written in turn, IOV_MAX at a time (writev), each written whole however the writes fall short. */
 function writeParts(fd: number, parts: readonly Buffer[]): void {
   for (let i = 0; i < parts.length; i += WRITEV_MAX) {
@@ -387,6 +386,7 @@ function writeParts(fd: number, parts: readonly Buffer[]): void {
 /** The most buffers one writev takes (Linux's IOV_MAX). */
 const WRITEV_MAX = 1024;
 
+/** All of `s`, UTF-8, written at the descriptor's offset: encoded by the write (a short write, rare, finishes from its bytes). */
 function writeString(fd: number, s: string): void {
   const n = fs.writeSync(fd, s);
   const total = Buffer.byteLength(s, 'utf8');

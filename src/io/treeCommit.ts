@@ -267,8 +267,7 @@ interface Plan {
   rmdirs: string[];
   /** Whether the record changes (else, with nothing to move or remove, there is nothing to commit). */
   recordChanges: boolean;
-  /** The record to commit. */
-  /** The record's bytes, in parts (written in turn, never assembled). */
+  /** The record to commit: its bytes in parts (written in turn, never assembled). */
   record: readonly Buffer[];
   /** Folders of the work area made so far (`new/...`, `old/...`). */
   staged: Set<string>;
@@ -1080,7 +1079,6 @@ class TreeRun {
   }
 }
 
-/** The folder a path is in ('' for DIR). */
 /** Whether `bytes` are the parts, in order. */
 function sameBytes(bytes: Buffer | undefined, parts: readonly Buffer[]): boolean {
   if (!bytes) return false;
@@ -1092,6 +1090,7 @@ function sameBytes(bytes: Buffer | undefined, parts: readonly Buffer[]): boolean
   return at === bytes.length;
 }
 
+/** The folder a path is in ('' for DIR). */
 function parentOf(rel: string): string {
   const slash = rel.lastIndexOf('/');
   return slash < 0 ? '' : rel.slice(0, slash);

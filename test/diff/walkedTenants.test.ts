@@ -111,68 +111,64 @@ describe('a tree rendered with Namespace uids', () => {
 
 // The plan walks the part of the tenant tree a change reaches under every version cozy-gw reproduces:
 // a quota added below bob (shop), and bob's own Tenant changed (shop below it), each diffed
-// changed-only and whole, the same bytes; the changed-only diff ran (no fallback note).
-describe.each(COZYSTACK_VERSIONS.map((v) => [v.name, v] as const))(
-  'a change below a tenant, Cozystack %s',
-  (version, v) => {
-    let dir = '';
-    const values = path.join(ROOT, 'examples/platform/values.yaml');
-    beforeAll(async () => {
-      dir = tmpDir('walked-tenants-version');
-      fs.cpSync(path.join(ROOT, 'examples/platform/tenants'), path.join(dir, 'tenants'), { recursive: true });
-      fs.rmSync(path.join(dir, 'tenants/cluster-state.yaml'), { force: true });
-      const r = await runCli(
-        ['render', '--cozystack-version', version, '--values', values, '-f', 'tenants', '--output-dir', 'tree', '-q'],
-        { cwd: dir },
-      );
-      expect([r.code, r.stderr]).toEqual([0, expect.not.stringMatching(STACK_FRAME)]);
-    });
-    afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+// changed-only and whole, the same bytes; and the changed-only diff ran, not falling back.
+describe.each(COZYSTACK_VERSIONS.map((v) => v.name))('a change below a tenant, Cozystack %s', (version) => {
+  let dir = '';
+  const values = path.join(ROOT, 'examples/platform/values.yaml');
+  beforeAll(async () => {
+    dir = tmpDir('walked-tenants-version');
+    fs.cpSync(path.join(ROOT, 'examples/platform/tenants'), path.join(dir, 'tenants'), { recursive: true });
+    fs.rmSync(path.join(dir, 'tenants/cluster-state.yaml'), { force: true });
+    const r = await runCli(
+      ['render', '--cozystack-version', version, '--values', values, '-f', 'tenants', '--output-dir', 'tree', '-q'],
+      { cwd: dir },
+    );
+    expect([r.code, r.stderr]).toEqual([0, expect.not.stringMatching(STACK_FRAME)]);
+  });
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-    it.each([
-      [
-        'a quota added to shop',
-        (t: string) =>
-          t.replace(/name: shop\n(.*\n)spec: \{\}/, 'name: shop\n$1spec:\n  resourceQuotas:\n    cpu: "4"'),
-      ],
-      ['bob made Gateway-less', (t: string) => t.replace('  gateway: true', '  gateway: false')],
-    ])('%s: the changed-only diff prints what the whole diff prints', async (_name, edit) => {
-      const bob = path.join(dir, 'tenants/bob.yaml');
-      const was = fs.readFileSync(bob, 'utf8');
-      const changed = edit(was);
-      expect(changed).not.toBe(was);
-      fs.writeFileSync(bob, changed);
-      try {
-        const diff = (extra: string[]) =>
-          runCli(
-            [
-              'diff',
-              '--cozystack-version',
-              version,
-              '-o',
-              'plan',
-              '--state',
-              'tree',
-              '--values',
-              values,
-              '-f',
-              'tenants',
-              ...extra,
-            ],
-            { cwd: dir },
-          );
-        const planned = treeDiff.changedOnlyDiff as jest.MockedFunction<typeof treeDiff.changedOnlyDiff>;
-        planned.mockClear();
-        const part = await diff([]);
-        const ran = planned.mock.results.map((r) => ('result' in r.value ? 'changed-only' : r.value.full));
-        const whole = await diff(['--full']);
-        expect(whole.stdout).toContain('tenant-bob-shop');
-        expect([part.code, part.stdout]).toEqual([whole.code, whole.stdout]);
-        // And it ran changed-only, not falling back to the whole platform.
-        expect(ran).toEqual(['changed-only']);
-      } finally {
-        fs.writeFileSync(bob, was);
-      }
-    });
-  },
-);
+  it.each([
+    [
+      'a quota added to shop',
+      (t: string) => t.replace(/name: shop\n(.*\n)spec: \{\}/, 'name: shop\n$1spec:\n  resourceQuotas:\n    cpu: "4"'),
+    ],
+    ['bob made Gateway-less', (t: string) => t.replace('  gateway: true', '  gateway: false')],
+  ])('%s: the changed-only diff prints what the whole diff prints', async (_name, edit) => {
+    const bob = path.join(dir, 'tenants/bob.yaml');
+    const was = fs.readFileSync(bob, 'utf8');
+    const changed = edit(was);
+    expect(changed).not.toBe(was);
+    fs.writeFileSync(bob, changed);
+    try {
+      const diff = (extra: string[]) =>
+        runCli(
+          [
+            'diff',
+            '--cozystack-version',
+            version,
+            '-o',
+            'plan',
+            '--state',
+            'tree',
+            '--values',
+            values,
+            '-f',
+            'tenants',
+            ...extra,
+          ],
+          { cwd: dir },
+        );
+      const planned = treeDiff.changedOnlyDiff as jest.MockedFunction<typeof treeDiff.changedOnlyDiff>;
+      planned.mockClear();
+      const part = await diff([]);
+      const ran = planned.mock.results.map((r) => ('result' in r.value ? 'changed-only' : r.value.full));
+      const whole = await diff(['--full']);
+      expect(whole.stdout).toContain('tenant-bob-shop');
+      expect([part.code, part.stdout]).toEqual([whole.code, whole.stdout]);
+      // And it ran changed-only, not falling back to the whole platform.
+      expect(ran).toEqual(['changed-only']);
+    } finally {
+      fs.writeFileSync(bob, was);
+    }
+  });
+});
