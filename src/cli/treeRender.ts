@@ -172,7 +172,7 @@ export async function changedOnlyRender(req: TreeRenderRequest): Promise<TreeRen
   const options = { ...req.options, tenantChecks: checks };
   // The record says whether the given Tenants' own checks found nothing, as a whole render's does.
   const checked = tenants.every((t) => !checks.get(t)?.length);
-  req = { ...req, making: { ...req.making, ...(checked ? { checked } : {}) } };
+  const run: TreeRenderRequest = { ...req, making: { ...req.making, ...(checked ? { checked } : {}) } };
   const planned = planChangedOnly(
     { tenants: head.making.tenants, facts },
     { objects: req.input.objects, valuesFiles: req.input.valuesFiles, prune: true },
@@ -182,9 +182,9 @@ export async function changedOnlyRender(req: TreeRenderRequest): Promise<TreeRen
   const plan = planned.plan;
   const blocks = readTreeBlockBytes(dir, head, [...head.releases.map((r) => r.namespace)]);
   if (!blocks) return { full: 'the record changed while it was read' };
-  const part = renderPart({ ...req, options }, plan);
+  const part = renderPart({ ...run, options }, plan);
   if (hasErrors(part.findings)) return { full: 'the render finds an error' };
-  return writePart(req, dir, head, { plan, facts, blocks, part });
+  return writePart(run, dir, head, { plan, facts, blocks, part });
 }
 
 interface PartState {
