@@ -25,6 +25,7 @@ import {
   KUSTOMIZATION,
   kustomizationText,
   outputFileOf,
+  PLAIN_PATH,
   readTreeBlockBytes,
   readTreeHead,
   recordParts,
@@ -476,9 +477,6 @@ function blockPaths(bytes: Buffer, into: Set<string>): void {
     at = nl + 1;
   }
 }
-
-/** A path kustomization.yaml lists as it is (outputFileOf's names: escaped segments, never quoted). */
-const PLAIN_PATH = /^[a-z0-9_][a-z0-9_.~-]*\/[a-z0-9_.~-]+$/;
 
 /** The rendered releases' files when only their own folders change (localPaths): each release's, and its folder's run before and after. */
 interface LocalPaths {

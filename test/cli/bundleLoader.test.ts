@@ -153,6 +153,39 @@ describe("the build's hash", () => {
   });
 });
 
+describe('the bundle is ASCII (scripts/bundle.js asciiOnly)', () => {
+  const { asciiOnly } = require('../../scripts/bundle.js') as { asciiOnly: (text: string) => string };
+
+  test('the built bundle holds no character past ASCII: V8 keeps its source one byte a character', () => {
+    const text = fs.readFileSync(path.join(__dirname, '..', '..', 'dist', 'cozy-gw.js'), 'utf8');
+    const at = text.search(/[^\x00-\x7f]/);
+    expect(at < 0 ? 'none' : `U+${text.charCodeAt(at).toString(16)} at ${at}: ${text.slice(at - 40, at + 10)}`).toBe(
+      'none',
+    );
+  });
+
+  test.each([
+    ['a regular expression', '/(ns|µs)/', ['5µs', '5us', '5xs']],
+    ['a character class with the u flag', '/^[µ😀]$/u', ['µ', '😀', 'x']],
+    ['an astral character without the u flag', '/^😀$/', ['😀', 'x']],
+    ['a string', '"µ😀"', []],
+    ['an escaped backslash before it', String.raw`"\\µ"`, []],
+  ])('%s means what it meant, written in ASCII', (_, source, inputs) => {
+    const escaped = asciiOnly(source);
+    expect(escaped).toMatch(/^[\x00-\x7f]*$/);
+    const was = eval(source) as unknown;
+    const now = eval(escaped) as unknown;
+    if (was instanceof RegExp) {
+      expect((now as RegExp).flags).toBe(was.flags);
+      for (const s of inputs) expect([s, (now as RegExp).test(s)]).toEqual([s, was.test(s)]);
+    } else expect(now).toBe(was);
+  });
+
+  test('a character escaped by a backslash stops the build: its escape would read otherwise', () => {
+    expect(() => asciiOnly(String.raw`/\µ/`)).toThrow(/escaped character past ASCII \(U\+b5\)/);
+  });
+});
+
 describe('the checksum', () => {
   test('SHA-256: the FIPS 180-4 example, and one flipped bit anywhere changes it', () => {
     expect(checksum(Buffer.from('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
