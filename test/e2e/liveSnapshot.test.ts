@@ -9,12 +9,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
-import { scratchCli, ROOT } from '../helpers/cli';
-import { kubectlServing, liveCluster } from '../helpers/apiServer';
+import { scratchCli } from '../helpers/cli';
+import { kubectlServing } from '../helpers/apiServer';
+import { liveExample } from '../helpers/liveExample';
 import type { KObject } from '../../src/k8s/model';
 
 const NOW = '2026-01-01T00:00:00Z';
-const EXAMPLE = path.join(ROOT, 'examples', 'platform');
 /** One scratch directory for the whole file: the cluster is built once; kubectl only as served. */
 const { scratch, make, cli: run, must: runMust } = scratchCli('cozy-gw-live-', { env: { PATH: '/nonexistent' } });
 const cli = (args: string[], exec?: ReturnType<typeof kubectlServing>) => run(args, { exec });
@@ -29,42 +29,12 @@ const tlsSecret = (crt: string, key: string) =>
 
 beforeAll(async () => {
   const dir = make();
-  fs.cpSync(path.join(EXAMPLE, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
-  fs.copyFileSync(path.join(EXAMPLE, 'values.yaml'), path.join(dir, 'values.yaml'));
-  // The repository's tenants directory as Flux applies it: the Tenants, the cluster's own objects apart.
-  fs.mkdirSync(path.join(dir, 'cluster'));
-  fs.renameSync(path.join(dir, 'tenants', 'cluster-state.yaml'), path.join(dir, 'cluster', 'cluster-state.yaml'));
-  // A certificate Secret of the cluster's own, with its key material.
-  fs.writeFileSync(path.join(dir, 'cluster', 'tls.yaml'), tlsSecret('c2VjcmV0LWNydC0xMjM0', 'c2VjcmV0LWtleS01Njc4'));
+  // The cluster's own objects besides cluster-state.yaml: a certificate Secret with its key material.
+  const { live } = await liveExample(dir, must, {
+    now: NOW,
+    ownFiles: { 'tls.yaml': tlsSecret('c2VjcmV0LWNydC0xMjM0', 'c2VjcmV0LWtleS01Njc4') },
+  });
   fs.writeFileSync(path.join(dir, 'tls-rotated.yaml'), tlsSecret('cm90YXRlZC1jcnQtOTk5', 'cm90YXRlZC1rZXktODg4'));
-  // The tree as CI renders it: offline, with nothing to look up (no uids: no parent ownerReference).
-  const text = await must(['render', '--values', 'values.yaml', '-f', 'tenants', '-f', 'cluster']);
-  fs.writeFileSync(path.join(dir, 'rendered.yaml'), text);
-  const rendered = load(text);
-  // Flux applied it, and the cluster's own objects were applied by hand (kubectl): each as the API
-  // server returns it (uids, defaults), so that the controller reads what a live one reads.
-  const own = ['cluster-state.yaml', 'tls.yaml'].flatMap((f) =>
-    load(fs.readFileSync(path.join(dir, 'cluster', f), 'utf8')).flatMap((o) =>
-      o.kind === 'List' ? (o as unknown as { items: KObject[] }).items : [o],
-    ),
-  );
-  fs.writeFileSync(
-    path.join(dir, 'applied.yaml'),
-    jsyaml.dump({ apiVersion: 'v1', kind: 'List', items: liveCluster([...rendered, ...own], rendered, own) }),
-  );
-  // The in-cluster controller ran over the cluster.
-  const after = await must([
-    'reconcile',
-    '--all',
-    '--include-secret-data',
-    '--values',
-    'values.yaml',
-    '-f',
-    'applied.yaml',
-    '--now',
-    NOW,
-  ]);
-  const live = liveCluster(load(after), rendered, own);
   const exec = kubectlServing(live, new Set(['keycloakrealmgroups.v1.edp.epam.com']));
   await must(['snapshot', '-q', '-o', 'snapshot.yaml'], exec);
 }, 120_000);

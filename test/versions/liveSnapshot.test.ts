@@ -14,12 +14,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as jsyaml from 'js-yaml';
-import { scratchCli, ROOT } from '../helpers/cli';
-import { kubectlServing, liveCluster } from '../helpers/apiServer';
+import { scratchCli } from '../helpers/cli';
+import { kubectlServing } from '../helpers/apiServer';
+import { liveExample } from '../helpers/liveExample';
 import type { KObject } from '../../src/k8s/model';
 
 const NOW = '2026-01-01T00:00:00Z';
-const EXAMPLE = path.join(ROOT, 'examples', 'platform');
 /** A user's shell: no kubectl on PATH but the stand-in, no COZY_GW_COZYSTACK_VERSION (the suite pins main through it). */
 const {
   scratch,
@@ -98,33 +98,9 @@ function versionObjects(): KObject[] {
 
 beforeAll(async () => {
   const dir = make();
-  fs.cpSync(path.join(EXAMPLE, 'tenants'), path.join(dir, 'tenants'), { recursive: true });
-  fs.copyFileSync(path.join(EXAMPLE, 'values.yaml'), path.join(dir, 'values.yaml'));
-  fs.mkdirSync(path.join(dir, 'cluster'));
-  fs.renameSync(path.join(dir, 'tenants', 'cluster-state.yaml'), path.join(dir, 'cluster', 'cluster-state.yaml'));
-  // The tree as CI renders it, offline with nothing to look up (no parent ownerReference), applied
-  // by Flux, and the cluster's own objects applied by hand (kubectl), as test/e2e/liveSnapshot.test.ts
-  // builds main's (docs/decisions.md §4, §C8).
-  const rendered = load(await must(['render', ...V, '--values', 'values.yaml', '-f', 'tenants', '-f', 'cluster']));
-  const own = load(fs.readFileSync(path.join(dir, 'cluster', 'cluster-state.yaml'), 'utf8'));
-  fs.writeFileSync(
-    path.join(dir, 'applied.yaml'),
-    jsyaml.dump({ apiVersion: 'v1', kind: 'List', items: liveCluster([...rendered, ...own], rendered, own) }),
-  );
-  // One controller pass of v1.6.2 over the cluster.
-  const after = await must([
-    'reconcile',
-    ...V,
-    '--all',
-    '--include-secret-data',
-    '--values',
-    'values.yaml',
-    '-f',
-    'applied.yaml',
-    '--now',
-    NOW,
-  ]);
-  const live = liveCluster([...load(after), ...versionObjects()], rendered, own);
+  // The example platform as a v1.6.2 cluster holds it, as test/e2e/liveSnapshot.test.ts builds
+  // main's (docs/decisions.md §4, §C8), beside what the installation shows of its version.
+  const { live } = await liveExample(dir, must, { now: NOW, flags: V, extra: versionObjects() });
   const r = await cli(
     ['snapshot', '-o', 'snapshot.yaml'],
     kubectlServing(live, new Set(['keycloakrealmgroups.v1.edp.epam.com'])),
