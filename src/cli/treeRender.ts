@@ -40,7 +40,7 @@ import {
   type TreeSource,
   type WriteResult,
 } from '../io/outputDir';
-import type { TreeCommitOptions } from '../io/treeCommit';
+import type { PathLookup, TreeCommitOptions } from '../io/treeCommit';
 import { sha256, type RecordBlockInput, type RecordFile } from '../io/treeRecord';
 import { uidsGiven } from '../pipelines/treeInputs';
 import { SourceMap } from '../io/sourceMap';
@@ -295,7 +295,8 @@ async function writePart(
   const same = samePaths(req, s, files, head);
   const local = same ? undefined : localPaths(req, s, files, head, dir);
   // The files of the tree before the run, where the blocks are not parsed: their paths alone.
-  const held = new Set<string>([KUSTOMIZATION]);
+  const held = new FolderPaths();
+  held.add(KUSTOMIZATION);
   if (same || local) for (const b of s.blocks.values()) blockPaths(b, held);
   let source: TreeSource;
   let objects: number;
@@ -314,8 +315,11 @@ async function writePart(
   }
   // A file of the tree replaced by a link, or a folder by one (docs/decisions.md §12): the whole
   // render's writer meets it and refuses or mends it; a run that keeps the file unread would not.
-  const before = same || local ? held : new Set<string>([KUSTOMIZATION]);
-  if (!same && !local) for (const fs of files.values()) for (const f of fs) before.add(f.path);
+  const before = same || local ? held : new FolderPaths();
+  if (!same && !local) {
+    before.add(KUSTOMIZATION);
+    for (const fs of files.values()) for (const f of fs) before.add(f.path);
+  }
   if (!inPlace(dir, before)) return { full: 'a file of the tree is not a regular file in a real folder' };
   try {
     const written = await writePartialTree(req.dir, req.cwd, source, req.commit);
@@ -462,17 +466,64 @@ function samePaths(
   return { placed, paths };
 }
 
+/**
+ * The paths of a tree a folder at a time (`folder/name`, or `name` at the top): what a re-render
+ * checks folder by folder (inPlace) and asks of (the commit's PathLookup), without a set of every
+ * path whole (170,000 at XL).
+ */
+class FolderPaths implements PathLookup {
+  /** Each folder's file names ('' the top). */
+  readonly folders = new Map<string, Set<string>>();
+
+  add(rel: string): void {
+    const slash = rel.lastIndexOf('/');
+    this.names(slash < 0 ? '' : rel.slice(0, slash)).add(rel.slice(slash + 1));
+  }
+
+  /** The names of a folder, made empty when it has none yet. */
+  names(folder: string): Set<string> {
+    let names = this.folders.get(folder);
+    if (!names) this.folders.set(folder, (names = new Set()));
+    return names;
+  }
+
+  has(rel: string): boolean {
+    const slash = rel.lastIndexOf('/');
+    return this.folders.get(slash < 0 ? '' : rel.slice(0, slash))?.has(rel.slice(slash + 1)) === true;
+  }
+}
+
 /** The paths a block's lines name, read without parsing the rest of each line. */
-function blockPaths(bytes: Buffer, into: Set<string>): void {
+function blockPaths(bytes: Buffer, into: FolderPaths): void {
   const text = bytes.toString('utf8');
+  // A block's files are mostly in one folder, one after another: its names are looked up once.
+  let folder: string | undefined;
+  let names: Set<string> | undefined;
   for (let at = 0; at < text.length;) {
     let nl = text.indexOf('\n', at);
     if (nl < 0) nl = text.length;
     const end = text.indexOf('",', at);
-    if (end > at && end < nl) {
-      const quoted = text.slice(at + 1, end + 1);
-      // A path without an escape is its JSON text unquoted.
-      into.add(quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1));
+    // A file's line: `["path","sha256",...]`.
+    if (end > at && end < nl && text.startsWith('["', at)) {
+      const start = at + 2;
+      // Within the path (a line's search would run past it): its last slash, and whether it holds an escape.
+      let slash = -1;
+      let escaped = false;
+      for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 0x2f) slash = i;
+        else if (c === 0x5c) escaped = true;
+      }
+      if (escaped) into.add(JSON.parse(text.slice(at + 1, end + 1)) as string);
+      else {
+        // A path without an escape is its JSON text unquoted: `["folder/name",...`.
+        if (slash < 0) into.add(text.slice(start, end));
+        else {
+          if (folder === undefined || slash - start !== folder.length || !text.startsWith(folder, start))
+            names = into.names((folder = text.slice(start, slash)));
+          names!.add(text.slice(slash + 1, end));
+        }
+      }
     }
     at = nl + 1;
   }
@@ -607,14 +658,14 @@ function localSource(
   head: NonNullable<ReturnType<typeof readTreeHead>>,
   s: PartState,
   p: LocalPaths & { lines: Map<string, Record<string, unknown>>; files: Map<string, TreeFile[]> },
-  before: ReadonlySet<string>,
+  before: PathLookup,
 ): TreeSource {
   const kept = keptPathsSource(req, head, s, p, before);
   const prev = new Map(kept.partial!.prev);
   prev.set(KUSTOMIZATION, head.kustomization);
-  const held = new Set<string>();
-  for (const rel of kept.partial!.held) if (!p.gone.has(rel)) held.add(rel);
-  for (const rel of p.paths) held.add(rel);
+  // The tree's files after the run: those before, but the rendered releases' earlier ones, and theirs now.
+  const made = new Set(p.paths);
+  const held: PathLookup = { has: (rel) => made.has(rel) || (before.has(rel) && !p.gone.has(rel)) };
   return {
     files: [...kept.files, { path: KUSTOMIZATION, content: () => p.kustomization }],
     partial: { prev, total: p.total, recordId: head.id ?? '', held },
@@ -629,7 +680,7 @@ function keptPathsSource(
   head: NonNullable<ReturnType<typeof readTreeHead>>,
   s: PartState,
   p: { placed: Placed[]; paths: string[]; lines: Map<string, Record<string, unknown>>; files: Map<string, TreeFile[]> },
-  held: ReadonlySet<string>,
+  held: PathLookup,
 ): TreeSource {
   const memo = newMemo();
   const entries = p.placed.map((o, i) => ({
@@ -674,21 +725,13 @@ function keptRecord(
  * 170,000 files' lstat took 1.6 s of a re-render at XL); an entry whose type the listing does not
  * give is looked at on its own.
  */
-function inPlace(dir: string, paths: Iterable<string>): boolean {
-  const byFolder = new Map<string, string[]>();
-  for (const rel of paths) {
-    const slash = rel.lastIndexOf('/');
-    const folder = slash < 0 ? '' : rel.slice(0, slash);
-    let names = byFolder.get(folder);
-    if (!names) byFolder.set(folder, (names = []));
-    names.push(rel.slice(slash + 1));
-  }
-  const listed = new Map<string, Map<string, nodeFs.Dirent> | undefined>();
+function inPlace(dir: string, paths: FolderPaths): boolean {
+  const listed = new Map<string, nodeFs.Dirent[] | undefined>();
   const list = (folder: string) => {
     if (!listed.has(folder)) {
-      let entries: Map<string, nodeFs.Dirent> | undefined;
+      let entries: nodeFs.Dirent[] | undefined;
       try {
-        entries = new Map(nodeFs.readdirSync(path.join(dir, folder), { withFileTypes: true }).map((e) => [e.name, e]));
+        entries = nodeFs.readdirSync(path.join(dir, folder), { withFileTypes: true });
       } catch {
         entries = undefined;
       }
@@ -696,12 +739,19 @@ function inPlace(dir: string, paths: Iterable<string>): boolean {
     }
     return listed.get(folder);
   };
-  const is = (folder: string, name: string, kind: 'file' | 'folder'): boolean => {
-    const e = list(folder)?.get(name);
-    if (!e) return false;
+  const is = (folder: string, e: nodeFs.Dirent, kind: 'file' | 'folder'): boolean => {
     if (e.isFile() || e.isDirectory() || e.isSymbolicLink()) return kind === 'file' ? e.isFile() : e.isDirectory();
-    const st = nodeFs.lstatSync(path.join(dir, folder, name), { throwIfNoEntry: false });
+    const st = nodeFs.lstatSync(path.join(dir, folder, e.name), { throwIfNoEntry: false });
     return kind === 'file' ? st?.isFile() === true : st?.isDirectory() === true;
+  };
+  // The folders' own entries, by name: those that hold a folder of the tree (the top, mostly).
+  const byName = new Map<string, Map<string, nodeFs.Dirent> | undefined>();
+  const entry = (folder: string, name: string) => {
+    if (!byName.has(folder)) {
+      const entries = list(folder);
+      byName.set(folder, entries && new Map(entries.map((e) => [e.name, e])));
+    }
+    return byName.get(folder)?.get(name);
   };
   const real = new Map<string, boolean>([['', true]]);
   const realFolder = (folder: string): boolean => {
@@ -709,14 +759,24 @@ function inPlace(dir: string, paths: Iterable<string>): boolean {
     if (ok === undefined) {
       const slash = folder.lastIndexOf('/');
       const parent = slash < 0 ? '' : folder.slice(0, slash);
-      ok = realFolder(parent) && is(parent, folder.slice(slash + 1), 'folder');
+      const e = realFolder(parent) ? entry(parent, folder.slice(slash + 1)) : undefined;
+      ok = e !== undefined && is(parent, e, 'folder');
       real.set(folder, ok);
     }
     return ok;
   };
-  for (const [folder, names] of byFolder) {
+  for (const [folder, names] of paths.folders) {
     if (!realFolder(folder)) return false;
-    for (const name of names) if (!is(folder, name, 'file')) return false;
+    const entries = list(folder);
+    if (!entries) return false;
+    // Each name once among the folder's entries, and a regular file.
+    let found = 0;
+    for (const e of entries) {
+      if (!names.has(e.name)) continue;
+      if (!is(folder, e, 'file')) return false;
+      found++;
+    }
+    if (found !== names.size) return false;
   }
   return true;
 }

@@ -247,8 +247,13 @@ export interface TreeSource {
     total: number;
     recordId: string;
     /** Every file of the tree once the run is done (those kept as they are among them): none is an entry left. */
-    held: ReadonlySet<string>;
+    held: PathLookup;
   };
+}
+
+/** A set of the tree's paths, as far as asking goes (a Set, or the paths a folder at a time). */
+export interface PathLookup {
+  has(path: string): boolean;
 }
 
 /** A partial run found another record in place than the one it was planned against: write the tree whole. */

@@ -139,6 +139,41 @@ describe('render into a committed tree, changed-only', () => {
 });
 
 describe('the files a changed-only render keeps, and --full', () => {
+  it.each([
+    ['a kept file removed', (f: string) => fs.rmSync(f)],
+    ['a kept file made a folder', (f: string) => (fs.rmSync(f), fs.mkdirSync(f))],
+    [
+      'a kept folder made a link to its copy',
+      (f: string) => {
+        const folder = path.dirname(f);
+        fs.cpSync(folder, `${folder}.copy`, { recursive: true });
+        fs.rmSync(folder, { recursive: true });
+        fs.symlinkSync(`${folder}.copy`, folder);
+      },
+    ],
+  ])('%s: the run is a whole one, and the tree is what a whole render writes', async (_, damage) => {
+    const cwd = path.join(dir, `damaged-${_.replace(/ /g, '-')}`);
+    fs.mkdirSync(path.join(cwd, 'tenants'), { recursive: true });
+    for (const t of TENANTS)
+      fs.copyFileSync(path.join(ROOT, 'examples/platform/tenants', t), path.join(cwd, 'tenants', t));
+    await render(cwd, 'tree');
+    const kept = path.join(cwd, 'tree', KEPT, fs.readdirSync(path.join(cwd, 'tree', KEPT)).sort()[0]);
+    const bytes = fs.readFileSync(kept, 'utf8');
+    damage(kept);
+    edit(cwd, 'alice.yaml', /cert-manager\.io: "10"/, 'cert-manager.io: "20"');
+    const r = await runCli(['render', '--values', VALUES, '-f', 'tenants', '--output-dir', 'tree'], { cwd });
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+    // A changed-only run would keep the damage unseen, with the record as it was.
+    if (r.code === 0) {
+      expect(fs.lstatSync(kept).isFile()).toBe(true);
+      expect(fs.readFileSync(kept, 'utf8')).toBe(bytes);
+      await render(cwd, 'fresh');
+      const [got, want] = [treeOf(path.join(cwd, 'tree')), treeOf(path.join(cwd, 'fresh'))];
+      expect([...got.keys()]).toEqual([...want.keys()]);
+      for (const [rel, text] of want) expect([rel, got.get(rel) === text]).toEqual([rel, true]);
+    } else expect([r.code, r.stderr.includes(KEPT)]).toEqual([1, true]);
+  });
+
   it('a kept file edited by hand is left unread, --full writes it again; one replaced by a link makes the run a whole one, which refuses it', async () => {
     const cwd = path.join(dir, 'kept-files');
     fs.mkdirSync(path.join(cwd, 'tenants'), { recursive: true });
