@@ -676,6 +676,9 @@ function benchNode(o, base, measured) {
   };
 }
 
+/** How many tree rows this benchmark has run (each has its folder). */
+let treeRun = 0;
+
 /**
  * The tree row (`--tree XL`, the default; `--no-tree` skips it): the pull-request gate at platform
  * scale (docs/performance.md "Changed-only"). The platform's tree written by `render --output-dir`
@@ -686,7 +689,11 @@ function benchNode(o, base, measured) {
  * after one unmeasured call (its code cache made, as the other rows' steady state).
  */
 function treeRows(base, o) {
-  const dir = path.join(base, `tree-${o.tree}`);
+  // A folder per run, none removed before the benchmark ends (main removes them all): on ext4,
+  // creating files soon after many were removed is slower (the kernel's recently_deleted,
+  // bench/RESULTS.md round 47), so a removal here would weigh on the next Node.js line's first
+  // write and not on its cp -r.
+  const dir = path.join(base, `tree-${o.tree}-${++treeRun}`);
   const { files } = writePlatform(dir, o.tree, o.seed);
   const changed = path.join(dir, 'tenants-change.yaml');
   const tenants = fs.readFileSync(files.tenants, 'utf8');
@@ -726,7 +733,6 @@ function treeRows(base, o) {
   const cp = spawnSync('cp', ['-r', tree, `${tree}-copy`]);
   rows['cp-floor'] = { ms: Math.round(Number(process.hrtime.bigint() - t0) / 1e6) };
   if (cp.status !== 0) throw new Error(`bench: cp -r exited ${cp.status}`);
-  fs.rmSync(`${tree}-copy`, { recursive: true, force: true });
   const diff = ['diff', '-o', 'plan', '--state', tree, '--values', files.values, '-f', changed];
   // The steady state, as the other rows measure it: diff's code cache made by an unmeasured call
   // first (a first call compiles the bundle: the `reconcile-first` row's figure).
@@ -734,7 +740,6 @@ function treeRows(base, o) {
   rows['diff-changed'] = run('diff-changed', diff);
   rows['diff-full'] = run('diff-full', [...diff, '--full']);
   rows['rerender'] = run('rerender', ['render', '--values', files.values, '-f', changed, '--output-dir', tree, '-q']);
-  if (!o.keep && !o.dir) fs.rmSync(dir, { recursive: true, force: true });
   return { size: o.tree, rows };
 }
 
