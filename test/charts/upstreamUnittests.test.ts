@@ -17,53 +17,27 @@ import {
   cozyPublic,
   monitoringExternalServices,
   renderTenantRoot,
-  rootNamespaceValues,
   tenantRootHelmRelease,
 } from '../../src/charts/cozystackBasics';
 import { gatewayCleanupHook, tenantCleanupHook } from '../../src/charts/hooks';
 import { renderKeycloakGroups } from '../../src/charts/keycloakGroups';
-import { computeplaneGuard, gatewayRelease, moduleTable, renderModuleReleases } from '../../src/charts/moduleReleases';
-import { inheritNamespace, renderTenantObjects } from '../../src/charts/namespaceTemplate';
+import { computeplaneGuard, moduleTable } from '../../src/charts/moduleReleases';
+import { renderTenantObjects } from '../../src/charts/namespaceTemplate';
 import { renderNetworkPolicies } from '../../src/charts/networkPolicies';
-import { releaseName, tenantSpec, type TenantRelease, type TenantSpec } from '../../src/charts/tenantRelease';
+import type { TenantRelease, TenantSpec } from '../../src/charts/tenantRelease';
+import { moduleDocs as docsOf, oneModule as onlyDoc, unittestRelease } from '../helpers/unittestRelease';
 import { asset } from '../../src/assets';
 import { getPath, type KObject } from '../../src/k8s/model';
-import { TENANT_ROOT, tenantNamespace } from '../../src/platform/tenancy';
+import { TENANT_ROOT } from '../../src/platform/tenancy';
 
 /** A tenant release as helm-unittest renders one: release R = `tenant-X` in P, the given values. */
-function release(R: string, P: string, values: TenantSpec = {}, cluster: Record<string, string> = {}): TenantRelease {
-  const X = R.replace(/^tenant-/, '');
-  const T = tenantNamespace(X, P);
-  const spec = tenantSpec({
-    apiVersion: 'apps.cozystack.io/v1alpha1',
-    kind: 'Tenant',
-    metadata: { name: X, namespace: P },
-    spec: values,
-  });
-  return {
-    name: X,
-    namespace: T,
-    parentNamespace: P,
-    releaseName: releaseName(X),
-    values: { _cluster: cluster, _namespace: inheritNamespace(T, X, spec, rootNamespaceValues(cluster)) },
-    spec,
-    ownsGateway: spec.gateway === true,
-    // As the tree sets it (main has gateway classes): a non-empty gatewayClass.
-    gatewayClassName: typeof spec.gatewayClass === 'string' && spec.gatewayClass !== '' ? spec.gatewayClass : undefined,
-  };
-}
+const release = (R: string, P: string, values: TenantSpec = {}, cluster: Record<string, string> = {}): TenantRelease =>
+  unittestRelease(R, P, values, cluster, { gatewayClasses: true });
 
 const modules = moduleTable();
 /** The documents one module template renders for a release (0 or 1). */
-const moduleDocs = (name: string, r: TenantRelease): KObject[] =>
-  name === 'gateway'
-    ? [gatewayRelease(r, modules)].filter((o): o is KObject => o !== undefined)
-    : renderModuleReleases(r, modules).filter((o) => o.metadata.name === name);
-const oneModule = (name: string, r: TenantRelease): KObject => {
-  const docs = moduleDocs(name, r);
-  expect(docs).toHaveLength(1);
-  return docs[0];
-};
+const moduleDocs = (name: string, r: TenantRelease): KObject[] => docsOf(name, r, modules);
+const oneModule = (name: string, r: TenantRelease): KObject => onlyDoc(name, r, modules);
 const at = (o: unknown, path: string) => getPath(o, path.split('.'));
 const byName = (objs: KObject[], kind: string, name: string): KObject => {
   const o = objs.find((x) => x.kind === kind && x.metadata.name === name);

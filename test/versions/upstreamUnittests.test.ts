@@ -7,14 +7,14 @@
  * docs/tenant.md §4.1, where a release's case carries main's name.
  */
 import { tenantCleanupHook } from '../../src/charts/hooks';
-import { gatewayRelease, moduleTable, renderModuleReleases } from '../../src/charts/moduleReleases';
-import { inheritNamespace, renderTenantObjects } from '../../src/charts/namespaceTemplate';
-import { rootNamespaceValues } from '../../src/charts/cozystackBasics';
-import { releaseName, tenantSpec, type TenantRelease, type TenantSpec } from '../../src/charts/tenantRelease';
+import { moduleTable } from '../../src/charts/moduleReleases';
+import { renderTenantObjects } from '../../src/charts/namespaceTemplate';
+import type { TenantRelease, TenantSpec } from '../../src/charts/tenantRelease';
+import { moduleDocs as docsOf, oneModule as onlyDoc, unittestRelease } from '../helpers/unittestRelease';
 import { getPath, type KObject } from '../../src/k8s/model';
 import { render } from '../../src/pipelines/render';
 import { COZYSTACK_VERSIONS, type Behaviour, type CozystackVersion } from '../../src/platform/cozystackVersions';
-import { TENANT_ROOT, tenantNamespace } from '../../src/platform/tenancy';
+import { TENANT_ROOT } from '../../src/platform/tenancy';
 
 const version = (name: string): CozystackVersion => {
   const v = COZYSTACK_VERSIONS.find((x) => x.name === name);
@@ -39,38 +39,12 @@ const SUITES: Record<string, string[]> = {
 };
 
 /** A tenant release as helm-unittest renders one: release R = `tenant-X` in P, the given values. */
-function release(R: string, P: string, values: TenantSpec = {}, cluster: Record<string, string> = {}): TenantRelease {
-  const X = R.replace(/^tenant-/, '');
-  const T = tenantNamespace(X, P);
-  const spec = tenantSpec({
-    apiVersion: 'apps.cozystack.io/v1alpha1',
-    kind: 'Tenant',
-    metadata: { name: X, namespace: P },
-    spec: values,
-  });
-  return {
-    name: X,
-    namespace: T,
-    parentNamespace: P,
-    releaseName: releaseName(X),
-    values: { _cluster: cluster, _namespace: inheritNamespace(T, X, spec, rootNamespaceValues(cluster)) },
-    spec,
-    ownsGateway: spec.gateway === true,
-  };
-}
+const release = (R: string, P: string, values: TenantSpec = {}, cluster: Record<string, string> = {}): TenantRelease =>
+  unittestRelease(R, P, values, cluster);
 const at = (o: unknown, path: string) => getPath(o, path.split('.'));
 /** The documents one module template renders for a release at a version (0 or 1). */
-const moduleDocs = (name: string, r: TenantRelease, b: Behaviour): KObject[] => {
-  const modules = moduleTable(b);
-  return name === 'gateway'
-    ? [gatewayRelease(r, modules)].filter((o): o is KObject => o !== undefined)
-    : renderModuleReleases(r, modules).filter((o) => o.metadata.name === name);
-};
-const oneModule = (name: string, r: TenantRelease, b: Behaviour): KObject => {
-  const docs = moduleDocs(name, r, b);
-  expect(docs).toHaveLength(1);
-  return docs[0];
-};
+const moduleDocs = (name: string, r: TenantRelease, b: Behaviour): KObject[] => docsOf(name, r, moduleTable(b));
+const oneModule = (name: string, r: TenantRelease, b: Behaviour): KObject => onlyDoc(name, r, moduleTable(b));
 const container = (job: KObject) => (at(job, 'spec.template.spec.containers') as Record<string, unknown>[])[0];
 
 /** The mirrored cases, by suite: every (version, case) registered, for the check at the end. */
